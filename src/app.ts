@@ -1,0 +1,133 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { tokenEndpoints } from './auth/token-endpoints.js';
+import type { KindRegistry } from './http/context.js';
+import { endpoint, pathPattern, type Endpoint } from './http/endpoint.js';
+import { mount } from './http/mount.js';
+import { jsonApi } from './jsonapi/document.js';
+import { ApiError, errorObject } from './jsonapi/errors.js';
+import type { ResourceKind } from './jsonapi/resource.js';
+import { buildOpenApi } from './openapi/build.js';
+import { carrierEndpoints, carrierKind } from './resources/carriers.js';
+import { brokerEndpoints, brokerKind, organizationEndpoints, organizationKind } from './resources/organizations.js';
+import { regionEndpoints, regionKind } from './resources/regions.js';
+import { serviceOptionEndpoints, serviceOptionKind } from './resources/service-options.js';
+import { serviceEndpoints, serviceKind } from './resources/services.js';
+import { statusEndpoints, statusKind } from './resources/statuses.js';
+import { controlEndpoints } from './sandbox/control.js';
+import type { AppDeps, Services } from './services.js';
+import { CLOCK_OFFSET, getSetting } from './store/settings.js';
+
+const kinds: ResourceKind<any>[] = [carrierKind, serviceKind, serviceOptionKind, regionKind, statusKind, organizationKind, brokerKind];
+
+const apiEndpoints: Endpoint[] = [
+  ...tokenEndpoints,
+  ...carrierEndpoints,
+  ...serviceEndpoints,
+  ...serviceOptionEndpoints,
+  ...regionEndpoints,
+  ...statusEndpoints,
+  ...organizationEndpoints,
+  ...brokerEndpoints,
+  ...controlEndpoints,
+];
+
+/** Endpoints that describe the sandbox itself: the API root and the OpenAPI document. */
+function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
+  return [
+    endpoint({
+      method: 'get',
+      path: '/',
+      operationId: 'getApiRoot',
+      summary: 'API root',
+      tag: 'Sandbox',
+      auth: 'none',
+      responses: { 200: { description: 'Status and links to the API description.' } },
+      handler: (ctx) =>
+        jsonApi({
+          meta: { title: 'parcel-sandbox', status: 'OK' },
+          links: { specification: ctx.url('/openapi.json') },
+        }),
+    }),
+    endpoint({
+      method: 'get',
+      path: '/openapi.json',
+      operationId: 'getOpenApiDocument',
+      summary: 'The OpenAPI 3.1 document of this sandbox',
+      tag: 'Sandbox',
+      auth: 'none',
+      produces: ['application/json'],
+      responses: { 200: { description: 'The OpenAPI document.', contentTypes: ['application/json'] } },
+      handler: (ctx, _input, c) => c.json(buildOpenApi(all(), ctx.url(''))),
+    }),
+  ];
+}
+
+/** Every endpoint the sandbox serves, in registration order. */
+export function allEndpoints(): Endpoint[] {
+  const list: Endpoint[] = [...apiEndpoints];
+  list.push(...metaEndpoints(() => list));
+  return list;
+}
+
+function renderError(error: unknown, c: Context, services: Services): Response {
+  if (error instanceof ApiError) return jsonApi({ errors: error.errors }, error.status, error.headers);
+  if (services.logger) services.logger.error({ err: error, method: c.req.method, url: c.req.url }, 'unexpected error');
+  else console.error(error);
+  return jsonApi({ errors: [errorObject('internal', 'The sandbox failed to handle this request; the error was logged.')] }, 500);
+}
+
+/** 405 with an Allow header when another method serves the path, else 404/10000. */
+function notFound(endpoints: readonly Endpoint[]) {
+  const patterns = endpoints.map((endpoint) => ({ method: endpoint.method.toUpperCase(), pattern: pathPattern(endpoint.path) }));
+  return (c: Context) => {
+    const path = new URL(c.req.url).pathname;
+    const allowed = [...new Set(patterns.filter(({ pattern }) => pattern.test(path)).map(({ method }) => method))];
+    if (allowed.length > 0) {
+      if (allowed.includes('GET')) allowed.push('HEAD');
+      const error = ApiError.of('methodNotAllowed', `${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`, {
+        headers: { allow: allowed.join(', ') },
+      });
+      return jsonApi({ errors: error.errors }, 405, error.headers);
+    }
+    return jsonApi({ errors: [errorObject('notFound', `Nothing is served at ${path}. GET /openapi.json lists every endpoint.`)] }, 404);
+  };
+}
+
+/**
+ * Builds the sandbox HTTP app on the given store, clock, keys and config. Nothing happens at
+ * import and nothing global is touched, so tests build apps in milliseconds.
+ */
+export function createApp(deps: AppDeps): Hono {
+  const registry: KindRegistry = new Map(kinds.map((kind) => [kind.type, kind]));
+  const services: Services = { ...deps, kinds: registry };
+  const offset = getSetting<number>(deps.store, CLOCK_OFFSET);
+  if (offset !== undefined) deps.clock.setOffsetMs(offset);
+
+  const endpoints = allEndpoints();
+  const app = new Hono();
+  app.use(
+    '*',
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'Idempotency-Key'],
+      exposeHeaders: ['Idempotency-Replay', 'Location'],
+      maxAge: 600,
+    }),
+  );
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: deps.config.bodyLimit,
+      onError: () => {
+        throw ApiError.of('tooLarge', `The request body is larger than ${deps.config.bodyLimit} bytes.`, { source: { header: 'Content-Length' } });
+      },
+    }),
+  );
+  mount(app, endpoints, services);
+  app.notFound(notFound(endpoints));
+  app.onError((error, c) => renderError(error, c, services));
+  return app;
+}

@@ -1,0 +1,49 @@
+import type { Services } from '../services.js';
+import { ApiError } from '../jsonapi/errors.js';
+import type { Scope } from '../model/tenancy.js';
+import type { Principal } from './principal.js';
+import { invalid, verifyToken } from './tokens.js';
+
+/**
+ * Resolves the `Authorization` header to a principal: `undefined` when no token was sent,
+ * a 14002 error when a token was sent but cannot be trusted (bad signature, expired, revoked,
+ * or its client no longer exists).
+ */
+export async function authenticate(services: Services, header: string | undefined): Promise<Principal | undefined> {
+  const token = bearerToken(header);
+  if (token === undefined) return undefined;
+  const claims = await verifyToken(services.keys, services.clock, token);
+  const { store } = services;
+  const client = store.get('clients', claims.sub);
+  if (!client) throw invalid('The client of this access token no longer exists.');
+  if (claims.gen !== client.token_generation || store.get('revokedTokens', claims.jti)) {
+    throw invalid('The access token has been revoked.');
+  }
+  const user = store.get('users', client.user_id);
+  const organization = user && store.get('organizations', user.organization_id);
+  if (!organization) throw invalid('The organization of this access token no longer exists.');
+  const granted = new Set(claims.scope.split(' ').filter(Boolean));
+  return {
+    clientId: client.id,
+    userId: user.id,
+    organizationId: organization.id,
+    brokerId: organization.broker_id,
+    scopes: client.scopes.filter((scope) => granted.has(scope)),
+    tokenId: claims.jti,
+  };
+}
+
+/** The token of a `Bearer` authorization header, or `undefined` when there is none. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+/** Throws 14004 unless the principal holds at least one of `accepted`. */
+export function requireScope(principal: Principal, accepted: readonly Scope[]): void {
+  if (accepted.some((scope) => principal.scopes.includes(scope))) return;
+  throw ApiError.of(
+    'missingScope',
+    `This endpoint needs one of these scopes: ${accepted.join(', ')}. The access token has: ${principal.scopes.join(', ') || 'none'}.`,
+  );
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { endpoint } from '../http/endpoint.js';
+import { ApiError } from '../jsonapi/errors.js';
+import { scopes as allScopes, type Scope } from '../model/tenancy.js';
+import type { Services } from '../services.js';
+import { secretMatches } from './secrets.js';
+import { signToken } from './tokens.js';
+
+const tokenRequest = z
+  .object({
+    grant_type: z.string().optional(),
+    client_id: z.string().optional(),
+    client_secret: z.string().optional(),
+    scope: z.string().optional(),
+  })
+  .meta({ id: 'AccessTokenRequest' });
+
+const tokenResponse = z
+  .object({ token_type: z.literal('Bearer'), expires_in: z.number().int(), access_token: z.string() })
+  .meta({ id: 'AccessTokenResponse' });
+
+const jwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).meta({ id: 'JsonWebKeySet' });
+
+/** Client id and secret from an HTTP Basic header, as plain OAuth 2.0 libraries send them. */
+function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
+  const match = /^\s*Basic\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+}
+
+function required(value: string | undefined, name: string): string {
+  if (value === undefined || value === '') throw ApiError.invalid(`'${name}' is required.`, `/${name}`);
+  return value;
+}
+
+/** The scopes a token request is granted: all of the client's for `*` or nothing, else exactly those asked. */
+function grantedScopes(requested: string | undefined, available: readonly Scope[]): Scope[] {
+  const asked = (requested ?? '*').split(/\s+/).filter(Boolean);
+  if (asked.length === 0 || asked.includes('*')) return [...available];
+  const refused = asked.filter((scope) => !available.includes(scope as Scope));
+  if (refused.length > 0) {
+    throw ApiError.of(
+      'invalidScope',
+      `Scope ${refused.map((s) => `'${s}'`).join(', ')} is not available to this client. Available: ${available.join(' ') || 'none'}.`,
+      { source: { pointer: '/scope' } },
+    );
+  }
+  return asked.filter((scope, index) => asked.indexOf(scope) === index) as Scope[];
+}
+
+async function issue(services: Services, body: z.output<typeof tokenRequest>, authorization: string | undefined) {
+  const grant = required(body.grant_type, 'grant_type');
+  if (grant !== 'client_credentials') {
+    throw ApiError.of('invalidClient', `Grant type '${grant}' is not supported; use client_credentials.`, {
+      status: 400,
+      source: { pointer: '/grant_type' },
+    });
+  }
+  const basic = basicCredentials(authorization);
+  const clientId = basic?.id ?? required(body.client_id, 'client_id');
+  const secret = basic?.secret ?? required(body.client_secret, 'client_secret');
+  const client = services.store.get('clients', clientId);
+  if (!client || !secretMatches(secret, client.secret_sha256)) {
+    throw ApiError.of('invalidClient', 'Client authentication failed: unknown client_id or wrong client_secret.', {
+      source: { pointer: '/client_id' },
+    });
+  }
+  const scopes = grantedScopes(body.scope, client.scopes);
+  return signToken(services.keys, services.clock, services.config, {
+    clientId: client.id,
+    scopes,
+    jti: randomUUID(),
+    generation: client.token_generation,
+  });
+}
+
+export const tokenEndpoints = [
+  endpoint({
+    method: 'post',
+    path: '/access-token',
+    operationId: 'createAccessToken',
+    summary: 'Get an access token (OAuth 2.0 client credentials)',
+    description: `JSON or form-encoded body; client credentials may also come as HTTP Basic auth. \`scope\` lists scopes separated by spaces, or \`*\` (the default) for every scope of the client: ${allScopes.join(', ')}.`,
+    tag: 'Authentication',
+    auth: 'none',
+    body: tokenRequest,
+    bodyFormat: 'json-or-form',
+    produces: ['application/json'],
+    responses: { 200: { description: 'A signed JWT bearer token.', schema: tokenResponse, contentTypes: ['application/json'] } },
+    handler: async (ctx, { body }, c) => {
+      const { token, expiresIn } = await issue(ctx.services, body, c.req.header('authorization'));
+      return c.json({ token_type: 'Bearer', expires_in: expiresIn, access_token: token }, 200, {
+        'cache-control': 'no-store',
+        pragma: 'no-cache',
+      });
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: '/.well-known/jwks.json',
+    operationId: 'getJsonWebKeySet',
+    summary: 'Public key that verifies access tokens',
+    tag: 'Authentication',
+    auth: 'none',
+    produces: ['application/json'],
+    responses: { 200: { description: 'The JSON Web Key Set.', schema: jwks, contentTypes: ['application/json'] } },
+    handler: (ctx, _input, c) => c.json({ keys: [ctx.services.keys.publicJwk] }),
+  }),
+];

@@ -1,0 +1,75 @@
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { ApiError } from '../jsonapi/errors.js';
+import { TOKEN_ALG, type Keys } from './keys.js';
+
+/** The claims the sandbox puts in an access token. */
+export interface TokenClaims {
+  iss: string;
+  sub: string;
+  aud: string;
+  iat: number;
+  exp: number;
+  jti: string;
+  scope: string;
+  /** The client's token generation at issue time; revoking all of a client's tokens bumps it. */
+  gen: number;
+}
+
+/** Issuer and audience are fixed names, so tokens stay valid whatever host the sandbox is reached by. */
+export const ISSUER = 'parcel-sandbox';
+export const AUDIENCE = 'parcel-sandbox-api';
+
+/** Signs an access token for `clientId` with the given scopes. */
+export async function signToken(
+  keys: Keys,
+  clock: Clock,
+  config: Config,
+  claims: { clientId: string; scopes: readonly string[]; jti: string; generation: number },
+): Promise<{ token: string; expiresIn: number }> {
+  const iat = clock.now();
+  const token = await new SignJWT({ scope: claims.scopes.join(' '), gen: claims.generation })
+    .setProtectedHeader({ alg: TOKEN_ALG, kid: keys.kid, typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setSubject(claims.clientId)
+    .setJti(claims.jti)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + config.tokenTtl)
+    .sign(keys.privateKey);
+  return { token, expiresIn: config.tokenTtl };
+}
+
+/**
+ * Verifies signature, algorithm, issuer, audience and expiry (on the sandbox clock).
+ * Any failure is a 14002 error; the detail says what was wrong without echoing the token.
+ */
+export async function verifyToken(keys: Keys, clock: Clock, token: string): Promise<TokenClaims> {
+  try {
+    const { payload } = await jwtVerify(token, keys.publicKey, {
+      algorithms: [TOKEN_ALG],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      currentDate: new Date(clock.nowMs()),
+      requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+    });
+    if (typeof payload.scope !== 'string') throw invalid('The access token has no scope claim.');
+    return payload as unknown as TokenClaims;
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw invalid(describe(error));
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof joseErrors.JWTExpired) return 'The access token has expired; request a new one.';
+  if (error instanceof joseErrors.JWTClaimValidationFailed) return `The access token's ${error.claim} claim is not acceptable.`;
+  if (error instanceof joseErrors.JOSEAlgNotAllowed) return 'The access token is not signed with an accepted algorithm.';
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'The access token signature could not be verified.';
+  return 'The access token could not be verified.';
+}
+
+export function invalid(detail: string): ApiError {
+  return ApiError.of('invalidToken', detail);
+}

@@ -1,0 +1,32 @@
+import type { AddressRule } from '../model/service.js';
+
+/** The parts of an address that decide whether a service covers it. */
+export type AddressQuery = { country_code?: string; state_code?: string; postal_code?: string };
+
+/**
+ * Whether an address falls under a rule: same country, same subdivision when both name one, and
+ * a postal code matching the rule's pattern when both have one. Parts the address leaves out
+ * do not narrow the match.
+ */
+export function matchesRule(rule: AddressRule, address: AddressQuery): boolean {
+  if (address.country_code && rule.country_code !== address.country_code.toUpperCase()) return false;
+  if (address.state_code && rule.state_code && rule.state_code !== address.state_code.toUpperCase()) return false;
+  if (address.postal_code && rule.postal_code && !safeRegExp(rule.postal_code).test(address.postal_code.trim())) return false;
+  return true;
+}
+
+/** Whether any of the rules covers the address. */
+export function coversAddress(rules: readonly AddressRule[], address: AddressQuery): boolean {
+  return rules.some((rule) => matchesRule(rule, address));
+}
+
+const compiled = new Map<string, RegExp>();
+
+function safeRegExp(pattern: string): RegExp {
+  let regexp = compiled.get(pattern);
+  if (!regexp) {
+    regexp = new RegExp(pattern, 'i');
+    compiled.set(pattern, regexp);
+  }
+  return regexp;
+}

@@ -1,0 +1,95 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import type { Scope } from '../model/tenancy.js';
+import type { Page } from '../jsonapi/pagination.js';
+import type { Ctx } from './context.js';
+
+/**
+ * Who may call an endpoint:
+ * - `none`: anyone; the Authorization header is not looked at (auth server, health, docs);
+ * - `public`: no token needed, but a token that is sent must be valid;
+ * - `token`: any valid token;
+ * - `admin`: the sandbox admin token when one is configured, else anyone;
+ * - `{anyOf}`: a valid token holding at least one of the scopes.
+ */
+export type Auth = 'none' | 'public' | 'token' | 'admin' | { anyOf: readonly Scope[] };
+
+/** How the request body is read: a JSON document, or JSON as well as an HTML form (OAuth clients). */
+export type BodyFormat = 'json' | 'json-or-form';
+
+export interface ResponseSpec {
+  description: string;
+  /** Schema of the JSON body; omitted for empty responses. */
+  schema?: z.ZodType;
+  /** Media types of the body; defaults to the JSON:API media type. */
+  contentTypes?: readonly string[];
+}
+
+export interface Input<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Validated include paths (empty unless the endpoint declares `include`). */
+  include: string[];
+  page: Page;
+}
+
+/**
+ * The one declaration of an endpoint: it registers the route, the scope check, the request
+ * validation and the OpenAPI operation.
+ */
+export interface Endpoint<P = any, Q = any, B = any> {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** OpenAPI form, e.g. `/shops/{shop_id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: Auth;
+  params?: z.ZodType<P, any>;
+  /** Declared query parameters (filters and others); undeclared `filter[...]` keys are rejected. */
+  query?: z.ZodObject;
+  /** Resource type whose relationship paths `include` may name. */
+  include?: string;
+  /** Whether the response is a paginated list (documents `page[number]` and `page[size]`). */
+  paginated?: boolean;
+  body?: z.ZodType<B, any>;
+  bodyFormat?: BodyFormat;
+  /** Media types the endpoint can answer with, for `Accept` negotiation. */
+  produces?: readonly string[];
+  /** Hide from the OpenAPI document (only the HEAD/OPTIONS helpers use this). */
+  internal?: boolean;
+  responses: Record<number, ResponseSpec>;
+  handler(ctx: Ctx, input: Input<P, Q, B>, c: Context): Response | Promise<Response>;
+}
+
+/** Declares an endpoint with its input types inferred from its schemas. */
+export function endpoint<
+  PS extends z.ZodType = z.ZodType<Record<string, string>>,
+  QS extends z.ZodObject = z.ZodObject<{}>,
+  BS extends z.ZodType = z.ZodType<undefined>,
+>(
+  def: Omit<Endpoint, 'params' | 'query' | 'body' | 'handler'> & {
+    params?: PS;
+    query?: QS;
+    body?: BS;
+    handler(ctx: Ctx, input: Input<z.output<PS>, z.output<QS>, z.output<BS>>, c: Context): Response | Promise<Response>;
+  },
+): Endpoint {
+  return def as Endpoint;
+}
+
+/** `/shops/{shop_id}` -> `/shops/:shop_id` */
+export function honoPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/** A matcher for the endpoint's path, used to tell 405 from 404. */
+export function pathPattern(path: string): RegExp {
+  const source = path
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
+  return new RegExp(`^${source}/?$`);
+}

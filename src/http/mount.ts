@@ -1,0 +1,80 @@
+import type { Context, Hono } from 'hono';
+import { authenticate, bearerToken, requireScope } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
+import { ApiError } from '../jsonapi/errors.js';
+import { parseIncludes } from '../jsonapi/include.js';
+import { parsePage } from '../jsonapi/pagination.js';
+import { schemaErrors } from '../jsonapi/validation.js';
+import type { Services } from '../services.js';
+import { readBody } from './body.js';
+import { createCtx } from './context.js';
+import { honoPath, type Endpoint } from './endpoint.js';
+import { negotiate } from './media.js';
+
+/** Registers every endpoint on `app`: route, media negotiation, auth, validation, handler. */
+export function mount(app: Hono, endpoints: readonly Endpoint[], services: Services): void {
+  for (const endpoint of endpoints) {
+    app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), async (c) => {
+      negotiate(c.req.header('accept'), endpoint.produces);
+      const principal = await authorize(services, endpoint, c);
+      const url = new URL(c.req.url);
+      const ctx = createCtx(services, url, principal);
+      const params = parseParams(endpoint, c.req.param() as Record<string, string>, url.pathname);
+      const query = parseQuery(endpoint, url.searchParams);
+      const include = parseIncludes(services.kinds, endpoint.include, url.searchParams.get('include'));
+      const body = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json') : undefined;
+      return endpoint.handler(ctx, { params, query, body, include, page: parsePage(url.searchParams) }, c);
+    });
+  }
+}
+
+async function authorize(services: Services, endpoint: Endpoint, c: Context): Promise<Principal | undefined> {
+  const header = c.req.header('authorization');
+  if (endpoint.auth === 'none') return undefined;
+  if (endpoint.auth === 'admin') {
+    const expected = services.config.adminToken;
+    if (expected !== undefined && bearerToken(header) !== expected) {
+      throw ApiError.of('invalidToken', 'The sandbox control API needs the admin token (SANDBOX_ADMIN_TOKEN) as a bearer token.');
+    }
+    return undefined;
+  }
+  const principal = await authenticate(services, header);
+  if (endpoint.auth === 'public') return principal;
+  if (!principal) {
+    throw ApiError.of('missingToken', 'This endpoint needs an access token: send Authorization: Bearer <token> (get one from POST /access-token).');
+  }
+  if (typeof endpoint.auth === 'object') requireScope(principal, endpoint.auth.anyOf);
+  return principal;
+}
+
+function parseParams(endpoint: Endpoint, raw: Record<string, string>, pathname: string): unknown {
+  if (!endpoint.params) return raw;
+  const result = endpoint.params.safeParse(raw);
+  // A path parameter that cannot be an id of anything names no resource: 404, never a 400.
+  if (!result.success) throw ApiError.of('resourceNotFound', `No resource exists at ${pathname}.`);
+  return result.data;
+}
+
+/** Validates declared query parameters; unknown filters and `sort` are rejected with their name. */
+function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
+  const shape = endpoint.query?.shape ?? {};
+  const values: Record<string, string> = {};
+  for (const [key, value] of search) {
+    if (key in shape) {
+      values[key] = value;
+    } else if (key.startsWith('filter[') || key === 'filter') {
+      const known = Object.keys(shape).filter((name) => name.startsWith('filter['));
+      throw ApiError.of(
+        'invalidSchema',
+        known.length > 0 ? `Unknown filter '${key}'. This endpoint filters on: ${known.join(', ')}.` : `This endpoint has no filters ('${key}' was sent).`,
+        { source: { parameter: key } },
+      );
+    } else if (key === 'sort') {
+      throw ApiError.of('invalidSchema', 'Sorting is not supported by this API.', { source: { parameter: 'sort' } });
+    }
+  }
+  if (!endpoint.query) return {};
+  const result = endpoint.query.safeParse(values);
+  if (!result.success) throw new ApiError(schemaErrors(result.error, 'parameter'));
+  return result.data;
+}

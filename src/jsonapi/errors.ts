@@ -1,0 +1,92 @@
+/** Where in the request an error was found. */
+export type ErrorSource = { pointer: string } | { parameter: string } | { header: string };
+
+/** One entry of a JSON:API `errors` array; `status` and `code` are strings, as production sends them. */
+export interface ErrorObject {
+  status: string;
+  code: string;
+  title: string;
+  detail: string;
+  source?: ErrorSource;
+  meta?: Record<string, unknown>;
+}
+
+/** The error codes of the API and their default HTTP status and title. */
+export const codes = {
+  notFound: { code: '10000', status: 404, title: 'Not Found' },
+  internal: { code: '10001', status: 500, title: 'Internal Server Error' },
+  resourceNotFound: { code: '10002', status: 404, title: 'Resource Not Found' },
+  invalidSchema: { code: '10003', status: 400, title: 'Invalid JSON Schema' },
+  invalidHeader: { code: '10004', status: 406, title: 'Invalid Request Header' },
+  tooLarge: { code: '10003', status: 413, title: 'Request Body Too Large' },
+  cannotModify: { code: '10005', status: 423, title: 'Resource Cannot Be Modified' },
+  conflict: { code: '10007', status: 409, title: 'Resource Conflict' },
+  unprocessable: { code: '10008', status: 422, title: 'Unprocessable Entity' },
+  methodNotAllowed: { code: '10009', status: 405, title: 'Method Not Allowed' },
+  tooManyRequests: { code: '10011', status: 429, title: 'Too Many Requests' },
+  carrierError: { code: '13002', status: 422, title: 'Carrier API Error' },
+  invalidClient: { code: '14000', status: 401, title: 'Invalid OAuth Client' },
+  invalidScope: { code: '14001', status: 400, title: 'Scope Not Available To Client' },
+  invalidToken: { code: '14002', status: 401, title: 'Access Token Is Invalid' },
+  missingToken: { code: '14003', status: 401, title: 'No Access Token Provided' },
+  missingScope: { code: '14004', status: 403, title: 'Missing Scope In Access Token' },
+} as const;
+
+export type CodeName = keyof typeof codes;
+
+/**
+ * The one error type of the sandbox. Anything thrown while handling a request ends up as a
+ * JSON:API errors document; an ApiError says exactly which one.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly errors: ErrorObject[];
+  readonly headers: Record<string, string>;
+
+  constructor(errors: ErrorObject[], options: { status?: number; headers?: Record<string, string> } = {}) {
+    super(errors.map((e) => e.detail).join('; '));
+    this.errors = errors;
+    this.status = options.status ?? Number(errors[0]?.status ?? 500);
+    this.headers = options.headers ?? {};
+  }
+
+  /** One error of a known kind; `status` overrides the code's default HTTP status. */
+  static of(
+    kind: CodeName,
+    detail: string,
+    extra: { source?: ErrorSource; meta?: Record<string, unknown>; status?: number; headers?: Record<string, string> } = {},
+  ): ApiError {
+    const status = extra.status ?? codes[kind].status;
+    return new ApiError([errorObject(kind, detail, { ...extra, status })], { status, headers: extra.headers });
+  }
+
+  static notFound(type: string, id: string, pointer?: string): ApiError {
+    return ApiError.of('resourceNotFound', `No ${type} resource with id '${id}' exists.`, pointer ? { source: { pointer } } : {});
+  }
+
+  static invalid(detail: string, pointer: string): ApiError {
+    return ApiError.of('invalidSchema', detail, { source: { pointer } });
+  }
+
+  static unprocessable(detail: string, pointer?: string): ApiError {
+    return ApiError.of('unprocessable', detail, pointer === undefined ? {} : { source: { pointer } });
+  }
+}
+
+/** Builds one error object of a known kind. */
+export function errorObject(
+  kind: CodeName,
+  detail: string,
+  extra: { source?: ErrorSource; meta?: Record<string, unknown>; status?: number } = {},
+): ErrorObject {
+  const { code, title } = codes[kind];
+  const error: ErrorObject = { status: String(extra.status ?? codes[kind].status), code, title, detail };
+  if (extra.source) error.source = extra.source;
+  if (extra.meta) error.meta = extra.meta;
+  return error;
+}
+
+/** Turns a property path into a JSON Pointer (RFC 6901), escaping `~` and `/`. */
+export function toPointer(path: readonly (string | number | symbol)[]): string {
+  return path.map((part) => '/' + String(part).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}

@@ -1,0 +1,58 @@
+import type { Ctx, KindRegistry } from '../http/context.js';
+import { ApiError } from './errors.js';
+import { toResourceObject, type Linkage, type ResourceObject } from './resource.js';
+
+/** Splits the `include` parameter and rejects any path that is not a relationship path of `rootType`. */
+export function parseIncludes(kinds: KindRegistry, rootType: string | undefined, raw: string | null): string[] {
+  if (raw === null) return [];
+  const paths = [...new Set(raw.split(',').map((path) => path.trim()).filter(Boolean))];
+  if (paths.length === 0) return [];
+  if (!rootType) throw ApiError.of('invalidSchema', 'This endpoint does not support include.', { source: { parameter: 'include' } });
+  for (const path of paths) {
+    let types = [rootType];
+    for (const segment of path.split('.')) {
+      const targets = types.flatMap((type) => kinds.get(type)?.relationships[segment]?.targets ?? []);
+      if (targets.length === 0) {
+        const known = Object.keys(kinds.get(rootType)?.relationships ?? {}).join(', ');
+        throw ApiError.of('invalidSchema', `Unknown include path '${path}'. Relationships of ${rootType}: ${known}.`, {
+          source: { parameter: 'include' },
+        });
+      }
+      types = [...new Set(targets)];
+    }
+  }
+  return paths;
+}
+
+/** The resources reached by following each include path from the primary rows, each once. */
+export function collectIncluded(ctx: Ctx, rootType: string, rows: readonly { id: string }[], paths: readonly string[]): ResourceObject[] {
+  const { kinds } = ctx.services;
+  const primary = new Set(rows.map((row) => `${rootType}:${row.id}`));
+  const included = new Map<string, ResourceObject>();
+  for (const path of paths) {
+    let frontier = rows.map((row) => ({ type: rootType, row }));
+    for (const segment of path.split('.')) {
+      const next: typeof frontier = [];
+      for (const { type, row } of frontier) {
+        const relationship = kinds.get(type)?.relationships[segment];
+        if (!relationship) continue;
+        const data = relationship.data(row, ctx);
+        for (const linkage of asArray(data)) {
+          const kind = kinds.get(linkage.type);
+          const related = kind?.load(ctx, linkage.id);
+          if (!kind || !related) continue;
+          const key = `${linkage.type}:${linkage.id}`;
+          if (!primary.has(key) && !included.has(key)) included.set(key, toResourceObject(kind, related, ctx));
+          next.push({ type: linkage.type, row: related });
+        }
+      }
+      frontier = next;
+    }
+  }
+  return [...included.values()];
+}
+
+function asArray(data: Linkage | Linkage[] | null): Linkage[] {
+  if (data === null) return [];
+  return Array.isArray(data) ? data : [data];
+}

@@ -1,0 +1,45 @@
+import type { Ctx } from '../http/context.js';
+import { formatQuery } from './links.js';
+
+export type Page = { number: number; size: number };
+
+export const DEFAULT_PAGE_SIZE = 30;
+export const MAX_PAGE_SIZE = 100;
+
+/**
+ * Reads `page[number]` and `page[size]` leniently, as production does: values that are not
+ * positive integers fall back to the default, sizes above the maximum are clamped.
+ */
+export function parsePage(query: URLSearchParams): Page {
+  const number = positiveInt(query.get('page[number]')) ?? 1;
+  const size = Math.min(positiveInt(query.get('page[size]')) ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  return { number, size };
+}
+
+function positiveInt(raw: string | null): number | undefined {
+  if (raw === null || !/^\s*\d+\s*$/.test(raw)) return undefined;
+  const value = Number(raw);
+  return value >= 1 && Number.isSafeInteger(value) ? value : undefined;
+}
+
+export type PageLinks = { self: string; first: string; last: string; prev?: string; next?: string };
+
+/** One page of `rows` with `meta` and links that keep every other query parameter of the request. */
+export function paginate<T>(rows: readonly T[], page: Page, ctx: Ctx) {
+  const totalRecords = rows.length;
+  const totalPages = Math.ceil(totalRecords / page.size);
+  const last = Math.max(totalPages, 1);
+  const start = (page.number - 1) * page.size;
+  const kept = [...ctx.requestUrl.searchParams].filter(([key]) => key !== 'page[number]' && key !== 'page[size]');
+  const link = (number: number) =>
+    ctx.url(ctx.requestUrl.pathname) +
+    formatQuery([...kept, ['page[number]', String(number)], ['page[size]', String(page.size)]]);
+  const links: PageLinks = { self: link(page.number), first: link(1), last: link(last) };
+  if (page.number > 1) links.prev = link(Math.min(page.number - 1, last));
+  if (page.number < last) links.next = link(page.number + 1);
+  return {
+    rows: rows.slice(start, start + page.size),
+    meta: { total_pages: totalPages, total_records: totalRecords },
+    links,
+  };
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { ResourceKind } from './resource.js';
+
+/** PascalCase name of a resource type, for schema ids: `service-rates` -> `ServiceRate`. */
+export function schemaName(type: string): string {
+  const singular = type.endsWith('ies') ? type.slice(0, -3) + 'y' : type.endsWith('ses') ? type.slice(0, -2) : type.replace(/s$/, '');
+  return singular.replace(/(^|[-_])([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+}
+
+const linkage = (targets: readonly string[]) =>
+  z.object({ type: z.enum(targets as [string, ...string[]]), id: z.string(), meta: z.record(z.string(), z.unknown()).optional() });
+
+export const errorSchema = z
+  .object({
+    status: z.string(),
+    code: z.string(),
+    title: z.string(),
+    detail: z.string(),
+    source: z
+      .object({ pointer: z.string().optional(), parameter: z.string().optional(), header: z.string().optional() })
+      .optional(),
+    meta: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'Error' });
+
+export const errorDocument = z.object({ errors: z.array(errorSchema) }).meta({ id: 'ErrorDocument' });
+
+export const paginationMeta = z
+  .object({ total_pages: z.number().int(), total_records: z.number().int() })
+  .meta({ id: 'PaginationMeta' });
+
+export const paginationLinks = z
+  .object({ self: z.url(), first: z.url(), last: z.url(), prev: z.url().optional(), next: z.url().optional() })
+  .meta({ id: 'PaginationLinks' });
+
+/** The schemas of one resource type: the resource object, its single and its list document. */
+export function resourceSchemas(kind: ResourceKind<any>, extra: { links?: string[]; meta?: z.ZodType } = {}) {
+  const name = schemaName(kind.type);
+  const relationships: Record<string, z.ZodType> = {};
+  for (const [key, def] of Object.entries(kind.relationships)) {
+    relationships[key] = def.many
+      ? z.object({ data: z.array(linkage(def.targets)), links: z.object({ related: z.url() }).optional() })
+      : z.object({ data: linkage(def.targets).nullable(), links: z.object({ related: z.url() }).optional() });
+  }
+  const links: Record<string, z.ZodType> = { self: z.url() };
+  for (const key of extra.links ?? []) links[key] = z.url();
+  const resource = z
+    .object({
+      type: z.literal(kind.type),
+      id: z.string(),
+      attributes: kind.attributesSchema,
+      ...(Object.keys(relationships).length > 0 ? { relationships: z.object(relationships) } : {}),
+      links: z.object(links),
+      ...(extra.meta ? { meta: extra.meta.optional() } : {}),
+    })
+    .meta({ id: name });
+  const included = z.array(z.record(z.string(), z.unknown())).optional();
+  return {
+    resource,
+    document: z.object({ data: resource, included }).meta({ id: `${name}Document` }),
+    list: z
+      .object({ data: z.array(resource), meta: paginationMeta, links: paginationLinks, included })
+      .meta({ id: `${name}List` }),
+  };
+}

@@ -1,0 +1,72 @@
+import countries from 'i18n-iso-countries';
+import { z } from 'zod';
+
+/** Lower-case UUID, the id format of every resource except pickup-dropoff locations. */
+export const uuid = z
+  .string()
+  .regex(/^[a-f\d]{8}(-[a-f\d]{4}){3}-[a-f\d]{12}$/, 'must be a lower-case UUID');
+
+/** Integer Unix seconds. */
+export const timestamp = z.number().int().nonnegative();
+
+/** ISO 3166-1 alpha-2 code that really names a country (not just two letters). */
+export const countryCode = z
+  .string()
+  .regex(/^[A-Z]{2}$/, 'must be a 2-letter upper-case ISO 3166-1 country code')
+  .refine((code) => countries.isValid(code), 'is not an ISO 3166-1 country code');
+
+export const currency = z.enum(['EUR', 'GBP']);
+
+/** Money in integer cents with an ISO 4217 currency. */
+export const price = z
+  .object({
+    amount: z.number().int(),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code'),
+  })
+  .meta({ id: 'Price' });
+export type Price = z.infer<typeof price>;
+
+const text = z.string().max(255);
+
+/**
+ * Address with every field optional; each context (shop, shipment, pickup location) states
+ * which fields it requires with `requireFields`.
+ */
+export const address = z
+  .object({
+    street_1: text,
+    street_2: text.optional(),
+    street_number: z.number().int().min(1).max(2147483647).optional(),
+    street_number_suffix: text.optional(),
+    postal_code: z.string().max(20).optional(),
+    city: text,
+    state_code: z.string().regex(/^[A-Z0-9]{1,3}$/, 'must be a 1 to 3 character ISO 3166-2 subdivision code').optional(),
+    country_code: countryCode,
+    first_name: text.optional(),
+    last_name: text.optional(),
+    company: text.optional(),
+    email: z.email().optional(),
+    phone_number: z.string().max(50).optional(),
+  })
+  .meta({ id: 'Address' });
+export type Address = z.infer<typeof address>;
+
+/** Address of a recipient: a person must be named. */
+export const personAddress = address
+  .extend({ first_name: text, last_name: text })
+  .meta({ id: 'RecipientAddress' });
+
+export const identifier = <T extends string>(type: T) =>
+  z.object({ type: z.literal(type), id: z.string() });
+
+export type Identifier = { type: string; id: string };
+
+export const taxIdentificationNumber = z
+  .object({
+    type: z.enum(['vat', 'ioss', 'eori', 'gst', 'ukims']),
+    country_code: countryCode,
+    number: z.string().min(1).max(64),
+    description: z.string().max(255).optional(),
+  })
+  .meta({ id: 'TaxIdentificationNumber' });
+export type TaxIdentificationNumber = z.infer<typeof taxIdentificationNumber>;

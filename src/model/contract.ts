@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { currency, price, timestamp } from './common.js';
+
+export const contractStatuses = ['pending', 'active', 'inactive', 'invalid'] as const;
+export type ContractStatus = (typeof contractStatuses)[number];
+
+export const contractAttributes = z
+  .object({
+    name: z.string(),
+    currency,
+    status: z.enum(contractStatuses),
+    volumetric_weight_divisor_factor: z.number().positive(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'ContractAttributes' });
+
+export type OwnerRef = { type: 'brokers' | 'organizations'; id: string };
+
+/** Credentials encrypted at rest (AES-GCM); never part of any response. */
+export type SealedCredentials = { iv: string; tag: string; data: string };
+
+export type ContractRecord = z.infer<typeof contractAttributes> & {
+  id: string;
+  carrier_id: string;
+  owner: OwnerRef;
+  credentials?: SealedCredentials;
+  /** Sandbox clock time (seconds) at which a pending contract gets verified. */
+  verify_at?: number;
+};
+
+export const liabilityCoverageAttributes = z
+  .object({ name: z.string(), price, coverage_max: price })
+  .meta({ id: 'LiabilityCoverageAttributes' });
+
+export type LiabilityCoverageRecord = z.infer<typeof liabilityCoverageAttributes> & {
+  id: string;
+  contract_id: string;
+};

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { countryCode } from './common.js';
+
+export const packageTypes = ['parcel', 'letterbox', 'letter', 'unstamped'] as const;
+export const handoverMethods = ['collection', 'drop-off'] as const;
+export const deliveryMethods = ['pick-up', 'delivery'] as const;
+export const weekDays = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+
+/** Where a service ships from or to: a country, optionally narrowed by subdivision and postal code pattern. */
+export const addressRule = z
+  .object({
+    country_code: countryCode,
+    state_code: z.string().optional(),
+    postal_code: z.string().optional().describe('regular expression an address postal code must match'),
+  })
+  .meta({ id: 'AddressRule' });
+export type AddressRule = z.infer<typeof addressRule>;
+
+export const serviceAttributes = z
+  .object({
+    name: z.string(),
+    code: z.string(),
+    package_type: z.enum(packageTypes),
+    handover_method: z.enum(handoverMethods),
+    delivery_method: z.enum(deliveryMethods),
+    uses_volumetric_weight: z.boolean(),
+    delivery_days: z.array(z.enum(weekDays)),
+    transit_time: z.object({ min: z.number().int(), max: z.number().int() }),
+    regions_from: z.array(addressRule),
+    regions_to: z.array(addressRule),
+    volumetric_weight_divisor: z.number().positive().optional(),
+  })
+  .meta({ id: 'ServiceAttributes' });
+
+export type ServiceRecord = z.infer<typeof serviceAttributes> & {
+  id: string;
+  carrier_id: string;
+  region_from_id: string;
+  region_to_id: string;
+};

@@ -1,0 +1,147 @@
+import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type ResponsesObject, type SchemaObject, type SecurityRequirementObject } from 'openapi3-ts/oas31';
+import { z } from 'zod';
+import type { Endpoint } from '../http/endpoint.js';
+import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
+import { errorDocument } from '../jsonapi/schemas.js';
+import { scopes } from '../model/tenancy.js';
+import { VERSION } from '../version.js';
+
+const ref = (schema: z.ZodType): { $ref: string } => {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error('request and response schemas need an id (.meta({ id }))');
+  return { $ref: `#/components/schemas/${id}` };
+};
+
+/** JSON Schema of a single parameter, inline. */
+function inlineSchema(schema: z.ZodType): SchemaObject {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return json as SchemaObject;
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { [JSONAPI_MEDIA_TYPE]: { schema: ref(errorDocument) } },
+});
+
+function security(endpoint: Endpoint): SecurityRequirementObject[] {
+  const { auth } = endpoint;
+  if (auth === 'none') return [];
+  if (auth === 'admin') return [{}, { SandboxAdmin: [] }];
+  if (auth === 'public') return [{}, { OAuth2: [] }];
+  if (auth === 'token') return [{ OAuth2: [] }];
+  return auth.anyOf.map((scope) => ({ OAuth2: [scope] }));
+}
+
+function parameters(endpoint: Endpoint): ParameterObject[] {
+  const list: ParameterObject[] = [];
+  for (const match of endpoint.path.matchAll(/\{([^}]+)\}/g)) {
+    list.push({ name: match[1]!, in: 'path', required: true, schema: { type: 'string' } });
+  }
+  for (const [name, schema] of Object.entries(endpoint.query?.shape ?? {})) {
+    const field = schema as z.ZodType;
+    list.push({ name, in: 'query', required: !field.safeParse(undefined).success, schema: inlineSchema(field), description: field.description });
+  }
+  if (endpoint.include) {
+    list.push({ name: 'include', in: 'query', schema: { type: 'string' }, description: 'Comma separated relationship paths to embed in `included`.' });
+  }
+  if (endpoint.paginated) {
+    list.push(
+      { name: 'page[number]', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+      { name: 'page[size]', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 30 } },
+    );
+  }
+  return list.map((parameter) => (parameter.description === undefined ? (({ description: _d, ...rest }) => rest)(parameter) : parameter));
+}
+
+function responses(endpoint: Endpoint): ResponsesObject {
+  const out: ResponsesObject = {};
+  for (const [status, spec] of Object.entries(endpoint.responses)) {
+    const types = spec.contentTypes ?? [JSONAPI_MEDIA_TYPE];
+    out[status] = spec.schema
+      ? { description: spec.description, content: Object.fromEntries(types.map((type) => [type, { schema: ref(spec.schema!) }])) }
+      : spec.contentTypes
+        ? { description: spec.description, content: Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }
+        : { description: spec.description };
+  }
+  const add = (status: string, description: string) => {
+    out[status] ??= errorResponse(description);
+  };
+  if (endpoint.body || endpoint.query || endpoint.include) add('400', 'The request is malformed or violates the schema (10003); `source` names the field or parameter.');
+  if (endpoint.auth !== 'none') add('401', 'No access token (14003), or an invalid, expired or revoked one (14002).');
+  if (typeof endpoint.auth === 'object') add('403', 'The access token lacks every accepted scope (14004).');
+  if (endpoint.path.includes('{')) add('404', 'No such resource, or one of another tenant (10002).');
+  add('406', 'The Accept header allows no type this endpoint answers with (10004).');
+  if (endpoint.body) add('415', 'The Content-Type is not JSON (10004).');
+  out.default = errorResponse('Unexpected error (10001), in the same errors document.');
+  return out;
+}
+
+function operation(endpoint: Endpoint): OperationObject {
+  const op: OperationObject = {
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    tags: [endpoint.tag],
+    security: security(endpoint),
+    parameters: parameters(endpoint),
+    responses: responses(endpoint),
+  };
+  if (endpoint.description) op.description = endpoint.description;
+  if (endpoint.body) {
+    const types = endpoint.bodyFormat === 'json-or-form' ? ['application/json', 'application/x-www-form-urlencoded'] : [JSONAPI_MEDIA_TYPE, 'application/json'];
+    op.requestBody = { required: true, content: Object.fromEntries(types.map((type) => [type, { schema: ref(endpoint.body!) }])) };
+  }
+  return op;
+}
+
+/** Every schema with an id, as OpenAPI components referring to each other. */
+function componentSchemas(): Record<string, SchemaObject> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    io: 'input',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, Record<string, unknown>> };
+  const out: Record<string, SchemaObject> = {};
+  for (const id of Object.keys(schemas).sort()) {
+    const { $schema: _s, $id: _i, id: _id, ...schema } = schemas[id]!;
+    out[id] = schema as SchemaObject;
+  }
+  return out;
+}
+
+/** The OpenAPI 3.1 document of `endpoints`, with `serverUrl` as server and token URL base. */
+export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string): OpenAPIObject {
+  const builder = OpenApiBuilder.create({
+    openapi: '3.1.0',
+    info: {
+      title: 'parcel-sandbox',
+      version: VERSION,
+      description: 'A local, stateful sandbox of the parcel-shipping JSON:API. Generated from the endpoint declarations.',
+    },
+    servers: [{ url: serverUrl }],
+    paths: {},
+    components: {},
+  });
+  builder.addSecurityScheme('OAuth2', {
+    type: 'oauth2',
+    description: 'OAuth 2.0 client credentials; send the token as `Authorization: Bearer <token>`.',
+    flows: {
+      clientCredentials: {
+        tokenUrl: `${serverUrl}/access-token`,
+        scopes: Object.fromEntries(scopes.map((scope) => [scope, `The ${scope} scope`])),
+      },
+    },
+  });
+  builder.addSecurityScheme('SandboxAdmin', { type: 'http', scheme: 'bearer', description: 'The SANDBOX_ADMIN_TOKEN, when one is configured.' });
+  const paths = new Map<string, Record<string, OperationObject>>();
+  for (const endpoint of endpoints) {
+    if (endpoint.internal) continue;
+    const item = paths.get(endpoint.path) ?? {};
+    item[endpoint.method] = operation(endpoint);
+    paths.set(endpoint.path, item);
+  }
+  for (const path of [...paths.keys()].sort()) builder.addPath(path, paths.get(path)!);
+  for (const [id, schema] of Object.entries(componentSchemas())) builder.addSchema(id, schema);
+  const tags = [...new Set(endpoints.map((endpoint) => endpoint.tag))].sort();
+  for (const name of tags) builder.addTag({ name });
+  return builder.getSpec();
+}

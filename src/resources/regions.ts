@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { csvIds, csvStrings } from '../http/params.js';
+import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import { resourceSchemas } from '../jsonapi/schemas.js';
+import { regionAttributes, type RegionRecord } from '../model/region.js';
+import { readEndpoints } from './read-endpoints.js';
+
+export const regionKind: ResourceKind<RegionRecord> = {
+  type: 'regions',
+  attributesSchema: regionAttributes,
+  attributes: ({ name, country_code, region_code, currency, category }) => ({ name, country_code, region_code, currency, category }),
+  relationships: {
+    parent: { targets: ['regions'], data: (row) => linkTo('regions', row.parent_id) },
+  },
+  self: (row) => `/regions/${row.id}`,
+  load: (ctx, id) => ctx.services.store.get('regions', id),
+};
+
+const query = z.object({
+  'filter[parent]': csvIds.optional(),
+  'filter[country_code]': csvStrings.optional(),
+  'filter[region_code]': csvStrings.optional(),
+  'filter[name]': z.string().optional(),
+  'filter[category]': csvStrings.optional(),
+});
+
+export const regionEndpoints = readEndpoints({
+  kind: regionKind,
+  table: 'regions',
+  tag: 'Regions',
+  noun: 'region',
+  plural: 'regions',
+  auth: 'token',
+  schemas: resourceSchemas(regionKind),
+  query,
+  description: 'Regions form a tree: the world, a continent, countries and their subdivisions. Any valid token may read them.',
+  filter: (_ctx, rows, q) =>
+    rows.filter(
+      (row) =>
+        (!q['filter[parent]'] || (row.parent_id !== undefined && q['filter[parent]'].includes(row.parent_id))) &&
+        (!q['filter[country_code]'] || (row.country_code !== undefined && q['filter[country_code]'].includes(row.country_code))) &&
+        (!q['filter[region_code]'] || (row.region_code !== undefined && q['filter[region_code]'].includes(row.region_code))) &&
+        (!q['filter[name]'] || row.name.toLowerCase() === q['filter[name]'].toLowerCase()) &&
+        (!q['filter[category]'] || q['filter[category]'].includes(row.category)),
+    ),
+});

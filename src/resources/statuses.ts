@@ -1,0 +1,24 @@
+import type { ResourceKind } from '../jsonapi/resource.js';
+import { resourceSchemas } from '../jsonapi/schemas.js';
+import { statusAttributes, type StatusRecord } from '../model/status.js';
+import { readEndpoints } from './read-endpoints.js';
+
+export const statusKind: ResourceKind<StatusRecord> = {
+  type: 'statuses',
+  attributesSchema: statusAttributes,
+  attributes: ({ code, resource_type, level, name, description }) => ({ code, resource_type, level, name, description }),
+  relationships: {},
+  self: (row) => `/statuses/${row.id}`,
+  load: (ctx, id) => ctx.services.store.get('statuses', id),
+};
+
+export const statusEndpoints = readEndpoints({
+  kind: statusKind,
+  table: 'statuses',
+  tag: 'Statuses',
+  noun: 'status',
+  plural: 'statuses',
+  auth: 'token',
+  schemas: resourceSchemas(statusKind),
+  description: 'The status catalogue of shipments and collections. Any valid token may read it.',
+});

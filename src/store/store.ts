@@ -1,0 +1,220 @@
+import { deterministicUuid } from '../ids.js';
+import type { Persistence, WriteOp } from './persistence.js';
+import { ID_COUNTER } from './settings.js';
+import { Table } from './table.js';
+import { indexedFields, tableNames, type Row, type StateData, type TableName } from './tables.js';
+
+/** Read access to the sandbox data. Rows are frozen: change them only through a transaction. */
+export interface ReadView {
+  get<T extends TableName>(table: T, id: string): Row<T> | undefined;
+  all<T extends TableName>(table: T): readonly Row<T>[];
+  find<T extends TableName>(table: T, field: keyof Row<T> & string, value: unknown): Row<T>[];
+  count(table: TableName): number;
+}
+
+/** A unit of change; everything done through it lands together or not at all. */
+export interface Tx extends ReadView {
+  insert<T extends TableName>(table: T, row: Row<T>): Row<T>;
+  /** Merges `changes` into the row; a key set to `undefined` is removed. */
+  update<T extends TableName>(table: T, id: string, changes: Partial<Row<T>>): Row<T>;
+  remove(table: TableName, id: string): void;
+  /** A fresh id, deterministic for the seed and the number of ids handed out before. */
+  newId(): string;
+}
+
+export interface Store extends ReadView {
+  readonly seed: number;
+  /** Where the data lives, for start-up messages ("memory" or a file path). */
+  readonly location: string;
+  /**
+   * Runs `work` synchronously against the data and resolves once its changes are durable.
+   * When `work` throws, every change it made is undone and the error is rethrown.
+   */
+  transact<R>(work: (tx: Tx) => R): Promise<R>;
+  /** Replaces all data (sandbox reset), durably. */
+  replace(data: StateData): Promise<void>;
+  /** The whole data set in its persisted form. */
+  snapshot(): StateData;
+  /** Waits for pending writes and releases the persistence. */
+  close(): Promise<void>;
+}
+
+type Pending = { ops: WriteOp[]; resolve: () => void; reject: (error: unknown) => void };
+
+
+class MemoryStore implements Store {
+  private readonly tables = new Map<TableName, Table<{ id: string }>>();
+  private pending: Pending[] = [];
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    readonly seed: number,
+    private readonly persistence: Persistence,
+  ) {
+    for (const name of tableNames) this.tables.set(name, new Table(indexedFields[name] ?? []));
+  }
+
+  get location(): string {
+    return this.persistence.location;
+  }
+
+  load(data: StateData): void {
+    for (const table of this.tables.values()) table.clear();
+    for (const name of tableNames) {
+      const table = this.table(name);
+      for (const row of data.tables[name] ?? []) table.put(deepFreeze(row));
+    }
+  }
+
+  get<T extends TableName>(table: T, id: string): Row<T> | undefined {
+    return this.table(table).get(id) as Row<T> | undefined;
+  }
+
+  all<T extends TableName>(table: T): readonly Row<T>[] {
+    return this.table(table).all() as readonly Row<T>[];
+  }
+
+  find<T extends TableName>(table: T, field: keyof Row<T> & string, value: unknown): Row<T>[] {
+    return this.table(table).find(field, value) as Row<T>[];
+  }
+
+  count(table: TableName): number {
+    return this.table(table).size;
+  }
+
+  async transact<R>(work: (tx: Tx) => R): Promise<R> {
+    const ops: WriteOp[] = [];
+    const tx = this.createTx(ops);
+    let result: R;
+    try {
+      result = work(tx);
+    } catch (error) {
+      this.undo(ops);
+      throw error;
+    }
+    if (ops.length > 0) await this.enqueue(ops);
+    return result;
+  }
+
+  async replace(data: StateData): Promise<void> {
+    this.load(data);
+    await this.enqueue([{ kind: 'replace' }]);
+  }
+
+  snapshot(): StateData {
+    const tables: StateData['tables'] = {};
+    for (const name of tableNames) (tables as Record<string, unknown>)[name] = [...this.all(name)];
+    return { format: 'parcel-sandbox', version: 1, seed: this.seed, tables };
+  }
+
+  async close(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    await this.persistence.close();
+  }
+
+  private table(name: TableName): Table<{ id: string }> {
+    const table = this.tables.get(name);
+    if (!table) throw new Error(`unknown table ${name}`);
+    return table;
+  }
+
+  private createTx(ops: WriteOp[]): Tx {
+    const put = (table: TableName, before: { id: string } | undefined, after: { id: string } | undefined, id: string) => {
+      if (after) this.table(table).put(after);
+      else this.table(table).delete(id);
+      ops.push({ kind: 'row', table, id, before, after });
+    };
+    const tx: Tx = {
+      get: (t, id) => this.get(t, id),
+      all: (t) => this.all(t),
+      find: (t, f, v) => this.find(t, f, v),
+      count: (t) => this.count(t),
+      insert: (table, row) => {
+        if (this.get(table, row.id)) throw new Error(`duplicate id ${row.id} in ${table}`);
+        const frozen = deepFreeze(structuredClone(row));
+        put(table, undefined, frozen, row.id);
+        return frozen;
+      },
+      update: (table, id, changes) => {
+        const before = this.get(table, id);
+        if (!before) throw new Error(`no row ${id} in ${table}`);
+        const merged: Record<string, unknown> = { ...before, ...structuredClone(changes), id };
+        for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
+        const after = deepFreeze(merged) as unknown as Row<typeof table>;
+        put(table, before, after, id);
+        return after;
+      },
+      remove: (table, id) => {
+        const before = this.get(table, id);
+        if (before) put(table, before, undefined, id);
+      },
+      newId: () => {
+        const row = this.get('settings', ID_COUNTER);
+        const counter = (row?.value as number | undefined) ?? 0;
+        if (row) tx.update('settings', ID_COUNTER, { value: counter + 1 });
+        else tx.insert('settings', { id: ID_COUNTER, value: counter + 1 });
+        return deterministicUuid(`parcel-sandbox:${this.seed}`, counter);
+      },
+    };
+    return tx;
+  }
+
+  private undo(ops: WriteOp[]): void {
+    for (const op of [...ops].reverse()) {
+      if (op.kind !== 'row') continue;
+      if (op.before) this.table(op.table).put(op.before);
+      else this.table(op.table).delete(op.id);
+    }
+  }
+
+  /** Group commit: every transaction applied while a write runs is persisted by the next write. */
+  private enqueue(ops: WriteOp[]): Promise<void> {
+    const done = new Promise<void>((resolve, reject) => this.pending.push({ ops, resolve, reject }));
+    this.flushing ??= this.flushLoop();
+    return done;
+  }
+
+  private async flushLoop(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        await this.persistence.write(
+          batch.flatMap((entry) => entry.ops),
+          () => this.snapshot(),
+        );
+        for (const entry of batch) entry.resolve();
+      } catch (error) {
+        for (const entry of batch) entry.reject(error);
+      }
+    }
+    this.flushing = undefined;
+  }
+}
+
+/**
+ * Opens a store on `persistence`: loads what it holds, or seeds it with `initial()` and writes
+ * that out first, so a fresh data file exists as soon as the store is open.
+ */
+export async function openStore(options: {
+  persistence: Persistence;
+  seed: number;
+  initial: () => StateData;
+}): Promise<Store> {
+  const loaded = await options.persistence.load();
+  const store = new MemoryStore(loaded?.seed ?? options.seed, options.persistence);
+  if (loaded) {
+    store.load(loaded);
+  } else {
+    await store.replace(options.initial());
+  }
+  return store;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}

@@ -1,0 +1,76 @@
+/** One in-memory table: rows by id in insertion order, plus secondary indexes on chosen fields. */
+export class Table<R extends { id: string }> {
+  private readonly rows = new Map<string, R>();
+  private readonly indexes = new Map<string, Map<unknown, Set<string>>>();
+  private cached: R[] | undefined;
+
+  constructor(indexed: readonly string[] = []) {
+    for (const field of indexed) this.indexes.set(field, new Map());
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  get(id: string): R | undefined {
+    return this.rows.get(id);
+  }
+
+  /** Every row in insertion order; the array is shared until the next write, so never mutate it. */
+  all(): readonly R[] {
+    this.cached ??= [...this.rows.values()];
+    return this.cached;
+  }
+
+  /** Rows whose `field` equals `value`; indexed fields answer without a scan. */
+  find(field: string, value: unknown): R[] {
+    const index = this.indexes.get(field);
+    if (!index) return this.all().filter((row) => (row as Record<string, unknown>)[field] === value);
+    const ids = index.get(value);
+    if (!ids) return [];
+    const found: R[] = [];
+    for (const id of ids) found.push(this.rows.get(id)!);
+    return found;
+  }
+
+  /** Puts `row` in place of the row with the same id (or adds it), keeping indexes current. */
+  put(row: R): void {
+    const previous = this.rows.get(row.id);
+    if (previous) this.unindex(previous);
+    this.rows.set(row.id, row);
+    this.index(row);
+    this.cached = undefined;
+  }
+
+  delete(id: string): void {
+    const previous = this.rows.get(id);
+    if (!previous) return;
+    this.unindex(previous);
+    this.rows.delete(id);
+    this.cached = undefined;
+  }
+
+  clear(): void {
+    this.rows.clear();
+    for (const index of this.indexes.values()) index.clear();
+    this.cached = undefined;
+  }
+
+  private index(row: R): void {
+    for (const [field, index] of this.indexes) {
+      const value = (row as Record<string, unknown>)[field];
+      if (value === undefined) continue;
+      let ids = index.get(value);
+      if (!ids) index.set(value, (ids = new Set()));
+      ids.add(row.id);
+    }
+  }
+
+  private unindex(row: R): void {
+    for (const [field, index] of this.indexes) {
+      const ids = index.get((row as Record<string, unknown>)[field]);
+      ids?.delete(row.id);
+      if (ids?.size === 0) index.delete((row as Record<string, unknown>)[field]);
+    }
+  }
+}

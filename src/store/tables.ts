@@ -1,0 +1,75 @@
+import type { CarrierRecord } from '../model/carrier.js';
+import type { ContractRecord, LiabilityCoverageRecord } from '../model/contract.js';
+import type { RegionRecord } from '../model/region.js';
+import type { ServiceOptionRecord } from '../model/service-option.js';
+import type { ServiceRateRecord } from '../model/service-rate.js';
+import type { ServiceRecord } from '../model/service.js';
+import type { ShopRecord } from '../model/shop.js';
+import type { StatusRecord } from '../model/status.js';
+import type { BrokerRecord, ClientRecord, OrganizationRecord, UserRecord } from '../model/tenancy.js';
+
+/** A named sandbox setting (clock offset, id counter, ...), kept as a row so it persists like data. */
+export type SettingRecord = { id: string; value: unknown };
+
+/** A single revoked access token, by `jti`, kept until the token would have expired anyway. */
+export type RevokedTokenRecord = { id: string; expires_at: number };
+
+/** Every table of the sandbox and the row type it holds. */
+export interface Tables {
+  settings: SettingRecord;
+  revokedTokens: RevokedTokenRecord;
+  brokers: BrokerRecord;
+  organizations: OrganizationRecord;
+  users: UserRecord;
+  clients: ClientRecord;
+  shops: ShopRecord;
+  carriers: CarrierRecord;
+  services: ServiceRecord;
+  serviceOptions: ServiceOptionRecord;
+  regions: RegionRecord;
+  statuses: StatusRecord;
+  contracts: ContractRecord;
+  liabilityCoverages: LiabilityCoverageRecord;
+  serviceRates: ServiceRateRecord;
+}
+
+export type TableName = keyof Tables;
+export type Row<T extends TableName> = Tables[T];
+
+export const tableNames: readonly TableName[] = [
+  'settings',
+  'revokedTokens',
+  'brokers',
+  'organizations',
+  'users',
+  'clients',
+  'shops',
+  'carriers',
+  'services',
+  'serviceOptions',
+  'regions',
+  'statuses',
+  'contracts',
+  'liabilityCoverages',
+  'serviceRates',
+];
+
+/** Fields with a secondary index, so lookups by foreign key never scan a table. */
+export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string)[] } = {
+  organizations: ['broker_id'],
+  users: ['organization_id'],
+  clients: ['user_id'],
+  shops: ['organization_id'],
+  services: ['carrier_id'],
+  contracts: ['carrier_id'],
+  liabilityCoverages: ['contract_id'],
+  serviceRates: ['contract_id', 'service_id'],
+};
+
+/** The persisted form of the whole sandbox: what the data file holds. */
+export interface StateData {
+  format: 'parcel-sandbox';
+  version: 1;
+  seed: number;
+  tables: { [T in TableName]?: Row<T>[] };
+}
