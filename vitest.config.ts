@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 20000,
     hookTimeout: 30000,
+    // The JSON report feeds the one-line summary that .ci/run prints.
+    reporters: ['default', ['json', { outputFile: '.test-results/vitest.json' }]],
   },
 });

@@ -5,6 +5,7 @@ import { tokenEndpoints } from './auth/token-endpoints.js';
 import type { KindRegistry } from './http/context.js';
 import { endpoint, pathPattern, type Endpoint } from './http/endpoint.js';
 import { mount } from './http/mount.js';
+import { requestLog, type AppEnv } from './http/request-log.js';
 import { jsonApi } from './jsonapi/document.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
 import type { ResourceKind } from './jsonapi/resource.js';
@@ -99,14 +100,15 @@ function notFound(endpoints: readonly Endpoint[]) {
  * Builds the sandbox HTTP app on the given store, clock, keys and config. Nothing happens at
  * import and nothing global is touched, so tests build apps in milliseconds.
  */
-export function createApp(deps: AppDeps): Hono {
+export function createApp(deps: AppDeps): Hono<AppEnv> {
   const registry: KindRegistry = new Map(kinds.map((kind) => [kind.type, kind]));
   const services: Services = { ...deps, kinds: registry };
   const offset = getSetting<number>(deps.store, CLOCK_OFFSET);
   if (offset !== undefined) deps.clock.setOffsetMs(offset);
 
   const endpoints = allEndpoints();
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
+  if (deps.logger) app.use('*', requestLog(deps.logger));
   app.use(
     '*',
     cors({
@@ -130,4 +132,16 @@ export function createApp(deps: AppDeps): Hono {
   app.notFound(notFound(endpoints));
   app.onError((error, c) => renderError(error, c, services));
   return app;
+}
+
+/** Paths the auth server answers; the optional auth-only port serves just these. */
+const authPaths = new Set(['/access-token', '/.well-known/jwks.json', '/health']);
+
+/** A fetch handler that serves only the auth server of `app`, for a separate auth port. */
+export function authOnly(app: Hono<AppEnv>): (request: Request) => Response | Promise<Response> {
+  return (request) => {
+    const path = new URL(request.url).pathname;
+    if (authPaths.has(path)) return app.fetch(request);
+    return jsonApi({ errors: [errorObject('notFound', `The auth server serves only ${[...authPaths].join(', ')}.`)] }, 404);
+  };
 }

@@ -4,11 +4,12 @@ import { dirname, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { generateState } from '../fixtures/generate.js';
 import { defaultClients } from '../fixtures/tenancy.js';
-import { createApp } from './app.js';
+import { authOnly, createApp } from './app.js';
 import { generateKeys } from './auth/keys.js';
 import { createClock } from './clock.js';
 import { ConfigError, parseConfig, type Config } from './config.js';
 import { keyFileFor, loadOrCreateKeys } from './keys-file.js';
+import { createLogger } from './logger.js';
 import { DataFileError, filePersistence, memoryPersistence } from './store/persistence.js';
 import { openStore } from './store/store.js';
 
@@ -25,12 +26,12 @@ async function openData(config: Config) {
   return { store, keys: await loadOrCreateKeys(keyFileFor(file)) };
 }
 
-function banner(config: Config, url: string, location: string): string {
+function banner(url: string, location: string, authUrl?: string): string {
   const clients = defaultClients.map((client) => `    ${client.id.padEnd(15)} ${client.secret.padEnd(15)} ${client.scopes.join(' ')}`);
   return [
     `parcel-sandbox listening on ${url}`,
     `  data:        ${location}`,
-    `  token:       POST ${url}/access-token`,
+    `  token:       POST ${authUrl ?? url}/access-token`,
     `  openapi:     ${url}/openapi.json`,
     `  clients (client_id, client_secret, scopes):`,
     ...clients,
@@ -38,22 +39,32 @@ function banner(config: Config, url: string, location: string): string {
   ].join('\n');
 }
 
+/** Listens on `port`, resolving with the bound port; a port in use ends the process with a clear message. */
+function listen(fetch: (request: Request) => Response | Promise<Response>, config: Config, port: number) {
+  return new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolvePort) => {
+    const server = serve({ fetch, port, hostname: config.host }, (info) => resolvePort({ server, port: info.port }));
+    server.on('error', (error: NodeJS.ErrnoException) => {
+      const reason = error.code === 'EADDRINUSE' ? `port ${port} on ${config.host} is already in use` : error.message;
+      process.stderr.write(`parcel-sandbox: cannot listen: ${reason}\n`);
+      process.exit(1);
+    });
+  });
+}
+
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
+  const logger = createLogger(config.logLevel);
   const { store, keys } = await openData(config);
   const clock = createClock();
-  const app = createApp({ store, clock, keys, config });
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-    process.stdout.write(banner(config, config.publicUrl ?? `http://${host}:${info.port}`, store.location));
-  });
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    const reason = error.code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use` : error.message;
-    process.stderr.write(`parcel-sandbox: cannot listen: ${reason}\n`);
-    process.exit(1);
-  });
+  const app = createApp({ store, clock, keys, config, logger });
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const api = await listen(app.fetch, config, config.port);
+  const auth = config.authPort === undefined ? undefined : await listen(authOnly(app), config, config.authPort);
+  const url = config.publicUrl ?? `http://${host}:${api.port}`;
+  process.stdout.write(banner(url, store.location, auth && `http://${host}:${auth.port}`));
   const shutdown = () => {
-    server.close();
+    api.server.close();
+    auth?.server.close();
     void store.close().then(() => process.exit(0));
   };
   process.on('SIGINT', shutdown);

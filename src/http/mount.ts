@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import type { AppEnv } from './request-log.js';
 import { authenticate, bearerToken, requireScope } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiError } from '../jsonapi/errors.js';
@@ -12,11 +13,12 @@ import { honoPath, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 
 /** Registers every endpoint on `app`: route, media negotiation, auth, validation, handler. */
-export function mount(app: Hono, endpoints: readonly Endpoint[], services: Services): void {
+export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], services: Services): void {
   for (const endpoint of endpoints) {
     app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), async (c) => {
       negotiate(c.req.header('accept'), endpoint.produces);
       const principal = await authorize(services, endpoint, c);
+      if (principal) c.set('principal', principal);
       const url = new URL(c.req.url);
       const ctx = createCtx(services, url, principal);
       const params = parseParams(endpoint, c.req.param() as Record<string, string>, url.pathname);

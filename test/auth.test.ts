@@ -1,0 +1,188 @@
+import { SignJWT, UnsecuredJWT, createLocalJWKSet, decodeJwt, generateKeyPair, jwtVerify } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { firstError, testSandbox, TEST_NOW, type TestSandbox } from './support/app.js';
+
+const credentials = { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
+const json = { 'content-type': 'application/json' };
+
+describe('POST /access-token', () => {
+  let sandbox: TestSandbox;
+  beforeAll(async () => {
+    sandbox = await testSandbox();
+  });
+
+  it('issues a bearer JWT for a JSON body, with the claims a client can read', async () => {
+    const answer = await sandbox.request('POST', '/access-token', { body: { ...credentials, scope: '*' }, headers: json });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(answer.body).toMatchObject({ token_type: 'Bearer', expires_in: 86400 });
+    const claims = decodeJwt(answer.body.access_token);
+    expect(claims).toMatchObject({ sub: 'sandbox-client', iat: TEST_NOW, exp: TEST_NOW + 86400 });
+    expect(claims.iss).toBeTypeOf('string');
+    expect(claims.aud).toBeTypeOf('string');
+    expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/);
+    expect(String(claims.scope).split(' ').sort()).toEqual(['organizations.manage', 'shipments.manage', 'shops.manage']);
+  });
+
+  it('accepts a form-encoded body and HTTP Basic client authentication', async () => {
+    const form = await sandbox.request('POST', '/access-token', {
+      body: 'grant_type=client_credentials&client_id=sandbox-client&client_secret=sandbox-secret&scope=shipments.manage',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.status).toBe(200);
+    expect(decodeJwt(form.body.access_token).scope).toBe('shipments.manage');
+    const basic = await sandbox.request('POST', '/access-token', {
+      body: 'grant_type=client_credentials',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('other-client:other-secret').toString('base64')}` },
+    });
+    expect(basic.status).toBe(200);
+    expect(decodeJwt(basic.body.access_token).sub).toBe('other-client');
+  });
+
+  it('publishes the verification key as a JWKS that verifies issued tokens', async () => {
+    const token = await sandbox.token();
+    const jwks = await sandbox.get('/.well-known/jwks.json');
+    expect(jwks.status).toBe(200);
+    expect(jwks.body.keys[0]).toMatchObject({ kty: 'EC', alg: 'ES256', use: 'sig' });
+    expect(jwks.body.keys[0].d).toBeUndefined();
+    const { payload } = await jwtVerify(token, createLocalJWKSet(jwks.body), { currentDate: new Date(TEST_NOW * 1000) });
+    expect(payload.sub).toBe('sandbox-client');
+  });
+
+  it('grants the requested subset of scopes, and all of them for * or no scope', async () => {
+    const subset = await sandbox.token('sandbox-client', 'shops.manage shipments.manage');
+    expect(String(decodeJwt(subset).scope).split(' ').sort()).toEqual(['shipments.manage', 'shops.manage']);
+    const none = await sandbox.request('POST', '/access-token', { body: credentials, headers: json });
+    expect(String(decodeJwt(none.body.access_token).scope).split(' ')).toHaveLength(3);
+    const limited = await sandbox.token('limited-client', '*');
+    expect(decodeJwt(limited).scope).toBe('shipments.manage');
+  });
+
+  it('refuses an unknown client or a wrong secret with 14000', async () => {
+    for (const body of [
+      { ...credentials, client_secret: 'wrong' },
+      { ...credentials, client_id: 'nobody' },
+    ]) {
+      const answer = await sandbox.request('POST', '/access-token', { body, headers: json });
+      expect(answer.status).toBe(401);
+      expect(firstError(answer)).toMatchObject({ status: '401', code: '14000', source: { pointer: '/client_id' } });
+      expect(answer.headers.get('content-type')).toBe('application/vnd.api+json');
+    }
+  });
+
+  it('refuses a grant other than client_credentials with 14000', async () => {
+    const answer = await sandbox.request('POST', '/access-token', { body: { ...credentials, grant_type: 'password' }, headers: json });
+    expect(answer.status).toBe(400);
+    expect(firstError(answer)).toMatchObject({ code: '14000', source: { pointer: '/grant_type' } });
+  });
+
+  it('refuses a scope the client may not have with 14001, naming it', async () => {
+    const answer = await sandbox.request('POST', '/access-token', {
+      body: { ...credentials, client_id: 'limited-client', client_secret: 'limited-secret', scope: 'shipments.manage organizations.manage' },
+      headers: json,
+    });
+    expect(answer.status).toBe(400);
+    expect(firstError(answer)).toMatchObject({ code: '14001', source: { pointer: '/scope' } });
+    expect(firstError(answer).detail).toContain('organizations.manage');
+  });
+
+  it('names each missing or mistyped field with a pointer', async () => {
+    const missing = await sandbox.request('POST', '/access-token', { body: { grant_type: 'client_credentials', client_id: 'sandbox-client' }, headers: json });
+    expect(missing.status).toBe(400);
+    expect(firstError(missing)).toMatchObject({ code: '10003', source: { pointer: '/client_secret' } });
+    const typed = await sandbox.request('POST', '/access-token', { body: { ...credentials, client_id: 42 }, headers: json });
+    expect(typed.status).toBe(400);
+    expect(firstError(typed)).toMatchObject({ code: '10003', source: { pointer: '/client_id' } });
+    const garbage = await sandbox.request('POST', '/access-token', { body: '{"grant_type":', headers: json });
+    expect(garbage.status).toBe(400);
+    expect(firstError(garbage)).toMatchObject({ code: '10003', source: { pointer: '' } });
+  });
+
+  it('uses the configured token lifetime', async () => {
+    const short = await testSandbox({ config: { tokenTtl: 60 } });
+    const answer = await short.request('POST', '/access-token', { body: credentials, headers: json });
+    expect(answer.body.expires_in).toBe(60);
+    expect(decodeJwt(answer.body.access_token).exp).toBe(TEST_NOW + 60);
+  });
+});
+
+describe('bearer tokens on API requests', () => {
+  let sandbox: TestSandbox;
+  let token: string;
+  beforeAll(async () => {
+    sandbox = await testSandbox();
+    token = await sandbox.token();
+  });
+
+  const expectInvalid = async (bearer: string, path = '/regions') => {
+    const answer = await sandbox.get(path, bearer);
+    expect(answer.status).toBe(401);
+    expect(firstError(answer)).toMatchObject({ status: '401', code: '14002' });
+    return answer;
+  };
+
+  it('accepts a valid token', async () => {
+    expect((await sandbox.get('/regions', token)).status).toBe(200);
+  });
+
+  it('answers 14003 when no token is sent to an endpoint that needs one', async () => {
+    const answer = await sandbox.get('/regions');
+    expect(answer.status).toBe(401);
+    expect(firstError(answer)).toMatchObject({ code: '14003' });
+    const basic = await sandbox.request('GET', '/regions', { headers: { authorization: 'Basic abc' } });
+    expect(firstError(basic)).toMatchObject({ code: '14003' });
+  });
+
+  it('answers 14002 for garbage', async () => {
+    await expectInvalid('garbage');
+  });
+
+  it('answers 14002 for a token signed by another key', async () => {
+    const { privateKey } = await generateKeyPair('ES256');
+    const forged = await new SignJWT({ scope: 'shipments.manage', gen: 0 })
+      .setProtectedHeader({ alg: 'ES256' })
+      .setSubject('sandbox-client')
+      .setIssuer(decodeJwt(token).iss!)
+      .setAudience(decodeJwt(token).aud as string)
+      .setIssuedAt(TEST_NOW)
+      .setJti('f0000000-0000-4000-8000-000000000000')
+      .setExpirationTime(TEST_NOW + 3600)
+      .sign(privateKey);
+    await expectInvalid(forged);
+  });
+
+  it('answers 14002 for an unsigned (alg: none) token', async () => {
+    const unsigned = new UnsecuredJWT({ ...decodeJwt(token) }).encode();
+    await expectInvalid(unsigned);
+  });
+
+  it('answers 14002 for an HS256 token keyed with the public key', async () => {
+    const jwks = await sandbox.get('/.well-known/jwks.json');
+    const secret = new TextEncoder().encode(JSON.stringify(jwks.body.keys[0]));
+    const hs = await new SignJWT({ ...decodeJwt(token) }).setProtectedHeader({ alg: 'HS256' }).sign(secret);
+    await expectInvalid(hs);
+  });
+
+  it('answers 14002 for a tampered payload', async () => {
+    const [header, , signature] = token.split('.');
+    const payload = Buffer.from(JSON.stringify({ ...decodeJwt(token), sub: 'other-client' })).toString('base64url');
+    await expectInvalid(`${header}.${payload}.${signature}`);
+  });
+
+  it('answers 14002 once the sandbox clock passes the expiry', async () => {
+    const expiring = await testSandbox();
+    const fresh = await expiring.token();
+    const move = await expiring.request('POST', '/_sandbox/clock', { body: { advance: 86401 } });
+    expect(move.status).toBe(200);
+    const answer = await expiring.get('/regions', fresh);
+    expect(answer.status).toBe(401);
+    expect(firstError(answer).detail).toMatch(/expired/);
+  });
+
+  it('checks a token sent to a public endpoint, but needs none there', async () => {
+    expect((await sandbox.get('/carriers')).status).toBe(200);
+    expect((await sandbox.get('/carriers', token)).status).toBe(200);
+    await expectInvalid('garbage', '/carriers');
+  });
+});

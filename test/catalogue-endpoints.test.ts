@@ -1,0 +1,96 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
+
+let sandbox: TestSandbox;
+let token: string;
+let otherToken: string;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+  token = await sandbox.token();
+  otherToken = await sandbox.token('other-client');
+});
+
+describe('carriers', () => {
+  it('lists carriers with a credentials_format schema and label formats, and gets one by id', async () => {
+    const list = await sandbox.get('/carriers');
+    expect(list.status).toBe(200);
+    expect(list.body.data.length).toBeGreaterThanOrEqual(5);
+    for (const carrier of list.body.data) {
+      expect(carrier.attributes.credentials_format).toMatchObject({ type: 'object', required: expect.any(Array) });
+      expect(carrier.attributes.label_formats).toContainEqual({ mime_type: 'application/pdf', size: 'A6' });
+      expect(carrier.attributes.code).toMatch(/^[a-z0-9-]+$/);
+    }
+    const one = await sandbox.get(`/carriers/${list.body.data[1].id}`);
+    expect(one.body.data).toEqual(list.body.data[1]);
+  });
+});
+
+describe('service options', () => {
+  it('lists options of all three categories and gets one by id', async () => {
+    const list = await sandbox.get('/service-options');
+    const categories = new Set(list.body.data.map((option: Json) => option.attributes.category));
+    expect(categories).toEqual(new Set(['delivery-window', 'handover-method', 'proof-of-delivery', undefined]));
+    for (const option of list.body.data) expect(option.attributes.code).toMatch(/^[a-z-]+:[a-z0-9-]+$/);
+    const withValues = list.body.data.find((option: Json) => option.attributes.values_format);
+    expect(withValues.attributes.values_format).toHaveProperty('type', 'object');
+    const one = await sandbox.get(`/service-options/${withValues.id}`);
+    expect(one.body.data).toEqual(withValues);
+    expect((await sandbox.get('/service-options/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
+
+describe('regions', () => {
+  it('need a token, form a tree and filter by country, parent and category', async () => {
+    expect((await sandbox.get('/regions')).status).toBe(401);
+    const all = (await sandbox.get('/regions', token)).body.data;
+    const countries = all.filter((region: Json) => region.attributes.category === 'country');
+    expect(countries.length).toBeGreaterThanOrEqual(4);
+    const nl = await sandbox.get('/regions?filter[country_code]=NL&filter[category]=country', token);
+    expect(nl.body.data).toHaveLength(1);
+    expect(nl.body.data[0].attributes).toMatchObject({ country_code: 'NL', name: 'Netherlands' });
+    const parent = nl.body.data[0].relationships.parent.data.id;
+    const siblings = await sandbox.get(`/regions?filter[parent]=${parent}`, token);
+    expect(siblings.body.data.map((region: Json) => region.id)).toContain(nl.body.data[0].id);
+    const byName = await sandbox.get('/regions?filter[name]=netherlands', token);
+    expect(byName.body.data.map((region: Json) => region.id)).toEqual([nl.body.data[0].id]);
+    const byCode = await sandbox.get('/regions?filter[region_code]=NLD', token);
+    expect(byCode.body.data.map((region: Json) => region.id)).toEqual([nl.body.data[0].id]);
+    const withParent = await sandbox.get(`/regions/${nl.body.data[0].id}?include=parent`, token);
+    expect(withParent.body.included[0].id).toBe(parent);
+  });
+});
+
+describe('statuses', () => {
+  it('list the shipment life cycle with levels', async () => {
+    const list = await sandbox.get('/statuses?page[size]=100', token);
+    const byCode = Object.fromEntries(list.body.data.map((status: Json) => [status.attributes.code, status.attributes]));
+    expect(byCode['shipment-concept']).toMatchObject({ level: 'pending', resource_type: 'shipments' });
+    expect(byCode['shipment-registered']).toMatchObject({ level: 'in-progress' });
+    expect(byCode['shipment-delivered']).toMatchObject({ level: 'success' });
+    expect(byCode['shipment-registration-failed']).toMatchObject({ level: 'failed' });
+    expect(byCode['shipment-voided']).toMatchObject({ level: 'cancelled' });
+    const id = list.body.data[0].id;
+    expect((await sandbox.get(`/statuses/${id}`, token)).body.data.id).toBe(id);
+  });
+});
+
+describe('organizations and brokers', () => {
+  it('show each client only its own organization and broker', async () => {
+    const mine = await sandbox.get('/organizations', token);
+    const theirs = await sandbox.get('/organizations', otherToken);
+    expect(mine.body.data).toHaveLength(1);
+    expect(theirs.body.data).toHaveLength(1);
+    expect(mine.body.data[0].id).not.toBe(theirs.body.data[0].id);
+    expect(mine.body.data[0].attributes.name).toBeTypeOf('string');
+    const otherId = theirs.body.data[0].id;
+    const hidden = await sandbox.get(`/organizations/${otherId}`, token);
+    expect(hidden.status).toBe(404);
+    expect(firstError(hidden)).toMatchObject({ code: '10002' });
+    const broker = await sandbox.get(`/organizations/${mine.body.data[0].id}?include=broker`, token);
+    const brokerId = broker.body.data.relationships.broker.data.id;
+    expect(broker.body.included[0]).toMatchObject({ type: 'brokers', id: brokerId });
+    const brokers = await sandbox.get('/brokers', otherToken);
+    expect(brokers.body.data.map((b: Json) => b.id)).toEqual([brokerId]);
+    expect((await sandbox.get(`/brokers/${brokerId}`, token)).status).toBe(200);
+  });
+});

@@ -1,0 +1,195 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BASE, firstError, testSandbox, type TestSandbox } from './support/app.js';
+
+let sandbox: TestSandbox;
+let token: string;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+  token = await sandbox.token();
+});
+
+describe('media types', () => {
+  it('answers with the JSON:API media type', async () => {
+    const answer = await sandbox.get('/carriers');
+    expect(answer.headers.get('content-type')).toBe('application/vnd.api+json');
+  });
+
+  it('accepts JSON:API, plain JSON, wildcards and no Accept header at all', async () => {
+    for (const accept of ['application/vnd.api+json', 'application/json', '*/*', 'text/html, */*;q=0.8', '']) {
+      const answer = await sandbox.request('GET', '/carriers', { headers: accept ? { accept } : {} });
+      expect(answer.status, accept).toBe(200);
+    }
+  });
+
+  it('refuses an Accept header it cannot satisfy with 406/10004', async () => {
+    const answer = await sandbox.request('GET', '/carriers', { headers: { accept: 'text/html' } });
+    expect(answer.status).toBe(406);
+    expect(firstError(answer)).toMatchObject({ code: '10004', source: { header: 'Accept' } });
+  });
+
+  it('reads a body without Content-Type as JSON, and refuses an explicit non-JSON type with 415', async () => {
+    const body = JSON.stringify({ advance: 0 });
+    // Bytes, unlike a string, make fetch send no Content-Type at all.
+    const bare = await sandbox.app.request(`${BASE}/_sandbox/clock`, { method: 'POST', body: new TextEncoder().encode(body) });
+    expect(bare.status).toBe(200);
+    const plain = await sandbox.request('POST', '/_sandbox/clock', { body, headers: { 'content-type': 'text/plain' } });
+    expect(plain.status).toBe(415);
+    expect(firstError(plain)).toMatchObject({ code: '10004', source: { header: 'Content-Type' } });
+  });
+
+  it('answers malformed JSON and schema violations with 400/10003 and a pointer', async () => {
+    const broken = await sandbox.request('POST', '/_sandbox/clock', { body: '{"advance": ' });
+    expect(broken.status).toBe(400);
+    expect(firstError(broken)).toMatchObject({ status: '400', code: '10003', source: { pointer: '' } });
+    const typed = await sandbox.request('POST', '/_sandbox/clock', { body: { advance: 'soon' } });
+    expect(firstError(typed)).toMatchObject({ code: '10003', source: { pointer: '/advance' } });
+    const unknown = await sandbox.request('POST', '/_sandbox/clock', { body: { advance: 1, speed: 2 } });
+    expect(firstError(unknown)).toMatchObject({ code: '10003', source: { pointer: '/speed' } });
+  });
+});
+
+describe('unknown paths and methods', () => {
+  it('answers an unknown path with 404/10000', async () => {
+    const answer = await sandbox.get('/parcels');
+    expect(answer.status).toBe(404);
+    expect(firstError(answer)).toMatchObject({ status: '404', code: '10000' });
+    expect(answer.headers.get('content-type')).toBe('application/vnd.api+json');
+  });
+
+  it('answers a known path with a wrong method with 405/10009 and Allow', async () => {
+    const carrier = (await sandbox.get('/carriers')).body.data[0];
+    const answer = await sandbox.request('DELETE', `/carriers/${carrier.id}`);
+    expect(answer.status).toBe(405);
+    expect(firstError(answer)).toMatchObject({ code: '10009' });
+    expect(answer.headers.get('allow')).toContain('GET');
+  });
+
+  it('answers an unknown id with 404/10002', async () => {
+    const answer = await sandbox.get('/carriers/00000000-0000-4000-8000-000000000000');
+    expect(answer.status).toBe(404);
+    expect(firstError(answer)).toMatchObject({ code: '10002' });
+    expect((await sandbox.get('/services/not-a-uuid')).status).toBe(404);
+  });
+
+  it('never leaks a stack trace: errors are always the JSON:API envelope', async () => {
+    const answer = await sandbox.request('POST', '/access-token', { body: '\u0000\u0001', headers: { 'content-type': 'application/json' } });
+    expect(answer.status).toBe(400);
+    expect(answer.text).not.toMatch(/at .*\.ts:\d+/);
+    expect(Object.keys(answer.body)).toEqual(['errors']);
+  });
+});
+
+describe('resource objects', () => {
+  it('carry absolute self and related links', async () => {
+    const service = (await sandbox.get('/services')).body.data[0];
+    expect(service.links.self).toBe(`${BASE}/services/${service.id}`);
+    expect(service.relationships.carrier.links.related).toBe(`${BASE}/carriers/${service.relationships.carrier.data.id}`);
+    expect((await sandbox.get(new URL(service.relationships.carrier.links.related).pathname)).status).toBe(200);
+  });
+
+  it('build links from the configured public URL when one is set', async () => {
+    const hosted = await testSandbox({ config: { publicUrl: 'https://sandbox.example.com/api' } });
+    const answer = await hosted.get('/carriers');
+    expect(answer.body.data[0].links.self).toMatch(/^https:\/\/sandbox\.example\.com\/api\/carriers\//);
+    expect(answer.body.links.first).toMatch(/^https:\/\/sandbox\.example\.com\/api\/carriers\?/);
+  });
+
+  it('leave out optional attributes without a value instead of sending null', async () => {
+    const services = (await sandbox.get('/services?page[size]=100')).body.data;
+    const plain = services.find((service: any) => !service.attributes.uses_volumetric_weight);
+    expect(plain.attributes).not.toHaveProperty('volumetric_weight_divisor');
+    expect(JSON.stringify(services)).not.toContain('null');
+  });
+});
+
+describe('include', () => {
+  it('adds included only when asked, holding only the requested types, each once', async () => {
+    const without = await sandbox.get('/services');
+    expect(without.body).not.toHaveProperty('included');
+    const withCarrier = await sandbox.get('/services?include=carrier');
+    const types = new Set(withCarrier.body.included.map((resource: any) => resource.type));
+    expect([...types]).toEqual(['carriers']);
+    const keys = withCarrier.body.included.map((resource: any) => resource.id);
+    expect(new Set(keys).size).toBe(keys.length);
+    const expected = new Set(withCarrier.body.data.map((service: any) => service.relationships.carrier.data.id));
+    expect(new Set(keys)).toEqual(expected);
+  });
+
+  it('follows several and nested paths', async () => {
+    const answer = await sandbox.get('/services?include=region_from,region_to.parent', token);
+    const regions = answer.body.included.filter((resource: any) => resource.type === 'regions');
+    const names = regions.map((region: any) => region.attributes.name);
+    expect(names).toContain('Europe');
+    const single = await sandbox.get(`/services/${answer.body.data[0].id}?include=carrier`);
+    expect(single.body.included).toHaveLength(1);
+  });
+
+  it('rejects an unknown include path with 400 and the include parameter', async () => {
+    for (const include of ['shop', 'carrier.shop', 'carrier,nope']) {
+      const answer = await sandbox.get(`/services?include=${include}`);
+      expect(answer.status, include).toBe(400);
+      expect(firstError(answer)).toMatchObject({ code: '10003', source: { parameter: 'include' } });
+    }
+    const flat = await sandbox.get('/carriers?include=services');
+    expect(flat.status).toBe(400);
+  });
+});
+
+describe('pagination', () => {
+  it('pages with 30 records by default and reports the totals', async () => {
+    const answer = await sandbox.get('/services');
+    const total = answer.body.meta.total_records;
+    expect(total).toBeGreaterThan(30);
+    expect(answer.body.data).toHaveLength(30);
+    expect(answer.body.meta.total_pages).toBe(Math.ceil(total / 30));
+    expect(answer.body.links.self).toBe(`${BASE}/services?page[number]=1&page[size]=30`);
+    expect(answer.body.links).not.toHaveProperty('prev');
+    expect(answer.body.links.next).toBe(`${BASE}/services?page[number]=2&page[size]=30`);
+  });
+
+  it('walks every record exactly once by following next', async () => {
+    const seen: string[] = [];
+    let path: string | undefined = '/services?page[size]=7';
+    let pages = 0;
+    while (path) {
+      const answer = await sandbox.get(path);
+      seen.push(...answer.body.data.map((service: any) => service.id));
+      path = answer.body.links.next ? new URL(answer.body.links.next).pathname + new URL(answer.body.links.next).search : undefined;
+      pages += 1;
+    }
+    const all = await sandbox.get('/services?page[size]=100');
+    expect(seen).toEqual(all.body.data.map((service: any) => service.id));
+    expect(pages).toBe(all.body.meta.total_records === 0 ? 1 : Math.ceil(all.body.meta.total_records / 7));
+  });
+
+  it('keeps filters and include in every link, and gives prev and next only when they exist', async () => {
+    const answer = await sandbox.get('/services?filter[package_type]=parcel&include=carrier&page[size]=2&page[number]=2');
+    const { links, meta } = answer.body;
+    for (const name of ['self', 'first', 'last', 'prev', 'next']) {
+      expect(links[name], name).toContain('filter[package_type]=parcel');
+      expect(links[name], name).toContain('include=carrier');
+    }
+    expect(links.prev).toContain('page[number]=1');
+    expect(links.next).toContain('page[number]=3');
+    expect(links.last).toContain(`page[number]=${meta.total_pages}`);
+    const last = await sandbox.get(new URL(links.last).pathname + new URL(links.last).search);
+    expect(last.body.links).not.toHaveProperty('next');
+  });
+
+  it('clamps page[size] to 100 and falls back to defaults for values that are not positive integers', async () => {
+    expect((await sandbox.get('/services?page[size]=1000')).body.links.self).toContain('page[size]=100');
+    for (const size of ['abc', '-1', '0', '2.5']) {
+      const answer = await sandbox.get(`/services?page[size]=${size}`);
+      expect(answer.status, size).toBe(200);
+      expect(answer.body.data, size).toHaveLength(30);
+    }
+    expect((await sandbox.get('/services?page[number]=abc')).body.links.self).toContain('page[number]=1');
+  });
+
+  it('answers a page past the end with 200 and no data', async () => {
+    const answer = await sandbox.get('/carriers?page[number]=99');
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual([]);
+    expect(answer.body.meta.total_records).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { allEndpoints } from '../src/app.js';
+import { buildOpenApi } from '../src/openapi/build.js';
+import { COMMITTED_SERVER_URL } from '../src/openapi/committed.js';
+import { VERSION } from '../src/version.js';
+import { BASE, testSandbox } from './support/app.js';
+
+const committed = JSON.parse(readFileSync(new URL('../openapi/openapi.json', import.meta.url), 'utf8'));
+
+describe('the OpenAPI document', () => {
+  it('is served at /openapi.json and is a valid OpenAPI 3.1 document', async () => {
+    const sandbox = await testSandbox();
+    const answer = await sandbox.get('/openapi.json');
+    expect(answer.status).toBe(200);
+    expect(answer.body.openapi).toBe('3.1.0');
+    expect(answer.body.servers[0].url).toBe(BASE);
+    const result = await new Validator().validate(answer.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('describes OAuth2 client credentials with the token URL of the server', async () => {
+    const sandbox = await testSandbox();
+    const { components } = (await sandbox.get('/openapi.json')).body;
+    expect(components.securitySchemes.OAuth2.flows.clientCredentials.tokenUrl).toBe(`${BASE}/access-token`);
+    expect(Object.keys(components.securitySchemes.OAuth2.flows.clientCredentials.scopes).sort()).toEqual([
+      'organizations.manage',
+      'shipments.manage',
+      'shops.manage',
+    ]);
+  });
+
+  it('has a schema for every resource type the sandbox serves', () => {
+    for (const name of ['Carrier', 'Service', 'ServiceOption', 'Region', 'Status', 'Organization', 'Broker', 'ErrorDocument']) {
+      expect(committed.components.schemas, name).toHaveProperty(name);
+    }
+  });
+
+  it('is committed and up to date (run `npm run openapi` after changing endpoints)', () => {
+    const fresh = JSON.parse(JSON.stringify(buildOpenApi(allEndpoints(), COMMITTED_SERVER_URL)));
+    expect(committed).toEqual(fresh);
+  });
+
+  it('documents every route the app serves, and nothing it does not', async () => {
+    const sandbox = await testSandbox();
+    const routes = new Set(
+      sandbox.app.routes
+        .filter((route) => route.method !== 'ALL')
+        .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:([^/]+)/g, '{$1}')}`),
+    );
+    const documented = new Set(
+      Object.entries(committed.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+        Object.keys(item).map((method) => `${method} ${path}`),
+      ),
+    );
+    expect([...routes].sort()).toEqual([...documented].sort());
+  });
+
+  it('carries the package version', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(VERSION).toBe(pkg.version);
+    expect(committed.info.version).toBe(pkg.version);
+  });
+});

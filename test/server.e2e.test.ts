@@ -1,0 +1,158 @@
+import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runToExit, startServer, type RunningServer } from './support/server.js';
+
+const tempDir = () => mkdtemp(join(tmpdir(), 'parcel-sandbox-e2e-'));
+
+async function getToken(url: string): Promise<string> {
+  const response = await fetch(`${url}/access-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret', scope: '*' }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+describe('a running sandbox', () => {
+  let server: RunningServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await tempDir();
+    server = await startServer({ DATA_FILE: join(dir, 'sandbox.json') });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('prints the URL, the data file and the default credentials on start', () => {
+    expect(server.output()).toContain(join(dir, 'sandbox.json'));
+    expect(server.output()).toMatch(/sandbox-client\s+sandbox-secret/);
+    expect(server.output()).toMatch(/limited-client\s+limited-secret\s+shipments\.manage/);
+  });
+
+  it('serves a token and the catalogue over a real socket', async () => {
+    const token = await getToken(server.url);
+    const carriers = await fetch(`${server.url}/carriers`, { headers: { authorization: `Bearer ${token}` } });
+    expect(carriers.status).toBe(200);
+    expect(carriers.headers.get('content-type')).toBe('application/vnd.api+json');
+    const body = (await carriers.json()) as { data: { links: { self: string } }[] };
+    expect(body.data[0]!.links.self.startsWith(server.url)).toBe(true);
+  });
+
+  it('ignores a body sent with a GET request', async () => {
+    const { status } = await new Promise<{ status: number }>((resolve, reject) => {
+      const request = httpRequest(`${server.url}/carriers`, { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': 2 } }, (response) => {
+        response.resume();
+        resolve({ status: response.statusCode ?? 0 });
+      });
+      request.on('error', reject);
+      request.end('[]');
+    });
+    expect(status).toBe(200);
+  });
+
+  it('answers a CORS preflight for the headers a browser client sends', async () => {
+    const response = await fetch(`${server.url}/shops`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://docs.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, idempotency-key',
+      },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+    for (const header of ['authorization', 'content-type', 'accept', 'idempotency-key']) expect(allowed).toContain(header);
+    expect(response.headers.get('access-control-allow-methods')).toContain('PATCH');
+    const actual = await fetch(`${server.url}/carriers`, { headers: { origin: 'https://docs.example.com' } });
+    expect(actual.headers.get('access-control-expose-headers')).toContain('Idempotency-Replay');
+  });
+
+  it('has a write on disk by the time it answers', async () => {
+    const move = await fetch(`${server.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: 42 }) });
+    expect(move.status).toBe(200);
+    const data = JSON.parse(await readFile(join(dir, 'sandbox.json'), 'utf8'));
+    const offset = data.tables.settings.find((row: { id: string }) => row.id === 'clock_offset_ms');
+    expect(offset.value).toBeGreaterThanOrEqual(42000);
+  });
+});
+
+describe('a separate auth port', () => {
+  it('serves tokens on the auth port and the API on the main port', async () => {
+    const server = await startServer({ DATA_FILE: ':memory:', AUTH_PORT: '0' });
+    try {
+      const authUrl = /token:\s+POST (http:\/\/\S+)\/access-token/.exec(server.output())![1]!;
+      expect(authUrl).not.toBe(server.url);
+      const token = await getToken(authUrl);
+      const regions = await fetch(`${server.url}/regions`, { headers: { authorization: `Bearer ${token}` } });
+      expect(regions.status).toBe(200);
+      const notHere = await fetch(`${authUrl}/regions`, { headers: { authorization: `Bearer ${token}` } });
+      expect(notHere.status).toBe(404);
+      expect((await fetch(`${authUrl}/.well-known/jwks.json`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('restarting with the data file', () => {
+  it('keeps the data, the clock and the signing key, so tokens survive the restart', async () => {
+    const dir = await tempDir();
+    const env = { DATA_FILE: join(dir, 'sandbox.json') };
+    const first = await startServer(env);
+    const token = await getToken(first.url);
+    const organization = await (await fetch(`${first.url}/organizations`, { headers: { authorization: `Bearer ${token}` } })).json();
+    await fetch(`${first.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: 3600 }) });
+    expect(await first.stop()).toBe(0);
+
+    const second = await startServer(env);
+    try {
+      const again = await fetch(`${second.url}/organizations`, { headers: { authorization: `Bearer ${token}` } });
+      expect(again.status).toBe(200);
+      const body = (await again.json()) as { data: { id: string }[] };
+      expect(body.data[0]!.id).toBe((organization as { data: { id: string }[] }).data[0]!.id);
+      const clock = (await (await fetch(`${second.url}/_sandbox/clock`)).json()) as { offset: number };
+      expect(clock.offset).toBeGreaterThanOrEqual(3600);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe('start-up failures', () => {
+  it('refuses a corrupt data file, naming it, and does not overwrite it', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'sandbox.json');
+    await writeFile(file, 'not json at all');
+    const { code, output } = await runToExit({ DATA_FILE: file });
+    expect(code).toBe(1);
+    expect(output).toContain(file);
+    expect(output).not.toMatch(/\n\s+at /);
+    expect(await readFile(file, 'utf8')).toBe('not json at all');
+  });
+
+  it('exits with 2 and one line for an invalid setting', async () => {
+    const { code, output } = await runToExit({ PORT: 'eighty' });
+    expect(code).toBe(2);
+    expect(output.trim().split('\n')).toHaveLength(1);
+    expect(output).toContain('PORT');
+  });
+
+  it('exits with 1 and a clear message when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const { code, output } = await runToExit({ PORT: String(port), DATA_FILE: ':memory:' });
+      expect(code).toBe(1);
+      expect(output).toContain(`port ${port}`);
+    } finally {
+      blocker.close();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DataFileError, filePersistence, memoryPersistence } from '../src/store/persistence.js';
+import { openStore } from '../src/store/store.js';
+import { seededState } from './support/app.js';
+
+const tempFile = async () => join(await mkdtemp(join(tmpdir(), 'parcel-sandbox-store-')), 'sandbox.json');
+
+describe('the store', () => {
+  it('undoes every change of a transaction that throws', async () => {
+    const store = await openStore({ persistence: memoryPersistence(), seed: 1, initial: () => seededState() });
+    const shop = store.all('shops')[0]!;
+    const count = store.count('shops');
+    await expect(
+      store.transact((tx) => {
+        tx.update('shops', shop.id, { name: 'Renamed' });
+        tx.insert('shops', { ...shop, id: tx.newId(), name: 'New shop' });
+        throw new Error('business rule failed');
+      }),
+    ).rejects.toThrow('business rule failed');
+    expect(store.get('shops', shop.id)!.name).toBe(shop.name);
+    expect(store.count('shops')).toBe(count);
+    expect(store.find('shops', 'organization_id', shop.organization_id).map((row) => row.name)).not.toContain('New shop');
+  });
+
+  it('hands out ids that depend only on the seed and how many came before', async () => {
+    const ids = async (seed: number) => {
+      const store = await openStore({ persistence: memoryPersistence(), seed, initial: () => seededState(seed) });
+      return store.transact((tx) => [tx.newId(), tx.newId()]);
+    };
+    expect(await ids(1)).toEqual(await ids(1));
+    expect(await ids(2)).not.toEqual(await ids(1));
+    const [first, second] = await ids(1);
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(first).not.toBe(second);
+  });
+
+  it('keeps rows frozen so nothing changes them behind the store', async () => {
+    const store = await openStore({ persistence: memoryPersistence(), seed: 1, initial: () => seededState() });
+    const shop = store.all('shops')[0]!;
+    expect(() => {
+      (shop as { name: string }).name = 'x';
+    }).toThrow();
+  });
+
+  it('writes a new data file from the seed and has a change on disk when the transaction resolves', async () => {
+    const file = await tempFile();
+    const store = await openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() });
+    const onDisk = JSON.parse(await readFile(file, 'utf8'));
+    expect(onDisk.tables.carriers.length).toBe(store.count('carriers'));
+    const shop = store.all('shops')[0]!;
+    await store.transact((tx) => tx.update('shops', shop.id, { name: 'Durable name' }));
+    const after = JSON.parse(await readFile(file, 'utf8'));
+    expect(after.tables.shops.find((row: { id: string }) => row.id === shop.id).name).toBe('Durable name');
+    await store.close();
+    const reopened = await openStore({ persistence: filePersistence(file), seed: 99, initial: () => seededState() });
+    expect(reopened.get('shops', shop.id)!.name).toBe('Durable name');
+    expect(reopened.seed).toBe(1);
+  });
+
+  it('persists every one of many concurrent transactions', async () => {
+    const file = await tempFile();
+    const store = await openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() });
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.transact((tx) => tx.insert('settings', { id: `s${i}`, value: i }))));
+    const onDisk = JSON.parse(await readFile(file, 'utf8'));
+    expect(onDisk.tables.settings.filter((row: { id: string }) => row.id.startsWith('s'))).toHaveLength(50);
+  });
+
+  it('refuses a corrupt data file with a message naming it, and leaves it untouched', async () => {
+    const file = await tempFile();
+    await writeFile(file, '{"format": "parcel-sandbox", "tables": {');
+    const open = openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() });
+    await expect(open).rejects.toBeInstanceOf(DataFileError);
+    await expect(open).rejects.toThrow(file);
+    expect(await readFile(file, 'utf8')).toBe('{"format": "parcel-sandbox", "tables": {');
+    await writeFile(file, '{"something": "else"}');
+    await expect(openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() })).rejects.toThrow(/not a parcel-sandbox data file/);
+  });
+});

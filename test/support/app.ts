@@ -1,0 +1,97 @@
+import { createApp } from '../../src/app.js';
+import { generateKeys, type Keys } from '../../src/auth/keys.js';
+import { fixedClock, type Clock } from '../../src/clock.js';
+import { testConfig, type Config } from '../../src/config.js';
+import { memoryPersistence } from '../../src/store/persistence.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import type { StateData } from '../../src/store/tables.js';
+import { generateState } from '../../fixtures/generate.js';
+import { FIXTURE_EPOCH } from '../../fixtures/people.js';
+
+/** Tests start their clock ten days after the fixture epoch. */
+export const TEST_NOW = FIXTURE_EPOCH + 10 * 86400;
+export const BASE = 'http://sandbox.test';
+
+const seeded = new Map<number, StateData>();
+let sharedKeys: Promise<Keys> | undefined;
+
+/** Seeded data, generated once per seed and copied for each app. */
+export function seededState(seed = 1): StateData {
+  if (!seeded.has(seed)) seeded.set(seed, generateState(seed));
+  return structuredClone(seeded.get(seed)!);
+}
+
+export type Json = any;
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: Json;
+  text: string;
+}
+
+export interface TestSandbox {
+  app: ReturnType<typeof createApp>;
+  store: Store;
+  clock: Clock;
+  keys: Keys;
+  config: Config;
+  /** Sends a request; `body` objects are sent as JSON. */
+  request(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string> }): Promise<Answer>;
+  get(path: string, token?: string): Promise<Answer>;
+  /** An access token of a fixture client (default `sandbox-client`, all its scopes). */
+  token(clientId?: string, scope?: string): Promise<string>;
+}
+
+/** A sandbox app on an in-memory store with a frozen clock, as a user would call it. */
+export async function testSandbox(options: { seed?: number; config?: Partial<Config>; keys?: Keys } = {}): Promise<TestSandbox> {
+  const seed = options.seed ?? 1;
+  const store = await openStore({ persistence: memoryPersistence(), seed, initial: () => seededState(seed) });
+  sharedKeys ??= generateKeys();
+  const keys = options.keys ?? (await sharedKeys);
+  const clock = fixedClock(TEST_NOW);
+  const config = testConfig({ seed, ...options.config });
+  const app = createApp({ store, clock, keys, config });
+  const secrets: Record<string, string> = { 'sandbox-client': 'sandbox-secret', 'other-client': 'other-secret', 'limited-client': 'limited-secret' };
+
+  const request: TestSandbox['request'] = async (method, path, { body, token, headers = {} } = {}) => {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (token) (init.headers as Record<string, string>).authorization = `Bearer ${token}`;
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/vnd.api+json';
+    }
+    const response = await app.request(BASE + path, init);
+    const text = await response.text();
+    let parsed: Json = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  };
+
+  return {
+    app,
+    store,
+    clock,
+    keys,
+    config,
+    request,
+    get: (path, token) => request('GET', path, { token }),
+    token: async (clientId = 'sandbox-client', scope = '*') => {
+      const answer = await request('POST', '/access-token', {
+        body: { grant_type: 'client_credentials', client_id: clientId, client_secret: secrets[clientId], scope },
+        headers: { 'content-type': 'application/json' },
+      });
+      if (answer.status !== 200) throw new Error(`token request failed: ${answer.text}`);
+      return answer.body.access_token as string;
+    },
+  };
+}
+
+/** The first error of an errors document, for terse assertions. */
+export function firstError(answer: Answer): Json {
+  return answer.body?.errors?.[0];
+}
