@@ -1,38 +1,17 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { tokenEndpoints } from './auth/token-endpoints.js';
 import type { KindRegistry } from './http/context.js';
 import { endpoint, pathPattern, type Endpoint } from './http/endpoint.js';
 import { mount } from './http/mount.js';
 import { requestLog, type AppEnv } from './http/request-log.js';
 import { jsonApi } from './jsonapi/document.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
-import type { ResourceKind } from './jsonapi/resource.js';
 import { buildOpenApi } from './openapi/build.js';
-import { carrierEndpoints, carrierKind } from './resources/carriers.js';
-import { brokerEndpoints, brokerKind, organizationEndpoints, organizationKind } from './resources/organizations.js';
-import { regionEndpoints, regionKind } from './resources/regions.js';
-import { serviceOptionEndpoints, serviceOptionKind } from './resources/service-options.js';
-import { serviceEndpoints, serviceKind } from './resources/services.js';
-import { statusEndpoints, statusKind } from './resources/statuses.js';
-import { controlEndpoints } from './sandbox/control.js';
+import { modules } from './modules.js';
 import type { AppDeps, Services } from './services.js';
+import { createScheduler } from './domain/scheduler.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
-
-const kinds: ResourceKind<any>[] = [carrierKind, serviceKind, serviceOptionKind, regionKind, statusKind, organizationKind, brokerKind];
-
-const apiEndpoints: Endpoint[] = [
-  ...tokenEndpoints,
-  ...carrierEndpoints,
-  ...serviceEndpoints,
-  ...serviceOptionEndpoints,
-  ...regionEndpoints,
-  ...statusEndpoints,
-  ...organizationEndpoints,
-  ...brokerEndpoints,
-  ...controlEndpoints,
-];
 
 /** Endpoints that describe the sandbox itself: the API root and the OpenAPI document. */
 function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
@@ -67,7 +46,7 @@ function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
 
 /** Every endpoint the sandbox serves, in registration order. */
 export function allEndpoints(): Endpoint[] {
-  const list: Endpoint[] = [...apiEndpoints];
+  const list: Endpoint[] = modules.flatMap((module) => module.endpoints);
   list.push(...metaEndpoints(() => list));
   return list;
 }
@@ -97,18 +76,29 @@ function notFound(endpoints: readonly Endpoint[]) {
 }
 
 /**
- * Builds the sandbox HTTP app on the given store, clock, keys and config. Nothing happens at
- * import and nothing global is touched, so tests build apps in milliseconds.
+ * The shared services of one sandbox: the deps plus the resource kinds and the job scheduler.
+ * Restores the persisted clock offset onto the clock.
  */
-export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const registry: KindRegistry = new Map(kinds.map((kind) => [kind.type, kind]));
-  const services: Services = { ...deps, kinds: registry };
+export function createServices(deps: AppDeps): Services {
+  const kinds: KindRegistry = new Map(modules.flatMap((module) => module.kinds ?? []).map((kind) => [kind.type, kind]));
+  const handlers = Object.assign({}, ...modules.map((module) => module.jobs ?? {}));
+  const services: Services = { ...deps, kinds, jobs: createScheduler(() => services, handlers) };
   const offset = getSetting<number>(deps.store, CLOCK_OFFSET);
   if (offset !== undefined) deps.clock.setOffsetMs(offset);
+  return services;
+}
+
+/**
+ * Builds the sandbox HTTP app on the given store, clock, keys and config (or on services made
+ * by `createServices`). Nothing happens at import and nothing global is touched, so tests build
+ * apps in milliseconds.
+ */
+export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
+  const services = 'jobs' in deps ? deps : createServices(deps);
 
   const endpoints = allEndpoints();
   const app = new Hono<AppEnv>();
-  if (deps.logger) app.use('*', requestLog(deps.logger));
+  if (services.logger) app.use('*', requestLog(services.logger));
   app.use(
     '*',
     cors({
@@ -122,9 +112,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(
     '*',
     bodyLimit({
-      maxSize: deps.config.bodyLimit,
+      maxSize: services.config.bodyLimit,
       onError: () => {
-        throw ApiError.of('tooLarge', `The request body is larger than ${deps.config.bodyLimit} bytes.`, { source: { header: 'Content-Length' } });
+        throw ApiError.of('tooLarge', `The request body is larger than ${services.config.bodyLimit} bytes.`, { source: { header: 'Content-Length' } });
       },
     }),
   );

@@ -18,6 +18,10 @@ export interface Config {
   adminToken: string | undefined;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
+  /** Largest shop logo in bytes, after base64 decoding. */
+  logoMaxBytes: number;
+  /** Seconds on the sandbox clock between creating (or re-keying) a contract and its verification. */
+  contractVerificationDelay: number;
 }
 
 type Kind = 'port' | 'int' | 'string' | 'bool' | 'url' | 'level';
@@ -44,6 +48,8 @@ export const settings: readonly Setting[] = [
   { key: 'tokenTtl', env: 'TOKEN_TTL', flag: 'token-ttl', kind: 'int', default: '86400', help: 'access token lifetime in seconds' },
   { key: 'adminToken', env: 'SANDBOX_ADMIN_TOKEN', flag: 'admin-token', kind: 'string', default: undefined, help: 'bearer token required by /_sandbox/ control endpoints' },
   { key: 'bodyLimit', env: 'BODY_LIMIT', flag: 'body-limit', kind: 'int', default: '5242880', help: 'largest request body in bytes' },
+  { key: 'logoMaxBytes', env: 'LOGO_MAX_BYTES', flag: 'logo-max-bytes', kind: 'int', default: '1048576', help: 'largest shop logo in bytes' },
+  { key: 'contractVerificationDelay', env: 'CONTRACT_VERIFICATION_DELAY', flag: 'contract-verification-delay', kind: 'int', default: '5', help: 'seconds until a new or re-keyed contract is verified' },
 ];
 
 /** A setting with an unusable value; the message is one line naming the setting. */
@@ -89,6 +95,8 @@ export function parseConfig(env: Record<string, string | undefined>, overrides: 
   if (memory || env.DATA_FILE === ':memory:') config.dataFile = null;
   if ((config.tokenTtl as number) < 1) throw new ConfigError(`TOKEN_TTL (--token-ttl) must be at least 1 second`);
   if ((config.bodyLimit as number) < 1024) throw new ConfigError(`BODY_LIMIT (--body-limit) must be at least 1024 bytes`);
+  if ((config.logoMaxBytes as number) < 1) throw new ConfigError(`LOGO_MAX_BYTES (--logo-max-bytes) must be at least 1`);
+  if ((config.contractVerificationDelay as number) < 0) throw new ConfigError(`CONTRACT_VERIFICATION_DELAY (--contract-verification-delay) must not be negative`);
   return Object.freeze(config) as unknown as Config;
 }
 

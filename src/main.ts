@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { generateState } from '../fixtures/generate.js';
 import { defaultClients } from '../fixtures/tenancy.js';
-import { authOnly, createApp } from './app.js';
+import { authOnly, createApp, createServices } from './app.js';
 import { generateKeys } from './auth/keys.js';
 import { createClock } from './clock.js';
 import { ConfigError, parseConfig, type Config } from './config.js';
@@ -56,13 +56,16 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const { store, keys } = await openData(config);
   const clock = createClock();
-  const app = createApp({ store, clock, keys, config, logger });
+  const services = createServices({ store, clock, keys, config, logger });
+  const app = createApp(services);
+  services.jobs.start();
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const api = await listen(app.fetch, config, config.port);
   const auth = config.authPort === undefined ? undefined : await listen(authOnly(app), config, config.authPort);
   const url = config.publicUrl ?? `http://${host}:${api.port}`;
   process.stdout.write(banner(url, store.location, auth && `http://${host}:${auth.port}`));
   const shutdown = () => {
+    services.jobs.stop();
     api.server.close();
     auth?.server.close();
     void store.close().then(() => process.exit(0));

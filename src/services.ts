@@ -1,6 +1,7 @@
 import type { Keys } from './auth/keys.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import type { Scheduler } from './domain/scheduler.js';
 import type { KindRegistry } from './http/context.js';
 import type { Store } from './store/store.js';
 
@@ -25,4 +26,5 @@ export interface AppDeps {
 /** The deps plus what the app builds from them once, shared by every request. */
 export interface Services extends AppDeps {
   kinds: KindRegistry;
+  jobs: Scheduler;
 }

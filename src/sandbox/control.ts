@@ -72,7 +72,8 @@ export const controlEndpoints = [
     path: '/_sandbox/clock',
     operationId: 'moveSandboxClock',
     summary: 'Move the sandbox clock forward',
-    description: 'Send `{"advance": seconds}` or `{"now": unix_seconds}`. The clock never moves backwards (422).',
+    description:
+      'Send `{"advance": seconds}` or `{"now": unix_seconds}`. Everything that becomes due (verifications, registrations, status walks) runs before the answer. The clock never moves backwards (422).',
     tag: 'Sandbox',
     auth: 'admin',
     body: clockMove,
@@ -94,6 +95,7 @@ export const controlEndpoints = [
         throw ApiError.unprocessable(`The sandbox clock cannot move backwards; it is already at ${clock.now()}.`, '/now');
       }
       await moveClock(ctx.services, targetMs);
+      await ctx.services.jobs.runDue();
       return c.json(clockBody(ctx.services));
     },
   }),

@@ -11,6 +11,18 @@ import type { BrokerRecord, ClientRecord, OrganizationRecord, UserRecord } from 
 /** A named sandbox setting (clock offset, id counter, ...), kept as a row so it persists like data. */
 export type SettingRecord = { id: string; value: unknown };
 
+/**
+ * Work scheduled on the sandbox clock (contract verification, shipment registration, ...).
+ * `subject` is the id of the resource the job is about; one job per kind and subject.
+ */
+export type JobRecord = {
+  id: string;
+  kind: string;
+  subject: string;
+  due_ms: number;
+  payload?: Record<string, unknown>;
+};
+
 /** A single revoked access token, by `jti`, kept until the token would have expired anyway. */
 export type RevokedTokenRecord = { id: string; expires_at: number };
 
@@ -18,6 +30,7 @@ export type RevokedTokenRecord = { id: string; expires_at: number };
 export interface Tables {
   settings: SettingRecord;
   revokedTokens: RevokedTokenRecord;
+  jobs: JobRecord;
   brokers: BrokerRecord;
   organizations: OrganizationRecord;
   users: UserRecord;
@@ -39,6 +52,7 @@ export type Row<T extends TableName> = Tables[T];
 export const tableNames: readonly TableName[] = [
   'settings',
   'revokedTokens',
+  'jobs',
   'brokers',
   'organizations',
   'users',
@@ -56,6 +70,7 @@ export const tableNames: readonly TableName[] = [
 
 /** Fields with a secondary index, so lookups by foreign key never scan a table. */
 export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string)[] } = {
+  jobs: ['subject'],
   organizations: ['broker_id'],
   users: ['organization_id'],
   clients: ['user_id'],

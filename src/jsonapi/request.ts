@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { ApiError } from './errors.js';
+
+/** `{data: {type, id}}` as sent for a to-one relationship; `data: null` clears it. */
+export const toOneRef = z.object({ data: z.object({ type: z.string(), id: z.string() }).nullable() });
+export type ToOneRef = z.infer<typeof toOneRef>;
+
+/** `{data: [{type, id}, ...]}` as sent for a to-many relationship; entries may carry meta. */
+export const toManyRef = z.object({
+  data: z.array(z.object({ type: z.string(), id: z.string(), meta: z.record(z.string(), z.unknown()).optional() })),
+});
+export type ToManyRef = z.infer<typeof toManyRef>;
+
+/**
+ * The JSON:API document of a create or update request. `type` is a free string here so that a
+ * wrong type is answered with 409 (by `checkIdentity`) rather than as a schema violation.
+ */
+export function resourceRequest<A extends z.ZodType, R extends z.ZodType, M extends z.ZodType>(options: {
+  id: string;
+  attributes: A;
+  relationships: R;
+  meta?: M;
+  update?: boolean;
+}) {
+  const data = z.object({
+    type: z.string(),
+    id: options.update ? z.string() : z.string().optional(),
+    attributes: options.attributes,
+    relationships: options.relationships,
+    meta: (options.meta ?? z.record(z.string(), z.unknown())).optional(),
+    links: z.unknown().optional(),
+  });
+  return z.object({ data, meta: z.record(z.string(), z.unknown()).optional() }).meta({ id: options.id });
+}
+
+/** 409/10007 unless the body's `type` (and `id`, for updates) match the endpoint and URL. */
+export function checkIdentity(data: { type: string; id?: string }, type: string, id?: string): void {
+  if (data.type !== type) {
+    throw ApiError.of('conflict', `This endpoint takes resources of type '${type}', not '${data.type}'.`, { source: { pointer: '/data/type' } });
+  }
+  if (id !== undefined && data.id !== id) {
+    throw ApiError.of('conflict', `The id in the body ('${data.id}') does not match the id in the URL ('${id}').`, { source: { pointer: '/data/id' } });
+  }
+}
+
+/**
+ * The id a to-one relationship points at, after checking its type. Missing or wrongly typed
+ * references are 422/10008 with a pointer to the relationship.
+ */
+export function relatedId(ref: ToOneRef | undefined, name: string, types: readonly string[], required = true): string | undefined {
+  const pointer = `/data/relationships/${name}`;
+  if (!ref || ref.data === null) {
+    if (required) throw ApiError.unprocessable(`The relationship '${name}' is required.`, pointer);
+    return undefined;
+  }
+  if (!types.includes(ref.data.type)) {
+    throw ApiError.unprocessable(`The relationship '${name}' must point at ${types.join(' or ')}, not '${ref.data.type}'.`, `${pointer}/data/type`);
+  }
+  return ref.data.id;
+}
+
+/** 422/10008 for a relationship that names a resource the caller cannot use. */
+export function unknownRelated(name: string, type: string, id: string, pointer = `/data/relationships/${name}/data/id`): ApiError {
+  return ApiError.unprocessable(`The relationship '${name}' points at ${type} '${id}', which does not exist or is not available to you.`, pointer);
+}

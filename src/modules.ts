@@ -1,0 +1,21 @@
+import { tokenEndpoints } from './auth/token-endpoints.js';
+import type { SandboxModule } from './module.js';
+import { carrierEndpoints, carrierKind } from './resources/carriers.js';
+import { brokerEndpoints, brokerKind, organizationEndpoints, organizationKind } from './resources/organizations.js';
+import { regionEndpoints, regionKind } from './resources/regions.js';
+import { serviceOptionEndpoints, serviceOptionKind } from './resources/service-options.js';
+import { serviceEndpoints, serviceKind } from './resources/services.js';
+import { statusEndpoints, statusKind } from './resources/statuses.js';
+import { controlEndpoints } from './sandbox/control.js';
+
+/** Every area of the sandbox, in the order its endpoints are registered. */
+export const modules: readonly SandboxModule[] = [
+  { endpoints: tokenEndpoints },
+  { kinds: [carrierKind], endpoints: carrierEndpoints },
+  { kinds: [serviceKind], endpoints: serviceEndpoints },
+  { kinds: [serviceOptionKind], endpoints: serviceOptionEndpoints },
+  { kinds: [regionKind], endpoints: regionEndpoints },
+  { kinds: [statusKind], endpoints: statusEndpoints },
+  { kinds: [organizationKind, brokerKind], endpoints: [...organizationEndpoints, ...brokerEndpoints] },
+  { endpoints: controlEndpoints },
+];
