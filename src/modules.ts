@@ -1,6 +1,8 @@
 import { tokenEndpoints } from './auth/token-endpoints.js';
 import type { SandboxModule } from './module.js';
 import { carrierEndpoints, carrierKind } from './resources/carriers.js';
+import { contractKind, liabilityCoverageKind } from './resources/contract-kind.js';
+import { contractReadEndpoints } from './resources/contracts.js';
 import { brokerEndpoints, brokerKind, organizationEndpoints, organizationKind } from './resources/organizations.js';
 import { regionEndpoints, regionKind } from './resources/regions.js';
 import { serviceOptionEndpoints, serviceOptionKind } from './resources/service-options.js';
@@ -17,5 +19,6 @@ export const modules: readonly SandboxModule[] = [
   { kinds: [regionKind], endpoints: regionEndpoints },
   { kinds: [statusKind], endpoints: statusEndpoints },
   { kinds: [organizationKind, brokerKind], endpoints: [...organizationEndpoints, ...brokerEndpoints] },
+  { kinds: [contractKind, liabilityCoverageKind], endpoints: contractReadEndpoints },
   { endpoints: controlEndpoints },
 ];

@@ -25,8 +25,8 @@ export type ContractRecord = z.infer<typeof contractAttributes> & {
   carrier_id: string;
   owner: OwnerRef;
   credentials?: SealedCredentials;
-  /** Sandbox clock time (seconds) at which a pending contract gets verified. */
-  verify_at?: number;
+  /** Why the last verification failed; shown in the resource's meta while the contract is invalid. */
+  verification_errors?: string[];
 };
 
 export const liabilityCoverageAttributes = z

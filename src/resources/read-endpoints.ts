@@ -3,12 +3,11 @@ import type { Ctx } from '../http/context.js';
 import { endpoint, type Auth, type Endpoint } from '../http/endpoint.js';
 import { collectionDocument, jsonApi, resourceDocument } from '../jsonapi/document.js';
 import type { ResourceKind } from '../jsonapi/resource.js';
-import { resourceSchemas } from '../jsonapi/schemas.js';
+import type { resourceSchemas } from '../jsonapi/schemas.js';
 import type { Row, TableName } from '../store/tables.js';
 import { findOr404 } from './lookup.js';
 
-/** The list and get endpoints of a resource type, which differ only in names, filters and visibility. */
-export function readEndpoints<T extends TableName, Q extends z.ZodObject = z.ZodObject<{}>>(options: {
+interface ReadOptions<T extends TableName, Q extends z.ZodObject> {
   kind: ResourceKind<Row<T>>;
   table: T;
   tag: string;
@@ -23,45 +22,58 @@ export function readEndpoints<T extends TableName, Q extends z.ZodObject = z.Zod
   query?: Q;
   filter?: (ctx: Ctx, rows: readonly Row<T>[], query: z.output<Q>) => readonly Row<T>[];
   description?: string;
-}): Endpoint[] {
+}
+
+const pascal = (words: string) => words.replace(/(^| )([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+
+/** `GET /{type}`: the visible rows, filtered and paginated. */
+export function listEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodObject<{}>>(options: ReadOptions<T, Q>): Endpoint {
+  const { kind, table, schemas } = options;
+  const visible = options.visible ?? (() => true);
+  return endpoint({
+    method: 'get',
+    path: `/${kind.type}`,
+    operationId: `list${pascal(options.plural)}`,
+    summary: `List ${options.plural}`,
+    description: options.description,
+    tag: options.tag,
+    auth: options.auth,
+    query: options.query,
+    paginated: true,
+    include: kind.type,
+    responses: { 200: { description: `The ${options.plural} the caller can see.`, schema: schemas.list } },
+    handler: (ctx, { query, page, include }) => {
+      let rows = ctx.services.store.all(table).filter((row) => visible(ctx, row));
+      if (options.filter) rows = [...options.filter(ctx, rows, query as z.output<Q>)];
+      return jsonApi(collectionDocument(ctx, kind, rows, page, include));
+    },
+  });
+}
+
+/** `GET /{type}/{id}`: one visible row, or 404 for rows that do not exist or are not the caller's. */
+export function getEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodObject<{}>>(options: ReadOptions<T, Q>): Endpoint {
   const { kind, table, noun, schemas } = options;
   const idName = `${noun.replace(/ /g, '_')}_id`;
-  const pascal = (words: string) => words.replace(/(^| )([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
   const visible = options.visible ?? (() => true);
-  return [
-    endpoint({
-      method: 'get',
-      path: `/${kind.type}`,
-      operationId: `list${pascal(options.plural)}`,
-      summary: `List ${options.plural}`,
-      description: options.description,
-      tag: options.tag,
-      auth: options.auth,
-      query: options.query,
-      paginated: true,
-      include: kind.type,
-      responses: { 200: { description: `The ${options.plural} the caller can see.`, schema: schemas.list } },
-      handler: (ctx, { query, page, include }) => {
-        let rows = ctx.services.store.all(table).filter((row) => visible(ctx, row));
-        if (options.filter) rows = [...options.filter(ctx, rows, query as z.output<Q>)];
-        return jsonApi(collectionDocument(ctx, kind, rows, page, include));
-      },
-    }),
-    endpoint({
-      method: 'get',
-      path: `/${kind.type}/{${idName}}`,
-      operationId: `get${pascal(noun)}`,
-      summary: `Get a ${noun}`,
-      tag: options.tag,
-      auth: options.getAuth ?? options.auth,
-      params: z.object({ [idName]: z.string() }),
-      include: kind.type,
-      responses: { 200: { description: `The ${noun}.`, schema: schemas.document } },
-      handler: (ctx, { params, include }) => {
-        const id = (params as Record<string, string>)[idName]!;
-        const row = findOr404(ctx, table, kind.type, id, (candidate) => visible(ctx, candidate));
-        return jsonApi(resourceDocument(ctx, kind, row, include));
-      },
-    }),
-  ];
+  return endpoint({
+    method: 'get',
+    path: `/${kind.type}/{${idName}}`,
+    operationId: `get${pascal(noun)}`,
+    summary: `Get a ${noun}`,
+    tag: options.tag,
+    auth: options.getAuth ?? options.auth,
+    params: z.object({ [idName]: z.string() }),
+    include: kind.type,
+    responses: { 200: { description: `The ${noun}.`, schema: schemas.document } },
+    handler: (ctx, { params, include }) => {
+      const id = (params as Record<string, string>)[idName]!;
+      const row = findOr404(ctx, table, kind.type, id, (candidate) => visible(ctx, candidate));
+      return jsonApi(resourceDocument(ctx, kind, row, include));
+    },
+  });
+}
+
+/** The list and get endpoints of a resource type, which differ only in names, filters and visibility. */
+export function readEndpoints<T extends TableName, Q extends z.ZodObject = z.ZodObject<{}>>(options: ReadOptions<T, Q>): Endpoint[] {
+  return [listEndpoint(options), getEndpoint(options)];
 }

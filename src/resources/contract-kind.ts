@@ -1,0 +1,43 @@
+import type { Ctx } from '../http/context.js';
+import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import { contractAttributes, liabilityCoverageAttributes, type ContractRecord, type LiabilityCoverageRecord } from '../model/contract.js';
+import { canSeeContract } from '../domain/tenancy.js';
+
+/** Whether the caller of `ctx` may see the contract. */
+export const contractVisible = (ctx: Ctx, row: ContractRecord): boolean => canSeeContract(ctx.principal, row);
+
+export const contractKind: ResourceKind<ContractRecord> = {
+  type: 'contracts',
+  attributesSchema: contractAttributes,
+  attributes: (row) => ({
+    name: row.name,
+    currency: row.currency,
+    status: row.status,
+    volumetric_weight_divisor_factor: row.volumetric_weight_divisor_factor,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }),
+  relationships: {
+    carrier: { targets: ['carriers'], data: (row) => linkTo('carriers', row.carrier_id) },
+    owner: { targets: ['organizations', 'brokers'], data: (row) => ({ type: row.owner.type, id: row.owner.id }) },
+    liability_coverages: {
+      targets: ['liability-coverages'],
+      many: true,
+      data: (row, ctx) => ctx.services.store.find('liabilityCoverages', 'contract_id', row.id).map((c) => ({ type: 'liability-coverages', id: c.id })),
+    },
+  },
+  self: (row) => `/contracts/${row.id}`,
+  meta: (row) => (row.status === 'invalid' && row.verification_errors?.length ? { verification_errors: row.verification_errors } : undefined),
+  load: (ctx, id) => ctx.services.store.get('contracts', id),
+};
+
+export const liabilityCoverageKind: ResourceKind<LiabilityCoverageRecord> = {
+  type: 'liability-coverages',
+  attributesSchema: liabilityCoverageAttributes,
+  attributes: ({ name, price, coverage_max }) => ({ name, price, coverage_max }),
+  relationships: {
+    contract: { targets: ['contracts'], data: (row) => linkTo('contracts', row.contract_id) },
+  },
+  self: (row) => `/liability-coverages/${row.id}`,
+  load: (ctx, id) => ctx.services.store.get('liabilityCoverages', id),
+};
