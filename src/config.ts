@@ -22,6 +22,8 @@ export interface Config {
   logoMaxBytes: number;
   /** Seconds on the sandbox clock between creating (or re-keying) a contract and its verification. */
   contractVerificationDelay: number;
+  /** Seconds on the sandbox clock between a shipment's register_at and its registration result. */
+  registrationDelay: number;
 }
 
 type Kind = 'port' | 'int' | 'string' | 'bool' | 'url' | 'level';
@@ -50,6 +52,7 @@ export const settings: readonly Setting[] = [
   { key: 'bodyLimit', env: 'BODY_LIMIT', flag: 'body-limit', kind: 'int', default: '5242880', help: 'largest request body in bytes' },
   { key: 'logoMaxBytes', env: 'LOGO_MAX_BYTES', flag: 'logo-max-bytes', kind: 'int', default: '1048576', help: 'largest shop logo in bytes' },
   { key: 'contractVerificationDelay', env: 'CONTRACT_VERIFICATION_DELAY', flag: 'contract-verification-delay', kind: 'int', default: '5', help: 'seconds until a new or re-keyed contract is verified' },
+  { key: 'registrationDelay', env: 'REGISTRATION_DELAY', flag: 'registration-delay', kind: 'int', default: '2', help: 'seconds from register_at until a shipment is registered (or fails)' },
 ];
 
 /** A setting with an unusable value; the message is one line naming the setting. */
@@ -96,6 +99,7 @@ export function parseConfig(env: Record<string, string | undefined>, overrides: 
   if ((config.tokenTtl as number) < 1) throw new ConfigError(`TOKEN_TTL (--token-ttl) must be at least 1 second`);
   if ((config.bodyLimit as number) < 1024) throw new ConfigError(`BODY_LIMIT (--body-limit) must be at least 1024 bytes`);
   if ((config.logoMaxBytes as number) < 1) throw new ConfigError(`LOGO_MAX_BYTES (--logo-max-bytes) must be at least 1`);
+  if ((config.registrationDelay as number) < 0) throw new ConfigError(`REGISTRATION_DELAY (--registration-delay) must not be negative`);
   if ((config.contractVerificationDelay as number) < 0) throw new ConfigError(`CONTRACT_VERIFICATION_DELAY (--contract-verification-delay) must not be negative`);
   return Object.freeze(config) as unknown as Config;
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { currency, price, timestamp } from './common.js';
 
+export { currency };
+
 export const contractStatuses = ['pending', 'active', 'inactive', 'invalid'] as const;
 export type ContractStatus = (typeof contractStatuses)[number];
 

@@ -27,4 +27,11 @@ export const shopAttributes = z
   })
   .meta({ id: 'ShopAttributes' });
 
-export type ShopRecord = z.infer<typeof shopAttributes> & { id: string; organization_id: string };
+/**
+ * A stored shop. `logo_id` names an uploaded logo (table `logos`); its URL is built per request,
+ * so `logo_url` is only stored when the client set it directly.
+ */
+export type ShopRecord = z.infer<typeof shopAttributes> & { id: string; organization_id: string; logo_id?: string };
+
+/** An uploaded shop logo: the bytes as base64, served as they came at `/logos/{id}`. */
+export type LogoRecord = { id: string; shop_id: string; mime_type: string; data: string; size: number; created_at: number };

@@ -1,10 +1,13 @@
 import type { CarrierRecord } from '../model/carrier.js';
+import type { CollectionRecord } from '../model/collection.js';
+import type { HookLogRecord, HookRecord } from '../model/hook.js';
+import type { FileRecord, ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js';
 import type { ContractRecord, LiabilityCoverageRecord } from '../model/contract.js';
 import type { RegionRecord } from '../model/region.js';
 import type { ServiceOptionRecord } from '../model/service-option.js';
 import type { ServiceRateRecord } from '../model/service-rate.js';
 import type { ServiceRecord } from '../model/service.js';
-import type { ShopRecord } from '../model/shop.js';
+import type { LogoRecord, ShopRecord } from '../model/shop.js';
 import type { StatusRecord } from '../model/status.js';
 import type { BrokerRecord, ClientRecord, OrganizationRecord, UserRecord } from '../model/tenancy.js';
 
@@ -23,6 +26,16 @@ export type JobRecord = {
   payload?: Record<string, unknown>;
 };
 
+/** A finished `POST /shipments` under an Idempotency-Key: what to replay for 24 hours. */
+export type IdempotencyRecord = {
+  id: string;
+  client_id: string;
+  fingerprint: string;
+  status: number;
+  body: string;
+  created_at: number;
+};
+
 /** A single revoked access token, by `jti`, kept until the token would have expired anyway. */
 export type RevokedTokenRecord = { id: string; expires_at: number };
 
@@ -36,6 +49,7 @@ export interface Tables {
   users: UserRecord;
   clients: ClientRecord;
   shops: ShopRecord;
+  logos: LogoRecord;
   carriers: CarrierRecord;
   services: ServiceRecord;
   serviceOptions: ServiceOptionRecord;
@@ -44,6 +58,13 @@ export interface Tables {
   contracts: ContractRecord;
   liabilityCoverages: LiabilityCoverageRecord;
   serviceRates: ServiceRateRecord;
+  shipments: ShipmentRecord;
+  shipmentStatuses: ShipmentStatusRecord;
+  files: FileRecord;
+  collections: CollectionRecord;
+  hooks: HookRecord;
+  hookLogs: HookLogRecord;
+  idempotencyKeys: IdempotencyRecord;
 }
 
 export type TableName = keyof Tables;
@@ -58,6 +79,7 @@ export const tableNames: readonly TableName[] = [
   'users',
   'clients',
   'shops',
+  'logos',
   'carriers',
   'services',
   'serviceOptions',
@@ -66,6 +88,13 @@ export const tableNames: readonly TableName[] = [
   'contracts',
   'liabilityCoverages',
   'serviceRates',
+  'shipments',
+  'shipmentStatuses',
+  'files',
+  'collections',
+  'hooks',
+  'hookLogs',
+  'idempotencyKeys',
 ];
 
 /** Fields with a secondary index, so lookups by foreign key never scan a table. */
@@ -75,10 +104,18 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   users: ['organization_id'],
   clients: ['user_id'],
   shops: ['organization_id'],
+  logos: ['shop_id'],
   services: ['carrier_id'],
   contracts: ['carrier_id'],
   liabilityCoverages: ['contract_id'],
   serviceRates: ['contract_id', 'service_id'],
+  statuses: ['code'],
+  shipments: ['organization_id', 'shop_id'],
+  shipmentStatuses: ['shipment_id'],
+  files: ['shipment_id'],
+  collections: ['shop_id'],
+  hooks: ['organization_id'],
+  hookLogs: ['hook_id', 'resource_id'],
 };
 
 /** The persisted form of the whole sandbox: what the data file holds. */

@@ -5,6 +5,7 @@ import { testConfig, type Config } from '../../src/config.js';
 import { memoryPersistence } from '../../src/store/persistence.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import type { StateData } from '../../src/store/tables.js';
+import type { Logger } from '../../src/services.js';
 import { generateState } from '../../fixtures/generate.js';
 import { FIXTURE_EPOCH } from '../../fixtures/people.js';
 
@@ -39,19 +40,21 @@ export interface TestSandbox {
   /** Sends a request; `body` objects are sent as JSON. */
   request(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string> }): Promise<Answer>;
   get(path: string, token?: string): Promise<Answer>;
+  /** Moves the sandbox clock forward through the control API, running what becomes due. */
+  advance(seconds: number): Promise<void>;
   /** An access token of a fixture client (default `sandbox-client`, all its scopes). */
   token(clientId?: string, scope?: string): Promise<string>;
 }
 
 /** A sandbox app on an in-memory store with a frozen clock, as a user would call it. */
-export async function testSandbox(options: { seed?: number; config?: Partial<Config>; keys?: Keys } = {}): Promise<TestSandbox> {
+export async function testSandbox(options: { seed?: number; config?: Partial<Config>; keys?: Keys; logger?: Logger } = {}): Promise<TestSandbox> {
   const seed = options.seed ?? 1;
   const store = await openStore({ persistence: memoryPersistence(), seed, initial: () => seededState(seed) });
   sharedKeys ??= generateKeys();
   const keys = options.keys ?? (await sharedKeys);
   const clock = fixedClock(TEST_NOW);
   const config = testConfig({ seed, ...options.config });
-  const app = createApp({ store, clock, keys, config });
+  const app = createApp({ store, clock, keys, config, logger: options.logger });
   const secrets: Record<string, string> = { 'sandbox-client': 'sandbox-secret', 'other-client': 'other-secret', 'limited-client': 'limited-secret' };
 
   const request: TestSandbox['request'] = async (method, path, { body, token, headers = {} } = {}) => {
@@ -80,6 +83,10 @@ export async function testSandbox(options: { seed?: number; config?: Partial<Con
     config,
     request,
     get: (path, token) => request('GET', path, { token }),
+    advance: async (seconds) => {
+      const answer = await request('POST', '/_sandbox/clock', { body: { advance: seconds } });
+      if (answer.status !== 200) throw new Error(`clock move failed: ${answer.text}`);
+    },
     token: async (clientId = 'sandbox-client', scope = '*') => {
       const answer = await request('POST', '/access-token', {
         body: { grant_type: 'client_credentials', client_id: clientId, client_secret: secrets[clientId], scope },

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { timestamp } from './common.js';
+
+export const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains'] as const;
+
+export const predicate = z
+  .object({
+    pointer: z.string().min(1).max(255),
+    operator: z.enum(hookOperators),
+    value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+  })
+  .meta({ id: 'HookPredicate' });
+
+export const hookTrigger = z
+  .object({
+    resource_type: z.enum(['shipments', 'shipment-statuses']),
+    resource_action: z.enum(['create']),
+    predicates: z.array(predicate).max(50).optional(),
+  })
+  .meta({ id: 'HookTrigger' });
+
+export const updateValue = z
+  .object({ pointer: z.string().min(1).max(255), value: z.unknown(), converter: z.enum(['service-code-to-id']).optional() })
+  .meta({ id: 'HookUpdateValue' });
+
+export const sendValue = z
+  .object({
+    url: z.url(),
+    secret: z.string().max(255).optional(),
+    includes: z.array(z.string()).max(20).optional(),
+    tries: z.number().int().min(1).max(24).optional(),
+    retry_delay: z.number().int().min(0).max(3600).optional(),
+  })
+  .meta({ id: 'HookSendValue' });
+
+export const hookAction = z
+  .discriminatedUnion('action_type', [
+    z.object({ action_type: z.literal('update-resource'), values: z.array(updateValue).min(1).max(50) }),
+    z.object({ action_type: z.literal('send-resource'), values: z.array(sendValue).min(1).max(10) }),
+  ])
+  .meta({ id: 'HookAction' });
+
+export const hookAttributes = z
+  .object({
+    name: z.string().min(1).max(255),
+    order: z.number().int(),
+    active: z.boolean(),
+    trigger: hookTrigger,
+    action: hookAction,
+  })
+  .meta({ id: 'HookAttributes' });
+
+export type HookRecord = z.infer<typeof hookAttributes> & {
+  id: string;
+  owner: { type: 'organizations' | 'shops'; id: string };
+  organization_id: string;
+  created_at: number;
+};
+
+export const hookLogAttributes = z
+  .object({ resource_diff: z.record(z.string(), z.unknown()), errors: z.array(z.string()), created_at: timestamp })
+  .meta({ id: 'HookLogAttributes' });
+
+export type HookLogRecord = z.infer<typeof hookLogAttributes> & {
+  id: string;
+  hook_id: string;
+  resource_type: string;
+  resource_id: string;
+  organization_id: string;
+};

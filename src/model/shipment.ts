@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { address, countryCode, personAddress, price, taxIdentificationNumber, timestamp, type Price } from './common.js';
+
+/** Weights in grams, dimensions in mm, volume in litres; `volumetric_weight` is computed by the sandbox. */
+export const physicalProperties = z
+  .object({
+    weight: z.number().int('must be a whole number of grams').min(1, 'must be at least 1 gram').max(10_000_000),
+    length: z.number().int().positive().max(100_000).optional(),
+    width: z.number().int().positive().max(100_000).optional(),
+    height: z.number().int().positive().max(100_000).optional(),
+    volume: z.number().positive().max(1_000_000).optional(),
+    volumetric_weight: z.number().int().nonnegative().optional().describe('Read-only: computed from length, width and height.'),
+  })
+  .meta({ id: 'PhysicalProperties' });
+export type PhysicalProperties = z.infer<typeof physicalProperties>;
+
+export const item = z
+  .object({
+    sku: z.string().max(255).optional(),
+    description: z.string().min(1).max(255),
+    image_url: z.url().optional(),
+    item_value: price.optional(),
+    quantity: z.number().int().min(1),
+    hs_code: z.string().max(20).optional(),
+    origin_country_code: countryCode.optional(),
+    is_preferential_origin: z.boolean().optional(),
+    nett_weight: z.number().int().nonnegative().optional(),
+    item_weight: z.number().int().nonnegative().optional(),
+  })
+  .meta({ id: 'ShipmentItem' });
+export type Item = z.infer<typeof item>;
+
+export const customs = z
+  .object({
+    content_type: z.enum(['gifts', 'documents', 'merchandise', 'sample_merchandise', 'returned_merchandise']),
+    invoice_number: z.string().max(255).optional(),
+    non_delivery: z.enum(['return', 'abandon']),
+    incoterm: z.enum(['DDP', 'DAP']),
+    shipping_value: price.optional(),
+    license_number: z.string().max(255).optional(),
+    certificate_number: z.string().max(255).optional(),
+  })
+  .meta({ id: 'Customs' });
+export type Customs = z.infer<typeof customs>;
+
+export const pickupLocation = z
+  .object({ code: z.string().min(1).max(64), address: address.optional() })
+  .meta({ id: 'PickupLocation' });
+
+/** The attributes a client may write; the read-only ones are added by `shipmentAttributes`. */
+export const writableShipmentAttributes = {
+  recipient_address: personAddress,
+  return_address: address,
+  sender_address: address,
+  physical_properties: physicalProperties,
+  pickup_location: pickupLocation.nullable().optional(),
+  description: z.string().max(255).optional(),
+  items: z.array(item).max(500).optional(),
+  customs: customs.optional(),
+  sender_tax_identification_numbers: z.array(taxIdentificationNumber).max(20).optional(),
+  recipient_tax_identification_numbers: z.array(taxIdentificationNumber).max(20).optional(),
+  customer_reference: z.string().max(255).optional(),
+  channel: z.string().max(255).optional(),
+  total_value: price.optional(),
+  register_at: timestamp.nullable().optional(),
+  tags: z.array(z.union([z.string().max(255), z.number()])).max(100).optional(),
+};
+
+export const shipmentAttributes = z
+  .object({
+    ...writableShipmentAttributes,
+    price: price.optional(),
+    barcode: z.string().optional(),
+    tracking_code: z.string().optional(),
+    tracking_url: z.url().optional(),
+    tracking_page_url: z.url().optional(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    synced_at: timestamp.optional(),
+  })
+  .meta({ id: 'ShipmentAttributes' });
+
+export type ShipmentAttributes = z.infer<typeof shipmentAttributes>;
+
+/** A service option chosen for a shipment, with the values its `values_format` asks for. */
+export type ChosenOption = { id: string; values?: Record<string, unknown> };
+
+/** The label a shipment asked for (`meta.label`). */
+export type LabelChoice = { mime_type: string; size: string };
+
+export type ShipmentRecord = Omit<ShipmentAttributes, 'price'> & {
+  id: string;
+  price?: Price;
+  shop_id: string;
+  /** Denormalized from the shop, so tenancy checks need no second lookup. */
+  organization_id: string;
+  service_id?: string;
+  contract_id?: string;
+  service_options: ChosenOption[];
+  liability_coverage_id?: string;
+  collection_id?: string;
+  /** The current shipment-status row and its status code (kept for filtering). */
+  shipment_status_id: string;
+  status_code: string;
+  label: LabelChoice;
+  /** Client that created it; idempotency and the request log refer to it. */
+  client_id: string;
+};
+
+/** One entry of a shipment's status history. */
+export type CarrierStatus = { code: string; description: string; assigned_at: number; category?: string; tracking_code?: string };
+
+export type ShipmentStatusRecord = {
+  id: string;
+  shipment_id: string;
+  status_id: string;
+  carrier_statuses: CarrierStatus[];
+  errors: Record<string, unknown>[];
+  created_at: number;
+};
+
+export const documentTypes = ['label', 'customs-declaration-form'] as const;
+
+/** A document of a registered shipment; its bytes are rendered when downloaded. */
+export type FileRecord = {
+  id: string;
+  shipment_id: string;
+  document_type: (typeof documentTypes)[number];
+  formats: { extension: string; mime_type: string }[];
+  created_at: number;
+};
