@@ -82,7 +82,7 @@ function notFound(endpoints: readonly Endpoint[]) {
 export function createServices(deps: AppDeps): Services {
   const kinds: KindRegistry = new Map(modules.flatMap((module) => module.kinds ?? []).map((kind) => [kind.type, kind]));
   const handlers = Object.assign({}, ...modules.map((module) => module.jobs ?? {}));
-  const services: Services = { ...deps, kinds, jobs: createScheduler(() => services, handlers) };
+  const services: Services = { ...deps, kinds, jobs: createScheduler(() => services, handlers), inFlight: new Set() };
   const offset = getSetting<number>(deps.store, CLOCK_OFFSET);
   if (offset !== undefined) deps.clock.setOffsetMs(offset);
   return services;

@@ -16,13 +16,13 @@ import { openStore } from './store/store.js';
 /** Opens the data (file or memory) and the keys that belong to it. */
 async function openData(config: Config) {
   if (config.dataFile === null) {
-    const store = await openStore({ persistence: memoryPersistence(), seed: config.seed, initial: () => generateState(config.seed) });
+    const store = await openStore({ persistence: memoryPersistence(), seed: config.seed, initial: () => generateState(config.seed, Math.floor(Date.now() / 1000)) });
     return { store, keys: await generateKeys() };
   }
   const file = resolve(config.dataFile);
   await mkdir(dirname(file), { recursive: true });
-  const store = await openStore({ persistence: filePersistence(file), seed: config.seed, initial: () => generateState(config.seed) });
-  if (config.reset) await store.replace(generateState(config.seed));
+  const store = await openStore({ persistence: filePersistence(file), seed: config.seed, initial: () => generateState(config.seed, Math.floor(Date.now() / 1000)) });
+  if (config.reset) await store.replace(generateState(config.seed, Math.floor(Date.now() / 1000)));
   return { store, keys: await loadOrCreateKeys(keyFileFor(file)) };
 }
 

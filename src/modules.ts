@@ -14,7 +14,18 @@ import { serviceRateKind } from './resources/service-rate-kind.js';
 import { shopEndpoints, shopKind } from './resources/shops.js';
 import { logoEndpoints } from './resources/logos.js';
 import { statusEndpoints, statusKind } from './resources/statuses.js';
+import { collectionKind } from './resources/collection-kind.js';
+import { collectionEndpoints } from './resources/collections.js';
+import { pickupLocationEndpoints, pickupLocationKind } from './resources/pickup-locations.js';
 import { controlEndpoints } from './sandbox/control.js';
+import { REGISTER_SHIPMENT, registerShipmentJob } from './domain/shipments/registration.js';
+import { WALK_SHIPMENT, walkShipmentJob } from './domain/shipments/walk.js';
+import { fileKind, shipmentKind, shipmentStatusKind } from './resources/shipment-kinds.js';
+import { shipmentReadEndpoints } from './resources/shipments.js';
+import { shipmentWriteEndpoints } from './resources/shipment-writes.js';
+import { shipmentStatusEndpoints } from './resources/shipment-statuses.js';
+import { shipmentRpcEndpoints } from './resources/shipment-rpc.js';
+import { trackingPageEndpoints } from './resources/tracking-page.js';
 
 /** Every area of the sandbox, in the order its endpoints are registered. */
 export const modules: readonly SandboxModule[] = [
@@ -32,5 +43,11 @@ export const modules: readonly SandboxModule[] = [
     jobs: { [VERIFY_CONTRACT]: verifyContractJob },
   },
   { kinds: [shopKind], endpoints: [...shopEndpoints, ...logoEndpoints] },
+  {
+    kinds: [shipmentKind, shipmentStatusKind, fileKind],
+    endpoints: [...shipmentReadEndpoints, ...shipmentWriteEndpoints, ...shipmentStatusEndpoints, ...shipmentRpcEndpoints, ...trackingPageEndpoints],
+    jobs: { [REGISTER_SHIPMENT]: registerShipmentJob, [WALK_SHIPMENT]: walkShipmentJob },
+  },
+  { kinds: [collectionKind, pickupLocationKind], endpoints: [...collectionEndpoints, ...pickupLocationEndpoints] },
   { endpoints: controlEndpoints },
 ];

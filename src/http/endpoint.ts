@@ -23,6 +23,8 @@ export interface ResponseSpec {
   schema?: z.ZodType;
   /** Media types of the body; defaults to the JSON:API media type. */
   contentTypes?: readonly string[];
+  /** Further media types answered with raw bytes (documents, images). */
+  binary?: readonly string[];
 }
 
 export interface Input<P, Q, B> {

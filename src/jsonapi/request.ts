@@ -15,11 +15,16 @@ export type ToManyRef = z.infer<typeof toManyRef>;
  * The JSON:API document of a create or update request. `type` is a free string here so that a
  * wrong type is answered with 409 (by `checkIdentity`) rather than as a schema violation.
  */
-export function resourceRequest<A extends z.ZodType, R extends z.ZodType, M extends z.ZodType>(options: {
+type AnyRecord = z.ZodRecord<z.ZodString, z.ZodUnknown>;
+
+export function resourceRequest<A extends z.ZodType, R extends z.ZodType, M extends z.ZodType = AnyRecord, D extends z.ZodType = AnyRecord>(options: {
   id: string;
   attributes: A;
   relationships: R;
+  /** Schema of `data.meta`. */
   meta?: M;
+  /** Schema of the document's top-level `meta`. */
+  documentMeta?: D;
   update?: boolean;
 }) {
   const data = z.object({
@@ -27,10 +32,10 @@ export function resourceRequest<A extends z.ZodType, R extends z.ZodType, M exte
     id: options.update ? z.string() : z.string().optional(),
     attributes: options.attributes,
     relationships: options.relationships,
-    meta: (options.meta ?? z.record(z.string(), z.unknown())).optional(),
+    meta: ((options.meta ?? z.record(z.string(), z.unknown())) as M).optional(),
     links: z.unknown().optional(),
   });
-  return z.object({ data, meta: z.record(z.string(), z.unknown()).optional() }).meta({ id: options.id });
+  return z.object({ data, meta: ((options.documentMeta ?? z.record(z.string(), z.unknown())) as D).optional() }).meta({ id: options.id });
 }
 
 /** 409/10007 unless the body's `type` (and `id`, for updates) match the endpoint and URL. */

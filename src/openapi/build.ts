@@ -57,11 +57,12 @@ function responses(endpoint: Endpoint): ResponsesObject {
   const out: ResponsesObject = {};
   for (const [status, spec] of Object.entries(endpoint.responses)) {
     const types = spec.contentTypes ?? [JSONAPI_MEDIA_TYPE];
-    out[status] = spec.schema
-      ? { description: spec.description, content: Object.fromEntries(types.map((type) => [type, { schema: ref(spec.schema!) }])) }
-      : spec.contentTypes
-        ? { description: spec.description, content: Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }
-        : { description: spec.description };
+    const binary = [...(spec.binary ?? []), ...(spec.schema ? [] : (spec.contentTypes ?? []))];
+    const content = {
+      ...(spec.schema ? Object.fromEntries(types.map((type) => [type, { schema: ref(spec.schema!) }])) : {}),
+      ...Object.fromEntries(binary.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+    };
+    out[status] = Object.keys(content).length > 0 ? { description: spec.description, content } : { description: spec.description };
   }
   const add = (status: string, description: string) => {
     out[status] ??= errorResponse(description);

@@ -38,9 +38,9 @@ async function moveClock(services: Services, targetMs: number): Promise<void> {
 async function resetSandbox(services: Services): Promise<void> {
   const { store, clock } = services;
   const counter = getSetting<number>(store, ID_COUNTER) ?? 0;
-  const state = generateState(store.seed);
-  state.tables.settings = [{ id: ID_COUNTER, value: counter }];
   clock.setOffsetMs(0);
+  const state = generateState(store.seed, clock.now());
+  state.tables.settings = [{ id: ID_COUNTER, value: counter }];
   await store.replace(state);
 }
 

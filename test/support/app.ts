@@ -2,7 +2,7 @@ import { createApp } from '../../src/app.js';
 import { generateKeys, type Keys } from '../../src/auth/keys.js';
 import { fixedClock, type Clock } from '../../src/clock.js';
 import { testConfig, type Config } from '../../src/config.js';
-import { memoryPersistence } from '../../src/store/persistence.js';
+import { memoryPersistence, type Persistence } from '../../src/store/persistence.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import type { StateData } from '../../src/store/tables.js';
 import type { Logger } from '../../src/services.js';
@@ -18,7 +18,7 @@ let sharedKeys: Promise<Keys> | undefined;
 
 /** Seeded data, generated once per seed and copied for each app. */
 export function seededState(seed = 1): StateData {
-  if (!seeded.has(seed)) seeded.set(seed, generateState(seed));
+  if (!seeded.has(seed)) seeded.set(seed, generateState(seed, TEST_NOW));
   return structuredClone(seeded.get(seed)!);
 }
 
@@ -47,9 +47,11 @@ export interface TestSandbox {
 }
 
 /** A sandbox app on an in-memory store with a frozen clock, as a user would call it. */
-export async function testSandbox(options: { seed?: number; config?: Partial<Config>; keys?: Keys; logger?: Logger } = {}): Promise<TestSandbox> {
+export async function testSandbox(
+  options: { seed?: number; config?: Partial<Config>; keys?: Keys; logger?: Logger; persistence?: Persistence } = {},
+): Promise<TestSandbox> {
   const seed = options.seed ?? 1;
-  const store = await openStore({ persistence: memoryPersistence(), seed, initial: () => seededState(seed) });
+  const store = await openStore({ persistence: options.persistence ?? memoryPersistence(), seed, initial: () => seededState(seed) });
   sharedKeys ??= generateKeys();
   const keys = options.keys ?? (await sharedKeys);
   const clock = fixedClock(TEST_NOW);

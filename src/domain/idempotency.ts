@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../jsonapi/errors.js';
+import type { Services } from '../services.js';
+import type { Tx } from '../store/store.js';
+
+/** How long a finished request is replayed for its key: 24 hours on the sandbox clock. */
+export const REPLAY_WINDOW = 24 * 3600;
+export const MAX_KEY_LENGTH = 255;
+
+/** Writes the outcome of the guarded request inside the transaction that produced it. */
+export type Remember = (tx: Tx, status: number, body: string) => void;
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+  }
+  return value;
+}
+
+/** A fingerprint of a request body that ignores key order and whitespace. */
+export function fingerprint(body: unknown): string {
+  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+}
+
+/** The validated Idempotency-Key header, or `undefined` when none was sent. */
+export function idempotencyKey(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (header.length === 0 || header.length > MAX_KEY_LENGTH) {
+    throw ApiError.of('invalidHeader', `The Idempotency-Key header must be 1 to ${MAX_KEY_LENGTH} characters long.`, {
+      status: 400,
+      source: { header: 'Idempotency-Key' },
+    });
+  }
+  return header;
+}
+
+function replay(record: { status: number; body: string }): Response {
+  return new Response(record.body, {
+    status: record.status,
+    headers: { 'content-type': 'application/vnd.api+json', 'idempotency-replay': 'true' },
+  });
+}
+
+/**
+ * Runs `work` at most once per client and key. While it runs, the same key answers 409; once it
+ * finished (success or a 4xx error), the same key and body replay its status and body for 24
+ * hours, and the same key with another body is 422. `work` calls `remember` in the transaction
+ * that makes its effect durable, so an acknowledged create and its key can never part.
+ */
+export async function idempotent(
+  services: Services,
+  clientId: string,
+  key: string,
+  bodyFingerprint: string,
+  work: (remember: Remember) => Promise<Response>,
+): Promise<Response> {
+  const { store, clock, inFlight } = services;
+  const id = createHash('sha256').update(`${clientId}\u0000${key}`).digest('hex');
+  if (inFlight.has(id)) {
+    throw ApiError.of('conflict', 'A request with this Idempotency-Key is still being processed; retry when it has finished.', {
+      source: { header: 'Idempotency-Key' },
+    });
+  }
+  const stored = store.get('idempotencyKeys', id);
+  const fresh = stored && stored.created_at + REPLAY_WINDOW > clock.now();
+  if (stored && fresh) {
+    if (stored.fingerprint !== bodyFingerprint) {
+      throw ApiError.of('unprocessable', 'This Idempotency-Key was already used with a different request body.', { source: { header: 'Idempotency-Key' } });
+    }
+    return replay(stored);
+  }
+  inFlight.add(id);
+  const remember: Remember = (tx, status, body) => {
+    if (tx.get('idempotencyKeys', id)) tx.remove('idempotencyKeys', id);
+    tx.insert('idempotencyKeys', { id, client_id: clientId, fingerprint: bodyFingerprint, status, body, created_at: clock.now() });
+  };
+  try {
+    return await work(remember);
+  } catch (error) {
+    // Refusals are part of the outcome and replay too; unexpected failures may be retried.
+    if (error instanceof ApiError && error.status < 500) {
+      await store.transact((tx) => remember(tx, error.status, JSON.stringify({ errors: error.errors })));
+    }
+    throw error;
+  } finally {
+    inFlight.delete(id);
+  }
+}

@@ -1,0 +1,68 @@
+import type { Ctx } from '../../http/context.js';
+import type { CarrierRecord } from '../../model/carrier.js';
+import type { ServiceRateRecord } from '../../model/service-rate.js';
+import type { ChosenOption, LabelChoice } from '../../model/shipment.js';
+import { schemaProblems } from '../json-schema.js';
+import { pointers, type ShipmentDraft } from './draft.js';
+import type { Problems } from './problems.js';
+
+const INVOICED = ['merchandise', 'sample_merchandise', 'returned_merchandise'];
+
+/** International shipments need a description, items with value and origin, and customs data. */
+export function checkContent(draft: ShipmentDraft, international: boolean, problems: Problems): void {
+  const { description, items, customs } = draft.attributes;
+  if (customs && INVOICED.includes(customs.content_type) && !customs.invoice_number) {
+    problems.add(`An invoice_number is required for content_type '${customs.content_type}'.`, pointers.attribute('customs/invoice_number'));
+  }
+  if (!international) return;
+  const why = 'is required for international shipments (sender and recipient in different countries)';
+  if (!description) problems.add(`description ${why}.`, pointers.attribute('description'));
+  if (!customs) problems.add(`customs ${why}.`, pointers.attribute('customs'));
+  if (!items || items.length === 0) {
+    problems.add(`items ${why}.`, pointers.attribute('items'));
+    return;
+  }
+  items.forEach((item, index) => {
+    if (!item.item_value) problems.add(`item_value ${why}.`, pointers.attribute(`items/${index}/item_value`));
+    if (!item.origin_country_code) problems.add(`origin_country_code ${why}.`, pointers.attribute(`items/${index}/origin_country_code`));
+  });
+}
+
+/**
+ * Service options must exist, be offered by the shipment's rate, be at most one per category and
+ * carry the values their `values_format` asks for.
+ */
+export function checkOptions(ctx: Ctx, chosen: readonly ChosenOption[], rate: ServiceRateRecord | undefined, problems: Problems): ChosenOption[] {
+  const categories = new Map<string, number>();
+  chosen.forEach((choice, index) => {
+    const option = ctx.services.store.get('serviceOptions', choice.id);
+    if (!option) {
+      problems.add(`No service option with id '${choice.id}' exists.`, pointers.option(index));
+      return;
+    }
+    if (option.category) {
+      const first = categories.get(option.category);
+      if (first !== undefined) problems.add(`Only one service option per category: '${option.category}' is already chosen (entry ${first}).`, pointers.option(index));
+      else categories.set(option.category, index);
+    }
+    if (rate && !rate.service_options.some((offered) => offered.service_option_id === option.id)) {
+      problems.add(`Service option '${option.code}' is not offered with this service and contract.`, pointers.option(index));
+    }
+    if (option.values_format) {
+      for (const problem of schemaProblems(option.values_format, choice.values ?? {}, 'values')) {
+        problems.add(`Service option '${option.code}': ${problem}`, `${pointers.option(index)}/meta/values`);
+      }
+    }
+  });
+  return [...chosen];
+}
+
+/** The label format: as asked, if the carrier offers it; by default a PDF in A6. */
+export function chooseLabel(asked: LabelChoice | undefined, carrier: CarrierRecord | undefined, problems: Problems): LabelChoice {
+  const wanted = { mime_type: asked?.mime_type ?? 'application/pdf', size: asked?.size ?? 'A6' };
+  if (carrier && !carrier.label_formats.some((f) => f.mime_type === wanted.mime_type && f.size === wanted.size)) {
+    const offered = carrier.label_formats.map((f) => `${f.mime_type} ${f.size}`).join(', ');
+    problems.add(`${carrier.name} does not offer ${wanted.mime_type} labels in ${wanted.size}; it offers ${offered}.`, pointers.meta('label'));
+  }
+  return wanted;
+}

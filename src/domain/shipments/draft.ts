@@ -1,0 +1,49 @@
+import type { Address } from '../../model/common.js';
+import type { ChosenOption, Customs, Item, LabelChoice, PhysicalProperties } from '../../model/shipment.js';
+import type { TaxIdentificationNumber, Price } from '../../model/common.js';
+
+/** The writable attributes of a shipment, as the client left them after a create or update. */
+export interface DraftAttributes {
+  recipient_address: Address & { first_name: string; last_name: string };
+  return_address: Address;
+  sender_address: Address;
+  physical_properties: PhysicalProperties;
+  pickup_location?: { code: string; address?: Address } | null;
+  description?: string;
+  items?: Item[];
+  customs?: Customs;
+  sender_tax_identification_numbers?: TaxIdentificationNumber[];
+  recipient_tax_identification_numbers?: TaxIdentificationNumber[];
+  customer_reference?: string;
+  channel?: string;
+  total_value?: Price;
+  register_at?: number | null;
+  tags?: (string | number)[];
+}
+
+/** A shipment as requested: attributes, the ids its relationships name, and the request meta. */
+export interface ShipmentDraft {
+  attributes: DraftAttributes;
+  shopId: string;
+  serviceId?: string;
+  contractId?: string;
+  options: ChosenOption[];
+  coverageId?: string;
+  collectionId?: string;
+  label?: LabelChoice;
+  serviceCode?: string;
+  addToNextCollection?: boolean;
+}
+
+/** Where each part of a draft came from in the request body, for error pointers. */
+export const pointers = {
+  attribute: (name: string) => `/data/attributes/${name}`,
+  relationship: (name: string) => `/data/relationships/${name}/data/id`,
+  option: (index: number) => `/data/relationships/service_options/data/${index}`,
+  meta: (name: string) => `/meta/${name}`,
+};
+
+/** Sender and recipient in different countries: customs data is required. */
+export function isInternational(draft: Pick<ShipmentDraft, 'attributes'>): boolean {
+  return draft.attributes.sender_address.country_code !== draft.attributes.recipient_address.country_code;
+}

@@ -1,0 +1,109 @@
+import type { TaxIdentificationNumber } from '../../model/common.js';
+import type { FileRecord, ShipmentRecord } from '../../model/shipment.js';
+import type { Services } from '../../services.js';
+import type { Tx } from '../../store/store.js';
+import type { JobHandler } from '../scheduler.js';
+import { isInternational } from './draft.js';
+import { addStatus } from './statuses.js';
+import { carrierTrackingUrl, trackingCode } from './tracking.js';
+import { scheduleWalk } from './walk.js';
+
+export const REGISTER_SHIPMENT = 'register-shipment';
+
+/** Tags that steer the sandbox "carrier", documented for users like test card numbers. */
+export const TRIGGERS = { registrationFailed: 'sandbox:registration-failed', autoDeliver: 'sandbox:auto-deliver' } as const;
+
+export const hasTag = (shipment: ShipmentRecord, tag: string): boolean => (shipment.tags ?? []).some((t) => String(t) === tag);
+
+/**
+ * Queues registration when the shipment is a concept with a service, a contract and a
+ * `register_at` that is set: it runs REGISTRATION_DELAY seconds after `register_at` (or after
+ * now, when that lies in the past). Anything else cancels a queued registration.
+ */
+export function scheduleRegistration(tx: Tx, services: Services, shipment: ShipmentRecord): void {
+  const ready =
+    shipment.status_code === 'shipment-concept' && shipment.register_at != null && shipment.service_id && shipment.contract_id;
+  if (!ready) {
+    services.jobs.cancel(tx, REGISTER_SHIPMENT, shipment.id);
+    return;
+  }
+  const startMs = Math.max(shipment.register_at! * 1000, services.clock.nowMs());
+  services.jobs.schedule(tx, { kind: REGISTER_SHIPMENT, subject: shipment.id, dueMs: startMs + services.config.registrationDelay * 1000 });
+}
+
+/** Shipment numbers win; organization numbers of another (type, country) are added. */
+export function mergeTaxNumbers(own: readonly TaxIdentificationNumber[] = [], organization: readonly TaxIdentificationNumber[] = []) {
+  const key = (n: TaxIdentificationNumber) => `${n.type}:${n.country_code}`;
+  const taken = new Set(own.map(key));
+  const merged = [...own, ...organization.filter((n) => !taken.has(key(n)))];
+  return merged.length > 0 ? merged : undefined;
+}
+
+/** The carrier's refusal, in the shape production puts on a failed shipment-status. */
+function carrierError(detail: string): Record<string, unknown> {
+  return { status: '422', code: '13002', title: 'Carrier API Error', detail, meta: { carrier_status: '422', carrier_response: { message: detail } } };
+}
+
+/** Why the carrier would refuse the shipment now (things may have changed since it was created). */
+function refusal(tx: Tx, shipment: ShipmentRecord): string | undefined {
+  const contract = shipment.contract_id ? tx.get('contracts', shipment.contract_id) : undefined;
+  if (hasTag(shipment, TRIGGERS.registrationFailed)) return `The carrier rejected the shipment (sandbox trigger tag '${TRIGGERS.registrationFailed}').`;
+  if (!contract || contract.status !== 'active') return `The contract of this shipment is ${contract?.status ?? 'gone'}; the carrier refused it.`;
+  return undefined;
+}
+
+function createFiles(tx: Tx, shipment: ShipmentRecord, at: number): void {
+  const label: FileRecord = {
+    id: tx.newId(),
+    shipment_id: shipment.id,
+    document_type: 'label',
+    formats: [{ extension: extensionOf(shipment.label.mime_type), mime_type: shipment.label.mime_type }],
+    created_at: at,
+  };
+  if (shipment.label.mime_type !== 'application/pdf') label.formats.push({ extension: 'pdf', mime_type: 'application/pdf' });
+  tx.insert('files', label);
+  if (isInternational({ attributes: shipment })) {
+    tx.insert('files', {
+      id: tx.newId(),
+      shipment_id: shipment.id,
+      document_type: 'customs-declaration-form',
+      formats: [{ extension: 'pdf', mime_type: 'application/pdf' }],
+      created_at: at,
+    });
+  }
+}
+
+export function extensionOf(mimeType: string): string {
+  return mimeType === 'application/zpl' ? 'zpl' : mimeType === 'image/png' ? 'png' : 'pdf';
+}
+
+/** Registers a queued shipment with the sandbox "carrier": registered with files, or failed. */
+export const registerShipmentJob: JobHandler = {
+  apply(tx, job, services) {
+    const shipment = tx.get('shipments', job.subject);
+    if (!shipment || shipment.status_code !== 'shipment-concept') return;
+    const at = Math.floor(job.due_ms / 1000);
+    const reason = refusal(tx, shipment);
+    if (reason) {
+      addStatus(tx, services, shipment, { code: 'shipment-registration-failed', at, errors: [carrierError(reason)] });
+      return;
+    }
+    const carrier = tx.get('carriers', tx.get('contracts', shipment.contract_id!)!.carrier_id)!;
+    const attempt = tx.find('shipmentStatuses', 'shipment_id', shipment.id).length;
+    const code = trackingCode(carrier.code, `${shipment.id}:${attempt}`);
+    const organization = tx.get('organizations', shipment.organization_id);
+    const registered = tx.update('shipments', shipment.id, {
+      tracking_code: code,
+      barcode: code,
+      tracking_url: carrierTrackingUrl(carrier.code, code),
+      sender_tax_identification_numbers: mergeTaxNumbers(shipment.sender_tax_identification_numbers, organization?.tax_identification_numbers),
+    });
+    createFiles(tx, registered, at);
+    const current = addStatus(tx, services, registered, {
+      code: 'shipment-registered',
+      at,
+      carrier: { code: 'PRE-ADVICE', description: 'Shipment data received by the carrier' },
+    });
+    if (hasTag(current, TRIGGERS.autoDeliver)) scheduleWalk(tx, services, current, 0, at);
+  },
+};

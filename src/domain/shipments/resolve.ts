@@ -1,0 +1,129 @@
+import type { Ctx } from '../../http/context.js';
+import type { CarrierRecord } from '../../model/carrier.js';
+import type { CollectionRecord } from '../../model/collection.js';
+import type { Price } from '../../model/common.js';
+import type { ContractRecord, LiabilityCoverageRecord } from '../../model/contract.js';
+import type { ServiceRecord } from '../../model/service.js';
+import type { ChosenOption, LabelChoice, PhysicalProperties } from '../../model/shipment.js';
+import type { ShopRecord } from '../../model/shop.js';
+import { coversAddress } from '../address-rules.js';
+import { canSeeContract } from '../tenancy.js';
+import { checkContent, checkOptions, chooseLabel } from './checks.js';
+import { isInternational, pointers, type ShipmentDraft } from './draft.js';
+import { findRate, shipmentPrice } from './pricing.js';
+import { Problems } from './problems.js';
+import { cheapestChoice } from './service-code.js';
+import { withVolumetricWeight } from './volumetric.js';
+
+/** A draft whose references all exist, fit together and belong to the caller. */
+export interface ResolvedShipment {
+  shop: ShopRecord;
+  service?: ServiceRecord;
+  contract?: ContractRecord;
+  carrier?: CarrierRecord;
+  options: ChosenOption[];
+  coverage?: LiabilityCoverageRecord;
+  collection?: CollectionRecord;
+  label: LabelChoice;
+  physical: PhysicalProperties;
+  price?: Price;
+  totalValue?: Price;
+}
+
+type Resolution = { service?: ServiceRecord; contract?: ContractRecord };
+
+function resolveServiceAndContract(ctx: Ctx, draft: ShipmentDraft, problems: Problems): Resolution {
+  const { store } = ctx.services;
+  const { sender_address: from, recipient_address: to } = draft.attributes;
+  if (!draft.serviceId && draft.serviceCode) return cheapestChoice(ctx, draft, problems);
+  const service = draft.serviceId ? store.get('services', draft.serviceId) : undefined;
+  if (draft.serviceId && !service) problems.add(`No service with id '${draft.serviceId}' exists.`, pointers.relationship('service'));
+  if (service && !(coversAddress(service.regions_from, from) && coversAddress(service.regions_to, to))) {
+    problems.add(`Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`, pointers.relationship('service'));
+  }
+  const contract = draft.contractId ? store.get('contracts', draft.contractId) : undefined;
+  if (draft.contractId && (!contract || !canSeeContract(ctx.principal, contract))) {
+    problems.add(`No contract with id '${draft.contractId}' is available to you.`, pointers.relationship('contract'));
+    return { service };
+  }
+  if (contract && contract.status !== 'active') {
+    problems.add(`Contract '${contract.name}' is ${contract.status}; only active contracts can be used for shipments.`, pointers.relationship('contract'));
+  }
+  if (service && contract && service.carrier_id !== contract.carrier_id) {
+    problems.add('The service and the contract belong to different carriers.', pointers.relationship('contract'));
+  }
+  return { service, contract };
+}
+
+function resolveCoverage(ctx: Ctx, draft: ShipmentDraft, contract: ContractRecord | undefined, problems: Problems) {
+  if (!draft.coverageId) return undefined;
+  const coverage = ctx.services.store.get('liabilityCoverages', draft.coverageId);
+  const owner = coverage && ctx.services.store.get('contracts', coverage.contract_id);
+  if (!coverage || !owner || !canSeeContract(ctx.principal, owner)) {
+    problems.add(`No liability coverage with id '${draft.coverageId}' is available to you.`, pointers.relationship('liability_coverage'));
+  } else if (coverage.contract_id !== contract?.id) {
+    problems.add("The liability coverage belongs to another contract than the shipment's.", pointers.relationship('liability_coverage'));
+  }
+  return coverage;
+}
+
+function resolveCollection(ctx: Ctx, draft: ShipmentDraft, contract: ContractRecord | undefined, problems: Problems) {
+  const { store, clock } = ctx.services;
+  if (draft.collectionId) {
+    const collection = store.get('collections', draft.collectionId);
+    if (!collection || collection.organization_id !== ctx.principal?.organizationId || collection.shop_id !== draft.shopId) {
+      problems.add(`No collection with id '${draft.collectionId}' exists for this shop.`, pointers.relationship('collection'));
+    }
+    return collection;
+  }
+  if (!draft.addToNextCollection) return undefined;
+  const now = clock.now();
+  const next = store
+    .find('collections', 'shop_id', draft.shopId)
+    .filter((c) => c.collection_time.to > now && (!contract || c.contract_id === contract.id))
+    .sort((a, b) => a.collection_time.from - b.collection_time.from)[0];
+  if (!next) problems.add('There is no upcoming collection for this shop and contract.', pointers.meta('add_to_next_collection'));
+  return next;
+}
+
+/** Items with a value add up to the total value; without them the client's own total stands. */
+function totalValue(draft: ShipmentDraft): Price | undefined {
+  const valued = (draft.attributes.items ?? []).filter((item) => item.item_value);
+  if (valued.length === 0) return draft.attributes.total_value;
+  const amount = valued.reduce((sum, item) => sum + item.item_value!.amount * item.quantity, 0);
+  return { amount, currency: valued[0]!.item_value!.currency };
+}
+
+/**
+ * Checks every reference and rule of a shipment draft and resolves it to records. All
+ * violations are reported together as 422/10008 errors with pointers into the request.
+ */
+export function resolveDraft(ctx: Ctx, draft: ShipmentDraft): ResolvedShipment {
+  const { store } = ctx.services;
+  const problems = new Problems();
+  const shop = store.get('shops', draft.shopId);
+  if (!shop || shop.organization_id !== ctx.principal?.organizationId) {
+    problems.add(`No shop with id '${draft.shopId}' is available to you.`, pointers.relationship('shop'));
+  }
+  checkContent(draft, isInternational(draft), problems);
+  const { service, contract } = resolveServiceAndContract(ctx, draft, problems);
+  const physical = withVolumetricWeight(draft.attributes.physical_properties, service, contract);
+  const rate = service && contract ? findRate(store, { service, contract, physical }) : undefined;
+  if (service && contract && !rate && problems.empty) {
+    problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, pointers.attribute('physical_properties/weight'));
+  }
+  const options = checkOptions(ctx, draft.options, rate, problems);
+  if (service?.delivery_method === 'pick-up' && !draft.attributes.pickup_location) {
+    problems.add(`Service '${service.code}' delivers to a pickup point: pickup_location is required.`, pointers.attribute('pickup_location'));
+  }
+  const carrier = contract ? store.get('carriers', contract.carrier_id) : service ? store.get('carriers', service.carrier_id) : undefined;
+  const label = chooseLabel(draft.label, carrier, problems);
+  const coverage = resolveCoverage(ctx, draft, contract, problems);
+  const collection = resolveCollection(ctx, draft, contract, problems);
+  problems.throwIfAny();
+  const price =
+    service && contract && carrier
+      ? shipmentPrice(store, { service, contract, physical, optionIds: options.map((o) => o.id), coverage, crossBorder: isInternational(draft) }, carrier.code)
+      : undefined;
+  return { shop: shop!, service, contract, carrier, options, coverage, collection, label, physical, price, totalValue: totalValue(draft) };
+}

@@ -1,0 +1,47 @@
+import type { Ctx } from '../../http/context.js';
+import type { ContractRecord } from '../../model/contract.js';
+import type { ServiceRecord } from '../../model/service.js';
+import { coversAddress } from '../address-rules.js';
+import { canSeeContract } from '../tenancy.js';
+import { isInternational, pointers, type ShipmentDraft } from './draft.js';
+import { shipmentPrice } from './pricing.js';
+import type { Problems } from './problems.js';
+import { withVolumetricWeight } from './volumetric.js';
+
+/**
+ * `meta.service_code`: among the services with that code that ship the route, and the active
+ * contracts the caller may use (the given contract only, when there is one), the pair that
+ * gives the cheapest price for this parcel.
+ */
+export function cheapestChoice(ctx: Ctx, draft: ShipmentDraft, problems: Problems): { service?: ServiceRecord; contract?: ContractRecord } {
+  const { store } = ctx.services;
+  const code = draft.serviceCode!;
+  const { sender_address: from, recipient_address: to } = draft.attributes;
+  const services = store.all('services').filter((service) => service.code === code);
+  if (services.length === 0) {
+    problems.add(`No service has the code '${code}'.`, pointers.meta('service_code'));
+    return {};
+  }
+  let best: { service: ServiceRecord; contract: ContractRecord; amount: number } | undefined;
+  for (const service of services) {
+    if (!coversAddress(service.regions_from, from) || !coversAddress(service.regions_to, to)) continue;
+    const carrier = store.get('carriers', service.carrier_id);
+    const contracts = store
+      .find('contracts', 'carrier_id', service.carrier_id)
+      .filter((c) => c.status === 'active' && canSeeContract(ctx.principal, c) && (!draft.contractId || c.id === draft.contractId));
+    for (const contract of contracts) {
+      const physical = withVolumetricWeight(draft.attributes.physical_properties, service, contract);
+      const choice = { service, contract, physical, optionIds: draft.options.map((o) => o.id), crossBorder: isInternational(draft) };
+      const price = carrier && shipmentPrice(store, choice, carrier.code);
+      if (price && (!best || price.amount < best.amount)) best = { service, contract, amount: price.amount };
+    }
+  }
+  if (!best) {
+    problems.add(
+      `No service '${code}' ships from ${from.country_code} to ${to.country_code} with ${draft.attributes.physical_properties.weight} g on an active contract of yours.`,
+      pointers.meta('service_code'),
+    );
+    return {};
+  }
+  return { service: best.service, contract: best.contract };
+}

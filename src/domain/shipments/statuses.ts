@@ -1,0 +1,49 @@
+import type { ShipmentRecord, ShipmentStatusRecord } from '../../model/shipment.js';
+import type { StatusRecord } from '../../model/status.js';
+import type { Services } from '../../services.js';
+import type { ReadView, Tx } from '../../store/store.js';
+
+/** The `statuses` row of a code; the catalogue is fixture data, so a missing code is a bug. */
+export function statusByCode(store: ReadView, code: string): StatusRecord {
+  const status = store.find('statuses', 'code', code)[0];
+  if (!status) throw new Error(`status '${code}' is missing from the catalogue`);
+  return status;
+}
+
+/** Statuses after which a shipment is with the carrier and can no longer be edited or deleted. */
+export const EDITABLE_STATUSES = new Set(['shipment-concept', 'shipment-registration-failed']);
+
+export interface NewStatus {
+  code: string;
+  /** Unix seconds the status applies from. */
+  at: number;
+  carrier?: { code: string; description: string; category?: string };
+  errors?: Record<string, unknown>[];
+}
+
+/**
+ * Appends a status to a shipment's history and makes it current. Carrier statuses also move
+ * `synced_at`, the last time the sandbox "heard from" the carrier.
+ */
+export function addStatus(tx: Tx, services: Services, shipment: ShipmentRecord, next: NewStatus): ShipmentRecord {
+  const status = statusByCode(tx, next.code);
+  const row: ShipmentStatusRecord = {
+    id: tx.newId(),
+    shipment_id: shipment.id,
+    status_id: status.id,
+    carrier_statuses: next.carrier
+      ? [{ ...next.carrier, category: next.carrier.category ?? 'default', assigned_at: next.at, ...(shipment.tracking_code ? { tracking_code: shipment.tracking_code } : {}) }]
+      : [],
+    errors: next.errors ?? [],
+    created_at: next.at,
+  };
+  tx.insert('shipmentStatuses', row);
+  const updated = tx.update('shipments', shipment.id, {
+    shipment_status_id: row.id,
+    status_code: status.code,
+    updated_at: Math.max(shipment.updated_at, next.at),
+    ...(next.carrier ? { synced_at: next.at } : {}),
+  });
+  services.events?.statusCreated(tx, updated, row);
+  return updated;
+}

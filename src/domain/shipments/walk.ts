@@ -1,0 +1,42 @@
+import type { ShipmentRecord } from '../../model/shipment.js';
+import type { Services } from '../../services.js';
+import type { Tx } from '../../store/store.js';
+import type { JobHandler } from '../scheduler.js';
+import { addStatus } from './statuses.js';
+
+export const WALK_SHIPMENT = 'walk-shipment';
+
+/**
+ * The carrier statuses of the `sandbox:auto-deliver` trigger, each with its delay after the
+ * previous one on the sandbox clock: handed over after an hour, sorted, out with the courier the
+ * next morning, delivered at noon.
+ */
+export const WALK = [
+  { code: 'shipment-received-by-carrier', after: 3600, carrier: { code: 'A01', description: 'Parcel received by the carrier' } },
+  { code: 'shipment-at-sorting', after: 3 * 3600, carrier: { code: 'B01', description: 'Parcel is being sorted' } },
+  { code: 'shipment-with-courier', after: 12 * 3600, carrier: { code: 'C01', description: 'Parcel is out for delivery' } },
+  { code: 'shipment-delivered', after: 4 * 3600, carrier: { code: 'D01', description: 'Parcel delivered' } },
+] as const;
+
+/** Queues step `step` of the walk, `WALK[step].after` seconds after `from`. */
+export function scheduleWalk(tx: Tx, services: Services, shipment: ShipmentRecord, step: number, from: number): void {
+  const next = WALK[step];
+  if (!next) return;
+  services.jobs.schedule(tx, { kind: WALK_SHIPMENT, subject: shipment.id, dueMs: (from + next.after) * 1000, payload: { step } });
+}
+
+/**
+ * Takes the next step of the walk, unless the shipment left the walk meanwhile (voided, or a
+ * status set by hand through POST /update-shipment-status).
+ */
+export const walkShipmentJob: JobHandler = {
+  apply(tx, job, services) {
+    const step = Number(job.payload?.step ?? 0);
+    const shipment = tx.get('shipments', job.subject);
+    const expected = step === 0 ? 'shipment-registered' : WALK[step - 1]?.code;
+    if (!shipment || shipment.status_code !== expected) return;
+    const at = Math.floor(job.due_ms / 1000);
+    const updated = addStatus(tx, services, shipment, { code: WALK[step]!.code, at, carrier: { ...WALK[step]!.carrier } });
+    scheduleWalk(tx, services, updated, step + 1, at);
+  },
+};

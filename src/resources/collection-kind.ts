@@ -1,0 +1,49 @@
+import type { Ctx } from '../http/context.js';
+import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import { collectionAttributes, type CollectionRecord } from '../model/collection.js';
+
+/** A client sees only the collections of its own organization; others answer 404 like missing ones. */
+export const collectionVisible = (ctx: Ctx, row: CollectionRecord): boolean => row.organization_id === ctx.principal?.organizationId;
+
+/** The status codes a collection can have (the `collection-*` rows of the statuses table). */
+export const collectionStatusCodes = [
+  'collection-concept',
+  'collection-registered',
+  'collection-registration-failed',
+  'collection-collected',
+  'collection-voided',
+] as const;
+
+export type CollectionStatusCode = (typeof collectionStatusCodes)[number];
+
+export const collectionKind: ResourceKind<CollectionRecord> = {
+  type: 'collections',
+  attributesSchema: collectionAttributes,
+  attributes: (row) => ({
+    description: row.description,
+    address: row.address,
+    collection_time: row.collection_time,
+    // The sandbox does not register collections with carriers, so this is false unless set otherwise.
+    register: row.register ?? false,
+    tracking_code: row.tracking_code,
+    created_at: row.created_at,
+  }),
+  relationships: {
+    shop: { targets: ['shops'], data: (row) => linkTo('shops', row.shop_id) },
+    contract: { targets: ['contracts'], data: (row) => linkTo('contracts', row.contract_id) },
+    status: { targets: ['statuses'], data: (row) => linkTo('statuses', row.status_id) },
+    shipments: {
+      targets: ['shipments'],
+      many: true,
+      // `collection_id` on a shipment is not indexed: collections hold a few shipments and the
+      // shipments table of a sandbox stays small, so a scan is fine.
+      data: (row, ctx) =>
+        ctx.services.store
+          .all('shipments')
+          .filter((shipment) => shipment.collection_id === row.id)
+          .map((shipment) => ({ type: 'shipments', id: shipment.id })),
+    },
+  },
+  self: (row) => `/collections/${row.id}`,
+  load: (ctx, id) => ctx.services.store.get('collections', id),
+};

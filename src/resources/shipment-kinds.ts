@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import type { Ctx } from '../http/context.js';
+import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import { resourceSchemas } from '../jsonapi/schemas.js';
+import { shipmentAttributes, type FileRecord, type ShipmentRecord, type ShipmentStatusRecord } from '../model/shipment.js';
+
+/** Whether the caller may see a shipment: shipments of its organization's shops only. */
+export const shipmentVisible = (ctx: Ctx, row: ShipmentRecord): boolean => row.organization_id === ctx.principal?.organizationId;
+
+export const shipmentKind: ResourceKind<ShipmentRecord> = {
+  type: 'shipments',
+  attributesSchema: shipmentAttributes,
+  attributes: (row, ctx) => ({
+    recipient_address: row.recipient_address,
+    return_address: row.return_address,
+    sender_address: row.sender_address,
+    pickup_location: row.pickup_location,
+    description: row.description,
+    customer_reference: row.customer_reference,
+    channel: row.channel,
+    total_value: row.total_value,
+    price: row.price,
+    barcode: row.barcode,
+    tracking_code: row.tracking_code,
+    tracking_url: row.tracking_url,
+    // The sandbox serves the tracking page itself, under the public URL of this request.
+    tracking_page_url: row.tracking_code ? ctx.url(`/tracking/${encodeURIComponent(row.tracking_code)}`) : undefined,
+    physical_properties: row.physical_properties,
+    items: row.items,
+    customs: row.customs,
+    sender_tax_identification_numbers: row.sender_tax_identification_numbers,
+    recipient_tax_identification_numbers: row.recipient_tax_identification_numbers,
+    register_at: row.register_at,
+    tags: row.tags,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    synced_at: row.synced_at,
+  }),
+  relationships: {
+    shop: { targets: ['shops'], data: (row) => linkTo('shops', row.shop_id) },
+    service: { targets: ['services'], data: (row) => linkTo('services', row.service_id) },
+    contract: { targets: ['contracts'], data: (row) => linkTo('contracts', row.contract_id) },
+    service_options: {
+      targets: ['service-options'],
+      many: true,
+      data: (row) => row.service_options.map((o) => ({ type: 'service-options', id: o.id, ...(o.values ? { meta: { values: o.values } } : {}) })),
+    },
+    liability_coverage: { targets: ['liability-coverages'], data: (row) => linkTo('liability-coverages', row.liability_coverage_id) },
+    collection: { targets: ['collections'], data: (row) => linkTo('collections', row.collection_id) },
+    shipment_status: {
+      targets: ['shipment-statuses'],
+      data: (row) => linkTo('shipment-statuses', row.shipment_status_id),
+      related: (row) => `/shipments/${row.id}/statuses/${row.shipment_status_id}`,
+    },
+    files: {
+      targets: ['files'],
+      many: true,
+      data: (row, ctx) => ctx.services.store.find('files', 'shipment_id', row.id).map((file) => ({ type: 'files', id: file.id })),
+      related: (row) => `/shipments/${row.id}/files`,
+    },
+    hook_logs: {
+      targets: ['hook-logs'],
+      many: true,
+      data: (row, ctx) => ctx.services.store.find('hookLogs', 'resource_id', row.id).map((log) => ({ type: 'hook-logs', id: log.id })),
+    },
+  },
+  self: (row) => `/shipments/${row.id}`,
+  links: (row) => ({ files: `/shipments/${row.id}/files` }),
+  load: (ctx, id) => {
+    const row = ctx.services.store.get('shipments', id);
+    return row && shipmentVisible(ctx, row) ? row : undefined;
+  },
+};
+
+const carrierStatus = z.object({
+  code: z.string(),
+  description: z.string(),
+  assigned_at: z.number().int(),
+  category: z.string().optional(),
+  tracking_code: z.string().optional(),
+});
+
+export const shipmentStatusKind: ResourceKind<ShipmentStatusRecord> = {
+  type: 'shipment-statuses',
+  attributesSchema: z
+    .object({ carrier_statuses: z.array(carrierStatus), errors: z.array(z.record(z.string(), z.unknown())), created_at: z.number().int() })
+    .meta({ id: 'ShipmentStatusAttributes' }),
+  attributes: ({ carrier_statuses, errors, created_at }) => ({ carrier_statuses, errors, created_at }),
+  relationships: {
+    shipment: { targets: ['shipments'], data: (row) => linkTo('shipments', row.shipment_id) },
+    status: { targets: ['statuses'], data: (row) => linkTo('statuses', row.status_id) },
+  },
+  self: (row) => `/shipments/${row.shipment_id}/statuses/${row.id}`,
+  load: (ctx, id) => {
+    const row = ctx.services.store.get('shipmentStatuses', id);
+    const shipment = row && ctx.services.store.get('shipments', row.shipment_id);
+    return shipment && shipmentVisible(ctx, shipment) ? row : undefined;
+  },
+};
+
+export const fileKind: ResourceKind<FileRecord> = {
+  type: 'files',
+  attributesSchema: z
+    .object({
+      document_type: z.string(),
+      formats: z.array(z.object({ extension: z.string(), mime_type: z.string() })),
+      created_at: z.number().int(),
+    })
+    .meta({ id: 'FileAttributes' }),
+  attributes: ({ document_type, formats, created_at }) => ({ document_type, formats, created_at }),
+  relationships: {},
+  self: (row) => `/files/${row.id}`,
+  load: (ctx, id) => {
+    const row = ctx.services.store.get('files', id);
+    const shipment = row && ctx.services.store.get('shipments', row.shipment_id);
+    return shipment && shipmentVisible(ctx, shipment) ? row : undefined;
+  },
+};
+
+export const shipmentSchemas = resourceSchemas(shipmentKind, { links: ['files'] });
+export const shipmentStatusSchemas = resourceSchemas(shipmentStatusKind);
+export const fileSchemas = resourceSchemas(fileKind);

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { fingerprint, idempotencyKey, idempotent, type Remember } from '../domain/idempotency.js';
+import type { ShipmentDraft } from '../domain/shipments/draft.js';
+import { scheduleRegistration } from '../domain/shipments/registration.js';
+import { resolveDraft, type ResolvedShipment } from '../domain/shipments/resolve.js';
+import { addStatus, EDITABLE_STATUSES } from '../domain/shipments/statuses.js';
+import { principalOf, type Ctx } from '../http/context.js';
+import { endpoint } from '../http/endpoint.js';
+import { jsonApi, resourceDocument } from '../jsonapi/document.js';
+import { ApiError } from '../jsonapi/errors.js';
+import { checkIdentity } from '../jsonapi/request.js';
+import type { ShipmentRecord } from '../model/shipment.js';
+import type { Tx } from '../store/store.js';
+import { findOr404 } from './lookup.js';
+import { createShipmentRequest, draftFromCreate, draftFromUpdate, updateShipmentRequest } from './shipment-requests.js';
+import { shipmentKind, shipmentSchemas as schemas, shipmentVisible } from './shipment-kinds.js';
+
+const manage = { anyOf: ['shipments.manage'] } as const;
+const idParams = z.object({ shipment_id: z.string() });
+
+/** The stored fields a draft and its resolution give; `undefined` removes a field on update. */
+function shipmentFields(draft: ShipmentDraft, resolved: ResolvedShipment) {
+  const a = draft.attributes;
+  return {
+    recipient_address: a.recipient_address,
+    return_address: a.return_address,
+    sender_address: a.sender_address,
+    physical_properties: resolved.physical,
+    pickup_location: a.pickup_location ?? undefined,
+    description: a.description,
+    items: a.items,
+    customs: a.customs,
+    sender_tax_identification_numbers: a.sender_tax_identification_numbers,
+    recipient_tax_identification_numbers: a.recipient_tax_identification_numbers,
+    customer_reference: a.customer_reference,
+    channel: a.channel,
+    total_value: resolved.totalValue,
+    register_at: a.register_at ?? undefined,
+    tags: a.tags,
+    price: resolved.price,
+    service_id: resolved.service?.id,
+    contract_id: resolved.contract?.id,
+    service_options: resolved.options,
+    liability_coverage_id: resolved.coverage?.id,
+    collection_id: resolved.collection?.id,
+    label: resolved.label,
+  };
+}
+
+/** A modified or deleted shipment must not have left the sandbox's hands yet. */
+function assertEditable(shipment: ShipmentRecord, action: string): void {
+  if (EDITABLE_STATUSES.has(shipment.status_code)) return;
+  throw ApiError.of('cannotModify', `The shipment is ${shipment.status_code} and can no longer be ${action}.`);
+}
+
+function createInTx(ctx: Ctx, tx: Tx, draft: ShipmentDraft, resolved: ResolvedShipment): ShipmentRecord {
+  const { services } = ctx;
+  const now = services.clock.now();
+  const id = tx.newId();
+  const inserted = tx.insert('shipments', {
+    ...shipmentFields(draft, resolved),
+    id,
+    created_at: now,
+    updated_at: now,
+    shop_id: resolved.shop.id,
+    organization_id: resolved.shop.organization_id,
+    shipment_status_id: '',
+    status_code: '',
+    client_id: principalOf(ctx).clientId,
+  } as ShipmentRecord);
+  let shipment = addStatus(tx, services, inserted, { code: 'shipment-concept', at: now });
+  shipment = services.events?.shipmentCreated(tx, shipment) ?? shipment;
+  scheduleRegistration(tx, services, shipment);
+  return shipment;
+}
+
+async function createShipment(ctx: Ctx, draft: ShipmentDraft, include: readonly string[], remember?: Remember): Promise<Response> {
+  const resolved = resolveDraft(ctx, draft);
+  const { body, shipment } = await ctx.services.store.transact((tx) => {
+    const created = createInTx(ctx, tx, draft, resolved);
+    const text = JSON.stringify(resourceDocument(ctx, shipmentKind, created, include));
+    remember?.(tx, 201, text);
+    return { body: text, shipment: created };
+  });
+  return new Response(body, {
+    status: 201,
+    headers: { 'content-type': 'application/vnd.api+json', location: ctx.url(shipmentKind.self(shipment)) },
+  });
+}
+
+export const shipmentWriteEndpoints = [
+  endpoint({
+    method: 'post',
+    path: '/shipments',
+    operationId: 'createShipment',
+    summary: 'Create a shipment',
+    description:
+      'Creates a concept shipment. With service, contract and register_at set it is registered REGISTRATION_DELAY seconds after register_at. Send an Idempotency-Key header to make retries safe: a repeat within 24 hours replays the first answer with Idempotency-Replay: true.',
+    tag: 'Shipments',
+    auth: manage,
+    body: createShipmentRequest,
+    include: 'shipments',
+    responses: {
+      201: { description: 'The new shipment.', schema: schemas.document },
+      409: { description: 'Wrong type (10007), or the same Idempotency-Key is still being processed.' },
+      422: { description: 'A business rule was broken (10008); each error points at its field.' },
+    },
+    handler: async (ctx, { body, include }, c) => {
+      checkIdentity(body.data, 'shipments');
+      const draft = draftFromCreate(body);
+      const key = idempotencyKey(c.req.header('idempotency-key'));
+      if (key === undefined) return createShipment(ctx, draft, include);
+      return idempotent(ctx.services, principalOf(ctx).clientId, key, fingerprint(body), (remember) => createShipment(ctx, draft, include, remember));
+    },
+  }),
+  endpoint({
+    method: 'patch',
+    path: '/shipments/{shipment_id}',
+    operationId: 'updateShipment',
+    summary: 'Change a shipment that is not registered yet',
+    description: 'Send only what changes. A concept or a shipment whose registration failed can be changed; it becomes a concept again. Registered shipments answer 423.',
+    tag: 'Shipments',
+    auth: manage,
+    params: idParams,
+    body: updateShipmentRequest,
+    include: 'shipments',
+    responses: {
+      200: { description: 'The whole updated shipment.', schema: schemas.document },
+      409: { description: 'The body type or id does not match (10007).' },
+      422: { description: 'A business rule was broken (10008).' },
+      423: { description: 'The shipment is registered and cannot be changed (10005).' },
+    },
+    handler: async (ctx, { params, body, include }) => {
+      const current = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
+      checkIdentity(body.data, 'shipments', current.id);
+      assertEditable(current, 'changed');
+      const draft = draftFromUpdate(current, body);
+      const resolved = resolveDraft(ctx, draft);
+      const { services } = ctx;
+      const updated = await services.store.transact((tx) => {
+        let row = tx.update('shipments', current.id, { ...shipmentFields(draft, resolved), updated_at: services.clock.now() });
+        if (row.status_code !== 'shipment-concept') row = addStatus(tx, services, row, { code: 'shipment-concept', at: services.clock.now() });
+        scheduleRegistration(tx, services, row);
+        return row;
+      });
+      return jsonApi(resourceDocument(ctx, shipmentKind, updated, include));
+    },
+  }),
+  endpoint({
+    method: 'delete',
+    path: '/shipments/{shipment_id}',
+    operationId: 'deleteShipment',
+    summary: 'Delete a shipment that is not registered yet',
+    tag: 'Shipments',
+    auth: manage,
+    params: idParams,
+    responses: {
+      204: { description: 'Deleted.' },
+      423: { description: 'The shipment is registered and cannot be deleted (10005).' },
+    },
+    handler: async (ctx, { params }) => {
+      const shipment = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
+      assertEditable(shipment, 'deleted');
+      await ctx.services.store.transact((tx) => {
+        for (const status of tx.find('shipmentStatuses', 'shipment_id', shipment.id)) tx.remove('shipmentStatuses', status.id);
+        for (const file of tx.find('files', 'shipment_id', shipment.id)) tx.remove('files', file.id);
+        for (const job of tx.find('jobs', 'subject', shipment.id)) tx.remove('jobs', job.id);
+        tx.remove('shipments', shipment.id);
+      });
+      return new Response(null, { status: 204 });
+    },
+  }),
+];

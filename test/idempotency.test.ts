@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { memoryPersistence, type Persistence } from '../src/store/persistence.js';
+import { firstError, testSandbox, type Json } from './support/app.js';
+import { shipmentBody, world } from './support/shipments.js';
+
+/** A persistence whose writes wait until `release()`: the first request stays "running". */
+function gatedPersistence() {
+  const inner = memoryPersistence();
+  let gate: Promise<void> = Promise.resolve();
+  let open = () => {};
+  const persistence: Persistence = {
+    location: 'gated memory',
+    load: () => inner.load(),
+    write: async (ops, snapshot) => {
+      await gate;
+      await inner.write(ops, snapshot);
+    },
+    close: () => inner.close(),
+  };
+  return {
+    persistence,
+    hold: () => {
+      gate = new Promise((resolve) => (open = resolve));
+    },
+    release: () => open(),
+  };
+}
+
+async function setup(persistence?: Persistence) {
+  const sandbox = await testSandbox({ persistence });
+  const w = await world(sandbox);
+  const post = (body: Json, key: string) => sandbox.request('POST', '/shipments', { token: w.token, body, headers: { 'idempotency-key': key } });
+  return { sandbox, w, post, body: shipmentBody({ shop: w.shopIn('NL'), attributes: { customer_reference: 'ORDER-77' } }) };
+}
+
+describe('Idempotency-Key on POST /shipments', () => {
+  it('replays the first answer for the same key and body, with Idempotency-Replay', async () => {
+    const { sandbox, post, body } = await setup();
+    const first = await post(body, 'order-77');
+    const again = await post(JSON.parse(JSON.stringify(body)), 'order-77');
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotency-replay')).toBeNull();
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotency-replay')).toBe('true');
+    expect(again.text).toBe(first.text);
+    expect(sandbox.store.count('shipments')).toBe(1);
+  });
+
+  it('answers 422 for the same key with another body', async () => {
+    const { post, body } = await setup();
+    await post(body, 'order-78');
+    const other = structuredClone(body);
+    other.data.attributes.customer_reference = 'ORDER-79';
+    const answer = await post(other, 'order-78');
+    expect(answer.status).toBe(422);
+    expect(firstError(answer)).toMatchObject({ code: '10008', source: { header: 'Idempotency-Key' } });
+  });
+
+  it('replays a refusal too, errors included', async () => {
+    const { sandbox, post, body } = await setup();
+    const refused = { ...body, meta: { service_code: 'pigeon-post' } };
+    const first = await post(refused, 'bad-1');
+    const again = await post(refused, 'bad-1');
+    expect(first.status).toBe(422);
+    expect(again.status).toBe(422);
+    expect(again.headers.get('idempotency-replay')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(sandbox.store.count('shipments')).toBe(0);
+  });
+
+  it('keys belong to a client: another client with the same key creates its own shipment', async () => {
+    const { sandbox, post, body } = await setup();
+    await post(body, 'shared-key');
+    const limited = await sandbox.token('limited-client');
+    const answer = await sandbox.request('POST', '/shipments', { token: limited, body, headers: { 'idempotency-key': 'shared-key' } });
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get('idempotency-replay')).toBeNull();
+    expect(sandbox.store.count('shipments')).toBe(2);
+  });
+
+  it('frees the key after 24 hours on the sandbox clock', async () => {
+    const { sandbox, w, body } = await setup();
+    const post = async (key: string) => sandbox.request('POST', '/shipments', { token: await sandbox.token(), body, headers: { 'idempotency-key': key } });
+    const first = await post('daily');
+    await sandbox.advance(24 * 3600 - 1);
+    expect((await post('daily')).headers.get('idempotency-replay')).toBe('true');
+    await sandbox.advance(1);
+    const fresh = await post('daily');
+    expect(fresh.headers.get('idempotency-replay')).toBeNull();
+    expect(fresh.body.data.id).not.toBe(first.body.data.id);
+    expect(w.token).toBeTruthy();
+  });
+
+  it('answers 409 while the first request with the key is still running', async () => {
+    const gated = gatedPersistence();
+    const { sandbox, post, body } = await setup(gated.persistence);
+    gated.hold();
+    const running = post(body, 'slow');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const meanwhile = await post(body, 'slow');
+    expect(meanwhile.status).toBe(409);
+    expect(firstError(meanwhile)).toMatchObject({ status: '409', source: { header: 'Idempotency-Key' } });
+    gated.release();
+    expect((await running).status).toBe(201);
+    const after = await post(body, 'slow');
+    expect(after.headers.get('idempotency-replay')).toBe('true');
+    expect(sandbox.store.count('shipments')).toBe(1);
+  });
+
+  it('creates exactly one shipment from 50 concurrent requests with one key', async () => {
+    const { sandbox, post, body } = await setup();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => post(body, 'burst')));
+    const created = answers.filter((a) => a.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((a) => a.body.data.id)).size).toBe(1);
+    expect(answers.every((a) => a.status === 201 || a.status === 409)).toBe(true);
+    expect(sandbox.store.count('shipments')).toBe(1);
+  });
+
+  it('refuses an empty or oversized key', async () => {
+    const { sandbox, post, body } = await setup();
+    const huge = await post(body, 'k'.repeat(10 * 1024));
+    expect(huge.status).toBe(400);
+    expect(firstError(huge)).toMatchObject({ source: { header: 'Idempotency-Key' } });
+    expect((await post(body, '')).status).toBe(400);
+    expect(sandbox.store.count('shipments')).toBe(0);
+  });
+});

@@ -1,0 +1,281 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
+import { createShipment, customsContent, recipients, shipmentBody, world, type World } from './support/shipments.js';
+
+let sandbox: TestSandbox;
+let w: World;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+  w = await world(sandbox);
+});
+
+const post = (body: Json, token = w.token, headers: Record<string, string> = {}) => sandbox.request('POST', '/shipments', { token, body, headers });
+const pointersOf = (answer: Json) => answer.body.errors.map((e: Json) => e.source?.pointer).sort();
+
+describe('creating a shipment', () => {
+  it('creates a concept with the computed volumetric weight and no price before a service is chosen', async () => {
+    const body = shipmentBody({ shop: w.shopIn('NL'), attributes: { physical_properties: { weight: 1200, length: 400, width: 300, height: 200, volumetric_weight: 1 } } });
+    const answer = await post(body);
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get('location')).toBe(answer.body.data.links.self);
+    const { attributes, relationships } = answer.body.data;
+    expect(attributes.physical_properties).toEqual({ weight: 1200, length: 400, width: 300, height: 200, volumetric_weight: 4800 });
+    expect(attributes).not.toHaveProperty('price');
+    expect(attributes.created_at).toBe(TEST_NOW);
+    expect(relationships.service.data).toBeNull();
+    const status = await sandbox.get(new URL(relationships.shipment_status.links.related).pathname + '?include=status', w.token);
+    expect(status.body.included[0].attributes.code).toBe('shipment-concept');
+    expect(answer.body.data.links.files).toBe(`${answer.body.data.links.self}/files`);
+    expect(answer.body).not.toHaveProperty('meta');
+  });
+
+  it('prices a shipment from its rate, with options and liability coverage', async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const contract = w.contractFor(service);
+    const rates = await sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${contract.id}&filter[weight]=1500`, w.token);
+    const rate = rates.body.data[0];
+    const base = rate.attributes.price?.amount ?? rate.meta.bracket_price.amount;
+    const fuel = rate.attributes.fuel_surcharge?.amount ?? 0;
+    const plain = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), service, contract }));
+    expect(plain.attributes.price).toEqual({ amount: base + fuel, currency: contract.attributes.currency });
+    const paid = rate.relationships.service_options.data.find((o: Json) => !o.meta.included && o.meta.price);
+    const coverage = (await sandbox.get(`/contracts/${contract.id}?include=liability_coverages`, w.token)).body.included[0];
+    const full = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        service,
+        contract,
+        relationships: {
+          service_options: { data: paid ? [{ type: 'service-options', id: paid.id }] : [] },
+          liability_coverage: { data: { type: 'liability-coverages', id: coverage.id } },
+        },
+      }),
+    );
+    expect(full.attributes.price.amount).toBe(base + fuel + (paid?.meta.price.amount ?? 0) + coverage.attributes.price.amount);
+  });
+
+  it('picks the service and the cheapest active contract from meta.service_code', async () => {
+    const body = shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.DE, attributes: { physical_properties: { weight: 2000 }, ...customsContent }, meta: { service_code: 'dpd-classic' } });
+    const created = await createShipment(sandbox, w.token, body);
+    const service = w.services.find((s: Json) => s.id === created.relationships.service.data.id);
+    expect(service.attributes.code).toBe('dpd-classic');
+    const rates = await sandbox.get(`/service-rates?filter[service]=${service.id}&filter[weight]=2000&filter[has_active_contract]=true`, w.token);
+    const cheapest = rates.body.data.reduce((a: Json, b: Json) => ((a.attributes.price?.amount ?? Infinity) <= (b.attributes.price?.amount ?? Infinity) ? a : b));
+    expect(rates.body.data.length).toBeGreaterThan(1);
+    expect(created.relationships.contract.data.id).toBe(cheapest.relationships.contract.data.id);
+    const unknown = await post({ ...body, meta: { service_code: 'pigeon-post' } });
+    expect(unknown.status).toBe(422);
+    expect(firstError(unknown)).toMatchObject({ code: '10008', source: { pointer: '/meta/service_code' } });
+  });
+
+  it('computes the total value from the items of an international shipment', async () => {
+    const service = w.service('postnl-parcel-international', 'GB');
+    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, service, contract: w.contractFor(service), attributes: customsContent }));
+    expect(created.attributes.total_value).toEqual({ amount: 2 * 1250 + 300, currency: 'EUR' });
+    expect(created.attributes.items).toHaveLength(2);
+  });
+
+  it('accepts a label choice the carrier offers and never echoes meta', async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const answer = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), meta: { label: { mime_type: 'application/zpl', size: 'A6' } } }));
+    expect(answer.status).toBe(201);
+    expect(answer.body).not.toHaveProperty('meta');
+    const refused = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), meta: { label: { mime_type: 'image/png', size: 'A4' } } }));
+    expect(refused.status).toBe(422);
+    expect(firstError(refused).source.pointer).toBe('/meta/label');
+  });
+
+  it('is allowed with shipments.manage alone', async () => {
+    const limited = await sandbox.token('limited-client');
+    expect((await post(shipmentBody({ shop: w.shopIn('NL') }), limited)).status).toBe(201);
+    const shopsOnly = await sandbox.token('sandbox-client', 'shops.manage');
+    expect(firstError(await post(shipmentBody({ shop: w.shopIn('NL') }), shopsOnly))).toMatchObject({ code: '14004' });
+  });
+});
+
+describe('bad shipment input', () => {
+  const expectRefused = async (body: Json, status: number, pointers: string[]) => {
+    const before = sandbox.store.count('shipments');
+    const answer = await post(body);
+    expect(answer.status, answer.text).toBe(status);
+    expect(pointersOf(answer)).toEqual([...pointers].sort());
+    expect(sandbox.store.count('shipments')).toBe(before);
+    return answer;
+  };
+
+  it('names every missing address', async () => {
+    const body = shipmentBody({ shop: w.shopIn('NL') });
+    delete body.data.attributes.recipient_address;
+    delete body.data.attributes.sender_address;
+    await expectRefused(body, 400, ['/data/attributes/recipient_address', '/data/attributes/sender_address']);
+    const nameless = shipmentBody({ shop: w.shopIn('NL'), recipient: { ...recipients.NL, last_name: undefined } });
+    await expectRefused(nameless, 400, ['/data/attributes/recipient_address/last_name']);
+  });
+
+  it.each([0, -5, 'heavy', 1.5])('refuses weight %s', async (weight) => {
+    const answer = await expectRefused(shipmentBody({ shop: w.shopIn('NL'), attributes: { physical_properties: { weight } } }), 400, ['/data/attributes/physical_properties/weight']);
+    expect(firstError(answer).code).toBe('10003');
+  });
+
+  it('refuses an unknown country code', async () => {
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), recipient: { ...recipients.NL, country_code: 'XX' } }), 400, ['/data/attributes/recipient_address/country_code']);
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), recipient: { ...recipients.NL, country_code: 'NLD' } }), 400, ['/data/attributes/recipient_address/country_code']);
+  });
+
+  it('needs description, items and customs for an international shipment', async () => {
+    const service = w.service('postnl-parcel-international', 'GB');
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, service, contract: w.contractFor(service) }), 422, [
+      '/data/attributes/customs',
+      '/data/attributes/description',
+      '/data/attributes/items',
+    ]);
+  });
+
+  it('refuses a service and a contract of different carriers', async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const dpd = w.contracts.find((c: Json) => c.attributes.name.startsWith('DPD') && c.attributes.status === 'active');
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), service, contract: dpd }), 422, ['/data/relationships/contract/data/id']);
+  });
+
+  it('refuses a contract that is not active, and a service that does not ship the route', async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const pending = w.contracts.find((c: Json) => c.attributes.status === 'pending');
+    const answer = await expectRefused(shipmentBody({ shop: w.shopIn('NL'), service, contract: pending }), 422, ['/data/relationships/contract/data/id']);
+    expect(firstError(answer).detail).toContain('pending');
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.DE, service, contract: w.contractFor(service), attributes: customsContent }), 422, [
+      '/data/relationships/service/data/id',
+    ]);
+  });
+
+  it('refuses two options of one category and an option the rate does not offer', async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const contract = w.contractFor(service);
+    const rate = (await sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${contract.id}&filter[weight]=1500`, w.token)).body.data[0];
+    const offered = rate.relationships.service_options.data.map((o: Json) => w.options.find((x: Json) => x.id === o.id));
+    const byCategory = new Map<string, Json[]>();
+    for (const option of w.options) byCategory.set(option.attributes.category, [...(byCategory.get(option.attributes.category) ?? []), option]);
+    const [first, second] = byCategory.get('delivery-window')!;
+    const options = (list: Json[]) => ({ service_options: { data: list.map((o) => ({ type: 'service-options', id: o.id })) } });
+    const answer = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: options([first, second]) }));
+    expect(answer.status).toBe(422);
+    expect(pointersOf(answer)).toContain('/data/relationships/service_options/data/1');
+    const notOffered = w.options.find((o: Json) => !offered.some((x: Json) => x?.id === o.id) && !o.attributes.values_format);
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: options([notOffered]) }), 422, ['/data/relationships/service_options/data/0']);
+  });
+
+  it('refuses a liability coverage of another contract', async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const other = w.contracts.find((c: Json) => c.attributes.name.startsWith('DPD') && c.relationships.liability_coverages.data.length > 0);
+    const coverage = other.relationships.liability_coverages.data[0];
+    await expectRefused(
+      shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), relationships: { liability_coverage: { data: coverage } } }),
+      422,
+      ['/data/relationships/liability_coverage/data/id'],
+    );
+  });
+
+  it('refuses another tenant’s shop', async () => {
+    const theirs = await world(sandbox, 'other-client');
+    await expectRefused(shipmentBody({ shop: theirs.shopIn('GB'), recipient: recipients.GB }), 422, ['/data/relationships/shop/data/id']);
+  });
+
+  it('needs a pickup location for a service that delivers to a pickup point', async () => {
+    const service = w.service('postnl-parcel-pickup-point', 'NL');
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service) }), 422, ['/data/attributes/pickup_location']);
+    const ok = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { pickup_location: { code: '205604' } } }));
+    expect(ok.status).toBe(201);
+  });
+
+  it('refuses a weight outside every rate', async () => {
+    const service = w.service('postnl-letterbox-parcel', 'NL');
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { physical_properties: { weight: 900000 } } }), 422, [
+      '/data/attributes/physical_properties/weight',
+    ]);
+  });
+
+  it('refuses a wrong type with 409 and unknown attributes with 400', async () => {
+    const body = shipmentBody({ shop: w.shopIn('NL') });
+    const conflict = await post({ data: { ...body.data, type: 'shops' } });
+    expect(conflict.status).toBe(409);
+    const unknown = await post({ data: { ...body.data, attributes: { ...body.data.attributes, colour: 'red' } } });
+    expect(unknown.status).toBe(400);
+    expect(firstError(unknown).source.pointer).toBe('/data/attributes/colour');
+  });
+});
+
+describe('reading shipments', () => {
+  it('lists only the caller’s shipments, newest first, and hides others’ behind 404', async () => {
+    const s = await testSandbox();
+    const mine = await world(s);
+    const theirs = await world(s, 'other-client');
+    const first = await createShipment(s, mine.token, shipmentBody({ shop: mine.shopIn('NL') }));
+    await s.advance(10);
+    const second = await createShipment(s, mine.token, shipmentBody({ shop: mine.shopIn('DE'), recipient: recipients.DE }));
+    await createShipment(s, theirs.token, shipmentBody({ shop: theirs.shopIn('GB'), recipient: recipients.GB }));
+    const list = await s.get('/shipments', mine.token);
+    expect(list.body.data.map((x: Json) => x.id)).toEqual([second.id, first.id]);
+    expect((await s.get(`/shipments/${first.id}`, theirs.token)).status).toBe(404);
+    expect((await s.get(`/shipments/${first.id}`, mine.token)).body.data.id).toBe(first.id);
+  });
+
+  it('filters by shop, status, dates, references, channel, carrier, tags and search', async () => {
+    const s = await testSandbox();
+    const m = await world(s);
+    const service = m.service('postnl-parcel-standard', 'NL');
+    const a = await createShipment(s, m.token, shipmentBody({ shop: m.shopIn('NL'), service, contract: m.contractFor(service), attributes: { customer_reference: 'ORDER-1', channel: 'webshop', tags: ['gift', 7], description: 'Blue teapot', register_at: TEST_NOW + 86400 } }));
+    await s.advance(2 * 86400);
+    const t = await s.token();
+    const b = await createShipment(s, t, shipmentBody({ shop: m.shopIn('DE'), recipient: recipients.DE, attributes: { customer_reference: 'ORDER-2', channel: 'pos', tags: ['b2b'] } }));
+    const ids = async (query: string) => (await s.get(`/shipments?${query}`, t)).body.data.map((x: Json) => x.id);
+    expect(await ids(`filter[shop]=${m.shopIn('DE').id}`)).toEqual([b.id]);
+    expect(await ids('filter[current_status_code]=shipment-concept')).toEqual([b.id]);
+    expect(await ids('filter[current_status_code]=shipment-registered,shipment-concept')).toEqual([b.id, a.id]);
+    const day = (offset: number) => new Date((TEST_NOW + offset) * 1000).toISOString().slice(0, 10);
+    expect(await ids(`filter[created_at][date_from]=${day(86400)}`)).toEqual([b.id]);
+    expect(await ids(`filter[created_at][date_to]=${day(0)}`)).toEqual([a.id]);
+    expect(await ids(`filter[created_at][date_to]=${TEST_NOW}`)).toEqual([a.id]);
+    expect(await ids(`filter[register_at][date_from]=${day(0)}`)).toEqual([a.id]);
+    expect(await ids('filter[customer_reference]=ORDER-2')).toEqual([b.id]);
+    expect(await ids('filter[channel]=webshop')).toEqual([a.id]);
+    expect(await ids(`filter[carrier]=${service.relationships.carrier.data.id}`)).toEqual([a.id]);
+    expect(await ids('filter[tags]=7,b2b')).toEqual([b.id, a.id]);
+    expect(await ids('filter[search]=teapot')).toEqual([a.id]);
+    expect(await ids('filter[search]=berlin')).toEqual([b.id]);
+    const registered = (await s.get(`/shipments/${a.id}`, t)).body.data.attributes.tracking_code;
+    expect(await ids(`filter[tracking_code]=${registered}`)).toEqual([a.id]);
+    expect((await s.get('/shipments?filter[current_status_code]=shipment-lost', t)).status).toBe(400);
+    expect((await s.get('/shipments?filter[created_at][date_from]=yesterday', t)).status).toBe(400);
+  });
+
+  it('includes its relationships on request', async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service) }));
+    const answer = await sandbox.get(`/shipments/${created.id}?include=shop,service.carrier,contract,shipment_status.status`, w.token);
+    const types = answer.body.included.map((r: Json) => r.type).sort();
+    expect(types).toEqual(['carriers', 'contracts', 'services', 'shipment-statuses', 'shops', 'statuses']);
+  });
+});
+
+describe('changing and deleting a shipment', () => {
+  it('changes a concept, keeping what is not sent and ignoring read-only fields', async () => {
+    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), attributes: { description: 'Old', customer_reference: 'R-1' } }));
+    const answer = await sandbox.request('PATCH', `/shipments/${created.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: created.id, attributes: { description: 'New', price: { amount: 1, currency: 'EUR' }, tracking_code: 'X' } } },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.attributes).toMatchObject({ description: 'New', customer_reference: 'R-1' });
+    expect(answer.body.data.attributes).not.toHaveProperty('tracking_code');
+    expect(answer.body.data.attributes).not.toHaveProperty('price');
+  });
+
+  it('deletes a concept (204, then 404), and refuses mismatched ids', async () => {
+    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    const mismatch = await sandbox.request('PATCH', `/shipments/${created.id}`, { token: w.token, body: { data: { type: 'shipments', id: '00000000-0000-4000-8000-000000000000' } } });
+    expect(mismatch.status).toBe(409);
+    expect((await sandbox.request('DELETE', `/shipments/${created.id}`, { token: w.token })).status).toBe(204);
+    expect((await sandbox.get(`/shipments/${created.id}`, w.token)).status).toBe(404);
+  });
+});
