@@ -26,6 +26,7 @@ import { shipmentWriteEndpoints } from './resources/shipment-writes.js';
 import { shipmentStatusEndpoints } from './resources/shipment-statuses.js';
 import { shipmentRpcEndpoints } from './resources/shipment-rpc.js';
 import { trackingPageEndpoints } from './resources/tracking-page.js';
+import { fileEndpoints } from './resources/files.js';
 
 /** Every area of the sandbox, in the order its endpoints are registered. */
 export const modules: readonly SandboxModule[] = [
@@ -45,7 +46,7 @@ export const modules: readonly SandboxModule[] = [
   { kinds: [shopKind], endpoints: [...shopEndpoints, ...logoEndpoints] },
   {
     kinds: [shipmentKind, shipmentStatusKind, fileKind],
-    endpoints: [...shipmentReadEndpoints, ...shipmentWriteEndpoints, ...shipmentStatusEndpoints, ...shipmentRpcEndpoints, ...trackingPageEndpoints],
+    endpoints: [...shipmentReadEndpoints, ...shipmentWriteEndpoints, ...shipmentStatusEndpoints, ...shipmentRpcEndpoints, ...trackingPageEndpoints, ...fileEndpoints],
     jobs: { [REGISTER_SHIPMENT]: registerShipmentJob, [WALK_SHIPMENT]: walkShipmentJob },
   },
   { kinds: [collectionKind, pickupLocationKind], endpoints: [...collectionEndpoints, ...pickupLocationEndpoints] },

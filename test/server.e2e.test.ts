@@ -156,3 +156,40 @@ describe('start-up failures', () => {
     }
   });
 });
+
+describe('concurrent requests over a real socket', () => {
+  it('create exactly one shipment from 50 concurrent POSTs with one Idempotency-Key', async () => {
+    const dir = await tempDir();
+    const server = await startServer({ DATA_FILE: join(dir, 'sandbox.json') });
+    try {
+      const token = await getToken(server.url);
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' };
+      const shops = (await (await fetch(`${server.url}/shops`, { headers: auth })).json()) as { data: { id: string; attributes: Record<string, unknown> }[] };
+      const shop = shops.data.find((s) => (s.attributes.sender_address as { country_code: string }).country_code === 'NL')!;
+      const body = JSON.stringify({
+        data: {
+          type: 'shipments',
+          attributes: {
+            recipient_address: { first_name: 'Anna', last_name: 'de Vries', street_1: 'Kalverstraat', city: 'Amsterdam', country_code: 'NL' },
+            sender_address: shop.attributes.sender_address,
+            return_address: shop.attributes.return_address,
+            physical_properties: { weight: 1000 },
+          },
+          relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+        },
+      });
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () => fetch(`${server.url}/shipments`, { method: 'POST', headers: { ...auth, 'idempotency-key': 'burst-1' }, body })),
+      );
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+      const ids = new Set<string>();
+      for (const answer of answers) if (answer.status === 201) ids.add(((await answer.json()) as { data: { id: string } }).data.id);
+      expect(ids.size).toBe(1);
+      const list = (await (await fetch(`${server.url}/shipments`, { headers: auth })).json()) as { meta: { total_records: number } };
+      expect(list.meta.total_records).toBe(1);
+    } finally {
+      await server.stop();
+    }
+  });
+});

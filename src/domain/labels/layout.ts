@@ -1,0 +1,91 @@
+import type { LinearBarcode } from './barcode.js';
+
+/*
+ * A label is laid out once as a list of drawing operations in PDF points on an A6 page, and
+ * each output format (PDF, PNG, ZPL) only translates those operations. That keeps one layout
+ * for three formats and keeps the renderers small.
+ */
+
+/** A6 portrait in PDF points (105 x 148 mm). */
+export const A6 = { width: 297.64, height: 419.53 } as const;
+/** A4 portrait in PDF points (210 x 297 mm). */
+export const A4 = { width: 595.28, height: 841.89 } as const;
+
+/** One line of text; `y` is the top of the line box, `width` the room it may take. */
+export interface TextOp {
+  kind: 'text';
+  x: number;
+  y: number;
+  width: number;
+  size: number;
+  text: string;
+  bold?: boolean;
+  align?: 'left' | 'center' | 'right';
+  /** White text, for printing on a filled box. */
+  inverse?: boolean;
+}
+
+/** A rectangle, filled black or stroked with `line` points. */
+export interface BoxOp {
+  kind: 'box';
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  fill?: boolean;
+  line?: number;
+}
+
+/** A linear barcode: `x` is its left edge (quiet zone excluded), `module` the bar unit. */
+export interface BarcodeOp {
+  kind: 'barcode';
+  x: number;
+  y: number;
+  height: number;
+  module: number;
+  symbol: LinearBarcode;
+}
+
+export type DrawOp = TextOp | BoxOp | BarcodeOp;
+
+/** Width of `text` at `size` points, in points, as the target renderer would draw it. */
+export type Measure = (text: string, size: number, bold: boolean) => number;
+
+/** Text sizes may shrink to this share of the asked size before the text is cut. */
+const MIN_SCALE = 0.75;
+
+/**
+ * Makes a text operation fit its width: first by shrinking the font a little, then by cutting
+ * the text with "...". Printed labels cannot scroll, and overlapping text is unreadable.
+ */
+export function fitText(op: TextOp, measure: Measure): TextOp {
+  const bold = op.bold ?? false;
+  const natural = measure(op.text, op.size, bold);
+  if (natural <= op.width) return op;
+  const size = Math.max(op.size * MIN_SCALE, (op.size * op.width) / natural);
+  if (measure(op.text, size, bold) <= op.width) return { ...op, size };
+  let text = op.text;
+  while (text.length > 1 && measure(`${text}...`, size, bold) > op.width) text = text.slice(0, -1);
+  return { ...op, size, text: `${text.trimEnd()}...` };
+}
+
+/**
+ * Splits `text` into at most `maxLines` lines of `width` at word boundaries; the last line
+ * keeps the rest (and is cut by `fitText` if it is still too long).
+ */
+export function wrapWords(text: string, width: number, size: number, measure: Measure, maxLines: number): string[] {
+  const words = text.split(/\s+/).filter(Boolean);
+  const lines: string[] = [];
+  let current = '';
+  for (const [index, word] of words.entries()) {
+    const candidate = current === '' ? word : `${current} ${word}`;
+    if (current !== '' && measure(candidate, size, false) > width) {
+      lines.push(current);
+      if (lines.length === maxLines - 1) return [...lines, words.slice(index).join(' ')];
+      current = word;
+    } else {
+      current = candidate;
+    }
+  }
+  return current === '' ? lines : [...lines, current];
+}

@@ -1,0 +1,88 @@
+import PDFDocument from 'pdfkit';
+import { fontData } from './fonts.js';
+import type { DrawOp, TextOp } from './layout.js';
+
+/*
+ * Shared pdfkit plumbing: a document whose bytes depend only on its input, drawing of layout
+ * operations, and collecting the output into a Buffer.
+ */
+
+export const REGULAR = 'DejaVuSans';
+export const BOLD = 'DejaVuSans-Bold';
+
+export interface PdfOptions {
+  size: [number, number];
+  title: string;
+  /** Unix seconds; becomes the creation date, which also seeds the PDF's file id. */
+  createdAt: number;
+  /** Keep pages in memory so page numbers can be written once all pages exist. */
+  bufferPages?: boolean;
+}
+
+/**
+ * A new PDF with fixed metadata. pdfkit stamps the current time and derives the file id from
+ * it; taking both from the shipment makes the same shipment download byte-identical files.
+ */
+export function createPdf(options: PdfOptions): PDFKit.PDFDocument {
+  const date = new Date(options.createdAt * 1000);
+  const doc = new PDFDocument({
+    size: options.size,
+    // Everything is placed explicitly; zero margins stop pdfkit from adding pages on its own.
+    margin: 0,
+    autoFirstPage: true,
+    bufferPages: options.bufferPages ?? false,
+    info: {
+      Title: options.title,
+      Author: 'parcel-sandbox',
+      Creator: 'parcel-sandbox',
+      Producer: 'parcel-sandbox',
+      CreationDate: date,
+      ModDate: date,
+    },
+  });
+  const fonts = fontData();
+  doc.registerFont(REGULAR, fonts.regular);
+  doc.registerFont(BOLD, fonts.bold);
+  doc.font(REGULAR);
+  return doc;
+}
+
+/** Ends the document and resolves with its bytes. */
+export function pdfBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    doc.end();
+  });
+}
+
+/** Width of a line of text in points, with the font it would be drawn in. */
+export function pdfMeasure(doc: PDFKit.PDFDocument) {
+  return (text: string, size: number, bold: boolean): number =>
+    doc.font(bold ? BOLD : REGULAR).fontSize(size).widthOfString(text);
+}
+
+/** Draws layout operations; `dx`/`dy` move the whole layout (an A6 label on an A4 page). */
+export function drawOps(doc: PDFKit.PDFDocument, ops: DrawOp[], dx = 0, dy = 0): void {
+  for (const op of ops) {
+    if (op.kind === 'text') drawText(doc, op, dx, dy);
+    else if (op.kind === 'box' && op.fill) doc.rect(op.x + dx, op.y + dy, op.width, op.height).fill('black');
+    else if (op.kind === 'box') doc.lineWidth(op.line ?? 1).rect(op.x + dx, op.y + dy, op.width, op.height).stroke('black');
+    else {
+      for (const bar of op.symbol.bars) {
+        doc.rect(op.x + dx + bar.start * op.module, op.y + dy, bar.width * op.module, op.height);
+      }
+      doc.fill('black');
+    }
+  }
+}
+
+export function drawText(doc: PDFKit.PDFDocument, op: TextOp, dx = 0, dy = 0): void {
+  doc
+    .font(op.bold ? BOLD : REGULAR)
+    .fontSize(op.size)
+    .fillColor(op.inverse ? 'white' : 'black')
+    .text(op.text, op.x + dx, op.y + dy, { width: op.width, align: op.align ?? 'left', lineBreak: false });
+}
