@@ -4,13 +4,15 @@ import { cors } from 'hono/cors';
 import type { KindRegistry } from './http/context.js';
 import { endpoint, pathPattern, type Endpoint } from './http/endpoint.js';
 import { mount } from './http/mount.js';
-import { requestLog, type AppEnv } from './http/request-log.js';
+import { captureRequests, requestLog, type AppEnv } from './http/request-log.js';
 import { jsonApi } from './jsonapi/document.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
 import { buildOpenApi } from './openapi/build.js';
 import { modules } from './modules.js';
 import type { AppDeps, Services } from './services.js';
 import { createScheduler } from './domain/scheduler.js';
+import { hookEvents } from './domain/hooks/engine.js';
+import { RequestLog } from './sandbox/request-log.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
 
 /** Endpoints that describe the sandbox itself: the API root and the OpenAPI document. */
@@ -82,7 +84,7 @@ function notFound(endpoints: readonly Endpoint[]) {
 export function createServices(deps: AppDeps): Services {
   const kinds: KindRegistry = new Map(modules.flatMap((module) => module.kinds ?? []).map((kind) => [kind.type, kind]));
   const handlers = Object.assign({}, ...modules.map((module) => module.jobs ?? {}));
-  const services: Services = { ...deps, kinds, jobs: createScheduler(() => services, handlers), inFlight: new Set() };
+  const services: Services = { ...deps, kinds, jobs: createScheduler(() => services, handlers), events: hookEvents(() => services), inFlight: new Set(), requestLog: new RequestLog() };
   const offset = getSetting<number>(deps.store, CLOCK_OFFSET);
   if (offset !== undefined) deps.clock.setOffsetMs(offset);
   return services;
@@ -97,8 +99,10 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   const services = 'jobs' in deps ? deps : createServices(deps);
 
   const endpoints = allEndpoints();
-  const app = new Hono<AppEnv>();
+  // Not strict: `/carriers/` is `/carriers`, as the 405 check (which allows a trailing slash) assumes.
+  const app = new Hono<AppEnv>({ strict: false });
   if (services.logger) app.use('*', requestLog(services.logger));
+  app.use('*', captureRequests(services));
   app.use(
     '*',
     cors({

@@ -4,6 +4,8 @@ export interface Config {
   host: string;
   /** JSON data file, or `null` to keep everything in memory. */
   dataFile: string | null;
+  /** Data lives in memory only (`dataFile` is then `null`). */
+  memory: boolean;
   seed: number;
   /** Start from freshly seeded data even when the data file exists. */
   reset: boolean;
@@ -24,6 +26,8 @@ export interface Config {
   contractVerificationDelay: number;
   /** Seconds on the sandbox clock between a shipment's register_at and its registration result. */
   registrationDelay: number;
+  /** Hosts webhooks may be sent to: comma separated, `*.domain` wildcards, `*` (or unset) for any. */
+  hookAllowedHosts: string | undefined;
 }
 
 type Kind = 'port' | 'int' | 'string' | 'bool' | 'url' | 'level';
@@ -36,23 +40,27 @@ export interface Setting {
   kind: Kind;
   default: string | undefined;
   help: string;
+  /** Name of the flag's value in the usage text; derived from `kind` when not given. */
+  arg?: string;
 }
 
 export const settings: readonly Setting[] = [
-  { key: 'port', env: 'PORT', flag: 'port', kind: 'port', default: '8080', help: 'port of the API and auth server' },
-  { key: 'host', env: 'HOST', flag: 'host', kind: 'string', default: '127.0.0.1', help: 'interface to listen on (0.0.0.0 for all)' },
-  { key: 'dataFile', env: 'DATA_FILE', flag: 'data', kind: 'string', default: './data/sandbox.json', help: 'JSON data file, created from the seed on first start' },
+  { key: 'port', env: 'PORT', flag: 'port', kind: 'port', default: '8080', help: 'port of the API and auth server; 0 picks a free port' },
+  { key: 'host', env: 'HOST', flag: 'host', kind: 'string', arg: 'host', default: '127.0.0.1', help: 'interface to listen on; 0.0.0.0 for all' },
+  { key: 'dataFile', env: 'DATA_FILE', flag: 'data', kind: 'string', arg: 'file', default: './data/sandbox.json', help: 'JSON data file, created from the seed on first start' },
+  { key: 'memory', env: 'MEMORY', flag: 'memory', kind: 'bool', default: 'false', help: 'keep all data in memory, no data file (also DATA_FILE=:memory:)' },
   { key: 'seed', env: 'SEED', flag: 'seed', kind: 'int', default: '1', help: 'seed of the generated fixtures; same seed, same ids and data' },
   { key: 'reset', env: 'RESET', flag: 'reset', kind: 'bool', default: 'false', help: 'replace the data file with freshly seeded data on start' },
   { key: 'publicUrl', env: 'PUBLIC_URL', flag: 'public-url', kind: 'url', default: undefined, help: 'base URL written in links (default: the request host)' },
   { key: 'logLevel', env: 'LOG_LEVEL', flag: 'log-level', kind: 'level', default: 'info', help: 'fatal, error, warn, info, debug, trace or silent' },
   { key: 'authPort', env: 'AUTH_PORT', flag: 'auth-port', kind: 'port', default: undefined, help: 'optional second port serving only POST /access-token and the JWKS' },
   { key: 'tokenTtl', env: 'TOKEN_TTL', flag: 'token-ttl', kind: 'int', default: '86400', help: 'access token lifetime in seconds' },
-  { key: 'adminToken', env: 'SANDBOX_ADMIN_TOKEN', flag: 'admin-token', kind: 'string', default: undefined, help: 'bearer token required by /_sandbox/ control endpoints' },
+  { key: 'adminToken', env: 'SANDBOX_ADMIN_TOKEN', flag: 'admin-token', kind: 'string', arg: 'token', default: undefined, help: 'bearer token required by /_sandbox/ control endpoints' },
   { key: 'bodyLimit', env: 'BODY_LIMIT', flag: 'body-limit', kind: 'int', default: '5242880', help: 'largest request body in bytes' },
   { key: 'logoMaxBytes', env: 'LOGO_MAX_BYTES', flag: 'logo-max-bytes', kind: 'int', default: '1048576', help: 'largest shop logo in bytes' },
   { key: 'contractVerificationDelay', env: 'CONTRACT_VERIFICATION_DELAY', flag: 'contract-verification-delay', kind: 'int', default: '5', help: 'seconds until a new or re-keyed contract is verified' },
   { key: 'registrationDelay', env: 'REGISTRATION_DELAY', flag: 'registration-delay', kind: 'int', default: '2', help: 'seconds from register_at until a shipment is registered (or fails)' },
+  { key: 'hookAllowedHosts', env: 'HOOK_ALLOWED_HOSTS', flag: 'hook-allowed-hosts', kind: 'string', arg: 'hosts', default: undefined, help: 'hosts webhooks may be sent to: comma separated, *.domain wildcards (default: any)' },
 ];
 
 /** A setting with an unusable value; the message is one line naming the setting. */
@@ -72,8 +80,8 @@ function parseValue(setting: Setting, raw: string): unknown {
       if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got '${raw}'`);
       return Number(raw);
     case 'bool':
-      if (!['true', 'false', '1', '0', ''].includes(raw)) throw new ConfigError(`${name} must be true or false, got '${raw}'`);
-      return raw === 'true' || raw === '1' || raw === '';
+      if (!['true', 'false', '1', '0'].includes(raw)) throw new ConfigError(`${name} must be true or false, got '${raw}'`);
+      return raw === 'true' || raw === '1';
     case 'url':
       if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new ConfigError(`${name} must be an http(s) URL, got '${raw}'`);
       return raw.replace(/\/+$/, '');
@@ -85,17 +93,30 @@ function parseValue(setting: Setting, raw: string): unknown {
   }
 }
 
+/** The value of an environment variable; an empty variable counts as unset. */
+function fromEnv(env: Record<string, string | undefined>, setting: Setting): string | undefined {
+  const value = env[setting.env];
+  return value === '' ? undefined : value;
+}
+
 /**
- * Builds the config from string values by setting key (flags win over environment variables,
- * which win over defaults). `memory: true` keeps data in memory instead of the data file.
+ * Builds the config from string values by setting key: `overrides` (the CLI flags) win over
+ * environment variables, which win over defaults. Memory mode: `memory: true`, `--memory`,
+ * `MEMORY=true` or a data file named `:memory:`; a `--data` flag beats `MEMORY` from the
+ * environment, and `--data` with `--memory` is an error.
  */
 export function parseConfig(env: Record<string, string | undefined>, overrides: Partial<Record<keyof Config, string>> = {}, memory = false): Config {
   const config: Record<string, unknown> = {};
   for (const setting of settings) {
-    const raw = overrides[setting.key] ?? env[setting.env] ?? setting.default;
+    const raw = overrides[setting.key] ?? fromEnv(env, setting) ?? setting.default;
     config[setting.key] = raw === undefined ? undefined : parseValue(setting, raw);
   }
-  if (memory || env.DATA_FILE === ':memory:') config.dataFile = null;
+  const memoryFlag = overrides.memory === undefined ? undefined : (config.memory as boolean);
+  if (memoryFlag && overrides.dataFile !== undefined) throw new ConfigError('--data and --memory cannot be used together; pick one');
+  const wantsMemory = memoryFlag ?? (overrides.dataFile === undefined && (config.memory as boolean));
+  const inMemory = memory || wantsMemory || config.dataFile === ':memory:';
+  config.memory = inMemory;
+  if (inMemory) config.dataFile = null;
   if ((config.tokenTtl as number) < 1) throw new ConfigError(`TOKEN_TTL (--token-ttl) must be at least 1 second`);
   if ((config.bodyLimit as number) < 1024) throw new ConfigError(`BODY_LIMIT (--body-limit) must be at least 1024 bytes`);
   if ((config.logoMaxBytes as number) < 1) throw new ConfigError(`LOGO_MAX_BYTES (--logo-max-bytes) must be at least 1`);

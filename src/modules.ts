@@ -27,6 +27,10 @@ import { shipmentStatusEndpoints } from './resources/shipment-statuses.js';
 import { shipmentRpcEndpoints } from './resources/shipment-rpc.js';
 import { trackingPageEndpoints } from './resources/tracking-page.js';
 import { fileEndpoints } from './resources/files.js';
+import { hookEndpoints } from './resources/hooks.js';
+import { hookKind, hookLogKind } from './resources/hook-kinds.js';
+import { DELIVER_WEBHOOK, deliverWebhookJob } from './domain/hooks/webhooks.js';
+import { docsEndpoints } from './docs/docs-page.js';
 
 /** Every area of the sandbox, in the order its endpoints are registered. */
 export const modules: readonly SandboxModule[] = [
@@ -50,5 +54,7 @@ export const modules: readonly SandboxModule[] = [
     jobs: { [REGISTER_SHIPMENT]: registerShipmentJob, [WALK_SHIPMENT]: walkShipmentJob },
   },
   { kinds: [collectionKind, pickupLocationKind], endpoints: [...collectionEndpoints, ...pickupLocationEndpoints] },
+  { kinds: [hookKind, hookLogKind], endpoints: hookEndpoints, jobs: { [DELIVER_WEBHOOK]: deliverWebhookJob } },
   { endpoints: controlEndpoints },
+  { endpoints: docsEndpoints },
 ];

@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Scheduler } from './domain/scheduler.js';
 import type { KindRegistry } from './http/context.js';
+import type { RequestLog } from './sandbox/request-log.js';
 import type { ShipmentRecord, ShipmentStatusRecord } from './model/shipment.js';
 import type { Store, Tx } from './store/store.js';
 
@@ -39,4 +40,6 @@ export interface Services extends AppDeps {
   events?: ResourceEvents;
   /** Idempotency keys whose first request is still running (never persisted: a crash ends it). */
   inFlight: Set<string>;
+  /** The last requests and responses, redacted, for `GET /_sandbox/requests` (never persisted). */
+  requestLog: RequestLog;
 }

@@ -83,3 +83,92 @@ describe('determinism', () => {
     expect(await orgs(again)).toEqual(await orgs(first));
   });
 });
+
+describe('revoking tokens', () => {
+  const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+
+  it('revokes one token by its jti; other and new tokens keep working', async () => {
+    const sandbox = await testSandbox();
+    const [first, second] = [await sandbox.token(), await sandbox.token()];
+    const answer = await sandbox.request('POST', '/_sandbox/revoke', { body: { token: first } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual({ revoked: 'token', client_id: 'sandbox-client', jti: claims(first).jti, expires_at: claims(first).exp });
+    const refused = await sandbox.get('/shops', first);
+    expect(refused.status).toBe(401);
+    expect(firstError(refused)).toMatchObject({ code: '14002', detail: expect.stringContaining('revoked') });
+    expect((await sandbox.get('/shops', second)).status).toBe(200);
+    expect((await sandbox.get('/shops', await sandbox.token())).status).toBe(200);
+    // Revoking again is harmless.
+    expect((await sandbox.request('POST', '/_sandbox/revoke', { body: { token: first } })).status).toBe(200);
+  });
+
+  it("revokes every token of a client so far by client_id; other clients' and new tokens work", async () => {
+    const sandbox = await testSandbox();
+    const [first, second, other] = [await sandbox.token(), await sandbox.token(), await sandbox.token('other-client')];
+    const answer = await sandbox.request('POST', '/_sandbox/revoke', { body: { client_id: 'sandbox-client' } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual({ revoked: 'client', client_id: 'sandbox-client', token_generation: 1 });
+    for (const token of [first, second]) {
+      const refused = await sandbox.get('/shops', token);
+      expect(refused.status).toBe(401);
+      expect(firstError(refused)).toMatchObject({ code: '14002', detail: expect.stringContaining('revoked') });
+    }
+    expect((await sandbox.get('/shops', other)).status).toBe(200);
+    expect((await sandbox.get('/shops', await sandbox.token())).status).toBe(200);
+  });
+
+  it('needs exactly one of token or client_id (400); a token it cannot read is 422, an unknown client 404', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    expect((await sandbox.request('POST', '/_sandbox/revoke', { body: {} })).status).toBe(400);
+    expect((await sandbox.request('POST', '/_sandbox/revoke')).status).toBe(400);
+    expect((await sandbox.request('POST', '/_sandbox/revoke', { body: { token, client_id: 'sandbox-client' } })).status).toBe(400);
+    expect((await sandbox.request('POST', '/_sandbox/revoke', { body: { jti: 'x' } })).status).toBe(400);
+    for (const bad of ['not-a-token', `${token.slice(0, -4)}AAAA`, 'eyJhbGciOiJub25lIn0.eyJqdGkiOiJ4In0.']) {
+      const answer = await sandbox.request('POST', '/_sandbox/revoke', { body: { token: bad } });
+      expect(answer.status).toBe(422);
+      expect(firstError(answer)).toMatchObject({ code: '10008', source: { pointer: '/token' } });
+    }
+    const unknown = await sandbox.request('POST', '/_sandbox/revoke', { body: { client_id: 'nobody' } });
+    expect(unknown.status).toBe(404);
+    expect(firstError(unknown)).toMatchObject({ code: '10002', source: { pointer: '/client_id' } });
+    expect((await sandbox.get('/shops', token)).status).toBe(200);
+  });
+
+  it('drops a revoked entry once the clock passes its expiry', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    await sandbox.request('POST', '/_sandbox/revoke', { body: { token } });
+    expect(sandbox.store.get('revokedTokens', claims(token).jti)).toEqual({ id: claims(token).jti, expires_at: claims(token).exp });
+    await sandbox.advance(sandbox.config.tokenTtl - 10);
+    expect(sandbox.store.count('revokedTokens')).toBe(1);
+    expect((await sandbox.get('/shops', token)).status).toBe(401);
+    await sandbox.advance(10);
+    expect(sandbox.store.count('revokedTokens')).toBe(0);
+    expect(firstError(await sandbox.get('/shops', token)).detail).toContain('expired');
+  });
+
+  it('keeps revocations through a full reset', async () => {
+    const sandbox = await testSandbox();
+    const [one, all] = [await sandbox.token(), await sandbox.token('other-client')];
+    const kept = await sandbox.token('limited-client');
+    await sandbox.request('POST', '/_sandbox/revoke', { body: { token: one } });
+    await sandbox.request('POST', '/_sandbox/revoke', { body: { client_id: 'other-client' } });
+    await sandbox.request('POST', '/_sandbox/reset');
+    expect((await sandbox.get('/shops', one)).status).toBe(401);
+    expect((await sandbox.get('/shops', all)).status).toBe(401);
+    expect((await sandbox.get('/shipments', kept)).status).toBe(200);
+    expect((await sandbox.get('/shops', await sandbox.token('other-client'))).status).toBe(200);
+  });
+
+  it('needs the admin token when one is configured', async () => {
+    const sandbox = await testSandbox({ config: { adminToken: 'let-me-in' } });
+    const token = await sandbox.token();
+    expect((await sandbox.request('POST', '/_sandbox/revoke', { body: { token } })).status).toBe(401);
+    expect((await sandbox.request('POST', '/_sandbox/revoke', { body: { token }, token: 'wrong' })).status).toBe(401);
+    expect((await sandbox.get('/shops', token)).status).toBe(200);
+    expect((await sandbox.request('POST', '/_sandbox/revoke', { body: { token }, token: 'let-me-in' })).status).toBe(200);
+    expect((await sandbox.get('/shops', token)).status).toBe(401);
+    expect((await sandbox.request('POST', '/_sandbox/reset', { token: 'wrong' })).status).toBe(401);
+  });
+});

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filePersistence } from '../src/store/persistence.js';
 import { runToExit, startServer, type RunningServer } from './support/server.js';
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'parcel-sandbox-e2e-'));
@@ -76,8 +77,9 @@ describe('a running sandbox', () => {
   it('has a write on disk by the time it answers', async () => {
     const move = await fetch(`${server.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: 42 }) });
     expect(move.status).toBe(200);
-    const data = JSON.parse(await readFile(join(dir, 'sandbox.json'), 'utf8'));
-    const offset = data.tables.settings.find((row: { id: string }) => row.id === 'clock_offset_ms');
+    // The snapshot plus its journal, read as the next start would read them.
+    const data = (await filePersistence(join(dir, 'sandbox.json')).load())!;
+    const offset = data.tables.settings!.find((row) => row.id === 'clock_offset_ms')!;
     expect(offset.value).toBeGreaterThanOrEqual(42000);
   });
 });

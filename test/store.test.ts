@@ -52,8 +52,9 @@ describe('the store', () => {
     expect(onDisk.tables.carriers.length).toBe(store.count('carriers'));
     const shop = store.all('shops')[0]!;
     await store.transact((tx) => tx.update('shops', shop.id, { name: 'Durable name' }));
-    const after = JSON.parse(await readFile(file, 'utf8'));
-    expect(after.tables.shops.find((row: { id: string }) => row.id === shop.id).name).toBe('Durable name');
+    // On disk is the snapshot plus the journal: read them as the next start would.
+    const after = (await filePersistence(file).load())!;
+    expect(after.tables.shops!.find((row) => row.id === shop.id)!.name).toBe('Durable name');
     await store.close();
     const reopened = await openStore({ persistence: filePersistence(file), seed: 99, initial: () => seededState() });
     expect(reopened.get('shops', shop.id)!.name).toBe('Durable name');
@@ -64,8 +65,8 @@ describe('the store', () => {
     const file = await tempFile();
     const store = await openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() });
     await Promise.all(Array.from({ length: 50 }, (_, i) => store.transact((tx) => tx.insert('settings', { id: `s${i}`, value: i }))));
-    const onDisk = JSON.parse(await readFile(file, 'utf8'));
-    expect(onDisk.tables.settings.filter((row: { id: string }) => row.id.startsWith('s'))).toHaveLength(50);
+    const onDisk = (await filePersistence(file).load())!;
+    expect(onDisk.tables.settings!.filter((row) => row.id.startsWith('s'))).toHaveLength(50);
   });
 
   it('refuses a corrupt data file with a message naming it, and leaves it untouched', async () => {

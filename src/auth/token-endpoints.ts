@@ -29,7 +29,12 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return undefined;
-  return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  try {
+    // RFC 6749 has clients form-encode id and secret before joining them.
+    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    throw ApiError.of('invalidClient', 'The Basic credentials are not valid form-encoded client_id:client_secret.', { source: { header: 'Authorization' } });
+  }
 }
 
 function required(value: string | undefined, name: string): string {

@@ -7,11 +7,26 @@ import { isJsonMediaType, mediaType } from './media.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 
+/** No request of this API nests deeper; deeper documents are refused before anything recurses into them. */
+export const MAX_DEPTH = 64;
+
+/** Whether a parsed JSON value nests deeper than `max` levels (checked without recursion). */
+function tooDeep(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /**
  * Reads and validates a request body. Liberal in what it accepts: no Content-Type, or any JSON
  * type, is read as JSON; only an explicit other type is refused (415).
  */
-export async function readBody<T>(c: Context, schema: z.ZodType<T>, format: BodyFormat): Promise<T> {
+export async function readBody<T>(c: Context, schema: z.ZodType<T>, format: BodyFormat, optional = false): Promise<T | undefined> {
   const contentType = c.req.header('content-type');
   const type = contentType ? mediaType(contentType) : undefined;
   const isForm = type === FORM && format === 'json-or-form';
@@ -22,6 +37,7 @@ export async function readBody<T>(c: Context, schema: z.ZodType<T>, format: Body
     });
   }
   const text = await c.req.text();
+  if (optional && ['', '{}', '[]', 'null'].includes(text.trim())) return undefined;
   let parsed: unknown;
   if (isForm) {
     parsed = Object.fromEntries(new URLSearchParams(text));
@@ -33,6 +49,7 @@ export async function readBody<T>(c: Context, schema: z.ZodType<T>, format: Body
       throw ApiError.invalid(`The request body is not valid JSON: ${(error as Error).message}.`, '');
     }
   }
+  if (tooDeep(parsed, MAX_DEPTH)) throw ApiError.invalid(`The request body nests deeper than ${MAX_DEPTH} levels.`, '');
   const result = schema.safeParse(parsed);
   if (!result.success) throw new ApiError(schemaErrors(result.error, 'pointer'));
   return result.data;

@@ -20,6 +20,24 @@ export function createCtx(services: Services, requestUrl: URL, principal: Princi
   return { services, principal, requestUrl, url: (path) => base + path };
 }
 
+/**
+ * A context for work the sandbox does on an organization's behalf outside a request (hooks,
+ * webhooks): it sees what the organization's clients see, and links use the public URL or the
+ * local address of the server.
+ */
+export function organizationCtx(services: Services, organizationId: string, brokerId: string): Ctx {
+  const base = services.config.publicUrl ?? `http://${services.config.host === '0.0.0.0' ? '127.0.0.1' : services.config.host}:${services.config.port}`;
+  const principal: Principal = {
+    clientId: 'sandbox-automation',
+    userId: '',
+    organizationId,
+    brokerId,
+    scopes: ['organizations.manage', 'shipments.manage', 'shops.manage'],
+    tokenId: '',
+  };
+  return createCtx(services, new URL(base), principal);
+}
+
 /** The principal of a request that an endpoint declared as authenticated. */
 export function principalOf(ctx: Ctx): Principal {
   if (!ctx.principal) throw ApiError.of('missingToken', 'This endpoint needs an access token.');

@@ -57,6 +57,8 @@ export interface Endpoint<P = any, Q = any, B = any> {
   /** Whether the response is a paginated list (documents `page[number]` and `page[size]`). */
   paginated?: boolean;
   body?: z.ZodType<B, any>;
+  /** The body may be left out (or sent as `{}`); the handler then gets `undefined`. */
+  bodyOptional?: boolean;
   bodyFormat?: BodyFormat;
   /** Media types the endpoint can answer with, for `Accept` negotiation. */
   produces?: readonly string[];

@@ -24,7 +24,7 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       const params = parseParams(endpoint, c.req.param() as Record<string, string>, url.pathname);
       const query = parseQuery(endpoint, url.searchParams);
       const include = parseIncludes(services.kinds, endpoint.include, url.searchParams.get('include'));
-      const body = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json') : undefined;
+      const body = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional) : undefined;
       return endpoint.handler(ctx, { params, query, body, include, page: parsePage(url.searchParams) }, c);
     });
   }

@@ -3,9 +3,15 @@ import { timestamp } from './common.js';
 
 export const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains'] as const;
 
+/** A JSON Pointer into a resource's attributes or relationships, with or without the leading `/`. */
+const resourcePointer = z
+  .string()
+  .max(255)
+  .regex(/^\/?(attributes|relationships)(\/.*)?$/, 'must point into /attributes or /relationships');
+
 export const predicate = z
   .object({
-    pointer: z.string().min(1).max(255),
+    pointer: resourcePointer,
     operator: z.enum(hookOperators),
     value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
   })
@@ -20,7 +26,7 @@ export const hookTrigger = z
   .meta({ id: 'HookTrigger' });
 
 export const updateValue = z
-  .object({ pointer: z.string().min(1).max(255), value: z.unknown(), converter: z.enum(['service-code-to-id']).optional() })
+  .object({ pointer: resourcePointer, value: z.unknown(), converter: z.enum(['service-code-to-id']).optional() })
   .meta({ id: 'HookUpdateValue' });
 
 export const sendValue = z
@@ -61,10 +67,16 @@ export const hookLogAttributes = z
   .object({ resource_diff: z.record(z.string(), z.unknown()), errors: z.array(z.string()), created_at: timestamp })
   .meta({ id: 'HookLogAttributes' });
 
+/** One outgoing delivery attempt of a send-resource hook. */
+export type Delivery = { url: string; attempt: number; tries: number; status?: number };
+
 export type HookLogRecord = z.infer<typeof hookLogAttributes> & {
   id: string;
   hook_id: string;
   resource_type: string;
   resource_id: string;
+  /** The shipment the resource is or belongs to, for the shipment's `hook_logs`. */
+  shipment_id: string;
   organization_id: string;
+  delivery?: Delivery;
 };

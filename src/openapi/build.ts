@@ -89,7 +89,7 @@ function operation(endpoint: Endpoint): OperationObject {
   if (endpoint.description) op.description = endpoint.description;
   if (endpoint.body) {
     const types = endpoint.bodyFormat === 'json-or-form' ? ['application/json', 'application/x-www-form-urlencoded'] : [JSONAPI_MEDIA_TYPE, 'application/json'];
-    op.requestBody = { required: true, content: Object.fromEntries(types.map((type) => [type, { schema: ref(endpoint.body!) }])) };
+    op.requestBody = { required: !endpoint.bodyOptional, content: Object.fromEntries(types.map((type) => [type, { schema: ref(endpoint.body!) }])) };
   }
   return op;
 }

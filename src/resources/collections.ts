@@ -192,7 +192,7 @@ export const collectionEndpoints = [
     query,
     visible: collectionVisible,
     description:
-      "Carrier pick-ups of the caller's organization's shops, ordered by `collection_time.from`. Takes shipments.manage or organizations.manage " +
+      "Carrier pick-ups of the caller's organization's shops, ordered by `collection_time.from`. Any valid token may read them " +
       '(production uses collections.* scopes, which this API does not have).',
     filter: (ctx, rows, q) => {
       const { store } = ctx.services;
@@ -216,7 +216,7 @@ export const collectionEndpoints = [
     summary: 'Plan a collection',
     description:
       "A carrier pick-up at `address` in the window `collection_time {from, to}` (Unix seconds or ISO-8601 date-times, answered as Unix seconds) for one of the caller's shops, " +
-      'optionally under an active contract. New collections are `collection-concept`. Takes shipments.manage (production: collections.manage).',
+      'optionally under an active contract. New collections are `collection-concept`. Any valid token may create them (production: collections.manage).',
     tag: 'Collections',
     auth: writeScopes,
     body: createRequest,

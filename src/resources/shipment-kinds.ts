@@ -61,7 +61,7 @@ export const shipmentKind: ResourceKind<ShipmentRecord> = {
     hook_logs: {
       targets: ['hook-logs'],
       many: true,
-      data: (row, ctx) => ctx.services.store.find('hookLogs', 'resource_id', row.id).map((log) => ({ type: 'hook-logs', id: log.id })),
+      data: (row, ctx) => ctx.services.store.find('hookLogs', 'shipment_id', row.id).map((log) => ({ type: 'hook-logs', id: log.id })),
     },
   },
   self: (row) => `/shipments/${row.id}`,

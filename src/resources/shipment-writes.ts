@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fingerprint, idempotencyKey, idempotent, type Remember } from '../domain/idempotency.js';
 import type { ShipmentDraft } from '../domain/shipments/draft.js';
+import { shipmentFields } from '../domain/shipments/fields.js';
 import { scheduleRegistration } from '../domain/shipments/registration.js';
 import { resolveDraft, type ResolvedShipment } from '../domain/shipments/resolve.js';
 import { addStatus, EDITABLE_STATUSES } from '../domain/shipments/statuses.js';
@@ -17,35 +18,6 @@ import { shipmentKind, shipmentSchemas as schemas, shipmentVisible } from './shi
 
 const manage = { anyOf: ['shipments.manage'] } as const;
 const idParams = z.object({ shipment_id: z.string() });
-
-/** The stored fields a draft and its resolution give; `undefined` removes a field on update. */
-function shipmentFields(draft: ShipmentDraft, resolved: ResolvedShipment) {
-  const a = draft.attributes;
-  return {
-    recipient_address: a.recipient_address,
-    return_address: a.return_address,
-    sender_address: a.sender_address,
-    physical_properties: resolved.physical,
-    pickup_location: a.pickup_location ?? undefined,
-    description: a.description,
-    items: a.items,
-    customs: a.customs,
-    sender_tax_identification_numbers: a.sender_tax_identification_numbers,
-    recipient_tax_identification_numbers: a.recipient_tax_identification_numbers,
-    customer_reference: a.customer_reference,
-    channel: a.channel,
-    total_value: resolved.totalValue,
-    register_at: a.register_at ?? undefined,
-    tags: a.tags,
-    price: resolved.price,
-    service_id: resolved.service?.id,
-    contract_id: resolved.contract?.id,
-    service_options: resolved.options,
-    liability_coverage_id: resolved.coverage?.id,
-    collection_id: resolved.collection?.id,
-    label: resolved.label,
-  };
-}
 
 /** A modified or deleted shipment must not have left the sandbox's hands yet. */
 function assertEditable(shipment: ShipmentRecord, action: string): void {

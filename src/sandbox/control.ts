@@ -4,6 +4,10 @@ import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';
 import { CLOCK_OFFSET, ID_COUNTER, getSetting, putSetting } from '../store/settings.js';
+import { requestLogEndpoints } from './request-log.js';
+import { errorResponse } from './responses.js';
+import { purgeExpired, revokeEndpoints } from './revoke.js';
+import { resetTenant, tenantEndpoints } from './tenants.js';
 
 const clockState = z
   .object({ now: z.number().int().describe('Sandbox time, Unix seconds'), offset: z.number().int().describe('Seconds the sandbox clock runs ahead of real time') })
@@ -17,9 +21,28 @@ const clockMove = z
   .meta({ id: 'SandboxClockMove' });
 
 const resetResult = z.object({ reset: z.literal('sandbox'), now: z.number().int() }).meta({ id: 'SandboxReset' });
+
+const resetRequest = z
+  .strictObject({ client_id: z.string().min(1).describe('Reset only the tenant of this client') })
+  .meta({ id: 'SandboxResetRequest' });
+
+const tenantResetResult = z
+  .object({
+    reset: z.literal('tenant'),
+    client_id: z.string(),
+    organization_id: z.string(),
+    removed: z.record(z.string(), z.number().int()).describe('Rows removed, by table'),
+    restored: z.record(z.string(), z.number().int()).describe('Seeded rows put back, by table'),
+  })
+  .meta({ id: 'SandboxTenantReset' });
+
+const resetAnswer = z.union([resetResult, tenantResetResult]).meta({ id: 'SandboxResetResult' });
 const health = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
 
 const json = ['application/json'] as const;
+
+/** The latest moment the sandbox clock may show: the end of the year 9999. */
+const LATEST_MS = 253402300799 * 1000;
 
 function clockBody(services: Services) {
   const { clock } = services;
@@ -34,13 +57,24 @@ async function moveClock(services: Services, targetMs: number): Promise<void> {
   await store.transact((tx) => putSetting(tx, CLOCK_OFFSET, offset));
 }
 
-/** Restores the seeded data; the id counter carries on so no id is ever handed out twice. */
+/**
+ * Restores the seeded data; the id counter carries on so no id is ever handed out twice.
+ * Revocations survive: revoked tokens stay revoked, and seeded clients keep their token
+ * generation, so their tokens that were valid stay valid and revoked ones stay revoked.
+ * Tenants created through the control API are gone.
+ */
 async function resetSandbox(services: Services): Promise<void> {
   const { store, clock } = services;
   const counter = getSetting<number>(store, ID_COUNTER) ?? 0;
+  const revoked = [...store.all('revokedTokens')];
   clock.setOffsetMs(0);
   const state = generateState(store.seed, clock.now());
   state.tables.settings = [{ id: ID_COUNTER, value: counter }];
+  state.tables.revokedTokens = revoked.filter((row) => row.expires_at > clock.now());
+  state.tables.clients = (state.tables.clients ?? []).map((client) => ({
+    ...client,
+    token_generation: store.get('clients', client.id)?.token_generation ?? client.token_generation,
+  }));
   await store.replace(state);
 }
 
@@ -94,8 +128,13 @@ export const controlEndpoints = [
       if (body.now !== undefined && targetMs < clock.now() * 1000) {
         throw ApiError.unprocessable(`The sandbox clock cannot move backwards; it is already at ${clock.now()}.`, '/now');
       }
+      // Dates past the year 9999 cannot be written as ISO dates, which tokens and filters rely on.
+      if (targetMs > LATEST_MS) {
+        throw ApiError.unprocessable(`The sandbox clock cannot go past ${LATEST_MS / 1000} (9999-12-31T23:59:59Z).`, body.now !== undefined ? '/now' : '/advance');
+      }
       await moveClock(ctx.services, targetMs);
       await ctx.services.jobs.runDue();
+      await ctx.services.store.transact((tx) => purgeExpired(tx, clock.now()));
       return c.json(clockBody(ctx.services));
     },
   }),
@@ -103,15 +142,26 @@ export const controlEndpoints = [
     method: 'post',
     path: '/_sandbox/reset',
     operationId: 'resetSandbox',
-    summary: 'Restore the seeded state',
-    description: 'Replaces all data with the seeded fixtures and sets the clock back to real time. Tokens of the default clients stay valid.',
+    summary: 'Restore the seeded state, of everything or of one tenant',
+    description:
+      'Without a body (or with `{}`): replaces all data with the seeded fixtures and sets the clock back to real time; tokens of the default clients stay valid (revoked ones stay revoked); tenants created with POST /_sandbox/tenants are removed. With `{"client_id": "..."}` (schema `SandboxResetRequest`): resets only that client\'s organization: its shipments (with statuses, files, jobs, hook logs), hooks, collections, logos, idempotency entries and own contracts (with rates) are removed, and its shops restored as seeded (fixture organizations also get their seeded own contracts and collections back; API tenants keep the one shop they were created with). The clock, other tenants, clients and tokens are untouched.',
     tag: 'Sandbox',
     auth: 'admin',
+    body: resetRequest,
+    bodyOptional: true,
     produces: json,
-    responses: { 200: { description: 'The sandbox was reset.', schema: resetResult, contentTypes: json } },
-    handler: async (ctx, _input, c) => {
+    responses: {
+      200: { description: 'The sandbox or the tenant was reset.', schema: resetAnswer, contentTypes: json },
+      400: errorResponse('The body is not JSON or violates SandboxResetRequest (10003).'),
+      404: errorResponse('No client with that client_id (10002, pointer /client_id).'),
+    },
+    handler: async (ctx, { body }, c) => {
+      if (body) return c.json(await resetTenant(ctx.services, body.client_id));
       await resetSandbox(ctx.services);
       return c.json({ reset: 'sandbox', now: ctx.services.clock.now() });
     },
   }),
+  ...tenantEndpoints,
+  ...revokeEndpoints,
+  ...requestLogEndpoints,
 ];

@@ -115,7 +115,7 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   files: ['shipment_id'],
   collections: ['shop_id'],
   hooks: ['organization_id'],
-  hookLogs: ['hook_id', 'resource_id'],
+  hookLogs: ['hook_id', 'shipment_id'],
 };
 
 /** The persisted form of the whole sandbox: what the data file holds. */

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { defaultClients } from '../../fixtures/tenancy.js';
+import { endpoint } from '../http/endpoint.js';
+import { ApiError } from '../jsonapi/errors.js';
+import { VERSION } from '../version.js';
+import { asset, assetHref, assetMediaTypes, assetNames } from './assets.js';
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** JSON for a `<script type="application/json">` block: nothing in it can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** The client the page prefills: the documented default, which holds every scope. */
+const defaultClient = defaultClients[0];
+
+/**
+ * Everything the page loads comes from this sandbox: scripts, styles and images from
+ * `/docs/assets/`, the document and try-it-out calls from the sandbox's origin (and its public
+ * URL, which the document's `servers` and token URL name when one is configured).
+ */
+function contentSecurityPolicy(apiOrigin: string): string {
+  const connect = apiOrigin === '' ? "'self'" : `'self' ${apiOrigin}`;
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Swagger UI (React) sets style attributes.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    `connect-src ${connect}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
+function page(): string {
+  const config = { specUrl: 'openapi.json', clientId: defaultClient.id, clientSecret: defaultClient.secret };
+  // Links are relative to /docs, so the page also works behind a proxy that adds a path prefix.
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>parcel-sandbox API reference</title>
+<link rel="icon" type="image/png" sizes="32x32" href="${assetHref('favicon-32x32.png')}">
+<link rel="icon" type="image/png" sizes="16x16" href="${assetHref('favicon-16x16.png')}">
+<link rel="stylesheet" href="${assetHref('swagger-ui.css')}">
+<link rel="stylesheet" href="${assetHref('docs.css')}">
+</head>
+<body>
+<header class="sandbox-bar">
+  <h1>parcel-sandbox <small>${escape(VERSION)} &middot; API reference &middot; <a href="openapi.json">openapi.json</a></small></h1>
+  <form id="sandbox-token" autocomplete="off">
+    <label>client_id <input name="client_id" value="${escape(config.clientId)}" spellcheck="false"></label>
+    <label>client_secret <input name="client_secret" value="${escape(config.clientSecret)}" spellcheck="false"></label>
+    <button type="submit">Get sandbox token</button>
+    <span class="hint">or use <em>Authorize</em> below (OAuth2 client credentials, prefilled).</span>
+    <output id="sandbox-token-status" aria-live="polite"></output>
+  </form>
+</header>
+<noscript><p>This page needs JavaScript. The API description itself is at <a href="openapi.json">/openapi.json</a>.</p></noscript>
+<main id="swagger-ui"></main>
+<script type="application/json" id="docs-config">${scriptJson(config)}</script>
+<script src="${assetHref('swagger-ui-bundle.js')}"></script>
+<script src="${assetHref('docs.js')}"></script>
+</body>
+</html>
+`;
+}
+
+/**
+ * `/docs`: an API reference with try-it-out, rendered by Swagger UI (swagger-ui-dist, served
+ * from the sandbox itself; no CDN) from the sandbox's own `/openapi.json`.
+ */
+export const docsEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/docs',
+    operationId: 'getApiReference',
+    summary: 'API reference with try-it-out (HTML)',
+    description:
+      'Swagger UI on this sandbox\'s `/openapi.json`. "Get sandbox token" (or Authorize, prefilled with `sandbox-client` / `sandbox-secret`) fetches a client-credentials token from `/access-token`; every Execute then calls this sandbox with it. All scripts and styles are served from `/docs/assets/`.',
+    tag: 'Sandbox',
+    auth: 'none',
+    produces: ['text/html'],
+    responses: { 200: { description: 'The API reference page.', contentTypes: ['text/html'] } },
+    handler: (ctx, _input, c) => {
+      const apiOrigin = new URL(ctx.url('/')).origin;
+      return c.html(page(), 200, {
+        'cache-control': 'no-cache',
+        'content-security-policy': contentSecurityPolicy(apiOrigin === ctx.requestUrl.origin ? '' : apiOrigin),
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+      });
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: '/docs/assets/{file}',
+    operationId: 'getApiReferenceAsset',
+    summary: 'A script, style sheet or icon of the API reference page',
+    description: `Serves only these files: ${assetNames.map((name) => `\`${name}\``).join(', ')}. Swagger UI's files come from the installed swagger-ui-dist package.`,
+    tag: 'Sandbox',
+    auth: 'none',
+    params: z.object({ file: z.string() }),
+    query: z.object({
+      v: z.string().optional().describe('Content version, as the page links it; a matching one makes the answer cacheable for a year.'),
+    }),
+    produces: assetMediaTypes,
+    responses: {
+      200: { description: 'The file.', contentTypes: assetMediaTypes },
+      304: { description: 'Not modified (the `If-None-Match` ETag matches).' },
+    },
+    handler: (_ctx, { params, query }, c) => {
+      const found = asset(params.file);
+      if (!found) {
+        throw ApiError.of('resourceNotFound', `No API reference asset is called '${params.file}'. The assets are: ${assetNames.join(', ')}.`);
+      }
+      const headers = {
+        etag: found.etag,
+        'cache-control': query.v === found.version ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        'x-content-type-options': 'nosniff',
+      };
+      const match = c.req.header('if-none-match');
+      if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === found.etag)) {
+        return new Response(null, { status: 304, headers });
+      }
+      return new Response(found.bytes, { headers: { ...headers, 'content-type': found.contentType } });
+    },
+  }),
+];

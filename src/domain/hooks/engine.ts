@@ -1,0 +1,81 @@
+import { organizationCtx, type Ctx } from '../../http/context.js';
+import { ApiError } from '../../jsonapi/errors.js';
+import type { HookRecord } from '../../model/hook.js';
+import type { ShipmentRecord, ShipmentStatusRecord } from '../../model/shipment.js';
+import type { ResourceEvents, Services } from '../../services.js';
+import type { Tx } from '../../store/store.js';
+import { shipmentFields } from '../shipments/fields.js';
+import { resolveDraft } from '../shipments/resolve.js';
+import { writeLog } from './logs.js';
+import { hooksInOrder } from './order.js';
+import { allHold } from './predicates.js';
+import { diff, draftFromDocument, shipmentDocument, statusDocument } from './shipment-document.js';
+import { applyUpdate } from './update-resource.js';
+import { scheduleDeliveries } from './webhooks.js';
+
+function ctxFor(services: Services, shipment: ShipmentRecord): Ctx {
+  const organization = services.store.get('organizations', shipment.organization_id);
+  return organizationCtx(services, shipment.organization_id, organization?.broker_id ?? '');
+}
+
+/**
+ * Runs one update-resource hook on a shipment. Its changes must leave a shipment that passes
+ * the same checks as a client's update; if they do not, or any value cannot apply, the hook
+ * changes nothing and its log says why.
+ */
+function updateShipment(tx: Tx, ctx: Ctx, hook: HookRecord, shipment: ShipmentRecord): { shipment: ShipmentRecord; diff: Record<string, unknown>; errors: string[] } {
+  if (hook.action.action_type !== 'update-resource') return { shipment, diff: {}, errors: [] };
+  const before = shipmentDocument(shipment);
+  const { document, errors } = applyUpdate(ctx, before, hook.action.values);
+  const changes = diff(before, document);
+  if (errors.length > 0 || Object.keys(changes).length === 0) return { shipment, diff: {}, errors };
+  try {
+    const draft = draftFromDocument(document, shipment);
+    const resolved = resolveDraft(ctx, draft);
+    const updated = tx.update('shipments', shipment.id, shipmentFields(draft, resolved));
+    return { shipment: updated, diff: diff(before, shipmentDocument(updated)), errors: [] };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { shipment, diff: {}, errors: error.errors.map((e) => `${e.detail}${e.source && 'pointer' in e.source ? ` (${e.source.pointer})` : ''}`) };
+  }
+}
+
+/** The hooks on new shipments, one after another, each seeing what the earlier ones did. */
+function onShipmentCreated(services: Services, tx: Tx, created: ShipmentRecord): ShipmentRecord {
+  const ctx = ctxFor(services, created);
+  const at = services.clock.now();
+  let shipment = created;
+  const scope = { shopId: created.shop_id, organizationId: created.organization_id };
+  for (const hook of hooksInOrder(tx, services.store.seed, scope, 'shipments', created.id)) {
+    if (!allHold(shipmentDocument(shipment), hook.trigger.predicates)) continue;
+    if (hook.action.action_type === 'send-resource') {
+      scheduleDeliveries(tx, ctx, hook, { type: 'shipments', id: shipment.id, shipmentId: shipment.id });
+      continue;
+    }
+    const result = updateShipment(tx, ctx, hook, shipment);
+    shipment = result.shipment;
+    writeLog(tx, hook, { type: 'shipments', id: shipment.id, shipmentId: shipment.id }, { diff: result.diff, errors: result.errors, at });
+  }
+  return shipment;
+}
+
+/** The hooks on new shipment statuses: webhooks, mostly. */
+function onStatusCreated(services: Services, tx: Tx, shipment: ShipmentRecord, status: ShipmentStatusRecord): void {
+  const ctx = ctxFor(services, shipment);
+  const document = statusDocument(status);
+  const scope = { shopId: shipment.shop_id, organizationId: shipment.organization_id };
+  for (const hook of hooksInOrder(tx, services.store.seed, scope, 'shipment-statuses', status.id)) {
+    if (!allHold(document, hook.trigger.predicates)) continue;
+    const resource = { type: 'shipment-statuses', id: status.id, shipmentId: shipment.id };
+    if (hook.action.action_type === 'send-resource') scheduleDeliveries(tx, ctx, hook, resource);
+    else writeLog(tx, hook, resource, { diff: {}, errors: ['update-resource applies to shipments only.'], at: status.created_at });
+  }
+}
+
+/** The hook engine, as the resource events the shipment life cycle raises. */
+export function hookEvents(services: () => Services): ResourceEvents {
+  return {
+    shipmentCreated: (tx, shipment) => onShipmentCreated(services(), tx, shipment),
+    statusCreated: (tx, shipment, status) => onStatusCreated(services(), tx, shipment, status),
+  };
+}

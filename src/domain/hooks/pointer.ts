@@ -1,0 +1,60 @@
+/**
+ * JSON Pointers (RFC 6901) into a resource document, written with or without the leading `/`,
+ * as hook predicates and values are in the wild.
+ */
+
+/** The reference tokens of a pointer: `attributes/tags` and `/attributes/tags` give the same. */
+export function tokens(pointer: string): string[] {
+  const body = pointer.startsWith('/') ? pointer.slice(1) : pointer;
+  if (body === '') return [];
+  return body.split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The canonical form, with a leading `/`. */
+export function normalize(pointer: string): string {
+  return '/' + (pointer.startsWith('/') ? pointer.slice(1) : pointer);
+}
+
+/** The value at a pointer, or `undefined` when any step is missing. */
+export function valueAt(document: unknown, pointer: string): unknown {
+  let current: unknown = document;
+  for (const token of tokens(pointer)) {
+    if (current === null || typeof current !== 'object') return undefined;
+    if (!Object.prototype.hasOwnProperty.call(current, token)) return undefined;
+    current = (current as Record<string, unknown>)[token];
+  }
+  return current;
+}
+
+/**
+ * Sets the value at a pointer in a plain-object document, creating objects on the way; array
+ * steps must name an existing index or `-` (append). Keys that could reach a prototype are refused.
+ */
+export function setAt(document: Record<string, unknown>, pointer: string, value: unknown): void {
+  const path = tokens(pointer);
+  if (path.length === 0) throw new Error('cannot replace the whole resource');
+  let current: Record<string, unknown> | unknown[] = document;
+  for (let i = 0; i < path.length; i++) {
+    const token = path[i]!;
+    if (token === '__proto__' || token === 'constructor' || token === 'prototype') throw new Error(`'${token}' cannot be set`);
+    const last = i === path.length - 1;
+    if (Array.isArray(current)) {
+      const index = token === '-' ? current.length : Number(token);
+      if (!Number.isInteger(index) || index < 0 || index > current.length) throw new Error(`'${token}' is not an index of the array`);
+      if (last) current[index] = value;
+      else current = (current[index] ??= {}) as Record<string, unknown>;
+      continue;
+    }
+    if (last) current[token] = value;
+    else {
+      const next = current[token];
+      current = (next && typeof next === 'object' ? next : (current[token] = {})) as Record<string, unknown>;
+    }
+  }
+}
+
+/** Whether a value counts as "already set": anything but missing, null, an empty string or an empty list. */
+export function isSet(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return false;
+  return !(Array.isArray(value) && value.length === 0);
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { endpoint } from '../http/endpoint.js';
+import { integerParam } from '../http/params.js';
+
+/** What the log keeps of a request or response body (after redaction). */
+export interface CapturedMessage {
+  headers: Record<string, string>;
+  /** The body: parsed JSON when it is JSON, else text; absent when empty or not captured. */
+  body?: unknown;
+  /** The body was cut at the capture limit; `body` is then the first part of its text. */
+  truncated?: true;
+  /** Why the body is not shown (binary content, unreadable), with its type and size. */
+  note?: string;
+}
+
+/** One captured request and its response. Secrets, credentials and tokens are redacted. */
+export interface RequestLogEntry {
+  /** Sequence number in this sandbox process; higher is newer. */
+  id: number;
+  /** Sandbox clock (Unix seconds) when the request arrived. */
+  time: number;
+  method: string;
+  /** Path with query string. */
+  path: string;
+  status: number;
+  duration_ms: number;
+  /** The authenticated client, when the request carried a valid token (or got one). */
+  client_id?: string;
+  request: CapturedMessage;
+  response: CapturedMessage;
+}
+
+export interface RequestLogQuery {
+  clientId?: string;
+  /** Prefix of the path (with query). */
+  path?: string;
+  limit: number;
+}
+
+export const REQUEST_LOG_CAPACITY = 500;
+export const REQUEST_LOG_DEFAULT_LIMIT = 50;
+/** Bodies are kept up to this many bytes (of their redacted JSON or text). */
+export const REQUEST_LOG_BODY_LIMIT = 64 * 1024;
+
+/** The last `capacity` requests of one sandbox, in memory; never persisted. */
+export class RequestLog {
+  private entries: RequestLogEntry[] = [];
+  private sequence = 0;
+
+  constructor(readonly capacity = REQUEST_LOG_CAPACITY) {}
+
+  nextId(): number {
+    this.sequence += 1;
+    return this.sequence;
+  }
+
+  add(entry: RequestLogEntry): void {
+    this.entries.push(entry);
+    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+  }
+
+  /** Newest first, filtered. */
+  list(query: RequestLogQuery): RequestLogEntry[] {
+    const out: RequestLogEntry[] = [];
+    for (let index = this.entries.length - 1; index >= 0 && out.length < query.limit; index -= 1) {
+      const entry = this.entries[index]!;
+      if (query.clientId !== undefined && entry.client_id !== query.clientId) continue;
+      if (query.path !== undefined && !entry.path.startsWith(query.path)) continue;
+      out.push(entry);
+    }
+    // Entries are added when their response is complete; order by arrival (id), newest first.
+    return out.sort((a, b) => b.id - a.id);
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+}
+
+const capturedMessage = z
+  .object({
+    headers: z.record(z.string(), z.string()),
+    body: z.unknown().optional().describe('Parsed JSON when the body is JSON, else text; secrets redacted.'),
+    truncated: z.literal(true).optional(),
+    note: z.string().optional().describe('Why the body is not shown, e.g. binary content with its type and size.'),
+  })
+  .meta({ id: 'SandboxCapturedMessage' });
+
+const requestLogEntry = z
+  .object({
+    id: z.number().int(),
+    time: z.number().int().describe('Sandbox time the request arrived, Unix seconds'),
+    method: z.string(),
+    path: z.string().describe('Path with query string'),
+    status: z.number().int(),
+    duration_ms: z.number(),
+    client_id: z.string().optional(),
+    request: capturedMessage,
+    response: capturedMessage,
+  })
+  .meta({ id: 'SandboxRequestLogEntry' });
+
+const requestLogList = z.object({ data: z.array(requestLogEntry) }).meta({ id: 'SandboxRequestLog' });
+
+const json = ['application/json'] as const;
+
+/** Paths whose requests the log does not keep: reading the log, and health checks (Docker polls /health). */
+export function isUnlogged(pathname: string): boolean {
+  return pathname === '/_sandbox/requests' || pathname === '/health';
+}
+
+export const requestLogEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/_sandbox/requests',
+    operationId: 'listSandboxRequests',
+    summary: 'Read the request log',
+    description: `The last ${REQUEST_LOG_CAPACITY} requests and their responses, newest first (in memory, per sandbox process). Authorization headers, client secrets, access tokens, credentials, passwords and secrets are redacted at any depth; logo contents are replaced by their size; bodies are cut at ${REQUEST_LOG_BODY_LIMIT / 1024} KiB; binary bodies are noted by type and size. Reading the log and /health are not logged.`,
+    tag: 'Sandbox',
+    auth: 'admin',
+    query: z.object({
+      client_id: z.string().optional().describe('Only requests of this client'),
+      path: z.string().optional().describe('Only requests whose path (with query) starts with this'),
+      limit: integerParam.optional().describe(`How many entries (default ${REQUEST_LOG_DEFAULT_LIMIT}, at most ${REQUEST_LOG_CAPACITY})`),
+    }),
+    produces: json,
+    responses: { 200: { description: 'The matching requests, newest first.', schema: requestLogList, contentTypes: json } },
+    handler: (ctx, { query }, c) => {
+      const limit = Math.min(query.limit || REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_CAPACITY);
+      const data = ctx.services.requestLog.list({
+        limit,
+        ...(query.client_id ? { clientId: query.client_id } : {}),
+        ...(query.path ? { path: query.path } : {}),
+      });
+      return c.json({ data });
+    },
+  }),
+];

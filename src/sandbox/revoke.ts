@@ -1,0 +1,106 @@
+import { compactVerify } from 'jose';
+import { z } from 'zod';
+import { TOKEN_ALG, type Keys } from '../auth/keys.js';
+import { REPLAY_WINDOW } from '../domain/idempotency.js';
+import { endpoint } from '../http/endpoint.js';
+import { ApiError } from '../jsonapi/errors.js';
+import type { Services } from '../services.js';
+import type { Tx } from '../store/store.js';
+import { errorResponse } from './responses.js';
+import { tenantOf } from './tenants.js';
+
+const revokeRequest = z
+  .strictObject({
+    token: z.string().optional().describe('An access token to revoke (its jti is revoked until the token would expire)'),
+    client_id: z.string().optional().describe('A client whose every token issued so far is revoked'),
+  })
+  .meta({ id: 'SandboxRevokeRequest' });
+
+const revokeResult = z
+  .union([
+    z.object({ revoked: z.literal('token'), client_id: z.string(), jti: z.string(), expires_at: z.number().int() }),
+    z.object({ revoked: z.literal('client'), client_id: z.string(), token_generation: z.number().int() }),
+  ])
+  .meta({ id: 'SandboxRevokeResult' });
+
+/** The claims of an access token this sandbox signed (expired or not), or 422 on `/token`. */
+async function claimsOf(keys: Keys, token: string): Promise<{ jti: string; exp: number; sub: string }> {
+  const refuse = (why: string) => ApiError.unprocessable(`The token cannot be revoked: ${why}.`, '/token');
+  let payload: Record<string, unknown>;
+  try {
+    const verified = await compactVerify(token.trim(), keys.publicKey, { algorithms: [TOKEN_ALG] });
+    payload = JSON.parse(new TextDecoder().decode(verified.payload)) as Record<string, unknown>;
+  } catch {
+    throw refuse('it is not an access token signed by this sandbox');
+  }
+  const { jti, exp, sub } = payload;
+  if (typeof jti !== 'string' || typeof exp !== 'number' || typeof sub !== 'string') throw refuse('it has no jti, exp or sub claim');
+  return { jti, exp, sub };
+}
+
+/**
+ * Drops what the clock made obsolete: revoked-token entries past their token's expiry (the token
+ * is refused as expired anyway) and idempotency entries past the replay window.
+ */
+export function purgeExpired(tx: Tx, now: number): number {
+  let count = 0;
+  for (const row of tx.all('revokedTokens')) {
+    if (row.expires_at <= now) {
+      tx.remove('revokedTokens', row.id);
+      count += 1;
+    }
+  }
+  for (const row of tx.all('idempotencyKeys')) {
+    if (row.created_at + REPLAY_WINDOW <= now) {
+      tx.remove('idempotencyKeys', row.id);
+      count += 1;
+    }
+  }
+  return count;
+}
+
+async function revoke(services: Services, body: z.output<typeof revokeRequest>) {
+  const { store, clock, keys } = services;
+  if ((body.token === undefined) === (body.client_id === undefined)) {
+    throw ApiError.invalid("Send exactly one of 'token' (an access token) or 'client_id' (revokes all of that client's tokens).", '');
+  }
+  if (body.token !== undefined) {
+    const { jti, exp, sub } = await claimsOf(keys, body.token);
+    await store.transact((tx) => {
+      purgeExpired(tx, clock.now());
+      if (tx.get('revokedTokens', jti)) tx.update('revokedTokens', jti, { expires_at: exp });
+      else if (exp > clock.now()) tx.insert('revokedTokens', { id: jti, expires_at: exp });
+    });
+    return { revoked: 'token' as const, client_id: sub, jti, expires_at: exp };
+  }
+  const { client } = tenantOf(services, body.client_id!);
+  const generation = await store.transact((tx) => {
+    purgeExpired(tx, clock.now());
+    const current = tx.get('clients', client.id)!;
+    return tx.update('clients', client.id, { token_generation: current.token_generation + 1 }).token_generation;
+  });
+  return { revoked: 'client' as const, client_id: client.id, token_generation: generation };
+}
+
+const json = ['application/json'] as const;
+
+export const revokeEndpoints = [
+  endpoint({
+    method: 'post',
+    path: '/_sandbox/revoke',
+    operationId: 'revokeSandboxTokens',
+    summary: 'Revoke an access token, or every token of a client',
+    description:
+      'Send exactly one of `{"token": "<access token>"}` (revokes that token) or `{"client_id": "..."}` (revokes every token the client was issued so far). Revoked tokens answer 401 (14002); tokens requested afterwards work.',
+    tag: 'Sandbox',
+    auth: 'admin',
+    body: revokeRequest,
+    produces: json,
+    responses: {
+      200: { description: 'What was revoked.', schema: revokeResult, contentTypes: json },
+      404: errorResponse('No client with that client_id (10002, pointer /client_id).'),
+      422: errorResponse('The token is not an access token of this sandbox (10008, pointer /token).'),
+    },
+    handler: async (ctx, { body }, c) => c.json(await revoke(ctx.services, body)),
+  }),
+];

@@ -1,0 +1,134 @@
+import { mkdir } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { dirname, resolve } from 'node:path';
+import { serve } from '@hono/node-server';
+import { generateState } from '../../fixtures/generate.js';
+import { defaultClients } from '../../fixtures/tenancy.js';
+import { authOnly, createApp, createServices } from '../app.js';
+import { generateKeys } from '../auth/keys.js';
+import { createClock } from '../clock.js';
+import type { Config } from '../config.js';
+import { keyFileFor, loadOrCreateKeys } from '../keys-file.js';
+import { createLogger } from '../logger.js';
+import { filePersistence, memoryPersistence } from '../store/persistence.js';
+import { openStore } from '../store/store.js';
+
+/*
+ * The sandbox as a process: opens the data file, listens, prints the banner and shuts down on
+ * SIGTERM/SIGINT. Only `main.ts` runs it, after parsing the command line.
+ */
+
+/** How long requests already being handled get to finish after SIGTERM/SIGINT. */
+const DRAIN_MS = 2000;
+
+/** Opens the data (file or memory) and the keys that belong to it. */
+async function openData(config: Config) {
+  const initial = () => generateState(config.seed, Math.floor(Date.now() / 1000));
+  if (config.dataFile === null) {
+    const store = await openStore({ persistence: memoryPersistence(), seed: config.seed, initial });
+    return { store, keys: await generateKeys() };
+  }
+  const file = resolve(config.dataFile);
+  await mkdir(dirname(file), { recursive: true });
+  const store = await openStore({ persistence: filePersistence(file), seed: config.seed, initial });
+  if (config.reset) await store.replace(initial());
+  return { store, keys: await loadOrCreateKeys(keyFileFor(file)) };
+}
+
+/** What the sandbox prints once it listens; the first line names where it really listens. */
+function banner(local: string, publicUrl: string | undefined, location: string, authUrl?: string): string {
+  const url = publicUrl ?? local;
+  const clients = defaultClients.map((client) => `    ${client.id.padEnd(15)} ${client.secret.padEnd(15)} ${client.scopes.join(' ')}`);
+  return [
+    `parcel-sandbox listening on ${local}`,
+    ...(publicUrl ? [`  public url:  ${publicUrl}`] : []),
+    `  data:        ${location}`,
+    `  token:       POST ${authUrl ?? url}/access-token`,
+    `  openapi:     ${url}/openapi.json`,
+    `  clients (client_id, client_secret, scopes):`,
+    ...clients,
+    '',
+  ].join('\n');
+}
+
+/** Listens on `port`, resolving with the bound port; a port in use ends the process with a clear message. */
+function listen(fetch: (request: Request) => Response | Promise<Response>, config: Config, port: number) {
+  return new Promise<{ server: Server; port: number }>((resolvePort) => {
+    const server = serve({ fetch, port, hostname: config.host }, (info) => resolvePort({ server, port: info.port })) as Server;
+    server.on('error', (error: NodeJS.ErrnoException) => {
+      const reason = error.code === 'EADDRINUSE' ? `port ${port} on ${config.host} is already in use` : error.message;
+      process.stderr.write(`parcel-sandbox: cannot listen: ${reason}\n`);
+      process.exit(1);
+    });
+  });
+}
+
+/**
+ * Stops accepting connections and resolves once the requests being handled have been answered,
+ * or after `DRAIN_MS`, when the remaining connections are cut.
+ */
+function drain(servers: Server[]): Promise<void> {
+  return new Promise((done) => {
+    let open = servers.length;
+    // Keep-alive connections stay open after their answer; close each as soon as it is idle.
+    const idle = setInterval(() => servers.forEach((server) => server.closeIdleConnections()), 20);
+    const finish = () => {
+      clearInterval(idle);
+      clearTimeout(timer);
+      done();
+    };
+    const timer = setTimeout(() => {
+      process.stderr.write(`parcel-sandbox: requests still running after ${DRAIN_MS} ms; closing their connections\n`);
+      for (const server of servers) server.closeAllConnections();
+      finish();
+    }, DRAIN_MS);
+    for (const server of servers) {
+      server.close(() => {
+        open -= 1;
+        if (open === 0) finish();
+      });
+    }
+  });
+}
+
+/** Starts the sandbox server; resolves once it listens. */
+export async function runServer(config: Config): Promise<void> {
+  // Signals are taken from the start: one that arrives while starting up stops the sandbox as
+  // soon as it is up, instead of killing it halfway through writing a new data file.
+  let stopping = false;
+  let stop: (() => void) | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`parcel-sandbox: ${signal} again; exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    stop?.();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const logger = createLogger(config.logLevel);
+  const { store, keys } = await openData(config);
+  const services = createServices({ store, clock: createClock(), keys, config, logger });
+  const app = createApp(services);
+  services.jobs.start();
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const api = await listen(app.fetch, config, config.port);
+  const auth = config.authPort === undefined ? undefined : await listen(authOnly(app), config, config.authPort);
+
+  stop = () => {
+    services.jobs.stop();
+    void drain(auth ? [api.server, auth.server] : [api.server])
+      .then(() => store.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`parcel-sandbox: could not close the data: ${(error as Error).message}\n`);
+          process.exit(1);
+        },
+      );
+  };
+  if (stopping) return stop();
+  process.stdout.write(banner(`http://${host}:${api.port}`, config.publicUrl, store.location, auth && `http://${host}:${auth.port}`));
+}

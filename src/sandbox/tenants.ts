@@ -1,0 +1,224 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { generateState } from '../../fixtures/generate.js';
+import { seededFakers } from '../../fixtures/people.js';
+import { fakeOrganization, fakeShop, fakeUser } from '../../fixtures/tenancy.js';
+import { hashSecret } from '../auth/secrets.js';
+import { endpoint } from '../http/endpoint.js';
+import { ApiError } from '../jsonapi/errors.js';
+import type { ShopRecord } from '../model/shop.js';
+import { scopes, type ClientRecord } from '../model/tenancy.js';
+import type { Services } from '../services.js';
+import { getSetting, putSetting } from '../store/settings.js';
+import type { Tx } from '../store/store.js';
+import type { StateData } from '../store/tables.js';
+import { errorResponse } from './responses.js';
+
+export const tenantCountries = ['NL', 'GB', 'DE'] as const;
+
+export const tenantRequest = z
+  .strictObject({
+    name: z.string().min(1).max(255).optional().describe('Name of the organization and the client (default: a generated company name)'),
+    country_code: z.enum(tenantCountries).optional().describe('Country of the organization and its shop (default NL)'),
+  })
+  .meta({ id: 'SandboxTenantRequest' });
+
+const tenantCreated = z
+  .object({
+    client_id: z.string(),
+    client_secret: z.string().describe('Shown only in this answer; the sandbox keeps only its SHA-256 digest.'),
+    organization_id: z.string(),
+    shop_id: z.string(),
+  })
+  .meta({ id: 'SandboxTenant' });
+
+/** What a tenant created through the control API started with, kept to restore it on a tenant reset. */
+type TenantSeed = { client_id: string; shops: ShopRecord[] };
+
+const tenantSetting = (organizationId: string) => `tenant:${organizationId}`;
+
+/** A number to seed the tenant's faker with, from its organization id: same id, same content. */
+function seedOf(id: string): number {
+  return createHash('sha256').update(id).digest().readUInt32BE(0);
+}
+
+/**
+ * Creates an organization under the fixture broker with one shop, a user and a client holding
+ * every scope. The client id and secret are random; the secret is returned once and stored only
+ * as its digest.
+ */
+export async function createTenant(services: Services, request: z.output<typeof tenantRequest> = {}) {
+  const { store, clock } = services;
+  const country = request.country_code ?? 'NL';
+  const secret = randomBytes(24).toString('base64url');
+  return store.transact((tx) => {
+    const broker = tx.all('brokers')[0];
+    if (!broker) throw new Error('the sandbox has no broker to create a tenant under');
+    let clientId: string;
+    do clientId = `tenant-${randomBytes(4).toString('hex')}`;
+    while (tx.get('clients', clientId));
+    const now = clock.now();
+    const organizationId = tx.newId();
+    const faker = seededFakers(seedOf(organizationId))[country];
+    const organization = fakeOrganization(faker, country, {
+      id: organizationId,
+      brokerId: broker.id,
+      createdAt: now,
+      ...(request.name !== undefined ? { name: request.name } : {}),
+    });
+    const user = fakeUser(faker, { id: tx.newId(), organizationId });
+    const shop = fakeShop(faker, country, { id: tx.newId(), organizationId, createdAt: now });
+    const client: ClientRecord = {
+      id: clientId,
+      name: request.name ?? `${organization.name} (${clientId})`,
+      secret_sha256: hashSecret(secret),
+      user_id: user.id,
+      scopes: [...scopes],
+      token_generation: 0,
+    };
+    tx.insert('organizations', organization);
+    tx.insert('users', user);
+    tx.insert('shops', shop);
+    tx.insert('clients', client);
+    putSetting(tx, tenantSetting(organizationId), { client_id: clientId, shops: [shop] } satisfies TenantSeed);
+    return { client_id: clientId, client_secret: secret, organization_id: organizationId, shop_id: shop.id };
+  });
+}
+
+/** What a tenant reset removed and restored, by table. */
+export interface TenantResetSummary {
+  reset: 'tenant';
+  client_id: string;
+  organization_id: string;
+  removed: Record<string, number>;
+  restored: Record<string, number>;
+}
+
+function snakeKeys(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value]));
+}
+
+/** The organization a client acts for, or 404 (10002) on `/client_id`. */
+export function tenantOf(services: Services, clientId: string): { client: ClientRecord; organizationId: string } {
+  const { store } = services;
+  const client = store.get('clients', clientId);
+  const user = client && store.get('users', client.user_id);
+  const organization = user && store.get('organizations', user.organization_id);
+  if (!client || !organization) {
+    throw ApiError.of('resourceNotFound', `No client with client_id '${clientId}' exists.`, { source: { pointer: '/client_id' } });
+  }
+  return { client, organizationId: organization.id };
+}
+
+/**
+ * Resets one tenant: removes its organization's shipments (with their statuses, files, jobs and
+ * hook logs), hooks, collections, logos, idempotency entries of its clients, and its own contracts
+ * (with their rates and coverages); then restores its shops as seeded. Fixture organizations get
+ * their seeded shops, own contracts and upcoming collections back; tenants created through the
+ * control API get their one shop as it was created. Clients, users and tokens are untouched.
+ */
+export async function resetTenant(services: Services, clientId: string): Promise<TenantResetSummary> {
+  const { store, clock } = services;
+  const { organizationId } = tenantOf(services, clientId);
+  const apiSeed = getSetting<TenantSeed>(store, tenantSetting(organizationId));
+  const fixture: StateData | undefined = apiSeed ? undefined : generateState(store.seed, clock.now());
+  const isFixture = fixture?.tables.organizations?.some((row) => row.id === organizationId) ?? false;
+
+  return store.transact((tx) => {
+    const removed: Record<string, number> = {};
+    const restored: Record<string, number> = {};
+    const gone = new Set<string>();
+    const drop = (table: Parameters<Tx['remove']>[0], ids: Iterable<string>) => {
+      for (const id of ids) {
+        if (!tx.get(table, id)) continue;
+        tx.remove(table, id);
+        gone.add(id);
+        removed[table] = (removed[table] ?? 0) + 1;
+      }
+    };
+    const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
+
+    const shops = tx.find('shops', 'organization_id', organizationId);
+    const shipments = tx.find('shipments', 'organization_id', organizationId);
+    for (const shipment of shipments) {
+      drop('shipmentStatuses', ids(tx.find('shipmentStatuses', 'shipment_id', shipment.id)));
+      drop('files', ids(tx.find('files', 'shipment_id', shipment.id)));
+    }
+    drop('shipments', ids(shipments));
+
+    drop('hookLogs', ids(tx.all('hookLogs').filter((row) => row.organization_id === organizationId)));
+    drop('hooks', ids(tx.find('hooks', 'organization_id', organizationId)));
+
+    const shopIds = new Set(ids(shops));
+    drop('collections', ids(tx.all('collections').filter((row) => row.organization_id === organizationId || shopIds.has(row.shop_id))));
+    for (const shop of shops) drop('logos', ids(tx.find('logos', 'shop_id', shop.id)));
+
+    const contracts = tx.all('contracts').filter((row) => row.owner.type === 'organizations' && row.owner.id === organizationId);
+    for (const contract of contracts) {
+      drop('serviceRates', ids(tx.find('serviceRates', 'contract_id', contract.id)));
+      drop('liabilityCoverages', ids(tx.find('liabilityCoverages', 'contract_id', contract.id)));
+    }
+    drop('contracts', ids(contracts));
+
+    const clientIds = new Set(tx.find('users', 'organization_id', organizationId).flatMap((user) => ids(tx.find('clients', 'user_id', user.id))));
+    drop('idempotencyKeys', ids(tx.all('idempotencyKeys').filter((row) => clientIds.has(row.client_id))));
+
+    // Shops back to their seeded state: those added since are removed, the seeded ones restored.
+    const seededShops = apiSeed ? apiSeed.shops : isFixture ? (fixture!.tables.shops ?? []).filter((row) => row.organization_id === organizationId) : undefined;
+    if (seededShops) {
+      const seededIds = new Set(ids(seededShops));
+      drop('shops', ids(shops.filter((shop) => !seededIds.has(shop.id))));
+      for (const shop of seededShops) {
+        if (tx.get('shops', shop.id)) tx.remove('shops', shop.id);
+        tx.insert('shops', shop);
+      }
+      restored.shops = seededShops.length;
+    } else {
+      // Not seeded in any way we know: keep the shops, without the logos just removed.
+      for (const shop of shops) if (shop.logo_id) tx.update('shops', shop.id, { logo_id: undefined });
+    }
+
+    if (isFixture && fixture) {
+      const own = (fixture.tables.contracts ?? []).filter((row) => row.owner.type === 'organizations' && row.owner.id === organizationId);
+      const ownIds = new Set(ids(own));
+      const rates = (fixture.tables.serviceRates ?? []).filter((row) => ownIds.has(row.contract_id));
+      const coverages = (fixture.tables.liabilityCoverages ?? []).filter((row) => ownIds.has(row.contract_id));
+      const seededShopIds = new Set(ids(seededShops ?? []));
+      const collections = (fixture.tables.collections ?? []).filter((row) => seededShopIds.has(row.shop_id));
+      for (const row of own) tx.insert('contracts', row);
+      for (const row of rates) tx.insert('serviceRates', row);
+      for (const row of coverages) tx.insert('liabilityCoverages', row);
+      for (const row of collections) tx.insert('collections', row);
+      restored.contracts = own.length;
+      restored.serviceRates = rates.length;
+      restored.liabilityCoverages = coverages.length;
+      restored.collections = collections.length;
+    }
+    // Jobs are about a removed row: their subject is its id, or starts with it (webhook deliveries).
+    drop('jobs', ids(tx.all('jobs').filter((job) => job.subject.split(':').some((part) => gone.has(part)))));
+    return { reset: 'tenant', client_id: clientId, organization_id: organizationId, removed: snakeKeys(removed), restored: snakeKeys(restored) };
+  });
+}
+
+const json = ['application/json'] as const;
+
+export const tenantEndpoints = [
+  endpoint({
+    method: 'post',
+    path: '/_sandbox/tenants',
+    operationId: 'createSandboxTenant',
+    summary: 'Create an isolated tenant with fresh client credentials',
+    description:
+      'Creates an organization under the sandbox broker with one shop (sender and return address filled), a user and a client with every scope (`organizations.manage shipments.manage shops.manage`). The client sees the shared catalogue and the broker contracts, and nothing of other tenants, so parallel test runs cannot collide. The body is optional: `{"name"?: string, "country_code"?: "NL" | "GB" | "DE"}` (schema `SandboxTenantRequest`). The `client_secret` is shown only in this answer. `POST /_sandbox/reset {"client_id": ...}` restores the tenant to this state.',
+    tag: 'Sandbox',
+    auth: 'admin',
+    body: tenantRequest,
+    bodyOptional: true,
+    produces: json,
+    responses: {
+      201: { description: 'The new tenant and its client credentials.', schema: tenantCreated, contentTypes: json },
+      400: errorResponse('The body is not JSON or violates SandboxTenantRequest (10003).'),
+    },
+    handler: async (ctx, { body }, c) => c.json(await createTenant(ctx.services, body), 201),
+  }),
+];

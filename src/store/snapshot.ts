@@ -1,0 +1,122 @@
+import { open, rename, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { TextFile } from 'lowdb/node';
+import { DataFileError } from './persistence-api.js';
+import type { StateData } from './tables.js';
+
+/** Roughly how much text is serialised before it goes to the file and the event loop gets a turn. */
+const CHUNK_CHARS = 1 << 20;
+
+/**
+ * Reads the snapshot (the lowdb JSON document users know). `null` when there is no file; a file
+ * that is not JSON or not a parcel-sandbox document is a `DataFileError` and is never touched.
+ */
+export async function readSnapshot(file: string): Promise<StateData | null> {
+  let text: string | null;
+  let data: unknown;
+  try {
+    text = await new TextFile(file).read();
+    if (text === null) return null;
+    data = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? `it is not valid JSON (${error.message})` : (error as Error).message;
+    throw new DataFileError(file, reason);
+  }
+  if (!isStateData(data)) throw new DataFileError(file, 'it is not a parcel-sandbox data file');
+  return data;
+}
+
+export function isStateData(data: unknown): data is StateData {
+  if (!isObject(data) || data.format !== 'parcel-sandbox' || !isObject(data.tables)) return false;
+  return Object.values(data.tables).every((rows) => rows === undefined || Array.isArray(rows));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Replaces `file` with `data` atomically: the text goes to a temporary file beside it, which is
+ * fsync'ed before the rename (otherwise a power cut can leave the new name pointing at an empty
+ * file), and the directory is fsync'ed after it (otherwise the rename itself may not survive).
+ */
+export async function writeSnapshot(file: string, data: StateData): Promise<void> {
+  // The same temporary name lowdb uses, so a leftover from either is simply overwritten.
+  const temp = join(dirname(file), `.${basename(file)}.tmp`);
+  const handle = await open(temp, 'w');
+  try {
+    await writeChunks(handle, stateJson(data));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, file);
+  await syncDirectory(dirname(file));
+}
+
+/**
+ * Makes creations, renames and deletions of files in `dir` durable. Directory fsync is how POSIX
+ * persists a directory entry; platforms that cannot open a directory (Windows) skip it.
+ */
+export async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, 'r');
+  } catch (error) {
+    if (['EISDIR', 'EPERM', 'EACCES'].includes((error as NodeJS.ErrnoException).code ?? '')) return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes the pieces in chunks of about a megabyte, so a big snapshot never blocks for long. */
+async function writeChunks(handle: FileHandle, pieces: Iterable<string>): Promise<void> {
+  let chunk = '';
+  for (const piece of pieces) {
+    chunk += piece;
+    if (chunk.length >= CHUNK_CHARS) {
+      await handle.writeFile(chunk);
+      chunk = '';
+    }
+  }
+  if (chunk) await handle.writeFile(chunk);
+}
+
+/**
+ * The text of `JSON.stringify(data, null, 2)` (what lowdb writes), produced row by row. JSON text
+ * never holds a raw newline inside a string, so indenting a nested value is a plain replace.
+ */
+export function* stateJson(data: StateData): Generator<string> {
+  const entries = Object.entries(data).filter(([, value]) => value !== undefined);
+  yield '{';
+  for (const [i, [key, value]] of entries.entries()) {
+    yield `${i ? ',' : ''}\n  ${JSON.stringify(key)}: `;
+    if (key === 'tables') yield* tablesJson(value as StateData['tables']);
+    else yield indent(JSON.stringify(value, null, 2), 2);
+  }
+  yield entries.length ? '\n}' : '}';
+}
+
+function* tablesJson(tables: StateData['tables']): Generator<string> {
+  const entries = Object.entries(tables).filter(([, rows]) => rows !== undefined) as [string, unknown[]][];
+  yield '{';
+  for (const [i, [name, rows]] of entries.entries()) {
+    yield `${i ? ',' : ''}\n    ${JSON.stringify(name)}: `;
+    if (rows.length === 0) {
+      yield '[]';
+      continue;
+    }
+    yield '[';
+    for (const [j, row] of rows.entries()) yield `${j ? ',' : ''}\n      ${indent(JSON.stringify(row, null, 2) ?? 'null', 6)}`;
+    yield '\n    ]';
+  }
+  yield entries.length ? '\n  }' : '}';
+}
+
+function indent(text: string, spaces: number): string {
+  return text.replaceAll('\n', `\n${' '.repeat(spaces)}`);
+}

@@ -1,0 +1,266 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { generateState } from '../fixtures/generate.js';
+import { settings } from '../src/config.js';
+import { VERSION } from '../src/version.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tempDir = () => mkdtemp(join(tmpdir(), 'parcel-sandbox-cli-'));
+
+/** The environment of every run: no setting leaks in from the shell that runs the tests. */
+function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const setting of settings) delete base[setting.env];
+  return { ...base, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', ...env };
+}
+
+interface Run {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+/** Runs the CLI from source, as `parcel-sandbox <args>` would run. */
+function cli(args: string[], env: Record<string, string> = {}): Run {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const kill = setTimeout(() => child.kill('SIGKILL'), 15000);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(kill);
+      resolve(code);
+    }),
+  );
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+async function runToExit(args: string[], env: Record<string, string> = {}) {
+  const run = cli(args, env);
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+/** Starts the CLI and resolves with its URL once it listens. */
+async function start(args: string[], env: Record<string, string> = {}) {
+  const run = cli(args, env);
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const match = /listening on (http\S+)/.exec(run.stdout());
+      if (match) resolve(match[1]!);
+    };
+    run.child.stdout!.on('data', check);
+    void run.exited.then((code) => reject(new Error(`exited with ${code} before listening:\n${run.stdout()}${run.stderr()}`)));
+  });
+  return {
+    ...run,
+    url,
+    /** Sends a signal and resolves with the exit code and how long the exit took. */
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      const sent = performance.now();
+      run.child.kill(signal);
+      const code = await run.exited;
+      return { code, ms: performance.now() - sent };
+    },
+  };
+}
+
+async function token(url: string): Promise<string> {
+  const response = await fetch(`${url}/access-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+async function carrierIds(url: string): Promise<string[]> {
+  const response = await fetch(`${url}/carriers`, { headers: { authorization: `Bearer ${await token(url)}` } });
+  return ((await response.json()) as { data: { id: string }[] }).data.map((carrier) => carrier.id);
+}
+
+describe('parcel-sandbox --help and --version', () => {
+  it('prints usage with every setting: flag, environment variable, default and help; exit 0', async () => {
+    const { code, stdout, stderr } = await runToExit(['--help']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(/^Usage: parcel-sandbox \[options\]/);
+    for (const setting of settings) {
+      const line = stdout.split('\n').find((row) => row.trimStart().startsWith(`--${setting.flag}`));
+      expect(line, `--${setting.flag} is in the usage`).toBeDefined();
+      expect(line).toContain(setting.env);
+      expect(line).toContain(setting.help);
+      if (setting.default !== undefined && setting.kind !== 'bool') expect(line).toContain(`(default: ${setting.default})`);
+    }
+    expect(stdout).toContain('--memory');
+    expect(stdout).toContain('MEMORY=true');
+    expect(stdout).toMatch(/-h, --help/);
+    expect(stdout).toMatch(/-v, --version/);
+  });
+
+  it('prints the version; exit 0', async () => {
+    for (const flag of ['--version', '-v']) {
+      const { code, stdout, stderr } = await runToExit([flag]);
+      expect(code).toBe(0);
+      expect(stdout).toBe(`${VERSION}\n`);
+      expect(stderr).toBe('');
+    }
+  });
+});
+
+describe.concurrent('bad input: exit 2 with one line on stderr', () => {
+  const cases: [string, string[], Record<string, string>, RegExp][] = [
+    ['a port out of range', ['--port', '99999'], {}, /PORT \(--port\) must be a port number 0-65535, got '99999'/],
+    ['a seed that is not a number', ['--seed', 'abc'], {}, /SEED \(--seed\) must be an integer, got 'abc'/],
+    ['an unknown log level', ['--log-level', 'loud'], {}, /LOG_LEVEL \(--log-level\) must be one of .*, got 'loud'/],
+    ['--data with --memory', ['--data', 'x.json', '--memory'], {}, /--data and --memory cannot be used together/],
+    ['an unknown option', ['--prot', '8080'], {}, /unknown option --prot; see --help/],
+    ['a missing value', ['--port'], {}, /--port needs a value/],
+    ['an option where a value belongs', ['--seed', '--memory'], {}, /--seed needs a value; write --seed=<value>/],
+    ['an empty value', ['--data='], {}, /--data needs a value/],
+    ['a value for a switch', ['--reset=yes'], {}, /--reset takes no value/],
+    ['a positional argument', ['serve'], {}, /unexpected argument 'serve'/],
+    ['a public URL that is not http(s)', ['--public-url', 'ftp://example.com'], {}, /PUBLIC_URL \(--public-url\) must be an http\(s\) URL/],
+    ['an invalid environment variable', [], { PORT: 'eighty' }, /PORT \(--port\) must be a port number/],
+    ['an invalid boolean variable', [], { MEMORY: 'yes' }, /MEMORY \(--memory\) must be true or false/],
+  ];
+  it.each(cases)('%s', async (_name, args, env, message) => {
+    const { code, stdout, stderr } = await runToExit(args, env);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^parcel-sandbox: [^\n]+\n$/);
+    expect(stderr).toMatch(message);
+  });
+
+  it('checks values even when the environment has a valid one (the flag wins)', async () => {
+    const { code, stderr } = await runToExit(['--port', '-1'], { PORT: '8080' });
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('flags win over environment variables', () => {
+  it('--port 0 --memory starts in memory although DATA_FILE and PORT say otherwise', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'sandbox.json');
+    const server = await start(['--port', '0', '--memory'], { PORT: '1', DATA_FILE: file });
+    try {
+      expect(server.stdout()).toMatch(/data:\s+memory/);
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      expect((await server.stop()).code).toBe(0);
+    }
+  });
+
+  it('MEMORY=true keeps data in memory, and --data beats it', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'flag.json');
+    const [memory, onDisk] = await Promise.all([start([], { MEMORY: 'true', DATA_FILE: join(dir, 'unused.json') }), start(['--data', file], { MEMORY: 'true' })]);
+    await Promise.all([memory.stop(), onDisk.stop()]);
+    expect(memory.stdout()).toMatch(/data:\s+memory/);
+    expect(existsSync(join(dir, 'unused.json'))).toBe(false);
+    expect(onDisk.stdout()).toContain(file);
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it('--seed 7 gives the carrier ids of SEED=7, even with SEED=1 in the environment', async () => {
+    const [byFlag, byEnv] = await Promise.all([start(['--seed', '7', '--memory'], { SEED: '1' }), start(['--memory'], { SEED: '7' })]);
+    try {
+      const [flagIds, envIds] = await Promise.all([carrierIds(byFlag.url), carrierIds(byEnv.url)]);
+      expect(flagIds).toEqual(envIds);
+      const seeded = (seed: number) => generateState(seed, 0).tables.carriers!.map((carrier) => carrier.id).sort();
+      expect([...flagIds].sort()).toEqual(seeded(7));
+      expect([...flagIds].sort()).not.toEqual(seeded(1));
+    } finally {
+      await Promise.all([byFlag.stop(), byEnv.stop()]);
+    }
+  });
+
+  it('--public-url and --log-level win over PUBLIC_URL and LOG_LEVEL', async () => {
+    const server = await start(['--memory', '--public-url', 'https://flag.example.com/', '--log-level', 'info'], { PUBLIC_URL: 'https://env.example.com', LOG_LEVEL: 'silent' });
+    try {
+      expect(server.stdout()).toMatch(/public url:\s+https:\/\/flag\.example\.com\n/);
+      const response = await fetch(`${server.url}/carriers`, { headers: { authorization: `Bearer ${await token(server.url)}` } });
+      const body = (await response.json()) as { data: { links: { self: string } }[] };
+      expect(body.data[0]!.links.self.startsWith('https://flag.example.com/carriers/')).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(server.stdout()).toMatch(/"msg":/); // request log lines at info
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('shutdown', () => {
+  it('exits 0 within about a second on SIGTERM, leaving a complete data file', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'sandbox.json');
+    const server = await start(['--data', file]);
+    const moves = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${server.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: 1 }) })),
+    );
+    expect(moves.every((move) => move.status === 200)).toBe(true);
+    const { code, ms } = await server.stop('SIGTERM');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(1000);
+    const data = JSON.parse(await readFile(file, 'utf8')) as { format: string; tables: { settings: { id: string; value: number }[]; carriers: unknown[] } };
+    expect(data.format).toBe('parcel-sandbox');
+    expect(data.tables.carriers.length).toBeGreaterThan(0);
+    expect(data.tables.settings.find((row) => row.id === 'clock_offset_ms')!.value).toBeGreaterThanOrEqual(20000);
+  });
+
+  it('exits 0 on SIGINT', async () => {
+    const server = await start(['--memory']);
+    await fetch(`${server.url}/health`);
+    const { code, ms } = await server.stop('SIGINT');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('answers a request being handled when SIGTERM arrives, refuses new connections, then exits 0', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'sandbox.json');
+    const server = await start(['--data', file]);
+    const body = JSON.stringify({ advance: 5 });
+    let refused = false;
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = httpRequest(`${server.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      });
+      request.on('error', reject);
+      // Half the body now: the server is handling the request and waits for the rest.
+      request.write(body.slice(0, 5));
+      setTimeout(() => {
+        server.child.kill('SIGTERM');
+        setTimeout(() => {
+          fetch(`${server.url}/health`).then(
+            () => reject(new Error('a new connection was accepted during shutdown')),
+            () => {
+              refused = true;
+              request.end(body.slice(5));
+            },
+          );
+        }, 200);
+      }, 300);
+    });
+    const { status, text } = await answer;
+    expect(refused).toBe(true);
+    expect(status).toBe(200);
+    expect(JSON.parse(text)).toMatchObject({ offset: 5 });
+    expect(await server.exited).toBe(0);
+    const data = JSON.parse(await readFile(file, 'utf8')) as { tables: { settings: { id: string; value: number }[] } };
+    expect(data.tables.settings.find((row) => row.id === 'clock_offset_ms')!.value).toBe(5000);
+  });
+});

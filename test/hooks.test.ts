@@ -1,0 +1,263 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { firstError, testSandbox, type Json } from './support/app.js';
+import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
+
+/** A hook body: `values` set with update-resource unless an action is given. */
+function hookBody(options: { name?: string; order?: number; active?: boolean; owner: Json; ownerType?: string; predicates?: Json[]; values?: Json[]; action?: Json; resourceType?: string }) {
+  return {
+    data: {
+      type: 'hooks',
+      attributes: {
+        name: options.name ?? 'hook',
+        order: options.order ?? 100,
+        active: options.active ?? true,
+        trigger: { resource_type: options.resourceType ?? 'shipments', resource_action: 'create', predicates: options.predicates ?? [] },
+        action: options.action ?? { action_type: 'update-resource', values: options.values ?? [{ pointer: '/attributes/channel', value: 'hooked' }] },
+      },
+      relationships: { owner: { data: { type: options.ownerType ?? 'organizations', id: typeof options.owner === 'string' ? options.owner : options.owner.id } } },
+    },
+  };
+}
+
+async function setup() {
+  const sandbox = await testSandbox();
+  const w = await world(sandbox);
+  const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+  const hook = async (options: Omit<Parameters<typeof hookBody>[0], 'owner'> & { owner?: Json }) => {
+    const answer = await sandbox.request('POST', '/hooks', { token: w.token, body: hookBody({ owner: organization, ...options }) });
+    if (answer.status !== 201) throw new Error(`hook create failed: ${answer.text}`);
+    return answer.body.data;
+  };
+  // Domestic shipments, so no customs data is needed.
+  const ship = (attributes: Json = {}, shop = w.shopIn('NL')) => {
+    const country = shop.attributes.sender_address.country_code as keyof typeof recipients;
+    return createShipment(sandbox, w.token, shipmentBody({ shop, recipient: recipients[country], attributes }));
+  };
+  return { sandbox, w, organization, hook, ship };
+}
+
+const set = (pointer: string, value: unknown) => ({ pointer, value });
+
+describe('hooks: the API', () => {
+  let s: Awaited<ReturnType<typeof setup>>;
+  beforeAll(async () => {
+    s = await setup();
+  });
+
+  it('creates, reads, lists, filters and changes hooks of the caller only', async () => {
+    const created = await s.hook({ name: 'Tag gifts', values: [set('/attributes/channel', 'hooked')] });
+    expect(created.relationships.owner.data).toEqual({ type: 'organizations', id: s.organization.id });
+    const list = await s.sandbox.get('/hooks?filter[action][action_type]=update-resource&include=owner', s.w.token);
+    expect(list.body.data.map((h: Json) => h.id)).toContain(created.id);
+    expect(list.body.included[0].type).toBe('organizations');
+    const patched = await s.sandbox.request('PATCH', `/hooks/${created.id}`, { token: s.w.token, body: { data: { type: 'hooks', id: created.id, attributes: { order: 300 } } } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.attributes).toMatchObject({ order: 300, name: 'Tag gifts' });
+    const theirs = await s.sandbox.token('other-client');
+    expect((await s.sandbox.get(`/hooks/${created.id}`, theirs)).status).toBe(404);
+    expect((await s.sandbox.get('/hooks', theirs)).body.data).toEqual([]);
+    const limited = await s.sandbox.get('/hooks', await s.sandbox.token('limited-client'));
+    expect(limited.status).toBe(403);
+    expect(firstError(limited).code).toBe('14004');
+  });
+
+  const bad: [string, (owner: Json, shopOfOther: Json) => Json, number, string][] = [
+    ['an unknown operator', (o) => hookBody({ owner: o, predicates: [{ pointer: '/attributes/channel', operator: '~=', value: 'x' }] }), 400, '/data/attributes/trigger/predicates/0/operator'],
+    ['a pointer outside attributes and relationships', (o) => hookBody({ owner: o, predicates: [{ pointer: '/meta/x', operator: '==', value: 'x' }] }), 400, '/data/attributes/trigger/predicates/0/pointer'],
+    ['an unknown action type', (o) => hookBody({ owner: o, action: { action_type: 'delete-resource', values: [] } }), 400, '/data/attributes/action/action_type'],
+    ['a value of the wrong type for its pointer', (o) => hookBody({ owner: o, values: [set('/attributes/physical_properties/weight', 'heavy')] }), 422, '/data/attributes/action/values/0/value'],
+    ['a pointer at a read-only attribute', (o) => hookBody({ owner: o, values: [set('/attributes/tracking_code', 'X')] }), 422, '/data/attributes/action/values/0/pointer'],
+    ['an order that is not an integer', (o) => ({ data: { ...hookBody({ owner: o }).data, attributes: { ...hookBody({ owner: o }).data.attributes, order: 1.5 } } }), 400, '/data/attributes/order'],
+    ['an owner of another tenant', (_o, shop) => hookBody({ owner: shop, ownerType: 'shops' }), 422, '/data/relationships/owner/data/id'],
+    ['update-resource on shipment statuses', (o) => hookBody({ owner: o, resourceType: 'shipment-statuses', values: [set('/attributes/channel', 'x')] }), 422, '/data/attributes/action/action_type'],
+  ];
+  it.each(bad)('refuses %s', async (_name, build, status, pointer) => {
+    const theirs = await world(s.sandbox, 'other-client');
+    const before = s.sandbox.store.count('hooks');
+    const answer = await s.sandbox.request('POST', '/hooks', { token: s.w.token, body: build(s.organization, theirs.shops[0]) });
+    expect(answer.status, answer.text).toBe(status);
+    expect(answer.body.errors.map((e: Json) => e.source?.pointer)).toContain(pointer);
+    expect(s.sandbox.store.count('hooks')).toBe(before);
+  });
+});
+
+describe('hooks: the ordering rules of the API', () => {
+  it('rule 1: hooks triggered by the same action run one after another, each seeing the changes before it', async () => {
+    const { hook, ship, w } = await setup();
+    const letterbox = w.service('postnl-letterbox-parcel', 'NL');
+    const contract = w.contractFor(letterbox);
+    await hook({ order: 100, values: [set('/relationships/service/data/id', letterbox.id)] });
+    await hook({ order: 200, predicates: [{ pointer: '/relationships/service/data/id', operator: '==', value: letterbox.id }], values: [set('/relationships/contract/data/id', contract.id)] });
+    const shipment = await ship({ physical_properties: { weight: 500 } });
+    expect(shipment.relationships.service.data.id).toBe(letterbox.id);
+    expect(shipment.relationships.contract.data.id).toBe(contract.id);
+    expect(shipment.attributes.price).toBeDefined();
+  });
+
+  it('rule 2: a hook owned by an organization applies to all of its shops', async () => {
+    const { hook, ship, w } = await setup();
+    await hook({ values: [set('/attributes/channel', 'organization-hook')] });
+    expect((await ship({}, w.shopIn('NL'))).attributes.channel).toBe('organization-hook');
+    expect((await ship({}, w.shopIn('DE'))).attributes.channel).toBe('organization-hook');
+  });
+
+  it('rule 3: hooks owned by the shop run first, then those of its organization', async () => {
+    const { hook, ship, w, sandbox } = await setup();
+    const shop = w.shopIn('NL');
+    const org = await hook({ order: 100, values: [set('/attributes/customer_reference', 'from-organization')] });
+    const own = await hook({ order: 900, owner: shop, ownerType: 'shops', values: [set('/attributes/customer_reference', 'from-shop')] });
+    const shipment = await ship({}, shop);
+    expect(shipment.attributes.customer_reference).toBe('from-shop');
+    const logs = (await sandbox.get(`/shipments/${shipment.id}?include=hook_logs`, w.token)).body.included;
+    expect(logs.map((l: Json) => l.relationships.hook.data.id)).toEqual([own.id, org.id]);
+    const other = await ship({}, w.shopIn('DE'));
+    expect(other.attributes.customer_reference).toBe('from-organization');
+  });
+
+  it('rule 4: among hooks with the same owner, lower order runs first', async () => {
+    const { hook, ship } = await setup();
+    await hook({ order: 200, values: [set('/attributes/channel', 'second')] });
+    await hook({ order: 100, values: [set('/attributes/channel', 'first')] });
+    expect((await ship()).attributes.channel).toBe('first');
+  });
+
+  it('rule 5: hooks with the same owner and order run in a random order that repeats for the same seed', async () => {
+    const outcomes = async () => {
+      const { hook, ship } = await setup();
+      await hook({ order: 100, values: [set('/attributes/channel', 'A')] });
+      await hook({ order: 100, values: [set('/attributes/channel', 'B')] });
+      const channels: string[] = [];
+      for (let i = 0; i < 16; i++) channels.push((await ship()).attributes.channel);
+      return channels;
+    };
+    const first = await outcomes();
+    expect(new Set(first)).toEqual(new Set(['A', 'B']));
+    expect(await outcomes()).toEqual(first);
+  });
+
+  it('rule 6: a hook never overwrites a value the client or an earlier hook set', async () => {
+    const { hook, ship, sandbox, w } = await setup();
+    const first = await hook({ order: 100, values: [set('/attributes/description', 'from hook 100')] });
+    const second = await hook({ order: 200, values: [set('/attributes/description', 'from hook 200'), set('/attributes/channel', 'hook 200')] });
+    expect((await ship({ description: 'from client' })).attributes.description).toBe('from client');
+    const shipment = await ship();
+    expect(shipment.attributes).toMatchObject({ description: 'from hook 100', channel: 'hook 200' });
+    const logs = (await sandbox.get(`/hooks/${second.id}/logs`, w.token)).body.data;
+    expect(logs[0].attributes.resource_diff).toEqual({ attributes: { channel: 'hook 200' } });
+    expect((await sandbox.get(`/hooks/${first.id}/logs`, w.token)).body.data[1].attributes.resource_diff).toEqual({});
+  });
+
+  it('rule 7: orders in steps of 100 leave room to insert a hook between two others', async () => {
+    const { hook, ship } = await setup();
+    await hook({ order: 100, values: [set('/attributes/channel', 'step-1')] });
+    await hook({ order: 200, predicates: [{ pointer: '/attributes/customer_reference', operator: '==', value: 'step-2' }], values: [set('/attributes/description', 'step-3')] });
+    expect((await ship()).attributes).not.toHaveProperty('description');
+    await hook({ order: 150, predicates: [{ pointer: '/attributes/channel', operator: '==', value: 'step-1' }], values: [set('/attributes/customer_reference', 'step-2')] });
+    expect((await ship()).attributes).toMatchObject({ channel: 'step-1', customer_reference: 'step-2', description: 'step-3' });
+  });
+});
+
+describe('hooks: predicates, converters and consistency', () => {
+  it('skips an inactive hook', async () => {
+    const { hook, ship } = await setup();
+    await hook({ active: false, values: [set('/attributes/channel', 'never')] });
+    expect((await ship()).attributes).not.toHaveProperty('channel');
+  });
+
+  const cases: [string, Json, boolean][] = [
+    ['==', { pointer: '/attributes/physical_properties/weight', operator: '==', value: '1500' }, true],
+    ['!=', { pointer: '/attributes/customer_reference', operator: '!=', value: 'B2B' }, true],
+    ['>', { pointer: '/attributes/physical_properties/weight', operator: '>', value: 1500 }, false],
+    ['<', { pointer: '/attributes/physical_properties/weight', operator: '<', value: 2000 }, true],
+    ['>=', { pointer: '/attributes/physical_properties/weight', operator: '>=', value: 1500 }, true],
+    ['<=', { pointer: '/attributes/physical_properties/weight', operator: '<=', value: 1499 }, false],
+    ['contains (substring)', { pointer: 'attributes/recipient_address/city', operator: 'contains', value: 'dam' }, true],
+    ['contains (array member)', { pointer: '/attributes/tags', operator: 'contains', value: 'gift' }, true],
+    ['contains (missing member)', { pointer: '/attributes/tags', operator: 'contains', value: 'fragile' }, false],
+  ];
+  it.each(cases)('evaluates %s', async (_name, predicate, expected) => {
+    const { hook, ship } = await setup();
+    await hook({ predicates: [predicate], values: [set('/attributes/channel', 'matched')] });
+    const shipment = await ship({ physical_properties: { weight: 1500 }, tags: ['gift'] });
+    expect(shipment.attributes.channel === 'matched').toBe(expected);
+  });
+
+  it('needs every predicate to hold', async () => {
+    const { hook, ship } = await setup();
+    await hook({
+      predicates: [
+        { pointer: '/attributes/physical_properties/weight', operator: '<', value: 2000 },
+        { pointer: '/attributes/tags', operator: 'contains', value: 'gift' },
+      ],
+      values: [set('/attributes/channel', 'both')],
+    });
+    expect((await ship({ tags: ['gift'] })).attributes.channel).toBe('both');
+    expect((await ship({ tags: ['other'] })).attributes).not.toHaveProperty('channel');
+  });
+
+  it('turns a service code into a fitting service with service-code-to-id, or logs why not', async () => {
+    const { hook, ship, sandbox, w } = await setup();
+    const converted = await hook({ order: 100, values: [{ pointer: '/relationships/service/data/id', value: 'postnl-parcel-standard', converter: 'service-code-to-id' }] });
+    const shipment = await ship();
+    expect(shipment.relationships.service.data.id).toBe(w.service('postnl-parcel-standard', 'NL').id);
+    const gb = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, attributes: { description: 'x', items: [{ description: 'x', quantity: 1, item_value: { amount: 100, currency: 'EUR' }, origin_country_code: 'NL' }], customs: { content_type: 'gifts', non_delivery: 'return', incoterm: 'DAP' } } }));
+    expect(gb.relationships.service.data).toBeNull();
+    const logs = (await sandbox.get(`/hooks/${converted.id}/logs?filter[has_errors]=true`, w.token)).body.data;
+    expect(logs).toHaveLength(1);
+    expect(logs[0].attributes.errors[0]).toContain('postnl-parcel-standard');
+  });
+
+  it('logs an impossible service as an error and changes nothing', async () => {
+    const { hook, ship, sandbox, w } = await setup();
+    const dpdContract = w.contracts.find((c: Json) => c.attributes.name.startsWith('DPD') && c.attributes.status === 'active');
+    const bad = await hook({ values: [set('/relationships/service/data/id', w.service('postnl-parcel-standard', 'NL').id), set('/relationships/contract/data/id', dpdContract.id)] });
+    const shipment = await ship();
+    expect(shipment.relationships.service.data).toBeNull();
+    expect(shipment.relationships.contract.data).toBeNull();
+    const [log] = (await sandbox.get(`/hooks/${bad.id}/logs`, w.token)).body.data;
+    expect(log.attributes.resource_diff).toEqual({});
+    expect(log.attributes.errors.join(' ')).toContain('different carriers');
+  });
+
+  it('makes logs reachable from the hook, the shipment and by id', async () => {
+    const { hook, ship, sandbox, w } = await setup();
+    const created = await hook({ name: 'Channel', values: [set('/attributes/channel', 'web')] });
+    const shipment = await ship();
+    const fromHook = (await sandbox.get(`/hooks/${created.id}/logs?include=resource`, w.token)).body;
+    const log = fromHook.data[0];
+    expect(log.relationships.hook.data).toEqual({ type: 'hooks', id: created.id, meta: { name: 'Channel' } });
+    expect(log.relationships.resource.data).toEqual({ type: 'shipments', id: shipment.id });
+    expect(fromHook.included[0].id).toBe(shipment.id);
+    const fromShipment = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.relationships.hook_logs.data;
+    expect(fromShipment).toEqual([{ type: 'hook-logs', id: log.id }]);
+    const byId = await sandbox.get(`/hook-logs/${log.id}`, w.token);
+    expect(byId.body.data.attributes).toMatchObject({ resource_diff: { attributes: { channel: 'web' } }, errors: [] });
+    const today = new Date(log.attributes.created_at * 1000).toISOString().slice(0, 10);
+    expect((await sandbox.get(`/hooks/${created.id}/logs?filter[created_at][date_from]=${today}&filter[has_errors]=false`, w.token)).body.data).toHaveLength(1);
+    expect((await sandbox.get(`/hook-logs/${log.id}`, await sandbox.token('other-client'))).status).toBe(404);
+  });
+
+  it('sets the letterbox service for parcels under 2 kg (the README example)', async () => {
+    const { sandbox, w, organization, ship } = await setup();
+    const answer = await sandbox.request('POST', '/hooks', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'hooks',
+          attributes: {
+            name: 'Letterbox for light parcels',
+            order: 100,
+            active: true,
+            trigger: { resource_type: 'shipments', resource_action: 'create', predicates: [{ pointer: '/attributes/physical_properties/weight', operator: '<', value: 2000 }] },
+            action: { action_type: 'update-resource', values: [{ pointer: '/relationships/service/data/id', value: 'postnl-letterbox-parcel', converter: 'service-code-to-id' }] },
+          },
+          relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
+        },
+      },
+    });
+    expect(answer.status).toBe(201);
+    expect((await ship({ physical_properties: { weight: 800 } })).relationships.service.data.id).toBe(w.service('postnl-letterbox-parcel', 'NL').id);
+    expect((await ship({ physical_properties: { weight: 2500 } })).relationships.service.data).toBeNull();
+  });
+});
+

@@ -1,0 +1,198 @@
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listSegments, segmentPath } from '../src/store/journal.js';
+import { JournalPersistence, type JournalOptions } from '../src/store/journal-persistence.js';
+import { DataFileError, filePersistence } from '../src/store/persistence.js';
+import { stateJson } from '../src/store/snapshot.js';
+import { openStore, type Store } from '../src/store/store.js';
+import type { StateData } from '../src/store/tables.js';
+import { seededState } from './support/app.js';
+
+const tempFile = async () => join(await mkdtemp(join(tmpdir(), 'parcel-sandbox-journal-')), 'sandbox.json');
+const open = (file: string, options?: JournalOptions, initial: () => StateData = () => seededState()) =>
+  openStore({ persistence: new JournalPersistence(file, options), seed: 1, initial });
+const setting = (id: string, value: unknown = id) => ({ id, value });
+const journalLines = async (file: string) => {
+  let lines = 0;
+  for (const n of await listSegments(file)) lines += (await readFile(segmentPath(file, n), 'utf8')).split('\n').filter(Boolean).length;
+  return lines;
+};
+const lastSegment = async (file: string) => segmentPath(file, (await listSegments(file)).at(-1)!);
+
+describe('the journal', () => {
+  it('replays to the same data after a restart without close, leaving the snapshot alone', async () => {
+    const file = await tempFile();
+    const store = await open(file);
+    const before = await readFile(file, 'utf8');
+    const [shop, other] = store.all('shops');
+    await store.transact((tx) => tx.update('shops', shop!.id, { name: 'Journalled' }));
+    await store.transact((tx) => tx.remove('shops', other!.id));
+    await store.transact((tx) => [tx.insert('settings', setting('a', 1)), tx.insert('settings', setting('b', 2))]);
+    expect(await readFile(file, 'utf8')).toBe(before);
+    // No close(): as if the process had been killed.
+    const reopened = await openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() });
+    expect(reopened.snapshot()).toEqual(store.snapshot());
+    expect(reopened.get('shops', shop!.id)!.name).toBe('Journalled');
+    expect(reopened.get('shops', other!.id)).toBeUndefined();
+  });
+
+  it('writes the snapshot exactly as lowdb would', () => {
+    const state = seededState();
+    expect([...stateJson(state)].join('')).toBe(JSON.stringify(state, null, 2));
+    const odd = { format: 'parcel-sandbox', version: 1, seed: 3, tables: { settings: [], jobs: undefined, shops: [{ id: 'x', a: [1, { b: 'c\nd' }] }] } };
+    expect([...stateJson(odd as unknown as StateData)].join('')).toBe(JSON.stringify(odd, null, 2));
+  });
+
+  it('keeps every write through compactions, including writes racing with them', async () => {
+    const file = await tempFile();
+    const persistence = new JournalPersistence(file, { maxLines: 40 });
+    const store = await openStore({ persistence, seed: 1, initial: () => seededState() });
+    for (let wave = 0; wave < 10; wave++) {
+      await Promise.all(Array.from({ length: 50 }, (_, i) => store.transact((tx) => tx.insert('settings', setting(`w${wave}-${i}`, i)))));
+    }
+    await persistence.settle();
+    const onDisk = JSON.parse(await readFile(file, 'utf8')) as StateData;
+    expect(onDisk.tables.settings!.filter((row) => row.id.startsWith('w')).length).toBeGreaterThan(0);
+    // At most the segment written since the last compaction (none if the last write started one).
+    expect((await listSegments(file)).length).toBeLessThanOrEqual(1);
+    const reopened = await open(file);
+    expect(reopened.snapshot()).toEqual(store.snapshot());
+    expect(reopened.all('settings').filter((row) => row.id.startsWith('w'))).toHaveLength(500);
+  });
+
+  it('ignores a torn last line, and the next write still replays', async () => {
+    const file = await tempFile();
+    const store = await open(file);
+    await store.transact((tx) => tx.insert('settings', setting('kept')));
+    // A complete change without its commit line and a line cut off mid-append: one unacknowledged write.
+    await appendFile(await lastSegment(file), '{"t":"settings","id":"lost","v":{"id":"lost","value":1}}\n{"t":"settings","id":"torn","v":{"id"');
+    const reopened = await open(file);
+    expect(reopened.get('settings', 'kept')).toBeDefined();
+    expect(reopened.get('settings', 'lost')).toBeUndefined();
+    await reopened.transact((tx) => tx.insert('settings', setting('after')));
+    const again = await open(file);
+    expect(again.get('settings', 'after')).toBeDefined();
+    expect(again.get('settings', 'torn')).toBeUndefined();
+  });
+
+  it('refuses a damaged line in the middle of the journal, naming the segment', async () => {
+    const file = await tempFile();
+    const store = await open(file);
+    await store.transact((tx) => tx.insert('settings', setting('one')));
+    const segment = await lastSegment(file);
+    await appendFile(segment, 'garbage\n');
+    await store.transact((tx) => tx.insert('settings', setting('two')));
+    const bytes = await readFile(segment);
+    const opening = open(file);
+    await expect(opening).rejects.toBeInstanceOf(DataFileError);
+    await expect(opening).rejects.toThrow(`${segment}: journal line 3 is damaged`);
+    expect(await readFile(segment)).toEqual(bytes);
+  });
+
+  it('refuses a corrupt snapshot beside a journal and leaves both byte-identical', async () => {
+    const file = await tempFile();
+    const store = await open(file);
+    await store.transact((tx) => tx.insert('settings', setting('one')));
+    await writeFile(file, '{"format": "parcel-sandbox", "tables": {');
+    const segment = await readFile(await lastSegment(file));
+    const opening = open(file);
+    await expect(opening).rejects.toBeInstanceOf(DataFileError);
+    await expect(opening).rejects.toThrow(`cannot use data file ${file}: it is not valid JSON`);
+    expect(await readFile(file, 'utf8')).toBe('{"format": "parcel-sandbox", "tables": {');
+    expect(await readFile(await lastSegment(file))).toEqual(segment);
+  });
+
+  it('refuses a journal whose snapshot is gone', async () => {
+    const file = await tempFile();
+    const store = await open(file);
+    await store.transact((tx) => tx.insert('settings', setting('one')));
+    await rm(file);
+    await expect(open(file)).rejects.toThrow(/it is missing but its journal .*journal-000001\.jsonl exists/);
+    await expect(readFile(file)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('resets journal and snapshot on replace, and a restart sees the reset', async () => {
+    const file = await tempFile();
+    const store = await open(file);
+    await store.transact((tx) => tx.insert('settings', setting('before-reset')));
+    await store.replace(seededState(2));
+    expect(await journalLines(file)).toBe(0);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(store.snapshot());
+    await store.transact((tx) => tx.insert('settings', setting('after-reset')));
+    const reopened = await open(file);
+    expect(reopened.get('settings', 'before-reset')).toBeUndefined();
+    expect(reopened.get('settings', 'after-reset')).toBeDefined();
+  });
+
+  it('replays a reset left in the journal over a snapshot that is older or newer', async () => {
+    const file = await tempFile();
+    await open(file);
+    const reset = { ...seededState(), tables: { settings: [setting('only')] } };
+    const segment = [
+      '{"t":"settings","id":"old","v":{"id":"old","value":1}}',
+      '{"c":1}',
+      JSON.stringify({ reset }),
+      '{"c":1}',
+      '{"t":"settings","id":"new","v":{"id":"new","value":2}}',
+      '{"c":1}',
+    ].join('\n');
+    await writeFile(segmentPath(file, 1), `${segment}\n`);
+    const older = await open(file);
+    expect(older.all('settings').map((row) => row.id)).toEqual(['only', 'new']);
+    // As after a crash between writing the compacted snapshot and deleting the segment.
+    await writeFile(file, JSON.stringify({ ...reset, tables: { settings: [setting('only'), setting('new', 2)] } }));
+    await writeFile(segmentPath(file, 1), `${segment}\n`);
+    expect((await open(file)).snapshot()).toEqual(older.snapshot());
+  });
+
+  it('skips segments older than a gap: a compaction already covered them', async () => {
+    const file = await tempFile();
+    await open(file);
+    await writeFile(segmentPath(file, 2), '{"t":"settings","id":"stale","v":{"id":"stale","value":1}}\n{"c":1}\n');
+    await writeFile(segmentPath(file, 4), '{"t":"settings","id":"fresh","v":{"id":"fresh","value":1}}\n{"c":1}\n');
+    const store = await open(file);
+    expect(store.get('settings', 'stale')).toBeUndefined();
+    expect(store.get('settings', 'fresh')).toBeDefined();
+    await store.close();
+    expect(await listSegments(file)).toEqual([]);
+  });
+
+  it('leaves just the snapshot on close, quickly', async () => {
+    const file = await tempFile();
+    const store = await open(file);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.transact((tx) => tx.insert('settings', setting(`c${i}`)))));
+    const started = performance.now();
+    await store.close();
+    const took = performance.now() - started;
+    console.log(`close() with the seeded data took ${took.toFixed(1)} ms`);
+    expect(took).toBeLessThan(1000);
+    expect((await readdir(join(file, '..'))).sort()).toEqual(['sandbox.json']);
+    const onDisk = JSON.parse(await readFile(file, 'utf8')) as StateData;
+    expect(onDisk.tables.settings!.filter((row) => row.id.startsWith('c'))).toHaveLength(20);
+    await expect(store.transact((tx) => tx.insert('settings', setting('late')))).rejects.toThrow(/closed/);
+  });
+
+  it('takes about as long for one write with 1,000 rows as with 100,000', { timeout: 60000 }, async () => {
+    const timeWrite = async (rows: number) => {
+      const settings = Array.from({ length: rows }, (_, i) => setting(`row-${i}`, { n: i, text: 'x'.repeat(40) }));
+      const store: Store = await open(await tempFile(), undefined, () => ({ ...seededState(), tables: { ...seededState().tables, settings } }));
+      for (let i = 0; i < 20; i++) await store.transact((tx) => tx.update('settings', `row-${i}`, { value: i })); // warm up
+      const times: number[] = [];
+      for (let i = 0; i < 100; i++) {
+        const started = performance.now();
+        await store.transact((tx) => tx.update('settings', `row-${i}`, { value: -i }));
+        times.push(performance.now() - started);
+      }
+      await store.close();
+      times.sort((a, b) => a - b);
+      return { median: times[50]!, p90: times[90]! };
+    };
+    await timeWrite(1_000); // warms up the code paths, so the first size measured is not penalised
+    for (const rows of [1_000, 100_000]) {
+      const { median, p90 } = await timeWrite(rows);
+      console.log(`one transact with ${rows.toLocaleString('en')} rows: median ${median.toFixed(2)} ms, p90 ${p90.toFixed(2)} ms`);
+    }
+  });
+});

@@ -1,0 +1,171 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSandbox, DEFAULT_SANDBOX_URL, type JsonApiDocument, type JsonApiResource, type Sandbox } from '../src/index.js';
+import { FIXTURE_EPOCH } from '../fixtures/people.js';
+import { recipients } from './support/shipments.js';
+
+const START = FIXTURE_EPOCH + 10 * 86400;
+const opened: Sandbox[] = [];
+
+async function sandboxFor(options: Parameters<typeof createSandbox>[0] = {}): Promise<Sandbox> {
+  const sandbox = await createSandbox({ now: START, ...options });
+  opened.push(sandbox);
+  return sandbox;
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((sandbox) => sandbox.close()));
+});
+
+async function json(response: Response): Promise<JsonApiDocument<any>> {
+  return (await response.json()) as JsonApiDocument<any>;
+}
+
+const auth = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+async function ids(sandbox: Sandbox, path: string): Promise<string[]> {
+  const token = await sandbox.token();
+  return ((await json(await sandbox.request(`${path}?page[size]=100`, auth(token)))).data as JsonApiResource[]).map((resource) => resource.id);
+}
+
+/** Creates a PostNL shipment in the Netherlands to register at `registerAt`; returns its id. */
+async function createShipment(sandbox: Sandbox, token: string, registerAt: number | null): Promise<string> {
+  const shops = (await json(await sandbox.request('/shops', auth(token)))).data as JsonApiResource[];
+  const shop = shops.find((s) => s.attributes.sender_address.country_code === 'NL')!;
+  const body = {
+    data: {
+      type: 'shipments',
+      attributes: {
+        recipient_address: recipients.NL,
+        sender_address: shop.attributes.sender_address,
+        return_address: shop.attributes.return_address,
+        physical_properties: { weight: 1000 },
+        register_at: registerAt,
+      },
+      relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+    },
+    meta: { service_code: 'postnl-parcel-standard' },
+  };
+  const response = await sandbox.request('/shipments', { method: 'POST', body: JSON.stringify(body), ...auth(token) });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return ((await json(response)).data as JsonApiResource).id;
+}
+
+async function statusCode(sandbox: Sandbox, token: string, id: string): Promise<string> {
+  const document = await json(await sandbox.request(`/shipments/${id}?include=shipment_status.status`, auth(token)));
+  return document.included!.find((resource) => resource.type === 'statuses')!.attributes.code;
+}
+
+describe('createSandbox', () => {
+  it('hands out tokens and answers requests without a port', async () => {
+    const sandbox = await sandboxFor();
+    const token = await sandbox.token();
+    const answer = await sandbox.request('/carriers', auth(token));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/vnd.api+json');
+    const document = await json(answer);
+    expect(document.data.length).toBeGreaterThan(0);
+    expect(document.data[0].links.self.startsWith(`${DEFAULT_SANDBOX_URL}/carriers/`)).toBe(true);
+    expect((await sandbox.request('/shops')).status).toBe(401);
+  });
+
+  it('is a drop-in fetch: a Request, an absolute URL or a path, also when called unbound', async () => {
+    const sandbox = await sandboxFor({ config: { publicUrl: 'https://sandbox.example.com' } });
+    expect(sandbox.url).toBe('https://sandbox.example.com');
+    const { fetch } = sandbox;
+    expect((await fetch(new Request('https://sandbox.example.com/health'))).status).toBe(200);
+    expect((await fetch('https://anything.example/health')).status).toBe(200);
+    expect((await fetch('/health', { method: 'GET' })).status).toBe(200);
+  });
+
+  it('limits a token to the scopes asked for and refuses unknown clients', async () => {
+    const sandbox = await sandboxFor();
+    const limited = await sandbox.token('limited-client');
+    expect((await sandbox.request('/shops', { method: 'POST', body: '{}', ...auth(limited) })).status).toBe(403);
+    const narrow = await sandbox.token('sandbox-client', 'shipments.manage');
+    const claims = JSON.parse(Buffer.from(narrow.split('.')[1]!, 'base64url').toString()) as { scope: string; iat: number };
+    expect(claims).toMatchObject({ scope: 'shipments.manage', iat: START });
+    await expect(sandbox.token('nobody')).rejects.toThrow(/no seeded client 'nobody'/);
+    await expect(sandbox.token('limited-client', 'shops.manage')).rejects.toThrow(/refused with 400/);
+  });
+
+  it('has a clock that stands still until advanced, and advanceClock runs due registrations', async () => {
+    const sandbox = await sandboxFor();
+    expect(sandbox.now()).toBe(START);
+    const token = await sandbox.token();
+    const id = await createShipment(sandbox, token, START + 10);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(sandbox.now()).toBe(START);
+    expect(await statusCode(sandbox, token, id)).toBe('shipment-concept');
+    expect(await sandbox.advanceClock(11)).toBe(START + 11);
+    expect(await statusCode(sandbox, token, id)).toBe('shipment-concept');
+    await sandbox.advanceClock(1);
+    expect(sandbox.now()).toBe(START + 12);
+    expect(await statusCode(sandbox, token, id)).toBe('shipment-registered');
+    await expect(sandbox.advanceClock(-1)).rejects.toThrow(RangeError);
+  });
+
+  it('starts the clock at the real time by default, or at a Date', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const sandbox = await sandboxFor({ now: undefined });
+    expect(sandbox.now()).toBeGreaterThanOrEqual(before);
+    expect(sandbox.now()).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    const dated = await sandboxFor({ now: new Date('2030-01-02T03:04:05Z') });
+    expect(dated.now()).toBe(Date.UTC(2030, 0, 2, 3, 4, 5) / 1000);
+  });
+
+  it('takes settings such as the registration delay', async () => {
+    const sandbox = await sandboxFor({ config: { registrationDelay: 0 } });
+    const token = await sandbox.token();
+    const id = await createShipment(sandbox, token, START);
+    await sandbox.advanceClock(0);
+    expect(await statusCode(sandbox, token, id)).toBe('shipment-registered');
+  });
+
+  it('sends the admin token to the control endpoints when one is configured', async () => {
+    const sandbox = await sandboxFor({ config: { adminToken: 'let-me-in' } });
+    expect((await sandbox.request('/_sandbox/clock')).status).toBe(401);
+    expect(await sandbox.advanceClock(5)).toBe(START + 5);
+    await sandbox.reset();
+    expect(sandbox.now()).toBe(START);
+  });
+
+  it('reset restores the seeded data and the start time; tokens stay valid', async () => {
+    const sandbox = await sandboxFor();
+    const token = await sandbox.token();
+    const id = await createShipment(sandbox, token, null);
+    await sandbox.advanceClock(3600);
+    await sandbox.reset();
+    expect(sandbox.now()).toBe(START);
+    expect((await sandbox.request(`/shipments/${id}`, auth(token))).status).toBe(404);
+    const list = await json(await sandbox.request('/shipments', auth(token)));
+    expect(list.meta!.total_records).toBe(0);
+  });
+
+  it('keeps sandboxes apart: data, clocks and signing keys', async () => {
+    const [a, b] = await Promise.all([sandboxFor(), sandboxFor()]);
+    const tokenA = await a.token();
+    const id = await createShipment(a, tokenA, null);
+    await a.advanceClock(600);
+    expect(b.now()).toBe(START);
+    const tokenB = await b.token();
+    expect((await b.request(`/shipments/${id}`, auth(tokenB))).status).toBe(404);
+    expect((await json(await b.request('/shipments', auth(tokenB)))).meta!.total_records).toBe(0);
+    expect((await b.request('/shops', auth(tokenA))).status).toBe(401);
+  });
+
+  it('gives the same ids for the same seed, and other ids for another seed', async () => {
+    const [one, again, seven] = await Promise.all([sandboxFor({ seed: 1 }), sandboxFor({ seed: 1 }), sandboxFor({ seed: 7 })]);
+    expect(await ids(one, '/carriers')).toEqual(await ids(again, '/carriers'));
+    expect(await ids(one, '/shops')).toEqual(await ids(again, '/shops'));
+    expect(await ids(seven, '/carriers')).not.toEqual(await ids(one, '/carriers'));
+    const created = await Promise.all([one, again].map(async (sandbox) => createShipment(sandbox, await sandbox.token(), null)));
+    expect(created[0]).toBe(created[1]);
+  });
+
+  it('refuses requests once closed', async () => {
+    const sandbox = await createSandbox({ now: START });
+    await sandbox.close();
+    await sandbox.close();
+    await expect(sandbox.request('/health')).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { settings } from '../src/config.js';
+import { defaultClients } from '../fixtures/tenancy.js';
+import { allEndpoints } from '../src/app.js';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const ci = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8');
+
+describe('README.md, the front door', () => {
+  it('documents every setting by its option and its variable', () => {
+    for (const setting of settings) {
+      expect(readme, setting.env).toContain(`\`${setting.env}`);
+      expect(readme, setting.flag).toContain(`\`--${setting.flag}`);
+    }
+  });
+
+  it('lists the default credentials', () => {
+    for (const client of defaultClients) expect(readme).toContain(`| \`${client.id}\` | \`${client.secret}\` |`);
+  });
+
+  it('shows the two commands, and CI runs exactly the test command', () => {
+    expect(readme).toContain('npm ci && npm start');
+    expect(readme).toContain('npm ci && npm test');
+    expect(ci).toContain('npm ci && npm test');
+  });
+
+  it('documents every sandbox control endpoint', () => {
+    const control = allEndpoints().filter((endpoint) => endpoint.path.startsWith('/_sandbox/'));
+    for (const endpoint of control) expect(readme, endpoint.path).toContain(`${endpoint.method.toUpperCase()} ${endpoint.path}`);
+  });
+});

@@ -1,0 +1,279 @@
+import { crc32, deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
+
+const requests = async (sandbox: TestSandbox, query = '', admin?: string) => {
+  const answer = await sandbox.get(`/_sandbox/requests${query}`, admin);
+  expect(answer.status, answer.text).toBe(200);
+  return answer.body.data as Json[];
+};
+
+/** A real 1x1 PNG. */
+function tinyPng(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0);
+  header.writeUInt32BE(1, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0, 255]))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+describe('the request log', () => {
+  it('keeps method, path with query, status, duration, client, sandbox time, headers and bodies', async () => {
+    const sandbox = await testSandbox();
+    await sandbox.advance(60);
+    const token = await sandbox.token();
+    const shops = await sandbox.request('GET', '/shops?page[size]=1', { token, headers: { 'x-trace': 'abc' } });
+    const [entry] = await requests(sandbox);
+    expect(entry).toMatchObject({
+      method: 'GET',
+      path: '/shops?page[size]=1',
+      status: 200,
+      client_id: 'sandbox-client',
+      time: TEST_NOW + 60,
+      request: { headers: { authorization: 'Bearer [REDACTED]', 'x-trace': 'abc' } },
+      response: { headers: { 'content-type': 'application/vnd.api+json' } },
+    });
+    expect(entry.duration_ms).toEqual(expect.any(Number));
+    expect(entry.response.body).toEqual(shops.body);
+    expect(entry.request).not.toHaveProperty('body');
+
+    const bad = await sandbox.request('POST', '/_sandbox/clock', { body: { advance: -1 } });
+    const [logged] = await requests(sandbox);
+    expect(logged).toMatchObject({ method: 'POST', path: '/_sandbox/clock', status: 422, request: { body: { advance: -1 } }, response: { body: bad.body } });
+    expect(logged).not.toHaveProperty('client_id');
+  });
+
+  it('attributes a successful token request to its client', async () => {
+    const sandbox = await testSandbox();
+    await sandbox.token('other-client');
+    const [entry] = await requests(sandbox);
+    expect(entry).toMatchObject({ path: '/access-token', status: 200, client_id: 'other-client' });
+  });
+
+  it('lists newest first, filters by client and path prefix, and limits (default 50, at most 500)', async () => {
+    const sandbox = await testSandbox();
+    const mine = await sandbox.token();
+    const theirs = await sandbox.token('other-client');
+    await sandbox.get('/shops', mine);
+    await sandbox.get('/shipments', theirs);
+    await sandbox.get('/shops', theirs);
+    await sandbox.get('/services?page[size]=2');
+
+    const all = await requests(sandbox);
+    expect(all.map((e) => `${e.method} ${e.path}`)).toEqual([
+      'GET /services?page[size]=2',
+      'GET /shops',
+      'GET /shipments',
+      'GET /shops',
+      'POST /access-token',
+      'POST /access-token',
+    ]);
+    expect(all.map((e) => e.id)).toEqual([...all.map((e) => e.id)].sort((a, b) => b - a));
+    expect((await requests(sandbox, '?client_id=other-client')).map((e) => e.path)).toEqual(['/shops', '/shipments', '/access-token']);
+    expect((await requests(sandbox, '?path=/sh')).map((e) => e.path)).toEqual(['/shops', '/shipments', '/shops']);
+    expect((await requests(sandbox, '?path=/shops&client_id=sandbox-client')).map((e) => e.client_id)).toEqual(['sandbox-client']);
+    expect(await requests(sandbox, '?limit=2')).toEqual(all.slice(0, 2));
+    expect(await requests(sandbox, '?path=/nothing')).toEqual([]);
+    const invalid = await sandbox.get('/_sandbox/requests?limit=many');
+    expect(invalid.status).toBe(400);
+    expect(firstError(invalid).source).toEqual({ parameter: 'limit' });
+
+    for (let i = 0; i < 60; i += 1) await sandbox.get(`/services?page[number]=${i}`);
+    expect(await requests(sandbox)).toHaveLength(50);
+    expect(await requests(sandbox, '?limit=10000')).toHaveLength(66);
+  });
+
+  it('keeps only the last 500 requests, and never logs itself or /health', async () => {
+    const sandbox = await testSandbox();
+    for (let i = 0; i < 510; i += 1) await sandbox.get(`/regions?n=${i}`);
+    await sandbox.get('/health');
+    await requests(sandbox);
+    const entries = await requests(sandbox, '?limit=500');
+    expect(entries).toHaveLength(500);
+    expect(entries[0].path).toBe('/regions?n=509');
+    expect(entries[499].path).toBe('/regions?n=10');
+    expect(entries.some((e) => e.path.startsWith('/_sandbox/requests') || e.path === '/health')).toBe(false);
+  });
+
+  it('keeps JSON Schemas that describe secrets readable (carrier credentials_format)', async () => {
+    const sandbox = await testSandbox();
+    const carriers = await sandbox.get('/carriers?page[size]=100');
+    const [entry] = await requests(sandbox);
+    expect(entry.response.body).toEqual(carriers.body);
+    expect(JSON.stringify(entry.response.body)).toContain('"api_key":{"type":"string"');
+  });
+
+  it('belongs to one sandbox instance', async () => {
+    const [one, two] = [await testSandbox(), await testSandbox()];
+    await one.get('/carriers');
+    expect(await requests(one)).toHaveLength(1);
+    expect(await requests(two)).toEqual([]);
+  });
+
+  it('needs the admin token when one is configured', async () => {
+    const sandbox = await testSandbox({ config: { adminToken: 'let-me-in' } });
+    await sandbox.get('/carriers');
+    expect((await sandbox.get('/_sandbox/requests')).status).toBe(401);
+    expect((await sandbox.get('/_sandbox/requests', 'wrong')).status).toBe(401);
+    const entries = await requests(sandbox, '', 'let-me-in');
+    expect(entries.map((e) => `${e.status} ${e.path}`)).toEqual(['200 /carriers']);
+  });
+
+  it('leaves binary downloads intact and only notes their type and size', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const png = tinyPng();
+    const organization = (await sandbox.get('/organizations', token)).body.data[0].id;
+    const shop = await sandbox.request('POST', '/shops', {
+      token,
+      body: {
+        data: {
+          type: 'shops',
+          attributes: { name: 'Logo shop', sender_address: { street_1: 'Damrak', city: 'Amsterdam', country_code: 'NL' } },
+          relationships: { organization: { data: { type: 'organizations', id: organization } } },
+          meta: { logo: { mime_type: 'image/png', contents: png.toString('base64') } },
+        },
+      },
+    });
+    expect(shop.status, shop.text).toBe(201);
+    const url = new URL(shop.body.data.attributes.logo_url);
+    const response = await sandbox.app.request(BASE + url.pathname);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await response.arrayBuffer()).equals(png)).toBe(true);
+
+    const [download, upload] = await requests(sandbox, '?limit=2');
+    expect(download).toMatchObject({ path: url.pathname, status: 200, response: { note: `image/png body of ${png.length} bytes, not logged` } });
+    expect(download.response).not.toHaveProperty('body');
+    // The uploaded logo is replaced by a size note, in the request and in the echo of the response.
+    expect(upload.request.body.data.meta.logo).toEqual({ mime_type: 'image/png', contents: `[${png.length} bytes of base64 contents, not logged]` });
+    expect(upload.response.body.data.meta.logo.contents).toBe(`[${png.length} bytes of base64 contents, not logged]`);
+    expect(JSON.stringify(await requests(sandbox, '?limit=500'))).not.toContain(png.toString('base64'));
+  });
+
+  it('cuts bodies at 64 KiB', async () => {
+    const sandbox = await testSandbox();
+    const answer = await sandbox.request('POST', '/_sandbox/clock', { body: { advance: 1, padding: 'x'.repeat(100_000) } });
+    expect(answer.status).toBe(400);
+    const [entry] = await requests(sandbox);
+    expect(entry.request.truncated).toBe(true);
+    expect(typeof entry.request.body).toBe('string');
+    expect(Buffer.byteLength(entry.request.body)).toBeLessThanOrEqual(64 * 1024);
+    expect(entry.request.body.startsWith('{"advance":1,"padding":"xxx')).toBe(true);
+    expect(entry.response.body).toEqual(answer.body);
+  });
+});
+
+describe('the request log and oversized bodies', () => {
+  it('logs a request refused for its size without reading more than it may', async () => {
+    const sandbox = await testSandbox({ config: { bodyLimit: 2048 } });
+    const token = await sandbox.token();
+    const answer = await sandbox.request('POST', '/shipments', { token, body: { data: { padding: 'x'.repeat(10_000) } } });
+    expect(answer.status).toBe(413);
+    const [entry] = await requests(sandbox);
+    expect(entry).toMatchObject({ method: 'POST', path: '/shipments', status: 413, response: { body: answer.body } });
+  });
+});
+
+describe('redaction in the request log', () => {
+  it('never shows client secrets, access tokens, credentials or the admin token', async () => {
+    const admin = 'admin-token-0f9e8d7c6b5a';
+    const sandbox = await testSandbox({ config: { adminToken: admin } });
+    const credentialSecret = `cred-secret-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+    const tokens: string[] = [];
+
+    // Tokens as JSON, as an HTML form, and with HTTP Basic client authentication.
+    tokens.push(await sandbox.token());
+    const form = await sandbox.request('POST', '/access-token', {
+      body: 'grant_type=client_credentials&client_id=other-client&client_secret=other-secret',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.status, form.text).toBe(200);
+    tokens.push(form.body.access_token);
+    const basic = await sandbox.request('POST', '/access-token', {
+      body: { grant_type: 'client_credentials' },
+      headers: { authorization: `Basic ${Buffer.from('limited-client:limited-secret').toString('base64')}`, 'content-type': 'application/json' },
+    });
+    expect(basic.status, basic.text).toBe(200);
+    tokens.push(basic.body.access_token);
+    const wrong = await sandbox.request('POST', '/access-token', {
+      body: { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'not-the-sandbox-secret' },
+    });
+    expect(wrong.status).toBe(401);
+
+    // A contract with a unique secret in its credentials.
+    const token = tokens[0]!;
+    const organization = (await sandbox.get('/organizations', token)).body.data[0].id;
+    const postnl = (await sandbox.get('/carriers')).body.data.find((c: Json) => c.attributes.code === 'postnl');
+    const contract = await sandbox.request('POST', '/contracts', {
+      token,
+      body: {
+        data: {
+          type: 'contracts',
+          attributes: { name: 'Secret contract', currency: 'EUR', credentials: { customer_code: 'DEVC', customer_number: '11223344', api_key: credentialSecret } },
+          relationships: { carrier: { data: { type: 'carriers', id: postnl.id } }, owner: { data: { type: 'organizations', id: organization } } },
+        },
+      },
+    });
+    expect(contract.status, contract.text).toBe(201);
+    const patched = await sandbox.request('PATCH', `/contracts/${contract.body.data.id}`, {
+      token,
+      body: { data: { type: 'contracts', id: contract.body.data.id, attributes: { credentials: { customer_code: 'DEVC', customer_number: '11223344', api_key: `${credentialSecret}-2` } } } },
+    });
+    expect(patched.status, patched.text).toBe(200);
+
+    // A tenant, its token, a token in a query string, and a revoke by token.
+    const tenant = await sandbox.request('POST', '/_sandbox/tenants', { token: admin, body: { name: 'redaction' } });
+    expect(tenant.status, tenant.text).toBe(201);
+    const tenantToken = await sandbox.request('POST', '/access-token', {
+      body: { grant_type: 'client_credentials', client_id: tenant.body.client_id, client_secret: tenant.body.client_secret },
+    });
+    expect(tenantToken.status).toBe(200);
+    tokens.push(tenantToken.body.access_token);
+    await sandbox.get(`/shops?access_token=${tokens[3]}`, tokens[3]);
+    const revoked = await sandbox.request('POST', '/_sandbox/revoke', { token: admin, body: { token: tokens[1] } });
+    expect(revoked.status).toBe(200);
+    expect((await sandbox.get('/shops', tokens[1])).status).toBe(401);
+
+    const log = await sandbox.get('/_sandbox/requests?limit=500', admin);
+    expect(log.status).toBe(200);
+    const text = log.text;
+    expect(log.body.data.length).toBe(13);
+    const forbidden = [
+      credentialSecret,
+      'sandbox-secret',
+      'other-secret',
+      'limited-secret',
+      'not-the-sandbox-secret',
+      Buffer.from('limited-client:limited-secret').toString('base64'),
+      tenant.body.client_secret,
+      admin,
+      ...tokens,
+      ...tokens.map((t) => t.split('.')[2]!),
+    ];
+    for (const secret of forbidden) expect(text, `the log shows ${secret}`).not.toContain(secret);
+
+    // What was redacted is still recognisable as such.
+    const entries = log.body.data as Json[];
+    const find = (path: string, method = 'POST') => entries.find((e) => e.path === path && e.method === method && e.status < 300)!;
+    expect(find('/contracts').request.body.data.attributes.credentials).toBe('[REDACTED]');
+    expect(find('/_sandbox/tenants').response.body).toEqual({ ...tenant.body, client_secret: '[REDACTED]' });
+    expect(find('/_sandbox/tenants').request.headers.authorization).toBe('Bearer [REDACTED]');
+    expect(find('/_sandbox/revoke').request.body).toEqual({ token: '[REDACTED]' });
+    const tokenAnswers = entries.filter((e) => e.path === '/access-token' && e.status === 200);
+    expect(tokenAnswers).toHaveLength(4);
+    for (const entry of tokenAnswers) expect(entry.response.body).toMatchObject({ token_type: 'Bearer', access_token: '[REDACTED]' });
+    expect(tokenAnswers.map((e) => e.request.body.client_secret ?? e.request.headers.authorization)).toEqual(
+      expect.arrayContaining(['[REDACTED]', 'Basic [REDACTED]']),
+    );
+    expect(entries.find((e) => e.path.startsWith('/shops?'))!.path).toBe('/shops?access_token=%5BREDACTED%5D');
+  });
+});

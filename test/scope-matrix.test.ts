@@ -1,0 +1,145 @@
+/**
+ * Scope matrix: every declared endpoint (from `allEndpoints()`, so new endpoints are covered
+ * without touching this file) is called with a token for each of the 8 subsets of
+ * organizations.manage, shipments.manage and shops.manage, and without a token.
+ *
+ * - `{anyOf}` endpoints answer 403/14004 exactly when the token holds none of the accepted
+ *   scopes, and never 401 or 403 otherwise;
+ * - `'token'` endpoints never answer 403 (nor 401 to a valid token);
+ * - `'public'`, `'none'` and (with no admin token configured) `'admin'` endpoints answer the
+ *   same with and without a token.
+ *
+ * The empty subset cannot be asked of POST /access-token (no scope means every scope of the
+ * client), so that token is signed with the sandbox's own `signToken` and key: exactly the token
+ * the server would issue for an empty grant. Each call starts from the same populated data
+ * (restored before every call), with real ids in the path and a valid body where the operation is
+ * known (`validBody`); other bodies are `{}`, which still passes through the scope check first.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Endpoint } from '../src/http/endpoint.js';
+import { testSandbox, type Answer } from './support/app.js';
+import {
+  answerProblems,
+  endpoints,
+  fillPath,
+  jsonRequest,
+  nameOf,
+  ownParams,
+  populate,
+  scopeSubsets,
+  send,
+  storeDiff,
+  tokenWithScopes,
+  validBody,
+  type Populated,
+} from './support/matrix.js';
+
+const subsets = scopeSubsets();
+const all = endpoints();
+
+let p: Populated;
+const tokens = new Map<string, string>();
+const label = (subset: readonly string[]) => (subset.length === 0 ? '{}' : `{${subset.join(' ')}}`);
+
+beforeAll(async () => {
+  p = await populate(await testSandbox());
+  for (const subset of subsets) {
+    tokens.set(label(subset), subset.length === 0 ? await tokenWithScopes(p.sandbox, 'sandbox-client', []) : await p.sandbox.token('sandbox-client', subset.join(' ')));
+  }
+});
+
+/** The path and body organization A would send: its own ids, a concept shipment for writes. */
+function requestFor(endpoint: Endpoint) {
+  const { store } = p.sandbox;
+  const prefer: Record<string, string> = endpoint.method === 'get' ? {} : { shipment_id: p.a.conceptShipmentId };
+  const params = ownParams(store, endpoint, p.a.organizationId, prefer);
+  if (!params) throw new Error(`${nameOf(endpoint)}: organization A has nothing to put in its path`);
+  const known = endpoint.body ? validBody(store, endpoint, p.a, params) : undefined;
+  return { path: fillPath(endpoint.path, params), body: endpoint.body ? (known ?? {}) : undefined, valid: !endpoint.body || known !== undefined };
+}
+
+async function call(endpoint: Endpoint, token: string | undefined): Promise<Answer> {
+  await p.restore();
+  const { path, body } = requestFor(endpoint);
+  return send(p.sandbox, jsonRequest(endpoint.method, path, token, body));
+}
+
+/** What the declaration means for this sandbox: admin endpoints are open when no admin token is set. */
+function effectiveAuth(endpoint: Endpoint): 'open' | 'public' | 'token' | 'scoped' | 'admin-token' {
+  const { auth } = endpoint;
+  if (typeof auth === 'object') return 'scoped';
+  if (auth === 'admin') return p.sandbox.config.adminToken === undefined ? 'open' : 'admin-token';
+  if (auth === 'none') return 'open';
+  return auth;
+}
+
+const brief = (answer: Answer) => `${answer.status} ${answer.body?.errors?.[0]?.code ?? ''} ${answer.text.slice(0, 160)}`;
+
+describe('scope matrix: every endpoint x every scope subset', () => {
+  it('covers every endpoint and all 8 subsets', () => {
+    expect(subsets).toHaveLength(8);
+    expect(all.length).toBeGreaterThan(50);
+    const kinds = new Set(all.map((endpoint) => (typeof endpoint.auth === 'object' ? 'anyOf' : endpoint.auth)));
+    expect([...kinds].sort()).toEqual(['admin', 'anyOf', 'none', 'public', 'token']);
+  });
+
+  it.each(all.map((endpoint) => [nameOf(endpoint), endpoint] as const))('%s', async (_name, endpoint) => {
+    const failures: string[] = [];
+    const auth = effectiveAuth(endpoint);
+    const anonymous = await call(endpoint, undefined);
+    failures.push(...answerProblems(endpoint.method, anonymous).map((problem) => `no token: ${problem}`));
+    if (auth === 'token' || auth === 'scoped') {
+      if (anonymous.status !== 401 || anonymous.body?.errors?.[0]?.code !== '14003') failures.push(`no token: expected 401/14003, got ${brief(anonymous)}`);
+    }
+
+    for (const subset of subsets) {
+      const who = label(subset);
+      const answer = await call(endpoint, tokens.get(who));
+      // With every scope the request is valid and succeeds, so the matrix runs handlers, not only validation.
+      if (subset.length === 3 && requestFor(endpoint).valid && (answer.status < 200 || answer.status > 299)) failures.push(`${who}: a valid request with every scope should succeed, got ${brief(answer)}`);
+      failures.push(...answerProblems(endpoint.method, answer).map((problem) => `${who}: ${problem}`));
+      const code = answer.body?.errors?.[0]?.code;
+      if (auth === 'scoped') {
+        const accepted = (endpoint.auth as { anyOf: readonly string[] }).anyOf;
+        const holds = subset.some((scope) => accepted.includes(scope));
+        if (!holds && (answer.status !== 403 || code !== '14004')) failures.push(`${who}: holds none of ${accepted.join(', ')}, expected 403/14004, got ${brief(answer)}`);
+        if (holds && (answer.status === 401 || answer.status === 403)) failures.push(`${who}: holds an accepted scope, got ${brief(answer)}`);
+      } else if (auth === 'token') {
+        if (answer.status === 401 || answer.status === 403) failures.push(`${who}: any valid token will do here, got ${brief(answer)}`);
+      } else if (auth === 'open' || auth === 'public') {
+        if (answer.status !== anonymous.status) failures.push(`${who}: answers ${answer.status} with the token but ${anonymous.status} without`);
+        // GETs must answer the very same document; writes (new tokens, tenants) differ by nature.
+        const comparable = endpoint.method === 'get' && !endpoint.path.startsWith('/_sandbox/');
+        if (comparable && answer.text !== anonymous.text) failures.push(`${who}: the body differs from the answer without a token`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('no endpoint description claims a scope its declaration does not check', () => {
+    const claims = all.flatMap((endpoint) => {
+      const match = /\bTakes ((?:[a-z]+\.[a-z]+)(?:(?:, | or )[a-z]+\.[a-z]+)*)/.exec(endpoint.description ?? '');
+      if (!match) return [];
+      const named = match[1]!.split(/, | or /).sort();
+      const declared = typeof endpoint.auth === 'object' ? [...endpoint.auth.anyOf].sort() : [];
+      if (named.join() === declared.join()) return [];
+      const checks = declared.length > 0 ? `any of ${declared.join(', ')}` : `auth '${String(endpoint.auth)}' (any valid token, even one without scopes)`;
+      return [`${nameOf(endpoint)}: the description says "${match[0]}", the declaration checks ${checks}`];
+    });
+    expect(claims).toEqual([]);
+  });
+
+  it('a refused scope check changes nothing', async () => {
+    const token = tokens.get('{}')!;
+    const changed: string[] = [];
+    for (const endpoint of all.filter((e) => typeof e.auth === 'object' && e.method !== 'get')) {
+      await p.restore();
+      const before = p.sandbox.store.snapshot();
+      const { path, body } = requestFor(endpoint);
+      const answer = await send(p.sandbox, jsonRequest(endpoint.method, path, token, body));
+      expect(answer.status, nameOf(endpoint)).toBe(403);
+      changed.push(...storeDiff(before, p.sandbox.store.snapshot()).map((diff) => `${nameOf(endpoint)}: ${diff}`));
+    }
+    expect(changed).toEqual([]);
+  });
+});

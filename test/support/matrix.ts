@@ -1,0 +1,651 @@
+/**
+ * Shared helpers of the hostile-input and isolation suites (fuzz, token attacks, scope and tenant
+ * matrices): raw requests, a populated two-tenant world with snapshot/restore, the classification
+ * of path parameters, valid request bodies per operation, and the invariants every answer keeps.
+ */
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { PNG } from 'pngjs';
+import { allEndpoints } from '../../src/app.js';
+import { signToken } from '../../src/auth/tokens.js';
+import type { Endpoint } from '../../src/http/endpoint.js';
+import type { Scope } from '../../src/model/tenancy.js';
+import type { ReadView } from '../../src/store/store.js';
+import { tableNames, type Row, type StateData, type TableName } from '../../src/store/tables.js';
+import { BASE, TEST_NOW, type Answer, type Json, type TestSandbox } from './app.js';
+import { createShipment, recipients, shipmentBody, world, type World } from './shipments.js';
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints and raw requests
+
+export const SCOPES = ['organizations.manage', 'shipments.manage', 'shops.manage'] as const satisfies readonly Scope[];
+
+/** `GET /shops/{shop_id}` */
+export const nameOf = (endpoint: Endpoint): string => `${endpoint.method.toUpperCase()} ${endpoint.path}`;
+
+/** Every declared endpoint, in registration order (the HEAD/OPTIONS helpers included). */
+export const endpoints = (): Endpoint[] => allEndpoints();
+
+/** The names of the path parameters of an OpenAPI path, in order. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+}
+
+/** The path with its parameters replaced; values are percent-encoded unless `raw`. */
+export function fillPath(path: string, values: Record<string, string>, raw = false): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`no value for path parameter ${name} of ${path}`);
+    return raw ? value : encodeURIComponent(value);
+  });
+}
+
+/** Whether a method may carry a body in a fetch `Request`. */
+export const canHaveBody = (method: string): boolean => !['GET', 'HEAD'].includes(method.toUpperCase());
+
+export interface RawRequest {
+  method: string;
+  /** Path and query exactly as sent (nothing is encoded here). */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array | ReadableStream<Uint8Array>;
+}
+
+/** Sends a request to the app exactly as given; the answer's body is parsed when it is JSON. */
+export async function send(sandbox: TestSandbox, request: RawRequest): Promise<Answer> {
+  const init: RequestInit & { duplex?: 'half' } = { method: request.method.toUpperCase(), headers: request.headers ?? {} };
+  if (request.body !== undefined && canHaveBody(request.method)) {
+    init.body = request.body as RequestInit['body'];
+    if (request.body instanceof ReadableStream) init.duplex = 'half';
+  }
+  const response = await sandbox.app.request(BASE + request.path, init);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const type = response.headers.get('content-type') ?? '';
+  const text = /json|text|javascript|xml|svg/.test(type) || type === '' ? bytes.toString('utf8') : `<${bytes.length} bytes of ${type}>`;
+  let body: Json = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+export const bearer = (token: string | undefined): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+
+/** A JSON request with an optional bearer token. */
+export function jsonRequest(method: string, path: string, token: string | undefined, body?: unknown): RawRequest {
+  const headers: Record<string, string> = { ...bearer(token) };
+  if (body === undefined || !canHaveBody(method)) return { method, path, headers };
+  headers['content-type'] = 'application/vnd.api+json';
+  return { method, path, headers, body: typeof body === 'string' ? body : JSON.stringify(body) };
+}
+
+/**
+ * A valid access token of `clientId` with exactly `scopes`, signed by the sandbox's own key and
+ * signing function: what `POST /access-token` would issue, but also for the empty set, which the
+ * token endpoint cannot be asked for (no scope means every scope of the client).
+ */
+export async function tokenWithScopes(sandbox: TestSandbox, clientId: string, scopes: readonly string[]): Promise<string> {
+  const client = sandbox.store.get('clients', clientId);
+  if (!client) throw new Error(`no client ${clientId}`);
+  const { token } = await signToken(sandbox.keys, sandbox.clock, sandbox.config, {
+    clientId,
+    scopes,
+    jti: randomUUID(),
+    generation: client.token_generation,
+  });
+  return token;
+}
+
+/** Every subset of the three scopes, the empty one first. */
+export function scopeSubsets(): Scope[][] {
+  const subsets: Scope[][] = [];
+  for (let mask = 0; mask < 1 << SCOPES.length; mask++) subsets.push(SCOPES.filter((_, index) => mask & (1 << index)));
+  return subsets;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Path parameters: which resource each names, and who owns it
+
+/**
+ * Parameters whose resource type is not the path segment in front of them. Everything else is
+ * derived: `/shops/{shop_id}` names `shops`, checked by `shop_id` being the singular of `shops`.
+ */
+export const NESTED_PARAMS: Readonly<Record<string, string>> = {
+  shipment_status_id: 'shipment-statuses',
+  tracking_code: 'tracking-codes',
+  country_code: 'pickup-location-searches',
+  postal_code: 'pickup-location-searches',
+  file: 'docs-assets',
+};
+
+const singular = (segment: string): string => segment.replace(/-/g, '_').replace(/(ses|s)$/, (end) => (end === 'ses' ? 's' : ''));
+
+/** The resource type a path parameter names, or `undefined` when neither the path nor the table says. */
+export function resourceOfParam(path: string, param: string): string | undefined {
+  const nested = NESTED_PARAMS[param];
+  if (nested) return nested;
+  const segments = path.split('/');
+  const before = segments[segments.indexOf(`{${param}}`) - 1];
+  if (!before || before.startsWith('{')) return undefined;
+  return `${singular(before)}_id` === param ? before : undefined;
+}
+
+/** An organization id, or `undefined` for rows every tenant shares (the catalogue, broker contracts). */
+type OwnerOf = (store: ReadView, row: any) => string | undefined;
+
+export type ResourceClass =
+  /** Belongs to one organization: other tenants must get 404/10002 for it. */
+  | { kind: 'tenant'; table: TableName; ownerOf: OwnerOf; parent?: { param: string; field: string } }
+  /** Reachable by anyone who knows the id, on purpose; `why` says why. */
+  | { kind: 'public'; why: string; pick: (store: ReadView, organizationId: string, chosen: Record<string, string>) => string | undefined }
+  /** Not owned by a tenant: the catalogue, the broker, search keys. */
+  | { kind: 'shared'; why: string; pick: (store: ReadView, chosen: Record<string, string>) => string | undefined };
+
+const first = <T extends TableName>(table: T, where: (row: Row<T>) => boolean = () => true) => (store: ReadView) =>
+  store.all(table).find(where)?.id;
+
+const contractOwner = (store: ReadView, contractId: string): string | undefined => {
+  const contract = store.get('contracts', contractId);
+  return contract?.owner.type === 'organizations' ? contract.owner.id : undefined;
+};
+const shipmentOwner = (store: ReadView, shipmentId: string): string | undefined => store.get('shipments', shipmentId)?.organization_id;
+
+/** Every resource type a path parameter can name, classified. A new type must be added here. */
+export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
+  organizations: { kind: 'tenant', table: 'organizations', ownerOf: (_, row) => row.id },
+  shops: { kind: 'tenant', table: 'shops', ownerOf: (_, row) => row.organization_id },
+  contracts: { kind: 'tenant', table: 'contracts', ownerOf: (store, row) => contractOwner(store, row.id) },
+  'liability-coverages': { kind: 'tenant', table: 'liabilityCoverages', ownerOf: (store, row) => contractOwner(store, row.contract_id) },
+  'service-rates': { kind: 'tenant', table: 'serviceRates', ownerOf: (store, row) => contractOwner(store, row.contract_id) },
+  shipments: { kind: 'tenant', table: 'shipments', ownerOf: (_, row) => row.organization_id },
+  'shipment-statuses': {
+    kind: 'tenant',
+    table: 'shipmentStatuses',
+    ownerOf: (store, row) => shipmentOwner(store, row.shipment_id),
+    parent: { param: 'shipment_id', field: 'shipment_id' },
+  },
+  files: { kind: 'tenant', table: 'files', ownerOf: (store, row) => shipmentOwner(store, row.shipment_id) },
+  collections: { kind: 'tenant', table: 'collections', ownerOf: (_, row) => row.organization_id },
+  hooks: { kind: 'tenant', table: 'hooks', ownerOf: (_, row) => row.organization_id },
+  'hook-logs': { kind: 'tenant', table: 'hookLogs', ownerOf: (_, row) => row.organization_id },
+  logos: {
+    kind: 'public',
+    why: 'GET /logos/{logo_id} is auth "none" on purpose: the URL is the shop\'s logo_url, embedded as <img> in tracking pages and e-mails that send no token; ids are random UUIDs',
+    pick: (store, organizationId) => store.all('logos').find((logo) => store.get('shops', logo.shop_id)?.organization_id === organizationId)?.id,
+  },
+  'tracking-codes': {
+    kind: 'public',
+    why: 'GET /tracking/{tracking_code} is the recipient-facing tracking page (auth "none"), reached by the tracking code printed on the label',
+    pick: (store, organizationId) => store.all('shipments').find((row) => row.organization_id === organizationId && row.tracking_code)?.tracking_code,
+  },
+  carriers: { kind: 'shared', why: 'catalogue', pick: first('carriers', (row) => row.code === 'postnl') },
+  services: { kind: 'shared', why: 'catalogue', pick: first('services') },
+  'service-options': { kind: 'shared', why: 'catalogue', pick: first('serviceOptions') },
+  regions: { kind: 'shared', why: 'catalogue', pick: first('regions') },
+  statuses: { kind: 'shared', why: 'catalogue', pick: first('statuses') },
+  brokers: {
+    kind: 'shared',
+    why: 'both fixture organizations belong to the one sandbox broker; GET /brokers/{id} shows only the caller\'s broker',
+    pick: first('brokers'),
+  },
+  'pickup-location-searches': {
+    kind: 'shared',
+    why: 'a country and postal code to search pick-up points near; generated, owned by nobody',
+    pick: (_store, chosen) => (chosen.country_code === undefined ? 'NL' : '1012AB'),
+  },
+  'docs-assets': { kind: 'shared', why: 'static files of the API reference page', pick: () => 'docs.css' },
+};
+
+/** The class of a path parameter of an endpoint, or an error message when it is not classified. */
+export function classify(endpoint: Endpoint, param: string): { type: string; resource: ResourceClass } | string {
+  const type = resourceOfParam(endpoint.path, param);
+  if (!type) return `${nameOf(endpoint)}: path parameter {${param}} names no known resource; add it to NESTED_PARAMS in test/support/matrix.ts`;
+  const resource = RESOURCES[type];
+  if (!resource) return `${nameOf(endpoint)}: resource type '${type}' of {${param}} is not classified; add it to RESOURCES in test/support/matrix.ts`;
+  return { type, resource };
+}
+
+/** Ids of the tenant rows of a type that `organizationId` owns (under the chosen parent, if any). */
+export function ownedIds(store: ReadView, resource: Extract<ResourceClass, { kind: 'tenant' }>, organizationId: string, chosen: Record<string, string> = {}): string[] {
+  return (store.all(resource.table) as readonly any[])
+    .filter((row) => resource.ownerOf(store, row) === organizationId)
+    .filter((row) => !resource.parent || chosen[resource.parent.param] === undefined || row[resource.parent.field] === chosen[resource.parent.param])
+    .map((row) => row.id as string);
+}
+
+/**
+ * Values for every path parameter of an endpoint as `organizationId` would use them: its own
+ * resources (the preferred one when `prefer` names it) and shared ones. Throws on an unclassified
+ * parameter; returns `undefined` when the organization has nothing of a type.
+ */
+export function ownParams(
+  store: ReadView,
+  endpoint: Endpoint,
+  organizationId: string,
+  prefer: Record<string, string> = {},
+): Record<string, string> | undefined {
+  const chosen: Record<string, string> = {};
+  for (const param of pathParams(endpoint.path)) {
+    const found = classify(endpoint, param);
+    if (typeof found === 'string') throw new Error(found);
+    const { resource } = found;
+    let value: string | undefined;
+    if (resource.kind === 'tenant') {
+      const ids = ownedIds(store, resource, organizationId, chosen);
+      value = prefer[param] !== undefined && ids.includes(prefer[param]!) ? prefer[param] : ids[0];
+    } else if (resource.kind === 'public') {
+      value = prefer[param] ?? resource.pick(store, organizationId, chosen);
+    } else {
+      value = prefer[param] ?? resource.pick(store, chosen);
+    }
+    if (value === undefined) return undefined;
+    chosen[param] = value;
+  }
+  return chosen;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A populated two-tenant world
+
+export interface Tenant {
+  clientId: string;
+  token: string;
+  world: World;
+  organizationId: string;
+  /** The shop shipments are made in. */
+  shopId: string;
+  /** A shop created through the API, with an uploaded logo. */
+  apiShopId: string;
+  logoId: string;
+  /** An own contract created through the API (pending or verified). */
+  contractId: string;
+  /** A service rate and a liability coverage on that contract (inserted: the API cannot create them). */
+  serviceRateId: string;
+  coverageId: string;
+  organizationHookId: string;
+  shopHookId: string;
+  hookLogId: string;
+  collectionId: string;
+  /** A registered shipment with statuses, files and a tracking code. */
+  registeredShipmentId: string;
+  trackingCode: string;
+  fileId: string;
+  statusId: string;
+  /** A concept shipment: editable and deletable. */
+  conceptShipmentId: string;
+}
+
+export interface Populated {
+  sandbox: TestSandbox;
+  a: Tenant;
+  b: Tenant;
+  /** A token of `limited-client` (organization A, shipments.manage only). */
+  limitedToken: string;
+  snapshot: StateData;
+  /** Puts the data and the clock back as they were when populated. */
+  restore(): Promise<void>;
+}
+
+/** A 2x2 PNG, as a logo upload. */
+export function pngLogo(): { mime_type: string; contents: string } {
+  const png = new PNG({ width: 2, height: 2 });
+  png.data.fill(200);
+  return { mime_type: 'image/png', contents: PNG.sync.write(png).toString('base64') };
+}
+
+async function must(answer: Answer | Promise<Answer>, status: number, what: string): Promise<Json> {
+  const got = await answer;
+  if (got.status !== status) throw new Error(`${what}: expected ${status}, got ${got.status}: ${got.text.slice(0, 500)}`);
+  return got.body;
+}
+
+/** Plans a collection tomorrow afternoon at the shop's sender address. */
+export function collectionBody(shop: Json): Json {
+  const from = TEST_NOW + 86400 + 13 * 3600;
+  return {
+    data: {
+      type: 'collections',
+      attributes: { description: 'Matrix pick-up', address: shop.attributes.sender_address, collection_time: { from, to: from + 7200 } },
+      relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+    },
+  };
+}
+
+export function hookBody(owner: { type: string; id: string }, name = 'matrix hook'): Json {
+  return {
+    data: {
+      type: 'hooks',
+      attributes: {
+        name,
+        order: 100,
+        active: true,
+        trigger: { resource_type: 'shipments', resource_action: 'create', predicates: [] },
+        action: { action_type: 'update-resource', values: [{ pointer: '/attributes/channel', value: 'matrix' }] },
+      },
+      relationships: { owner: { data: owner } },
+    },
+  };
+}
+
+export function contractBody(carrierId: string, organizationId: string): Json {
+  return {
+    data: {
+      type: 'contracts',
+      attributes: { name: 'Matrix contract', currency: 'EUR', credentials: { api_key: 'matrix' } },
+      relationships: { carrier: { data: { type: 'carriers', id: carrierId } }, owner: { data: { type: 'organizations', id: organizationId } } },
+    },
+  };
+}
+
+async function populateTenant(sandbox: TestSandbox, clientId: string, country: 'NL' | 'GB', serviceCode: string): Promise<Omit<Tenant, 'serviceRateId' | 'coverageId' | 'registeredShipmentId' | 'trackingCode' | 'fileId' | 'statusId' | 'hookLogId'> & { pending: string }> {
+  const w = await world(sandbox, clientId);
+  const token = w.token;
+  const organizationId = (await must(sandbox.get('/organizations', token), 200, 'organizations')).data[0].id as string;
+  const shop = w.shopIn(country);
+  const orgHook = await must(sandbox.request('POST', '/hooks', { token, body: hookBody({ type: 'organizations', id: organizationId }) }), 201, 'organization hook');
+  const shopHook = await must(sandbox.request('POST', '/hooks', { token, body: hookBody({ type: 'shops', id: shop.id }, 'shop hook') }), 201, 'shop hook');
+  const apiShop = await must(
+    sandbox.request('POST', '/shops', {
+      token,
+      body: {
+        data: {
+          type: 'shops',
+          attributes: { name: `Matrix shop of ${clientId}`, sender_address: shop.attributes.sender_address },
+          relationships: { organization: { data: { type: 'organizations', id: organizationId } } },
+          meta: { logo: pngLogo() },
+        },
+      },
+    }),
+    201,
+    'shop with logo',
+  );
+  const logoId = new URL(apiShop.data.attributes.logo_url).pathname.split('/').pop()!;
+  const service = w.service(serviceCode, country);
+  const contract = await must(
+    sandbox.request('POST', '/contracts', { token, body: contractBody(service.relationships.carrier.data.id, organizationId) }),
+    201,
+    'contract',
+  );
+  const collection = await must(sandbox.request('POST', '/collections', { token, body: collectionBody(shop) }), 201, 'collection');
+  const recipient = recipients[country];
+  const registered = await createShipment(
+    sandbox,
+    token,
+    shipmentBody({ shop, recipient, service, contract: w.contractFor(service), attributes: { register_at: TEST_NOW } }),
+  );
+  const concept = await createShipment(sandbox, token, shipmentBody({ shop, recipient }));
+  return {
+    clientId,
+    token,
+    world: w,
+    organizationId,
+    shopId: shop.id,
+    apiShopId: apiShop.data.id,
+    logoId,
+    contractId: contract.data.id,
+    organizationHookId: orgHook.data.id,
+    shopHookId: shopHook.data.id,
+    collectionId: collection.data.id,
+    conceptShipmentId: concept.id,
+    pending: registered.id,
+  };
+}
+
+/**
+ * Organizations A (`sandbox-client`) and B (`other-client`) each get, through the API, a shop
+ * with a logo, an own contract, an organization hook and a shop hook, a collection, a registered
+ * shipment (statuses, files, tracking code, hook logs) and a concept shipment. A service rate and
+ * a liability coverage are inserted on each own contract, since no endpoint creates them.
+ */
+export async function populate(sandbox: TestSandbox): Promise<Populated> {
+  const partA = await populateTenant(sandbox, 'sandbox-client', 'NL', 'postnl-parcel-standard');
+  const partB = await populateTenant(sandbox, 'other-client', 'GB', 'royal-mail-tracked-48');
+  const limitedToken = await sandbox.token('limited-client');
+  await sandbox.advance(10);
+
+  const inserted = await sandbox.store.transact((tx) => {
+    const add = (contractId: string) => {
+      const contract = tx.get('contracts', contractId)!;
+      const rateTemplate = tx.all('serviceRates').find((rate) => tx.get('contracts', rate.contract_id)?.carrier_id === contract.carrier_id)!;
+      const coverageTemplate = tx.all('liabilityCoverages')[0]!;
+      const rate = tx.insert('serviceRates', { ...rateTemplate, id: tx.newId(), contract_id: contractId });
+      const coverage = tx.insert('liabilityCoverages', { ...coverageTemplate, id: tx.newId(), contract_id: contractId });
+      return { serviceRateId: rate.id, coverageId: coverage.id };
+    };
+    return { a: add(partA.contractId), b: add(partB.contractId) };
+  });
+
+  const finish = (part: typeof partA, extra: { serviceRateId: string; coverageId: string }): Tenant => {
+    const { store } = sandbox;
+    const shipment = store.get('shipments', part.pending)!;
+    if (!shipment.tracking_code) throw new Error(`fixture: shipment of ${part.clientId} was not registered (${shipment.status_code})`);
+    const file = store.find('files', 'shipment_id', shipment.id)[0];
+    const status = store.find('shipmentStatuses', 'shipment_id', shipment.id)[0];
+    const log = store.all('hookLogs').find((row) => row.organization_id === part.organizationId);
+    if (!file || !status || !log) throw new Error(`fixture: ${part.clientId} lacks a file, status or hook log`);
+    const { pending: _pending, ...rest } = part;
+    return { ...rest, ...extra, registeredShipmentId: shipment.id, trackingCode: shipment.tracking_code, fileId: file.id, statusId: status.id, hookLogId: log.id };
+  };
+  const a = finish(partA, inserted.a);
+  const b = finish(partB, inserted.b);
+
+  const snapshot = sandbox.store.snapshot();
+  const offset = sandbox.clock.offsetMs();
+  return {
+    sandbox,
+    a,
+    b,
+    limitedToken,
+    snapshot,
+    restore: async () => {
+      // Rows are frozen and never changed in place, so the snapshot's rows can be loaded again as they are.
+      await sandbox.store.replace(snapshot);
+      sandbox.clock.setOffsetMs(offset);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Valid bodies per operation
+
+/**
+ * A valid body for an operation, as `caller` would send it with the given path parameters;
+ * `undefined` for an operation this table does not know (send `{}`: auth and schema checks still run).
+ */
+export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params: Record<string, string>): Json | undefined {
+  const w = caller.world;
+  const shop = w.shops.find((s: Json) => s.id === caller.shopId)!;
+  const country = shop.attributes.sender_address.country_code as keyof typeof recipients;
+  switch (endpoint.operationId) {
+    case 'createAccessToken':
+      return { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret', scope: '*' };
+    case 'getDynamicServiceRates':
+      return {
+        data: {
+          type: 'shipments',
+          attributes: { sender_address: shop.attributes.sender_address, recipient_address: recipients[country], physical_properties: { weight: 1200 } },
+        },
+      };
+    case 'createContract':
+      return contractBody(w.services[0].relationships.carrier.data.id, caller.organizationId);
+    case 'updateContract':
+      return { data: { type: 'contracts', id: params.contract_id, attributes: { name: 'Renamed by the matrix' } } };
+    case 'createShop':
+      return {
+        data: {
+          type: 'shops',
+          attributes: { name: 'Matrix shop', sender_address: shop.attributes.sender_address },
+          relationships: { organization: { data: { type: 'organizations', id: caller.organizationId } } },
+        },
+      };
+    case 'updateShop':
+      return { data: { type: 'shops', id: params.shop_id, attributes: { name: 'Renamed by the matrix' } } };
+    case 'createShipment': {
+      // With a service option carrying values (an option without values_format takes any).
+      const body = shipmentBody({ shop, recipient: recipients[country] });
+      const option = store.all('serviceOptions').find((row) => !row.values_format);
+      if (option) body.data.relationships.service_options = { data: [{ type: 'service-options', id: option.id, meta: { values: { note: 'matrix' } } }] };
+      return body;
+    }
+    case 'updateShipment':
+      return { data: { type: 'shipments', id: params.shipment_id, attributes: { description: 'Changed by the matrix' } } };
+    case 'voidShipment':
+      return { data: { shipment_id: caller.registeredShipmentId } };
+    case 'updateShipmentStatus':
+      return { data: { shipment_id: caller.registeredShipmentId, status_id: carrierStatusId(store) } };
+    case 'createCollection':
+      return collectionBody(shop);
+    case 'createHook':
+      return hookBody({ type: 'organizations', id: caller.organizationId });
+    case 'updateHook':
+      return { data: { type: 'hooks', id: params.hook_id, attributes: { order: 7 } } };
+    case 'moveSandboxClock':
+      return { advance: 0 };
+    case 'resetSandbox':
+      return { client_id: caller.clientId };
+    case 'createSandboxTenant':
+      return { name: 'Matrix tenant' };
+    case 'revokeSandboxTokens':
+      return { client_id: 'limited-client' };
+    default:
+      return undefined;
+  }
+}
+
+/** A carrier status (`shipment-delivered`) for update-shipment-status bodies. */
+export function carrierStatusId(store: ReadView): string {
+  const status = store.find('statuses', 'code', 'shipment-delivered')[0];
+  if (!status) throw new Error('fixture: no shipment-delivered status');
+  return status.id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invariants
+
+/** Tables that may change on a refused request, and why. */
+export type Allowance = Partial<Record<TableName, string>>;
+
+/** Differences between two snapshots, table by table (rows compared by identity, then by value). */
+export function storeDiff(before: StateData, after: StateData, allow: Allowance = {}): string[] {
+  const out: string[] = [];
+  for (const table of tableNames) {
+    if (allow[table]) continue;
+    const was = new Map((before.tables[table] ?? []).map((row) => [row.id, row]));
+    const now = new Map((after.tables[table] ?? []).map((row) => [row.id, row]));
+    for (const [id, row] of now) {
+      const old = was.get(id);
+      if (!old) out.push(`${table}: added ${id}`);
+      else if (old !== row && !isDeepStrictEqual(old, row)) out.push(`${table}: changed ${id}`);
+    }
+    for (const id of was.keys()) if (!now.has(id)) out.push(`${table}: removed ${id}`);
+  }
+  return out;
+}
+
+const STACK_PATTERNS: readonly RegExp[] = [
+  /\n\s+at\s/,
+  /\bat (?:async )?[\w$.<>[\] ]+ \((?:file:\/\/)?\/[^)]*:\d+:\d+\)/,
+  /node_modules/,
+  /\/work\/|\/src\/[\w/-]+\.(?:ts|js)/,
+  /\.ts:\d+/,
+  /\b(?:TypeError|RangeError|ReferenceError|SyntaxError|EvalError|URIError)\b/,
+];
+
+/** Why an error answer is not a proper JSON:API errors document, or `undefined` when it is. */
+export function errorDocumentProblem(answer: Answer): string | undefined {
+  const type = answer.headers.get('content-type') ?? '';
+  if (!/^application\/vnd\.api\+json(\s*;|$)/.test(type)) return `content type '${type}' is not application/vnd.api+json`;
+  const errors = answer.body?.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return 'no errors array';
+  for (const [index, error] of errors.entries()) {
+    for (const member of ['status', 'code', 'title', 'detail'] as const) {
+      if (typeof error?.[member] !== 'string') return `errors[${index}].${member} is not a string`;
+    }
+    if (!/^[1-5]\d\d$/.test(error.status)) return `errors[${index}].status '${error.status}' is not an HTTP status`;
+  }
+  if (errors[0].status !== String(answer.status)) return `errors[0].status '${errors[0].status}' differs from the HTTP status ${answer.status}`;
+  const stack = STACK_PATTERNS.find((pattern) => pattern.test(answer.text));
+  if (stack) return `the body looks like it carries a stack trace or internals (${stack})`;
+  return undefined;
+}
+
+/**
+ * Everything wrong with one answer: a 5xx, an error that is not a JSON:API errors document, or a
+ * 405 whose Allow header lists the method that was refused.
+ */
+export function answerProblems(method: string, answer: Answer): string[] {
+  const problems: string[] = [];
+  if (answer.status >= 500) problems.push(`server error ${answer.status}: ${answer.text.slice(0, 300)}`);
+  if (answer.status >= 400) {
+    const problem = errorDocumentProblem(answer);
+    if (problem) problems.push(`${answer.status} ${problem}: ${answer.text.slice(0, 300)}`);
+  }
+  if (answer.status === 405) {
+    const allow = (answer.headers.get('allow') ?? '').split(',').map((m) => m.trim().toUpperCase());
+    if (allow.includes(method.toUpperCase())) problems.push(`405 refuses ${method.toUpperCase()} while its Allow header lists it (${allow.join(', ')}): ${answer.text.slice(0, 200)}`);
+  }
+  return problems;
+}
+
+const PROTOTYPES: ReadonlyArray<[string, object]> = [
+  ['Object.prototype', Object.prototype],
+  ['Array.prototype', Array.prototype],
+  ['Function.prototype', Function.prototype],
+  ['String.prototype', String.prototype],
+  ['Number.prototype', Number.prototype],
+  ['Boolean.prototype', Boolean.prototype],
+];
+
+type PrototypeState = Map<string, Map<PropertyKey, PropertyDescriptor>>;
+
+/** The own property descriptors of the built-in prototypes, to detect pollution. */
+export function prototypeState(): PrototypeState {
+  return new Map(PROTOTYPES.map(([name, proto]) => [name, new Map(Reflect.ownKeys(proto).map((key) => [key, Object.getOwnPropertyDescriptor(proto, key)!]))]));
+}
+
+/** How the built-in prototypes differ from `before` (and whether `{}` grew a `polluted` member). */
+export function pollution(before: PrototypeState): string[] {
+  const out: string[] = [];
+  if (({} as Record<string, unknown>).polluted !== undefined) out.push('({}).polluted is set');
+  if (Object.getPrototypeOf({}) !== Object.prototype) out.push('the prototype of {} changed');
+  const now = prototypeState();
+  for (const [name, keys] of before) {
+    const current = now.get(name)!;
+    for (const [key, descriptor] of current) {
+      const old = keys.get(key);
+      if (!old) out.push(`${name}.${String(key)} was added`);
+      else if (old.value !== descriptor.value || old.get !== descriptor.get || old.set !== descriptor.set) out.push(`${name}.${String(key)} was replaced`);
+    }
+    for (const key of keys.keys()) if (!current.has(key)) out.push(`${name}.${String(key)} was deleted`);
+  }
+  return out;
+}
+
+/** Undoes pollution found by `pollution`, so one failure does not poison the rest of the run. */
+export function repairPrototypes(before: PrototypeState): void {
+  for (const [name, proto] of PROTOTYPES) {
+    const keys = before.get(name)!;
+    for (const key of Reflect.ownKeys(proto)) {
+      const old = keys.get(key);
+      if (!old) delete (proto as Record<PropertyKey, unknown>)[key];
+      else Object.defineProperty(proto, key, old);
+    }
+  }
+}
+
+/** Every id (and tracking code) an organization owns, for leak checks: its rows, users, logos and own org id. */
+export function tenantIds(store: ReadView, organizationId: string): Set<string> {
+  const ids = new Set<string>([organizationId]);
+  for (const resource of Object.values(RESOURCES)) {
+    if (resource.kind !== 'tenant') continue;
+    for (const id of ownedIds(store, resource, organizationId)) ids.add(id);
+  }
+  for (const user of store.find('users', 'organization_id', organizationId)) ids.add(user.id);
+  for (const shop of store.find('shops', 'organization_id', organizationId)) {
+    for (const logo of store.find('logos', 'shop_id', shop.id)) ids.add(logo.id);
+  }
+  for (const shipment of store.find('shipments', 'organization_id', organizationId)) if (shipment.tracking_code) ids.add(shipment.tracking_code);
+  return ids;
+}

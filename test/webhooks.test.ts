@@ -1,0 +1,136 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testSandbox, TEST_NOW, type Json } from './support/app.js';
+import { createShipment, shipmentBody, world } from './support/shipments.js';
+
+type Received = { headers: IncomingMessage['headers']; body: string };
+
+/** A real HTTP receiver on a random local port that answers with the statuses queued for it. */
+class Receiver {
+  readonly received: Received[] = [];
+  answers: number[] = [];
+  private server!: Server;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        this.received.push({ headers: request.headers, body });
+        response.writeHead(this.answers.shift() ?? 200, { 'content-type': 'text/plain' }).end('thanks');
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}/hooks`;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const receiver = new Receiver();
+beforeAll(() => receiver.start());
+afterAll(() => receiver.stop());
+
+async function setup(config: Json = {}) {
+  const sandbox = await testSandbox({ config });
+  const w = await world(sandbox);
+  const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+  const statuses = (await sandbox.get('/statuses?page[size]=100', w.token)).body.data;
+  const statusId = (code: string) => statuses.find((s: Json) => s.attributes.code === code).id;
+  const webhook = (value: Json, predicates: Json[] = [], resourceType = 'shipment-statuses') =>
+    sandbox.request('POST', '/hooks', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'hooks',
+          attributes: { name: 'Notify', order: 100, active: true, trigger: { resource_type: resourceType, resource_action: 'create', predicates }, action: { action_type: 'send-resource', values: [value] } },
+          relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
+        },
+      },
+    });
+  const registered = async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    return createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { register_at: TEST_NOW } }));
+  };
+  return { sandbox, w, statusId, webhook, registered };
+}
+
+describe('send-resource webhooks', () => {
+  it('posts the new status, signed with the secret, to a real receiver', async () => {
+    const { sandbox, w, statusId, webhook, registered } = await setup();
+    receiver.received.length = 0;
+    const hook = await webhook(
+      { url: receiver.url, secret: 's3cret', includes: ['status', 'shipment'] },
+      [{ pointer: '/relationships/status/data/id', operator: '==', value: statusId('shipment-registered') }],
+    );
+    expect(hook.status).toBe(201);
+    const shipment = await registered();
+    await sandbox.advance(2);
+    expect(receiver.received).toHaveLength(1);
+    const [delivery] = receiver.received;
+    const expected = createHmac('sha256', 's3cret').update(delivery!.body).digest('hex');
+    expect(delivery!.headers['x-myparcelcom-signature']).toBe(expected);
+    expect(delivery!.headers['content-type']).toBe('application/vnd.api+json');
+    const document = JSON.parse(delivery!.body);
+    expect(document.data).toMatchObject({ type: 'shipment-statuses', relationships: { shipment: { data: { id: shipment.id } } } });
+    expect(document.included.map((r: Json) => r.type).sort()).toEqual(['shipments', 'statuses']);
+    const logs = (await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data;
+    expect(logs[0].meta.delivery).toMatchObject({ url: receiver.url, attempt: 1, status: 200 });
+    expect(logs[0].attributes.errors).toEqual([]);
+  });
+
+  it('sends no signature header without a secret, and can fire on new shipments', async () => {
+    const { sandbox, w, webhook } = await setup();
+    receiver.received.length = 0;
+    await webhook({ url: receiver.url }, [], 'shipments');
+    await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    await sandbox.advance(0);
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.headers).not.toHaveProperty('x-myparcelcom-signature');
+    expect(JSON.parse(receiver.received[0]!.body).data.type).toBe('shipments');
+  });
+
+  it('retries a failed delivery after retry_delay on the sandbox clock, logging every attempt', async () => {
+    const { sandbox, w, webhook, registered, statusId } = await setup();
+    receiver.received.length = 0;
+    receiver.answers = [500, 503];
+    const onConcept = [{ pointer: '/relationships/status/data/id', operator: '==', value: statusId('shipment-concept') }];
+    const hook = await webhook({ url: receiver.url, tries: 3, retry_delay: 60 }, onConcept);
+    await registered();
+    await sandbox.advance(0);
+    expect(receiver.received).toHaveLength(1);
+    await sandbox.advance(59);
+    expect(receiver.received).toHaveLength(1);
+    await sandbox.advance(1);
+    expect(receiver.received).toHaveLength(2);
+    await sandbox.advance(60);
+    expect(receiver.received).toHaveLength(3);
+    const logs = (await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data.reverse();
+    expect(logs.map((l: Json) => l.meta.delivery.status)).toEqual([500, 503, 200]);
+    expect(logs[0].attributes.errors[0]).toContain('Attempt 1 of 3');
+  });
+
+  it('gives up after tries attempts, also when the receiver cannot be reached', async () => {
+    const { sandbox, w, webhook, registered, statusId } = await setup();
+    const onConcept = [{ pointer: '/relationships/status/data/id', operator: '==', value: statusId('shipment-concept') }];
+    const hook = await webhook({ url: 'http://127.0.0.1:9/unreachable', tries: 2, retry_delay: 10 }, onConcept);
+    await registered();
+    await sandbox.advance(3600);
+    const logs = (await sandbox.get(`/hooks/${hook.body.data.id}/logs?filter[has_errors]=true`, w.token)).body.data;
+    expect(logs).toHaveLength(2);
+    expect(logs[0].attributes.errors[0]).toContain('could not be reached');
+  });
+
+  it('refuses webhooks to hosts outside HOOK_ALLOWED_HOSTS', async () => {
+    const { webhook } = await setup({ hookAllowedHosts: 'hooks.example.com,*.example.org' });
+    const refused = await webhook({ url: receiver.url });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors[0].source.pointer).toBe('/data/attributes/action/values/0/url');
+    expect((await webhook({ url: 'https://a.example.org/in' })).status).toBe(201);
+    expect((await webhook({ url: 'https://hooks.example.com/in' })).status).toBe(201);
+  });
+});
