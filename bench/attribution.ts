@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   const store = await openStore({ persistence: memoryPersistence(), seed: 1, initial: () => generateState(1, now) });
   const config = parseConfig({}, { logLevel: 'warn' }, true);
-  const services = createServices({ store, clock: createClock(), keys: await generateKeys(), config, logger: createLogger('warn', false) });
+  const services = createServices({ store, clock: createClock(), keys: await generateKeys(), config, logger: await createLogger('warn', false) });
   const full = createApp(services).fetch;
 
   const token = ((await (await call(full, '/access-token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: BENCH_CLIENT.id, client_secret: BENCH_CLIENT.secret }) })).json()) as { access_token: string }).access_token;

@@ -15,7 +15,7 @@
  *
  * Prints one JSON line: { file, shipments, ms, shop_id, organization_id, template_id }.
  */
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateState } from '../fixtures/generate.js';
@@ -91,6 +91,11 @@ export async function seed(file: string, shipments: number, seedValue: number): 
     );
     templateId = created.data.id as string;
   }
+  // The sandbox's answer to GET /shipments/{id}, for the baseline to send the same bytes.
+  if (templateId !== undefined) {
+    const document = await app.request(`http://127.0.0.1:8080/shipments/${templateId}`, { headers: auth });
+    await writeFile(`${file}.get-document.json`, await document.text());
+  }
   const template = templateId === undefined ? undefined : store.get('shipments', templateId);
   const templateStatus = template && store.get('shipmentStatuses', template.shipment_status_id);
   if (template && !templateStatus) throw new Error('the template shipment has no shipment-status row');
@@ -131,6 +136,8 @@ export async function seed(file: string, shipments: number, seedValue: number): 
     shop_id: shop.id,
     organization_id: template?.organization_id,
     template_id: templateId,
+    document: templateId === undefined ? undefined : `${file}.get-document.json`,
+    token,
   };
 }
 

@@ -1,17 +1,18 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import type { KindRegistry } from './http/context.js';
 import { endpoint, pathPattern, type Endpoint } from './http/endpoint.js';
 import { mount } from './http/mount.js';
+import { openCors } from './http/cors.js';
 import { captureRequests, requestLog, type AppEnv } from './http/request-log.js';
-import { jsonApi } from './jsonapi/document.js';
+import { plainJson, jsonApi } from './jsonapi/document.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
-import { buildOpenApi } from './openapi/build.js';
 import { modules } from './modules.js';
 import type { AppDeps, Services } from './services.js';
 import { createScheduler } from './domain/scheduler.js';
 import { hookEvents } from './domain/hooks/engine.js';
+import { tokenVerifier } from './auth/tokens.js';
+import { RenderCache } from './jsonapi/render-cache.js';
 import { RequestLog } from './sandbox/request-log.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
 
@@ -29,7 +30,7 @@ function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
       handler: (ctx) =>
         jsonApi({
           meta: { title: 'parcel-sandbox', status: 'OK' },
-          links: { specification: ctx.url('/openapi.json') },
+          links: { specification: ctx.url('/openapi.json'), docs: ctx.url('/docs') },
         }),
     }),
     endpoint({
@@ -41,7 +42,11 @@ function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
       auth: 'none',
       produces: ['application/json'],
       responses: { 200: { description: 'The OpenAPI document.', contentTypes: ['application/json'] } },
-      handler: (ctx, _input, c) => c.json(buildOpenApi(all(), ctx.url(''))),
+      handler: async (ctx) => {
+        // openapi3-ts (and yaml) load on the first request for the document, not at start-up.
+        const { buildOpenApi } = await import('./openapi/build.js');
+        return plainJson(buildOpenApi(all(), ctx.url('')));
+      },
     }),
   ];
 }
@@ -84,7 +89,16 @@ function notFound(endpoints: readonly Endpoint[]) {
 export function createServices(deps: AppDeps): Services {
   const kinds: KindRegistry = new Map(modules.flatMap((module) => module.kinds ?? []).map((kind) => [kind.type, kind]));
   const handlers = Object.assign({}, ...modules.map((module) => module.jobs ?? {}));
-  const services: Services = { ...deps, kinds, jobs: createScheduler(() => services, handlers), events: hookEvents(() => services), inFlight: new Set(), requestLog: new RequestLog() };
+  const services: Services = {
+    ...deps,
+    kinds,
+    jobs: createScheduler(() => services, handlers),
+    events: hookEvents(() => services),
+    tokens: tokenVerifier(deps.keys, deps.clock),
+    renderCache: new RenderCache(),
+    inFlight: new Set(),
+    requestLog: new RequestLog(),
+  };
   const offset = getSetting<number>(deps.store, CLOCK_OFFSET);
   if (offset !== undefined) deps.clock.setOffsetMs(offset);
   return services;
@@ -103,25 +117,24 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   if (services.logger) app.use('*', requestLog(services.logger));
   app.use('*', captureRequests(services));
-  app.use(
-    '*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'Idempotency-Key'],
-      exposeHeaders: ['Idempotency-Replay', 'Location'],
-      maxAge: 600,
-    }),
-  );
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: services.config.bodyLimit,
-      onError: () => {
-        throw ApiError.of('tooLarge', `The request body is larger than ${services.config.bodyLimit} bytes.`, { source: { header: 'Content-Length' } });
-      },
-    }),
-  );
+  app.use('*', openCors());
+  const limit = bodyLimit({
+    maxSize: services.config.bodyLimit,
+    onError: () => {
+      throw ApiError.of('tooLarge', `The request body is larger than ${services.config.bodyLimit} bytes.`, { source: { header: 'Content-Length' } });
+    },
+  });
+  // The limit only needs to look at a body without a Content-Length; looking at `req.raw.body`
+  // turns the server's lightweight request into a full one, so it is avoided where it can be.
+  app.use('*', (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const length = c.req.header('content-length');
+    if (length !== undefined && !c.req.header('transfer-encoding') && /^\d+$/.test(length)) {
+      if (Number(length) > services.config.bodyLimit) throw ApiError.of('tooLarge', `The request body is larger than ${services.config.bodyLimit} bytes.`, { source: { header: 'Content-Length' } });
+      return next();
+    }
+    return limit(c, next);
+  });
   mount(app, endpoints, services);
   app.notFound(notFound(endpoints));
   app.onError((error, c) => renderError(error, c, services));

@@ -1,4 +1,6 @@
 import type { Keys } from './auth/keys.js';
+import type { TokenVerifier } from './auth/tokens.js';
+import type { RenderCache } from './jsonapi/render-cache.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Scheduler } from './domain/scheduler.js';
@@ -13,6 +15,8 @@ export interface Logger {
   warn(object: object, message?: string): void;
   info(object: object, message?: string): void;
   debug(object: object, message?: string): void;
+  /** Whether a level is logged (pino has it); lets hot paths skip building log lines. */
+  isLevelEnabled?(level: string): boolean;
 }
 
 /** What the app factory is handed: nothing in the sandbox reaches for globals. */
@@ -38,6 +42,10 @@ export interface Services extends AppDeps {
   kinds: KindRegistry;
   jobs: Scheduler;
   events?: ResourceEvents;
+  /** Rendered GET documents, for as long as the data does not change. */
+  renderCache: RenderCache;
+  /** Checks access tokens (and remembers the ones it has verified). */
+  tokens: TokenVerifier;
   /** Idempotency keys whose first request is still running (never persisted: a crash ends it). */
   inFlight: Set<string>;
   /** The last requests and responses, redacted, for `GET /_sandbox/requests` (never persisted). */

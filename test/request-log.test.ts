@@ -1,6 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
+import { REQUEST_LOG_BODY_LIMIT } from '../src/sandbox/request-log.js';
 
 const requests = async (sandbox: TestSandbox, query = '', admin?: string) => {
   const answer = await sandbox.get(`/_sandbox/requests${query}`, admin);
@@ -159,14 +160,14 @@ describe('the request log', () => {
     expect(JSON.stringify(await requests(sandbox, '?limit=500'))).not.toContain(png.toString('base64'));
   });
 
-  it('cuts bodies at 64 KiB', async () => {
+  it('cuts bodies at the capture limit', async () => {
     const sandbox = await testSandbox();
     const answer = await sandbox.request('POST', '/_sandbox/clock', { body: { advance: 1, padding: 'x'.repeat(100_000) } });
     expect(answer.status).toBe(400);
     const [entry] = await requests(sandbox);
     expect(entry.request.truncated).toBe(true);
     expect(typeof entry.request.body).toBe('string');
-    expect(Buffer.byteLength(entry.request.body)).toBeLessThanOrEqual(64 * 1024);
+    expect(Buffer.byteLength(entry.request.body)).toBeLessThanOrEqual(REQUEST_LOG_BODY_LIMIT);
     expect(entry.request.body.startsWith('{"advance":1,"padding":"xxx')).toBe(true);
     expect(entry.response.body).toEqual(answer.body);
   });

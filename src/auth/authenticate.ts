@@ -2,7 +2,7 @@ import type { Services } from '../services.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Scope } from '../model/tenancy.js';
 import type { Principal } from './principal.js';
-import { invalid, verifyToken } from './tokens.js';
+import { invalid } from './tokens.js';
 
 /**
  * Resolves the `Authorization` header to a principal: `undefined` when no token was sent,
@@ -12,7 +12,7 @@ import { invalid, verifyToken } from './tokens.js';
 export async function authenticate(services: Services, header: string | undefined): Promise<Principal | undefined> {
   const token = bearerToken(header);
   if (token === undefined) return undefined;
-  const claims = await verifyToken(services.keys, services.clock, token);
+  const claims = await services.tokens.verify(token);
   const { store } = services;
   const client = store.get('clients', claims.sub);
   if (!client) throw invalid('The client of this access token no longer exists.');
@@ -22,8 +22,11 @@ export async function authenticate(services: Services, header: string | undefine
   const user = store.get('users', client.user_id);
   const organization = user && store.get('organizations', user.organization_id);
   if (!organization) throw invalid('The organization of this access token no longer exists.');
+  // Rows are replaced, never changed, so the same rows give the same principal.
+  const known = principals.get(claims);
+  if (known && known.client === client && known.organization === organization) return known.principal;
   const granted = new Set(claims.scope.split(' ').filter(Boolean));
-  return {
+  const principal: Principal = {
     clientId: client.id,
     userId: user.id,
     organizationId: organization.id,
@@ -31,7 +34,12 @@ export async function authenticate(services: Services, header: string | undefine
     scopes: client.scopes.filter((scope) => granted.has(scope)),
     tokenId: claims.jti,
   };
+  principals.set(claims, { client, organization, principal });
+  return principal;
 }
+
+/** The principal last made from a token's (cached, so identical) claims, with the rows it came from. */
+const principals = new WeakMap<object, { client: object; organization: object; principal: Principal }>();
 
 /** The token of a `Bearer` authorization header, or `undefined` when there is none. */
 export function bearerToken(header: string | undefined): string | undefined {

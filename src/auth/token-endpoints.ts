@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.js';
+import { plainJson } from '../jsonapi/document.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { scopes as allScopes, type Scope } from '../model/tenancy.js';
 import type { Services } from '../services.js';
@@ -98,10 +99,7 @@ export const tokenEndpoints = [
     responses: { 200: { description: 'A signed JWT bearer token.', schema: tokenResponse, contentTypes: ['application/json'] } },
     handler: async (ctx, { body }, c) => {
       const { token, expiresIn } = await issue(ctx.services, body, c.req.header('authorization'));
-      return c.json({ token_type: 'Bearer', expires_in: expiresIn, access_token: token }, 200, {
-        'cache-control': 'no-store',
-        pragma: 'no-cache',
-      });
+      return plainJson({ token_type: 'Bearer', expires_in: expiresIn, access_token: token }, 200, { 'cache-control': 'no-store', pragma: 'no-cache' });
     },
   }),
   endpoint({
@@ -113,6 +111,6 @@ export const tokenEndpoints = [
     auth: 'none',
     produces: ['application/json'],
     responses: { 200: { description: 'The JSON Web Key Set.', schema: jwks, contentTypes: ['application/json'] } },
-    handler: (ctx, _input, c) => c.json({ keys: [ctx.services.keys.publicJwk] }),
+    handler: (ctx) => plainJson({ keys: [ctx.services.keys.publicJwk] }),
   }),
 ];

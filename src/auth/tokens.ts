@@ -73,3 +73,33 @@ function describe(error: unknown): string {
 export function invalid(detail: string): ApiError {
   return ApiError.of('invalidToken', detail);
 }
+
+/** Verifies tokens, remembering the ones that passed so each signature is checked once. */
+export interface TokenVerifier {
+  verify(token: string): Promise<TokenClaims>;
+}
+
+/**
+ * A verifier with a bounded cache of verified tokens, keyed by the whole token string (so a
+ * tampered token never hits). Expiry is checked on every use against the sandbox clock, which
+ * can move.
+ */
+export function tokenVerifier(keys: Keys, clock: Clock, capacity = 10_000): TokenVerifier {
+  const verified = new Map<string, TokenClaims>();
+  return {
+    async verify(token) {
+      const cached = verified.get(token);
+      if (cached) {
+        if (cached.exp <= clock.now()) {
+          verified.delete(token);
+          throw invalid('The access token has expired; request a new one.');
+        }
+        return cached;
+      }
+      const claims = await verifyToken(keys, clock, token);
+      if (verified.size >= capacity) verified.delete(verified.keys().next().value!);
+      verified.set(token, claims);
+      return claims;
+    },
+  };
+}

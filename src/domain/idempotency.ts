@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { textResponse } from '../http/response-text.js';
+import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';
 import type { Tx } from '../store/store.js';
@@ -36,10 +38,7 @@ export function idempotencyKey(header: string | undefined): string | undefined {
 }
 
 function replay(record: { status: number; body: string }): Response {
-  return new Response(record.body, {
-    status: record.status,
-    headers: { 'content-type': 'application/vnd.api+json', 'idempotency-replay': 'true' },
-  });
+  return textResponse(record.body, { status: record.status, headers: { 'content-type': JSONAPI_MEDIA_TYPE, 'idempotency-replay': 'true' } });
 }
 
 /**

@@ -1,16 +1,31 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats.default(ajv);
 // Schemas come from frozen rows that are replaced on change, so a compiled validator can hang off the schema object.
 const validators = new WeakMap<object, ValidateFunction>();
+let ajv: Ajv2020 | undefined;
+
+/**
+ * The JSON Schema validator, made on first use: ajv is only needed once a contract is verified
+ * or an option's values are checked, so start-up does not load it. ajv is CommonJS, which lets
+ * it be required synchronously from the code paths (jobs, checks) that need it.
+ */
+function validator(): Ajv2020 {
+  if (!ajv) {
+    const require = createRequire(import.meta.url);
+    const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
+    ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+  }
+  return ajv;
+}
 
 /** A compiled validator for a JSON Schema taken from the data (carrier credentials, option values). */
 function validatorFor(schema: Record<string, unknown>): ValidateFunction {
   let validate = validators.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = validator().compile(schema);
     validators.set(schema, validate);
   }
   return validate;

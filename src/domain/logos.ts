@@ -1,5 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
-import isSvg from 'is-svg';
 import { z } from 'zod';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Tx } from '../store/store.js';
@@ -38,6 +36,8 @@ function decodeBase64(contents: string, pointer: string): Buffer {
 
 /** What the bytes really are, judged by their content, or `undefined` when not a supported image. */
 async function sniff(bytes: Buffer): Promise<string | undefined> {
+  // Loaded on the first upload: neither library is needed to start.
+  const [{ fileTypeFromBuffer }, { default: isSvg }] = await Promise.all([import('file-type'), import('is-svg')]);
   const detected = await fileTypeFromBuffer(bytes);
   // An animated PNG is still a PNG to anyone who declared image/png.
   if (detected) return detected.mime === 'image/apng' ? 'image/png' : detected.mime;

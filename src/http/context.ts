@@ -14,10 +14,24 @@ export interface Ctx {
   readonly requestUrl: URL;
 }
 
-/** Builds the context of one request. */
-export function createCtx(services: Services, requestUrl: URL, principal: Principal | undefined): Ctx {
-  const base = (services.config.publicUrl ?? requestUrl.origin).replace(/\/+$/, '');
-  return { services, principal, requestUrl, url: (path) => base + path };
+/** `http://host:port` of an absolute URL, without parsing all of it. */
+function originOf(url: string): string {
+  const end = url.indexOf('/', url.indexOf('//') + 2);
+  return end < 0 ? url : url.slice(0, end);
+}
+
+/** Builds the context of one request; the request URL is only parsed when a handler needs it. */
+export function createCtx(services: Services, requestUrl: string, principal: Principal | undefined): Ctx {
+  const base = (services.config.publicUrl ?? originOf(requestUrl)).replace(/\/+$/, '');
+  let parsed: URL | undefined;
+  return {
+    services,
+    principal,
+    get requestUrl() {
+      return (parsed ??= new URL(requestUrl));
+    },
+    url: (path) => base + path,
+  };
 }
 
 /**
@@ -35,7 +49,7 @@ export function organizationCtx(services: Services, organizationId: string, brok
     scopes: ['organizations.manage', 'shipments.manage', 'shops.manage'],
     tokenId: '',
   };
-  return createCtx(services, new URL(base), principal);
+  return createCtx(services, base, principal);
 }
 
 /** The principal of a request that an endpoint declared as authenticated. */

@@ -12,6 +12,8 @@ import { createCtx } from './context.js';
 import { honoPath, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 
+const NO_QUERY = new URLSearchParams();
+
 /** Registers every endpoint on `app`: route, media negotiation, auth, validation, handler. */
 export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], services: Services): void {
   for (const endpoint of endpoints) {
@@ -19,13 +21,16 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       negotiate(c.req.header('accept'), endpoint.produces);
       const principal = await authorize(services, endpoint, c);
       if (principal) c.set('principal', principal);
-      const url = new URL(c.req.url);
+      const url = c.req.url;
       const ctx = createCtx(services, url, principal);
-      const params = parseParams(endpoint, c.req.param() as Record<string, string>, url.pathname);
-      const query = parseQuery(endpoint, url.searchParams);
-      const include = parseIncludes(services.kinds, endpoint.include, url.searchParams.get('include'));
+      const mark = url.indexOf('?');
+      // Most requests have no query: skip parsing one.
+      const search = mark < 0 ? NO_QUERY : new URLSearchParams(url.slice(mark + 1));
+      const params = parseParams(endpoint, c.req.param() as Record<string, string>, c.req.path);
+      const query = parseQuery(endpoint, search);
+      const include = parseIncludes(services.kinds, endpoint.include, search.get('include'));
       const body = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional) : undefined;
-      return endpoint.handler(ctx, { params, query, body, include, page: parsePage(url.searchParams) }, c);
+      return endpoint.handler(ctx, { params, query, body, include, page: parsePage(search) }, c);
     });
   }
 }

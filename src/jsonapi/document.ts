@@ -1,4 +1,5 @@
 import type { Ctx } from '../http/context.js';
+import { textResponse } from '../http/response-text.js';
 import { collectIncluded } from './include.js';
 import { paginate, type Page } from './pagination.js';
 import { toResourceObject, type ResourceKind } from './resource.js';
@@ -7,10 +8,12 @@ export const JSONAPI_MEDIA_TYPE = 'application/vnd.api+json';
 
 /** A JSON:API response. */
 export function jsonApi(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': JSONAPI_MEDIA_TYPE, ...headers },
-  });
+  return textResponse(JSON.stringify(body), { status, headers: { 'content-type': JSONAPI_MEDIA_TYPE, ...headers } });
+}
+
+/** A plain JSON response (auth server, sandbox controls). */
+export function plainJson(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return textResponse(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
 /** `{data: resource, included?}` for one row. */
@@ -34,8 +37,9 @@ export function collectionDocument<R extends { id: string }>(
   rows: readonly R[],
   page: Page,
   include: readonly string[] = [],
+  newestFirst = false,
 ) {
-  const { rows: slice, meta, links } = paginate(rows, page, ctx);
+  const { rows: slice, meta, links } = paginate(rows, page, ctx, newestFirst);
   const document: Record<string, unknown> = { data: slice.map((row) => toResourceObject(kind, row, ctx)), meta, links };
   if (include.length > 0) document.included = collectIncluded(ctx, kind.type, slice, include);
   return document;

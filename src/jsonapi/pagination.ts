@@ -24,8 +24,12 @@ function positiveInt(raw: string | null): number | undefined {
 
 export type PageLinks = { self: string; first: string; last: string; prev?: string; next?: string };
 
-/** One page of `rows` with `meta` and links that keep every other query parameter of the request. */
-export function paginate<T>(rows: readonly T[], page: Page, ctx: Ctx) {
+/**
+ * One page of `rows` with `meta` and links that keep every other query parameter of the request.
+ * With `newestFirst`, `rows` are oldest first and pages count from the end, without reversing
+ * (and so copying) the whole list.
+ */
+export function paginate<T>(rows: readonly T[], page: Page, ctx: Ctx, newestFirst = false) {
   const totalRecords = rows.length;
   const totalPages = Math.ceil(totalRecords / page.size);
   const last = Math.max(totalPages, 1);
@@ -37,8 +41,9 @@ export function paginate<T>(rows: readonly T[], page: Page, ctx: Ctx) {
   const links: PageLinks = { self: link(page.number), first: link(1), last: link(last) };
   if (page.number > 1) links.prev = link(Math.min(page.number - 1, last));
   if (page.number < last) links.next = link(page.number + 1);
+  const end = totalRecords - start;
   return {
-    rows: rows.slice(start, start + page.size),
+    rows: newestFirst ? (end > 0 ? rows.slice(Math.max(0, end - page.size), end).reverse() : []) : rows.slice(start, start + page.size),
     meta: { total_pages: totalPages, total_records: totalRecords },
     links,
   };

@@ -35,13 +35,7 @@ export const collectionKind: ResourceKind<CollectionRecord> = {
     shipments: {
       targets: ['shipments'],
       many: true,
-      // `collection_id` on a shipment is not indexed: collections hold a few shipments and the
-      // shipments table of a sandbox stays small, so a scan is fine.
-      data: (row, ctx) =>
-        ctx.services.store
-          .all('shipments')
-          .filter((shipment) => shipment.collection_id === row.id)
-          .map((shipment) => ({ type: 'shipments', id: shipment.id })),
+      data: (row, ctx) => ctx.services.store.find('shipments', 'collection_id', row.id).map((shipment) => ({ type: 'shipments', id: shipment.id })),
     },
   },
   self: (row) => `/collections/${row.id}`,

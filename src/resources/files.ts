@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { renderCustomsDocument, renderLabel } from '../domain/labels/index.js';
 import type { LabelMimeType, LabelSize } from '../domain/labels/types.js';
 import { labelData } from '../domain/shipments/label-data.js';
 import { endpoint } from '../http/endpoint.js';
@@ -15,7 +14,9 @@ const downloads = ['application/pdf', 'application/zpl', 'image/png'] as const;
 const produces = [JSONAPI_MEDIA_TYPE, ...downloads];
 
 /** Renders a file's bytes in one of its formats; documents are drawn from the shipment when asked for. */
-function render(store: ReadView, file: FileRecord, shipment: ShipmentRecord, mimeType: string): Promise<Buffer> {
+async function render(store: ReadView, file: FileRecord, shipment: ShipmentRecord, mimeType: string): Promise<Buffer> {
+  // PDF, PNG and barcode libraries load on the first download, not at start-up.
+  const { renderCustomsDocument, renderLabel } = await import('../domain/labels/index.js');
   const data = labelData(store, shipment);
   if (file.document_type === 'customs-declaration-form') return renderCustomsDocument(data);
   const size = (shipment.label.size === 'A4' ? 'A4' : 'A6') as LabelSize;

@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  filterLocations,
-  locationCategories,
-  locationFeatures,
-  locationTypes,
-  pickupLocations,
-  weekdays,
-  type PickupLocation,
-} from '../domain/pickup-locations.js';
+import { locationCategories, locationFeatures, locationTypes, weekdays, type PickupLocation } from '../domain/pickup-location-types.js';
 import { endpoint } from '../http/endpoint.js';
 import { csvOf } from '../http/params.js';
 import { collectionDocument, jsonApi } from '../jsonapi/document.js';
@@ -132,8 +124,10 @@ export const pickupLocationEndpoints = [
     paginated: true,
     include: 'pickup-dropoff-locations',
     responses: { 200: { description: 'The locations, nearest first.', schema: schemas.list } },
-    handler: (ctx, { params: path, query: q, page, include }) => {
+    handler: async (ctx, { params: path, query: q, page, include }) => {
       const carrier = findOr404(ctx, 'carriers', 'carriers', path.carrier_id);
+      // The generator brings faker and its locales: loaded on first use, not at start-up.
+      const { filterLocations, pickupLocations } = await import('../domain/pickup-locations.js');
       const near = { street: q.street, street_number: q.street_number, city: q.city };
       const locations = filterLocations(pickupLocations(carrier.code, path.country_code, path.postal_code, near), {
         categories: q['filter[categories]'],

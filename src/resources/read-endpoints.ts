@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Ctx } from '../http/context.js';
 import { endpoint, type Auth, type Endpoint } from '../http/endpoint.js';
-import { collectionDocument, jsonApi, resourceDocument } from '../jsonapi/document.js';
+import { JSONAPI_MEDIA_TYPE, collectionDocument, jsonApi, resourceDocument } from '../jsonapi/document.js';
+import { textResponse } from '../http/response-text.js';
 import type { ResourceKind } from '../jsonapi/resource.js';
 import type { resourceSchemas } from '../jsonapi/schemas.js';
 import type { Row, TableName } from '../store/tables.js';
@@ -19,8 +20,10 @@ interface ReadOptions<T extends TableName, Q extends z.ZodObject> {
   getAuth?: Auth;
   schemas: ReturnType<typeof resourceSchemas>;
   visible?: (ctx: Ctx, row: Row<T>) => boolean;
-  /** The candidate rows of a list, when an index gives them cheaper than the whole table. */
+  /** The rows a list may show, when an index gives them cheaper than filtering the whole table by `visible`. */
   rows?: (ctx: Ctx) => readonly Row<T>[];
+  /** List the newest rows first (rows are kept oldest first). */
+  newestFirst?: boolean;
   query?: Q;
   filter?: (ctx: Ctx, rows: readonly Row<T>[], query: z.output<Q>) => readonly Row<T>[];
   description?: string;
@@ -45,9 +48,9 @@ export function listEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodO
     include: kind.type,
     responses: { 200: { description: `The ${options.plural} the caller can see.`, schema: schemas.list } },
     handler: (ctx, { query, page, include }) => {
-      let rows = (options.rows?.(ctx) ?? ctx.services.store.all(table)).filter((row) => visible(ctx, row));
-      if (options.filter) rows = [...options.filter(ctx, rows, query as z.output<Q>)];
-      return jsonApi(collectionDocument(ctx, kind, rows, page, include));
+      let rows: readonly Row<T>[] = options.rows ? options.rows(ctx) : ctx.services.store.all(table).filter((row) => visible(ctx, row));
+      if (options.filter) rows = options.filter(ctx, rows, query as z.output<Q>);
+      return jsonApi(collectionDocument(ctx, kind, rows, page, include, options.newestFirst));
     },
   });
 }
@@ -70,7 +73,15 @@ export function getEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodOb
     handler: (ctx, { params, include }) => {
       const id = (params as Record<string, string>)[idName]!;
       const row = findOr404(ctx, table, kind.type, id, (candidate) => visible(ctx, candidate));
-      return jsonApi(resourceDocument(ctx, kind, row, include));
+      // The document depends on the row, the includes, the tenant (what includes may show) and the link base.
+      const { store, renderCache } = ctx.services;
+      const key = `${ctx.url('')}\u0000${ctx.principal?.organizationId ?? ''}\u0000${kind.type}\u0000${id}\u0000${include.join(',')}`;
+      let text = renderCache.get(store.version, key);
+      if (text === undefined) {
+        text = JSON.stringify(resourceDocument(ctx, kind, row, include));
+        renderCache.set(store.version, key, text);
+      }
+      return textResponse(text, { headers: { 'content-type': JSONAPI_MEDIA_TYPE } });
     },
   });
 }

@@ -7,7 +7,8 @@ import { resolveDraft, type ResolvedShipment } from '../domain/shipments/resolve
 import { addStatus, EDITABLE_STATUSES } from '../domain/shipments/statuses.js';
 import { principalOf, type Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
-import { jsonApi, resourceDocument } from '../jsonapi/document.js';
+import { JSONAPI_MEDIA_TYPE, jsonApi, resourceDocument } from '../jsonapi/document.js';
+import { textResponse } from '../http/response-text.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { checkIdentity } from '../jsonapi/request.js';
 import type { ShipmentRecord } from '../model/shipment.js';
@@ -54,10 +55,7 @@ async function createShipment(ctx: Ctx, draft: ShipmentDraft, include: readonly 
     remember?.(tx, 201, text);
     return { body: text, shipment: created };
   });
-  return new Response(body, {
-    status: 201,
-    headers: { 'content-type': 'application/vnd.api+json', location: ctx.url(shipmentKind.self(shipment)) },
-  });
+  return textResponse(body, { status: 201, headers: { 'content-type': JSONAPI_MEDIA_TYPE, location: ctx.url(shipmentKind.self(shipment)) } });
 }
 
 export const shipmentWriteEndpoints = [

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { generateState } from '../../fixtures/generate.js';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';
@@ -8,6 +7,7 @@ import { requestLogEndpoints } from './request-log.js';
 import { errorResponse } from './responses.js';
 import { purgeExpired, revokeEndpoints } from './revoke.js';
 import { resetTenant, tenantEndpoints } from './tenants.js';
+import { plainJson } from '../jsonapi/document.js';
 
 const clockState = z
   .object({ now: z.number().int().describe('Sandbox time, Unix seconds'), offset: z.number().int().describe('Seconds the sandbox clock runs ahead of real time') })
@@ -49,10 +49,10 @@ function clockBody(services: Services) {
   return { now: clock.now(), offset: Math.round(clock.offsetMs() / 1000) };
 }
 
-/** Moves the sandbox clock to `targetMs` and persists the offset with the data. */
-async function moveClock(services: Services, targetMs: number): Promise<void> {
+/** Moves the sandbox clock `deltaMs` forward and persists the offset with the data. */
+async function moveClock(services: Services, deltaMs: number): Promise<void> {
   const { clock, store } = services;
-  const offset = clock.offsetMs() + (targetMs - clock.nowMs());
+  const offset = clock.offsetMs() + deltaMs;
   clock.setOffsetMs(offset);
   await store.transact((tx) => putSetting(tx, CLOCK_OFFSET, offset));
 }
@@ -68,6 +68,7 @@ async function resetSandbox(services: Services): Promise<void> {
   const counter = getSetting<number>(store, ID_COUNTER) ?? 0;
   const revoked = [...store.all('revokedTokens')];
   clock.setOffsetMs(0);
+  const { generateState } = await import('../../fixtures/generate.js');
   const state = generateState(store.seed, clock.now());
   state.tables.settings = [{ id: ID_COUNTER, value: counter }];
   state.tables.revokedTokens = revoked.filter((row) => row.expires_at > clock.now());
@@ -88,7 +89,7 @@ export const controlEndpoints = [
     auth: 'none',
     produces: json,
     responses: { 200: { description: 'The sandbox is up.', schema: health, contentTypes: json } },
-    handler: (_ctx, _input, c) => c.json({ status: 'ok' }),
+    handler: () => plainJson({ status: 'ok' }),
   }),
   endpoint({
     method: 'get',
@@ -99,7 +100,7 @@ export const controlEndpoints = [
     auth: 'admin',
     produces: json,
     responses: { 200: { description: 'The current sandbox time.', schema: clockState, contentTypes: json } },
-    handler: (ctx, _input, c) => c.json(clockBody(ctx.services)),
+    handler: (ctx) => plainJson(clockBody(ctx.services)),
   }),
   endpoint({
     method: 'post',
@@ -116,12 +117,14 @@ export const controlEndpoints = [
       200: { description: 'The new sandbox time.', schema: clockState, contentTypes: json },
       422: { description: 'The move would take the clock backwards (10008).' },
     },
-    handler: async (ctx, { body }, c) => {
+    handler: async (ctx, { body }) => {
       const { clock } = ctx.services;
       if ((body.advance === undefined) === (body.now === undefined)) {
         throw ApiError.invalid("Send exactly one of 'advance' (seconds) or 'now' (Unix seconds).", '');
       }
-      const targetMs = body.advance !== undefined ? clock.nowMs() + body.advance * 1000 : body.now! * 1000;
+      // One reading of the clock, so `advance` moves it by exactly that many seconds.
+      const startMs = clock.nowMs();
+      const targetMs = body.advance !== undefined ? startMs + body.advance * 1000 : body.now! * 1000;
       if (body.advance !== undefined && body.advance < 0) {
         throw ApiError.unprocessable('The sandbox clock cannot move backwards; advance must be 0 or more.', '/advance');
       }
@@ -132,10 +135,10 @@ export const controlEndpoints = [
       if (targetMs > LATEST_MS) {
         throw ApiError.unprocessable(`The sandbox clock cannot go past ${LATEST_MS / 1000} (9999-12-31T23:59:59Z).`, body.now !== undefined ? '/now' : '/advance');
       }
-      await moveClock(ctx.services, targetMs);
+      await moveClock(ctx.services, targetMs - startMs);
       await ctx.services.jobs.runDue();
       await ctx.services.store.transact((tx) => purgeExpired(tx, clock.now()));
-      return c.json(clockBody(ctx.services));
+      return plainJson(clockBody(ctx.services));
     },
   }),
   endpoint({
@@ -155,10 +158,10 @@ export const controlEndpoints = [
       400: errorResponse('The body is not JSON or violates SandboxResetRequest (10003).'),
       404: errorResponse('No client with that client_id (10002, pointer /client_id).'),
     },
-    handler: async (ctx, { body }, c) => {
-      if (body) return c.json(await resetTenant(ctx.services, body.client_id));
+    handler: async (ctx, { body }) => {
+      if (body) return plainJson(await resetTenant(ctx.services, body.client_id));
       await resetSandbox(ctx.services);
-      return c.json({ reset: 'sandbox', now: ctx.services.clock.now() });
+      return plainJson({ reset: 'sandbox', now: ctx.services.clock.now() });
     },
   }),
   ...tenantEndpoints,

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.js';
 import { integerParam } from '../http/params.js';
+import { renderEntry } from './request-log-render.js';
+import { plainJson } from '../jsonapi/document.js';
 
 /** What the log keeps of a request or response body (after redaction). */
 export interface CapturedMessage {
@@ -30,6 +32,33 @@ export interface RequestLogEntry {
   response: CapturedMessage;
 }
 
+/** A body as kept while serving: its text (cut at the limit) or a note; parsed only when read. */
+export interface RawMessage {
+  /** The headers as they came: a Headers object, a plain object, or Node's flat raw list (name, value, ...). */
+  headers: Headers | Record<string, string> | string[];
+  /** Bare media type of the body ('' when none was given). */
+  type: string;
+  text?: string;
+  truncated?: true;
+  note?: string;
+}
+
+/** A request as kept while serving, before parsing and redaction. */
+export interface RawEntry {
+  id: number;
+  time: number;
+  method: string;
+  /** The full request URL. */
+  url: string;
+  /** Path with query, for the path filter. */
+  path: string;
+  status: number;
+  duration_ms: number;
+  client_id?: string;
+  request: RawMessage;
+  response: RawMessage;
+}
+
 export interface RequestLogQuery {
   clientId?: string;
   /** Prefix of the path (with query). */
@@ -39,12 +68,12 @@ export interface RequestLogQuery {
 
 export const REQUEST_LOG_CAPACITY = 500;
 export const REQUEST_LOG_DEFAULT_LIMIT = 50;
-/** Bodies are kept up to this many bytes (of their redacted JSON or text). */
-export const REQUEST_LOG_BODY_LIMIT = 64 * 1024;
+/** Bodies are kept up to this many bytes. */
+export const REQUEST_LOG_BODY_LIMIT = 16 * 1024;
 
 /** The last `capacity` requests of one sandbox, in memory; never persisted. */
 export class RequestLog {
-  private entries: RequestLogEntry[] = [];
+  private entries: RawEntry[] = [];
   private sequence = 0;
 
   constructor(readonly capacity = REQUEST_LOG_CAPACITY) {}
@@ -54,14 +83,14 @@ export class RequestLog {
     return this.sequence;
   }
 
-  add(entry: RequestLogEntry): void {
+  add(entry: RawEntry): void {
     this.entries.push(entry);
     if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
   }
 
-  /** Newest first, filtered. */
+  /** Newest first, filtered, redacted. */
   list(query: RequestLogQuery): RequestLogEntry[] {
-    const out: RequestLogEntry[] = [];
+    const out: RawEntry[] = [];
     for (let index = this.entries.length - 1; index >= 0 && out.length < query.limit; index -= 1) {
       const entry = this.entries[index]!;
       if (query.clientId !== undefined && entry.client_id !== query.clientId) continue;
@@ -69,7 +98,7 @@ export class RequestLog {
       out.push(entry);
     }
     // Entries are added when their response is complete; order by arrival (id), newest first.
-    return out.sort((a, b) => b.id - a.id);
+    return out.sort((a, b) => b.id - a.id).map(renderEntry);
   }
 
   clear(): void {
@@ -129,14 +158,14 @@ export const requestLogEndpoints = [
     }),
     produces: json,
     responses: { 200: { description: 'The matching requests, newest first.', schema: requestLogList, contentTypes: json } },
-    handler: (ctx, { query }, c) => {
+    handler: (ctx, { query }) => {
       const limit = Math.min(query.limit || REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_CAPACITY);
       const data = ctx.services.requestLog.list({
         limit,
         ...(query.client_id ? { clientId: query.client_id } : {}),
         ...(query.path ? { path: query.path } : {}),
       });
-      return c.json({ data });
+      return plainJson({ data });
     },
   }),
 ];

@@ -8,6 +8,7 @@ import type { Services } from '../services.js';
 import type { Tx } from '../store/store.js';
 import { errorResponse } from './responses.js';
 import { tenantOf } from './tenants.js';
+import { plainJson } from '../jsonapi/document.js';
 
 const revokeRequest = z
   .strictObject({
@@ -101,6 +102,6 @@ export const revokeEndpoints = [
       404: errorResponse('No client with that client_id (10002, pointer /client_id).'),
       422: errorResponse('The token is not an access token of this sandbox (10008, pointer /token).'),
     },
-    handler: async (ctx, { body }, c) => c.json(await revoke(ctx.services, body)),
+    handler: async (ctx, { body }) => plainJson(await revoke(ctx.services, body)),
   }),
 ];

@@ -2,8 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { generateState } from '../../fixtures/generate.js';
-import { defaultClients } from '../../fixtures/tenancy.js';
+import { defaultClients } from '../../fixtures/clients.js';
 import { authOnly, createApp, createServices } from '../app.js';
 import { generateKeys } from '../auth/keys.js';
 import { createClock } from '../clock.js';
@@ -23,7 +22,8 @@ const DRAIN_MS = 2000;
 
 /** Opens the data (file or memory) and the keys that belong to it. */
 async function openData(config: Config) {
-  const initial = () => generateState(config.seed, Math.floor(Date.now() / 1000));
+  // The fixture generator (and faker) is only needed for a new or reset data file.
+  const initial = async () => (await import('../../fixtures/generate.js')).generateState(config.seed, Math.floor(Date.now() / 1000));
   if (config.dataFile === null) {
     const store = await openStore({ persistence: memoryPersistence(), seed: config.seed, initial });
     return { store, keys: await generateKeys() };
@@ -31,7 +31,7 @@ async function openData(config: Config) {
   const file = resolve(config.dataFile);
   await mkdir(dirname(file), { recursive: true });
   const store = await openStore({ persistence: filePersistence(file), seed: config.seed, initial });
-  if (config.reset) await store.replace(initial());
+  if (config.reset) await store.replace(await initial());
   return { store, keys: await loadOrCreateKeys(keyFileFor(file)) };
 }
 
@@ -45,6 +45,7 @@ function banner(local: string, publicUrl: string | undefined, location: string, 
     `  data:        ${location}`,
     `  token:       POST ${authUrl ?? url}/access-token`,
     `  openapi:     ${url}/openapi.json`,
+    `  docs:        ${url}/docs`,
     `  clients (client_id, client_secret, scopes):`,
     ...clients,
     '',
@@ -108,7 +109,7 @@ export async function runServer(config: Config): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const logger = createLogger(config.logLevel);
+  const logger = await createLogger(config.logLevel);
   const { store, keys } = await openData(config);
   const services = createServices({ store, clock: createClock(), keys, config, logger });
   const app = createApp(services);

@@ -1,8 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { generateState } from '../../fixtures/generate.js';
-import { seededFakers } from '../../fixtures/people.js';
-import { fakeOrganization, fakeShop, fakeUser } from '../../fixtures/tenancy.js';
 import { hashSecret } from '../auth/secrets.js';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
@@ -13,6 +10,7 @@ import { getSetting, putSetting } from '../store/settings.js';
 import type { Tx } from '../store/store.js';
 import type { StateData } from '../store/tables.js';
 import { errorResponse } from './responses.js';
+import { plainJson } from '../jsonapi/document.js';
 
 export const tenantCountries = ['NL', 'GB', 'DE'] as const;
 
@@ -48,6 +46,9 @@ function seedOf(id: string): number {
  * as its digest.
  */
 export async function createTenant(services: Services, request: z.output<typeof tenantRequest> = {}) {
+  // The fixture helpers bring faker: loaded when the first tenant is made, not at start-up.
+  const { seededFakers } = await import('../../fixtures/people.js');
+  const { fakeOrganization, fakeShop, fakeUser } = await import('../../fixtures/tenancy.js');
   const { store, clock } = services;
   const country = request.country_code ?? 'NL';
   const secret = randomBytes(24).toString('base64url');
@@ -121,7 +122,7 @@ export async function resetTenant(services: Services, clientId: string): Promise
   const { store, clock } = services;
   const { organizationId } = tenantOf(services, clientId);
   const apiSeed = getSetting<TenantSeed>(store, tenantSetting(organizationId));
-  const fixture: StateData | undefined = apiSeed ? undefined : generateState(store.seed, clock.now());
+  const fixture: StateData | undefined = apiSeed ? undefined : (await import('../../fixtures/generate.js')).generateState(store.seed, clock.now());
   const isFixture = fixture?.tables.organizations?.some((row) => row.id === organizationId) ?? false;
 
   return store.transact((tx) => {
@@ -219,6 +220,6 @@ export const tenantEndpoints = [
       201: { description: 'The new tenant and its client credentials.', schema: tenantCreated, contentTypes: json },
       400: errorResponse('The body is not JSON or violates SandboxTenantRequest (10003).'),
     },
-    handler: async (ctx, { body }, c) => c.json(await createTenant(ctx.services, body), 201),
+    handler: async (ctx, { body }) => plainJson(await createTenant(ctx.services, body), 201),
   }),
 ];

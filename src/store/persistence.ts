@@ -1,24 +1,21 @@
-import { Low, Memory } from 'lowdb';
 import { JournalPersistence } from './journal-persistence.js';
 import type { Persistence, WriteOp } from './persistence-api.js';
 import type { StateData } from './tables.js';
 
 export { DataFileError, type Persistence, type WriteOp } from './persistence-api.js';
 
-/** Keeps the whole data set in a lowdb document in memory. */
+/**
+ * No persistence at all: the store's own tables are the only copy. (Keeping a second copy,
+ * as lowdb's memory adapter would, costs a full copy of the data on every write.)
+ */
 class MemoryPersistence implements Persistence {
   readonly location = 'memory';
-  private readonly db = new Low<StateData | null>(new Memory<StateData | null>(), null);
 
   async load(): Promise<StateData | null> {
-    await this.db.read();
-    return this.db.data;
+    return null;
   }
 
-  async write(_ops: WriteOp[], snapshot: () => StateData): Promise<void> {
-    this.db.data = snapshot();
-    await this.db.write();
-  }
+  async write(_ops: WriteOp[], _snapshot: () => StateData): Promise<void> {}
 
   async close(): Promise<void> {}
 }

@@ -8,7 +8,7 @@ import { indexedFields, tableNames, type Row, type StateData, type TableName } f
 export interface ReadView {
   get<T extends TableName>(table: T, id: string): Row<T> | undefined;
   all<T extends TableName>(table: T): readonly Row<T>[];
-  find<T extends TableName>(table: T, field: keyof Row<T> & string, value: unknown): Row<T>[];
+  find<T extends TableName>(table: T, field: keyof Row<T> & string, value: unknown): readonly Row<T>[];
   count(table: TableName): number;
 }
 
@@ -24,6 +24,8 @@ export interface Tx extends ReadView {
 
 export interface Store extends ReadView {
   readonly seed: number;
+  /** Changes whenever any row changes, so anything derived from the data can tell it is stale. */
+  readonly version: number;
   /** Where the data lives, for start-up messages ("memory" or a file path). */
   readonly location: string;
   /**
@@ -46,6 +48,7 @@ class MemoryStore implements Store {
   private readonly tables = new Map<TableName, Table<{ id: string }>>();
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
+  version = 0;
 
   constructor(
     readonly seed: number,
@@ -59,6 +62,7 @@ class MemoryStore implements Store {
   }
 
   load(data: StateData): void {
+    this.version += 1;
     for (const table of this.tables.values()) table.clear();
     for (const name of tableNames) {
       const table = this.table(name);
@@ -74,8 +78,8 @@ class MemoryStore implements Store {
     return this.table(table).all() as readonly Row<T>[];
   }
 
-  find<T extends TableName>(table: T, field: keyof Row<T> & string, value: unknown): Row<T>[] {
-    return this.table(table).find(field, value) as Row<T>[];
+  find<T extends TableName>(table: T, field: keyof Row<T> & string, value: unknown): readonly Row<T>[] {
+    return this.table(table).find(field, value) as readonly Row<T>[];
   }
 
   count(table: TableName): number {
@@ -119,10 +123,22 @@ class MemoryStore implements Store {
   }
 
   private createTx(ops: WriteOp[]): Tx {
+    // One op per row and transaction: a row changed twice (the id counter, a shipment and then
+    // its status) is persisted once, with its final value; undo restores its first value.
+    const opOf = new Map<string, { kind: 'row'; after: { id: string } | undefined }>();
     const put = (table: TableName, before: { id: string } | undefined, after: { id: string } | undefined, id: string) => {
+      this.version += 1;
       if (after) this.table(table).put(after);
       else this.table(table).delete(id);
-      ops.push({ kind: 'row', table, id, before, after });
+      const key = `${table}\u0000${id}`;
+      const earlier = opOf.get(key);
+      if (earlier) {
+        earlier.after = after;
+        return;
+      }
+      const op = { kind: 'row' as const, table, id, before, after };
+      opOf.set(key, op);
+      ops.push(op);
     };
     const tx: Tx = {
       get: (t, id) => this.get(t, id),
@@ -131,14 +147,15 @@ class MemoryStore implements Store {
       count: (t) => this.count(t),
       insert: (table, row) => {
         if (this.get(table, row.id)) throw new Error(`duplicate id ${row.id} in ${table}`);
-        const frozen = deepFreeze(structuredClone(row));
+        // Frozen in place, not copied: callers hand over fresh objects and must not keep changing them.
+        const frozen = deepFreeze(row);
         put(table, undefined, frozen, row.id);
         return frozen;
       },
       update: (table, id, changes) => {
         const before = this.get(table, id);
         if (!before) throw new Error(`no row ${id} in ${table}`);
-        const merged: Record<string, unknown> = { ...before, ...structuredClone(changes), id };
+        const merged: Record<string, unknown> = { ...before, ...changes, id };
         for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
         const after = deepFreeze(merged) as unknown as Row<typeof table>;
         put(table, before, after, id);
@@ -160,6 +177,7 @@ class MemoryStore implements Store {
   }
 
   private undo(ops: WriteOp[]): void {
+    this.version += 1;
     for (const op of [...ops].reverse()) {
       if (op.kind !== 'row') continue;
       if (op.before) this.table(op.table).put(op.before);
@@ -199,14 +217,14 @@ class MemoryStore implements Store {
 export async function openStore(options: {
   persistence: Persistence;
   seed: number;
-  initial: () => StateData;
+  initial: () => StateData | Promise<StateData>;
 }): Promise<Store> {
   const loaded = await options.persistence.load();
   const store = new MemoryStore(loaded?.seed ?? options.seed, options.persistence);
   if (loaded) {
     store.load(loaded);
   } else {
-    await store.replace(options.initial());
+    await store.replace(await options.initial());
   }
   return store;
 }

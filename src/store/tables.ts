@@ -110,7 +110,7 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   liabilityCoverages: ['contract_id'],
   serviceRates: ['contract_id', 'service_id'],
   statuses: ['code'],
-  shipments: ['organization_id', 'shop_id', 'tracking_code'],
+  shipments: ['organization_id', 'shop_id', 'tracking_code', 'collection_id'],
   shipmentStatuses: ['shipment_id'],
   files: ['shipment_id'],
   collections: ['shop_id'],
