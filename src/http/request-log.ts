@@ -38,7 +38,8 @@ function note(type: string, length: string | null | undefined, why = 'not logged
 /** Keeps at most the capture limit of a text. */
 function kept(headers: RawMessage['headers'], type: string, text: string): RawMessage {
   const message: RawMessage = { headers, type };
-  if (text.length > REQUEST_LOG_BODY_LIMIT) return { ...message, text: text.slice(0, REQUEST_LOG_BODY_LIMIT), truncated: true };
+  // A slice would keep the whole body alive in memory; a copy through a buffer keeps only the part.
+  if (text.length > REQUEST_LOG_BODY_LIMIT) return { ...message, text: Buffer.from(text.slice(0, REQUEST_LOG_BODY_LIMIT)).toString(), truncated: true };
   return text === '' ? message : { ...message, text };
 }
 
