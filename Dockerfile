@@ -4,6 +4,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/bundle.mjs ./scripts/
 COPY src ./src
 COPY fixtures ./fixtures
 RUN npm run build && npm prune --omit=dev --ignore-scripts
@@ -26,4 +27,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "dist/server/main.js"]

@@ -9,10 +9,10 @@
  *                    [--growth-duration 10] [--base-shipments 1000] [--no-pin] [--node-flags=...] [--keep]
  *
  * What runs where:
- * - The sandbox is the real CLI, compiled exactly as `npm run build` compiles it (tsc with
- *   tsconfig.build.json) but into node_modules/.cache/parcel-sandbox-bench/build, so the bench
- *   measures the current sources without touching the shared dist/. It is started like `npm
- *   start` starts dist/src/main.js: `node .../src/main.js --data <file>`, file-backed (journal +
+ * - The sandbox is the real CLI, bundled exactly as `npm run build` bundles it (scripts/bundle.mjs)
+ *   but into node_modules/.cache/parcel-sandbox-bench/build/server, so the bench measures the
+ *   current sources without touching the shared dist/. It is started like `npm start` starts
+ *   dist/server/main.js: `node .../server/main.js --data <file>`, file-backed (journal +
  *   snapshot), with --log-level warn. `--entry tsx` runs src/main.ts through tsx instead (slower
  *   start: every module is transpiled on load; not what users run).
  * - The baseline is bench/baseline.mjs: bare hono + @hono/node-server answering a fixed JSON body.
@@ -327,7 +327,7 @@ function sandboxArgv(file: string, port: number, logLevel: string, nodeFlags: st
   const cli = ['--data', file, '--port', String(port), '--host', '127.0.0.1', '--log-level', logLevel];
   const flags = [...NODE_FLAGS, ...nodeFlags];
   if (ENTRY === 'tsx') return [...flags, '--import', TSX_LOADER, join(ROOT, 'src', 'main.ts'), ...cli];
-  return [...flags, join(BUILD_DIR, 'src', 'main.js'), ...cli];
+  return [...flags, join(BUILD_DIR, 'server', 'main.js'), ...cli];
 }
 
 async function startSandbox(name: string, file: string, options: { logLevel?: string; nodeFlags?: string[] } = {}): Promise<Server> {
@@ -540,18 +540,19 @@ function scenarios(prepared: Awaited<ReturnType<typeof prepare>>): Record<string
 
 async function build(): Promise<string | undefined> {
   if (ENTRY !== 'build') return undefined;
-  log('compiling the sandbox (tsc -p tsconfig.build.json) into node_modules/.cache/parcel-sandbox-bench/build');
+  log('building the sandbox as npm run build does (tsc checks, esbuild bundles) into node_modules/.cache/parcel-sandbox-bench/build');
   await rm(BUILD_DIR, { recursive: true, force: true });
-  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const { code, stdout } = await run(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', BUILD_DIR, '--incremental', 'false']);
-  const main = join(BUILD_DIR, 'src', 'main.js');
+  const bundled = await run(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs'), '--outdir', join(BUILD_DIR, 'server')]);
+  const main = join(BUILD_DIR, 'server', 'main.js');
   const built = await stat(main).then(
     () => true,
     () => false,
   );
-  if (!built) throw new Error(`the build produced no ${main}:\n${stdout}`);
+  if (!built) throw new Error(`the bundle produced no ${main}:\n${bundled.stdout}`);
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const { code, stdout } = await run(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noEmit']);
   if (code !== 0) {
-    const warning = `tsc reported type errors (the JavaScript was emitted and is measured):\n${stdout.split('\n').slice(0, 10).join('\n')}`;
+    const warning = `tsc reported type errors (the bundle was built and is measured):\n${stdout.split('\n').slice(0, 10).join('\n')}`;
     log(warning);
     return warning;
   }

@@ -1,6 +1,6 @@
-import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
+import { tinyPng } from './support/images.js';
 import { REQUEST_LOG_BODY_LIMIT } from '../src/sandbox/request-log.js';
 
 const requests = async (sandbox: TestSandbox, query = '', admin?: string) => {
@@ -8,24 +8,6 @@ const requests = async (sandbox: TestSandbox, query = '', admin?: string) => {
   expect(answer.status, answer.text).toBe(200);
   return answer.body.data as Json[];
 };
-
-/** A real 1x1 PNG. */
-function tinyPng(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0, 255]))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 describe('the request log', () => {
   it('keeps method, path with query, status, duration, client, sandbox time, headers and bodies', async () => {

@@ -11,9 +11,12 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs the CLI as a user would (from source, through tsx) and resolves once it listens. */
-export function startServer(env: Record<string, string>, args: string[] = []): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+/** How the CLI is run: from source through tsx, unless a test names a built entry file. */
+const FROM_SOURCE = ['--import', 'tsx', 'src/main.ts'];
+
+/** Runs the CLI as a user would and resolves once it listens. */
+export function startServer(env: Record<string, string>, args: string[] = [], entry: string[] = FROM_SOURCE): Promise<RunningServer> {
+  const child = spawn(process.execPath, [...entry, ...args], {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -49,7 +52,7 @@ export function startServer(env: Record<string, string>, args: string[] = []): P
 
 /** Runs the CLI expecting it to fail; resolves with its exit code and output. */
 export function runToExit(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const child = spawn(process.execPath, [...FROM_SOURCE, ...args], {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,32 @@
+import { generateState } from '/work/main/fixtures/generate.js';
+import { createApp, createServices } from '/work/main/src/app.js';
+import { generateKeys } from '/work/main/src/auth/keys.js';
+import { createClock } from '/work/main/src/clock.js';
+import { parseConfig } from '/work/main/src/config.js';
+import { createLogger } from '/work/main/src/logger.js';
+import { memoryPersistence } from '/work/main/src/store/persistence.js';
+import { openStore } from '/work/main/src/store/store.js';
+import { shipmentBody, dutchShop } from '/work/main/bench/shipment-body.js';
+const now = Math.floor(Date.now() / 1000);
+const store = await openStore({ persistence: memoryPersistence(), seed: 1, initial: () => generateState(1, now) });
+const config = parseConfig({}, { logLevel: 'warn' }, true);
+const services = createServices({ store, clock: createClock(), keys: await generateKeys(), config, logger: await createLogger('warn', false) });
+const app = createApp(services);
+const O = 'http://127.0.0.1:8080';
+const tok = await (await app.request(O + '/access-token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }) })).json();
+const auth = { authorization: 'Bearer ' + tok.access_token, 'content-type': 'application/vnd.api+json' };
+const shops = (await (await app.request(O + '/shops', { headers: auth })).json()).data;
+const body = JSON.stringify(shipmentBody(dutchShop(shops)));
+const mem = () => { (globalThis as any).gc(); const m = process.memoryUsage(); return `heap ${(m.heapUsed / 2 ** 20).toFixed(1)} ext ${(m.external / 2 ** 20).toFixed(1)} ab ${(m.arrayBuffers/2**20).toFixed(1)} rss ${(m.rss / 2 ** 20).toFixed(0)}`; };
+console.log('start', mem());
+for (let i = 0; i < Number(process.env.N || 10000); i++) { const r = await app.request(O + '/shipments', { method: 'POST', headers: (process.env.NOKEY ? auth : { ...auth, 'idempotency-key': 'k' + i }), body }); if (r.status !== 201) console.log(r.status, await r.text()); else await r.arrayBuffer(); if (i % 50 === 0) await new Promise((res) => setImmediate(res)); }
+console.log('after', mem());
+const snap = store.snapshot();
+for (const [name, rows] of Object.entries(snap.tables)) if (rows?.length) console.log(name, rows.length, (JSON.stringify(rows).length / 2 ** 20).toFixed(2), 'MB');
+(services as any).requestLog && console.log('reqlog', JSON.stringify((services as any).requestLog).length);
+const gcm = () => { (globalThis as any).gc(); return process.memoryUsage().heapUsed / 2 ** 20; };
+const text = JSON.stringify(snap.tables.shipments); const st = JSON.stringify(snap.tables.shipmentStatuses);
+const h0 = gcm(); const copy = JSON.parse(text); const h1 = gcm(); const copy2 = JSON.parse(st); const h2 = gcm();
+console.log('parsed shipments', (h1 - h0).toFixed(1), 'statuses', (h2 - h1).toFixed(1), copy.length + copy2.length);
+console.log(JSON.stringify(snap.tables.shipments![0]).slice(0, 3000));
+if (process.env.SNAP) { const v8 = await import('node:v8'); v8.writeHeapSnapshot('/tmp/h.heapsnapshot'); console.log('snap written'); }

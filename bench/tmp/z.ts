@@ -1,0 +1,23 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { generateState } from '/work/main/fixtures/generate.js';
+import { createApp, createServices } from '/work/main/src/app.js';
+import { generateKeys } from '/work/main/src/auth/keys.js';
+import { createClock } from '/work/main/src/clock.js';
+import { parseConfig } from '/work/main/src/config.js';
+import { createLogger } from '/work/main/src/logger.js';
+import { memoryPersistence } from '/work/main/src/store/persistence.js';
+import { openStore } from '/work/main/src/store/store.js';
+import { shipmentBody, dutchShop } from '/work/main/bench/shipment-body.js';
+const now = Math.floor(Date.now() / 1000);
+const store = await openStore({ persistence: memoryPersistence(), seed: 1, initial: () => generateState(1, now) });
+const services = createServices({ store, clock: createClock(), keys: await generateKeys(), config: parseConfig({}, { logLevel: 'warn' }, true), logger: await createLogger('warn', false) });
+const app = createApp(services);
+const O = 'http://127.0.0.1:8080';
+const tok = await (await app.request(O + '/access-token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }) })).json();
+const auth = { authorization: 'Bearer ' + tok.access_token, 'content-type': 'application/vnd.api+json' };
+const shops = (await (await app.request(O + '/shops', { headers: auth })).json()).data;
+const body = await (await app.request(O + '/shipments', { method: 'POST', headers: auth, body: JSON.stringify(shipmentBody(dutchShop(shops))) })).text();
+console.log(body.length);
+for (const level of [1, 6]) { const t = performance.now(); let out!: Buffer; for (let k = 0; k < 2000; k++) out = deflateRawSync(body, { level }); console.log('level', level, out.length, out.toString('base64').length, ((performance.now() - t) / 2000 * 1000).toFixed(1), 'us'); }
+const d = deflateRawSync(body, { level: 1 }); const t = performance.now(); for (let k = 0; k < 2000; k++) inflateRawSync(d).toString(); console.log('inflate', ((performance.now() - t) / 2000 * 1000).toFixed(1), 'us');
+console.log(body);
