@@ -4,7 +4,7 @@
  * it prints a table and a PASS/MISSED line per target, writes bench/results.json and exits 0 even
  * when a target is missed (non-zero only when the bench itself cannot run).
  *
- *   npm run bench -- [--duration 5] [--warmup 1] [--connections 32] [--shipments 1000,100000]
+ *   npm run bench -- [--duration 5] [--warmup 1] [--connections 10] [--shipments 1000,100000]
  *                    [--skip-growth] [--skip-log-cost] [--profile] [--entry build|tsx] [--out file]
  *                    [--growth-duration 10] [--base-shipments 1000] [--no-pin] [--node-flags=...] [--keep]
  *
@@ -52,7 +52,7 @@ function parseOptions() {
       options: {
         duration: { type: 'string', default: '5' },
         warmup: { type: 'string', default: '1' },
-        connections: { type: 'string', default: '32' },
+        connections: { type: 'string', default: '10' },
         shipments: { type: 'string', multiple: true },
         'base-shipments': { type: 'string', default: '1000' },
         'skip-growth': { type: 'boolean', default: false },
@@ -81,7 +81,7 @@ if (args.help) {
       'Usage: npm run bench -- [options]',
       '  --duration <s>          seconds measured per scenario (default 5)',
       '  --warmup <s>            unmeasured seconds before each scenario (default 1)',
-      '  --connections <n>       concurrent connections (default 32)',
+      '  --connections <n>       concurrent connections (default 10, as autocannon uses)',
       '  --shipments <n[,m]>     store sizes for the POST /shipments growth measurement (default 1000,100000)',
       '  --base-shipments <n>    shipments stored for the main scenarios (default 1000)',
       '  --growth-duration <s>   seconds measured per growth point (default: the larger of 10 and --duration)',

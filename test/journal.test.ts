@@ -38,11 +38,16 @@ describe('the journal', () => {
     expect(reopened.get('shops', other!.id)).toBeUndefined();
   });
 
-  it('writes the snapshot exactly as lowdb would', () => {
+  it('writes the snapshot as indented JSON with one row per line', () => {
     const state = seededState();
-    expect([...stateJson(state)].join('')).toBe(JSON.stringify(state, null, 2));
+    const text = [...stateJson(state)].join('');
+    expect(JSON.parse(text)).toEqual(state);
+    const shops = state.tables.shops!;
+    for (const shop of shops) expect(text).toContain(`\n      ${JSON.stringify(shop)}`);
     const odd = { format: 'parcel-sandbox', version: 1, seed: 3, tables: { settings: [], jobs: undefined, shops: [{ id: 'x', a: [1, { b: 'c\nd' }] }] } };
-    expect([...stateJson(odd as unknown as StateData)].join('')).toBe(JSON.stringify(odd, null, 2));
+    expect([...stateJson(odd as unknown as StateData)].join('')).toBe(
+      '{\n  "format": "parcel-sandbox",\n  "version": 1,\n  "seed": 3,\n  "tables": {\n    "settings": [],\n    "shops": [\n      {"id":"x","a":[1,{"b":"c\\nd"}]}\n    ]\n  }\n}',
+    );
   });
 
   it('keeps every write through compactions, including writes racing with them', async () => {
@@ -60,6 +65,27 @@ describe('the journal', () => {
     const reopened = await open(file);
     expect(reopened.snapshot()).toEqual(store.snapshot());
     expect(reopened.all('settings').filter((row) => row.id.startsWith('w'))).toHaveLength(500);
+  });
+
+  it('compacts once the journal is as big as the snapshot, not before', async () => {
+    const file = await tempFile();
+    const persistence = new JournalPersistence(file, { minBytes: 1 });
+    const store = await openStore({ persistence, seed: 1, initial: () => seededState() });
+    const snapshotBytes = Buffer.byteLength(await readFile(file));
+    const journalBytes = async () => {
+      let bytes = 0;
+      for (const n of await listSegments(file)) bytes += Buffer.byteLength(await readFile(segmentPath(file, n)));
+      return bytes;
+    };
+    const big = 'x'.repeat(Math.ceil(snapshotBytes / 10));
+    for (let i = 0; i < 9; i++) await store.transact((tx) => tx.insert('settings', setting(`big-${i}`, big)));
+    expect(await journalBytes()).toBeLessThan(snapshotBytes);
+    expect(await readFile(file, 'utf8')).not.toContain('big-0');
+    for (let i = 9; i < 12; i++) await store.transact((tx) => tx.insert('settings', setting(`big-${i}`, big)));
+    await persistence.settle();
+    // The snapshot took in the journal; the next trigger is its new, bigger size.
+    expect(await readFile(file, 'utf8')).toContain('big-9');
+    expect(await journalBytes()).toBeLessThan(snapshotBytes);
   });
 
   it('ignores a torn last line, and the next write still replays', async () => {

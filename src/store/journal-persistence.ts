@@ -1,4 +1,4 @@
-import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { encodeBatch, encodeReset, listSegments, parseSegment, replay, segmentPath, segmentsToReplay, truncateSegment, type Entry } from './journal.js';
 import { DataFileError, type Persistence, type WriteOp } from './persistence-api.js';
@@ -6,10 +6,14 @@ import { readSnapshot, syncDirectory, writeSnapshot } from './snapshot.js';
 import type { StateData } from './tables.js';
 
 export interface JournalOptions {
-  /** Compact once the segment being appended to holds this many lines... */
+  /** Compact once the segment being appended to holds this many lines (tests use it)... */
   maxLines?: number;
-  /** ...or this many bytes. */
-  maxBytes?: number;
+  /**
+   * ...or this many bytes, or as many bytes as the snapshot when that is more. Growing with the
+   * snapshot keeps the cost of compaction per write constant however big the data gets: a
+   * snapshot twice as big is rewritten half as often.
+   */
+  minBytes?: number;
 }
 
 /**
@@ -20,7 +24,9 @@ export interface JournalOptions {
  */
 export class JournalPersistence implements Persistence {
   private readonly maxLines: number;
-  private readonly maxBytes: number;
+  private readonly minBytes: number;
+  /** Size of the snapshot on disk, in bytes. */
+  private snapshotBytes = 0;
   /** Segments on disk, ascending: the snapshot plus these, replayed in order, is the data. */
   private live: number[] = [];
   private next = 1;
@@ -40,8 +46,8 @@ export class JournalPersistence implements Persistence {
     readonly location: string,
     options: JournalOptions = {},
   ) {
-    this.maxLines = options.maxLines ?? 20_000;
-    this.maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
+    this.maxLines = options.maxLines ?? Infinity;
+    this.minBytes = options.minBytes ?? 16 * 1024 * 1024;
   }
 
   async load(): Promise<StateData | null> {
@@ -52,6 +58,7 @@ export class JournalPersistence implements Persistence {
       const journal = segmentPath(this.location, numbers[0]!);
       throw new DataFileError(this.location, `it is missing but its journal ${journal} exists; restore the file, or delete the journal to start afresh`);
     }
+    this.snapshotBytes = (await stat(this.location)).size;
     const { segments, last } = await this.readJournal(segmentsToReplay(numbers));
     this.live = numbers;
     this.next = (numbers.at(-1) ?? 0) + 1;
@@ -69,7 +76,8 @@ export class JournalPersistence implements Persistence {
     this.state = snapshot;
     if (ops.some((op) => op.kind === 'replace')) return this.reset(snapshot());
     await this.append(encodeBatch(ops));
-    if (!this.compaction && (this.lines >= this.maxLines || this.bytes >= this.maxBytes)) await this.startCompaction();
+    const maxBytes = Math.max(this.minBytes, this.snapshotBytes);
+    if (!this.compaction && (this.lines >= this.maxLines || this.bytes >= maxBytes)) await this.startCompaction();
   }
 
   /** Leaves just the snapshot: waits for a running compaction, then folds in the rest. */
@@ -164,7 +172,10 @@ export class JournalPersistence implements Persistence {
    */
   private async reset(data: StateData): Promise<void> {
     await this.settle();
-    if (this.appended === this.compacted) return writeSnapshot(this.location, data);
+    if (this.appended === this.compacted) {
+      this.snapshotBytes = await writeSnapshot(this.location, data);
+      return;
+    }
     await this.append(encodeReset(data));
     const mark = this.appended;
     await this.compact(await this.detach(), data, mark);
@@ -172,7 +183,7 @@ export class JournalPersistence implements Persistence {
 
   /** Writes `data` as the snapshot, then deletes the covered segments, oldest first. */
   private async compact(covered: number[], data: StateData | undefined, mark: number): Promise<void> {
-    if (data) await writeSnapshot(this.location, data);
+    if (data) this.snapshotBytes = await writeSnapshot(this.location, data);
     for (const n of covered) {
       await rm(segmentPath(this.location, n), { force: true });
       this.live = this.live.filter((live) => live !== n);
