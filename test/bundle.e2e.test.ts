@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dutchShop, shipmentBody } from '../bench/shipment-body.js';
 import { tinyPng } from './support/images.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { getToken, startServer, type RunningServer } from './support/server.js';
 
 /*
  * `npm start`, the `bin` and the Docker image run the esbuild bundle of the server, not the tsc
@@ -41,12 +41,7 @@ const json = async (method: string, path: string, body?: unknown) => {
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/bundle.mjs', '--outdir', outdir], { cwd: root, stdio: 'pipe' });
   server = await startServer({}, ['--memory'], [join(outdir, 'main.js')]);
-  const answer = await fetch(`${server.url}/access-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }),
-  });
-  token = ((await answer.json()) as Json).access_token;
+  token = await getToken(server.url);
 }, 60_000);
 
 afterAll(async () => {
@@ -116,12 +111,6 @@ describe('the bundled server (npm start)', () => {
     expect(created.status).toBe(201);
     expect(created.body.data.attributes.status).toBe('pending');
     await fetch(`${server.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance": 600}' });
-    const verified = await fetch(`${server.url}/access-token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }),
-    });
-    token = ((await verified.json()) as Json).access_token;
     expect((await json('GET', `/contracts/${created.body.data.id}`)).body.data.attributes.status).toBe('active');
   });
 

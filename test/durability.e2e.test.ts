@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { listSegments, segmentPath } from '../src/store/journal.js';
 import { filePersistence } from '../src/store/persistence.js';
-import { runToExit, startServer, type RunningServer } from './support/server.js';
+import { dutchShipmentBody, getToken, runToExit, startServer, type RunningServer } from './support/server.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tempDir = () => mkdtemp(join(tmpdir(), 'parcel-sandbox-durability-'));
@@ -15,27 +15,9 @@ const lastSegment = async (file: string) => segmentPath(file, (await listSegment
 
 /** A client of one running server: its token and a valid shipment body from a fixture shop. */
 async function client(url: string) {
-  const tokenAnswer = await fetch(`${url}/access-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret', scope: '*' }),
-  });
-  const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
+  const token = await getToken(url);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' };
-  const shops = (await (await fetch(`${url}/shops`, { headers })).json()) as { data: { id: string; attributes: Record<string, unknown> }[] };
-  const shop = shops.data.find((s) => (s.attributes.sender_address as { country_code: string }).country_code === 'NL')!;
-  const body = JSON.stringify({
-    data: {
-      type: 'shipments',
-      attributes: {
-        recipient_address: { first_name: 'Anna', last_name: 'de Vries', street_1: 'Kalverstraat', city: 'Amsterdam', country_code: 'NL' },
-        sender_address: shop.attributes.sender_address,
-        return_address: shop.attributes.return_address,
-        physical_properties: { weight: 1000 },
-      },
-      relationships: { shop: { data: { type: 'shops', id: shop.id } } },
-    },
-  });
+  const body = await dutchShipmentBody(url, headers);
   return {
     /** The new shipment's id once the server answered 201, `undefined` otherwise. */
     create: async (): Promise<string | undefined> => {

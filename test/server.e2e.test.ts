@@ -5,18 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filePersistence } from '../src/store/persistence.js';
-import { runToExit, startServer, type RunningServer } from './support/server.js';
+import { dutchShipmentBody, getToken, runToExit, startServer, type RunningServer } from './support/server.js';
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'parcel-sandbox-e2e-'));
-
-async function getToken(url: string): Promise<string> {
-  const response = await fetch(`${url}/access-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret', scope: '*' }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 describe('a running sandbox', () => {
   let server: RunningServer;
@@ -166,20 +157,7 @@ describe('concurrent requests over a real socket', () => {
     try {
       const token = await getToken(server.url);
       const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' };
-      const shops = (await (await fetch(`${server.url}/shops`, { headers: auth })).json()) as { data: { id: string; attributes: Record<string, unknown> }[] };
-      const shop = shops.data.find((s) => (s.attributes.sender_address as { country_code: string }).country_code === 'NL')!;
-      const body = JSON.stringify({
-        data: {
-          type: 'shipments',
-          attributes: {
-            recipient_address: { first_name: 'Anna', last_name: 'de Vries', street_1: 'Kalverstraat', city: 'Amsterdam', country_code: 'NL' },
-            sender_address: shop.attributes.sender_address,
-            return_address: shop.attributes.return_address,
-            physical_properties: { weight: 1000 },
-          },
-          relationships: { shop: { data: { type: 'shops', id: shop.id } } },
-        },
-      });
+      const body = await dutchShipmentBody(server.url, auth);
       const answers = await Promise.all(
         Array.from({ length: 50 }, () => fetch(`${server.url}/shipments`, { method: 'POST', headers: { ...auth, 'idempotency-key': 'burst-1' }, body })),
       );

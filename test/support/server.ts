@@ -68,3 +68,31 @@ export function runToExit(env: Record<string, string>, args: string[] = []): Pro
     }),
   );
 }
+
+/** A token with every scope of the default client, from a running server. */
+export async function getToken(url: string): Promise<string> {
+  const response = await fetch(`${url}/access-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret', scope: '*' }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** A valid `POST /shipments` body (as text) from the client's shop with a Dutch sender address. */
+export async function dutchShipmentBody(url: string, headers: Record<string, string>): Promise<string> {
+  const shops = (await (await fetch(`${url}/shops`, { headers })).json()) as { data: { id: string; attributes: Record<string, unknown> }[] };
+  const shop = shops.data.find((s) => (s.attributes.sender_address as { country_code: string }).country_code === 'NL')!;
+  return JSON.stringify({
+    data: {
+      type: 'shipments',
+      attributes: {
+        recipient_address: { first_name: 'Anna', last_name: 'de Vries', street_1: 'Kalverstraat', city: 'Amsterdam', country_code: 'NL' },
+        sender_address: shop.attributes.sender_address,
+        return_address: shop.attributes.return_address,
+        physical_properties: { weight: 1000 },
+      },
+      relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+    },
+  });
+}
