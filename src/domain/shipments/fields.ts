@@ -1,4 +1,6 @@
+import type { Address } from '../../model/common.js';
 import type { ShipmentRecord } from '../../model/shipment.js';
+import type { ShopRecord } from '../../model/shop.js';
 import type { DraftAttributes, ShipmentDraft } from './draft.js';
 import type { ResolvedShipment } from './resolve.js';
 
@@ -7,8 +9,8 @@ export function shipmentFields(draft: ShipmentDraft, resolved: ResolvedShipment)
   const a = draft.attributes;
   return {
     recipient_address: a.recipient_address,
-    return_address: a.return_address,
-    sender_address: a.sender_address,
+    return_address: shopAddressIfSame(a.return_address, resolved.shop),
+    sender_address: shopAddressIfSame(a.sender_address, resolved.shop),
     physical_properties: resolved.physical,
     pickup_location: a.pickup_location ?? undefined,
     description: a.description,
@@ -29,6 +31,25 @@ export function shipmentFields(draft: ShipmentDraft, resolved: ResolvedShipment)
     collection_id: resolved.collection?.id,
     label: resolved.label,
   };
+}
+
+/**
+ * The shop's own stored address when `address` has the same fields in the same order, else
+ * `address`. Integrations send the shop's address with every shipment; storing a reference to
+ * the shop's (frozen) object instead of a copy saves every shipment about a kilobyte, and the
+ * shipment renders exactly the same.
+ */
+function shopAddressIfSame(address: Address, shop: ShopRecord): Address {
+  for (const known of [shop.sender_address, shop.return_address]) if (known && sameFields(address, known)) return known;
+  return address;
+}
+
+function sameFields(a: Address, b: Address): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  return keys.every((key, i) => key === other[i] && a[key as keyof Address] === b[key as keyof Address]);
 }
 
 /** The draft a stored shipment would be if it were sent again as it is. */
