@@ -120,11 +120,11 @@ async function main(): Promise<void> {
   services.requestLog.clear();
   const cleared = heapMb();
   const records = store.all('idempotencyKeys');
-  const recordBytes = records.reduce((sum, record) => sum + record.body.length, 0);
+  const recordBytes = records.reduce((sum, record) => sum + ('body' in record ? record.body : record.body_deflated).length, 0);
   process.stdout.write(
     `request log: 500 captured GET /shipments?page[size]=30 hold ~${Math.round((afterLists - cleared) * 10) / 10} MB of heap (heap ${before} -> ${afterLists} MB, ${cleared} MB cleared)${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for exact figures)'}\n`,
   );
-  process.stdout.write(`idempotency records: ${records.length} rows holding ${Math.round(recordBytes / 1024)} KB of response bodies (${Math.round(recordBytes / Math.max(records.length, 1))} bytes each)\n`);
+  process.stdout.write(`idempotency records: ${records.length} rows holding ${Math.round(recordBytes / 1024)} KB of (packed) response bodies (${Math.round(recordBytes / Math.max(records.length, 1))} bytes each)\n`);
   await store.close();
 }
 

@@ -1,5 +1,9 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { memoryPersistence, type Persistence } from '../src/store/persistence.js';
+import { unpackBody } from '../src/domain/replay-body.js';
+import { filePersistence, memoryPersistence, type Persistence } from '../src/store/persistence.js';
 import { firstError, testSandbox, type Json } from './support/app.js';
 import { shipmentBody, world } from './support/shipments.js';
 
@@ -115,6 +119,34 @@ describe('Idempotency-Key on POST /shipments', () => {
     expect(new Set(created.map((a) => a.body.data.id)).size).toBe(1);
     expect(answers.every((a) => a.status === 201 || a.status === 409)).toBe(true);
     expect(sandbox.store.count('shipments')).toBe(1);
+  });
+
+  it('replays the same text after a restart on the data file', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'idempotency-')), 'sandbox.json');
+    const first = await setup(filePersistence(file));
+    const created = await first.post(first.body, 'restart-1');
+    await first.sandbox.store.close();
+    const second = await setup(filePersistence(file));
+    const again = await second.post(first.body, 'restart-1');
+    expect(again.headers.get('idempotency-replay')).toBe('true');
+    expect(again.text).toBe(created.text);
+    expect(second.sandbox.store.count('shipments')).toBe(first.sandbox.store.count('shipments'));
+  });
+
+  it('stores the replayed body packed, a fraction of its size, and still replays records that hold it as text', async () => {
+    const { sandbox, post, body } = await setup();
+    const created = await post(body, 'packed-1');
+    const [record] = sandbox.store.all('idempotencyKeys');
+    expect(JSON.stringify(record).length).toBeLessThan(created.text.length / 2);
+    // Data files written before bodies were packed hold the text itself.
+    await sandbox.store.transact((tx) => {
+      tx.remove('idempotencyKeys', record!.id);
+      const { body_deflated: _packed, body_dictionary: _dictionary, ...rest } = record as typeof record & { body_deflated: string; body_dictionary: number };
+      tx.insert('idempotencyKeys', { ...rest, body: unpackBody(record!) });
+    });
+    const again = await post(body, 'packed-1');
+    expect(again.headers.get('idempotency-replay')).toBe('true');
+    expect(again.text).toBe(created.text);
   });
 
   it('refuses an empty or oversized key', async () => {

@@ -4,6 +4,9 @@ import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';
 import type { Tx } from '../store/store.js';
+import type { IdempotencyRecord } from '../store/tables.js';
+import { canonicalJson } from './canonical-json.js';
+import { packBody, unpackBody } from './replay-body.js';
 
 /** How long a finished request is replayed for its key: 24 hours on the sandbox clock. */
 export const REPLAY_WINDOW = 24 * 3600;
@@ -12,17 +15,9 @@ export const MAX_KEY_LENGTH = 255;
 /** Writes the outcome of the guarded request inside the transaction that produced it. */
 export type Remember = (tx: Tx, status: number, body: string) => void;
 
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
-  }
-  return value;
-}
-
 /** A fingerprint of a request body that ignores key order and whitespace. */
 export function fingerprint(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
 
 /** The validated Idempotency-Key header, or `undefined` when none was sent. */
@@ -37,8 +32,8 @@ export function idempotencyKey(header: string | undefined): string | undefined {
   return header;
 }
 
-function replay(record: { status: number; body: string }): Response {
-  return textResponse(record.body, { status: record.status, headers: { 'content-type': JSONAPI_MEDIA_TYPE, 'idempotency-replay': 'true' } });
+function replay(record: IdempotencyRecord): Response {
+  return textResponse(unpackBody(record), { status: record.status, headers: { 'content-type': JSONAPI_MEDIA_TYPE, 'idempotency-replay': 'true' } });
 }
 
 /**
@@ -72,7 +67,7 @@ export async function idempotent(
   inFlight.add(id);
   const remember: Remember = (tx, status, body) => {
     if (tx.get('idempotencyKeys', id)) tx.remove('idempotencyKeys', id);
-    tx.insert('idempotencyKeys', { id, client_id: clientId, fingerprint: bodyFingerprint, status, body, created_at: clock.now() });
+    tx.insert('idempotencyKeys', { id, client_id: clientId, fingerprint: bodyFingerprint, status, created_at: clock.now(), ...packBody(body) });
   };
   try {
     return await work(remember);

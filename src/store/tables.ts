@@ -10,6 +10,7 @@ import type { ServiceRecord } from '../model/service.js';
 import type { LogoRecord, ShopRecord } from '../model/shop.js';
 import type { StatusRecord } from '../model/status.js';
 import type { BrokerRecord, ClientRecord, OrganizationRecord, UserRecord } from '../model/tenancy.js';
+import type { StoredBody } from '../domain/replay-body.js';
 
 /** A named sandbox setting (clock offset, id counter, ...), kept as a row so it persists like data. */
 export type SettingRecord = { id: string; value: unknown };
@@ -32,9 +33,8 @@ export type IdempotencyRecord = {
   client_id: string;
   fingerprint: string;
   status: number;
-  body: string;
   created_at: number;
-};
+} & StoredBody;
 
 /** A single revoked access token, by `jti`, kept until the token would have expired anyway. */
 export type RevokedTokenRecord = { id: string; expires_at: number };
