@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { SealedCredentials } from '../model/contract.js';
+import { canonicalJson } from './canonical-json.js';
 
 /** Encrypts contract credentials with AES-256-GCM under the sandbox's credentials key. */
 export function sealCredentials(key: Buffer, credentials: Record<string, unknown>): SealedCredentials {
@@ -19,9 +20,5 @@ export function openCredentials(key: Buffer, sealed: SealedCredentials): Record<
 
 /** Whether two credential objects hold the same values, whatever the key order. */
 export function sameCredentials(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const canonical = (value: unknown): unknown =>
-    value && typeof value === 'object' && !Array.isArray(value)
-      ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]))
-      : value;
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+  return canonicalJson(a) === canonicalJson(b);
 }

@@ -12,12 +12,22 @@ export const MAX_DEPTH = 64;
 
 /** Whether a parsed JSON value nests deeper than `max` levels (checked without recursion). */
 function tooDeep(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
+  // Two parallel stacks rather than a [value, depth] pair per value: this runs on every body.
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const current = values.pop();
+    const depth = depths.pop()!;
     if (current === null || typeof current !== 'object') continue;
     if (depth > max) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+    const children = current as Record<string, unknown>;
+    for (const key in children) {
+      const child = children[key];
+      if (child !== null && typeof child === 'object') {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
   return false;
 }
