@@ -20,18 +20,30 @@ function originOf(url: string): string {
   return end < 0 ? url : url.slice(0, end);
 }
 
+/** One request's context; a class, because an object literal with a getter is slow to make. */
+class RequestCtx implements Ctx {
+  private parsed: URL | undefined;
+
+  constructor(
+    readonly services: Services,
+    readonly principal: Principal | undefined,
+    private readonly base: string,
+    private readonly rawUrl: string,
+  ) {}
+
+  get requestUrl(): URL {
+    return (this.parsed ??= new URL(this.rawUrl));
+  }
+
+  url(path: string): string {
+    return this.base + path;
+  }
+}
+
 /** Builds the context of one request; the request URL is only parsed when a handler needs it. */
 export function createCtx(services: Services, requestUrl: string, principal: Principal | undefined): Ctx {
-  const base = (services.config.publicUrl ?? originOf(requestUrl)).replace(/\/+$/, '');
-  let parsed: URL | undefined;
-  return {
-    services,
-    principal,
-    get requestUrl() {
-      return (parsed ??= new URL(requestUrl));
-    },
-    url: (path) => base + path,
-  };
+  const origin = services.config.publicUrl ?? originOf(requestUrl);
+  return new RequestCtx(services, principal, origin.endsWith('/') ? origin.replace(/\/+$/, '') : origin, requestUrl);
 }
 
 /**

@@ -16,7 +16,9 @@ export function mediaType(header: string): string {
  * A missing header, wildcards and plain `application/json` are always fine.
  */
 export function negotiate(accept: string | undefined, produces: readonly string[] = [JSONAPI_MEDIA_TYPE]): void {
-  if (!accept || accept.trim() === '') return;
+  if (!accept || accept === '*/*' || accept.trim() === '') return;
+  // What nearly every client sends, answered without parsing the header.
+  if (accept === produces[0] || (accept === 'application/json' && isJsonMediaType(produces[0] ?? ''))) return;
   const wanted = accept.split(',').map(mediaType).filter(Boolean);
   const fits = (type: string) =>
     wanted.some(

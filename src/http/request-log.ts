@@ -50,13 +50,18 @@ function requestHeaders(c: Context): Headers | string[] {
   return incoming?.rawHeaders ?? c.req.raw.headers;
 }
 
+/** The request as kept, when that needs no body read: most GETs. Spares them an await. */
+function keepBodilessRequest(c: Context): RawMessage | undefined {
+  // A GET body is only looked at when announced (clients send `[]` with a GET now and then).
+  const bodiless = c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS';
+  if (!bodiless || c.req.header('content-length') || c.req.header('transfer-encoding')) return undefined;
+  return { headers: requestHeaders(c), type: mediaType(c.req.header('content-type') ?? '') };
+}
+
 async function keepRequest(c: Context): Promise<RawMessage> {
   const headers = requestHeaders(c);
   const type = mediaType(c.req.header('content-type') ?? '');
   const length = c.req.header('content-length');
-  // A GET body is only looked at when announced (clients send `[]` with a GET now and then).
-  const bodiless = c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS';
-  if (bodiless && !length && !c.req.header('transfer-encoding')) return { headers, type };
   if (type !== '' && !isTextual(type)) return { headers, type, note: note(type, length) };
   try {
     // The handler has usually read the body already; Hono keeps it, so no stream is read twice.
@@ -114,7 +119,7 @@ export function captureRequests(services: { requestLog: RequestLog; clock: Clock
     await next();
     const duration = Math.round((performance.now() - started) * 10) / 10;
     try {
-      const request = await keepRequest(c);
+      const request = keepBodilessRequest(c) ?? (await keepRequest(c));
       const url = c.req.url;
       const clientId = c.get('principal')?.clientId ?? tokenClient(c, c.res.status, request);
       log.add({

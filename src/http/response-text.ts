@@ -14,17 +14,19 @@ export const CORS_HEADERS = {
 
 export type KnownResponse = { text: string; headers: Record<string, string> };
 
-const known = new WeakMap<Response, KnownResponse>();
+// Kept on the response itself under a private symbol: cheaper than a WeakMap entry per request.
+const KNOWN = Symbol('parcel-sandbox.known-response');
+type Marked = Response & { [KNOWN]?: KnownResponse };
 
 /** A response with a text body and plain headers, both remembered. */
 export function textResponse(text: string, init: { status?: number; headers: Record<string, string> }): Response {
   const headers = { ...CORS_HEADERS, ...init.headers };
-  const response = new Response(text, { status: init.status ?? 200, headers });
-  known.set(response, { text, headers });
+  const response: Marked = new Response(text, { status: init.status ?? 200, headers });
+  response[KNOWN] = { text, headers };
   return response;
 }
 
 /** Text and headers of a response made by `textResponse`, if this is one. */
 export function knownResponse(response: Response): KnownResponse | undefined {
-  return known.get(response);
+  return (response as Marked)[KNOWN];
 }

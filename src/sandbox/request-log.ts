@@ -71,12 +71,20 @@ export const REQUEST_LOG_DEFAULT_LIMIT = 50;
 /** Bodies are kept up to this many bytes. */
 export const REQUEST_LOG_BODY_LIMIT = 16 * 1024;
 
-/** The last `capacity` requests of one sandbox, in memory; never persisted. */
+/**
+ * The last `capacity` requests of one sandbox, in memory; never persisted. A ring: adding to a
+ * full log overwrites the oldest entry instead of shifting hundreds of them on every request.
+ */
 export class RequestLog {
-  private entries: RawEntry[] = [];
+  private entries: (RawEntry | undefined)[];
+  /** Where the next entry goes; once the ring is full, also where the oldest one is. */
+  private next = 0;
+  private count = 0;
   private sequence = 0;
 
-  constructor(readonly capacity = REQUEST_LOG_CAPACITY) {}
+  constructor(readonly capacity = REQUEST_LOG_CAPACITY) {
+    this.entries = new Array<RawEntry | undefined>(capacity).fill(undefined);
+  }
 
   nextId(): number {
     this.sequence += 1;
@@ -84,15 +92,16 @@ export class RequestLog {
   }
 
   add(entry: RawEntry): void {
-    this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    this.entries[this.next] = entry;
+    this.next = (this.next + 1) % this.capacity;
+    this.count = Math.min(this.count + 1, this.capacity);
   }
 
   /** Newest first, filtered, redacted. */
   list(query: RequestLogQuery): RequestLogEntry[] {
     const out: RawEntry[] = [];
-    for (let index = this.entries.length - 1; index >= 0 && out.length < query.limit; index -= 1) {
-      const entry = this.entries[index]!;
+    for (let back = 1; back <= this.count && out.length < query.limit; back += 1) {
+      const entry = this.entries[(this.next - back + this.capacity) % this.capacity]!;
       if (query.clientId !== undefined && entry.client_id !== query.clientId) continue;
       if (query.path !== undefined && !entry.path.startsWith(query.path)) continue;
       out.push(entry);
@@ -102,11 +111,13 @@ export class RequestLog {
   }
 
   clear(): void {
-    this.entries = [];
+    this.entries.fill(undefined);
+    this.next = 0;
+    this.count = 0;
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.count;
   }
 }
 
