@@ -66,7 +66,7 @@ class MemoryStore implements Store {
     for (const table of this.tables.values()) table.clear();
     for (const name of tableNames) {
       const table = this.table(name);
-      for (const row of data.tables[name] ?? []) table.put(deepFreeze(row));
+      for (const row of data.tables[name] ?? []) table.put(deepFreeze(storable(row)));
     }
   }
 
@@ -148,14 +148,14 @@ class MemoryStore implements Store {
       insert: (table, row) => {
         if (this.get(table, row.id)) throw new Error(`duplicate id ${row.id} in ${table}`);
         // Frozen in place, not copied: callers hand over fresh objects and must not keep changing them.
-        const frozen = deepFreeze(withoutUndefined(row));
+        const frozen = deepFreeze(storable(row));
         put(table, undefined, frozen, row.id);
         return frozen;
       },
       update: (table, id, changes) => {
         const before = this.get(table, id);
         if (!before) throw new Error(`no row ${id} in ${table}`);
-        const after = deepFreeze(withoutUndefined({ ...before, ...changes, id })) as Row<typeof table>;
+        const after = deepFreeze(storable({ ...before, ...changes, id })) as Row<typeof table>;
         put(table, before, after, id);
         return after;
       },
@@ -228,19 +228,27 @@ export async function openStore(options: {
 }
 
 /**
- * The row without its `undefined` fields, copied only when it has some. Built afresh rather than
- * by deleting keys: `delete` turns a V8 object into a hash table, which costs a stored shipment
- * about 1.5 KB more memory and slower field access for as long as it is kept.
+ * The row as it is stored: without its `undefined` fields (copied only when it has some) and with
+ * its empty arrays replaced by one shared frozen array. Built afresh rather than by deleting keys:
+ * `delete` turns a V8 object into a hash table, which costs a stored shipment about 1.5 KB more
+ * memory and slower field access for as long as it is kept.
  */
-function withoutUndefined<T extends object>(row: T): T {
+function storable<T extends object>(row: T): T {
   const fields = row as Record<string, unknown>;
   let clean = true;
-  for (const key in fields) if (fields[key] === undefined) clean = false;
+  for (const key in fields) {
+    const value = fields[key];
+    if (value === undefined) clean = false;
+    // One frozen empty array serves every row: most shipments and statuses have a few of them.
+    else if (Array.isArray(value) && value.length === 0 && value !== (NO_ITEMS as unknown) && !Object.isFrozen(fields)) fields[key] = NO_ITEMS;
+  }
   if (clean) return row;
   const copy: Record<string, unknown> = {};
   for (const key in fields) if (fields[key] !== undefined) copy[key] = fields[key];
   return copy as T;
 }
+
+const NO_ITEMS: readonly never[] = Object.freeze([]);
 
 /** Freezes a row and everything in it. Loops rather than Object.values: this runs on every write. */
 function deepFreeze<T>(value: T): T {

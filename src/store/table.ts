@@ -1,7 +1,12 @@
 /** One in-memory table: rows by id in insertion order, plus secondary indexes on chosen fields. */
 export class Table<R extends { id: string }> {
   private readonly rows = new Map<string, R>();
-  private readonly indexes = new Map<string, Map<unknown, Set<string>>>();
+  /**
+   * Per indexed field, the ids of the rows with each value: the id itself while there is one (a
+   * shipment's statuses, files and hook logs are indexed by its id, one entry each at first), a
+   * Set once there are more. A Set per shipment would cost it more than a hundred bytes.
+   */
+  private readonly indexes = new Map<string, Map<unknown, string | Set<string>>>();
   /** Rows of an index value, built on demand and dropped when one of them changes. */
   private readonly found = new Map<string, Map<unknown, R[]>>();
   private cached: R[] | undefined;
@@ -38,7 +43,9 @@ export class Table<R extends { id: string }> {
     let rows = cache.get(value);
     if (!rows) {
       rows = [];
-      for (const id of index.get(value) ?? []) rows.push(this.rows.get(id)!);
+      const ids = index.get(value);
+      if (typeof ids === 'string') rows.push(this.rows.get(ids)!);
+      else for (const id of ids ?? []) rows.push(this.rows.get(id)!);
       cache.set(value, rows);
     }
     return rows;
@@ -73,18 +80,23 @@ export class Table<R extends { id: string }> {
       const value = (row as Record<string, unknown>)[field];
       if (value === undefined) continue;
       this.found.get(field)!.delete(value);
-      let ids = index.get(value);
-      if (!ids) index.set(value, (ids = new Set()));
-      ids.add(row.id);
+      const ids = index.get(value);
+      if (ids === undefined) index.set(value, row.id);
+      else if (typeof ids !== 'string') ids.add(row.id);
+      else if (ids !== row.id) index.set(value, new Set([ids, row.id]));
     }
   }
 
   private unindex(row: R): void {
     for (const [field, index] of this.indexes) {
-      this.found.get(field)!.delete((row as Record<string, unknown>)[field]);
-      const ids = index.get((row as Record<string, unknown>)[field]);
-      ids?.delete(row.id);
-      if (ids?.size === 0) index.delete((row as Record<string, unknown>)[field]);
+      const value = (row as Record<string, unknown>)[field];
+      this.found.get(field)!.delete(value);
+      const ids = index.get(value);
+      if (ids === row.id) index.delete(value);
+      else if (typeof ids === 'object') {
+        ids.delete(row.id);
+        if (ids.size === 0) index.delete(value);
+      }
     }
   }
 }

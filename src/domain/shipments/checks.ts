@@ -60,9 +60,11 @@ export function checkOptions(ctx: Ctx, chosen: readonly ChosenOption[], rate: Se
 /** The label format: as asked, if the carrier offers it; by default a PDF in A6. */
 export function chooseLabel(asked: LabelChoice | undefined, carrier: CarrierRecord | undefined, problems: Problems): LabelChoice {
   const wanted = { mime_type: asked?.mime_type ?? 'application/pdf', size: asked?.size ?? 'A6' };
-  if (carrier && !carrier.label_formats.some((f) => f.mime_type === wanted.mime_type && f.size === wanted.size)) {
-    const offered = carrier.label_formats.map((f) => `${f.mime_type} ${f.size}`).join(', ');
-    problems.add(`${carrier.name} does not offer ${wanted.mime_type} labels in ${wanted.size}; it offers ${offered}.`, pointers.meta('label'));
+  const offered = carrier?.label_formats.find((f) => f.mime_type === wanted.mime_type && f.size === wanted.size);
+  if (carrier && !offered) {
+    const formats = carrier.label_formats.map((f) => `${f.mime_type} ${f.size}`).join(', ');
+    problems.add(`${carrier.name} does not offer ${wanted.mime_type} labels in ${wanted.size}; it offers ${formats}.`, pointers.meta('label'));
   }
-  return wanted;
+  // The carrier's own (frozen) format when it is the same: every stored shipment then shares it.
+  return offered && Object.keys(offered).join() === 'mime_type,size' ? offered : wanted;
 }
