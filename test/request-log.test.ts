@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { tinyPng } from './support/images.js';
-import { REQUEST_LOG_BODY_LIMIT } from '../src/sandbox/request-log.js';
+import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from '../src/sandbox/request-log.js';
 
 const requests = async (sandbox: TestSandbox, query = '', admin?: string) => {
   const answer = await sandbox.get(`/_sandbox/requests${query}`, admin);
@@ -89,7 +89,7 @@ describe('the request log', () => {
 
   it('keeps JSON Schemas that describe secrets readable (carrier credentials_format)', async () => {
     const sandbox = await testSandbox();
-    const carriers = await sandbox.get('/carriers?page[size]=100');
+    const carriers = await sandbox.get('/carriers?page[size]=1');
     const [entry] = await requests(sandbox);
     expect(entry.response.body).toEqual(carriers.body);
     expect(JSON.stringify(entry.response.body)).toContain('"api_key":{"type":"string"');
@@ -152,6 +152,31 @@ describe('the request log', () => {
     expect(Buffer.byteLength(entry.request.body)).toBeLessThanOrEqual(REQUEST_LOG_BODY_LIMIT);
     expect(entry.request.body.startsWith('{"advance":1,"padding":"xxx')).toBe(true);
     expect(entry.response.body).toEqual(answer.body);
+  });
+
+  it('redacts secret members in a body cut at the limit, which cannot be parsed', async () => {
+    const sandbox = await testSandbox();
+    const body = `{"client_secret": "plain-s3cret-value", "nested": {"password":"pa\\"ss"}, "padding": "${'x'.repeat(100_000)}"}`;
+    await sandbox.request('POST', '/_sandbox/clock', { body });
+    const [entry] = await requests(sandbox);
+    expect(entry.request.truncated).toBe(true);
+    expect(entry.request.body).not.toContain('plain-s3cret-value');
+    expect(entry.request.body).not.toContain('pa\\"ss');
+    expect(entry.request.body.startsWith('{"client_secret": "[REDACTED]", "nested": {"password":"[REDACTED]"}, "padding": "xxx')).toBe(true);
+  });
+
+  it('keeps response bodies up to a smaller limit, cut and marked beyond it', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const page = await sandbox.request('GET', '/services?page[size]=30', { token });
+    expect(page.text.length).toBeGreaterThan(REQUEST_LOG_RESPONSE_LIMIT);
+    const small = await sandbox.request('GET', '/regions?page[size]=1', { token });
+    expect(small.text.length).toBeLessThan(REQUEST_LOG_RESPONSE_LIMIT);
+    const [last, first] = await requests(sandbox);
+    expect(first.response.truncated).toBe(true);
+    expect(first.response.body).toBe(page.text.slice(0, REQUEST_LOG_RESPONSE_LIMIT));
+    expect(last.response.truncated).toBeUndefined();
+    expect(last.response.body).toEqual(small.body);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
-import { REQUEST_LOG_BODY_LIMIT, isUnlogged, type RawMessage, type RequestLog } from '../sandbox/request-log.js';
+import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT, isUnlogged, type RawMessage, type RequestLog } from '../sandbox/request-log.js';
 import type { Logger } from '../services.js';
 import { isJsonMediaType, mediaType } from './media.js';
 import { knownResponse } from './response-text.js';
@@ -35,11 +35,11 @@ function note(type: string, length: string | null | undefined, why = 'not logged
   return `${type || 'untyped'} body of ${size}, ${why}`;
 }
 
-/** Keeps at most the capture limit of a text. */
-function kept(headers: RawMessage['headers'], type: string, text: string): RawMessage {
+/** Keeps at most `limit` characters of a text. */
+function kept(headers: RawMessage['headers'], type: string, text: string, limit: number): RawMessage {
   const message: RawMessage = { headers, type };
   // A slice would keep the whole body alive in memory; a copy through a buffer keeps only the part.
-  if (text.length > REQUEST_LOG_BODY_LIMIT) return { ...message, text: Buffer.from(text.slice(0, REQUEST_LOG_BODY_LIMIT)).toString(), truncated: true };
+  if (text.length > limit) return { ...message, text: Buffer.from(text.slice(0, limit)).toString(), truncated: true };
   return text === '' ? message : { ...message, text };
 }
 
@@ -65,7 +65,7 @@ async function keepRequest(c: Context): Promise<RawMessage> {
   if (type !== '' && !isTextual(type)) return { headers, type, note: note(type, length) };
   try {
     // The handler has usually read the body already; Hono keeps it, so no stream is read twice.
-    return kept(headers, type, await c.req.text());
+    return kept(headers, type, await c.req.text(), REQUEST_LOG_BODY_LIMIT);
   } catch {
     return { headers, type, note: note(type, length, 'unreadable') };
   }
@@ -77,7 +77,7 @@ async function keepRequest(c: Context): Promise<RawMessage> {
  */
 function keepResponse(response: Response): RawMessage {
   const made = knownResponse(response);
-  if (made) return kept(made.headers, mediaType(made.headers['content-type'] ?? ''), made.text);
+  if (made) return kept(made.headers, mediaType(made.headers['content-type'] ?? ''), made.text, REQUEST_LOG_RESPONSE_LIMIT);
   const type = mediaType(response.headers.get('content-type') ?? '');
   const length = response.headers.get('content-length');
   if (response.status === 204 || response.status === 304 || length === '0') return { headers: response.headers, type };

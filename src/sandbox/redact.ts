@@ -77,6 +77,16 @@ export class SecretSet {
   }
 }
 
+/**
+ * String members with a secret key in JSON text that could not be parsed (a body cut at the
+ * capture limit), e.g. `"client_secret": "..."`, with their value replaced.
+ */
+export function redactSecretMembers(text: string): string {
+  return text.replace(/"([A-Za-z_]+)"(\s*):(\s*)"(?:[^"\\]|\\.)*("|$)/g, (member, key: string, before: string, after: string, end: string) =>
+    secretKeys.has(key.toLowerCase()) ? `"${key}"${before}:${after}"${REDACTED}${end}` : member,
+  );
+}
+
 /** Bearer/Basic header value: keeps the scheme, hides the rest. */
 function redactHeaderValue(value: string): string {
   const scheme = /^\s*(\w+)\s+\S/.exec(value)?.[1];

@@ -1,7 +1,7 @@
 import { isJsonMediaType } from '../http/media.js';
 import type { CapturedMessage, RawEntry, RawMessage, RequestLogEntry } from './request-log.js';
 import { REQUEST_LOG_BODY_LIMIT } from './request-log.js';
-import { SecretSet, collectSecrets, redactHeaders, redactJson, redactPath } from './redact.js';
+import { SecretSet, collectSecrets, redactHeaders, redactJson, redactPath, redactSecretMembers } from './redact.js';
 
 /** Headers from what was kept: a Headers object as is, or Node's flat raw list. */
 function asHeaders(kept: Headers | Record<string, string> | string[]): Headers {
@@ -40,7 +40,7 @@ function captured(message: RawMessage, headers: Record<string, string>, parsed: 
   const out: CapturedMessage = { headers };
   if (parsed.kind === 'none') return out;
   if (parsed.kind === 'note') return { ...out, note: parsed.note };
-  const value = parsed.kind === 'json' ? redactJson(parsed.value, secrets) : secrets.scrub(parsed.value);
+  const value = parsed.kind === 'json' ? redactJson(parsed.value, secrets) : secrets.scrub(message.truncated ? redactSecretMembers(parsed.value) : parsed.value);
   const text = parsed.kind === 'json' ? JSON.stringify(value) : (value as string);
   if (!message.truncated && Buffer.byteLength(text) <= REQUEST_LOG_BODY_LIMIT) return { ...out, body: value };
   return { ...out, body: Buffer.from(text).subarray(0, REQUEST_LOG_BODY_LIMIT).toString('utf8'), truncated: true };

@@ -68,8 +68,14 @@ export interface RequestLogQuery {
 
 export const REQUEST_LOG_CAPACITY = 500;
 export const REQUEST_LOG_DEFAULT_LIMIT = 50;
-/** Bodies are kept up to this many bytes. */
+/** Request bodies are kept up to this many bytes. */
 export const REQUEST_LOG_BODY_LIMIT = 16 * 1024;
+/**
+ * Response bodies are kept up to this many characters. Less than requests: the client already has
+ * the whole response, and 500 list pages cut at 16 KiB kept the heap growing by tens of megabytes
+ * under load (every kept body outlives a few garbage collections and is promoted).
+ */
+export const REQUEST_LOG_RESPONSE_LIMIT = 4 * 1024;
 
 /**
  * The last `capacity` requests of one sandbox, in memory; never persisted. A ring: adding to a
@@ -159,7 +165,7 @@ export const requestLogEndpoints = [
     path: '/_sandbox/requests',
     operationId: 'listSandboxRequests',
     summary: 'Read the request log',
-    description: `The last ${REQUEST_LOG_CAPACITY} requests and their responses, newest first (in memory, per sandbox process). Authorization headers, client secrets, access tokens, credentials, passwords and secrets are redacted at any depth; logo contents are replaced by their size; bodies are cut at ${REQUEST_LOG_BODY_LIMIT / 1024} KiB; binary bodies are noted by type and size. Reading the log and /health are not logged.`,
+    description: `The last ${REQUEST_LOG_CAPACITY} requests and their responses, newest first (in memory, per sandbox process). Authorization headers, client secrets, access tokens, credentials, passwords and secrets are redacted at any depth; logo contents are replaced by their size; request bodies are cut at ${REQUEST_LOG_BODY_LIMIT / 1024} KiB and response bodies at ${REQUEST_LOG_RESPONSE_LIMIT / 1024} Ki characters; binary bodies are noted by type and size. Reading the log and /health are not logged.`,
     tag: 'Sandbox',
     auth: 'admin',
     query: z.object({
