@@ -227,6 +227,9 @@ export async function openStore(options: {
   return store;
 }
 
+/** One frozen empty array serves every row: most shipments and statuses have a few of them. */
+const NO_ITEMS: readonly never[] = Object.freeze([]);
+
 /**
  * The row as it is stored: without its `undefined` fields (copied only when it has some) and with
  * its empty arrays replaced by one shared frozen array. Built afresh rather than by deleting keys:
@@ -235,20 +238,19 @@ export async function openStore(options: {
  */
 function storable<T extends object>(row: T): T {
   const fields = row as Record<string, unknown>;
+  // Rows handed over are fresh and may be changed in place; a frozen one (re-inserted) may not.
+  const mutable = !Object.isFrozen(fields);
   let clean = true;
   for (const key in fields) {
     const value = fields[key];
     if (value === undefined) clean = false;
-    // One frozen empty array serves every row: most shipments and statuses have a few of them.
-    else if (Array.isArray(value) && value.length === 0 && value !== (NO_ITEMS as unknown) && !Object.isFrozen(fields)) fields[key] = NO_ITEMS;
+    else if (mutable && Array.isArray(value) && value.length === 0) fields[key] = NO_ITEMS;
   }
   if (clean) return row;
   const copy: Record<string, unknown> = {};
   for (const key in fields) if (fields[key] !== undefined) copy[key] = fields[key];
   return copy as T;
 }
-
-const NO_ITEMS: readonly never[] = Object.freeze([]);
 
 /** Freezes a row and everything in it. Loops rather than Object.values: this runs on every write. */
 function deepFreeze<T>(value: T): T {

@@ -10,7 +10,6 @@ import type { ServiceRecord } from '../model/service.js';
 import type { LogoRecord, ShopRecord } from '../model/shop.js';
 import type { StatusRecord } from '../model/status.js';
 import type { BrokerRecord, ClientRecord, OrganizationRecord, UserRecord } from '../model/tenancy.js';
-import type { StoredBody } from '../domain/replay-body.js';
 
 /** A named sandbox setting (clock offset, id counter, ...), kept as a row so it persists like data. */
 export type SettingRecord = { id: string; value: unknown };
@@ -26,6 +25,9 @@ export type JobRecord = {
   due_ms: number;
   payload?: Record<string, unknown>;
 };
+
+/** How an idempotency record holds its response body: packed (see domain/replay-body.ts), or as plain text (data files written before bodies were packed). */
+export type StoredBody = { body_deflated: string; body_dictionary: number } | { body: string };
 
 /** A finished `POST /shipments` under an Idempotency-Key: what to replay for 24 hours. */
 export type IdempotencyRecord = {
