@@ -45,6 +45,19 @@ describe('the store', () => {
     }).toThrow();
   });
 
+  it('freezes what a write hands over at every depth, and later changes to the objects handed over do not reach it', async () => {
+    const store = await openStore({ persistence: memoryPersistence(), seed: 1, initial: () => seededState() });
+    const shop = store.all('shops')[0]!;
+    const address = { ...shop.return_address!, city: 'Utrecht' };
+    const written = await store.transact((tx) => tx.update('shops', shop.id, { return_address: address }));
+    expect(Object.isFrozen(written.return_address)).toBe(true);
+    expect(() => {
+      (written.return_address! as { city: string }).city = 'x';
+    }).toThrow();
+    address.city = 'Changed afterwards';
+    expect(store.get('shops', shop.id)!.return_address!.city).toBe('Utrecht');
+  });
+
   it('writes a new data file from the seed and has a change on disk when the transaction resolves', async () => {
     const file = await tempFile();
     const store = await openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() });
