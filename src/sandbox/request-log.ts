@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.js';
 import { integerParam } from '../http/params.js';
+import { ByteRing } from './byte-ring.js';
 import { renderEntry } from './request-log-render.js';
+import { EntryWriter, decodeEntry } from './request-log-codec.js';
 import { plainJson } from '../jsonapi/document.js';
 
 /** What the log keeps of a request or response body (after redaction). */
@@ -77,19 +79,21 @@ export const REQUEST_LOG_BODY_LIMIT = 16 * 1024;
  */
 export const REQUEST_LOG_RESPONSE_LIMIT = 4 * 1024;
 
+/** The bytes the log may keep in all; past this, fewer than `REQUEST_LOG_CAPACITY` requests are kept. */
+export const REQUEST_LOG_MAX_BYTES = 16 * 1024 * 1024;
+
 /**
- * The last `capacity` requests of one sandbox, in memory; never persisted. A ring: adding to a
- * full log overwrites the oldest entry instead of shifting hundreds of them on every request.
+ * The last `capacity` requests of one sandbox, in memory; never persisted. Entries are kept as
+ * bytes in one buffer (`ByteRing`), not as objects: each entry outlives hundreds of requests, and
+ * as objects every one of them was promoted to the old generation and grew the heap under load.
  */
 export class RequestLog {
-  private entries: (RawEntry | undefined)[];
-  /** Where the next entry goes; once the ring is full, also where the oldest one is. */
-  private next = 0;
-  private count = 0;
+  private readonly ring: ByteRing;
+  private readonly writer = new EntryWriter();
   private sequence = 0;
 
-  constructor(readonly capacity = REQUEST_LOG_CAPACITY) {
-    this.entries = new Array<RawEntry | undefined>(capacity).fill(undefined);
+  constructor(readonly capacity = REQUEST_LOG_CAPACITY, maxBytes = REQUEST_LOG_MAX_BYTES) {
+    this.ring = new ByteRing(capacity, maxBytes);
   }
 
   nextId(): number {
@@ -98,16 +102,21 @@ export class RequestLog {
   }
 
   add(entry: RawEntry): void {
-    this.entries[this.next] = entry;
-    this.next = (this.next + 1) % this.capacity;
-    this.count = Math.min(this.count + 1, this.capacity);
+    let bytes = this.writer.encode(entry);
+    if (bytes.length > this.ring.maxRecordBytes) {
+      // Only headers can make it this large (bodies are cut): keep the entry, without them.
+      const left = (message: RawMessage): RawMessage => ({ headers: [], type: message.type, note: 'headers and body too large to keep' });
+      bytes = this.writer.encode({ ...entry, request: left(entry.request), response: left(entry.response) });
+    }
+    this.ring.push(bytes);
   }
 
   /** Newest first, filtered, redacted. */
   list(query: RequestLogQuery): RequestLogEntry[] {
     const out: RawEntry[] = [];
-    for (let back = 1; back <= this.count && out.length < query.limit; back += 1) {
-      const entry = this.entries[(this.next - back + this.capacity) % this.capacity]!;
+    for (const bytes of this.ring.newestFirst()) {
+      if (out.length >= query.limit) break;
+      const entry = decodeEntry(bytes);
       if (query.clientId !== undefined && entry.client_id !== query.clientId) continue;
       if (query.path !== undefined && !entry.path.startsWith(query.path)) continue;
       out.push(entry);
@@ -117,13 +126,16 @@ export class RequestLog {
   }
 
   clear(): void {
-    this.entries.fill(undefined);
-    this.next = 0;
-    this.count = 0;
+    this.ring.clear();
   }
 
   get size(): number {
-    return this.count;
+    return this.ring.size;
+  }
+
+  /** Bytes of memory the log holds now. */
+  get bytes(): number {
+    return this.ring.capacity;
   }
 }
 
@@ -165,7 +177,7 @@ export const requestLogEndpoints = [
     path: '/_sandbox/requests',
     operationId: 'listSandboxRequests',
     summary: 'Read the request log',
-    description: `The last ${REQUEST_LOG_CAPACITY} requests and their responses, newest first (in memory, per sandbox process). Authorization headers, client secrets, access tokens, credentials, passwords and secrets are redacted at any depth; logo contents are replaced by their size; request bodies are cut at ${REQUEST_LOG_BODY_LIMIT / 1024} KiB and response bodies at ${REQUEST_LOG_RESPONSE_LIMIT / 1024} Ki characters; binary bodies are noted by type and size. Reading the log and /health are not logged.`,
+    description: `The last ${REQUEST_LOG_CAPACITY} requests and their responses, newest first (in memory, per sandbox process; fewer when what is kept of them passes ${REQUEST_LOG_MAX_BYTES / 1024 / 1024} MiB). Authorization headers, client secrets, access tokens, credentials, passwords and secrets are redacted at any depth; logo contents are replaced by their size; request bodies are cut at ${REQUEST_LOG_BODY_LIMIT / 1024} KiB and response bodies at ${REQUEST_LOG_RESPONSE_LIMIT / 1024} Ki characters; binary bodies are noted by type and size. Reading the log and /health are not logged.`,
     tag: 'Sandbox',
     auth: 'admin',
     query: z.object({
