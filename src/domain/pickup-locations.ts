@@ -532,7 +532,7 @@ function shiftTowards(locations: PickupLocation[], country: Country, home: City,
         address.street_number = near.street_number > step ? near.street_number - step : near.street_number + step;
       }
     }
-    return { ...location, address, position };
+    return Object.assign({}, location, { address, position });
   });
 }
 

@@ -37,9 +37,8 @@ function note(type: string, length: string | null | undefined, why = 'not logged
 
 /** Keeps at most `limit` characters of a text. */
 function kept(headers: RawMessage['headers'], type: string, text: string, limit: number): RawMessage {
-  const message: RawMessage = { headers, type };
-  if (text.length > limit) return { ...message, text: text.slice(0, limit), truncated: true };
-  return text === '' ? message : { ...message, text };
+  if (text.length > limit) return { headers, type, text: text.slice(0, limit), truncated: true };
+  return text === '' ? { headers, type } : { headers, type, text };
 }
 
 /** The request headers as cheaply as they come: Node's raw list when served by Node. */

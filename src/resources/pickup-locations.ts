@@ -135,7 +135,7 @@ export const pickupLocationEndpoints = [
         location_types: q['filter[location_type]'],
       });
       const search = { country_code: path.country_code, postal_code: path.postal_code };
-      const rows: PickupLocationRow[] = locations.map((location) => ({ ...location, id: location.code, carrier_id: carrier.id, search }));
+      const rows: PickupLocationRow[] = locations.map((location) => Object.assign({}, location, { id: location.code, carrier_id: carrier.id, search }));
       return jsonApi(collectionDocument(ctx, pickupLocationKind, rows, page, include));
     },
   }),

@@ -4,7 +4,7 @@ import type { ShipmentDraft } from '../domain/shipments/draft.js';
 import { shipmentFields } from '../domain/shipments/fields.js';
 import { scheduleRegistration } from '../domain/shipments/registration.js';
 import { resolveDraft, type ResolvedShipment } from '../domain/shipments/resolve.js';
-import { addStatus, EDITABLE_STATUSES } from '../domain/shipments/statuses.js';
+import { addStatus, EDITABLE_STATUSES, statusRowFor } from '../domain/shipments/statuses.js';
 import { principalOf, type Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { JSONAPI_MEDIA_TYPE, jsonApi, resourceDocument } from '../jsonapi/document.js';
@@ -30,19 +30,24 @@ function createInTx(ctx: Ctx, tx: Tx, draft: ShipmentDraft, resolved: ResolvedSh
   const { services } = ctx;
   const now = services.clock.now();
   const id = tx.newId();
-  const inserted = tx.insert('shipments', {
-    ...shipmentFields(draft, resolved),
+  // The row is inserted with its first status already set, not updated to it afterwards: every
+  // version of a row is a full copy, and V8 allocates rows straight into the old generation once
+  // it has seen that they live long, so a throwaway version is garbage there on every create.
+  const first = statusRowFor(tx, { id }, { code: 'shipment-concept', at: now });
+  // Assigned onto the fresh fields rather than spread into a new literal: V8 gives each such object its own hidden class (see `freezeRow` in store/store.ts).
+  const inserted = tx.insert('shipments', Object.assign(shipmentFields(draft, resolved), {
     id,
     created_at: now,
     updated_at: now,
     shop_id: resolved.shop.id,
     organization_id: resolved.shop.organization_id,
-    shipment_status_id: '',
-    status_code: '',
+    shipment_status_id: first.row.id,
+    status_code: first.status.code,
     client_id: principalOf(ctx).clientId,
-  } as ShipmentRecord);
-  let shipment = addStatus(tx, services, inserted, { code: 'shipment-concept', at: now });
-  shipment = services.events?.shipmentCreated(tx, shipment) ?? shipment;
+  }) as ShipmentRecord);
+  tx.insert('shipmentStatuses', first.row);
+  services.events?.statusCreated(tx, inserted, first.row);
+  const shipment = services.events?.shipmentCreated(tx, inserted) ?? inserted;
   scheduleRegistration(tx, services, shipment);
   return shipment;
 }
@@ -108,7 +113,7 @@ export const shipmentWriteEndpoints = [
       const resolved = resolveDraft(ctx, draft);
       const { services } = ctx;
       const updated = await services.store.transact((tx) => {
-        let row = tx.update('shipments', current.id, { ...shipmentFields(draft, resolved), updated_at: services.clock.now() });
+        let row = tx.update('shipments', current.id, Object.assign(shipmentFields(draft, resolved), { updated_at: services.clock.now() }));
         if (row.status_code !== 'shipment-concept') row = addStatus(tx, services, row, { code: 'shipment-concept', at: services.clock.now() });
         scheduleRegistration(tx, services, row);
         return row;

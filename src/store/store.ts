@@ -246,10 +246,30 @@ function storable<T extends object>(row: T): T {
     if (value === undefined) clean = false;
     else if (mutable && Array.isArray(value) && value.length === 0) fields[key] = NO_ITEMS;
   }
-  if (clean) return row;
-  const copy: Record<string, unknown> = {};
-  for (const key in fields) if (fields[key] !== undefined) copy[key] = fields[key];
-  return copy as T;
+  return clean ? row : (plainCopy(fields, same) as T);
+}
+
+const same = (value: unknown) => value;
+
+/**
+ * Up to this many members a copy is built key by key, the cheapest way. V8 turns an object that
+ * is filled by computed keys into a hash table past about 19 members (the stored shipment then
+ * took 1.6 KB more); larger copies go through `Object.fromEntries`, which V8 keeps a normal object.
+ */
+const KEYED_COPY_LIMIT = 16;
+
+/** A copy of a plain object without its `undefined` members, with `map` applied to the others. */
+function plainCopy(fields: Record<string, unknown>, map: (value: unknown) => unknown): Record<string, unknown> {
+  let count = 0;
+  for (const key in fields) if (fields[key] !== undefined) count += 1;
+  if (count <= KEYED_COPY_LIMIT) {
+    const copy: Record<string, unknown> = {};
+    for (const key in fields) if (fields[key] !== undefined) copy[key] = map(fields[key]);
+    return copy;
+  }
+  const entries: [string, unknown][] = [];
+  for (const key in fields) if (fields[key] !== undefined) entries.push([key, map(fields[key])]);
+  return Object.fromEntries(entries);
 }
 
 /** Freezes a row and everything in it. Loops rather than Object.values: this runs on every write. */
@@ -266,12 +286,17 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Freezes a row built by the sandbox's code, with plain objects inside it frozen as copies. V8
- * (Node 20) gives every object made by spreading (`{ ...rest, volumetric_weight }`) its own hidden
- * class once it is frozen; 10,000 shipments then carried 10,000 hidden classes of
- * `physical_properties`, about 400 bytes each, and every read of them missed V8's inline caches.
- * A copy built key by key shares one hidden class per set of keys. Rows parsed from the data file
- * do not need this; they go through `deepFreeze`.
+ * Freezes a row built by the sandbox's code, with plain objects inside it frozen as copies.
+ *
+ * Why copies: V8 (Node 20) clones the object of a spread (`{ ...fresh }`) with a hidden class of
+ * its own that is outside V8's transition tree. Freezing such a clone, or adding a property to it
+ * (`{ ...fresh, id }`), then makes yet another hidden class for that one object: a map and a
+ * descriptor array of a few hundred bytes, allocated in the old generation, and every read of the
+ * object misses V8's inline caches. 10,000 shipments carried 10,000 hidden classes of
+ * `physical_properties`, and building each new shipment row left ~5 KB of them as garbage. A copy
+ * built key by key shares one hidden class per set of keys. Spreading a frozen (stored) row, or
+ * `Object.assign` onto a fresh literal, does not have the problem, so code that builds rows uses
+ * those. Rows parsed from the data file do not need copies; they go through `deepFreeze`.
  */
 function freezeRow<T extends object>(row: T): T {
   if (Object.isFrozen(row)) return row;
@@ -287,8 +312,5 @@ function frozenValue(value: unknown): unknown {
     return Object.freeze(value);
   }
   if (Object.getPrototypeOf(value) !== Object.prototype) return deepFreeze(value);
-  const fields = value as Record<string, unknown>;
-  const copy: Record<string, unknown> = {};
-  for (const key in fields) copy[key] = frozenValue(fields[key]);
-  return Object.freeze(copy);
+  return Object.freeze(plainCopy(value as Record<string, unknown>, frozenValue));
 }

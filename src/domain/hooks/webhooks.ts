@@ -86,7 +86,7 @@ export const deliverWebhookJob: JobHandler = {
       writeLog(tx, hook, payload.resource, { diff: {}, errors, at, delivery });
       if (outcome.error && payload.attempt < tries && outcome.error !== 'is not in HOOK_ALLOWED_HOSTS') {
         const dueMs = job.due_ms + (value.retry_delay ?? DEFAULT_RETRY_DELAY) * 1000;
-        services.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: job.subject, dueMs, payload: { ...payload, attempt: payload.attempt + 1 } });
+        services.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: job.subject, dueMs, payload: Object.assign({}, payload, { attempt: payload.attempt + 1 }) });
       }
     });
   },

@@ -21,22 +21,36 @@ export interface NewStatus {
   errors?: Record<string, unknown>[];
 }
 
-/**
- * Appends a status to a shipment's history and makes it current. Carrier statuses also move
- * `synced_at`, the last time the sandbox "heard from" the carrier.
- */
-export function addStatus(tx: Tx, services: Services, shipment: ShipmentRecord, next: NewStatus): ShipmentRecord {
+/** The history row of `next` for a shipment (with a new id), and the catalogue status it is of; not yet inserted. */
+export function statusRowFor(tx: Tx, shipment: Pick<ShipmentRecord, 'id' | 'tracking_code'>, next: NewStatus): { row: ShipmentStatusRecord; status: StatusRecord } {
   const status = statusByCode(tx, next.code);
   const row: ShipmentStatusRecord = {
     id: tx.newId(),
     shipment_id: shipment.id,
     status_id: status.id,
     carrier_statuses: next.carrier
-      ? [{ ...next.carrier, category: next.carrier.category ?? 'default', assigned_at: next.at, ...(shipment.tracking_code ? { tracking_code: shipment.tracking_code } : {}) }]
+      ? [
+          {
+            code: next.carrier.code,
+            description: next.carrier.description,
+            category: next.carrier.category ?? 'default',
+            assigned_at: next.at,
+            ...(shipment.tracking_code ? { tracking_code: shipment.tracking_code } : {}),
+          },
+        ]
       : [],
     errors: next.errors ?? [],
     created_at: next.at,
   };
+  return { row, status };
+}
+
+/**
+ * Appends a status to a shipment's history and makes it current. Carrier statuses also move
+ * `synced_at`, the last time the sandbox "heard from" the carrier.
+ */
+export function addStatus(tx: Tx, services: Services, shipment: ShipmentRecord, next: NewStatus): ShipmentRecord {
+  const { row, status } = statusRowFor(tx, shipment, next);
   tx.insert('shipmentStatuses', row);
   const updated = tx.update('shipments', shipment.id, {
     shipment_status_id: row.id,
