@@ -28,6 +28,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
@@ -122,7 +123,15 @@ if (args.entry !== 'build' && args.entry !== 'tsx') {
 }
 const ENTRY = args.entry as 'build' | 'tsx';
 const GROWTH_DURATION = args['growth-duration'] === undefined ? Math.max(10, DURATION) : positive('growth-duration', args['growth-duration']);
-const NODE_FLAGS = args['node-flags'].split(' ').filter(Boolean);
+/**
+ * Node flags of `npm start` (package.json), so the sandbox runs here as users run it; the Docker
+ * image's CMD uses the same ones (a test keeps them in step). `--node-flags` come after them.
+ */
+const START_FLAGS = (() => {
+  const words = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  return words.slice(1, words.indexOf('dist/server/main.js')).filter((word) => word.startsWith('--'));
+})();
+const NODE_FLAGS = [...START_FLAGS, ...args['node-flags'].split(' ').filter(Boolean)];
 /** Rounds and seconds per turn of the paired baseline / GET measurement (see `paired`). */
 const PAIRED_ROUNDS = 3;
 const PAIRED_SECONDS = 2;
@@ -859,7 +868,7 @@ async function main(): Promise<void> {
     const out: string[] = [];
     out.push('');
     out.push(
-      `parcel-sandbox bench: ${CONNECTIONS} connections, ${DURATION}s per scenario after ${WARMUP}s warm-up; sandbox = ${ENTRY === 'build' ? 'compiled CLI (as npm start)' : 'src/main.ts via tsx'}, file-backed, LOG_LEVEL=warn, ${BASE_SHIPMENTS} shipments stored`,
+      `parcel-sandbox bench: ${CONNECTIONS} connections, ${DURATION}s per scenario after ${WARMUP}s warm-up; sandbox = ${ENTRY === 'build' ? 'compiled CLI (as npm start)' : 'src/main.ts via tsx'}${NODE_FLAGS.length ? ` with node ${NODE_FLAGS.join(' ')}` : ''}, file-backed, LOG_LEVEL=warn, ${BASE_SHIPMENTS} shipments stored`,
     );
     out.push(
       `node ${process.version}, ${CPUS} CPUs, ${PIN ? 'server pinned to CPU 0 (all its threads), load driver to CPU 1' : 'no CPU pinning'}; baseline = mean of a run before and after the sandbox (${fmt(baselineFirst.rps, 0)} and ${fmt(baselineLast.rps, 0)} req/s)`,

@@ -29,6 +29,17 @@ describe('the README example', () => {
   });
 });
 
+describe('the start command', () => {
+  it('is the same in the Docker image as in npm start: node, the same flags, the bundled server', () => {
+    const start = (JSON.parse(read('../package.json')) as { scripts: { start: string } }).scripts.start.split(' ');
+    const cmd = /^CMD (\[.*\])$/m.exec(read('../Dockerfile'))?.[1];
+    expect(cmd, 'the Dockerfile has an exec-form CMD').toBeDefined();
+    expect(JSON.parse(cmd!)).toEqual(start);
+    expect(start[0]).toBe('node');
+    expect(start.at(-1)).toBe('dist/server/main.js');
+  });
+});
+
 describe('compose.yaml', () => {
   const text = read('../compose.yaml');
   type Service = {
