@@ -58,6 +58,18 @@ describe('the store', () => {
     expect(store.get('shops', shop.id)!.return_address!.city).toBe('Utrecht');
   });
 
+  it('stores an own `__proto__` member of nested data as a member, never as a prototype', async () => {
+    const store = await openStore({ persistence: memoryPersistence(), seed: 1, initial: () => seededState() });
+    const shop = store.all('shops')[0]!;
+    const address = JSON.parse(`{"__proto__": {"polluted": true}, "city": "Utrecht"}`) as Record<string, unknown>;
+    const written = await store.transact((tx) => tx.update('shops', shop.id, { return_address: address as never }));
+    const stored = written.return_address as unknown as Record<string, unknown>;
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+    expect(Object.keys(stored)).toEqual(['__proto__', 'city']);
+    expect(stored.polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('writes a new data file from the seed and has a change on disk when the transaction resolves', async () => {
     const file = await tempFile();
     const store = await openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() });

@@ -261,8 +261,13 @@ const KEYED_COPY_LIMIT = 16;
 /** A copy of a plain object without its `undefined` members, with `map` applied to the others. */
 function plainCopy(fields: Record<string, unknown>, map: (value: unknown) => unknown): Record<string, unknown> {
   let count = 0;
-  for (const key in fields) if (fields[key] !== undefined) count += 1;
-  if (count <= KEYED_COPY_LIMIT) {
+  // An own `__proto__` member (JSON.parse makes one) would set the copy's prototype if assigned.
+  let protoKey = false;
+  for (const key in fields) {
+    if (fields[key] !== undefined) count += 1;
+    if (key === '__proto__') protoKey = true;
+  }
+  if (count <= KEYED_COPY_LIMIT && !protoKey) {
     const copy: Record<string, unknown> = {};
     for (const key in fields) if (fields[key] !== undefined) copy[key] = map(fields[key]);
     return copy;
