@@ -36,7 +36,6 @@ const DICTIONARY_1 = [
 const DICTIONARIES: Record<number, Buffer> = { 1: Buffer.from(DICTIONARY_1) };
 const CURRENT = 1;
 
-
 /** The body as a record stores it. */
 export function packBody(text: string): StoredBody {
   // A 4 KiB window holds the whole dictionary and is cheaper to set up than the default 32 KiB.

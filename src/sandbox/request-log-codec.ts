@@ -1,4 +1,4 @@
-import type { RawEntry, RawMessage } from './request-log.js';
+import type { KeptEntry, KeptMessage, RawEntry, RawMessage } from './request-log.js';
 
 /**
  * A request log entry as bytes, so the log can keep it outside the JavaScript heap (see
@@ -74,7 +74,7 @@ function flatHeaders(headers: RawMessage['headers']): string[] {
 }
 
 /** The entry `EntryWriter.encode` wrote into these bytes. */
-export function decodeEntry(bytes: Uint8Array): RawEntry {
+export function decodeEntry(bytes: Uint8Array): KeptEntry {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   let position = 0;
   const number = (): number => {
@@ -90,10 +90,10 @@ export function decodeEntry(bytes: Uint8Array): RawEntry {
     position += length;
     return value;
   };
-  const message = (): RawMessage => {
+  const message = (): KeptMessage => {
     const headers: string[] = [];
     for (let count = number(); count > 0; count -= 1) headers.push(string()!);
-    const out: RawMessage = { headers, type: string()! };
+    const out: KeptMessage = { headers, type: string()! };
     const text = string();
     if (text !== undefined) out.text = text;
     if (number() === 1) out.truncated = true;

@@ -1,12 +1,10 @@
 import { isJsonMediaType } from '../http/media.js';
-import type { CapturedMessage, RawEntry, RawMessage, RequestLogEntry } from './request-log.js';
+import type { CapturedMessage, KeptEntry, RawMessage, RequestLogEntry } from './request-log.js';
 import { REQUEST_LOG_BODY_LIMIT } from './request-log.js';
 import { SecretSet, collectSecrets, redactHeaders, redactJson, redactPath, redactSecretMembers } from './redact.js';
 
-/** Headers from what was kept: a Headers object as is, or Node's flat raw list. */
-function asHeaders(kept: Headers | Record<string, string> | string[]): Headers {
-  if (kept instanceof Headers) return kept;
-  if (!Array.isArray(kept)) return new Headers(kept);
+/** Headers from the flat list of names and values the log keeps. */
+function asHeaders(kept: string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i + 1 < kept.length; i += 2) {
     try {
@@ -52,7 +50,7 @@ function captured(message: RawMessage, headers: Record<string, string>, parsed: 
  * scheme, secret members at any depth become `[REDACTED]`, and every secret seen on either side
  * (a returned client_secret, an echoed token) is scrubbed from both.
  */
-export function renderEntry(raw: RawEntry): RequestLogEntry {
+export function renderEntry(raw: KeptEntry): RequestLogEntry {
   const secrets = new SecretSet();
   const requestHeaders = redactHeaders(asHeaders(raw.request.headers), secrets);
   const responseHeaders = redactHeaders(asHeaders(raw.response.headers), secrets);

@@ -45,6 +45,12 @@ export interface RawMessage {
   note?: string;
 }
 
+/** A message as the log gives it back: its headers always a flat list of names and values. */
+export type KeptMessage = RawMessage & { headers: string[] };
+
+/** An entry as the log gives it back (see `decodeEntry`), before parsing and redaction. */
+export type KeptEntry = Omit<RawEntry, 'request' | 'response'> & { request: KeptMessage; response: KeptMessage };
+
 /** A request as kept while serving, before parsing and redaction. */
 export interface RawEntry {
   id: number;
@@ -74,8 +80,7 @@ export const REQUEST_LOG_DEFAULT_LIMIT = 50;
 export const REQUEST_LOG_BODY_LIMIT = 16 * 1024;
 /**
  * Response bodies are kept up to this many characters. Less than requests: the client already has
- * the whole response, and 500 list pages cut at 16 KiB kept the heap growing by tens of megabytes
- * under load (every kept body outlives a few garbage collections and is promoted).
+ * the whole response, and a log full of list pages then holds ~2 MiB instead of ~8.
  */
 export const REQUEST_LOG_RESPONSE_LIMIT = 4 * 1024;
 
@@ -113,7 +118,7 @@ export class RequestLog {
 
   /** Newest first, filtered, redacted. */
   list(query: RequestLogQuery): RequestLogEntry[] {
-    const out: RawEntry[] = [];
+    const out: KeptEntry[] = [];
     for (const bytes of this.ring.newestFirst()) {
       if (out.length >= query.limit) break;
       const entry = decodeEntry(bytes);
@@ -133,10 +138,6 @@ export class RequestLog {
     return this.ring.size;
   }
 
-  /** Bytes of memory the log holds now. */
-  get bytes(): number {
-    return this.ring.capacity;
-  }
 }
 
 const capturedMessage = z
