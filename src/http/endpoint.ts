@@ -52,8 +52,11 @@ export interface Endpoint<P = any, Q = any, B = any> {
   params?: z.ZodType<P, any>;
   /** Declared query parameters (filters and others); undeclared `filter[...]` keys are rejected. */
   query?: z.ZodObject;
-  /** Resource type whose relationship paths `include` may name. */
-  include?: string;
+  /**
+   * The relationship paths `include` may name (production's documented list for the operation);
+   * any other path, or `include` on an endpoint without this list, is a 400.
+   */
+  include?: readonly string[];
   /** Whether the response is a paginated list (documents `page[number]` and `page[size]`). */
   paginated?: boolean;
   body?: z.ZodType<B, any>;

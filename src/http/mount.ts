@@ -28,7 +28,7 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       const search = mark < 0 ? NO_QUERY : new URLSearchParams(url.slice(mark + 1));
       const params = parseParams(endpoint, c.req.param() as Record<string, string>, c.req.path);
       const query = parseQuery(endpoint, search);
-      const include = parseIncludes(services.kinds, endpoint.include, search.get('include'));
+      const include = parseIncludes(endpoint.include, search.get('include'));
       const body = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional) : undefined;
       return endpoint.handler(ctx, { params, query, body, include, page: parsePage(search) }, c);
     });

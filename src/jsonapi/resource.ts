@@ -8,11 +8,16 @@ export interface RelationshipDef<R> {
   /** Resource types the relationship can point at. */
   targets: readonly string[];
   many?: boolean;
+  /**
+   * A to-one that may be empty. Production has no `data: null`: an empty to-one is left out of
+   * the resource, so its schema makes the member optional.
+   */
+  optional?: boolean;
   /** The related resources' identifiers; `null` for an empty to-one. */
   data(row: R, ctx: Ctx): Linkage | Linkage[] | null;
   /**
-   * Path of the related resource. To-one relationships default to `/{type}/{id}`;
-   * return `undefined` when the related resource has no URL.
+   * Path of the related resource of a to-one (`links.related`), default `/{type}/{id}`; return
+   * `undefined` when it has no URL. To-many relationships carry no links, as in production.
    */
   related?(row: R, ctx: Ctx): string | undefined;
 }
@@ -39,7 +44,7 @@ export type ResourceObject = {
   type: string;
   id: string;
   attributes: Record<string, unknown>;
-  relationships?: Record<string, { data: Linkage | Linkage[] | null; links?: { related: string } }>;
+  relationships?: Record<string, { data: Linkage | Linkage[]; links?: { related: string } }>;
   links: Record<string, string>;
   meta?: Record<string, unknown>;
 };
@@ -53,9 +58,12 @@ export function toResourceObject<R extends { id: string }>(kind: ResourceKind<R>
     for (const name of names) {
       const def = kind.relationships[name]!;
       const data = def.data(row, ctx);
-      const entry: { data: Linkage | Linkage[] | null; links?: { related: string } } = { data };
-      const related = relatedPath(def, row, data, ctx);
-      if (related) entry.links = { related: ctx.url(related) };
+      if (data === null) continue;
+      const entry: { data: Linkage | Linkage[]; links?: { related: string } } = { data };
+      if (!Array.isArray(data)) {
+        const related = def.related ? def.related(row, ctx) : `/${data.type}/${data.id}`;
+        if (related) entry.links = { related: ctx.url(related) };
+      }
       resource.relationships[name] = entry;
     }
   }
@@ -65,12 +73,6 @@ export function toResourceObject<R extends { id: string }>(kind: ResourceKind<R>
   const meta = kind.meta?.(row, ctx);
   if (meta && Object.keys(meta).length > 0) resource.meta = meta;
   return resource;
-}
-
-function relatedPath<R>(def: RelationshipDef<R>, row: R, data: Linkage | Linkage[] | null, ctx: Ctx): string | undefined {
-  if (def.related) return def.related(row, ctx);
-  if (def.many || data === null || Array.isArray(data)) return undefined;
-  return `/${data.type}/${data.id}`;
 }
 
 /** Drops `undefined` and `null` values: optional attributes without a value are left out. */

@@ -29,8 +29,9 @@ export const paginationMeta = z
   .object({ total_pages: z.number().int(), total_records: z.number().int() })
   .meta({ id: 'PaginationMeta' });
 
+// Plain strings, as production declares them: the URLs carry `page[number]`, whose brackets a strict URI check refuses.
 export const paginationLinks = z
-  .object({ self: z.url(), first: z.url(), last: z.url(), prev: z.url().optional(), next: z.url().optional() })
+  .strictObject({ self: z.string(), first: z.string(), last: z.string(), prev: z.string().optional(), next: z.string().optional() })
   .meta({ id: 'PaginationLinks' });
 
 /** The schemas of one resource type: the resource object, its single and its list document. */
@@ -38,9 +39,12 @@ export function resourceSchemas(kind: ResourceKind<any>, extra: { links?: string
   const name = schemaName(kind.type);
   const relationships: Record<string, z.ZodType> = {};
   for (const [key, def] of Object.entries(kind.relationships)) {
-    relationships[key] = def.many
-      ? z.object({ data: z.array(linkage(def.targets)), links: z.object({ related: z.url() }).optional() })
-      : z.object({ data: linkage(def.targets).nullable(), links: z.object({ related: z.url() }).optional() });
+    if (def.many) {
+      relationships[key] = z.strictObject({ data: z.array(linkage(def.targets)) });
+    } else {
+      const toOne = z.object({ data: linkage(def.targets), links: z.object({ related: z.url() }).optional() });
+      relationships[key] = def.optional ? toOne.optional() : toOne;
+    }
   }
   const links: Record<string, z.ZodType> = { self: z.url() };
   for (const key of extra.links ?? []) links[key] = z.url();
@@ -49,7 +53,7 @@ export function resourceSchemas(kind: ResourceKind<any>, extra: { links?: string
       type: z.literal(kind.type),
       id: z.string(),
       attributes: kind.attributesSchema,
-      ...(Object.keys(relationships).length > 0 ? { relationships: z.object(relationships) } : {}),
+      ...(Object.keys(relationships).length > 0 ? { relationships: z.strictObject(relationships) } : {}),
       links: z.object(links),
       ...(extra.meta ? { meta: extra.meta.optional() } : {}),
     })

@@ -42,7 +42,15 @@ function parameters(endpoint: Endpoint): ParameterObject[] {
     list.push({ name, in: 'query', required: !field.safeParse(undefined).success, schema: inlineSchema(field), description: field.description });
   }
   if (endpoint.include) {
-    list.push({ name: 'include', in: 'query', schema: { type: 'string' }, description: 'Comma separated relationship paths to embed in `included`.' });
+    // A comma separated list: OpenAPI's form style without explode.
+    list.push({
+      name: 'include',
+      in: 'query',
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', items: { type: 'string', enum: [...endpoint.include] } },
+      description: 'Comma separated relationship paths whose resources are embedded in `included`.',
+    });
   }
   if (endpoint.paginated) {
     list.push(

@@ -30,7 +30,7 @@ export const collectionKind: ResourceKind<CollectionRecord> = {
   }),
   relationships: {
     shop: { targets: ['shops'], data: (row) => linkTo('shops', row.shop_id) },
-    contract: { targets: ['contracts'], data: (row) => linkTo('contracts', row.contract_id) },
+    contract: { targets: ['contracts'], optional: true, data: (row) => linkTo('contracts', row.contract_id) },
     status: { targets: ['statuses'], data: (row) => linkTo('statuses', row.status_id) },
     shipments: {
       targets: ['shipments'],

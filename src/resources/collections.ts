@@ -13,6 +13,7 @@ import type { ShopRecord } from '../model/shop.js';
 import type { StatusRecord } from '../model/status.js';
 import { collectionKind, collectionStatusCodes, collectionVisible, type CollectionStatusCode } from './collection-kind.js';
 import { readEndpoints } from './read-endpoints.js';
+import { collectionIncludes } from './include-paths.js';
 
 /*
  * Scopes. Production guards collections with `collections.view` / `collections.manage`, scopes the
@@ -183,6 +184,7 @@ const byTime = (a: CollectionRecord, b: CollectionRecord): number =>
 export const collectionEndpoints = [
   ...readEndpoints({
     kind: collectionKind,
+    include: collectionIncludes,
     table: 'collections',
     tag: 'Collections',
     noun: 'collection',
@@ -220,7 +222,6 @@ export const collectionEndpoints = [
     tag: 'Collections',
     auth: writeScopes,
     body: createRequest,
-    include: 'collections',
     responses: {
       201: { description: 'The new collection; `Location` holds its URL.', schema: schemas.document },
       409: { description: 'The body `type` is not `collections` (10007).', schema: errorDocument },

@@ -8,6 +8,7 @@ import type { Ctx } from '../http/context.js';
 import { contractKind, contractVisible, liabilityCoverageKind } from './contract-kind.js';
 import { findOr404 } from './lookup.js';
 import { getEndpoint, readEndpoints } from './read-endpoints.js';
+import { contractIncludes, contractListIncludes } from './include-paths.js';
 
 const readScopes = { anyOf: ['shipments.manage', 'organizations.manage'] } as const;
 const contractSchemas = resourceSchemas(contractKind, { meta: z.object({ verification_errors: z.array(z.string()).optional() }) });
@@ -27,6 +28,8 @@ function ownerName(ctx: Ctx, contract: ContractRecord): string {
 export const contractReadEndpoints = [
   ...readEndpoints({
     kind: contractKind,
+    include: contractListIncludes,
+    getInclude: contractIncludes,
     table: 'contracts',
     tag: 'Contracts',
     noun: 'contract',
@@ -56,7 +59,7 @@ export const contractReadEndpoints = [
     auth: readScopes,
     params: z.object({ carrier_id: z.string() }),
     paginated: true,
-    include: 'contracts',
+    include: contractIncludes,
     responses: { 200: { description: 'The contracts of the carrier the caller can see.', schema: contractSchemas.list } },
     handler: (ctx, { params, page, include }) => {
       const carrier = findOr404(ctx, 'carriers', 'carriers', params.carrier_id);

@@ -6,8 +6,7 @@ import { principalOf, type Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { booleanParam, csvIds } from '../http/params.js';
 import { collectionDocument, jsonApi, resourceDocument } from '../jsonapi/document.js';
-import { ApiError } from '../jsonapi/errors.js';
-import { parseIncludes } from '../jsonapi/include.js';
+import { hookIncludes, webhookIncludes } from './include-paths.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../jsonapi/request.js';
 import { hookAttributes, type HookRecord } from '../model/hook.js';
 import { findOr404 } from './lookup.js';
@@ -58,12 +57,10 @@ function checkAction(ctx: Ctx, attributes: HookAttributes): void {
       if (!hostAllowed(value.url, ctx.services.config.hookAllowedHosts)) {
         problems.add(`Webhooks to ${new URL(value.url).hostname} are not allowed here (HOOK_ALLOWED_HOSTS).`, `${base}/values/${index}/url`);
       }
-      try {
-        parseIncludes(ctx.services.kinds, trigger.resource_type, (value.includes ?? []).join(','));
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        problems.add(error.errors[0]!.detail, `${base}/values/${index}/includes`);
-      }
+      const offered = webhookIncludes[trigger.resource_type] ?? [];
+      (value.includes ?? []).forEach((path, at) => {
+        if (!offered.includes(path)) problems.add(`Unknown include path '${path}'. ${trigger.resource_type} can include: ${offered.join(', ')}.`, `${base}/values/${index}/includes/${at}`);
+      });
     });
   }
   problems.throwIfAny();
@@ -87,6 +84,8 @@ const day = (date: string, end: boolean) => Date.parse(`${date}T00:00:00Z`) / 10
 export const hookEndpoints = [
   ...readEndpoints({
     kind: hookKind,
+    include: hookIncludes,
+    getInclude: [],
     table: 'hooks',
     tag: 'Hooks',
     noun: 'hook',
@@ -165,7 +164,6 @@ export const hookEndpoints = [
     params: z.object({ hook_id: z.string() }),
     query: logQuery,
     paginated: true,
-    include: 'hook-logs',
     responses: { 200: { description: 'The logs.', schema: hookLogSchemas.list } },
     handler: (ctx, { params, query: q, page, include }) => {
       const hook = findOr404(ctx, 'hooks', 'hooks', params.hook_id, (row) => hookVisible(ctx, row));
@@ -191,7 +189,6 @@ export const hookEndpoints = [
     tag: 'Hooks',
     auth: { anyOf: ['organizations.manage', 'shipments.manage'] },
     params: z.object({ hook_log_id: z.string() }),
-    include: 'hook-logs',
     responses: { 200: { description: 'The hook log.', schema: hookLogSchemas.document } },
     handler: (ctx, { params, include }) =>
       jsonApi(resourceDocument(ctx, hookLogKind, findOr404(ctx, 'hookLogs', 'hook-logs', params.hook_log_id, (row) => hookVisible(ctx, row)), include)),

@@ -122,7 +122,6 @@ export const pickupLocationEndpoints = [
     params,
     query,
     paginated: true,
-    include: 'pickup-dropoff-locations',
     responses: { 200: { description: 'The locations, nearest first.', schema: schemas.list } },
     handler: async (ctx, { params: path, query: q, page, include }) => {
       const carrier = findOr404(ctx, 'carriers', 'carriers', path.carrier_id);

@@ -25,6 +25,10 @@ interface ReadOptions<T extends TableName, Q extends z.ZodObject> {
   /** List the newest rows first (rows are kept oldest first). */
   newestFirst?: boolean;
   query?: Q;
+  /** Include paths of the list (production's list for the operation); none when left out. */
+  include?: readonly string[];
+  /** Include paths of the get endpoint, when they differ from the list's. */
+  getInclude?: readonly string[];
   filter?: (ctx: Ctx, rows: readonly Row<T>[], query: z.output<Q>) => readonly Row<T>[];
   description?: string;
 }
@@ -45,7 +49,7 @@ export function listEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodO
     auth: options.auth,
     query: options.query,
     paginated: true,
-    include: kind.type,
+    include: options.include,
     responses: { 200: { description: `The ${options.plural} the caller can see.`, schema: schemas.list } },
     handler: (ctx, { query, page, include }) => {
       let rows: readonly Row<T>[] = options.rows ? options.rows(ctx) : ctx.services.store.all(table).filter((row) => visible(ctx, row));
@@ -68,7 +72,7 @@ export function getEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodOb
     tag: options.tag,
     auth: options.getAuth ?? options.auth,
     params: z.object({ [idName]: z.string() }),
-    include: kind.type,
+    include: options.getInclude ?? options.include,
     responses: { 200: { description: `The ${noun}.`, schema: schemas.document } },
     handler: (ctx, { params, include }) => {
       const id = (params as Record<string, string>)[idName]!;

@@ -10,7 +10,7 @@ export const regionKind: ResourceKind<RegionRecord> = {
   attributesSchema: regionAttributes,
   attributes: ({ name, country_code, region_code, currency, category }) => ({ name, country_code, region_code, currency, category }),
   relationships: {
-    parent: { targets: ['regions'], data: (row) => linkTo('regions', row.parent_id) },
+    parent: { targets: ['regions'], optional: true, data: (row) => linkTo('regions', row.parent_id) },
   },
   self: (row) => `/regions/${row.id}`,
   load: (ctx, id) => ctx.services.store.get('regions', id),

@@ -16,6 +16,7 @@ import type { ServiceRateRecord } from '../model/service-rate.js';
 import type { ServiceRecord } from '../model/service.js';
 import { rateVisible, serviceRateKind, serviceRateSchemas, type RateRow } from './service-rate-kind.js';
 import { readEndpoints } from './read-endpoints.js';
+import { serviceRateIncludes } from './include-paths.js';
 
 const query = z.object({
   'filter[has_active_contract]': booleanParam
@@ -177,6 +178,7 @@ const dynamicRatesEndpoint = endpoint({
 export const serviceRateEndpoints = [
   ...readEndpoints({
     kind: serviceRateKind,
+    include: serviceRateIncludes,
     table: 'serviceRates',
     tag: 'Service rates',
     noun: 'service rate',

@@ -7,6 +7,7 @@ import { resourceSchemas } from '../jsonapi/schemas.js';
 import { countryCode } from '../model/common.js';
 import { deliveryMethods, packageTypes, serviceAttributes, type ServiceRecord } from '../model/service.js';
 import { readEndpoints } from './read-endpoints.js';
+import { serviceIncludes } from './include-paths.js';
 
 export const serviceKind: ResourceKind<ServiceRecord> = {
   type: 'services',
@@ -26,8 +27,8 @@ export const serviceKind: ResourceKind<ServiceRecord> = {
   }),
   relationships: {
     carrier: { targets: ['carriers'], data: (row) => linkTo('carriers', row.carrier_id) },
-    region_from: { targets: ['regions'], data: (row) => linkTo('regions', row.region_from_id) },
-    region_to: { targets: ['regions'], data: (row) => linkTo('regions', row.region_to_id) },
+    region_from: { targets: ['regions'], optional: true, data: (row) => linkTo('regions', row.region_from_id) },
+    region_to: { targets: ['regions'], optional: true, data: (row) => linkTo('regions', row.region_to_id) },
   },
   self: (row) => `/services/${row.id}`,
   load: (ctx, id) => ctx.services.store.get('services', id),
@@ -64,6 +65,7 @@ function addressOf(q: Query, side: 'address_from' | 'address_to'): AddressQuery 
 
 export const serviceEndpoints = readEndpoints({
   kind: serviceKind,
+  include: serviceIncludes,
   table: 'services',
   tag: 'Services',
   noun: 'service',

@@ -38,15 +38,15 @@ export const shipmentKind: ResourceKind<ShipmentRecord> = {
   }),
   relationships: {
     shop: { targets: ['shops'], data: (row) => linkTo('shops', row.shop_id) },
-    service: { targets: ['services'], data: (row) => linkTo('services', row.service_id) },
-    contract: { targets: ['contracts'], data: (row) => linkTo('contracts', row.contract_id) },
+    service: { targets: ['services'], optional: true, data: (row) => linkTo('services', row.service_id) },
+    contract: { targets: ['contracts'], optional: true, data: (row) => linkTo('contracts', row.contract_id) },
     service_options: {
       targets: ['service-options'],
       many: true,
       data: (row) => row.service_options.map((o) => ({ type: 'service-options', id: o.id, ...(o.values ? { meta: { values: o.values } } : {}) })),
     },
-    liability_coverage: { targets: ['liability-coverages'], data: (row) => linkTo('liability-coverages', row.liability_coverage_id) },
-    collection: { targets: ['collections'], data: (row) => linkTo('collections', row.collection_id) },
+    liability_coverage: { targets: ['liability-coverages'], optional: true, data: (row) => linkTo('liability-coverages', row.liability_coverage_id) },
+    collection: { targets: ['collections'], optional: true, data: (row) => linkTo('collections', row.collection_id) },
     shipment_status: {
       targets: ['shipment-statuses'],
       data: (row) => linkTo('shipment-statuses', row.shipment_status_id),
@@ -56,7 +56,6 @@ export const shipmentKind: ResourceKind<ShipmentRecord> = {
       targets: ['files'],
       many: true,
       data: (row, ctx) => ctx.services.store.find('files', 'shipment_id', row.id).map((file) => ({ type: 'files', id: file.id })),
-      related: (row) => `/shipments/${row.id}/files`,
     },
     hook_logs: {
       targets: ['hook-logs'],

@@ -6,6 +6,7 @@ import { collectionDocument, jsonApi, resourceDocument } from '../jsonapi/docume
 import type { ShipmentRecord } from '../model/shipment.js';
 import { findOr404 } from './lookup.js';
 import { fileKind, fileSchemas, shipmentStatusKind, shipmentStatusSchemas, shipmentVisible } from './shipment-kinds.js';
+import { shipmentStatusIncludes } from './include-paths.js';
 
 const manage = { anyOf: ['shipments.manage'] } as const;
 
@@ -25,7 +26,7 @@ export const shipmentStatusEndpoints = [
     auth: manage,
     params: z.object({ shipment_id: z.string() }),
     paginated: true,
-    include: 'shipment-statuses',
+    include: shipmentStatusIncludes,
     responses: { 200: { description: 'The statuses of the shipment.', schema: shipmentStatusSchemas.list } },
     handler: (ctx, { params, page, include }) => {
       const shipment = visibleShipment(ctx, params.shipment_id);
@@ -41,7 +42,7 @@ export const shipmentStatusEndpoints = [
     tag: 'Shipments',
     auth: manage,
     params: z.object({ shipment_id: z.string(), shipment_status_id: z.string() }),
-    include: 'shipment-statuses',
+    include: shipmentStatusIncludes,
     responses: { 200: { description: 'The shipment status.', schema: shipmentStatusSchemas.document } },
     handler: (ctx, { params, include }) => {
       const shipment = visibleShipment(ctx, params.shipment_id);
@@ -60,7 +61,6 @@ export const shipmentStatusEndpoints = [
     params: z.object({ shipment_id: z.string() }),
     query: z.object({ 'filter[document_type]': csvStrings.optional().describe('Comma separated document types: label, customs-declaration-form.') }),
     paginated: true,
-    include: 'files',
     responses: { 200: { description: 'The files of the shipment.', schema: fileSchemas.list } },
     handler: (ctx, { params, query, page, include }) => {
       const shipment = visibleShipment(ctx, params.shipment_id);

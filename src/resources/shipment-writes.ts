@@ -74,7 +74,6 @@ export const shipmentWriteEndpoints = [
     tag: 'Shipments',
     auth: manage,
     body: createShipmentRequest,
-    include: 'shipments',
     responses: {
       201: { description: 'The new shipment.', schema: schemas.document },
       409: { description: 'Wrong type (10007), or the same Idempotency-Key is still being processed.' },
@@ -98,7 +97,6 @@ export const shipmentWriteEndpoints = [
     auth: manage,
     params: idParams,
     body: updateShipmentRequest,
-    include: 'shipments',
     responses: {
       200: { description: 'The whole updated shipment.', schema: schemas.document },
       409: { description: 'The body type or id does not match (10007).' },

@@ -5,6 +5,7 @@ import { ApiError } from '../jsonapi/errors.js';
 import type { ShipmentRecord } from '../model/shipment.js';
 import { readEndpoints } from './read-endpoints.js';
 import { shipmentKind, shipmentSchemas, shipmentVisible } from './shipment-kinds.js';
+import { shipmentIncludes } from './include-paths.js';
 
 /** A date filter bound: an ISO-8601 date or date-time, or Unix seconds. */
 const dateBound = z
@@ -95,6 +96,7 @@ function filterShipments(ctx: Ctx, rows: readonly ShipmentRecord[], q: Query): r
 
 export const shipmentReadEndpoints = readEndpoints({
   kind: shipmentKind,
+  include: shipmentIncludes,
   table: 'shipments',
   tag: 'Shipments',
   noun: 'shipment',

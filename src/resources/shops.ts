@@ -13,6 +13,7 @@ import { shopAttributes, type ShopRecord } from '../model/shop.js';
 import type { Tx } from '../store/store.js';
 import { findOr404 } from './lookup.js';
 import { readEndpoints } from './read-endpoints.js';
+import { shopIncludes } from './include-paths.js';
 
 /** A client sees and changes only the shops of its own organization. */
 export const shopVisible = (ctx: Ctx, row: ShopRecord): boolean => row.organization_id === ctx.principal?.organizationId;
@@ -179,6 +180,7 @@ const writeDescription =
 export const shopEndpoints = [
   ...readEndpoints({
     kind: shopKind,
+    include: shopIncludes,
     table: 'shops',
     tag: 'Shops',
     noun: 'shop',
@@ -206,7 +208,6 @@ export const shopEndpoints = [
     tag: 'Shops',
     auth: { anyOf: ['shops.manage'] },
     body: createRequest,
-    include: 'shops',
     responses: {
       201: { description: 'The new shop; `Location` holds its URL.', schema: schemas.document },
       409: { description: 'The body `type` is not `shops` (10007).', schema: errorDocument },
@@ -224,7 +225,6 @@ export const shopEndpoints = [
     auth: { anyOf: ['shops.manage'] },
     params: z.object({ shop_id: z.string() }),
     body: updateRequest,
-    include: 'shops',
     responses: {
       200: { description: 'The whole updated shop.', schema: schemas.document },
       409: { description: 'The body `type` is not `shops` or its `id` is not the one in the URL (10007).', schema: errorDocument },

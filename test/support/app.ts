@@ -8,6 +8,7 @@ import type { StateData } from '../../src/store/tables.js';
 import type { Logger } from '../../src/services.js';
 import { generateState } from '../../fixtures/generate.js';
 import { FIXTURE_EPOCH } from '../../fixtures/people.js';
+import { contractProblems } from './contract/response-check.js';
 
 /** Tests start their clock ten days after the fixture epoch. */
 export const TEST_NOW = FIXTURE_EPOCH + 10 * 86400;
@@ -74,6 +75,15 @@ export async function testSandbox(
     } catch {
       parsed = undefined;
     }
+    const problems = contractProblems({
+      method,
+      path: path.split('?')[0]!,
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? undefined,
+      body: parsed,
+      text,
+    });
+    if (problems.length > 0) reportProblems(`${method} ${path} -> ${response.status}`, problems);
     return { status: response.status, headers: response.headers, body: parsed, text };
   };
 
@@ -103,4 +113,13 @@ export async function testSandbox(
 /** The first error of an errors document, for terse assertions. */
 export function firstError(answer: Answer): Json {
   return answer.body?.errors?.[0];
+}
+
+import { appendFileSync } from 'node:fs';
+function reportProblems(request: string, problems: string[]): void {
+  if (process.env.CONTRACT_REPORT) {
+    appendFileSync(process.env.CONTRACT_REPORT, JSON.stringify({ request, problems }) + '\n');
+    return;
+  }
+  throw new Error(`${request} departs from the contract:\n  - ${problems.join('\n  - ')}`);
 }

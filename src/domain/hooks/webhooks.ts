@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Ctx } from '../../http/context.js';
 import { resourceDocument } from '../../jsonapi/document.js';
-import { parseIncludes } from '../../jsonapi/include.js';
 import type { HookRecord } from '../../model/hook.js';
 import type { Services } from '../../services.js';
 import type { Tx } from '../../store/store.js';
@@ -40,12 +39,8 @@ export function scheduleDeliveries(tx: Tx, ctx: Ctx, hook: HookRecord, resource:
   const row = kind?.load(ctx, resource.id);
   if (!kind || !row) return;
   hook.action.values.forEach((value, index) => {
-    let includes: string[] = [];
-    try {
-      includes = parseIncludes(ctx.services.kinds, resource.type, (value.includes ?? []).join(','));
-    } catch {
-      includes = [];
-    }
+    // The paths were checked when the hook was saved; a path that leads nowhere embeds nothing.
+    const includes = value.includes ?? [];
     const body = JSON.stringify(resourceDocument(ctx, kind, row, includes));
     const payload: Payload = { hook_id: hook.id, index, body, attempt: 1, resource };
     ctx.services.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: `${hook.id}:${resource.id}:${index}`, dueMs: ctx.services.clock.nowMs(), payload });

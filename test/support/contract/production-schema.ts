@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * Production's published contract (reference/production-contract.json, a digest of
+ * production's OpenAPI document) turned into JSON Schemas, so responses can be checked against
+ * what production promises. The digest's notation is explained in its `conventions` block.
+ */
+
+type Node = Record<string, any>;
+export type JsonSchema = Record<string, any>;
+
+export interface ContractOperation {
+  key: string;
+  method: string;
+  path: string;
+  query: Record<string, Node>;
+  request?: Node;
+  responses: Record<string, { content?: Record<string, Node> }>;
+  security: string[][];
+}
+
+const contract = JSON.parse(readFileSync(new URL('../../../reference/production-contract.json', import.meta.url), 'utf8')) as {
+  resources: Record<string, Node>;
+  shapes: Record<string, Node>;
+  operations: Record<string, Node>;
+};
+
+/** RFC 7386 JSON merge patch: `null` removes a member, objects merge, anything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Node = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Node) } : {};
+  for (const [key, value] of Object.entries(patch as Node)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
+}
+
+/** A node with its shape reference resolved: the shape, with the node's own members patched over it. */
+export function resolveShape(node: Node): Node {
+  let current = node;
+  for (let guard = 0; current.shape && guard < 10; guard++) {
+    const { shape, ...rest } = current;
+    const base = contract.shapes[shape];
+    if (!base) throw new Error(`unknown shape ${shape}`);
+    current = mergePatch(structuredClone(base), rest) as Node;
+  }
+  return current;
+}
+
+const PLAIN_KEYWORDS = ['enum', 'const', 'format', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties'];
+
+/** JSON Schema of one digest node (an attribute, a shape, a body). */
+export function nodeSchema(input: Node | undefined): JsonSchema {
+  if (!input) return {};
+  const node = resolveShape(input);
+  const schema: JsonSchema = {};
+  if (node.type !== undefined) schema.type = node.type;
+  for (const keyword of PLAIN_KEYWORDS) if (node[keyword] !== undefined) schema[keyword] = node[keyword];
+  if (node.members) {
+    schema.properties = {};
+    const required: string[] = [];
+    for (const [name, member] of Object.entries(node.members as Record<string, Node>)) {
+      schema.properties[name] = nodeSchema(member);
+      if (member.required === true) required.push(name);
+    }
+    if (node.required_names) required.push(...node.required_names);
+    if (required.length > 0) schema.required = [...new Set(required)];
+  }
+  if (node.closed) schema.additionalProperties = false;
+  if (node.additional) schema.additionalProperties = nodeSchema(node.additional);
+  if (node.pattern_members) {
+    schema.patternProperties = Object.fromEntries(Object.entries(node.pattern_members as Record<string, Node>).map(([k, v]) => [k, nodeSchema(v)]));
+  }
+  if (node.items) schema.items = nodeSchema(node.items);
+  if (node.oneOf) schema.anyOf = (node.oneOf as Node[]).map(nodeSchema);
+  if (node.anyOf) schema.anyOf = (node.anyOf as Node[]).map(nodeSchema);
+  if (node.required_any_of) schema.anyOf = (node.required_any_of as string[][]).map((names) => ({ required: names }));
+  if (node.required_one_of) schema.oneOf = (node.required_one_of as string[][]).map((names) => ({ required: names }));
+  return schema;
+}
+
+function identifierSchema(rel: Node): JsonSchema {
+  const properties: JsonSchema = { type: { type: 'string' }, id: { type: 'string' } };
+  if (rel.targets?.length) properties.type = { enum: rel.targets };
+  if (rel.identifier_meta) properties.meta = nodeSchema(rel.identifier_meta);
+  return { type: 'object', required: ['type', 'id'], properties };
+}
+
+/** JSON Schema of one relationship object of a resource. */
+export function relationshipSchema(rel: Node): JsonSchema {
+  const identifier = identifierSchema(rel);
+  const data = rel.to === 'many' ? { type: 'array', items: identifier } : rel.data_nullable ? { anyOf: [identifier, { type: 'null' }] } : identifier;
+  const schema: JsonSchema = { type: 'object', properties: { data } };
+  if (rel.data_required) schema.required = ['data'];
+  if (rel.links_allowed) {
+    if (rel.links) schema.properties.links = nodeSchema({ type: 'object', members: rel.links });
+  } else {
+    schema.additionalProperties = false;
+  }
+  return rel.nullable ? { anyOf: [schema, { type: 'null' }] } : schema;
+}
+
+/** The resource entry of a type, with variant `n` (1-based) applied when given. */
+export function resourceEntry(type: string, variant?: number): Node {
+  const base = contract.resources[type];
+  if (!base) throw new Error(`production has no resource type ${type}`);
+  const { variants, ...rest } = base;
+  if (!variant) return rest;
+  return mergePatch(structuredClone(rest), variants[variant - 1].patch) as Node;
+}
+
+/** JSON Schema of a resource object as production answers it. */
+export function resourceSchema(type: string, variant?: number): JsonSchema {
+  const entry = resourceEntry(type, variant);
+  const properties: JsonSchema = {
+    type: entry.type_pattern ? { type: 'string', pattern: entry.type_pattern } : { type: 'string' },
+    id: nodeSchema(entry.id),
+  };
+  if (entry.attributes) {
+    properties.attributes = nodeSchema({ type: 'object', members: entry.attributes, closed: entry.attributes_closed });
+  }
+  if (entry.relationships) {
+    const relationships: JsonSchema = { type: 'object', properties: {}, required: [] as string[] };
+    for (const [name, rel] of Object.entries(entry.relationships as Record<string, Node>)) {
+      relationships.properties[name] = relationshipSchema(rel);
+      if (rel.required) relationships.required.push(name);
+    }
+    if (entry.relationships_closed) relationships.additionalProperties = false;
+    if (entry.relationships_required_any_of) relationships.anyOf = entry.relationships_required_any_of.map((names: string[]) => ({ required: names }));
+    properties.relationships = relationships;
+  }
+  if (entry.links) properties.links = nodeSchema(entry.links);
+  if (entry.meta) properties.meta = nodeSchema(entry.meta);
+  return { type: 'object', required: entry.members_required ?? [], properties };
+}
+
+/** One of several resource types, checked against its own type's schema (precise errors, unlike anyOf). */
+function byType(types: readonly string[]): JsonSchema {
+  return {
+    type: 'object',
+    required: ['type'],
+    properties: { type: { enum: types } },
+    allOf: types.map((type) => ({ if: { properties: { type: { const: type } } }, then: resourceSchema(type) })),
+  };
+}
+
+/** JSON Schema of a response (or request) document of the digest. */
+export function documentSchema(doc: Node): JsonSchema {
+  if (doc.body) return nodeSchema(doc.body);
+  if (!doc.data) return {};
+  let data: JsonSchema;
+  if (doc.data === 'one') data = resourceSchema(doc.type, doc.variant);
+  else if (doc.data === 'list') data = { type: 'array', items: resourceSchema(doc.type, doc.variant) };
+  else if (doc.data === 'identifier') data = identifierSchema({ targets: [doc.type] });
+  else data = { type: 'array', items: identifierSchema({ targets: [doc.type] }) };
+  const properties: JsonSchema = { data };
+  if (doc.meta) properties.meta = nodeSchema(doc.meta);
+  if (doc.links) properties.links = nodeSchema(doc.links);
+  if (doc.included) properties.included = { type: 'array', items: byType(doc.included as string[]) };
+  const schema: JsonSchema = { type: 'object', required: doc.document_required ?? ['data'], properties };
+  if (doc.closed) schema.additionalProperties = false;
+  return schema;
+}
+
+/** Every production operation, keyed `METHOD /path`. */
+export function productionOperations(): ContractOperation[] {
+  return Object.entries(contract.operations).map(([key, op]) => {
+    const [method, path] = key.split(' ') as [string, string];
+    return { key, method, path, query: op.query ?? {}, request: op.request, responses: op.responses ?? {}, security: op.security ?? [] };
+  });
+}
+
+export const productionResources = (): Record<string, Node> => contract.resources;
