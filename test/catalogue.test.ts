@@ -189,22 +189,25 @@ describe('services', () => {
 });
 
 describe('service options and statuses', () => {
-  it('have at least two options in every category and some without one', () => {
+  it('have at least two options in every category, and each option one of production\'s categories', () => {
     for (const category of serviceOptionCategories) {
       expect(serviceOptions.filter((o) => o.category === category).length, category).toBeGreaterThanOrEqual(2);
       for (const o of serviceOptions.filter((x) => x.category === category)) expect(o.code.startsWith(`${category}:`)).toBe(true);
     }
-    expect(serviceOptions.some((o) => o.category === undefined)).toBe(true);
+    for (const o of serviceOptions) expect(serviceOptionCategories, o.code).toContain(o.category);
   });
 
   it('have values formats that are working JSON Schemas', () => {
     const withValues = serviceOptions.filter((o) => o.values_format !== undefined);
     expect(withValues.length).toBeGreaterThan(0);
     for (const o of withValues) newAjv().compile(o.values_format!);
-    const cod = newAjv().compile(must(optionByCode, 'cash-on-delivery:cod', 'option').values_format!);
-    expect(cod({ amount: 1250 })).toBe(true);
-    expect(cod({ amount: 12.5 })).toBe(false);
-    expect(cod({})).toBe(false);
+    const insured = newAjv().compile(must(optionByCode, 'proof-of-delivery:insured', 'option').values_format!);
+    expect(insured({ amount: 1250 })).toBe(true);
+    expect(insured({ amount: 12.5 })).toBe(false);
+    expect(insured({})).toBe(false);
+    const scheduled = newAjv().compile(must(optionByCode, 'delivery-window:scheduled', 'option').values_format!);
+    expect(scheduled({ date: '2026-12-01' })).toBe(true);
+    expect(scheduled({ date: 'tomorrow' })).toBe(false);
   });
 
   it('include every shipment status of production, every level and the collection statuses', () => {

@@ -16,8 +16,9 @@ export const addressRule = z
   .meta({ id: 'AddressRule' });
 export type AddressRule = z.infer<typeof addressRule>;
 
+/** Production's closed attribute set. */
 export const serviceAttributes = z
-  .object({
+  .strictObject({
     name: z.string(),
     code: z.string(),
     package_type: z.enum(packageTypes),
@@ -29,10 +30,16 @@ export const serviceAttributes = z
     regions_from: z.array(addressRule),
     regions_to: z.array(addressRule),
     volumetric_weight_divisor: z.number().positive().optional(),
+    strict_consolidation: z.boolean().describe('Whether only shipments of this service may be consolidated together.'),
+    is_label_in_the_box: z.boolean(),
+    is_shipping_and_return: z.boolean(),
   })
   .meta({ id: 'ServiceAttributes' });
 
-export type ServiceRecord = z.infer<typeof serviceAttributes> & {
+/** The flags production answers that the sandbox's services leave at their defaults (older data files lack them). */
+type ServiceFlags = 'strict_consolidation' | 'is_label_in_the_box' | 'is_shipping_and_return';
+
+export type ServiceRecord = Omit<z.infer<typeof serviceAttributes>, ServiceFlags> & Partial<Pick<z.infer<typeof serviceAttributes>, ServiceFlags>> & {
   id: string;
   carrier_id: string;
   region_from_id: string;

@@ -1,22 +1,54 @@
 import { z } from 'zod';
 import { address, taxIdentificationNumber, timestamp } from './common.js';
 
-export const brokerAttributes = z
-  .object({ name: z.string(), domain: z.string().optional(), created_at: timestamp })
-  .meta({ id: 'BrokerAttributes' });
-export type BrokerRecord = z.infer<typeof brokerAttributes> & { id: string };
+const colour = z.string().min(4).max(7);
 
+/** Colours of a broker's or shop's branded pages (production's `Style`). */
+export const style = z
+  .object({ background_color: colour, foreground_color: colour, primary_color: colour, secondary_color: colour, accent_color: colour })
+  .meta({ id: 'Style' });
+export type Style = z.infer<typeof style>;
+
+/** Attributes of a broker as answered: production's closed set. */
+export const brokerAttributes = z
+  .strictObject({
+    name: z.string(),
+    domain: z.string().nullable(),
+    reply_to_email: z.email().optional(),
+    logo_url: z.string().describe('Deprecated.'),
+    favicon_url: z.string(),
+    support_url: z.string().optional(),
+    contact_url: z.string().optional(),
+    style,
+  })
+  .meta({ id: 'BrokerAttributes' });
+
+/** A stored broker; `created_at` is kept for the sandbox's own use and not answered (production has none). */
+export type BrokerRecord = {
+  id: string;
+  name: string;
+  domain?: string;
+  reply_to_email?: string;
+  support_url?: string;
+  contact_url?: string;
+  style?: Style;
+  created_at: number;
+};
+
+/** Attributes of an organization as answered (production's set is open; these are the ones it names). */
 export const organizationAttributes = z
   .object({
     name: z.string(),
     company_registration_number: z.string().optional(),
     billing_address: address.optional(),
     tax_identification_numbers: z.array(taxIdentificationNumber),
-    currency: z.string().optional(),
+    reference: z.string().optional(),
     created_at: timestamp,
   })
   .meta({ id: 'OrganizationAttributes' });
-export type OrganizationRecord = z.infer<typeof organizationAttributes> & { id: string; broker_id: string };
+
+/** A stored organization; its `currency` (kept from the fixtures) is not answered: production's organizations have none. */
+export type OrganizationRecord = z.infer<typeof organizationAttributes> & { id: string; broker_id: string; currency?: string };
 
 /** A person with access to one organization's shops. Not exposed as an API resource. */
 export type UserRecord = { id: string; name: string; email: string; organization_id: string };

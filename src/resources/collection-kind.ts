@@ -37,6 +37,9 @@ export const collectionKind: ResourceKind<CollectionRecord> = {
       many: true,
       data: (row, ctx) => ctx.services.store.find('shipments', 'collection_id', row.id).map((shipment) => ({ type: 'shipments', id: shipment.id })),
     },
+    // Manifests and collection files are not emulated yet: empty, but `include=manifest` is accepted.
+    files: { targets: ['files'], many: true, data: () => [] },
+    manifest: { targets: ['manifests'], optional: true, data: () => null },
   },
   self: (row) => `/collections/${row.id}`,
   load: (ctx, id) => ctx.services.store.get('collections', id),

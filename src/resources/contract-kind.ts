@@ -25,6 +25,8 @@ export const contractKind: ResourceKind<ContractRecord> = {
       many: true,
       data: (row, ctx) => ctx.services.store.find('liabilityCoverages', 'contract_id', row.id).map((c) => ({ type: 'liability-coverages', id: c.id })),
     },
+    // Contract templates are not emulated: the relationship exists for `include` and stays empty.
+    contract_template: { targets: ['contract-templates'], optional: true, data: () => null },
   },
   self: (row) => `/contracts/${row.id}`,
   meta: (row) => (row.status === 'invalid' && row.verification_errors?.length ? { verification_errors: row.verification_errors } : undefined),

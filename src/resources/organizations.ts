@@ -1,6 +1,13 @@
+import { z } from 'zod';
+import { csvIds } from '../http/params.js';
+import { deterministicUuid } from '../ids.js';
 import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import { brokerLogoPath } from './carriers.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
-import { brokerAttributes, organizationAttributes, type BrokerRecord, type OrganizationRecord } from '../model/tenancy.js';
+import { brokerAttributes, organizationAttributes, type BrokerRecord, type OrganizationRecord, type Style } from '../model/tenancy.js';
+
+/** The colours of a broker that has none stored (data files written before brokers had a style). */
+const DEFAULT_STYLE: Style = { background_color: '#ffffff', foreground_color: '#1f2937', primary_color: '#1d4ed8', secondary_color: '#64748b', accent_color: '#f59e0b' };
 import { readEndpoints } from './read-endpoints.js';
 
 export const organizationKind: ResourceKind<OrganizationRecord> = {
@@ -11,7 +18,7 @@ export const organizationKind: ResourceKind<OrganizationRecord> = {
     company_registration_number: row.company_registration_number,
     billing_address: row.billing_address,
     tax_identification_numbers: row.tax_identification_numbers,
-    currency: row.currency,
+    reference: row.reference,
     created_at: row.created_at,
   }),
   relationships: {
@@ -24,11 +31,37 @@ export const organizationKind: ResourceKind<OrganizationRecord> = {
 export const brokerKind: ResourceKind<BrokerRecord> = {
   type: 'brokers',
   attributesSchema: brokerAttributes,
-  attributes: ({ name, domain, created_at }) => ({ name, domain, created_at }),
-  relationships: {},
+  attributes: (row, ctx) => ({
+    name: row.name,
+    domain: row.domain ?? null,
+    reply_to_email: row.reply_to_email,
+    logo_url: ctx.url(brokerLogoPath(row.id)),
+    favicon_url: ctx.url(brokerLogoPath(row.id)),
+    support_url: row.support_url,
+    contact_url: row.contact_url,
+    style: row.style ?? DEFAULT_STYLE,
+  }),
+  relationships: {
+    // Enterprises are not emulated: each broker names a stable enterprise id derived from its own, without a related URL.
+    enterprise: { targets: ['enterprises'], data: (row) => ({ type: 'enterprises', id: deterministicUuid('enterprise', parseInt(row.id.slice(0, 8), 16)) }), related: () => undefined },
+  },
   self: (row) => `/brokers/${row.id}`,
   load: (ctx, id) => ctx.services.store.get('brokers', id),
 };
+
+const organizationQuery = z.object({
+  'filter[broker]': csvIds.optional().describe('Comma separated broker ids.'),
+  'filter[search]': z.string().min(1).optional().describe('Organizations whose name, reference, registration number or billing address contains this text.'),
+  'filter[search.name]': z.string().min(1).optional().describe('Organizations whose name contains this text (case-insensitive).'),
+});
+
+/** The texts `filter[search]` looks in. */
+const organizationTexts = (row: OrganizationRecord): string[] => [
+  row.name,
+  row.reference ?? '',
+  row.company_registration_number ?? '',
+  ...Object.values(row.billing_address ?? {}).map(String),
+];
 
 export const organizationEndpoints = readEndpoints({
   kind: organizationKind,
@@ -38,8 +71,19 @@ export const organizationEndpoints = readEndpoints({
   plural: 'organizations',
   auth: 'token',
   schemas: resourceSchemas(organizationKind),
+  query: organizationQuery,
   description: "A client sees only its own organization; any valid token may read it.",
   visible: (ctx, row) => row.id === ctx.principal?.organizationId,
+  filter: (_ctx, rows, q) => {
+    const search = q['filter[search]']?.toLowerCase();
+    const name = q['filter[search.name]']?.toLowerCase();
+    return rows.filter(
+      (row) =>
+        (!q['filter[broker]'] || q['filter[broker]'].includes(row.broker_id)) &&
+        (!name || row.name.toLowerCase().includes(name)) &&
+        (!search || organizationTexts(row).some((text) => text.toLowerCase().includes(search))),
+    );
+  },
 });
 
 export const brokerEndpoints = readEndpoints({

@@ -8,7 +8,14 @@ import { readEndpoints } from './read-endpoints.js';
 export const regionKind: ResourceKind<RegionRecord> = {
   type: 'regions',
   attributesSchema: regionAttributes,
-  attributes: ({ name, country_code, region_code, currency, category }) => ({ name, country_code, region_code, currency, category }),
+  // Production's only category is `country`; the world, continents and subdivisions answer none.
+  attributes: ({ name, country_code, region_code, currency, category }) => ({
+    name,
+    country_code,
+    region_code,
+    currency,
+    category: category === 'country' ? category : undefined,
+  }),
   relationships: {
     parent: { targets: ['regions'], optional: true, data: (row) => linkTo('regions', row.parent_id) },
   },
@@ -21,8 +28,12 @@ const query = z.object({
   'filter[country_code]': csvStrings.optional(),
   'filter[region_code]': csvStrings.optional(),
   'filter[name]': z.string().optional(),
-  'filter[category]': csvStrings.optional(),
+  'filter[category]': csvStrings.optional().describe('Comma separated: country (production), or world, continent, subdivision (the sandbox\'s other tree levels).'),
+  'filter[postal_code]': z.string().min(1).max(20).optional().describe('Regions whose postal codes look like this one (a code may fit several countries).'),
 });
+
+const fitsPostalCode = (row: RegionRecord, code: string): boolean =>
+  row.postal_code !== undefined && new RegExp(row.postal_code).test(code.trim().toUpperCase());
 
 export const regionEndpoints = readEndpoints({
   kind: regionKind,
@@ -41,6 +52,7 @@ export const regionEndpoints = readEndpoints({
         (!q['filter[country_code]'] || (row.country_code !== undefined && q['filter[country_code]'].includes(row.country_code))) &&
         (!q['filter[region_code]'] || (row.region_code !== undefined && q['filter[region_code]'].includes(row.region_code))) &&
         (!q['filter[name]'] || row.name.toLowerCase() === q['filter[name]'].toLowerCase()) &&
-        (!q['filter[category]'] || q['filter[category]'].includes(row.category)),
+        (!q['filter[category]'] || q['filter[category]'].includes(row.category)) &&
+        (!q['filter[postal_code]'] || fitsPostalCode(row, q['filter[postal_code]'])),
     ),
 });

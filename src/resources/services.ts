@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { coversAddress, type AddressQuery } from '../domain/address-rules.js';
 import { servicesWithActiveContract } from '../domain/tenancy.js';
 import { booleanParam, csvIds, csvOf } from '../http/params.js';
-import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import type { Ctx } from '../http/context.js';
+import { linkTo, type Linkage, type ResourceKind } from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { countryCode } from '../model/common.js';
 import { deliveryMethods, packageTypes, serviceAttributes, type ServiceRecord } from '../model/service.js';
@@ -24,15 +25,28 @@ export const serviceKind: ResourceKind<ServiceRecord> = {
     regions_from: row.regions_from,
     regions_to: row.regions_to,
     volumetric_weight_divisor: row.volumetric_weight_divisor,
+    strict_consolidation: row.strict_consolidation ?? false,
+    is_label_in_the_box: row.is_label_in_the_box ?? false,
+    is_shipping_and_return: row.is_shipping_and_return ?? false,
   }),
   relationships: {
     carrier: { targets: ['carriers'], data: (row) => linkTo('carriers', row.carrier_id) },
+    service_options: { targets: ['service-options'], many: true, data: (row, ctx) => offeredOptions(ctx, row.id) },
+    // Zones are not emulated yet: the relationships exist (so `include` works) but stay empty.
+    zone_from: { targets: ['zones'], optional: true, data: () => null },
+    zone_to: { targets: ['zones'], optional: true, data: () => null },
     region_from: { targets: ['regions'], optional: true, data: (row) => linkTo('regions', row.region_from_id) },
     region_to: { targets: ['regions'], optional: true, data: (row) => linkTo('regions', row.region_to_id) },
   },
   self: (row) => `/services/${row.id}`,
   load: (ctx, id) => ctx.services.store.get('services', id),
 };
+
+/** The options any rate of the service offers, each once, in catalogue order. */
+function offeredOptions(ctx: Ctx, serviceId: string): Linkage[] {
+  const ids = new Set(ctx.services.store.find('serviceRates', 'service_id', serviceId).flatMap((rate) => rate.service_options.map((o) => o.service_option_id)));
+  return [...ids].map((id) => ({ type: 'service-options', id }));
+}
 
 const stateCode = z.string().regex(/^[A-Za-z0-9]{1,3}$/, 'must be a 1 to 3 character subdivision code').optional();
 const postalCode = z.string().min(1).max(20).optional();
@@ -49,6 +63,7 @@ const query = z.object({
   'filter[has_active_contract]': booleanParam.optional(),
   'filter[delivery_method]': z.enum(deliveryMethods, { error: () => `must be one of: ${deliveryMethods.join(', ')}` }).optional(),
   'filter[code]': z.string().min(1).optional(),
+  'filter[strict_consolidation]': booleanParam.optional(),
   'filter[region_from]': csvIds.optional().describe('Deprecated: comma separated region ids.'),
   'filter[region_to]': csvIds.optional().describe('Deprecated: comma separated region ids.'),
 });
@@ -88,6 +103,7 @@ export const serviceEndpoints = readEndpoints({
         (!active || active.has(row.id) === q['filter[has_active_contract]']) &&
         (!q['filter[delivery_method]'] || row.delivery_method === q['filter[delivery_method]']) &&
         (!q['filter[code]'] || row.code === q['filter[code]']) &&
+        (q['filter[strict_consolidation]'] === undefined || (row.strict_consolidation ?? false) === q['filter[strict_consolidation]']) &&
         (!q['filter[region_from]'] || q['filter[region_from]'].includes(row.region_from_id)) &&
         (!q['filter[region_to]'] || q['filter[region_to]'].includes(row.region_to_id)),
     );

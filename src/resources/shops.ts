@@ -9,11 +9,17 @@ import { linkTo, type ResourceKind, type ResourceObject } from '../jsonapi/resou
 import { errorDocument, resourceSchemas } from '../jsonapi/schemas.js';
 import { schemaErrors } from '../jsonapi/validation.js';
 import type { Address } from '../model/common.js';
-import { shopAttributes, type ShopRecord } from '../model/shop.js';
+import { DEFAULT_LOCALE, shopAttributes, writableShopAttributes, type ShopRecord } from '../model/shop.js';
 import type { Tx } from '../store/store.js';
+import { csvIds } from '../http/params.js';
 import { findOr404 } from './lookup.js';
 import { readEndpoints } from './read-endpoints.js';
 import { shopIncludes } from './include-paths.js';
+
+/** The organization's billing address, for a shop of an older data file that has no address at all. */
+function billingAddress(ctx: Ctx, row: ShopRecord): Address {
+  return ctx.services.store.get('organizations', row.organization_id)?.billing_address ?? { street_1: 'Unknown', city: 'Unknown', country_code: 'NL' };
+}
 
 /** A client sees and changes only the shops of its own organization. */
 export const shopVisible = (ctx: Ctx, row: ShopRecord): boolean => row.organization_id === ctx.principal?.organizationId;
@@ -24,12 +30,19 @@ export const shopKind: ResourceKind<ShopRecord> = {
   attributes: (row, ctx) => ({
     name: row.name,
     website: row.website,
-    return_address: row.return_address,
-    sender_address: row.sender_address,
+    // Shops saved before both addresses were required may lack one: the other stands in.
+    return_address: row.return_address ?? row.sender_address ?? billingAddress(ctx, row),
+    sender_address: row.sender_address ?? row.return_address ?? billingAddress(ctx, row),
     reference: row.reference,
     // An uploaded logo's URL is built per request, so it follows the public URL or request host.
     logo_url: row.logo_id ? ctx.url(logoPath(row.logo_id)) : row.logo_url,
+    style: row.style,
     branding: row.branding,
+    locale: row.locale ?? DEFAULT_LOCALE,
+    return_portal_url: ctx.url(`/return-portal/${row.id}`),
+    return_portal_locales: row.return_portal_locales,
+    return_outcomes: { refund: true, exchange: row.return_outcomes?.exchange ?? false },
+    email_subscriptions: row.email_subscriptions,
     created_at: row.created_at,
   }),
   relationships: {
@@ -45,22 +58,30 @@ const schemas = resourceSchemas(shopKind, { meta: shopMeta });
 
 // Clients send whole resources back, so read-only `created_at` is accepted and ignored.
 const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.');
-const { shape } = shopAttributes;
+const shape = writableShopAttributes;
 
 /** Attributes are a closed set, as in production: an unknown attribute is a 400. */
-const createAttributes = z.strictObject({ ...shopAttributes.omit({ created_at: true }).shape, created_at: readOnly }).meta({ id: 'ShopCreateAttributes' });
+const createAttributes = z
+  .strictObject({ ...writableShopAttributes, created_at: readOnly, return_portal_url: readOnly })
+  .meta({ id: 'ShopCreateAttributes' });
 
-/** Every attribute is optional on update; `null` removes an optional one. */
+/** Every attribute is optional on update; `null` removes an optional one (the addresses stay required). */
 const updateAttributes = z
   .strictObject({
     name: shape.name.optional(),
-    website: shape.website.nullable().optional(),
-    return_address: shape.return_address.nullable().optional(),
-    sender_address: shape.sender_address.nullable().optional(),
-    reference: shape.reference.nullable().optional(),
-    logo_url: shape.logo_url.nullable().optional(),
-    branding: shape.branding.nullable().optional(),
+    website: shape.website.nullable(),
+    return_address: shape.return_address.optional(),
+    sender_address: shape.sender_address.optional(),
+    reference: shape.reference.nullable(),
+    logo_url: shape.logo_url.nullable(),
+    style: shape.style.nullable(),
+    branding: shape.branding.nullable(),
+    locale: shape.locale.optional(),
+    return_portal_locales: shape.return_portal_locales.nullable(),
+    return_outcomes: shape.return_outcomes.nullable(),
+    email_subscriptions: shape.email_subscriptions.nullable(),
     created_at: readOnly,
+    return_portal_url: readOnly,
   })
   .meta({ id: 'ShopUpdateAttributes' });
 
@@ -105,7 +126,7 @@ async function createShop(ctx: Ctx, body: z.output<typeof createRequest>, includ
   const upload = uploadOf(body);
   const logo = upload && (await decodeLogo(upload.logo, ctx.services.config.logoMaxBytes, upload.pointer));
   const now = ctx.services.clock.now();
-  const { created_at: _ignored, ...attributes } = body.data.attributes;
+  const { created_at: _ignored, return_portal_url: _derived, ...attributes } = body.data.attributes;
   const row = await ctx.services.store.transact((tx) => {
     const id = tx.newId();
     const shop = tx.insert('shops', Object.assign(attributes, { id, organization_id: organizationId, created_at: now }));
@@ -119,7 +140,7 @@ type UpdateAttributes = z.output<typeof updateAttributes>;
 
 /** The attribute changes of an update, logo aside; `null` becomes `undefined`, which removes the key. */
 function attributeChanges(attributes: UpdateAttributes): Partial<ShopRecord> {
-  const { created_at: _ignored, logo_url: _logo, ...rest } = attributes;
+  const { created_at: _ignored, return_portal_url: _derived, logo_url: _logo, ...rest } = attributes;
   return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, value ?? undefined]));
 }
 
@@ -170,6 +191,10 @@ const query = z.object({
     .min(1)
     .optional()
     .describe('Only shops whose name, reference, website or an address field contains this text (case-insensitive).'),
+  'filter[search.name]': z.string().min(1).optional().describe('Only shops whose name contains this text (case-insensitive).'),
+  'filter[organization]': csvIds.optional().describe('Comma separated organization ids (a client only ever sees its own).'),
+  'filter[broker]': csvIds.optional().describe("Comma separated broker ids: the shops of organizations of these brokers."),
+  'filter[returns_domain]': z.string().min(1).optional().describe('Only the shop whose return portal runs on this domain (`branding.returns.domain`).'),
 });
 
 const writeDescription =
@@ -190,11 +215,18 @@ export const shopEndpoints = [
     query,
     description: "A client sees only its own organization's shops.",
     visible: shopVisible,
-    filter: (_ctx, rows, q) => {
+    filter: (ctx, rows, q) => {
       const needle = q['filter[search]']?.toLowerCase();
+      const name = q['filter[search.name]']?.toLowerCase();
+      const brokers = q['filter[broker]'];
+      const brokerOf = (row: ShopRecord) => ctx.services.store.get('organizations', row.organization_id)?.broker_id ?? '';
       return rows.filter(
         (row) =>
           (!q['filter[name]'] || row.name === q['filter[name]']) &&
+          (!name || row.name.toLowerCase().includes(name)) &&
+          (!q['filter[organization]'] || q['filter[organization]'].includes(row.organization_id)) &&
+          (!brokers || brokers.includes(brokerOf(row))) &&
+          (!q['filter[returns_domain]'] || row.branding?.returns?.domain === q['filter[returns_domain]']) &&
           (!needle || searchable(row).some((text) => text.toLowerCase().includes(needle))),
       );
     },

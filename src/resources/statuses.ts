@@ -6,7 +6,15 @@ import { readEndpoints } from './read-endpoints.js';
 export const statusKind: ResourceKind<StatusRecord> = {
   type: 'statuses',
   attributesSchema: statusAttributes,
-  attributes: ({ code, resource_type, level, name, description }) => ({ code, resource_type, level, name, description }),
+  // Production's `resource_type` has no `collections`: collection statuses belong to the shipping
+  // flow there, so they answer `shipments` (a documented difference of the sandbox's catalogue).
+  attributes: ({ code, resource_type, level, name, description }) => ({
+    code,
+    resource_type: resource_type === 'collections' ? 'shipments' : resource_type,
+    level,
+    name,
+    description,
+  }),
   relationships: {},
   self: (row) => `/statuses/${row.id}`,
   load: (ctx, id) => ctx.services.store.get('statuses', id),
