@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
+import { BASE, firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
 
 let sandbox: TestSandbox;
 let token: string;
@@ -29,7 +29,7 @@ describe('service options', () => {
   it('lists options of all three categories and gets one by id', async () => {
     const list = await sandbox.get('/service-options');
     const categories = new Set(list.body.data.map((option: Json) => option.attributes.category));
-    expect(categories).toEqual(new Set(['delivery-window', 'handover-method', 'proof-of-delivery', undefined]));
+    expect(categories).toEqual(new Set(['delivery-window', 'handover-method', 'proof-of-delivery']));
     for (const option of list.body.data) expect(option.attributes.code).toMatch(/^[a-z-]+:[a-z0-9-]+$/);
     const withValues = list.body.data.find((option: Json) => option.attributes.values_format);
     expect(withValues.attributes.values_format).toHaveProperty('type', 'object');
@@ -55,12 +55,51 @@ describe('regions', () => {
     expect(byName.body.data.map((region: Json) => region.id)).toEqual([nl.body.data[0].id]);
     const byCode = await sandbox.get('/regions?filter[region_code]=NLD', token);
     expect(byCode.body.data.map((region: Json) => region.id)).toEqual([nl.body.data[0].id]);
-    const withParent = await sandbox.get(`/regions/${nl.body.data[0].id}?include=parent`, token);
-    expect(withParent.body.included[0].id).toBe(parent);
+    expect((await sandbox.get(`/regions/${parent}`, token)).body.data.attributes.name).toBe('Europe');
+    // Production has no include on regions.
+    expect((await sandbox.get(`/regions/${nl.body.data[0].id}?include=parent`, token)).status).toBe(400);
+  });
+});
+
+describe('regions by postal code', () => {
+  it('finds every country whose postal codes look like the one given', async () => {
+    const names = async (code: string) => (await sandbox.get(`/regions?filter[postal_code]=${encodeURIComponent(code)}`, token)).body.data.map((r: Json) => r.attributes.name).sort();
+    expect(await names('1012 AB')).toEqual(['Netherlands']);
+    // Five digits: German and French codes look alike.
+    expect(await names('80331')).toEqual(['France', 'Germany']);
+    expect(await names('BT1 5GS')).toEqual(['Northern Ireland', 'United Kingdom']);
+    expect(await names('nowhere')).toEqual([]);
+    // Only countries carry production's one category; the world and continents answer none.
+    const earth = (await sandbox.get('/regions?filter[name]=earth', token)).body.data[0];
+    expect(earth.attributes).not.toHaveProperty('category');
+  });
+});
+
+describe('carriers', () => {
+  it("answer production's capabilities, the deprecated label_mime_types and a logo the sandbox serves", async () => {
+    const postnl = (await sandbox.get('/carriers', token)).body.data.find((c: Json) => c.attributes.code === 'postnl');
+    expect(postnl.attributes).toMatchObject({
+      label_mime_types: ['application/pdf', 'application/zpl'],
+      collections: { offers_collections: true },
+      pudo: { can_get_pudo_by_id: true },
+      delivery_dates: { can_get_delivery_dates: true },
+      logo_url: `${BASE}/brand-logos/carrier-postnl.svg`,
+    });
+    const logo = await sandbox.request('GET', '/brand-logos/carrier-postnl.svg');
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get('content-type')).toBe('image/svg+xml');
+    expect(logo.text).toContain('PostNL');
+    expect((await sandbox.request('GET', '/brand-logos/carrier-nope.svg')).status).toBe(404);
   });
 });
 
 describe('statuses', () => {
+  it("answer collection statuses within production's resource types", async () => {
+    const list = await sandbox.get('/statuses?page[size]=100', token);
+    const collected = list.body.data.find((status: Json) => status.attributes.code === 'collection-collected');
+    expect(collected.attributes.resource_type).toBe('shipments');
+  });
+
   it('list the shipment life cycle with levels', async () => {
     const list = await sandbox.get('/statuses?page[size]=100', token);
     const byCode = Object.fromEntries(list.body.data.map((status: Json) => [status.attributes.code, status.attributes]));
@@ -86,11 +125,11 @@ describe('organizations and brokers', () => {
     const hidden = await sandbox.get(`/organizations/${otherId}`, token);
     expect(hidden.status).toBe(404);
     expect(firstError(hidden)).toMatchObject({ code: '10002' });
-    const broker = await sandbox.get(`/organizations/${mine.body.data[0].id}?include=broker`, token);
-    const brokerId = broker.body.data.relationships.broker.data.id;
-    expect(broker.body.included[0]).toMatchObject({ type: 'brokers', id: brokerId });
+    const brokerId = mine.body.data[0].relationships.broker.data.id;
     const brokers = await sandbox.get('/brokers', otherToken);
     expect(brokers.body.data.map((b: Json) => b.id)).toEqual([brokerId]);
-    expect((await sandbox.get(`/brokers/${brokerId}`, token)).status).toBe(200);
+    const broker = await sandbox.get(`/brokers/${brokerId}`, token);
+    expect(broker.body.data.attributes).toMatchObject({ name: 'Sandbox Parcel Broker', domain: 'broker.example.com', favicon_url: `${BASE}/brand-logos/broker-${brokerId}.svg` });
+    expect(broker.body.data.relationships.enterprise.data.type).toBe('enterprises');
   });
 });

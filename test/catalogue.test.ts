@@ -10,6 +10,8 @@ import { serviceOptionAttributes, serviceOptionCategories } from '../src/model/s
 import { serviceRateAttributes } from '../src/model/service-rate.js';
 import { deliveryMethods, handoverMethods, packageTypes, serviceAttributes } from '../src/model/service.js';
 import { statusAttributes, statusLevels } from '../src/model/status.js';
+import type { z } from 'zod';
+import { testSandbox } from './support/app.js';
 
 const { carriers, regions, services, serviceOptions, statuses, contracts, liabilityCoverages, serviceRates } = catalogue;
 
@@ -66,14 +68,24 @@ describe('catalogue keys and references', () => {
     }
   });
 
-  it('matches the record schemas of the API', () => {
-    for (const c of carriers) carrierAttributes.parse(c);
-    for (const r of regions) regionAttributes.parse(r);
-    for (const s of services) serviceAttributes.parse(s);
-    for (const o of serviceOptions) serviceOptionAttributes.parse(o);
-    for (const s of statuses) statusAttributes.parse(s);
-    for (const l of liabilityCoverages) liabilityCoverageAttributes.parse(l);
-    for (const r of serviceRates) serviceRateAttributes.parse(r);
+  it('is answered, row by row, in the attribute schemas of the API', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const lists: [string, z.ZodType, number][] = [
+      ['/carriers', carrierAttributes, carriers.length],
+      ['/regions', regionAttributes, regions.length],
+      ['/services', serviceAttributes, services.length],
+      ['/service-options', serviceOptionAttributes, serviceOptions.length],
+      ['/statuses', statusAttributes, statuses.length],
+    ];
+    for (const [path, schema, count] of lists) {
+      const answer = await sandbox.get(`${path}?page[size]=100`, token);
+      expect(answer.body.meta.total_records, path).toBe(count);
+      for (const row of answer.body.data) schema.parse(row.attributes);
+    }
+    for (const rate of (await sandbox.get('/service-rates?page[size]=100', token)).body.data) serviceRateAttributes.parse(rate.attributes);
+    const coverage = liabilityCoverages[0]!;
+    expect(liabilityCoverageAttributes.safeParse({ name: coverage.name, price: coverage.price, coverage_max: coverage.coverage_max }).success).toBe(true);
   });
 });
 

@@ -74,10 +74,10 @@ describe('reading contracts', () => {
     const maxima = one.body.included.map((c: Json) => c.attributes.coverage_max.amount);
     expect(new Set(maxima).size).toBe(maxima.length);
     expect(own.relationships.liability_coverages.data).toEqual([]);
-    const coverage = await sandbox.get(`/liability-coverages/${coverages[0].id}?include=contract`, otherToken);
+    const coverage = await sandbox.get(`/liability-coverages/${coverages[0].id}`, otherToken);
     expect(coverage.status).toBe(200);
     expect(coverage.body.data.attributes).toMatchObject({ name: expect.any(String), price: { currency: expect.any(String) } });
-    expect(coverage.body.included[0].id).toBe(broker.id);
+    expect(coverage.body.data.relationships.contract.data.id).toBe(broker.id);
     expect((await sandbox.get('/liability-coverages/00000000-0000-4000-8000-000000000000', token)).status).toBe(404);
   });
 

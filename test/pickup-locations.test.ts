@@ -154,10 +154,11 @@ describe('pick-up/drop-off locations', () => {
     if (dropOff.length > 4) expect(page.links.next).toBe(`${base}&page[number]=3&page[size]=2`);
   });
 
-  it('include the carrier on request', async () => {
-    const body = await locations('dpd', 'DE', '80331', 'include=carrier');
-    expect(body.included).toHaveLength(1);
-    expect(body.included[0]).toMatchObject({ type: 'carriers', id: carriers.dpd.id });
+  it('offer no include, as production (the carrier is a relationship)', async () => {
+    const body = await locations('dpd', 'DE', '80331');
+    expect(body.data[0].relationships.carrier.data).toEqual({ type: 'carriers', id: carriers.dpd.id });
+    const answer = await sandbox.get(`${path('dpd', 'DE', '80331')}?include=carrier`, token);
+    expect(answer.status).toBe(400);
   });
 
   it('are none in a country the sandbox has no map of', async () => {

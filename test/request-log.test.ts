@@ -121,7 +121,11 @@ describe('the request log', () => {
       body: {
         data: {
           type: 'shops',
-          attributes: { name: 'Logo shop', sender_address: { street_1: 'Damrak', city: 'Amsterdam', country_code: 'NL' } },
+          attributes: {
+            name: 'Logo shop',
+            sender_address: { street_1: 'Damrak', city: 'Amsterdam', country_code: 'NL' },
+            return_address: { street_1: 'Damrak', city: 'Amsterdam', country_code: 'NL' },
+          },
           relationships: { organization: { data: { type: 'organizations', id: organization } } },
           meta: { logo: { mime_type: 'image/png', contents: png.toString('base64') } },
         },

@@ -24,11 +24,21 @@ describe('GET /services and /services/{id}', () => {
     expect(single.body.data).toEqual(service);
   });
 
-  it('includes carrier, region_from and region_to', async () => {
-    const answer = await sandbox.get(`/services/${all[0].id}?include=carrier,region_from,region_to`);
-    const types = answer.body.included.map((resource: Json) => resource.type).sort();
-    expect(types[0]).toBe('carriers');
-    expect(types.slice(1).every((type: string) => type === 'regions')).toBe(true);
+  it("includes production's paths: carrier and the service options any rate offers (zones are not emulated)", async () => {
+    const answer = await sandbox.get(`/services/${all[0].id}?include=carrier,service_options,zone_from,zone_to`);
+    expect(answer.status).toBe(200);
+    const offered = answer.body.data.relationships.service_options.data.map((o: Json) => o.id).sort();
+    expect(offered.length).toBeGreaterThan(0);
+    const types = answer.body.included.map((resource: Json) => resource.type);
+    expect(types.filter((type: string) => type === 'carriers')).toHaveLength(1);
+    expect(answer.body.included.filter((r: Json) => r.type === 'service-options').map((o: Json) => o.id).sort()).toEqual(offered);
+    expect(answer.body.data.relationships).not.toHaveProperty('zone_from');
+  });
+
+  it('filter[strict_consolidation] filters on the flag (no seeded service has it)', async () => {
+    expect((await sandbox.get('/services?filter[strict_consolidation]=true')).body.data).toEqual([]);
+    expect((await sandbox.get('/services?filter[strict_consolidation]=false&page[size]=100')).body.data).toHaveLength(all.length);
+    expect(firstError(await sandbox.get('/services?filter[strict_consolidation]=maybe')).source).toEqual({ parameter: 'filter[strict_consolidation]' });
   });
 });
 

@@ -27,13 +27,15 @@ beforeAll(async () => {
 const address = { street_1: 'Keizersgracht', street_number: 12, postal_code: '1015 CS', city: 'Amsterdam', country_code: 'NL', company: 'Tulip Goods' };
 
 /** A create request body; `overrides` replaces parts of `data`. */
+/** A valid shop document; `attributes` given are laid over the required ones (set one to undefined to leave it out). */
 function shopBody(overrides: Json = {}): Json {
+  const { attributes, ...rest } = overrides;
   return {
     data: {
       type: 'shops',
-      attributes: { name: 'Tulip Goods', sender_address: address },
+      attributes: { name: 'Tulip Goods', sender_address: address, return_address: address, ...attributes },
       relationships: { organization: { data: { type: 'organizations', id: orgId } } },
-      ...overrides,
+      ...rest,
     },
   };
 }
@@ -115,7 +117,8 @@ describe('filtering shops', () => {
 
 describe('creating shops', () => {
   it('answers 201 with every attribute, the branding and a Location, and lists the new shop', async () => {
-    const style = { logo_url: 'https://cdn.example.com/logo.png', primary_color: '#112233', secondary_color: '#abc', background_color: '#FFFFFF', foreground_color: '#000000', accent_color: '#ff00ff' };
+    const returns = { domain: 'returns.complete.example.com', primary_color: '#112233', accent_color: '#ff00ff', hide_product_price: true, logo_url: 'https://cdn.example.com/logo.png' };
+    const tracking = { primary_color: '#445566', secondary_color: '#abc', background_color: '#FFFFFF', foreground_color: '#000000', accent_color: '#ff00ff', hide_sender_address: true };
     const attributes = {
       name: 'Complete Shop',
       website: 'https://complete.example.com',
@@ -123,13 +126,22 @@ describe('creating shops', () => {
       return_address: { ...address, street_1: 'Damrak', city: 'Haarlem' },
       reference: 'complete-1',
       logo_url: 'https://cdn.example.com/shop.png',
-      branding: { returns: style, tracking: { ...style, primary_color: '#445566' } },
+      branding: { returns, tracking },
+      locale: 'nl-NL',
+      return_portal_locales: ['nl-NL', 'en-GB'],
+      return_outcomes: { exchange: true },
+      email_subscriptions: { pending_returns: 'returns@complete.example.com' },
     };
     const answer = await createShop(shopBody({ attributes }));
     expect(answer.status).toBe(201);
     const shop = answer.body.data;
     expect(shop.id).toMatch(/^[a-f\d]{8}(-[a-f\d]{4}){3}-[a-f\d]{12}$/);
-    expect(shop.attributes).toEqual({ ...attributes, created_at: TEST_NOW });
+    expect(shop.attributes).toEqual({
+      ...attributes,
+      return_outcomes: { refund: true, exchange: true },
+      return_portal_url: `${BASE}/return-portal/${shop.id}`,
+      created_at: TEST_NOW,
+    });
     expect(shop.relationships.organization.data).toEqual({ type: 'organizations', id: orgId });
     expect(answer.headers.get('location')).toBe(`${BASE}/shops/${shop.id}`);
     expect(answer.headers.get('content-type')).toBe('application/vnd.api+json');
@@ -138,10 +150,32 @@ describe('creating shops', () => {
     expect((await sandbox.get(`/shops/${shop.id}`, otherToken)).status).toBe(404);
   });
 
-  it('ignores a read-only created_at and needs only a name', async () => {
-    const answer = await createShop(shopBody({ attributes: { name: 'Bare', created_at: 1 } }));
+  it('ignores read-only created_at and return_portal_url, and needs a name and both addresses (as production)', async () => {
+    const answer = await createShop(shopBody({ attributes: { name: 'Bare', created_at: 1, return_portal_url: 'https://elsewhere.example.com' } }));
     expect(answer.status).toBe(201);
-    expect(answer.body.data.attributes).toEqual({ name: 'Bare', created_at: TEST_NOW });
+    const id = answer.body.data.id;
+    expect(answer.body.data.attributes).toEqual({
+      name: 'Bare',
+      sender_address: address,
+      return_address: address,
+      locale: 'en-GB',
+      return_outcomes: { refund: true, exchange: false },
+      return_portal_url: `${BASE}/return-portal/${id}`,
+      created_at: TEST_NOW,
+    });
+    for (const missing of ['sender_address', 'return_address']) {
+      const refused = await createShop(shopBody({ attributes: { [missing]: undefined } }));
+      expect(refused.status, missing).toBe(400);
+      expect(firstError(refused)).toMatchObject({ code: '10003', source: { pointer: `/data/attributes/${missing}` } });
+    }
+  });
+
+  it('drops unknown branding members, as production\'s open branding objects do, and refuses an unknown locale', async () => {
+    const answer = await createShop(shopBody({ attributes: { branding: { tracking: { primary_color: '#123456', sparkle: true } } } }));
+    expect(answer.body.data.attributes.branding).toEqual({ tracking: { primary_color: '#123456' } });
+    const locale = await createShop(shopBody({ attributes: { locale: 'xx-XX' } }));
+    expect(locale.status).toBe(400);
+    expect(firstError(locale).source).toEqual({ pointer: '/data/attributes/locale' });
   });
 
   it('needs the shops.manage scope', async () => {
@@ -155,7 +189,7 @@ describe('invalid shop requests', () => {
   const pointerOf = (answer: Json) => firstError(answer)?.source?.pointer;
 
   it('refuses a shop without a name', async () => {
-    const answer = await createShop(shopBody({ attributes: { website: 'https://nameless.example.com' } }));
+    const answer = await createShop(shopBody({ attributes: { name: undefined, website: 'https://nameless.example.com' } }));
     expect(answer.status).toBe(400);
     expect(firstError(answer)).toMatchObject({ code: '10003', source: { pointer: '/data/attributes/name' } });
   });

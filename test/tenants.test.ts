@@ -81,7 +81,7 @@ describe('creating a tenant', () => {
     const token = await tenantToken(sandbox, tenant);
     const organization = (await sandbox.get('/organizations', token)).body.data[0];
     expect(organization.attributes.name).toBe('CI job 42');
-    expect(organization.attributes.currency).toBe('GBP');
+    expect(organization.attributes.billing_address.country_code).toBe('GB');
     const shop = (await sandbox.get(`/shops/${tenant.shop_id}`, token)).body.data;
     expect(shop.attributes.sender_address.country_code).toBe('GB');
     const german = await createTenant(sandbox, { country_code: 'DE' });
@@ -187,7 +187,11 @@ describe('resetting one tenant', () => {
       body: {
         data: {
           type: 'shops',
-          attributes: { name: 'Second shop', sender_address: { street_1: 'Damrak', city: 'Amsterdam', country_code: 'NL' } },
+          attributes: {
+            name: 'Second shop',
+            sender_address: { street_1: 'Damrak', city: 'Amsterdam', country_code: 'NL' },
+            return_address: { street_1: 'Damrak', city: 'Amsterdam', country_code: 'NL' },
+          },
           relationships: { organization: { data: { type: 'organizations', id: a.organization_id } } },
         },
       },

@@ -64,6 +64,11 @@ function parameters(endpoint: Endpoint): ParameterObject[] {
 function responses(endpoint: Endpoint): ResponsesObject {
   const out: ResponsesObject = {};
   for (const [status, spec] of Object.entries(endpoint.responses)) {
+    // Every failure answers with the errors document, whether or not the declaration names it.
+    if (Number(status) >= 400 && !spec.schema) {
+      out[status] = errorResponse(spec.description);
+      continue;
+    }
     const types = spec.contentTypes ?? [JSONAPI_MEDIA_TYPE];
     const binary = [...(spec.binary ?? []), ...(spec.schema ? [] : (spec.contentTypes ?? []))];
     const content = {

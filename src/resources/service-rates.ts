@@ -6,7 +6,7 @@ import { canSeeContract } from '../domain/tenancy.js';
 import { principalOf, type Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { booleanParam, csvIds, integerParam, numberParam } from '../http/params.js';
-import { jsonApi } from '../jsonapi/document.js';
+import { plainJson } from '../jsonapi/document.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { errorDocument } from '../jsonapi/schemas.js';
 import { relatedId, toOneRef, unknownRelated, type ToOneRef } from '../jsonapi/request.js';
@@ -167,12 +167,14 @@ const dynamicRatesEndpoint = endpoint({
   auth: { anyOf: ['organizations.manage', 'shipments.manage'] },
   body: dynamicRatesRequest,
   bodyFormat: 'json',
+  // An RPC endpoint: production answers it as plain JSON (with a JSON:API-like body).
+  produces: ['application/json'],
   responses: {
-    200: { description: 'The dynamic rates that fit the shipment, each with its computed price.', schema: dynamicRatesResponse },
+    200: { description: 'The dynamic rates that fit the shipment, each with its computed price.', schema: dynamicRatesResponse, contentTypes: ['application/json'] },
     422: { description: 'A relationship names an unknown, invisible or inactive resource (10008).', schema: errorDocument },
   },
   handler: (ctx, { body }) =>
-    jsonApi({ data: dynamicRates(ctx, body).map((row) => toResourceObject(serviceRateKind, row, ctx)), meta: {}, links: {} }),
+    plainJson({ data: dynamicRates(ctx, body).map((row) => toResourceObject(serviceRateKind, row, ctx)), meta: {}, links: {} }),
 });
 
 export const serviceRateEndpoints = [

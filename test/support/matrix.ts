@@ -352,7 +352,7 @@ async function populateTenant(sandbox: TestSandbox, clientId: string, country: '
       body: {
         data: {
           type: 'shops',
-          attributes: { name: `Matrix shop of ${clientId}`, sender_address: shop.attributes.sender_address },
+          attributes: { name: `Matrix shop of ${clientId}`, sender_address: shop.attributes.sender_address, return_address: shop.attributes.return_address },
           relationships: { organization: { data: { type: 'organizations', id: organizationId } } },
           meta: { logo: pngLogo() },
         },
