@@ -12,6 +12,7 @@ import { errorDocument } from '../jsonapi/schemas.js';
 import { relatedId, toOneRef, unknownRelated, type ToOneRef } from '../jsonapi/request.js';
 import { toResourceObject } from '../jsonapi/resource.js';
 import { address, type Address } from '../model/common.js';
+import type { ContractRecord } from '../model/contract.js';
 import type { ServiceRateRecord } from '../model/service-rate.js';
 import type { ServiceRecord } from '../model/service.js';
 import { rateVisible, serviceRateKind, serviceRateSchemas, type RateRow } from './service-rate-kind.js';
@@ -31,15 +32,30 @@ const query = z.object({
     .describe('Grams; for volumetric services the higher of this and filter[weight] selects the range.'),
   'filter[service]': csvIds.optional().describe('Comma separated service ids.'),
   'filter[contract]': csvIds.optional().describe('Comma separated contract ids.'),
+  'filter[organization]': csvIds
+    .optional()
+    .describe("Comma separated organization ids: the rates of contracts these organizations can use (their own and their broker's)."),
 });
 type Query = z.output<typeof query>;
 
+/** The contract owners whose rates `filter[organization]` keeps: the organizations and their brokers. */
+function ownersOf(ctx: Ctx, organizationIds: readonly string[] | undefined): Set<string> | undefined {
+  if (!organizationIds) return undefined;
+  const owners = new Set(organizationIds);
+  for (const id of organizationIds) {
+    const broker = ctx.services.store.get('organizations', id)?.broker_id;
+    if (broker) owners.add(broker);
+  }
+  return owners;
+}
+
 /** Whether a rate passes the filters that do not depend on weight. */
-function matchesIds(rate: ServiceRateRecord, active: boolean, q: Query): boolean {
+function matchesIds(rate: ServiceRateRecord, contract: ContractRecord, active: boolean, q: Query, owners: Set<string> | undefined): boolean {
   return (
     (q['filter[has_active_contract]'] === undefined || q['filter[has_active_contract]'] === active) &&
     (!q['filter[service]'] || q['filter[service]'].includes(rate.service_id)) &&
-    (!q['filter[contract]'] || q['filter[contract]'].includes(rate.contract_id))
+    (!q['filter[contract]'] || q['filter[contract]'].includes(rate.contract_id)) &&
+    (!owners || owners.has(contract.owner.id))
   );
 }
 
@@ -54,11 +70,12 @@ function matchesIds(rate: ServiceRateRecord, active: boolean, q: Query): boolean
 function filterRates(ctx: Ctx, rows: readonly ServiceRateRecord[], q: Query): RateRow[] {
   const { store } = ctx.services;
   const weights: WeightQuery = { weight: q['filter[weight]'], volume: q['filter[volume]'], volumetricWeight: q['filter[volumetric_weight]'] };
+  const owners = ownersOf(ctx, q['filter[organization]']);
   const out: RateRow[] = [];
   for (const rate of rows) {
     const contract = store.get('contracts', rate.contract_id);
     const service = store.get('services', rate.service_id);
-    if (!contract || !service || !matchesIds(rate, contract.status === 'active', q)) continue;
+    if (!contract || !service || !matchesIds(rate, contract, contract.status === 'active', q, owners)) continue;
     const weight = selectionWeight(service, contract, weights);
     if (weight === undefined || !rate.weight_bracket) {
       if (weight === undefined || rateCoversWeight(rate, weight)) out.push(rate);
