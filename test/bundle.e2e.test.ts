@@ -86,7 +86,7 @@ describe('the bundled server (npm start)', () => {
     const created = await json('POST', '/shops', {
       data: {
         type: 'shops',
-        attributes: { name: 'Bundle Shop', sender_address: shop.attributes.sender_address },
+        attributes: { name: 'Bundle Shop', sender_address: shop.attributes.sender_address, return_address: shop.attributes.return_address },
         relationships: { organization: { data: { type: 'organizations', id: organization } } },
       },
       meta: { logo },

@@ -49,7 +49,7 @@ export const carrierEndpoints = [
   }),
   endpoint({
     method: 'get',
-    path: '/brand-logos/{file}',
+    path: '/brand-logos/{brand_logo}',
     operationId: 'getBrandLogo',
     summary: 'A carrier or broker logo',
     description:
@@ -57,14 +57,14 @@ export const carrierEndpoints = [
       'an SVG badge drawn by the sandbox, where production serves the real artwork.',
     tag: 'Carriers',
     auth: 'none',
-    params: z.object({ file: z.string().regex(/^(carrier|broker)-[a-z0-9-]+\.svg$/) }),
+    params: z.object({ brand_logo: z.string().regex(/^(carrier|broker)-[a-z0-9-]+\.svg$/) }),
     produces: ['image/svg+xml'],
     responses: { 200: { description: 'The logo.', contentTypes: ['image/svg+xml'] } },
     handler: (ctx, { params }) => {
-      const [, kind, key] = /^(carrier|broker)-(.+)\.svg$/.exec(params.file)!;
+      const [, kind, key] = /^(carrier|broker)-(.+)\.svg$/.exec(params.brand_logo)!;
       const brand =
         kind === 'carrier' ? ctx.services.store.all('carriers').find((row) => row.code === key) : ctx.services.store.get('brokers', key!);
-      if (!brand) throw ApiError.of('resourceNotFound', `No ${kind} logo is served as '${params.file}'.`);
+      if (!brand) throw ApiError.of('resourceNotFound', `No ${kind} logo is served as '${params.brand_logo}'.`);
       return new Response(brandLogoSvg(kind === 'carrier' ? key! : '', brand.name), {
         headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' },
       });

@@ -118,6 +118,7 @@ export const NESTED_PARAMS: Readonly<Record<string, string>> = {
   country_code: 'pickup-location-searches',
   postal_code: 'pickup-location-searches',
   file: 'docs-assets',
+  brand_logo: 'brand-logos',
 };
 
 const singular = (segment: string): string => segment.replace(/-/g, '_').replace(/(ses|s)$/, (end) => (end === 'ses' ? 's' : ''));
@@ -196,6 +197,7 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
     pick: (_store, chosen) => (chosen.country_code === undefined ? 'NL' : '1012AB'),
   },
   'docs-assets': { kind: 'shared', why: 'static files of the API reference page', pick: () => 'docs.css' },
+  'brand-logos': { kind: 'shared', why: 'carrier and broker logos the sandbox draws; public', pick: () => 'carrier-postnl.svg' },
 };
 
 /** The class of a path parameter of an endpoint, or an error message when it is not classified. */
@@ -476,7 +478,7 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
       return {
         data: {
           type: 'shops',
-          attributes: { name: 'Matrix shop', sender_address: shop.attributes.sender_address },
+          attributes: { name: 'Matrix shop', sender_address: shop.attributes.sender_address, return_address: shop.attributes.return_address },
           relationships: { organization: { data: { type: 'organizations', id: caller.organizationId } } },
         },
       };
