@@ -201,7 +201,7 @@ describe('hooks: predicates, converters and consistency', () => {
     const shipment = await ship();
     expect(shipment.relationships.service.data.id).toBe(w.service('postnl-parcel-standard', 'NL').id);
     const gb = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, attributes: { description: 'x', items: [{ description: 'x', quantity: 1, item_value: { amount: 100, currency: 'EUR' }, origin_country_code: 'NL' }], customs: { content_type: 'gifts', non_delivery: 'return', incoterm: 'DAP' } } }));
-    expect(gb.relationships.service.data).toBeNull();
+    expect(gb.relationships.service).toBeUndefined();
     const logs = (await sandbox.get(`/hooks/${converted.id}/logs?filter[has_errors]=true`, w.token)).body.data;
     expect(logs).toHaveLength(1);
     expect(logs[0].attributes.errors[0]).toContain('postnl-parcel-standard');
@@ -212,8 +212,8 @@ describe('hooks: predicates, converters and consistency', () => {
     const dpdContract = w.contracts.find((c: Json) => c.attributes.name.startsWith('DPD') && c.attributes.status === 'active');
     const bad = await hook({ values: [set('/relationships/service/data/id', w.service('postnl-parcel-standard', 'NL').id), set('/relationships/contract/data/id', dpdContract.id)] });
     const shipment = await ship();
-    expect(shipment.relationships.service.data).toBeNull();
-    expect(shipment.relationships.contract.data).toBeNull();
+    expect(shipment.relationships.service).toBeUndefined();
+    expect(shipment.relationships.contract).toBeUndefined();
     const [log] = (await sandbox.get(`/hooks/${bad.id}/logs`, w.token)).body.data;
     expect(log.attributes.resource_diff).toEqual({});
     expect(log.attributes.errors.join(' ')).toContain('different carriers');
@@ -223,11 +223,10 @@ describe('hooks: predicates, converters and consistency', () => {
     const { hook, ship, sandbox, w } = await setup();
     const created = await hook({ name: 'Channel', values: [set('/attributes/channel', 'web')] });
     const shipment = await ship();
-    const fromHook = (await sandbox.get(`/hooks/${created.id}/logs?include=resource`, w.token)).body;
+    const fromHook = (await sandbox.get(`/hooks/${created.id}/logs`, w.token)).body;
     const log = fromHook.data[0];
     expect(log.relationships.hook.data).toEqual({ type: 'hooks', id: created.id, meta: { name: 'Channel' } });
     expect(log.relationships.resource.data).toEqual({ type: 'shipments', id: shipment.id });
-    expect(fromHook.included[0].id).toBe(shipment.id);
     const fromShipment = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.relationships.hook_logs.data;
     expect(fromShipment).toEqual([{ type: 'hook-logs', id: log.id }]);
     const byId = await sandbox.get(`/hook-logs/${log.id}`, w.token);
@@ -257,7 +256,7 @@ describe('hooks: predicates, converters and consistency', () => {
     });
     expect(answer.status).toBe(201);
     expect((await ship({ physical_properties: { weight: 800 } })).relationships.service.data.id).toBe(w.service('postnl-letterbox-parcel', 'NL').id);
-    expect((await ship({ physical_properties: { weight: 2500 } })).relationships.service.data).toBeNull();
+    expect((await ship({ physical_properties: { weight: 2500 } })).relationships.service).toBeUndefined();
   });
 });
 

@@ -7,6 +7,7 @@ import { endpoint } from '../http/endpoint.js';
 import { booleanParam, csvIds } from '../http/params.js';
 import { collectionDocument, jsonApi, resourceDocument } from '../jsonapi/document.js';
 import { hookIncludes, webhookIncludes } from './include-paths.js';
+import { errorDocument } from '../jsonapi/schemas.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../jsonapi/request.js';
 import { hookAttributes, type HookRecord } from '../model/hook.js';
 import { findOr404 } from './lookup.js';
@@ -116,8 +117,8 @@ export const hookEndpoints = [
     body: createRequest,
     responses: {
       201: { description: 'The new hook.', schema: hookSchemas.document },
-      409: { description: 'The body type is not hooks (10007).' },
-      422: { description: 'An owner of another tenant, or an action that cannot apply (10008).' },
+      409: { description: 'The body type is not hooks (10007).', schema: errorDocument },
+      422: { description: 'An owner of another tenant, or an action that cannot apply (10008); each error points at its field.', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
       checkIdentity(body.data, 'hooks');
@@ -141,8 +142,8 @@ export const hookEndpoints = [
     body: updateRequest,
     responses: {
       200: { description: 'The whole hook.', schema: hookSchemas.document },
-      409: { description: 'The body type or id does not match (10007).' },
-      422: { description: 'An action that cannot apply (10008).' },
+      409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
+      422: { description: 'An action that cannot apply (10008); each error points at its field.', schema: errorDocument },
     },
     handler: async (ctx, { params, body }) => {
       const current = findOr404(ctx, 'hooks', 'hooks', params.hook_id, (row) => hookVisible(ctx, row));
