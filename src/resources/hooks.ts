@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hostAllowed } from '../domain/hooks/webhooks.js';
-import { updateProblem } from '../domain/hooks/targets.js';
+import { updateProblems } from '../domain/hooks/targets.js';
 import { Problems } from '../domain/shipments/problems.js';
 import { principalOf, type Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
@@ -49,10 +49,7 @@ function checkAction(ctx: Ctx, attributes: HookAttributes): void {
   const { action, trigger } = attributes;
   if (action.action_type === 'update-resource') {
     if (trigger.resource_type !== 'shipments') problems.add('update-resource can only change shipments; use a shipments trigger.', `${base}/action_type`);
-    action.values.forEach((value, index) => {
-      const problem = updateProblem(value.pointer, value.value, value.converter);
-      if (problem) problems.add(problem.message, `${base}/values/${index}/${problem.field}`);
-    });
+    for (const problem of updateProblems(action.values)) problems.add(problem.message, `${base}/values/${problem.index}/${problem.field}`);
   } else {
     action.values.forEach((value, index) => {
       if (!hostAllowed(value.url, ctx.services.config.hookAllowedHosts)) {
