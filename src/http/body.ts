@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError } from '../jsonapi/errors.js';
-import { schemaErrors } from '../jsonapi/validation.js';
+import { validated } from '../jsonapi/validation.js';
 import type { BodyFormat } from './endpoint.js';
 import { isJsonMediaType, mediaType } from './media.js';
 
@@ -60,7 +60,5 @@ export async function readBody<T>(c: Context, schema: z.ZodType<T>, format: Body
     }
   }
   if (tooDeep(parsed, MAX_DEPTH)) throw ApiError.invalid(`The request body nests deeper than ${MAX_DEPTH} levels.`, '');
-  const result = schema.safeParse(parsed);
-  if (!result.success) throw new ApiError(schemaErrors(result.error, 'pointer'));
-  return result.data;
+  return validated(schema, parsed, 'pointer');
 }

@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { parseIncludes } from '../jsonapi/include.js';
 import { parsePage } from '../jsonapi/pagination.js';
-import { schemaErrors } from '../jsonapi/validation.js';
+import { validated } from '../jsonapi/validation.js';
 import type { Services } from '../services.js';
 import { readBody } from './body.js';
 import { createCtx } from './context.js';
@@ -81,7 +81,5 @@ function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
     }
   }
   if (!endpoint.query) return {};
-  const result = endpoint.query.safeParse(values);
-  if (!result.success) throw new ApiError(schemaErrors(result.error, 'parameter'));
-  return result.data;
+  return validated(endpoint.query, values, 'parameter');
 }

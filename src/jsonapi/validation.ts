@@ -1,13 +1,93 @@
 import type { z } from 'zod';
-import { errorObject, toPointer, type ErrorObject } from './errors.js';
+import { ApiError, errorObject, toPointer, type ErrorObject } from './errors.js';
+
+type RawIssue = z.core.$ZodRawIssue;
+
+/** How a JSON value is called in messages: `a string`, `an object`, `null`. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** Whether a number schema only takes integers: `z.int()`, or `z.number().int()` (a check). */
+function isInteger(schema: unknown): boolean {
+  const def = (schema as { _zod?: { def?: { format?: string; checks?: { _zod: { def: { format?: string } } }[] } } })?._zod?.def;
+  const integral = (format?: string) => format !== undefined && /int/.test(format);
+  return integral(def?.format) || (def?.checks ?? []).some((check) => integral(check._zod.def.format));
+}
+
+/** The type a schema expected, as a noun phrase. */
+function expectedOf(issue: { expected: string; inst?: unknown }): string {
+  switch (issue.expected) {
+    case 'number':
+      return isInteger(issue.inst) ? 'an integer' : 'a number';
+    case 'int':
+    case 'bigint':
+      return 'an integer';
+    case 'object':
+    case 'record':
+      return 'an object';
+    case 'array':
+    case 'tuple':
+      return 'an array';
+    case 'null':
+      return 'null';
+    default:
+      return /^[aeiou]/.test(issue.expected) ? `an ${issue.expected}` : `a ${issue.expected}`;
+  }
+}
+
+const quote = (value: unknown) => (typeof value === 'string' ? `'${value}'` : String(value));
+const oneOf = (values: readonly unknown[]) => (values.length === 1 ? quote(values[0]) : `one of ${values.map(quote).join(', ')}`);
+const listing = (items: string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`);
+
+/** The types a plain union (`string | number | ...`) takes, when every branch failed on the type alone. */
+function unionTypes(issue: RawIssue & { code: 'invalid_union' }): string[] | undefined {
+  const branches = issue.errors.map((branch) => (branch.length === 1 && branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0 ? branch[0] : undefined));
+  if (branches.length === 0 || branches.some((branch) => branch === undefined)) return undefined;
+  return [...new Set(branches.map((branch) => expectedOf(branch as { expected: string })))];
+}
+
+/**
+ * Messages for the issues zod words for programmers, as a parse-level error map: a schema's own
+ * message still wins. It sees the input, which finished issues do not carry, and so tells a
+ * missing member ("is required") from one of the wrong type ("must be an integer, not a string").
+ */
+export function readableIssue(issue: RawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${expectedOf(issue)}, not ${kindOf(issue.input)}`;
+    case 'invalid_value':
+      return issue.input === undefined ? 'is required' : `must be ${oneOf(issue.values)}`;
+    case 'invalid_union': {
+      if (issue.discriminator !== undefined) {
+        const value = (issue.input as Record<string, unknown> | undefined)?.[issue.discriminator];
+        return value === undefined ? 'is required' : `must be ${oneOf((issue.options ?? []) as unknown[])}`;
+      }
+      if (issue.input === undefined) return 'is required';
+      const types = unionTypes(issue);
+      return types ? `must be ${listing(types)}, not ${kindOf(issue.input)}` : 'does not match any of the forms this member takes';
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The member an issue concerns, as a reader names it: `weight`, `tags[0]`, `filter[has_errors]`. */
+function fieldOf(path: readonly PropertyKey[]): string {
+  const last = path[path.length - 1];
+  if (last === undefined) return 'body';
+  if (typeof last === 'number' && path.length > 1) return `${String(path[path.length - 2])}[${last}]`;
+  return String(last);
+}
 
 /** Readable detail for one schema issue, naming the field it concerns. */
 function detailOf(issue: z.core.$ZodIssue, field: string): string {
-  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) {
-    return `'${field}' is required.`;
-  }
   if (issue.code === 'unrecognized_keys') return `'${field}' is not a known member here.`;
-  return `'${field}': ${issue.message}.`.replace(/\.\.$/, '.');
+  const message = issue.message.replace(/\.$/, '');
+  // Messages written as a predicate ("must be ...", "is required") read as a sentence after the name.
+  return /^(is|must|should|cannot|does|has) /.test(message) ? `'${field}' ${message}.` : `'${field}': ${message}.`;
 }
 
 /**
@@ -21,10 +101,17 @@ export function schemaErrors(error: z.ZodError, where: 'pointer' | 'parameter', 
       issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
     for (const path of paths) {
       const full = [...prefix, ...path];
-      const field = full.length > 0 ? String(full[full.length - 1]) : 'body';
-      const source = where === 'pointer' ? { pointer: toPointer(full) } : { parameter: String(full[0] ?? '') };
-      errors.push(errorObject('invalidSchema', detailOf(issue, field), { source }));
+      const parameter = String(full[0] ?? '');
+      const source = where === 'pointer' ? { pointer: toPointer(full) } : { parameter };
+      errors.push(errorObject('invalidSchema', detailOf(issue, where === 'pointer' ? fieldOf(full) : parameter), { source }));
     }
   }
   return errors;
+}
+
+/** Parses a request part with readable messages, or throws one 400/10003 error per violation. */
+export function validated<T>(schema: z.ZodType<T>, input: unknown, where: 'pointer' | 'parameter', prefix: readonly (string | number)[] = []): T {
+  const result = schema.safeParse(input, { error: readableIssue });
+  if (!result.success) throw new ApiError(schemaErrors(result.error, where, prefix));
+  return result.data;
 }

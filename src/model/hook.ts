@@ -26,7 +26,13 @@ export const hookTrigger = z
   .meta({ id: 'HookTrigger' });
 
 export const updateValue = z
-  .object({ pointer: resourcePointer, value: z.unknown(), converter: z.enum(['service-code-to-id']).optional() })
+  .object({
+    pointer: resourcePointer.describe(
+      'An attribute (`/attributes/description`) or a relationship: `/relationships/service/data/id` (with an optional `/relationships/service/data/type` value), `/relationships/service/data` ({type, id}) or `/relationships/service` ({data: {type, id}}).',
+    ),
+    value: z.unknown(),
+    converter: z.enum(['service-code-to-id']).optional(),
+  })
   .meta({ id: 'HookUpdateValue' });
 
 export const sendValue = z

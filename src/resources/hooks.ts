@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { hostAllowed } from '../domain/hooks/webhooks.js';
-import { updateProblem } from '../domain/hooks/targets.js';
+import { updateProblems } from '../domain/hooks/targets.js';
 import { Problems } from '../domain/shipments/problems.js';
 import { principalOf, type Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { booleanParam, csvIds } from '../http/params.js';
 import { collectionDocument, jsonApi, resourceDocument } from '../jsonapi/document.js';
 import { hookIncludes, webhookIncludes } from './include-paths.js';
+import { errorDocument } from '../jsonapi/schemas.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../jsonapi/request.js';
 import { hookAttributes, type HookRecord } from '../model/hook.js';
 import { findOr404 } from './lookup.js';
@@ -48,10 +49,7 @@ function checkAction(ctx: Ctx, attributes: HookAttributes): void {
   const { action, trigger } = attributes;
   if (action.action_type === 'update-resource') {
     if (trigger.resource_type !== 'shipments') problems.add('update-resource can only change shipments; use a shipments trigger.', `${base}/action_type`);
-    action.values.forEach((value, index) => {
-      const problem = updateProblem(value.pointer, value.value, value.converter);
-      if (problem) problems.add(problem.message, `${base}/values/${index}/${problem.field}`);
-    });
+    for (const problem of updateProblems(action.values)) problems.add(problem.message, `${base}/values/${problem.index}/${problem.field}`);
   } else {
     action.values.forEach((value, index) => {
       if (!hostAllowed(value.url, ctx.services.config.hookAllowedHosts)) {
@@ -116,8 +114,8 @@ export const hookEndpoints = [
     body: createRequest,
     responses: {
       201: { description: 'The new hook.', schema: hookSchemas.document },
-      409: { description: 'The body type is not hooks (10007).' },
-      422: { description: 'An owner of another tenant, or an action that cannot apply (10008).' },
+      409: { description: 'The body type is not hooks (10007).', schema: errorDocument },
+      422: { description: 'An owner of another tenant, or an action that cannot apply (10008); each error points at its field.', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
       checkIdentity(body.data, 'hooks');
@@ -141,8 +139,8 @@ export const hookEndpoints = [
     body: updateRequest,
     responses: {
       200: { description: 'The whole hook.', schema: hookSchemas.document },
-      409: { description: 'The body type or id does not match (10007).' },
-      422: { description: 'An action that cannot apply (10008).' },
+      409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
+      422: { description: 'An action that cannot apply (10008); each error points at its field.', schema: errorDocument },
     },
     handler: async (ctx, { params, body }) => {
       const current = findOr404(ctx, 'hooks', 'hooks', params.hook_id, (row) => hookVisible(ctx, row));

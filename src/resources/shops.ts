@@ -7,7 +7,7 @@ import { ApiError } from '../jsonapi/errors.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../jsonapi/request.js';
 import { linkTo, type ResourceKind, type ResourceObject } from '../jsonapi/resource.js';
 import { errorDocument, resourceSchemas } from '../jsonapi/schemas.js';
-import { schemaErrors } from '../jsonapi/validation.js';
+import { validated } from '../jsonapi/validation.js';
 import type { Address } from '../model/common.js';
 import { DEFAULT_LOCALE, shopAttributes, writableShopAttributes, type ShopRecord } from '../model/shop.js';
 import type { Tx } from '../store/store.js';
@@ -106,9 +106,7 @@ type UploadSource = { data: { meta?: { logo?: LogoUpload } }; meta?: Record<stri
 function uploadOf(body: UploadSource): { logo: LogoUpload; pointer: string } | undefined {
   if (body.data.meta?.logo) return { logo: body.data.meta.logo, pointer: '/data/meta/logo' };
   if (body.meta?.logo === undefined) return undefined;
-  const parsed = logoUpload.safeParse(body.meta.logo);
-  if (!parsed.success) throw new ApiError(schemaErrors(parsed.error, 'pointer', ['meta', 'logo']));
-  return { logo: parsed.data, pointer: '/meta/logo' };
+  return { logo: validated(logoUpload, body.meta.logo, 'pointer', ['meta', 'logo']), pointer: '/meta/logo' };
 }
 
 /** The response document, with the uploaded logo echoed in `data.meta.logo`. */

@@ -2,8 +2,47 @@ import { z } from 'zod';
 import { writableShipmentAttributes } from '../../model/shipment.js';
 import { tokens } from './pointer.js';
 
-/** To-one relationships of a shipment a hook may set, with the type each points at. */
+/** To-one relationships of a shipment a hook may set, with the one type each points at. */
 export const TO_ONE = { service: 'services', contract: 'contracts', liability_coverage: 'liability-coverages', collection: 'collections' } as const;
+export type ToOneName = keyof typeof TO_ONE;
+
+/** Relationships a shipment has that only the sandbox sets, so a hook pointing there gets a precise answer. */
+const READ_ONLY = ['shop', 'shipment_status', 'files', 'hook_logs', 'colli', 'consolidation_shipment', 'shipment_surcharges', 'manifest'];
+
+/**
+ * Where an update-resource value lands. Relationships may be addressed as the whole object
+ * (`/relationships/service`, value `{data: {type, id}}`), as its data (`.../data`, value
+ * `{type, id}`), or member by member (`.../data/id`, `.../data/type`), as production's docs do.
+ */
+export type Target =
+  | { kind: 'attribute'; path: string[] }
+  | { kind: 'to-one'; name: ToOneName; type: string; part: 'relationship' | 'data' | 'id' | 'type' }
+  | { kind: 'to-many'; name: 'service_options'; type: 'service-options'; part: 'relationship' | 'data' };
+
+/** A problem with an `update-resource` value, and which of its members is to blame. */
+export type UpdateProblem = { field: 'pointer' | 'value'; message: string };
+
+const PARTS = { '': 'relationship', data: 'data', 'data/id': 'id', 'data/type': 'type' } as const;
+
+/** What a pointer names, or why it names nothing a hook may set. */
+export function targetOf(pointer: string): Target | UpdateProblem {
+  const [root, name, ...rest] = tokens(pointer);
+  const fail = (message: string): UpdateProblem => ({ field: 'pointer', message });
+  if (root === 'attributes') return name === undefined ? fail("Point at one attribute, e.g. '/attributes/description'.") : { kind: 'attribute', path: [name, ...rest] };
+  if (root !== 'relationships' || name === undefined) return fail(`A pointer must start with /attributes/ or /relationships/, not '${pointer}'.`);
+  const part = Object.hasOwn(PARTS, rest.join('/')) ? PARTS[rest.join('/') as keyof typeof PARTS] : undefined;
+  if (name === 'service_options') {
+    if (part === 'relationship' || part === 'data') return { kind: 'to-many', name, type: 'service-options', part };
+    return fail("Service options are set as a whole: point at '/relationships/service_options/data' with a list of {type, id}.");
+  }
+  if (Object.hasOwn(TO_ONE, name)) {
+    const type = TO_ONE[name as ToOneName];
+    if (part) return { kind: 'to-one', name: name as ToOneName, type, part };
+    return fail(`Point at '/relationships/${name}/data/id' (and '/data/type' with '${type}' if you like), '/relationships/${name}/data' or '/relationships/${name}'.`);
+  }
+  if (READ_ONLY.includes(name)) return fail(`The ${name} relationship is set by the sandbox; a hook cannot set it.`);
+  return fail(`Shipments have no relationship '${name}'. A hook can set: ${[...Object.keys(TO_ONE), 'service_options'].join(', ')}.`);
+}
 
 /** The schema of the attribute at `path` (below `attributes`), or `undefined` when none. */
 function schemaAt(path: readonly string[]): z.ZodType | undefined {
@@ -20,42 +59,51 @@ function schemaAt(path: readonly string[]): z.ZodType | undefined {
 }
 
 const identifier = (type: string) => z.object({ type: z.literal(type), id: z.string().min(1) });
+const isCode = (value: unknown) => typeof value === 'string' && value !== '';
+const CONVERTER_ONLY = (converter: string) => `The converter '${converter}' only applies to /relationships/service/data/id.`;
 
-/** A problem with an `update-resource` value, and which of its members is to blame. */
-export type UpdateProblem = { field: 'pointer' | 'value'; message: string };
-
-/**
- * Why an `update-resource` value cannot apply to shipments, or `undefined` when it can: the
- * pointer must name a writable attribute or relationship, and the value must fit its type.
- */
-export function updateProblem(pointer: string, value: unknown, converter?: string): UpdateProblem | undefined {
-  const message = describeProblem(pointer, value, converter);
-  if (!message) return undefined;
-  return { field: /^(The value|With service-code-to-id)/.test(message) ? 'value' : 'pointer', message };
+/** Why a value does not fit its (valid) target, or `undefined` when it does. */
+function valueProblem(target: Target, pointer: string, value: unknown, converter?: string): UpdateProblem | undefined {
+  const fail = (message: string): UpdateProblem => ({ field: 'value', message });
+  if (converter && (target.kind !== 'to-one' || target.name !== 'service' || (target.part !== 'id' && target.part !== 'data'))) {
+    return { field: 'pointer', message: CONVERTER_ONLY(converter) };
+  }
+  if (converter) return isCode(value) ? undefined : fail('With service-code-to-id the value must be a service code.');
+  if (target.kind === 'attribute') {
+    const schema = schemaAt(target.path);
+    if (!schema) return { field: 'pointer', message: `'${pointer}' is not a writable shipment attribute.` };
+    const result = schema.safeParse(value);
+    return result.success ? undefined : fail(`The value does not fit '${pointer}': ${result.error.issues[0]?.message ?? 'wrong type'}.`);
+  }
+  const { type, part } = target;
+  if (target.kind === 'to-many') {
+    const list = z.array(identifier(type));
+    const fits = part === 'data' ? list.safeParse(value).success : z.object({ data: list }).safeParse(value).success;
+    return fits ? undefined : fail(part === 'data' ? `The value must be a list of {type: "${type}", id}.` : `The value must be {data: [{type: "${type}", id}, ...]}.`);
+  }
+  if (part === 'id') return isCode(value) ? undefined : fail('The value must be an id (a string).');
+  if (part === 'type') return value === type ? undefined : fail(`The ${target.name} relationship points at '${type}' only, not ${JSON.stringify(value)}.`);
+  if (part === 'data') return identifier(type).safeParse(value).success ? undefined : fail(`The value must be {type: "${type}", id}.`);
+  return z.object({ data: identifier(type) }).safeParse(value).success ? undefined : fail(`The value must be {data: {type: "${type}", id}}.`);
 }
 
-function describeProblem(pointer: string, value: unknown, converter?: string): string | undefined {
-  const [root, name, ...rest] = tokens(pointer);
-  if (root === 'attributes') {
-    if (converter) return `The converter '${converter}' only applies to /relationships/service/data/id.`;
-    const schema = name === undefined ? undefined : schemaAt([name, ...rest]);
-    if (!schema) return `'${pointer}' is not a writable shipment attribute.`;
-    const result = schema.safeParse(value);
-    return result.success ? undefined : `The value does not fit '${pointer}': ${result.error.issues[0]?.message ?? 'wrong type'}.`;
-  }
-  if (root !== 'relationships' || name === undefined) return `A pointer must start with /attributes or /relationships, not '${pointer}'.`;
-  if (name === 'service_options') {
-    if (rest.join('/') !== 'data') return "Service options are set as a whole: use '/relationships/service_options/data'.";
-    return z.array(identifier('service-options')).safeParse(value).success ? undefined : 'The value must be a list of {type: "service-options", id}.';
-  }
-  const type = Object.hasOwn(TO_ONE, name) ? TO_ONE[name as keyof typeof TO_ONE] : undefined;
-  if (!type) return `'${name}' is not a relationship a hook may set.`;
-  const target = rest.join('/');
-  if (converter) {
-    if (name !== 'service' || (target !== 'data/id' && target !== 'data')) return `The converter '${converter}' only applies to /relationships/service/data/id.`;
-    return typeof value === 'string' && value !== '' ? undefined : 'With service-code-to-id the value must be a service code.';
-  }
-  if (target === 'data/id') return typeof value === 'string' && value !== '' ? undefined : 'The value must be an id (a string).';
-  if (target === 'data') return identifier(type).safeParse(value).success ? undefined : `The value must be {type: "${type}", id}.`;
-  return `Point at '/relationships/${name}/data' or '/relationships/${name}/data/id'.`;
+/**
+ * Every problem of an action's values, with the index of the value to blame: each value on its
+ * own, then the rule that spans values: a `/data/type` sets no relationship by itself, so it
+ * needs a value giving the same relationship's id.
+ */
+export function updateProblems(values: readonly { pointer: string; value?: unknown; converter?: string }[]): (UpdateProblem & { index: number })[] {
+  const problems: (UpdateProblem & { index: number })[] = [];
+  const targets = values.map((v, index) => {
+    const target = targetOf(v.pointer);
+    const problem = 'kind' in target ? valueProblem(target, v.pointer, v.value, v.converter) : target;
+    if (problem) problems.push({ ...problem, index });
+    return 'kind' in target ? target : undefined;
+  });
+  const withId = new Set(targets.flatMap((t) => (t?.kind === 'to-one' && t.part !== 'type' ? [t.name] : [])));
+  targets.forEach((target, index) => {
+    if (target?.kind !== 'to-one' || target.part !== 'type' || withId.has(target.name)) return;
+    problems.push({ index, field: 'pointer', message: `A type alone sets no ${target.name}: add a value for '/relationships/${target.name}/data/id' to this action.` });
+  });
+  return problems.sort((a, b) => a.index - b.index);
 }

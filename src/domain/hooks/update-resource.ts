@@ -3,8 +3,8 @@ import type { Ctx } from '../../http/context.js';
 import type { updateValue } from '../../model/hook.js';
 import { coversAddress } from '../address-rules.js';
 import type { HookDocument } from './shipment-document.js';
-import { isSet, setAt, tokens, valueAt } from './pointer.js';
-import { TO_ONE, updateProblem } from './targets.js';
+import { isSet, setAt, valueAt } from './pointer.js';
+import { targetOf, updateProblems, type Target } from './targets.js';
 
 type UpdateValue = z.infer<typeof updateValue>;
 
@@ -23,41 +23,58 @@ function serviceCodeToId(ctx: Ctx, document: HookDocument, code: string): string
     .find((s) => s.code === code && coversAddress(s.regions_from, from) && coversAddress(s.regions_to, to) && (!carrierId || s.carrier_id === carrierId))?.id;
 }
 
-/** Writes one value into the document, in the shape its pointer names. */
-function write(document: HookDocument, pointer: string, value: unknown): void {
-  const [root, name, ...rest] = tokens(pointer);
-  if (root === 'relationships' && name && Object.hasOwn(TO_ONE, name) && rest.join('/') === 'data/id') {
-    document.relationships[name] = { data: { type: TO_ONE[name as keyof typeof TO_ONE], id: value } };
-    return;
-  }
-  setAt(document as unknown as Record<string, unknown>, pointer, structuredClone(value));
+/** The id of a to-one relationship in the document, or `undefined` when it is empty. */
+const idIn = (document: HookDocument, name: string): string | undefined => (document.relationships[name]?.data as { id?: string } | null | undefined)?.id || undefined;
+
+/** The id a to-one value gives, in whichever form its pointer takes. */
+function idOf(part: 'relationship' | 'data' | 'id', value: unknown): string {
+  if (part === 'id') return value as string;
+  if (part === 'data') return (value as { id: string }).id;
+  return (value as { data: { id: string } }).data.id;
 }
 
 /**
- * Applies an update-resource action to a copy of the document. A value whose target is already
- * set is left alone (a hook never overwrites what the client or an earlier hook set); a value
- * that cannot apply is an error. Returns the changed copy and the errors.
+ * Writes one value into the copy, unless what it targets is already set (a hook never
+ * overwrites what the client or an earlier value set). Relationships are always written whole,
+ * `{data: {type, id}}`, whatever form the pointer takes: a `/data/type` value writes nothing, the
+ * id fills in the one type the relationship can have. Returns an error when a converter finds nothing.
+ */
+function write(ctx: Ctx, next: HookDocument, target: Target, value: UpdateValue): string | undefined {
+  if (target.kind === 'attribute') {
+    if (!isSet(valueAt(next, value.pointer))) setAt(next as unknown as Record<string, unknown>, value.pointer, structuredClone(value.value));
+    return undefined;
+  }
+  if (target.kind === 'to-many') {
+    if (isSet(next.relationships[target.name]?.data)) return undefined;
+    const list = target.part === 'data' ? value.value : (value.value as { data: unknown }).data;
+    next.relationships[target.name] = { data: structuredClone(list) };
+    return undefined;
+  }
+  if (target.part === 'type' || idIn(next, target.name)) return undefined;
+  let id: string | undefined;
+  if (value.converter === 'service-code-to-id') {
+    id = serviceCodeToId(ctx, next, String(value.value));
+    if (id === undefined) return `No service with code '${String(value.value)}' fits the route and contract of this shipment.`;
+  } else {
+    id = idOf(target.part, value.value);
+  }
+  next.relationships[target.name] = { data: { type: target.type, id } };
+  return undefined;
+}
+
+/**
+ * Applies an update-resource action to a copy of the document. If any value cannot apply, the
+ * action changes nothing and the errors say why (a hook stored before a rule existed is judged
+ * by today's rules). Returns the changed copy and the errors.
  */
 export function applyUpdate(ctx: Ctx, document: HookDocument, values: readonly UpdateValue[]): { document: HookDocument; errors: string[] } {
+  const problems = updateProblems(values);
+  if (problems.length > 0) return { document, errors: problems.map((p) => `Value ${p.index}: ${p.message}`) };
   const next = structuredClone(document);
   const errors: string[] = [];
   for (const value of values) {
-    const problem = updateProblem(value.pointer, value.value, value.converter);
-    if (problem) {
-      errors.push(problem.message);
-      continue;
-    }
-    if (isSet(valueAt(next, value.pointer))) continue;
-    let resolved = value.value;
-    if (value.converter === 'service-code-to-id') {
-      resolved = serviceCodeToId(ctx, next, String(value.value));
-      if (resolved === undefined) {
-        errors.push(`No service with code '${String(value.value)}' fits the route and contract of this shipment.`);
-        continue;
-      }
-      if (tokens(value.pointer).join('/') === 'relationships/service/data') resolved = { type: 'services', id: resolved };
-    }
-    write(next, value.pointer, resolved);
+    const error = write(ctx, next, targetOf(value.pointer) as Target, value);
+    if (error) errors.push(error);
   }
   return { document: next, errors };
 }

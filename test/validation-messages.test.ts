@@ -1,0 +1,93 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testSandbox, type Json, type TestSandbox } from './support/app.js';
+import { recipients, shipmentBody, world, type World } from './support/shipments.js';
+
+/**
+ * A 400/10003 says what is wrong: a member of the wrong type is named with the type it must
+ * have (never "is required"), a missing one is "required", on body members and query
+ * parameters alike, with the pointer or parameter to blame.
+ */
+
+let sandbox: TestSandbox;
+let w: World;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+  w = await world(sandbox);
+});
+
+/** The one error of a 400/10003 answer that names `where` (a pointer or a parameter). */
+function errorAt(answer: { status: number; body: Json; text: string }, where: { pointer: string } | { parameter: string }) {
+  expect(answer.status, answer.text).toBe(400);
+  const error = answer.body.errors.find((e: Json) => JSON.stringify(e.source) === JSON.stringify(where));
+  expect(error, answer.text).toBeDefined();
+  expect(error.code).toBe('10003');
+  return error;
+}
+
+const shipment = (attributes: Json) => {
+  const body = shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.NL });
+  body.data.attributes = { ...body.data.attributes, ...attributes };
+  return sandbox.request('POST', '/shipments', { token: w.token, body });
+};
+
+describe('validation messages: body members', () => {
+  it('names the type a required member must have', async () => {
+    const answer = await shipment({ physical_properties: { weight: '500' } });
+    expect(errorAt(answer, { pointer: '/data/attributes/physical_properties/weight' }).detail).toBe("'weight' must be an integer, not a string.");
+  });
+
+  it('says a missing member is required', async () => {
+    const answer = await shipment({ physical_properties: {} });
+    expect(errorAt(answer, { pointer: '/data/attributes/physical_properties/weight' }).detail).toBe("'weight' is required.");
+  });
+
+  it('names the type of an optional member, and of an object sent as something else', async () => {
+    const answer = await shipment({ physical_properties: { weight: 500, length: 'long' }, recipient_address: null });
+    expect(errorAt(answer, { pointer: '/data/attributes/physical_properties/length' }).detail).toBe("'length' must be an integer, not a string.");
+    expect(errorAt(answer, { pointer: '/data/attributes/recipient_address' }).detail).toBe("'recipient_address' must be an object, not null.");
+  });
+
+  it('names the string a shop name must be', async () => {
+    const shop = w.shopIn('NL');
+    const answer = await sandbox.request('PATCH', `/shops/${shop.id}`, { token: w.token, body: { data: { type: 'shops', id: shop.id, attributes: { name: 42 } } } });
+    expect(errorAt(answer, { pointer: '/data/attributes/name' }).detail).toBe("'name' must be a string, not a number.");
+  });
+
+  it('lists the choices of an enum, a union and a missing discriminator', async () => {
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+    const body = {
+      data: {
+        type: 'hooks',
+        attributes: {
+          name: 'x',
+          order: 100,
+          active: 'yes',
+          trigger: { resource_type: 'shipments', resource_action: 'create', predicates: [{ pointer: '/attributes/channel', operator: '=', value: { x: 1 } }] },
+          action: { values: [] },
+        },
+        relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
+      },
+    };
+    const answer = await sandbox.request('POST', '/hooks', { token: w.token, body });
+    expect(errorAt(answer, { pointer: '/data/attributes/active' }).detail).toBe("'active' must be a boolean, not a string.");
+    expect(errorAt(answer, { pointer: '/data/attributes/trigger/predicates/0/operator' }).detail).toBe(
+      "'operator' must be one of '==', '!=', '>', '<', '>=', '<=', 'contains'.",
+    );
+    expect(errorAt(answer, { pointer: '/data/attributes/trigger/predicates/0/value' }).detail).toBe(
+      "'value' must be a string, a number, a boolean or null, not an object.",
+    );
+    expect(errorAt(answer, { pointer: '/data/attributes/action/action_type' }).detail).toBe("'action_type' is required.");
+  });
+});
+
+describe('validation messages: query parameters', () => {
+  it('says a boolean filter must be true or false', async () => {
+    const answer = await sandbox.get('/services?filter[has_active_contract]=maybe', w.token);
+    expect(errorAt(answer, { parameter: 'filter[has_active_contract]' }).detail).toBe("'filter[has_active_contract]' must be true or false.");
+  });
+
+  it('lists the values an enum filter takes', async () => {
+    const answer = await sandbox.get('/hooks?filter[action][action_type]=delete-resource', w.token);
+    expect(errorAt(answer, { parameter: 'filter[action][action_type]' }).detail).toBe("'filter[action][action_type]' must be one of 'update-resource', 'send-resource'.");
+  });
+});
