@@ -7,6 +7,8 @@ import { openCors } from './http/cors.js';
 import { captureRequests, requestLog, type AppEnv } from './http/request-log.js';
 import { plainJson, jsonApi } from './jsonapi/document.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
+import { apiErrorOf } from './jsonapi/domain-errors.js';
+import { DomainError } from './domain/errors.js';
 import { modules } from './modules.js';
 import type { AppDeps, Services } from './services.js';
 import { createScheduler } from './domain/scheduler.js';
@@ -59,6 +61,7 @@ export function allEndpoints(): Endpoint[] {
 }
 
 function renderError(error: unknown, c: Context, services: Services): Response {
+  if (error instanceof DomainError) error = apiErrorOf(error);
   if (error instanceof ApiError) return jsonApi({ errors: error.errors }, error.status, error.headers);
   if (services.logger) services.logger.error({ err: error, method: c.req.method, url: c.req.url }, 'unexpected error');
   else console.error(error);

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { textResponse } from '../http/response-text.js';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
 import { ApiError } from '../jsonapi/errors.js';
+import { apiErrorOf } from '../jsonapi/domain-errors.js';
+import { DomainError } from './errors.js';
 import type { Services } from '../services.js';
 import type { Tx } from '../store/store.js';
 import type { IdempotencyRecord } from '../store/tables.js';
@@ -71,7 +73,8 @@ export async function idempotent(
   };
   try {
     return await work(remember);
-  } catch (error) {
+  } catch (thrown) {
+    const error = thrown instanceof DomainError ? apiErrorOf(thrown) : thrown;
     // Refusals are part of the outcome and replay too; unexpected failures may be retried.
     if (error instanceof ApiError && error.status < 500) {
       await store.transact((tx) => remember(tx, error.status, JSON.stringify({ errors: error.errors })));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError } from '../jsonapi/errors.js';
+import { DomainError } from './errors.js';
 import type { Tx } from '../store/store.js';
 
 /** The image types a shop logo may have; anything else is refused before the bytes are looked at. */
@@ -31,7 +31,7 @@ function decodeBase64(contents: string, pointer: string): Buffer {
   const compact = contents.replace(/[\r\n\t ]/g, '');
   if (BASE64.test(compact)) return Buffer.from(compact, 'base64');
   const hint = /^data:/i.test(compact) ? ' Send only the base64 part, without the data: URL prefix.' : '';
-  throw ApiError.invalid(`'contents' is not valid base64 (standard alphabet, padded with '=').${hint}`, pointer);
+  throw DomainError.invalid(`'contents' is not valid base64 (standard alphabet, padded with '=').${hint}`, { pointer });
 }
 
 /** What the bytes really are, judged by their content, or `undefined` when not a supported image. */
@@ -54,15 +54,15 @@ export async function decodeLogo(upload: LogoUpload, maxBytes: number, pointer: 
   const bytes = decodeBase64(upload.contents, `${pointer}/contents`);
   const mimeType = upload.mime_type.split(';')[0]!.trim().toLowerCase();
   if (!(logoMimeTypes as readonly string[]).includes(mimeType)) {
-    throw ApiError.unprocessable(`Logos of type '${upload.mime_type}' are not supported; use one of: ${logoMimeTypes.join(', ')}.`, `${pointer}/mime_type`);
+    throw DomainError.unprocessable(`Logos of type '${upload.mime_type}' are not supported; use one of: ${logoMimeTypes.join(', ')}.`, { pointer: `${pointer}/mime_type` });
   }
   if (bytes.length > maxBytes) {
-    throw ApiError.unprocessable(`The logo is ${bytes.length} bytes; the largest logo accepted is ${maxBytes} bytes (after base64 decoding).`, `${pointer}/contents`);
+    throw DomainError.unprocessable(`The logo is ${bytes.length} bytes; the largest logo accepted is ${maxBytes} bytes (after base64 decoding).`, { pointer: `${pointer}/contents` });
   }
   const actual = await sniff(bytes);
   if (actual !== mimeType) {
     const found = actual ? ` (they look like ${actual})` : '';
-    throw ApiError.unprocessable(`The logo contents are not ${mimeType}, the type 'mime_type' declares${found}.`, `${pointer}/contents`);
+    throw DomainError.unprocessable(`The logo contents are not ${mimeType}, the type 'mime_type' declares${found}.`, { pointer: `${pointer}/contents` });
   }
   return { mimeType: mimeType as LogoMimeType, bytes };
 }

@@ -1,5 +1,5 @@
 import { organizationCtx, type Ctx } from '../../http/context.js';
-import { ApiError } from '../../jsonapi/errors.js';
+import { DomainError } from '../errors.js';
 import type { HookRecord } from '../../model/hook.js';
 import type { ShipmentRecord, ShipmentStatusRecord } from '../../model/shipment.js';
 import type { ResourceEvents, Services } from '../../services.js';
@@ -35,8 +35,8 @@ function updateShipment(tx: Tx, ctx: Ctx, hook: HookRecord, shipment: ShipmentRe
     const updated = tx.update('shipments', shipment.id, shipmentFields(draft, resolved));
     return { shipment: updated, diff: diff(before, shipmentDocument(updated)), errors: [] };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { shipment, diff: {}, errors: error.errors.map((e) => `${e.detail}${e.source && 'pointer' in e.source ? ` (${e.source.pointer})` : ''}`) };
+    if (!(error instanceof DomainError)) throw error;
+    return { shipment, diff: {}, errors: error.problems.map((p) => `${p.detail}${p.where && 'pointer' in p.where ? ` (${p.where.pointer})` : ''}`) };
   }
 }
 

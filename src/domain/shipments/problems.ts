@@ -1,14 +1,14 @@
-import { ApiError, errorObject, type ErrorObject } from '../../jsonapi/errors.js';
+import { DomainError, type Problem } from '../errors.js';
 
 /**
  * Collects every business-rule violation of a request, so a client learns all of them at once
- * rather than one per attempt; `throwIfAny` answers 422/10008 with one error per problem.
+ * rather than one per attempt; `throwIfAny` throws one unprocessable error carrying them all.
  */
 export class Problems {
-  private readonly list: ErrorObject[] = [];
+  private readonly list: Problem[] = [];
 
   add(detail: string, pointer: string): void {
-    this.list.push(errorObject('unprocessable', detail, { source: { pointer } }));
+    this.list.push({ detail, where: { pointer } });
   }
 
   get empty(): boolean {
@@ -16,6 +16,6 @@ export class Problems {
   }
 
   throwIfAny(): void {
-    if (this.list.length > 0) throw new ApiError(this.list, { status: 422 });
+    if (this.list.length > 0) throw new DomainError('unprocessable', this.list);
   }
 }

@@ -1,0 +1,70 @@
+/**
+ * The errors the rules throw. They say what went wrong in domain terms (not found, invalid at
+ * a place in the request, a conflict, locked); one mapping at the HTTP edge
+ * (src/jsonapi/domain-errors.ts) turns them into JSON:API errors with codes and statuses.
+ */
+
+/** Where in the request a problem lies: a JSON pointer into the body, a query parameter or a header. */
+export type Where = { pointer: string } | { parameter: string } | { header: string };
+
+export interface Problem {
+  detail: string;
+  where?: Where;
+  meta?: Record<string, unknown>;
+}
+
+export type DomainErrorKind =
+  /** The request does not have the form the rules need (a schema-level fault). */
+  | 'invalid'
+  /** A well-formed request that breaks a business rule. */
+  | 'unprocessable'
+  /** A resource that does not exist or that the caller may not see. */
+  | 'not-found'
+  /** The request clashes with the state of things (an identity mismatch, work still running). */
+  | 'conflict'
+  /** The resource can no longer be changed. */
+  | 'locked'
+  /** The caller may not do this to this resource. */
+  | 'not-allowed'
+  /** A request header has a value the rules cannot use. */
+  | 'bad-header';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    readonly problems: readonly Problem[],
+  ) {
+    super(problems.map((problem) => problem.detail).join('; '));
+  }
+
+  static invalid(detail: string, where?: Where): DomainError {
+    return new DomainError('invalid', [{ detail, where }]);
+  }
+
+  static unprocessable(detail: string, where?: Where): DomainError {
+    return new DomainError('unprocessable', [{ detail, where }]);
+  }
+
+  static notFound(detail: string, where?: Where): DomainError {
+    return new DomainError('not-found', [{ detail, where }]);
+  }
+
+  static conflict(detail: string, where?: Where): DomainError {
+    return new DomainError('conflict', [{ detail, where }]);
+  }
+
+  static locked(detail: string, where?: Where): DomainError {
+    return new DomainError('locked', [{ detail, where }]);
+  }
+
+  static notAllowed(detail: string, where?: Where): DomainError {
+    return new DomainError('not-allowed', [{ detail, where }]);
+  }
+
+  static badHeader(detail: string, header: string): DomainError {
+    return new DomainError('bad-header', [{ detail, where: { header } }]);
+  }
+}
+
+/** Where a body member lies, as a JSON pointer. */
+export const at = (pointer: string): Where => ({ pointer });
