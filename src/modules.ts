@@ -12,6 +12,7 @@ import { serviceEndpoints, serviceKind } from './resources/services.js';
 import { serviceRateEndpoints } from './resources/service-rates.js';
 import { serviceRateKind } from './resources/service-rate-kind.js';
 import { shopEndpoints, shopKind } from './resources/shops.js';
+import { shopDeleteEndpoint } from './resources/shop-delete.js';
 import { logoEndpoints } from './resources/logos.js';
 import { statusEndpoints, statusKind } from './resources/statuses.js';
 import { collectionKind } from './resources/collection-kind.js';
@@ -47,7 +48,7 @@ export const modules: readonly SandboxModule[] = [
     endpoints: [...contractReadEndpoints, ...contractWriteEndpoints],
     jobs: { [VERIFY_CONTRACT]: verifyContractJob },
   },
-  { kinds: [shopKind], endpoints: [...shopEndpoints, ...logoEndpoints] },
+  { kinds: [shopKind], endpoints: [...shopEndpoints, shopDeleteEndpoint, ...logoEndpoints] },
   {
     kinds: [shipmentKind, shipmentStatusKind, fileKind],
     endpoints: [...shipmentReadEndpoints, ...shipmentWriteEndpoints, ...shipmentStatusEndpoints, ...shipmentRpcEndpoints, ...trackingPageEndpoints, ...fileEndpoints],
