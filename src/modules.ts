@@ -4,6 +4,7 @@ import { carrierEndpoints, carrierKind } from './resources/carriers.js';
 import { contractKind, liabilityCoverageKind } from './resources/contract-kind.js';
 import { contractReadEndpoints } from './resources/contracts.js';
 import { contractWriteEndpoints } from './resources/contract-writes.js';
+import { contractActionEndpoints } from './resources/contract-actions.js';
 import { VERIFY_CONTRACT, verifyContractJob } from './domain/contract-verification.js';
 import { brokerEndpoints, brokerKind, organizationEndpoints, organizationKind } from './resources/organizations.js';
 import { regionEndpoints, regionKind } from './resources/regions.js';
@@ -45,7 +46,7 @@ export const modules: readonly SandboxModule[] = [
   { kinds: [organizationKind, brokerKind], endpoints: [...organizationEndpoints, ...brokerEndpoints] },
   {
     kinds: [contractKind, liabilityCoverageKind],
-    endpoints: [...contractReadEndpoints, ...contractWriteEndpoints],
+    endpoints: [...contractReadEndpoints, ...contractWriteEndpoints, ...contractActionEndpoints],
     jobs: { [VERIFY_CONTRACT]: verifyContractJob },
   },
   { kinds: [shopKind], endpoints: [...shopEndpoints, shopDeleteEndpoint, ...logoEndpoints] },
