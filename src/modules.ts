@@ -18,6 +18,7 @@ import { logoEndpoints } from './resources/logos.js';
 import { statusEndpoints, statusKind } from './resources/statuses.js';
 import { collectionKind } from './resources/collection-kind.js';
 import { collectionEndpoints } from './resources/collections.js';
+import { collectionWriteEndpoints } from './resources/collection-writes.js';
 import { pickupLocationEndpoints, pickupLocationKind } from './resources/pickup-locations.js';
 import { controlEndpoints } from './sandbox/control.js';
 import { REGISTER_SHIPMENT, registerShipmentJob } from './domain/shipments/registration.js';
@@ -55,7 +56,7 @@ export const modules: readonly SandboxModule[] = [
     endpoints: [...shipmentReadEndpoints, ...shipmentWriteEndpoints, ...shipmentStatusEndpoints, ...shipmentRpcEndpoints, ...trackingPageEndpoints, ...fileEndpoints],
     jobs: { [REGISTER_SHIPMENT]: registerShipmentJob, [WALK_SHIPMENT]: walkShipmentJob },
   },
-  { kinds: [collectionKind, pickupLocationKind], endpoints: [...collectionEndpoints, ...pickupLocationEndpoints] },
+  { kinds: [collectionKind, pickupLocationKind], endpoints: [...collectionEndpoints, ...collectionWriteEndpoints, ...pickupLocationEndpoints] },
   { kinds: [hookKind, hookLogKind], endpoints: hookEndpoints, jobs: { [DELIVER_WEBHOOK]: deliverWebhookJob } },
   { endpoints: controlEndpoints },
   { endpoints: docsEndpoints },
