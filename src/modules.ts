@@ -4,6 +4,7 @@ import { carrierEndpoints, carrierKind } from './resources/carriers.js';
 import { contractKind, liabilityCoverageKind } from './resources/contract-kind.js';
 import { contractReadEndpoints } from './resources/contracts.js';
 import { contractWriteEndpoints } from './resources/contract-writes.js';
+import { contractActionEndpoints } from './resources/contract-actions.js';
 import { VERIFY_CONTRACT, verifyContractJob } from './domain/contract-verification.js';
 import { brokerEndpoints, brokerKind, organizationEndpoints, organizationKind } from './resources/organizations.js';
 import { regionEndpoints, regionKind } from './resources/regions.js';
@@ -12,10 +13,12 @@ import { serviceEndpoints, serviceKind } from './resources/services.js';
 import { serviceRateEndpoints } from './resources/service-rates.js';
 import { serviceRateKind } from './resources/service-rate-kind.js';
 import { shopEndpoints, shopKind } from './resources/shops.js';
+import { shopDeleteEndpoint } from './resources/shop-delete.js';
 import { logoEndpoints } from './resources/logos.js';
 import { statusEndpoints, statusKind } from './resources/statuses.js';
 import { collectionKind } from './resources/collection-kind.js';
 import { collectionEndpoints } from './resources/collections.js';
+import { collectionWriteEndpoints } from './resources/collection-writes.js';
 import { pickupLocationEndpoints, pickupLocationKind } from './resources/pickup-locations.js';
 import { controlEndpoints } from './sandbox/control.js';
 import { REGISTER_SHIPMENT, registerShipmentJob } from './domain/shipments/registration.js';
@@ -44,16 +47,16 @@ export const modules: readonly SandboxModule[] = [
   { kinds: [organizationKind, brokerKind], endpoints: [...organizationEndpoints, ...brokerEndpoints] },
   {
     kinds: [contractKind, liabilityCoverageKind],
-    endpoints: [...contractReadEndpoints, ...contractWriteEndpoints],
+    endpoints: [...contractReadEndpoints, ...contractWriteEndpoints, ...contractActionEndpoints],
     jobs: { [VERIFY_CONTRACT]: verifyContractJob },
   },
-  { kinds: [shopKind], endpoints: [...shopEndpoints, ...logoEndpoints] },
+  { kinds: [shopKind], endpoints: [...shopEndpoints, shopDeleteEndpoint, ...logoEndpoints] },
   {
     kinds: [shipmentKind, shipmentStatusKind, fileKind],
     endpoints: [...shipmentReadEndpoints, ...shipmentWriteEndpoints, ...shipmentStatusEndpoints, ...shipmentRpcEndpoints, ...trackingPageEndpoints, ...fileEndpoints],
     jobs: { [REGISTER_SHIPMENT]: registerShipmentJob, [WALK_SHIPMENT]: walkShipmentJob },
   },
-  { kinds: [collectionKind, pickupLocationKind], endpoints: [...collectionEndpoints, ...pickupLocationEndpoints] },
+  { kinds: [collectionKind, pickupLocationKind], endpoints: [...collectionEndpoints, ...collectionWriteEndpoints, ...pickupLocationEndpoints] },
   { kinds: [hookKind, hookLogKind], endpoints: hookEndpoints, jobs: { [DELIVER_WEBHOOK]: deliverWebhookJob } },
   { endpoints: controlEndpoints },
   { endpoints: docsEndpoints },

@@ -68,7 +68,9 @@ describe('pick-up/drop-off locations', () => {
       for (const location of list) {
         const { attributes: a } = location;
         expect(location.type).toBe('pickup-dropoff-locations');
-        expect(location.id).toBe(a.code);
+        // The id names the search (country, postal code without spaces) and the carrier's code.
+        expect(location.id).toBe(`${country}-${postalCode.replace(/ /g, '')}-${a.code}`);
+        expect(location.links.self).toBe(`http://sandbox.test/carriers/${carriers[carrier].id}/pickup-dropoff-locations/${location.id}`);
         expect(a.code).toMatch(/^\d{6}$/);
         expect(location.relationships.carrier.data).toEqual({ type: 'carriers', id: carriers[carrier].id });
         expect(location.relationships.carrier.links.related).toBe(`http://sandbox.test/carriers/${carriers[carrier].id}`);
@@ -154,11 +156,10 @@ describe('pick-up/drop-off locations', () => {
     if (dropOff.length > 4) expect(page.links.next).toBe(`${base}&page[number]=3&page[size]=2`);
   });
 
-  it('offer no include, as production (the carrier is a relationship)', async () => {
-    const body = await locations('dpd', 'DE', '80331');
-    expect(body.data[0].relationships.carrier.data).toEqual({ type: 'carriers', id: carriers.dpd.id });
-    const answer = await sandbox.get(`${path('dpd', 'DE', '80331')}?include=carrier`, token);
+  it('offer no include, as production documents none for the search', async () => {
+    const answer = await sandbox.get(path('dpd', 'DE', '80331', 'include=carrier'), token);
     expect(answer.status).toBe(400);
+    expect(firstError(answer)).toMatchObject({ code: '10003', source: { parameter: 'include' } });
   });
 
   it('are none in a country the sandbox has no map of', async () => {
@@ -194,11 +195,11 @@ describe('pick-up/drop-off locations', () => {
 describe('findPickupLocation', () => {
   it('finds a listed code again, whatever the notation of the postal code', async () => {
     const listed = (await locations('royal-mail', 'GB', 'SW1A 1AA')).data[2];
-    const found = findPickupLocation('royal-mail', 'GB', 'sw1a1aa', listed.id);
+    const found = findPickupLocation('royal-mail', 'GB', 'sw1a1aa', listed.attributes.code);
     expect(found?.address.street_1).toBe(listed.attributes.address.street_1);
     expect(found?.position).toEqual(listed.attributes.position);
     expect(findPickupLocation('royal-mail', 'GB', 'SW1A 1AA', '000000')).toBeUndefined();
-    expect(findPickupLocation('evri', 'GB', 'SW1A 1AA', listed.id)).toBeUndefined();
+    expect(findPickupLocation('evri', 'GB', 'SW1A 1AA', listed.attributes.code)).toBeUndefined();
   });
 
   it('agrees with the list for many postal codes', () => {

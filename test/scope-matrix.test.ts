@@ -51,7 +51,8 @@ beforeAll(async () => {
 /** The path and body organization A would send: its own ids, a concept shipment for writes. */
 function requestFor(endpoint: Endpoint) {
   const { store } = p.sandbox;
-  const prefer: Record<string, string> = endpoint.method === 'get' ? {} : { shipment_id: p.a.conceptShipmentId };
+  // Writes take what they can succeed on: a concept shipment, and the shop and contract made through the API (no shipments use them).
+  const prefer: Record<string, string> = endpoint.method === 'get' ? {} : { shipment_id: p.a.conceptShipmentId, shop_id: p.a.apiShopId, contract_id: p.a.contractId };
   const params = ownParams(store, endpoint, p.a.organizationId, prefer);
   if (!params) throw new Error(`${nameOf(endpoint)}: organization A has nothing to put in its path`);
   const known = endpoint.body ? validBody(store, endpoint, p.a, params) : undefined;

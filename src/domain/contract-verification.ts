@@ -1,4 +1,5 @@
 import type { CarrierRecord } from '../model/carrier.js';
+import type { ContractRecord, ContractStatus } from '../model/contract.js';
 import type { Services } from '../services.js';
 import type { Tx } from '../store/store.js';
 import { openCredentials } from './credentials.js';
@@ -31,16 +32,53 @@ export function scheduleVerification(tx: Tx, services: Services, contractId: str
   services.jobs.schedule(tx, { kind: VERIFY_CONTRACT, subject: contractId, dueMs });
 }
 
+/**
+ * Why a contract fails verification now, or an empty list when the carrier would accept it. A
+ * contract without stored credentials has nothing a carrier could accept.
+ */
+export function verificationProblems(contract: ContractRecord, carrier: CarrierRecord | undefined, key: Buffer): string[] {
+  if (!contract.credentials) return ['No credentials are stored for this contract; send them with PATCH /contracts/{contract_id}.'];
+  if (!carrier) return ['The carrier of this contract no longer exists.'];
+  return credentialProblems(carrier, openCredentials(key, contract.credentials));
+}
+
+/**
+ * The status a verification leaves: `invalid` when it failed; when it passed `active`, except that
+ * a contract the user switched to `inactive` stays so (verification checks credentials, it does not
+ * switch contracts on).
+ */
+export function verifiedStatus(current: ContractStatus, passed: boolean): ContractStatus {
+  if (!passed) return 'invalid';
+  return current === 'inactive' ? 'inactive' : 'active';
+}
+
+/**
+ * Verifies a contract at once (POST /contracts/{id}/validate), whatever its status, and sets the
+ * status as the delayed verification would; a verification still scheduled is dropped. Returns the
+ * problems found (none: the credentials are valid).
+ */
+export function verifyNow(tx: Tx, services: Services, contractId: string): string[] {
+  const contract = tx.get('contracts', contractId);
+  if (!contract) throw new Error(`no contract ${contractId}`);
+  const problems = verificationProblems(contract, tx.get('carriers', contract.carrier_id), services.keys.credentialsKey);
+  services.jobs.cancel(tx, VERIFY_CONTRACT, contractId);
+  const status = verifiedStatus(contract.status, problems.length === 0);
+  const errors = problems.length === 0 ? undefined : problems;
+  // A verification that changes nothing leaves the row (and its updated_at) alone.
+  if (status !== contract.status || JSON.stringify(errors) !== JSON.stringify(contract.verification_errors)) {
+    tx.update('contracts', contractId, { status, verification_errors: errors, updated_at: services.clock.now() });
+  }
+  return problems;
+}
+
 /** Verifies a pending contract: `active` when the carrier would accept its credentials, else `invalid`. */
 export const verifyContractJob: JobHandler = {
   apply(tx, job, services) {
     const contract = tx.get('contracts', job.subject);
     if (!contract || contract.status !== 'pending' || !contract.credentials) return;
-    const carrier = tx.get('carriers', contract.carrier_id);
-    const credentials = openCredentials(services.keys.credentialsKey, contract.credentials);
-    const problems = carrier ? credentialProblems(carrier, credentials) : ['The carrier of this contract no longer exists.'];
+    const problems = verificationProblems(contract, tx.get('carriers', contract.carrier_id), services.keys.credentialsKey);
     tx.update('contracts', contract.id, {
-      status: problems.length === 0 ? 'active' : 'invalid',
+      status: verifiedStatus(contract.status, problems.length === 0),
       verification_errors: problems.length === 0 ? undefined : problems,
       updated_at: Math.floor(job.due_ms / 1000),
     });

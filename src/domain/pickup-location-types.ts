@@ -53,3 +53,25 @@ export interface LocationFilter {
   /** The location type must be one of these. */
   location_types?: readonly LocationType[];
 }
+
+/** Upper case without spaces: `1012 ab` and `1012AB` are the same postal code. */
+export function normalizePostalCode(postalCode: string): string {
+  return postalCode.toUpperCase().replace(/\s+/g, '');
+}
+
+/**
+ * The id of a location names the search that found it: country, postal code (upper case, no
+ * spaces) and the carrier's code, e.g. `NL-1012AB-205604`. Locations are generated, not stored, so
+ * this is what lets `GET .../pickup-dropoff-locations/{id}` find one again; like the locations, it
+ * does not depend on how the postal code was written.
+ */
+export function pickupLocationId(countryCode: string, postalCode: string, code: string): string {
+  return `${countryCode.toUpperCase()}-${normalizePostalCode(postalCode)}-${code}`;
+}
+
+/** The search and code an id names, or `undefined` when it is no id of `pickupLocationId`. */
+export function parsePickupLocationId(id: string): { countryCode: string; postalCode: string; code: string } | undefined {
+  const match = /^([A-Z]{2})-([A-Z0-9][A-Z0-9-]{0,19})-(\d{1,12})$/.exec(id);
+  if (!match) return undefined;
+  return { countryCode: match[1]!, postalCode: match[2]!, code: match[3]! };
+}

@@ -42,7 +42,7 @@ import {
 
 export * from './pickup-location-types.js';
 import type { LocationCategory, LocationFeature, LocationFilter, LocationType, NearTo, OpeningHours, PickupLocation, Weekday } from './pickup-location-types.js';
-import { weekdays } from './pickup-location-types.js';
+import { normalizePostalCode, weekdays } from './pickup-location-types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Geography: a handful of real cities per country, so positions, city names and postal codes fit.
@@ -307,9 +307,23 @@ function seedOf(...parts: string[]): number {
   return createHash('sha256').update(parts.join('|')).digest().readUInt32BE(0);
 }
 
-/** Upper case without spaces: `1012 ab` and `1012AB` are the same postal code. */
-export function normalizePostalCode(postalCode: string): string {
-  return postalCode.toUpperCase().replace(/\s+/g, '');
+/**
+ * How a postal code is written on the locations' addresses: its usual notation in the country,
+ * from its normalized form, so the answer does not depend on how the search wrote it.
+ */
+function displayPostalCode(countryCode: string, normalized: string): string {
+  const patterns: Record<string, RegExp> = {
+    NL: /^(\d{4})([A-Z]{2})$/,
+    GB: /^([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})$/,
+    CA: /^([A-Z]\d[A-Z])(\d[A-Z]\d)$/,
+    IE: /^([A-Z]\d[\dW])([A-Z\d]{4})$/,
+    SE: /^(\d{3})(\d{2})$/,
+    CZ: /^(\d{3})(\d{2})$/,
+    SK: /^(\d{3})(\d{2})$/,
+    GR: /^(\d{3})(\d{2})$/,
+  };
+  const match = patterns[countryCode]?.exec(normalized);
+  return match ? `${match[1]} ${match[2]}` : normalized;
 }
 
 function cityFor(country: Country, postalCode: string, pick: number): City {
@@ -465,6 +479,7 @@ const round = (value: number): number => Math.round(value * 1e6) / 1e6;
 export function pickupLocations(carrierCode: string, countryCode: string, postalCode: string, near: NearTo = {}): PickupLocation[] {
   const country = countries[countryCode.toUpperCase()];
   if (!country) return [];
+  const shown = displayPostalCode(countryCode.toUpperCase(), normalizePostalCode(postalCode.trim()));
   const faker = new Faker({ locale: [country.locale, en, base] });
   faker.seed(seedOf(carrierCode, countryCode.toUpperCase(), normalizePostalCode(postalCode)));
 
@@ -486,7 +501,7 @@ export function pickupLocations(carrierCode: string, countryCode: string, postal
     const street = faker.location.street();
     const number = faker.number.int({ min: 1, max: 250 });
     // The nearest locations share the searched postal code; the others lie in neighbouring ones.
-    const postal = distance < 400 ? postalCode.trim().toUpperCase() : nearbyPostalCode(faker, countryCode.toUpperCase(), postalCode);
+    const postal = distance < 400 ? shown : nearbyPostalCode(faker, countryCode.toUpperCase(), shown);
     const categories = categoriesOf(faker, type);
     const features: LocationFeature[] = faker.datatype.boolean({ probability: printChance[type] }) ? ['print-label-in-store'] : [];
     const company = companyName(faker, country.language, brand, type, street, home[0]);

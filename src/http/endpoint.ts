@@ -53,6 +53,12 @@ export interface Endpoint<P = any, Q = any, B = any> {
   /** Declared query parameters (filters and others); undeclared `filter[...]` keys are rejected. */
   query?: z.ZodObject;
   /**
+   * Every query parameter must be declared (besides `include` and `page[...]` where the endpoint
+   * offers them): any other is a 400 naming it, not only unknown filters. For endpoints whose
+   * plain parameters are hints that would otherwise be lost silently when misspelt.
+   */
+  strictQuery?: boolean;
+  /**
    * The relationship paths `include` may name (production's documented list for the operation);
    * any other path, or `include` on an endpoint without this list, is a 400.
    */

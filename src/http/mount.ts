@@ -62,6 +62,10 @@ function parseParams(endpoint: Endpoint, raw: Record<string, string>, pathname: 
   return result.data;
 }
 
+/** Parameters handled outside the query schema: `include` (refused by its own check where not offered) and the page parameters of lists. */
+const offered = (endpoint: Endpoint, key: string): boolean =>
+  key === 'include' || (endpoint.paginated === true && (key === 'page[number]' || key === 'page[size]'));
+
 /** Validates declared query parameters; unknown filters and `sort` are rejected with their name. */
 function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
   const shape = endpoint.query?.shape ?? {};
@@ -78,6 +82,9 @@ function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
       );
     } else if (key === 'sort') {
       throw ApiError.of('invalidSchema', 'Sorting is not supported by this API.', { source: { parameter: 'sort' } });
+    } else if (endpoint.strictQuery && !offered(endpoint, key)) {
+      const known = [...Object.keys(shape), ...(endpoint.include ? ['include'] : []), ...(endpoint.paginated ? ['page[number]', 'page[size]'] : [])];
+      throw ApiError.of('invalidSchema', `Unknown query parameter '${key}'. This endpoint takes: ${known.join(', ') || 'none'}.`, { source: { parameter: key } });
     }
   }
   if (!endpoint.query) return {};

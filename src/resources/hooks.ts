@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { hostAllowed } from '../domain/hooks/webhooks.js';
 import { updateProblems } from '../domain/hooks/targets.js';
+import { removeHook } from '../domain/removals.js';
 import { Problems } from '../domain/shipments/problems.js';
 import { principalOf, type Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
@@ -149,6 +150,22 @@ export const hookEndpoints = [
       checkAction(ctx, merged);
       const hook = await ctx.services.store.transact((tx) => tx.update('hooks', current.id, body.data.attributes ?? {}));
       return jsonApi(resourceDocument(ctx, hookKind, hook));
+    },
+  }),
+  endpoint({
+    method: 'delete',
+    path: '/hooks/{hook_id}',
+    operationId: 'deleteHook',
+    summary: 'Delete a hook',
+    description: 'The hook stops running at once. Its logs go with it (a hook log cannot outlive its hook), also from the `hook_logs` of the shipments it ran on, and so do its pending webhook deliveries.',
+    tag: 'Hooks',
+    auth: manage,
+    params: z.object({ hook_id: z.string() }),
+    responses: { 204: { description: 'Deleted, with its logs.' } },
+    handler: async (ctx, { params }) => {
+      const hook = findOr404(ctx, 'hooks', 'hooks', params.hook_id, (row) => hookVisible(ctx, row));
+      await ctx.services.store.transact((tx) => removeHook(tx, hook.id));
+      return new Response(null, { status: 204 });
     },
   }),
   endpoint({

@@ -1,19 +1,27 @@
 import { z } from 'zod';
-import { locationCategories, locationFeatures, locationTypes, weekdays, type PickupLocation } from '../domain/pickup-location-types.js';
+import {
+  locationCategories,
+  locationFeatures,
+  locationTypes,
+  parsePickupLocationId,
+  pickupLocationId,
+  weekdays,
+  type PickupLocation,
+} from '../domain/pickup-location-types.js';
+import { canSeeContract } from '../domain/tenancy.js';
+import type { Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { csvOf } from '../http/params.js';
-import { collectionDocument, jsonApi } from '../jsonapi/document.js';
+import { collectionDocument, jsonApi, resourceDocument } from '../jsonapi/document.js';
+import { ApiError } from '../jsonapi/errors.js';
 import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
+import type { CarrierRecord } from '../model/carrier.js';
 import { countryCode, uuid } from '../model/common.js';
 import { findOr404 } from './lookup.js';
 
-/** A generated location as the resource layer sees it: with the carrier and the search it answered. */
-export type PickupLocationRow = PickupLocation & {
-  id: string;
-  carrier_id: string;
-  search: { country_code: string; postal_code: string };
-};
+/** A generated location as the resource layer sees it: with its id (which names its search) and carrier. */
+export type PickupLocationRow = PickupLocation & { id: string; carrier_id: string };
 
 const text = z.string().max(255);
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM');
@@ -46,13 +54,12 @@ const locationMeta = z
   .object({ distance: z.number().int().nonnegative().describe('Metres from the searched postal code.') })
   .meta({ id: 'PickupDropoffLocationMeta' });
 
-const searchPath = (carrierId: string, country: string, postalCode: string): string =>
-  `/carriers/${carrierId}/pickup-dropoff-locations/${country}/${encodeURIComponent(postalCode)}`;
+const locationPath = (carrierId: string, id: string): string => `/carriers/${carrierId}/pickup-dropoff-locations/${encodeURIComponent(id)}`;
 
 /**
- * Locations have no URL of their own in the sandbox (production's by-id endpoint has a response
- * schema nothing can satisfy, so it is not served): `links.self` is the search that lists them.
- * Nothing else points at a location, so `load` finds none and they cannot be included.
+ * Locations are generated, not stored: a location's id names the search that found it (see
+ * `pickupLocationId`), so its URL finds it again. Nothing else points at a location, so `load`
+ * finds none and they cannot be included.
  */
 export const pickupLocationKind: ResourceKind<PickupLocationRow> = {
   type: 'pickup-dropoff-locations',
@@ -69,12 +76,21 @@ export const pickupLocationKind: ResourceKind<PickupLocationRow> = {
   relationships: {
     carrier: { targets: ['carriers'], data: (row) => linkTo('carriers', row.carrier_id) },
   },
-  self: (row) => searchPath(row.carrier_id, row.search.country_code, row.search.postal_code),
+  self: (row) => locationPath(row.carrier_id, row.id),
   meta: (row) => ({ distance: row.distance }),
   load: () => undefined,
 };
 
 const schemas = resourceSchemas(pickupLocationKind, { meta: locationMeta });
+
+/** Production requires `meta` and `links` beside `data` in the answer for one location. */
+const oneLocation = z
+  .object({
+    data: schemas.resource,
+    meta: z.object({}).describe('Nothing yet; present because production requires it.'),
+    links: z.object({ self: z.url() }),
+  })
+  .meta({ id: 'PickupDropoffLocationByIdDocument' });
 
 const params = z.object({
   carrier_id: z.string(),
@@ -91,6 +107,12 @@ const params = z.object({
     .regex(/^[A-Za-z0-9][A-Za-z0-9 -]{0,19}$/, 'must be a postal code'),
 });
 
+const contractParam = uuid
+  .optional()
+  .describe(
+    'The contract whose credentials ask the carrier, as in production: one of yours or your broker\'s, of this carrier and active (else 422). The sandbox answers the same locations for any such contract.',
+  );
+
 const query = z.object({
   'filter[categories]': csvOf(locationCategories).optional().describe('Comma separated; a location must offer every category listed.'),
   'filter[features]': csvOf(locationFeatures).optional().describe('Comma separated; a location must offer every feature listed.'),
@@ -98,15 +120,26 @@ const query = z.object({
   street: z.string().trim().min(1).max(255).optional().describe('Street of the search address; the nearest location is placed on it.'),
   street_number: z
     .string()
-    .regex(/^\s*[1-9]\d{0,8}\s*$/, 'must be a positive integer')
-    .transform(Number)
+    .regex(/^\s*[1-9]\d{0,8}(\s*[-/ ]?\s*[A-Za-z0-9]{1,10})?\s*$/, 'must be a house number, optionally with a suffix (221B, 12-14)')
+    .transform((raw) => Number(/\d+/.exec(raw)![0]))
     .optional()
-    .describe('House number of the search address (with `street`).'),
+    .describe('House number of the search address (with `street`), a string as in production: `221B` is number 221 with suffix B; the nearest location is placed a few doors away.'),
   city: z.string().trim().min(1).max(255).optional().describe('City of the search address; the locations take its name.'),
-  contract: uuid
-    .optional()
-    .describe('Accepted as in production (the contract whose credentials would ask the carrier); the sandbox answers the same locations for any contract.'),
+  contract: contractParam,
 });
+
+/** 422 on `contract` unless it names an active contract of this carrier the caller may use; another tenant's answers as an unknown one. */
+function checkContract(ctx: Ctx, carrier: CarrierRecord, contractId: string | undefined): void {
+  if (contractId === undefined) return;
+  const contract = ctx.services.store.get('contracts', contractId);
+  const refuse = (detail: string) => ApiError.of('unprocessable', detail, { source: { parameter: 'contract' } });
+  if (!contract || !canSeeContract(ctx.principal, contract)) throw refuse(`No contract with id '${contractId}' is available to you.`);
+  if (contract.carrier_id !== carrier.id) throw refuse(`Contract '${contractId}' is not a contract of carrier ${carrier.code}.`);
+  if (contract.status !== 'active') throw refuse(`Contract '${contractId}' is ${contract.status}; only an active contract can ask the carrier for locations.`);
+}
+
+// The generator brings faker and its locales: loaded on first use, not at start-up.
+const generator = () => import('../domain/pickup-locations.js');
 
 export const pickupLocationEndpoints = [
   endpoint({
@@ -116,26 +149,53 @@ export const pickupLocationEndpoints = [
     summary: "List a carrier's pick-up/drop-off locations near a postal code",
     description:
       'Generated, realistic locations: the same carrier, country and postal code always give the same 5 to 10 locations, nearest first (`meta.distance` in metres). ' +
-      'Countries the sandbox has no map for give an empty list. An unknown carrier, or a country code that is not ISO 3166-1 alpha-2, is 404. Any valid token may call it.',
+      'Countries the sandbox has no map for give an empty list. An unknown carrier, or a country code that is not ISO 3166-1 alpha-2, is 404. ' +
+      'Every query parameter production documents is honoured; any other is a 400 naming it. Any valid token may call it.',
     tag: 'Pickup-dropoff locations',
     auth: 'token',
     params,
     query,
+    strictQuery: true,
     paginated: true,
     responses: { 200: { description: 'The locations, nearest first.', schema: schemas.list } },
     handler: async (ctx, { params: path, query: q, page, include }) => {
       const carrier = findOr404(ctx, 'carriers', 'carriers', path.carrier_id);
-      // The generator brings faker and its locales: loaded on first use, not at start-up.
-      const { filterLocations, pickupLocations } = await import('../domain/pickup-locations.js');
+      checkContract(ctx, carrier, q.contract);
+      const { filterLocations, pickupLocations } = await generator();
       const near = { street: q.street, street_number: q.street_number, city: q.city };
       const locations = filterLocations(pickupLocations(carrier.code, path.country_code, path.postal_code, near), {
         categories: q['filter[categories]'],
         features: q['filter[features]'],
         location_types: q['filter[location_type]'],
       });
-      const search = { country_code: path.country_code, postal_code: path.postal_code };
-      const rows: PickupLocationRow[] = locations.map((location) => Object.assign({}, location, { id: location.code, carrier_id: carrier.id, search }));
+      const rows: PickupLocationRow[] = locations.map((location) =>
+        Object.assign({}, location, { id: pickupLocationId(path.country_code, path.postal_code, location.code), carrier_id: carrier.id }),
+      );
       return jsonApi(collectionDocument(ctx, pickupLocationKind, rows, page, include));
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: '/carriers/{carrier_id}/pickup-dropoff-locations/{pudo_id}',
+    operationId: 'getPickupDropoffLocation',
+    summary: 'Get one pick-up/drop-off location',
+    description:
+      'The location with an `id` a search answered (ids name their search: `NL-1012AB-205604`), as that search without `street`, `street_number` and `city` showed it. ' +
+      "Anything else, or a location of another carrier, is 404. `contract` is checked as in the search. Any valid token may call it.",
+    tag: 'Pickup-dropoff locations',
+    auth: 'token',
+    params: z.object({ carrier_id: z.string(), pudo_id: z.string() }),
+    query: z.object({ contract: contractParam }),
+    strictQuery: true,
+    responses: { 200: { description: 'The location.', schema: oneLocation } },
+    handler: async (ctx, { params: path, query: q }) => {
+      const carrier = findOr404(ctx, 'carriers', 'carriers', path.carrier_id);
+      checkContract(ctx, carrier, q.contract);
+      const search = parsePickupLocationId(path.pudo_id);
+      const location = search && (await generator()).findPickupLocation(carrier.code, search.countryCode, search.postalCode, search.code);
+      if (!location) throw ApiError.notFound('pickup-dropoff-locations', path.pudo_id);
+      const row: PickupLocationRow = Object.assign({}, location, { id: path.pudo_id, carrier_id: carrier.id });
+      return jsonApi({ ...resourceDocument(ctx, pickupLocationKind, row), meta: {}, links: { self: ctx.url(pickupLocationKind.self(row)) } });
     },
   }),
 ];

@@ -11,6 +11,8 @@ import { signToken } from '../../src/auth/tokens.js';
 import type { Endpoint } from '../../src/http/endpoint.js';
 import type { Scope } from '../../src/model/tenancy.js';
 import type { ReadView } from '../../src/store/store.js';
+import { pickupLocations } from '../../src/domain/pickup-locations.js';
+import { pickupLocationId } from '../../src/domain/pickup-location-types.js';
 import { tableNames, type Row, type StateData, type TableName } from '../../src/store/tables.js';
 import { BASE, TEST_NOW, type Answer, type Json, type TestSandbox } from './app.js';
 import { createShipment, recipients, shipmentBody, world, type World } from './shipments.js';
@@ -117,6 +119,7 @@ export const NESTED_PARAMS: Readonly<Record<string, string>> = {
   tracking_code: 'tracking-codes',
   country_code: 'pickup-location-searches',
   postal_code: 'pickup-location-searches',
+  pudo_id: 'pickup-dropoff-locations',
   file: 'docs-assets',
   brand_logo: 'brand-logos',
 };
@@ -195,6 +198,15 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
     kind: 'shared',
     why: 'a country and postal code to search pick-up points near; generated, owned by nobody',
     pick: (_store, chosen) => (chosen.country_code === undefined ? 'NL' : '1012AB'),
+  },
+  'pickup-dropoff-locations': {
+    kind: 'shared',
+    why: 'generated from a carrier, country and postal code; the id names that search, owned by nobody',
+    pick: (store, chosen) => {
+      const carrier = chosen.carrier_id === undefined ? undefined : store.get('carriers', chosen.carrier_id);
+      const location = carrier && pickupLocations(carrier.code, 'NL', '1012AB')[0];
+      return location && pickupLocationId('NL', '1012AB', location.code);
+    },
   },
   'docs-assets': { kind: 'shared', why: 'static files of the API reference page', pick: () => 'docs.css' },
   'brand-logos': { kind: 'shared', why: 'carrier and broker logos the sandbox draws; public', pick: () => 'carrier-postnl.svg' },
@@ -499,6 +511,8 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
       return { data: { shipment_id: caller.registeredShipmentId, status_id: carrierStatusId(store) } };
     case 'createCollection':
       return collectionBody(shop);
+    case 'updateCollection':
+      return { data: { type: 'collections', id: params.collection_id, attributes: { description: 'Changed by the matrix' } } };
     case 'createHook':
       return hookBody({ type: 'organizations', id: caller.organizationId });
     case 'updateHook':

@@ -76,6 +76,8 @@ export const deliverWebhookJob: JobHandler = {
       : { error: 'is not in HOOK_ALLOWED_HOSTS' };
     const at = services.clock.now();
     await services.store.transact((tx) => {
+      // The hook may have been deleted while the request was out: its logs went with it, so write none.
+      if (!tx.get('hooks', hook.id)) return;
       const errors = outcome.error ? [`Attempt ${payload.attempt} of ${tries}: POST ${value.url} ${outcome.error}`] : [];
       const delivery = { url: value.url, attempt: payload.attempt, tries, ...(outcome.status !== undefined ? { status: outcome.status } : {}) };
       writeLog(tx, hook, payload.resource, { diff: {}, errors, at, delivery });

@@ -158,7 +158,12 @@ export function documentSchema(doc: Node): JsonSchema {
   if (doc.meta) properties.meta = nodeSchema(doc.meta);
   if (doc.links) properties.links = nodeSchema(doc.links);
   if (doc.included) properties.included = { type: 'array', items: byType(doc.included as string[]) };
-  const schema: JsonSchema = { type: 'object', required: doc.document_required ?? ['data'], properties };
+  const required: string[] = doc.document_required ?? ['data'];
+  // A closed document that requires members it does not declare cannot be satisfied (production's
+  // GET .../pickup-dropoff-locations/{pudo_id} requires meta and links but declares only data):
+  // read as the author meant, those members are allowed, whatever they hold.
+  if (doc.closed) for (const name of required) properties[name] ??= {};
+  const schema: JsonSchema = { type: 'object', required, properties };
   if (doc.closed) schema.additionalProperties = false;
   return schema;
 }

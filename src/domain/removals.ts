@@ -1,0 +1,77 @@
+import type { CollectionRecord } from '../model/collection.js';
+import type { ContractRecord } from '../model/contract.js';
+import type { ShipmentRecord } from '../model/shipment.js';
+import type { ReadView, Tx } from '../store/store.js';
+
+/*
+ * What goes with a deleted resource, and what keeps one from being deleted. Kept in one place so
+ * every DELETE removes the same dependants: no row is left pointing at something that is gone.
+ */
+
+/**
+ * Removes a hook with its logs (a log's `hook` relationship is required, so it cannot outlive
+ * its hook) and its pending webhook deliveries, whose job subjects start with the hook id.
+ */
+export function removeHook(tx: Tx, hookId: string): void {
+  for (const log of tx.find('hookLogs', 'hook_id', hookId)) tx.remove('hookLogs', log.id);
+  const prefix = `${hookId}:`;
+  for (const job of tx.all('jobs')) if (job.subject.startsWith(prefix)) tx.remove('jobs', job.id);
+  tx.remove('hooks', hookId);
+}
+
+/** The shipments made in a shop; while there are any, the shop stays (they need their shop). */
+export function shipmentsOfShop(store: ReadView, shopId: string): readonly ShipmentRecord[] {
+  return store.find('shipments', 'shop_id', shopId);
+}
+
+/**
+ * Whether a collection's window has begun on the sandbox clock: from then on the carrier may be
+ * on its way, so the collection can no longer be changed or cancelled. It is exactly the moment
+ * from which POST /collections would refuse that window as lying in the past.
+ */
+export function collectionStarted(collection: CollectionRecord, now: number): boolean {
+  return now >= collection.collection_time.from;
+}
+
+/** Removes a collection; the shipments in it stay, without their `collection` relationship. */
+export function removeCollection(tx: Tx, collectionId: string, now: number): void {
+  for (const shipment of tx.find('shipments', 'collection_id', collectionId)) {
+    tx.update('shipments', shipment.id, { collection_id: undefined, updated_at: now });
+  }
+  tx.remove('collections', collectionId);
+}
+
+/**
+ * Removes a shop with what belongs to it alone: its uploaded logos, the hooks it owns (with
+ * their logs) and its collections. Callers check first that no shipment was made in it.
+ */
+export function removeShop(tx: Tx, shopId: string, now: number): void {
+  const shop = tx.get('shops', shopId);
+  if (!shop) return;
+  for (const logo of tx.find('logos', 'shop_id', shopId)) tx.remove('logos', logo.id);
+  for (const hook of tx.find('hooks', 'organization_id', shop.organization_id)) {
+    if (hook.owner.type === 'shops' && hook.owner.id === shopId) removeHook(tx, hook.id);
+  }
+  for (const collection of tx.find('collections', 'shop_id', shopId)) removeCollection(tx, collection.id, now);
+  tx.remove('shops', shopId);
+}
+
+/** What uses an organization's own contract: its shipments and its shops' collections. */
+export function contractUsage(store: ReadView, contract: ContractRecord): { shipments: number; collections: number } {
+  // An own contract is visible to its organization only, so only that organization's rows can use it.
+  const organizationId = contract.owner.id;
+  const shipments = store.find('shipments', 'organization_id', organizationId).filter((row) => row.contract_id === contract.id).length;
+  let collections = 0;
+  for (const shop of store.find('shops', 'organization_id', organizationId)) {
+    collections += store.find('collections', 'shop_id', shop.id).filter((row) => row.contract_id === contract.id).length;
+  }
+  return { shipments, collections };
+}
+
+/** Removes a contract with its service rates, liability coverages and pending verification. */
+export function removeContract(tx: Tx, contractId: string): void {
+  for (const rate of tx.find('serviceRates', 'contract_id', contractId)) tx.remove('serviceRates', rate.id);
+  for (const coverage of tx.find('liabilityCoverages', 'contract_id', contractId)) tx.remove('liabilityCoverages', coverage.id);
+  for (const job of tx.find('jobs', 'subject', contractId)) tx.remove('jobs', job.id);
+  tx.remove('contracts', contractId);
+}
