@@ -6,7 +6,8 @@ export const collectionTime = z
   .meta({ id: 'CollectionTime' });
 
 export const collectionAttributes = z
-  .object({
+  .strictObject({
+    name: z.string().max(255).optional().describe('Deprecated in production: use `description`.'),
     description: z.string().max(255).optional(),
     address,
     collection_time: collectionTime,

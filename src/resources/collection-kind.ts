@@ -20,6 +20,7 @@ export const collectionKind: ResourceKind<CollectionRecord> = {
   type: 'collections',
   attributesSchema: collectionAttributes,
   attributes: (row) => ({
+    name: row.name,
     description: row.description,
     address: row.address,
     collection_time: row.collection_time,

@@ -26,6 +26,7 @@ const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.'
 /** Closed, as on POST: an unknown attribute is a 400. `null` removes the description. */
 const updateAttributes = z
   .strictObject({
+    name: collectionAttributes.shape.name.unwrap().nullable().optional(),
     description: collectionAttributes.shape.description.unwrap().nullable().optional(),
     register: z.boolean().optional().describe('The sandbox does not register collections with carriers: only `false` is accepted.'),
     address: readOnly,
@@ -79,7 +80,10 @@ export const collectionWriteEndpoints = [
       if (attributes.register === true) {
         throw ApiError.unprocessable('The sandbox does not register collections with carriers; leave `register` out or send false.', '/data/attributes/register');
       }
-      const changes: Partial<CollectionRecord> = 'description' in attributes ? { description: attributes.description ?? undefined } : {};
+      // `null` removes; a member left out stays as it was.
+      const changes: Partial<CollectionRecord> = {};
+      if ('name' in attributes) changes.name = attributes.name ?? undefined;
+      if ('description' in attributes) changes.description = attributes.description ?? undefined;
       const row = await ctx.services.store.transact((tx) => tx.update('collections', current.id, changes));
       return jsonApi(resourceDocument(ctx, collectionKind, row));
     },

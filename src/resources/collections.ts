@@ -64,6 +64,7 @@ const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.'
 /** Attributes are a closed set, as in production: an unknown attribute is a 400. */
 const createAttributes = z
   .strictObject({
+    name: collectionAttributes.shape.name,
     description: collectionAttributes.shape.description,
     address,
     collection_time: timeInput,
@@ -156,12 +157,13 @@ async function createCollection(ctx: Ctx, body: z.output<typeof createRequest>, 
   checkIdentity(data, 'collections');
   const { problems, shop, contractId } = checkCreate(ctx, data);
   if (problems.length > 0 || !shop) throw new ApiError(problems);
-  const { description, address: where, collection_time } = data.attributes;
+  const { name, description, address: where, collection_time } = data.attributes;
   const status = statusByCode(ctx, NEW_COLLECTION_STATUS);
   const now = ctx.services.clock.now();
   const row = await ctx.services.store.transact((tx) => {
     const collection: CollectionRecord = {
       id: tx.newId(),
+      ...(name !== undefined ? { name } : {}),
       ...(description !== undefined ? { description } : {}),
       address: where,
       collection_time: { from: collection_time.from, to: collection_time.to },
