@@ -5,6 +5,7 @@ import { shipmentFields } from '../domain/shipments/fields.js';
 import { scheduleRegistration } from '../domain/shipments/registration.js';
 import { resolveDraft, type ResolvedShipment } from '../domain/shipments/resolve.js';
 import { addStatus, EDITABLE_STATUSES, statusRowFor } from '../domain/shipments/statuses.js';
+import { removeSurcharges, syncSurcharges } from '../domain/shipments/surcharges.js';
 import { principalOf, type Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { JSONAPI_MEDIA_TYPE, jsonApi, resourceDocument } from '../jsonapi/document.js';
@@ -46,6 +47,7 @@ function createInTx(ctx: Ctx, tx: Tx, draft: ShipmentDraft, resolved: ResolvedSh
     client_id: principalOf(ctx).clientId,
   }) as ShipmentRecord);
   tx.insert('shipmentStatuses', first.row);
+  syncSurcharges(tx, inserted, resolved.surcharges, now);
   services.events?.statusCreated(tx, inserted, first.row);
   const shipment = services.events?.shipmentCreated(tx, inserted) ?? inserted;
   scheduleRegistration(tx, services, shipment);
@@ -108,10 +110,14 @@ export const shipmentWriteEndpoints = [
       checkIdentity(body.data, 'shipments', current.id);
       assertEditable(current, 'changed');
       const draft = draftFromUpdate(current, body);
+      if (draft.consolidationShipmentId === current.id) {
+        throw ApiError.unprocessable('A shipment cannot be consolidated into itself.', '/data/relationships/consolidation_shipment/data/id');
+      }
       const resolved = resolveDraft(ctx, draft);
       const { services } = ctx;
       const updated = await services.store.transact((tx) => {
         let row = tx.update('shipments', current.id, Object.assign(shipmentFields(draft, resolved), { updated_at: services.clock.now() }));
+        syncSurcharges(tx, row, resolved.surcharges, services.clock.now());
         if (row.status_code !== 'shipment-concept') row = addStatus(tx, services, row, { code: 'shipment-concept', at: services.clock.now() });
         scheduleRegistration(tx, services, row);
         return row;
@@ -137,6 +143,9 @@ export const shipmentWriteEndpoints = [
       await ctx.services.store.transact((tx) => {
         for (const status of tx.find('shipmentStatuses', 'shipment_id', shipment.id)) tx.remove('shipmentStatuses', status.id);
         for (const file of tx.find('files', 'shipment_id', shipment.id)) tx.remove('files', file.id);
+        removeSurcharges(tx, shipment.id);
+        // Shipments consolidated into this one are no longer: they keep no link to a deleted shipment.
+        for (const child of [...tx.find('shipments', 'consolidation_shipment_id', shipment.id)]) tx.update('shipments', child.id, { consolidation_shipment_id: undefined });
         for (const job of tx.find('jobs', 'subject', shipment.id)) tx.remove('jobs', job.id);
         tx.remove('shipments', shipment.id);
       });
