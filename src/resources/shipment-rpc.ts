@@ -3,6 +3,7 @@ import { addStatus } from '../domain/shipments/statuses.js';
 import type { Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
+import { errorDocument } from '../jsonapi/schemas.js';
 import { carrierStatusCategories, type ShipmentRecord } from '../model/shipment.js';
 import { shipmentVisible } from './shipment-kinds.js';
 import { WALK_SHIPMENT } from '../domain/shipments/walk.js';
@@ -54,8 +55,8 @@ export const shipmentRpcEndpoints = [
     produces: json,
     responses: {
       204: { description: 'Voided.' },
-      422: { description: 'Unknown shipment id (10008).' },
-      423: { description: 'The shipment cannot be voided (10005).' },
+      422: { description: 'Unknown shipment id (10008).', schema: errorDocument },
+      423: { description: 'The shipment cannot be voided (10005).', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
       const shipment = shipmentOf(ctx, body.data.shipment_id);
@@ -84,7 +85,7 @@ export const shipmentRpcEndpoints = [
     produces: json,
     responses: {
       204: { description: 'The status was applied; when it was already current, given carrier statuses were added to it.' },
-      422: { description: 'Unknown shipment or status, a status that is not a carrier status, or a shipment that is not registered (10008).' },
+      422: { description: 'Unknown shipment or status, a status that is not a carrier status, or a shipment that is not registered (10008).', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
       const shipment = shipmentOf(ctx, body.data.shipment_id);

@@ -11,6 +11,7 @@ import { endpoint } from '../http/endpoint.js';
 import { JSONAPI_MEDIA_TYPE, jsonApi, resourceDocument } from '../jsonapi/document.js';
 import { textResponse } from '../http/response-text.js';
 import { ApiError } from '../jsonapi/errors.js';
+import { errorDocument } from '../jsonapi/schemas.js';
 import { checkIdentity } from '../jsonapi/request.js';
 import type { ShipmentRecord } from '../model/shipment.js';
 import type { Tx } from '../store/store.js';
@@ -78,8 +79,8 @@ export const shipmentWriteEndpoints = [
     body: createShipmentRequest,
     responses: {
       201: { description: 'The new shipment.', schema: schemas.document },
-      409: { description: 'Wrong type (10007), or the same Idempotency-Key is still being processed.' },
-      422: { description: 'A business rule was broken (10008); each error points at its field.' },
+      409: { description: 'Wrong type (10007), or the same Idempotency-Key is still being processed.', schema: errorDocument },
+      422: { description: 'A business rule was broken (10008); each error points at its field.', schema: errorDocument },
     },
     handler: async (ctx, { body, include }, c) => {
       checkIdentity(body.data, 'shipments');
@@ -101,9 +102,9 @@ export const shipmentWriteEndpoints = [
     body: updateShipmentRequest,
     responses: {
       200: { description: 'The whole updated shipment.', schema: schemas.document },
-      409: { description: 'The body type or id does not match (10007).' },
-      422: { description: 'A business rule was broken (10008).' },
-      423: { description: 'The shipment is registered and cannot be changed (10005).' },
+      409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
+      422: { description: 'A business rule was broken (10008).', schema: errorDocument },
+      423: { description: 'The shipment is registered and cannot be changed (10005).', schema: errorDocument },
     },
     handler: async (ctx, { params, body, include }) => {
       const current = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
@@ -135,7 +136,7 @@ export const shipmentWriteEndpoints = [
     params: idParams,
     responses: {
       204: { description: 'Deleted.' },
-      423: { description: 'The shipment is registered and cannot be deleted (10005).' },
+      423: { description: 'The shipment is registered and cannot be deleted (10005).', schema: errorDocument },
     },
     handler: async (ctx, { params }) => {
       const shipment = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
