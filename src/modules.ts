@@ -27,6 +27,7 @@ import { fileKind, shipmentKind, shipmentStatusKind } from './resources/shipment
 import { shipmentReadEndpoints } from './resources/shipments.js';
 import { shipmentWriteEndpoints } from './resources/shipment-writes.js';
 import { shipmentStatusEndpoints } from './resources/shipment-statuses.js';
+import { shipmentSurchargeEndpoints, shipmentSurchargeKind } from './resources/shipment-surcharges.js';
 import { shipmentRpcEndpoints } from './resources/shipment-rpc.js';
 import { trackingPageEndpoints } from './resources/tracking-page.js';
 import { fileEndpoints } from './resources/files.js';
@@ -52,8 +53,16 @@ export const modules: readonly SandboxModule[] = [
   },
   { kinds: [shopKind], endpoints: [...shopEndpoints, shopDeleteEndpoint, ...logoEndpoints] },
   {
-    kinds: [shipmentKind, shipmentStatusKind, fileKind],
-    endpoints: [...shipmentReadEndpoints, ...shipmentWriteEndpoints, ...shipmentStatusEndpoints, ...shipmentRpcEndpoints, ...trackingPageEndpoints, ...fileEndpoints],
+    kinds: [shipmentKind, shipmentStatusKind, shipmentSurchargeKind, fileKind],
+    endpoints: [
+      ...shipmentReadEndpoints,
+      ...shipmentWriteEndpoints,
+      ...shipmentStatusEndpoints,
+      ...shipmentSurchargeEndpoints,
+      ...shipmentRpcEndpoints,
+      ...trackingPageEndpoints,
+      ...fileEndpoints,
+    ],
     jobs: { [REGISTER_SHIPMENT]: registerShipmentJob, [WALK_SHIPMENT]: walkShipmentJob },
   },
   { kinds: [collectionKind, pickupLocationKind], endpoints: [...collectionEndpoints, ...collectionWriteEndpoints, ...pickupLocationEndpoints] },

@@ -22,7 +22,11 @@ describe('creating a shipment', () => {
     expect(attributes.physical_properties).toEqual({ weight: 1200, length: 400, width: 300, height: 200, volumetric_weight: 4800 });
     expect(attributes).not.toHaveProperty('price');
     expect(attributes.created_at).toBe(TEST_NOW);
-    expect(relationships.service.data).toBeNull();
+    // Empty to-ones are left out, as production leaves them out.
+    for (const empty of ['service', 'contract', 'consolidation_shipment', 'multi_colli_shipment', 'manifest']) expect(relationships).not.toHaveProperty(empty);
+    expect(relationships.colli.data).toEqual([]);
+    expect(relationships.shipment_surcharges.data).toEqual([]);
+    expect(attributes.sync_active).toBe(false);
     const status = await sandbox.get(new URL(relationships.shipment_status.links.related).pathname + '?include=status', w.token);
     expect(status.body.included[0].attributes.code).toBe('shipment-concept');
     expect(answer.body.data.links.files).toBe(`${answer.body.data.links.self}/files`);

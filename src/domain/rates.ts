@@ -143,8 +143,16 @@ export function ratePrice(rate: ServiceRateRecord, weight: number, currency: str
   const base = rate.price?.amount ?? (rate.weight_bracket ? bracketPrice(rate.weight_bracket, weight) : undefined);
   const steps = stepCharge(rate, weight);
   if (base === undefined || steps === undefined) return undefined;
-  const options = rate.service_options
-    .filter((option) => optionIds.includes(option.service_option_id) && !option.included)
-    .reduce((sum, option) => sum + (option.price?.amount ?? 0), 0);
+  const options = optionCharges(rate, optionIds).reduce((sum, option) => sum + option.amount, 0);
   return { amount: base + steps + options, currency: rate.price?.currency ?? currency };
+}
+
+/**
+ * What each chosen option adds on a rate, in the rate's order: only options the rate offers,
+ * that are not `included` and whose price is not zero.
+ */
+export function optionCharges(rate: Pick<ServiceRateRecord, 'service_options'>, optionIds: readonly string[]): { optionId: string; amount: number }[] {
+  return rate.service_options
+    .filter((option) => optionIds.includes(option.service_option_id) && !option.included && (option.price?.amount ?? 0) !== 0)
+    .map((option) => ({ optionId: option.service_option_id, amount: option.price!.amount }));
 }

@@ -47,6 +47,11 @@ export const pickupLocation = z
   .object({ code: z.string().min(1).max(64), address: address.optional() })
   .meta({ id: 'PickupLocation' });
 
+/** Where the sender hands the parcel in; the sandbox stores it as given (no carrier checks it). */
+export const dropOffLocation = z
+  .object({ code: z.string().min(1).max(64), address: address.optional() })
+  .meta({ id: 'DropOffLocation' });
+
 /** The attributes a client may write; the read-only ones are added by `shipmentAttributes`. */
 export const writableShipmentAttributes = {
   recipient_address: personAddress,
@@ -54,21 +59,27 @@ export const writableShipmentAttributes = {
   sender_address: address,
   physical_properties: physicalProperties,
   pickup_location: pickupLocation.nullable().optional(),
+  drop_off_location: dropOffLocation.optional(),
   description: z.string().max(255).optional(),
   items: z.array(item).max(500).optional(),
   customs: customs.optional(),
   sender_tax_identification_numbers: z.array(taxIdentificationNumber).max(20).optional(),
   recipient_tax_identification_numbers: z.array(taxIdentificationNumber).max(20).optional(),
+  sender_tax_number: z.string().max(255).optional().describe('Deprecated: use sender_tax_identification_numbers.'),
+  recipient_tax_number: z.string().max(255).optional().describe('Deprecated: use recipient_tax_identification_numbers.'),
+  is_consolidation: z.boolean().optional().describe('Whether this shipment is a consolidation shipment that others are consolidated into.'),
   customer_reference: z.string().max(255).optional(),
   channel: z.string().max(255).optional(),
   total_value: price.optional(),
   register_at: timestamp.nullable().optional(),
-  tags: z.array(z.union([z.string().max(255), z.number()])).max(100).optional(),
+  tags: z.array(z.union([z.string().max(255), z.number()])).max(100).optional().describe('Strings or numbers; answered as strings.'),
 };
 
 export const shipmentAttributes = z
   .object({
     ...writableShipmentAttributes,
+    // Stored and answered as strings, as production answers them (requests may send numbers).
+    tags: z.array(z.string()).optional(),
     price: price.optional(),
     barcode: z.string().optional(),
     tracking_code: z.string().optional(),
@@ -77,6 +88,7 @@ export const shipmentAttributes = z
     created_at: timestamp,
     updated_at: timestamp,
     synced_at: timestamp.optional(),
+    sync_active: z.boolean().describe('Whether the carrier status is being synced; the sandbox never syncs, so always false.'),
   })
   .meta({ id: 'ShipmentAttributes' });
 
@@ -88,7 +100,7 @@ export type ChosenOption = { id: string; values?: Record<string, unknown> };
 /** The label a shipment asked for (`meta.label`). */
 export type LabelChoice = { mime_type: string; size: string };
 
-export type ShipmentRecord = Omit<ShipmentAttributes, 'price'> & {
+export type ShipmentRecord = Omit<ShipmentAttributes, 'price' | 'sync_active'> & {
   id: string;
   price?: Price;
   shop_id: string;
@@ -99,6 +111,8 @@ export type ShipmentRecord = Omit<ShipmentAttributes, 'price'> & {
   service_options: ChosenOption[];
   liability_coverage_id?: string;
   collection_id?: string;
+  /** The consolidation shipment this one is consolidated into. */
+  consolidation_shipment_id?: string;
   /** The current shipment-status row and its status code (kept for filtering). */
   shipment_status_id: string;
   status_code: string;
@@ -106,6 +120,18 @@ export type ShipmentRecord = Omit<ShipmentAttributes, 'price'> & {
   /** Client that created it; idempotency and the request log refer to it. */
   client_id: string;
 };
+
+/** What kind of event a carrier status is (production's CarrierStatusCategory). */
+export const carrierStatusCategories = [
+  'change-in-flight', 'damaged', 'default', 'delay', 'dropped-at-pudo-by-sender', 'failed-cash-on-delivery', 'failed-collection',
+  'failed-collection-attempt', 'failed-collection-attempt-force-majeure', 'failed-collection-attempt-invalid-data',
+  'failed-collection-attempt-invalid-data-address', 'failed-collection-attempt-invalid-data-time', 'failed-collection-attempt-package-issue',
+  'failed-collection-attempt-user', 'failed-customs-clearance', 'failed-delivery-attempt', 'failed-delivery-attempt-force-majeure',
+  'failed-delivery-attempt-user', 'failed-miscellaneous', 'failed-oversized', 'failed-pre-advice', 'failed-refused-delivery',
+  'failed-shipment-damaged', 'failed-shipment-lost', 'failed-shipment-missing', 'partial-collection', 'partial-delivery', 'relabelling',
+  'require-delivery-instructions', 'security-alert', 'successful-collection',
+] as const;
+export type CarrierStatusCategory = (typeof carrierStatusCategories)[number];
 
 /** One entry of a shipment's status history. */
 export type CarrierStatus = { code: string; description: string; assigned_at: number; category?: string; tracking_code?: string };

@@ -15,7 +15,19 @@ const readOnlyAttributes = {
   created_at: readOnly,
   updated_at: readOnly,
   synced_at: readOnly,
+  final_mile_carrier: readOnly,
+  sync_active: readOnly,
+  verified: readOnly,
+  collo_number: readOnly,
 };
+
+/** Attributes production's request schema lets be `null`: on create that is the same as leaving them out, on update it removes them. */
+const NULLABLE = ['pickup_location', 'drop_off_location', 'description', 'customer_reference', 'channel', 'total_value', 'items', 'customs', 'register_at', 'tags', 'sender_tax_number', 'recipient_tax_number'] as const;
+type Writable = typeof writableShipmentAttributes;
+type RequestAttributes = { [K in keyof Writable]: K extends (typeof NULLABLE)[number] ? z.ZodNullable<Writable[K]> : Writable[K] };
+const requestAttributes = Object.fromEntries(
+  Object.entries(writableShipmentAttributes).map(([name, schema]) => [name, (NULLABLE as readonly string[]).includes(name) ? (schema as z.ZodType).nullable() : schema]),
+) as RequestAttributes;
 
 const relationshipShape = {
   service: toOneRef.optional(),
@@ -23,6 +35,15 @@ const relationshipShape = {
   service_options: toManyRef.optional(),
   liability_coverage: toOneRef.optional(),
   collection: toOneRef.optional(),
+  consolidation_shipment: toOneRef.optional(),
+  // Read-only, or not modelled by the sandbox (manifests): accepted and ignored.
+  colli: readOnly,
+  files: readOnly,
+  hook_logs: readOnly,
+  shipment_surcharges: readOnly,
+  multi_colli_shipment: readOnly,
+  shipment_status: readOnly,
+  manifest: readOnly,
 };
 
 const documentMeta = z
@@ -36,14 +57,14 @@ const documentMeta = z
 
 export const createShipmentRequest = resourceRequest({
   id: 'ShipmentCreateRequest',
-  attributes: z.strictObject({ ...writableShipmentAttributes, ...readOnlyAttributes }),
+  attributes: z.strictObject({ ...requestAttributes, ...readOnlyAttributes }),
   relationships: z.object({ shop: toOneRef, ...relationshipShape }),
   documentMeta,
 });
 
 const partialWritable = Object.fromEntries(
-  Object.entries(writableShipmentAttributes).map(([name, schema]) => [name, (schema as z.ZodType).optional()]),
-) as { [K in keyof typeof writableShipmentAttributes]: z.ZodOptional<(typeof writableShipmentAttributes)[K]> };
+  Object.entries(requestAttributes).map(([name, schema]) => [name, (schema as z.ZodType).optional()]),
+) as { [K in keyof RequestAttributes]: z.ZodOptional<RequestAttributes[K]> };
 
 export const updateShipmentRequest = resourceRequest({
   id: 'ShipmentUpdateRequest',
@@ -79,14 +100,16 @@ function label(meta: Meta): ShipmentDraft['label'] {
 /** The draft of a new shipment from a validated create request. */
 export function draftFromCreate(body: CreateBody): ShipmentDraft {
   const { attributes, relationships } = body.data;
+  const given = Object.entries(attributes).filter(([, value]) => value !== null);
   return {
-    attributes: attributes as DraftAttributes,
+    attributes: Object.fromEntries(given) as unknown as DraftAttributes,
     shopId: relatedId(relationships.shop, 'shop', ['shops'])!,
     serviceId: toOne(relationships.service, 'service', 'services'),
     contractId: toOne(relationships.contract, 'contract', 'contracts'),
     options: options(relationships.service_options),
     coverageId: toOne(relationships.liability_coverage, 'liability_coverage', 'liability-coverages'),
     collectionId: toOne(relationships.collection, 'collection', 'collections'),
+    consolidationShipmentId: toOne(relationships.consolidation_shipment, 'consolidation_shipment', 'shipments'),
     label: label(body.meta),
     serviceCode: body.meta?.service_code,
     addToNextCollection: body.meta?.add_to_next_collection,
@@ -117,6 +140,7 @@ export function draftFromUpdate(current: ShipmentRecord, body: UpdateBody): Ship
     options: keep('service_options', () => options(rel.service_options), current.service_options),
     coverageId: keep('liability_coverage', () => toOne(rel.liability_coverage, 'liability_coverage', 'liability-coverages'), current.liability_coverage_id),
     collectionId: keep('collection', () => toOne(rel.collection, 'collection', 'collections'), current.collection_id),
+    consolidationShipmentId: keep('consolidation_shipment', () => toOne(rel.consolidation_shipment, 'consolidation_shipment', 'shipments'), current.consolidation_shipment_id),
     label: label(body.meta as Meta) ?? current.label,
     serviceCode,
   };

@@ -3,7 +3,8 @@ import { addStatus } from '../domain/shipments/statuses.js';
 import type { Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
-import type { ShipmentRecord } from '../model/shipment.js';
+import { errorDocument } from '../jsonapi/schemas.js';
+import { carrierStatusCategories, type ShipmentRecord } from '../model/shipment.js';
 import { shipmentVisible } from './shipment-kinds.js';
 import { WALK_SHIPMENT } from '../domain/shipments/walk.js';
 
@@ -11,7 +12,24 @@ const manage = { anyOf: ['shipments.manage'] } as const;
 const json = ['application/json', 'application/vnd.api+json'] as const;
 
 const voidRequest = z.object({ data: z.object({ shipment_id: z.string() }) }).meta({ id: 'VoidShipmentRequest' });
-const statusRequest = z.object({ data: z.object({ shipment_id: z.string(), status_id: z.string() }) }).meta({ id: 'UpdateShipmentStatusRequest' });
+const carrierStatus = z
+  .object({
+    code: z.string().min(1).max(255),
+    description: z.string().max(255),
+    assigned_at: z.number().int().nonnegative(),
+    category: z.enum(carrierStatusCategories).optional().describe('Default: default.'),
+    tracking_code: z.string().max(255).optional(),
+  })
+  .meta({ id: 'CarrierStatus' });
+const statusRequest = z
+  .object({
+    data: z.object({
+      shipment_id: z.string(),
+      status_id: z.string(),
+      carrier_statuses: z.array(carrierStatus).min(1).max(20).optional().describe('The carrier statuses behind the status, as the carrier reported them; default: one simulated carrier status.'),
+    }),
+  })
+  .meta({ id: 'UpdateShipmentStatusRequest' });
 
 /** Statuses that belong to creating and registering a shipment, not to the carrier's handling. */
 const NOT_CARRIER = new Set(['shipment-processing', 'shipment-concept', 'shipment-registered', 'shipment-registration-failed', 'shipment-voided']);
@@ -37,8 +55,8 @@ export const shipmentRpcEndpoints = [
     produces: json,
     responses: {
       204: { description: 'Voided.' },
-      422: { description: 'Unknown shipment id (10008).' },
-      423: { description: 'The shipment cannot be voided (10005).' },
+      422: { description: 'Unknown shipment id (10008).', schema: errorDocument },
+      423: { description: 'The shipment cannot be voided (10005).', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
       const shipment = shipmentOf(ctx, body.data.shipment_id);
@@ -60,14 +78,14 @@ export const shipmentRpcEndpoints = [
     operationId: 'updateShipmentStatus',
     summary: 'Simulate a carrier status (sandbox)',
     description:
-      'Gives a registered shipment the carrier status `status_id` (a statuses resource of resource_type shipments), as the carrier would. Adds a shipment-status only when it differs from the current one; hooks on shipment-statuses fire.',
+      'Gives a registered shipment the carrier status `status_id` (a statuses resource of resource_type shipments), as the carrier would. Adds a shipment-status only when it differs from the current one; hooks on shipment-statuses fire. Optional `carrier_statuses` are the carrier statuses behind it, with their category (what filter[carrier_status][category] of GET /shipments looks at); for the current status they are added to it.',
     tag: 'Shipments',
     auth: manage,
     body: statusRequest,
     produces: json,
     responses: {
-      204: { description: 'The status was applied (or was already current).' },
-      422: { description: 'Unknown shipment or status, a status that is not a carrier status, or a shipment that is not registered (10008).' },
+      204: { description: 'The status was applied; when it was already current, given carrier statuses were added to it.' },
+      422: { description: 'Unknown shipment or status, a status that is not a carrier status, or a shipment that is not registered (10008).', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
       const shipment = shipmentOf(ctx, body.data.shipment_id);
@@ -82,10 +100,19 @@ export const shipmentRpcEndpoints = [
       if (!shipment.tracking_code || shipment.status_code === 'shipment-voided') {
         throw ApiError.unprocessable(`Only registered shipments get carrier statuses; this one is ${shipment.status_code}.`, '/data/shipment_id');
       }
+      const carrierStatuses = body.data.carrier_statuses;
       if (status.code !== shipment.status_code) {
         await services.store.transact((tx) => {
           services.jobs.cancel(tx, WALK_SHIPMENT, shipment.id);
-          addStatus(tx, services, shipment, { code: status.code, at: services.clock.now(), carrier: { code: 'SIM', description: `Simulated: ${status.name}` } });
+          addStatus(tx, services, shipment, { code: status.code, at: services.clock.now(), carrier: { code: 'SIM', description: `Simulated: ${status.name}` }, carrierStatuses });
+        });
+      } else if (carrierStatuses) {
+        // Carrier statuses of the status the shipment already has join its current shipment-status, as production's do.
+        await services.store.transact((tx) => {
+          const current = tx.get('shipmentStatuses', shipment.shipment_status_id)!;
+          const added = carrierStatuses.map((carrier) => ({ ...carrier, category: carrier.category ?? 'default' }));
+          tx.update('shipmentStatuses', current.id, { carrier_statuses: [...current.carrier_statuses, ...added] });
+          tx.update('shipments', shipment.id, { synced_at: services.clock.now(), updated_at: Math.max(shipment.updated_at, services.clock.now()) });
         });
       }
       return new Response(null, { status: 204 });

@@ -5,11 +5,13 @@ import { shipmentFields } from '../domain/shipments/fields.js';
 import { scheduleRegistration } from '../domain/shipments/registration.js';
 import { resolveDraft, type ResolvedShipment } from '../domain/shipments/resolve.js';
 import { addStatus, EDITABLE_STATUSES, statusRowFor } from '../domain/shipments/statuses.js';
+import { removeSurcharges, syncSurcharges } from '../domain/shipments/surcharges.js';
 import { principalOf, type Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { JSONAPI_MEDIA_TYPE, jsonApi, resourceDocument } from '../jsonapi/document.js';
 import { textResponse } from '../http/response-text.js';
 import { ApiError } from '../jsonapi/errors.js';
+import { errorDocument } from '../jsonapi/schemas.js';
 import { checkIdentity } from '../jsonapi/request.js';
 import type { ShipmentRecord } from '../model/shipment.js';
 import type { Tx } from '../store/store.js';
@@ -46,6 +48,7 @@ function createInTx(ctx: Ctx, tx: Tx, draft: ShipmentDraft, resolved: ResolvedSh
     client_id: principalOf(ctx).clientId,
   }) as ShipmentRecord);
   tx.insert('shipmentStatuses', first.row);
+  syncSurcharges(tx, inserted, resolved.surcharges, now);
   services.events?.statusCreated(tx, inserted, first.row);
   const shipment = services.events?.shipmentCreated(tx, inserted) ?? inserted;
   scheduleRegistration(tx, services, shipment);
@@ -76,8 +79,8 @@ export const shipmentWriteEndpoints = [
     body: createShipmentRequest,
     responses: {
       201: { description: 'The new shipment.', schema: schemas.document },
-      409: { description: 'Wrong type (10007), or the same Idempotency-Key is still being processed.' },
-      422: { description: 'A business rule was broken (10008); each error points at its field.' },
+      409: { description: 'Wrong type (10007), or the same Idempotency-Key is still being processed.', schema: errorDocument },
+      422: { description: 'A business rule was broken (10008); each error points at its field.', schema: errorDocument },
     },
     handler: async (ctx, { body, include }, c) => {
       checkIdentity(body.data, 'shipments');
@@ -99,19 +102,23 @@ export const shipmentWriteEndpoints = [
     body: updateShipmentRequest,
     responses: {
       200: { description: 'The whole updated shipment.', schema: schemas.document },
-      409: { description: 'The body type or id does not match (10007).' },
-      422: { description: 'A business rule was broken (10008).' },
-      423: { description: 'The shipment is registered and cannot be changed (10005).' },
+      409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
+      422: { description: 'A business rule was broken (10008).', schema: errorDocument },
+      423: { description: 'The shipment is registered and cannot be changed (10005).', schema: errorDocument },
     },
     handler: async (ctx, { params, body, include }) => {
       const current = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
       checkIdentity(body.data, 'shipments', current.id);
       assertEditable(current, 'changed');
       const draft = draftFromUpdate(current, body);
+      if (draft.consolidationShipmentId === current.id) {
+        throw ApiError.unprocessable('A shipment cannot be consolidated into itself.', '/data/relationships/consolidation_shipment/data/id');
+      }
       const resolved = resolveDraft(ctx, draft);
       const { services } = ctx;
       const updated = await services.store.transact((tx) => {
         let row = tx.update('shipments', current.id, Object.assign(shipmentFields(draft, resolved), { updated_at: services.clock.now() }));
+        syncSurcharges(tx, row, resolved.surcharges, services.clock.now());
         if (row.status_code !== 'shipment-concept') row = addStatus(tx, services, row, { code: 'shipment-concept', at: services.clock.now() });
         scheduleRegistration(tx, services, row);
         return row;
@@ -129,7 +136,7 @@ export const shipmentWriteEndpoints = [
     params: idParams,
     responses: {
       204: { description: 'Deleted.' },
-      423: { description: 'The shipment is registered and cannot be deleted (10005).' },
+      423: { description: 'The shipment is registered and cannot be deleted (10005).', schema: errorDocument },
     },
     handler: async (ctx, { params }) => {
       const shipment = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
@@ -137,6 +144,9 @@ export const shipmentWriteEndpoints = [
       await ctx.services.store.transact((tx) => {
         for (const status of tx.find('shipmentStatuses', 'shipment_id', shipment.id)) tx.remove('shipmentStatuses', status.id);
         for (const file of tx.find('files', 'shipment_id', shipment.id)) tx.remove('files', file.id);
+        removeSurcharges(tx, shipment.id);
+        // Shipments consolidated into this one are no longer: they keep no link to a deleted shipment.
+        for (const child of [...tx.find('shipments', 'consolidation_shipment_id', shipment.id)]) tx.update('shipments', child.id, { consolidation_shipment_id: undefined });
         for (const job of tx.find('jobs', 'subject', shipment.id)) tx.remove('jobs', job.id);
         tx.remove('shipments', shipment.id);
       });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Ctx } from '../http/context.js';
 import { csvIds, csvStrings } from '../http/params.js';
 import { ApiError } from '../jsonapi/errors.js';
-import type { ShipmentRecord } from '../model/shipment.js';
+import { carrierStatusCategories, type CarrierStatus, type ShipmentRecord } from '../model/shipment.js';
 import { readEndpoints } from './read-endpoints.js';
 import { shipmentKind, shipmentSchemas, shipmentVisible } from './shipment-kinds.js';
 import { shipmentIncludes } from './include-paths.js';
@@ -38,6 +38,15 @@ const query = z.object({
   'filter[search]': z.string().min(1).optional().describe('Case-insensitive text in description, customer reference, tracking code or recipient address.'),
   'filter[recipient_address][country_code]': z.string().optional(),
   'filter[sender_address][country_code]': z.string().optional(),
+  'filter[organization]': csvIds.optional().describe("Comma separated organization ids. A client sees only its own organization's shipments: another id gives an empty list."),
+  'filter[broker]': csvIds.optional().describe("Comma separated broker ids; like filter[organization], only the caller's own broker keeps its shipments."),
+  'filter[consolidation_shipment]': csvIds.optional().describe('Comma separated ids of consolidation shipments: the shipments consolidated into them.'),
+  'filter[date_from]': dateBound.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_from].' }),
+  'filter[date_to]': dateBound.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_to].' }),
+  'filter[carrier_status][category]': z
+    .enum(carrierStatusCategories, { error: () => `must be one of: ${carrierStatusCategories.join(', ')}` })
+    .optional()
+    .describe("The category of the latest carrier status of the shipment's current status; shipments without carrier statuses never match."),
 });
 type Query = z.output<typeof query>;
 
@@ -50,6 +59,15 @@ function inRange(value: number | undefined | null, from: string | undefined, to:
 function carrierOf(ctx: Ctx, row: ShipmentRecord): string | undefined {
   const { store } = ctx.services;
   return (row.service_id && store.get('services', row.service_id)?.carrier_id) || (row.contract_id && store.get('contracts', row.contract_id)?.carrier_id) || undefined;
+}
+
+/** The category of the latest carrier status on the shipment's current shipment-status, if it has any. */
+function carrierCategory(ctx: Ctx, row: ShipmentRecord): string | undefined {
+  const statuses = ctx.services.store.get('shipmentStatuses', row.shipment_status_id)?.carrier_statuses ?? [];
+  let latest: CarrierStatus | undefined;
+  for (const status of statuses) if (!latest || status.assigned_at >= latest.assigned_at) latest = status;
+  // A carrier status without a category is of the default one, as production's schema says.
+  return latest && (latest.category ?? 'default');
 }
 
 function matchesSearch(row: ShipmentRecord, search: string): boolean {
@@ -89,7 +107,12 @@ function filterShipments(ctx: Ctx, rows: readonly ShipmentRecord[], q: Query): r
       (!q['filter[tags]'] || (row.tags ?? []).some((tag) => q['filter[tags]']!.includes(String(tag)))) &&
       (!q['filter[search]'] || matchesSearch(row, q['filter[search]'])) &&
       (!q['filter[recipient_address][country_code]'] || row.recipient_address.country_code === q['filter[recipient_address][country_code]']) &&
-      (!q['filter[sender_address][country_code]'] || row.sender_address.country_code === q['filter[sender_address][country_code]']),
+      (!q['filter[sender_address][country_code]'] || row.sender_address.country_code === q['filter[sender_address][country_code]']) &&
+      (!q['filter[organization]'] || q['filter[organization]'].includes(row.organization_id)) &&
+      (!q['filter[broker]'] || q['filter[broker]'].includes(ctx.principal?.brokerId ?? '')) &&
+      (!q['filter[consolidation_shipment]'] || q['filter[consolidation_shipment]'].includes(row.consolidation_shipment_id ?? '')) &&
+      inRange(row.created_at, q['filter[date_from]'], q['filter[date_to]']) &&
+      (!q['filter[carrier_status][category]'] || carrierCategory(ctx, row) === q['filter[carrier_status][category]']),
   );
   return kept;
 }

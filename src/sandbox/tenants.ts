@@ -112,8 +112,8 @@ export function tenantOf(services: Services, clientId: string): { client: Client
 }
 
 /**
- * Resets one tenant: removes its organization's shipments (with their statuses, files, jobs and
- * hook logs), hooks, collections, logos, idempotency entries of its clients, and its own contracts
+ * Resets one tenant: removes its organization's shipments (with their statuses, files, surcharges,
+ * jobs and hook logs), hooks, collections, logos, idempotency entries of its clients, and its own contracts
  * (with their rates and coverages); then restores its shops as seeded. Fixture organizations get
  * their seeded shops, own contracts and upcoming collections back; tenants created through the
  * control API get their one shop as it was created. Clients, users and tokens are untouched.
@@ -144,6 +144,7 @@ export async function resetTenant(services: Services, clientId: string): Promise
     for (const shipment of shipments) {
       drop('shipmentStatuses', ids(tx.find('shipmentStatuses', 'shipment_id', shipment.id)));
       drop('files', ids(tx.find('files', 'shipment_id', shipment.id)));
+      drop('shipmentSurcharges', ids(tx.find('shipmentSurcharges', 'shipment_id', shipment.id)));
     }
     drop('shipments', ids(shipments));
 

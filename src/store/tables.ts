@@ -2,6 +2,7 @@ import type { CarrierRecord } from '../model/carrier.js';
 import type { CollectionRecord } from '../model/collection.js';
 import type { HookLogRecord, HookRecord } from '../model/hook.js';
 import type { FileRecord, ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js';
+import type { ShipmentSurchargeRecord } from '../model/shipment-surcharge.js';
 import type { ContractRecord, LiabilityCoverageRecord } from '../model/contract.js';
 import type { RegionRecord } from '../model/region.js';
 import type { ServiceOptionRecord } from '../model/service-option.js';
@@ -62,6 +63,7 @@ export interface Tables {
   serviceRates: ServiceRateRecord;
   shipments: ShipmentRecord;
   shipmentStatuses: ShipmentStatusRecord;
+  shipmentSurcharges: ShipmentSurchargeRecord;
   files: FileRecord;
   collections: CollectionRecord;
   hooks: HookRecord;
@@ -92,6 +94,7 @@ export const tableNames: readonly TableName[] = [
   'serviceRates',
   'shipments',
   'shipmentStatuses',
+  'shipmentSurcharges',
   'files',
   'collections',
   'hooks',
@@ -112,8 +115,9 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   liabilityCoverages: ['contract_id'],
   serviceRates: ['contract_id', 'service_id'],
   statuses: ['code'],
-  shipments: ['organization_id', 'shop_id', 'tracking_code', 'collection_id'],
+  shipments: ['organization_id', 'shop_id', 'tracking_code', 'collection_id', 'consolidation_shipment_id'],
   shipmentStatuses: ['shipment_id'],
+  shipmentSurcharges: ['shipment_id', 'organization_id'],
   files: ['shipment_id'],
   collections: ['shop_id'],
   hooks: ['organization_id'],

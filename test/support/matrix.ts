@@ -116,6 +116,7 @@ export function scopeSubsets(): Scope[][] {
  */
 export const NESTED_PARAMS: Readonly<Record<string, string>> = {
   shipment_status_id: 'shipment-statuses',
+  shipment_surcharge_id: 'shipment-surcharges',
   tracking_code: 'tracking-codes',
   country_code: 'pickup-location-searches',
   postal_code: 'pickup-location-searches',
@@ -167,6 +168,12 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   'shipment-statuses': {
     kind: 'tenant',
     table: 'shipmentStatuses',
+    ownerOf: (store, row) => shipmentOwner(store, row.shipment_id),
+    parent: { param: 'shipment_id', field: 'shipment_id' },
+  },
+  'shipment-surcharges': {
+    kind: 'tenant',
+    table: 'shipmentSurcharges',
     ownerOf: (store, row) => shipmentOwner(store, row.shipment_id),
     parent: { param: 'shipment_id', field: 'shipment_id' },
   },
@@ -282,12 +289,12 @@ export interface Tenant {
   shopHookId: string;
   hookLogId: string;
   collectionId: string;
-  /** A registered shipment with statuses, files and a tracking code. */
+  /** A registered shipment with statuses, files, a surcharge and a tracking code. */
   registeredShipmentId: string;
   trackingCode: string;
   fileId: string;
   statusId: string;
-  /** A concept shipment: editable and deletable. */
+  /** A priced concept shipment with a surcharge: editable and deletable. */
   conceptShipmentId: string;
 }
 
@@ -384,12 +391,28 @@ async function populateTenant(sandbox: TestSandbox, clientId: string, country: '
   );
   const collection = await must(sandbox.request('POST', '/collections', { token, body: collectionBody(shop) }), 201, 'collection');
   const recipient = recipients[country];
+  // A paid option the shipment's rate offers, so the registered shipment has a surcharge.
+  const rate = (await must(sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${w.contractFor(service).id}&filter[weight]=1500`, token), 200, 'rates')).data[0];
+  const paid = rate.relationships.service_options.data.find((o: Json) => !o.meta.included && o.meta.price && !w.options.find((x: Json) => x.id === o.id)?.attributes.values_format);
+  if (!paid) throw new Error(`fixture: the rate of ${serviceCode} offers no paid option`);
   const registered = await createShipment(
     sandbox,
     token,
-    shipmentBody({ shop, recipient, service, contract: w.contractFor(service), attributes: { register_at: TEST_NOW } }),
+    shipmentBody({
+      shop,
+      recipient,
+      service,
+      contract: w.contractFor(service),
+      attributes: { register_at: TEST_NOW },
+      relationships: { service_options: { data: [{ type: 'service-options', id: paid.id }] } },
+    }),
   );
-  const concept = await createShipment(sandbox, token, shipmentBody({ shop, recipient }));
+  // Priced too (with the paid option), so nested surcharge paths can be filled from the concept.
+  const concept = await createShipment(
+    sandbox,
+    token,
+    shipmentBody({ shop, recipient, service, contract: w.contractFor(service), relationships: { service_options: { data: [{ type: 'service-options', id: paid.id }] } } }),
+  );
   return {
     clientId,
     token,

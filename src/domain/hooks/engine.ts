@@ -6,6 +6,7 @@ import type { ResourceEvents, Services } from '../../services.js';
 import type { Tx } from '../../store/store.js';
 import { shipmentFields } from '../shipments/fields.js';
 import { resolveDraft } from '../shipments/resolve.js';
+import { syncSurcharges } from '../shipments/surcharges.js';
 import { writeLog } from './logs.js';
 import { hooksInOrder } from './order.js';
 import { allHold } from './predicates.js';
@@ -33,6 +34,7 @@ function updateShipment(tx: Tx, ctx: Ctx, hook: HookRecord, shipment: ShipmentRe
     const draft = draftFromDocument(document, shipment);
     const resolved = resolveDraft(ctx, draft);
     const updated = tx.update('shipments', shipment.id, shipmentFields(draft, resolved));
+    syncSurcharges(tx, updated, resolved.surcharges, ctx.services.clock.now());
     return { shipment: updated, diff: diff(before, shipmentDocument(updated)), errors: [] };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

@@ -16,7 +16,7 @@ const link = (type: string, id: string | undefined) => ({ data: id ? { type, id 
 export function shipmentDocument(shipment: ShipmentRecord): HookDocument {
   const {
     id: _id, shop_id, organization_id: _o, service_id, contract_id, service_options, liability_coverage_id, collection_id,
-    shipment_status_id, status_code: _s, label: _l, client_id: _c, ...attributes
+    consolidation_shipment_id, shipment_status_id, status_code: _s, label: _l, client_id: _c, ...attributes
   } = shipment;
   return {
     type: 'shipments',
@@ -28,6 +28,7 @@ export function shipmentDocument(shipment: ShipmentRecord): HookDocument {
       contract: link('contracts', contract_id),
       liability_coverage: link('liability-coverages', liability_coverage_id),
       collection: link('collections', collection_id),
+      consolidation_shipment: link('shipments', consolidation_shipment_id),
       service_options: { data: service_options.map((o) => ({ type: 'service-options', id: o.id, ...(o.values ? { meta: { values: o.values } } : {}) })) },
       shipment_status: link('shipment-statuses', shipment_status_id),
     },
@@ -64,6 +65,7 @@ export function draftFromDocument(document: HookDocument, shipment: ShipmentReco
     options: options.map((o) => (o.meta?.values ? { id: o.id, values: o.meta.values } : { id: o.id })),
     coverageId: idOf(document, 'liability_coverage'),
     collectionId: idOf(document, 'collection'),
+    consolidationShipmentId: idOf(document, 'consolidation_shipment'),
     label: shipment.label,
   };
 }

@@ -9,11 +9,15 @@ export interface DraftAttributes {
   sender_address: Address;
   physical_properties: PhysicalProperties;
   pickup_location?: { code: string; address?: Address } | null;
+  drop_off_location?: { code: string; address?: Address };
   description?: string;
   items?: Item[];
   customs?: Customs;
   sender_tax_identification_numbers?: TaxIdentificationNumber[];
   recipient_tax_identification_numbers?: TaxIdentificationNumber[];
+  sender_tax_number?: string;
+  recipient_tax_number?: string;
+  is_consolidation?: boolean;
   customer_reference?: string;
   channel?: string;
   total_value?: Price;
@@ -30,6 +34,7 @@ export interface ShipmentDraft {
   options: ChosenOption[];
   coverageId?: string;
   collectionId?: string;
+  consolidationShipmentId?: string;
   label?: LabelChoice;
   serviceCode?: string;
   addToNextCollection?: boolean;

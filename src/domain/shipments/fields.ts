@@ -13,22 +13,29 @@ export function shipmentFields(draft: ShipmentDraft, resolved: ResolvedShipment)
     sender_address: shopAddressIfSame(a.sender_address, resolved.shop),
     physical_properties: resolved.physical,
     pickup_location: a.pickup_location ?? undefined,
+    drop_off_location: a.drop_off_location,
     description: a.description,
     items: a.items,
     customs: a.customs,
     sender_tax_identification_numbers: a.sender_tax_identification_numbers,
     recipient_tax_identification_numbers: a.recipient_tax_identification_numbers,
+    sender_tax_number: a.sender_tax_number,
+    recipient_tax_number: a.recipient_tax_number,
+    is_consolidation: a.is_consolidation,
     customer_reference: a.customer_reference,
     channel: a.channel,
     total_value: resolved.totalValue,
     register_at: a.register_at ?? undefined,
-    tags: a.tags,
+    // Stored as strings, as production answers them: filters, hook predicates, the registration
+    // triggers and every answer then see one form, whether the client sent 5 or "5".
+    tags: a.tags?.map(String),
     price: resolved.price,
     service_id: resolved.service?.id,
     contract_id: resolved.contract?.id,
     service_options: resolved.options,
     liability_coverage_id: resolved.coverage?.id,
     collection_id: resolved.collection?.id,
+    consolidation_shipment_id: resolved.consolidationShipment?.id,
     label: resolved.label,
   };
 }
@@ -62,6 +69,7 @@ export function draftFromRecord(shipment: ShipmentRecord): ShipmentDraft {
     options: shipment.service_options,
     coverageId: shipment.liability_coverage_id,
     collectionId: shipment.collection_id,
+    consolidationShipmentId: shipment.consolidation_shipment_id,
     label: shipment.label,
   };
 }

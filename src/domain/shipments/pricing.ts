@@ -5,7 +5,7 @@ import type { ServiceRecord } from '../../model/service.js';
 import type { PhysicalProperties } from '../../model/shipment.js';
 import type { ReadView } from '../../store/store.js';
 import { dynamicPrice } from '../dynamic-rates.js';
-import { parcelChargeableWeight, rateAcceptsWeight, ratePrice } from '../rates.js';
+import { optionCharges, parcelChargeableWeight, rateAcceptsWeight, ratePrice } from '../rates.js';
 
 /** What decides a shipment's price: its service and contract, parcel, options and coverage. */
 export interface PricedChoice {
@@ -25,22 +25,63 @@ export function findRate(store: ReadView, choice: Pick<PricedChoice, 'service' |
     .find((rate) => rate.service_id === choice.service.id && rateAcceptsWeight(rate, weight));
 }
 
+/** One part of a shipment's price on top of its base rate, as a shipment-surcharges row shows it. */
+export interface SurchargeLine {
+  /** What it is for: `fuel`, `oversize`, `option:<service option id>`, `coverage:<coverage id>`. */
+  source: string;
+  name: string;
+  description?: string;
+  amount: number;
+}
+
+/** A shipment's price and its parts: the base rate plus every surcharge is the price. */
+export interface PriceBreakdown {
+  price: Price;
+  base: Price;
+  surcharges: SurchargeLine[];
+}
+
+const money = (price: Price) => `${(price.amount / 100).toFixed(2)} ${price.currency}`;
+
 /**
- * What the shipment costs: the rate price (fixed, weight bracket or the dynamic carrier formula,
- * with step pricing above the range and the chosen options), plus the rate's fuel surcharge, its
- * oversize surcharge when the longest side exceeds `length_max`, and the liability coverage.
+ * What the shipment costs: the base rate (fixed, weight bracket or the dynamic carrier formula,
+ * with step pricing above the range), plus as surcharges the rate's fuel surcharge, its oversize
+ * surcharge when the longest side exceeds `length_max`, the price of each chosen option the rate
+ * charges for (dynamic rates price options into their formula: none) and the liability coverage.
  */
-export function shipmentPrice(store: ReadView, choice: PricedChoice, carrierCode: string): Price | undefined {
+export function priceBreakdown(store: ReadView, choice: PricedChoice, carrierCode: string): PriceBreakdown | undefined {
   const rate = findRate(store, choice);
   if (!rate) return undefined;
   const weight = parcelChargeableWeight(choice.service, choice.contract, choice.physical);
   const base = rate.is_dynamic
     ? dynamicPrice({ carrierCode, weight, crossBorder: choice.crossBorder, currency: choice.contract.currency })
-    : ratePrice(rate, weight, choice.contract.currency, choice.optionIds);
+    : ratePrice(rate, weight, choice.contract.currency);
   if (!base) return undefined;
+  const surcharges: SurchargeLine[] = [];
+  if (rate.fuel_surcharge?.amount) {
+    surcharges.push({ source: 'fuel', name: 'Fuel surcharge', description: "The carrier's fuel surcharge on this rate.", amount: rate.fuel_surcharge.amount });
+  }
   const { length, width, height } = choice.physical;
   const longest = Math.max(length ?? 0, width ?? 0, height ?? 0);
-  const oversize = rate.oversize_surcharge && rate.length_max !== undefined && longest > rate.length_max ? rate.oversize_surcharge.amount : 0;
-  const amount = base.amount + (rate.fuel_surcharge?.amount ?? 0) + oversize + (choice.coverage?.price.amount ?? 0);
-  return { amount, currency: base.currency };
+  if (rate.oversize_surcharge?.amount && rate.length_max !== undefined && longest > rate.length_max) {
+    const description = `The longest side (${longest} mm) exceeds the ${rate.length_max} mm of the rate.`;
+    surcharges.push({ source: 'oversize', name: 'Oversize surcharge', description, amount: rate.oversize_surcharge.amount });
+  }
+  if (!rate.is_dynamic) {
+    for (const { optionId, amount } of optionCharges(rate, choice.optionIds)) {
+      const option = store.get('serviceOptions', optionId);
+      surcharges.push({ source: `option:${optionId}`, name: option?.name ?? 'Service option', description: option && `Service option ${option.code}.`, amount });
+    }
+  }
+  const coverage = choice.coverage;
+  if (coverage?.price.amount) {
+    surcharges.push({ source: `coverage:${coverage.id}`, name: coverage.name, description: `Liability coverage up to ${money(coverage.coverage_max)}.`, amount: coverage.price.amount });
+  }
+  const amount = surcharges.reduce((sum, line) => sum + line.amount, base.amount);
+  return { price: { amount, currency: base.currency }, base, surcharges };
+}
+
+/** What the shipment costs in all; see `priceBreakdown`. */
+export function shipmentPrice(store: ReadView, choice: PricedChoice, carrierCode: string): Price | undefined {
+  return priceBreakdown(store, choice, carrierCode)?.price;
 }

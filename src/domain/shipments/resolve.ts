@@ -4,13 +4,13 @@ import type { CollectionRecord } from '../../model/collection.js';
 import type { Price } from '../../model/common.js';
 import type { ContractRecord, LiabilityCoverageRecord } from '../../model/contract.js';
 import type { ServiceRecord } from '../../model/service.js';
-import type { ChosenOption, LabelChoice, PhysicalProperties } from '../../model/shipment.js';
+import type { ChosenOption, LabelChoice, PhysicalProperties, ShipmentRecord } from '../../model/shipment.js';
 import type { ShopRecord } from '../../model/shop.js';
 import { coversAddress } from '../address-rules.js';
 import { canSeeContract } from '../tenancy.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
 import { isInternational, pointers, type ShipmentDraft } from './draft.js';
-import { findRate, shipmentPrice } from './pricing.js';
+import { findRate, priceBreakdown, type SurchargeLine } from './pricing.js';
 import { Problems } from './problems.js';
 import { cheapestChoice } from './service-code.js';
 import { withVolumetricWeight } from './volumetric.js';
@@ -24,9 +24,12 @@ export interface ResolvedShipment {
   options: ChosenOption[];
   coverage?: LiabilityCoverageRecord;
   collection?: CollectionRecord;
+  consolidationShipment?: ShipmentRecord;
   label: LabelChoice;
   physical: PhysicalProperties;
   price?: Price;
+  /** The parts of `price` on top of the base rate; empty without a price. */
+  surcharges: SurchargeLine[];
   totalValue?: Price;
 }
 
@@ -86,6 +89,16 @@ function resolveCollection(ctx: Ctx, draft: ShipmentDraft, contract: ContractRec
   return next;
 }
 
+/** The consolidation shipment named, which must be one of the caller's shipments. */
+function resolveConsolidation(ctx: Ctx, draft: ShipmentDraft, problems: Problems): ShipmentRecord | undefined {
+  if (!draft.consolidationShipmentId) return undefined;
+  const target = ctx.services.store.get('shipments', draft.consolidationShipmentId);
+  if (!target || target.organization_id !== ctx.principal?.organizationId) {
+    problems.add(`No shipment with id '${draft.consolidationShipmentId}' is available to you.`, pointers.relationship('consolidation_shipment'));
+  }
+  return target;
+}
+
 /** Items with a value add up to the total value; without them the client's own total stands. */
 function totalValue(draft: ShipmentDraft): Price | undefined {
   const valued = (draft.attributes.items ?? []).filter((item) => item.item_value);
@@ -120,10 +133,16 @@ export function resolveDraft(ctx: Ctx, draft: ShipmentDraft): ResolvedShipment {
   const label = chooseLabel(draft.label, carrier, problems);
   const coverage = resolveCoverage(ctx, draft, contract, problems);
   const collection = resolveCollection(ctx, draft, contract, problems);
+  const consolidationShipment = resolveConsolidation(ctx, draft, problems);
   problems.throwIfAny();
-  const price =
+  const priced =
     service && contract && carrier
-      ? shipmentPrice(store, { service, contract, physical, optionIds: options.map((o) => o.id), coverage, crossBorder: isInternational(draft) }, carrier.code)
+      ? priceBreakdown(store, { service, contract, physical, optionIds: options.map((o) => o.id), coverage, crossBorder: isInternational(draft) }, carrier.code)
       : undefined;
-  return { shop: shop!, service, contract, carrier, options, coverage, collection, label, physical, price, totalValue: totalValue(draft) };
+  return {
+    shop: shop!, service, contract, carrier, options, coverage, collection, consolidationShipment, label, physical,
+    price: priced?.price,
+    surcharges: priced?.surcharges ?? [],
+    totalValue: totalValue(draft),
+  };
 }

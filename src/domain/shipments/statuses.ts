@@ -1,4 +1,4 @@
-import type { ShipmentRecord, ShipmentStatusRecord } from '../../model/shipment.js';
+import type { CarrierStatus, ShipmentRecord, ShipmentStatusRecord } from '../../model/shipment.js';
 import type { StatusRecord } from '../../model/status.js';
 import type { Services } from '../../services.js';
 import type { ReadView, Tx } from '../../store/store.js';
@@ -18,6 +18,8 @@ export interface NewStatus {
   /** Unix seconds the status applies from. */
   at: number;
   carrier?: { code: string; description: string; category?: string };
+  /** The carrier statuses as a client gave them (POST /update-shipment-status); they replace `carrier`. */
+  carrierStatuses?: CarrierStatus[];
   errors?: Record<string, unknown>[];
 }
 
@@ -28,7 +30,9 @@ export function statusRowFor(tx: Tx, shipment: Pick<ShipmentRecord, 'id' | 'trac
     id: tx.newId(),
     shipment_id: shipment.id,
     status_id: status.id,
-    carrier_statuses: next.carrier
+    carrier_statuses: next.carrierStatuses
+      ? next.carrierStatuses.map((carrier) => ({ ...(shipment.tracking_code ? { tracking_code: shipment.tracking_code } : {}), ...carrier, category: carrier.category ?? 'default' }))
+      : next.carrier
       ? [
           {
             code: next.carrier.code,
@@ -56,7 +60,7 @@ export function addStatus(tx: Tx, services: Services, shipment: ShipmentRecord, 
     shipment_status_id: row.id,
     status_code: status.code,
     updated_at: Math.max(shipment.updated_at, next.at),
-    ...(next.carrier ? { synced_at: next.at } : {}),
+    ...(next.carrier || next.carrierStatuses ? { synced_at: next.at } : {}),
   });
   services.events?.statusCreated(tx, updated, row);
   return updated;

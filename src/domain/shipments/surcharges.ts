@@ -1,0 +1,38 @@
+import type { ShipmentSurchargeRecord } from '../../model/shipment-surcharge.js';
+import type { ShipmentRecord } from '../../model/shipment.js';
+import type { Tx } from '../../store/store.js';
+import type { SurchargeLine } from './pricing.js';
+
+/**
+ * Makes a shipment's shipment-surcharges rows the surcharge lines of its freshly computed price,
+ * in the transaction that stores the price, so the base rate plus the fees is always the price.
+ * A line from the same source as an existing row keeps that row (its id and created_at) and
+ * updates it only when it changed; rows whose source is gone are removed. Without a price there
+ * are no surcharges.
+ */
+export function syncSurcharges(tx: Tx, shipment: Pick<ShipmentRecord, 'id' | 'organization_id' | 'price'>, lines: readonly SurchargeLine[], now: number): void {
+  const existing = new Map(tx.find('shipmentSurcharges', 'shipment_id', shipment.id).map((row) => [row.source, row]));
+  const currency = shipment.price?.currency;
+  for (const line of currency === undefined ? [] : lines) {
+    const fee = { amount: line.amount, currency: currency! };
+    const row = existing.get(line.source);
+    existing.delete(line.source);
+    if (!row) {
+      tx.insert('shipmentSurcharges', newRow(tx.newId(), shipment, line, fee, now));
+    } else if (row.name !== line.name || row.description !== line.description || row.fee.amount !== fee.amount || row.fee.currency !== fee.currency) {
+      tx.update('shipmentSurcharges', row.id, { name: line.name, description: line.description, fee, updated_at: now });
+    }
+  }
+  for (const row of existing.values()) tx.remove('shipmentSurcharges', row.id);
+}
+
+function newRow(id: string, shipment: Pick<ShipmentRecord, 'id' | 'organization_id'>, line: SurchargeLine, fee: ShipmentSurchargeRecord['fee'], now: number): ShipmentSurchargeRecord {
+  const row: ShipmentSurchargeRecord = { id, shipment_id: shipment.id, organization_id: shipment.organization_id, source: line.source, name: line.name, fee, created_at: now, updated_at: now };
+  if (line.description !== undefined) row.description = line.description;
+  return row;
+}
+
+/** Removes a shipment's surcharges, with the shipment. */
+export function removeSurcharges(tx: Tx, shipmentId: string): void {
+  for (const row of tx.find('shipmentSurcharges', 'shipment_id', shipmentId)) tx.remove('shipmentSurcharges', row.id);
+}

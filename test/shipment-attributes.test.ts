@@ -1,0 +1,93 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
+import { createShipment, recipients, shipmentBody, world, type World } from './support/shipments.js';
+
+let sandbox: TestSandbox;
+let w: World;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+  w = await world(sandbox);
+});
+
+const patch = (id: string, data: Json, token = w.token) => sandbox.request('PATCH', `/shipments/${id}`, { token, body: { data: { type: 'shipments', id, ...data } } });
+
+describe("shipment attributes production's request schema allows", () => {
+  it('stores and echoes drop-off location, deprecated tax numbers and is_consolidation; null removes them', async () => {
+    const dropOff = { code: 'DE-4711', address: { street_1: 'Hauptstraße', street_number: 3, city: 'Köln', country_code: 'DE' } };
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), attributes: { drop_off_location: dropOff, sender_tax_number: 'NL123456789B01', recipient_tax_number: 'NL987654321B01', is_consolidation: false } }),
+    );
+    expect(created.attributes).toMatchObject({ drop_off_location: dropOff, sender_tax_number: 'NL123456789B01', recipient_tax_number: 'NL987654321B01', is_consolidation: false });
+    const cleared = await patch(created.id, { attributes: { drop_off_location: null, sender_tax_number: null, is_consolidation: true } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data.attributes).not.toHaveProperty('drop_off_location');
+    expect(cleared.body.data.attributes).not.toHaveProperty('sender_tax_number');
+    expect(cleared.body.data.attributes).toMatchObject({ recipient_tax_number: 'NL987654321B01', is_consolidation: true });
+  });
+
+  it('takes null for the attributes production lets be null, as if they were left out', async () => {
+    const nulls = { description: null, customer_reference: null, channel: null, total_value: null, items: null, customs: null, tags: null, pickup_location: null, register_at: null };
+    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), attributes: nulls }));
+    for (const name of Object.keys(nulls)) expect(created.attributes).not.toHaveProperty(name);
+  });
+
+  it('answers tags as strings, whether they were sent as strings or numbers', async () => {
+    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), attributes: { tags: ['gift', 7, 1.5] } }));
+    expect(created.attributes.tags).toEqual(['gift', '7', '1.5']);
+    expect((await patch(created.id, { attributes: { tags: [42] } })).body.data.attributes.tags).toEqual(['42']);
+    const found = await sandbox.get('/shipments?filter[tags]=42', w.token);
+    expect(found.body.data.map((s: Json) => s.id)).toEqual([created.id]);
+  });
+
+  it('answers sync_active false: the sandbox never syncs with a carrier', async () => {
+    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    expect(created.attributes.sync_active).toBe(false);
+  });
+
+  it('takes back the whole resource as read, read-only attributes and relationships included, and ignores them', async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { tags: ['a'] } }));
+    const { links: _links, ...resource } = created;
+    resource.attributes = { ...resource.attributes, sync_active: true, collo_number: 2, verified: { price: { amount: 1, currency: 'EUR' } }, final_mile_carrier: { name: 'X', tracking_url: 'https://x.example' } };
+    resource.relationships = { ...resource.relationships, manifest: { data: { type: 'manifests', id: '00000000-0000-4000-8000-000000000001' } } };
+    const answer = await patch(created.id, resource);
+    expect(answer.status, answer.text).toBe(200);
+    const { updated_at: _u, ...before } = created.attributes;
+    expect(answer.body.data.attributes).toMatchObject(before);
+    expect(answer.body.data.relationships).toEqual(created.relationships);
+  });
+});
+
+describe('consolidation_shipment', () => {
+  it('links a shipment to a consolidation shipment of the caller, which include embeds', async () => {
+    const hub = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), attributes: { is_consolidation: true } }));
+    const link = { consolidation_shipment: { data: { type: 'shipments', id: hub.id } } };
+    const child = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), relationships: link }));
+    expect(child.relationships.consolidation_shipment).toEqual({ data: { type: 'shipments', id: hub.id }, links: { related: `http://sandbox.test/shipments/${hub.id}` } });
+    const read = await sandbox.get(`/shipments/${child.id}?include=consolidation_shipment`, w.token);
+    expect(read.body.included.map((r: Json) => r.id)).toEqual([hub.id]);
+    const itself = await patch(hub.id, { relationships: { consolidation_shipment: { data: { type: 'shipments', id: hub.id } } } });
+    expect(firstError(itself)).toMatchObject({ code: '10008', source: { pointer: '/data/relationships/consolidation_shipment/data/id' } });
+    const unlinked = await patch(child.id, { relationships: { consolidation_shipment: { data: null } } });
+    expect(unlinked.body.data.relationships).not.toHaveProperty('consolidation_shipment');
+  });
+
+  it("refuses another tenant's shipment (422), and forgets a consolidation shipment that is deleted", async () => {
+    const theirs = await world(sandbox, 'other-client');
+    const foreign = await createShipment(sandbox, theirs.token, shipmentBody({ shop: theirs.shopIn('GB'), recipient: recipients.GB }));
+    const refused = await sandbox.request('POST', '/shipments', {
+      token: w.token,
+      body: shipmentBody({ shop: w.shopIn('NL'), relationships: { consolidation_shipment: { data: { type: 'shipments', id: foreign.id } } } }),
+    });
+    expect(refused.status).toBe(422);
+    expect(firstError(refused)).toMatchObject({ code: '10008', source: { pointer: '/data/relationships/consolidation_shipment/data/id' } });
+    const hub = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), attributes: { is_consolidation: true } }));
+    const child = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), relationships: { consolidation_shipment: { data: { type: 'shipments', id: hub.id } } } }));
+    expect((await sandbox.request('DELETE', `/shipments/${hub.id}`, { token: w.token })).status).toBe(204);
+    const after = await sandbox.get(`/shipments/${child.id}`, w.token);
+    expect(after.body.data.relationships).not.toHaveProperty('consolidation_shipment');
+    expect((await patch(child.id, { attributes: { description: 'still editable' } })).status).toBe(200);
+  });
+});

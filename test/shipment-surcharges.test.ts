@@ -1,0 +1,181 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
+import { createShipment, recipients, shipmentBody, world, type World } from './support/shipments.js';
+
+let sandbox: TestSandbox;
+let w: World;
+let service: Json;
+let contract: Json;
+let coverage: Json;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+  w = await world(sandbox);
+  // DPD Classic within Germany on the broker's contract: its rate has a fuel surcharge, an
+  // oversize surcharge above 1750 mm and paid options, and the contract offers paid coverage.
+  service = w.services.find((s: Json) => s.attributes.code === 'dpd-classic' && s.attributes.regions_from.some((r: Json) => r.country_code === 'DE') && s.attributes.regions_to.some((r: Json) => r.country_code === 'DE'));
+  contract = w.contracts.find((c: Json) => c.attributes.name === 'DPD (broker)');
+  const coverages = (await sandbox.get(`/contracts/${contract.id}?include=liability_coverages`, w.token)).body.included;
+  coverage = coverages.find((c: Json) => c.attributes.price.amount > 0);
+});
+
+const parcel = { weight: 2000, length: 1800, width: 300, height: 300 };
+const optionRefs = (...codes: string[]) => ({ data: codes.map((code) => ({ type: 'service-options', id: w.option(code).id })) });
+
+/** A German DPD shipment with every kind of surcharge: fuel, oversize, two paid options and coverage. */
+const fullBody = () =>
+  shipmentBody({
+    shop: w.shopIn('DE'),
+    recipient: recipients.DE,
+    service,
+    contract,
+    attributes: { physical_properties: parcel },
+    relationships: {
+      service_options: optionRefs('proof-of-delivery:age-check-18', 'delivery-window:saturday'),
+      liability_coverage: { data: { type: 'liability-coverages', id: coverage.id } },
+    },
+  });
+
+const surchargesOf = async (shipmentId: string, token = w.token) => (await sandbox.get(`/shipments/${shipmentId}/surcharges?page[size]=100`, token)).body.data as Json[];
+const feeSum = (rows: Json[]) => rows.reduce((sum, row) => sum + row.fee.amount, 0);
+
+describe('shipment surcharges', () => {
+  it('are the parts of the price on top of the base rate: base rate plus fees is the price', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const rate = (await sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${contract.id}&filter[weight]=${parcel.weight}`, w.token)).body.data[0];
+    const offered = (code: string) => rate.relationships.service_options.data.find((o: Json) => o.id === w.option(code).id).meta.price.amount;
+    const rows = await surchargesOf(created.id);
+    const fees = Object.fromEntries(rows.map((row) => [row.attributes.name, row.attributes.fee]));
+    const eur = (amount: number) => ({ amount, currency: 'EUR' });
+    expect(fees).toEqual({
+      'Fuel surcharge': eur(rate.attributes.fuel_surcharge.amount),
+      'Oversize surcharge': eur(rate.attributes.oversize_surcharge.amount),
+      [w.option('proof-of-delivery:age-check-18').attributes.name]: eur(offered('proof-of-delivery:age-check-18')),
+      [w.option('delivery-window:saturday').attributes.name]: eur(offered('delivery-window:saturday')),
+      [coverage.attributes.name]: eur(coverage.attributes.price.amount),
+    });
+    expect(rate.attributes.price.amount + feeSum(rows.map((row) => row.attributes))).toBe(created.attributes.price.amount);
+    for (const row of rows) {
+      expect(row.relationships.shipment.data).toEqual({ type: 'shipments', id: created.id });
+      expect(row.attributes).toMatchObject({ created_at: created.attributes.created_at, updated_at: created.attributes.created_at });
+    }
+    expect(rows.find((row) => row.attributes.name === 'Oversize surcharge').attributes.description).toContain('1800 mm');
+  });
+
+  it("are the shipment's shipment_surcharges relationship and can be included", async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const rows = await surchargesOf(created.id);
+    expect(created.relationships.shipment_surcharges.data).toEqual(rows.map((row) => ({ type: 'shipment-surcharges', id: row.id })));
+    const read = await sandbox.get(`/shipments/${created.id}?include=shipment_surcharges`, w.token);
+    expect(read.body.included.map((r: Json) => r.id)).toEqual(rows.map((row) => row.id));
+    const one = await sandbox.get(`/shipments/${created.id}/surcharges/${rows[0].id}?include=shipment`, w.token);
+    expect(one.body.data).toEqual(rows[0]);
+    expect(one.body.included.map((r: Json) => r.id)).toEqual([created.id]);
+    const top = await sandbox.get(`/shipment-surcharges/${rows[0].id}`, w.token);
+    expect(top.body.data).toEqual(rows[0]);
+    expect(top.body.data.links.self).toBe(`http://sandbox.test/shipment-surcharges/${rows[0].id}`);
+  });
+
+  it('are computed again when the price is: kept rows keep their id, gone ones are removed', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const before = await surchargesOf(created.id);
+    await sandbox.advance(60);
+    const patch = (data: Json) => sandbox.request('PATCH', `/shipments/${created.id}`, { token: w.token, body: { data: { type: 'shipments', id: created.id, ...data } } });
+    const smaller = await patch({ attributes: { physical_properties: { weight: 2000, length: 400 } }, relationships: { service_options: { data: [] }, liability_coverage: { data: null } } });
+    expect(smaller.status).toBe(200);
+    const after = await surchargesOf(created.id);
+    expect(after.map((row) => row.attributes.name)).toEqual(['Fuel surcharge']);
+    expect(after[0].id).toBe(before.find((row) => row.attributes.name === 'Fuel surcharge').id);
+    expect(after[0].attributes.updated_at).toBe(before[0].attributes.updated_at);
+    const rate = (await sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${contract.id}&filter[weight]=2000`, w.token)).body.data[0];
+    expect(rate.attributes.price.amount + after[0].attributes.fee.amount).toBe(smaller.body.data.attributes.price.amount);
+    for (const gone of before.filter((row) => row.id !== after[0].id)) expect((await sandbox.get(`/shipment-surcharges/${gone.id}`, w.token)).status).toBe(404);
+    // Without a service there is no price, so nothing is charged on top of it.
+    const unpriced = await patch({ relationships: { service: { data: null }, contract: { data: null } } });
+    expect(unpriced.body.data.attributes).not.toHaveProperty('price');
+    expect(unpriced.body.data.relationships.shipment_surcharges.data).toEqual([]);
+    expect(await surchargesOf(created.id)).toEqual([]);
+  });
+
+  it('follow a price that a hook changed on create', async () => {
+    const s = await testSandbox();
+    const token = await s.token();
+    const organization = w.shopIn('DE').relationships.organization.data.id;
+    const hook = await s.request('POST', '/hooks', {
+      token,
+      body: {
+        data: {
+          type: 'hooks',
+          attributes: {
+            name: 'Measure the long parcels',
+            order: 100,
+            active: true,
+            trigger: { resource_type: 'shipments', resource_action: 'create', predicates: [] },
+            action: { action_type: 'update-resource', values: [{ pointer: '/attributes/physical_properties/length', value: 1800 }] },
+          },
+          relationships: { owner: { data: { type: 'organizations', id: organization } } },
+        },
+      },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const body = fullBody();
+    body.data.attributes.physical_properties = { weight: 2000 };
+    delete body.data.relationships.service_options;
+    delete body.data.relationships.liability_coverage;
+    const created = await createShipment(s, token, body);
+    expect(created.attributes.physical_properties.length).toBe(1800);
+    const rows = (await s.get(`/shipments/${created.id}/surcharges`, token)).body.data;
+    expect(rows.map((row: Json) => row.attributes.name)).toEqual(['Fuel surcharge', 'Oversize surcharge']);
+    const rate = (await s.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${contract.id}&filter[weight]=2000`, token)).body.data[0];
+    expect(rate.attributes.price.amount + feeSum(rows.map((row: Json) => row.attributes))).toBe(created.attributes.price.amount);
+  });
+
+  it('go with their shipment when it is deleted', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const rows = await surchargesOf(created.id);
+    expect((await sandbox.request('DELETE', `/shipments/${created.id}`, { token: w.token })).status).toBe(204);
+    for (const row of rows) expect((await sandbox.get(`/shipment-surcharges/${row.id}`, w.token)).status).toBe(404);
+  });
+});
+
+describe('reading shipment surcharges', () => {
+  it("lists the caller's surcharges only; another tenant's shipment or surcharge is 404", async () => {
+    const s = await testSandbox();
+    const mine = await world(s);
+    const theirs = await world(s, 'other-client');
+    const body = fullBody();
+    body.data.relationships.shop.data.id = mine.shopIn('DE').id;
+    const created = await createShipment(s, mine.token, body);
+    const own = (await s.get(`/shipments/${created.id}/surcharges`, mine.token)).body.data;
+    const all = await s.get('/shipment-surcharges?include=shipment', mine.token);
+    expect(all.body.data.map((row: Json) => row.id)).toEqual(own.map((row: Json) => row.id));
+    expect(all.body.meta).toEqual({ total_pages: 1, total_records: own.length });
+    expect(all.body.included.map((r: Json) => r.id)).toEqual([created.id]);
+    expect((await s.get('/shipment-surcharges', theirs.token)).body.data).toEqual([]);
+    for (const path of [`/shipments/${created.id}/surcharges`, `/shipments/${created.id}/surcharges/${own[0].id}`, `/shipment-surcharges/${own[0].id}`]) {
+      const answer = await s.get(path, theirs.token);
+      expect(answer.status, path).toBe(404);
+      expect(firstError(answer).code).toBe('10002');
+    }
+  });
+
+  it('answers 404 for a surcharge under another shipment, and needs shipments.manage', async () => {
+    const a = await createShipment(sandbox, w.token, fullBody());
+    const b = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    const charge = (await surchargesOf(a.id))[0];
+    expect((await sandbox.get(`/shipments/${b.id}/surcharges/${charge.id}`, w.token)).status).toBe(404);
+    const shopsOnly = await sandbox.token('sandbox-client', 'shops.manage');
+    for (const path of ['/shipment-surcharges', `/shipment-surcharges/${charge.id}`, `/shipments/${a.id}/surcharges`]) {
+      expect(firstError(await sandbox.get(path, shopsOnly)).code, path).toBe('14004');
+    }
+  });
+
+  it('paginates and offers only the shipment include', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const page = await sandbox.get(`/shipments/${created.id}/surcharges?page[size]=2&page[number]=2`, w.token);
+    expect(page.body.data).toHaveLength(2);
+    expect(page.body.meta).toEqual({ total_pages: 3, total_records: 5 });
+    const bad = await sandbox.get(`/shipments/${created.id}/surcharges?include=service`, w.token);
+    expect(bad.status).toBe(400);
+    expect(firstError(bad).source).toEqual({ parameter: 'include' });
+  });
+});
