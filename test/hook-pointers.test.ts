@@ -116,3 +116,21 @@ describe('hooks: update-resource pointer forms', () => {
     expect(answer.body.errors[0].source.pointer).toBe('/data/attributes/action/values/0/pointer');
   });
 });
+
+describe("hooks: production's value types", () => {
+  it('refuses a number or boolean as a value, and turns text into the number an attribute holds', async () => {
+    const { post, hook, ship, sandbox, w } = await setup();
+    for (const value of [1800, true]) {
+      const refused = await post([set('/attributes/physical_properties/length', value)]);
+      expect(refused.status, String(value)).toBe(400);
+      expect(refused.body.errors[0].source).toEqual({ pointer: '/data/attributes/action/values/0/value' });
+    }
+    const created = await hook([set('/attributes/physical_properties/length', '1800')]);
+    expect(created.attributes.action.values[0].value).toBe('1800');
+    const shipment = await ship();
+    const read = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data;
+    expect(read.attributes.physical_properties.length).toBe(1800);
+    const wrong = await post([set('/attributes/physical_properties/length', 'long')]);
+    expect(wrong.status).toBe(422);
+  });
+});

@@ -110,7 +110,7 @@ describe('shipment surcharges', () => {
             order: 100,
             active: true,
             trigger: { resource_type: 'shipments', resource_action: 'create', predicates: [] },
-            action: { action_type: 'update-resource', values: [{ pointer: '/attributes/physical_properties/length', value: 1800 }] },
+            action: { action_type: 'update-resource', values: [{ pointer: '/attributes/physical_properties/length', value: '1800' }] },
           },
           relationships: { owner: { data: { type: 'organizations', id: organization } } },
         },

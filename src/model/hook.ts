@@ -30,7 +30,9 @@ export const updateValue = z
     pointer: resourcePointer.describe(
       'An attribute (`/attributes/description`) or a relationship: `/relationships/service/data/id` (with an optional `/relationships/service/data/type` value), `/relationships/service/data` ({type, id}) or `/relationships/service` ({data: {type, id}}).',
     ),
-    value: z.unknown(),
+    // Production's hook values are strings, objects or arrays: a number or boolean for a numeric
+    // or boolean attribute is sent as text ("1800", "true") and converted when the hook runs.
+    value: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]),
     converter: z.enum(['service-code-to-id']).optional(),
   })
   .meta({ id: 'HookUpdateValue' });

@@ -58,6 +58,20 @@ function schemaAt(path: readonly string[]): z.ZodType | undefined {
   return schema;
 }
 
+/**
+ * A text value turned into the number or boolean the attribute at `path` holds (production's hook
+ * values are strings, objects or arrays); any other value, or text that is no such number or
+ * boolean, stays as it is for the schema to judge.
+ */
+export function attributeValue(path: readonly string[], value: unknown): unknown {
+  let schema = schemaAt(path);
+  while (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) schema = schema.unwrap() as z.ZodType;
+  if (typeof value !== 'string') return value;
+  if (schema instanceof z.ZodNumber && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  if (schema instanceof z.ZodBoolean && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
 const identifier = (type: string) => z.object({ type: z.literal(type), id: z.string().min(1) });
 const isCode = (value: unknown) => typeof value === 'string' && value !== '';
 const CONVERTER_ONLY = (converter: string) => `The converter '${converter}' only applies to /relationships/service/data/id.`;
@@ -72,7 +86,7 @@ function valueProblem(target: Target, pointer: string, value: unknown, converter
   if (target.kind === 'attribute') {
     const schema = schemaAt(target.path);
     if (!schema) return { field: 'pointer', message: `'${pointer}' is not a writable shipment attribute.` };
-    const result = schema.safeParse(value);
+    const result = schema.safeParse(attributeValue(target.path, value));
     return result.success ? undefined : fail(`The value does not fit '${pointer}': ${result.error.issues[0]?.message ?? 'wrong type'}.`);
   }
   const { type, part } = target;

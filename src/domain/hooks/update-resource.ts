@@ -4,7 +4,7 @@ import type { updateValue } from '../../model/hook.js';
 import { coversAddress } from '../address-rules.js';
 import type { HookDocument } from './shipment-document.js';
 import { isSet, setAt, valueAt } from './pointer.js';
-import { targetOf, updateProblems, type Target } from './targets.js';
+import { attributeValue, targetOf, updateProblems, type Target } from './targets.js';
 
 type UpdateValue = z.infer<typeof updateValue>;
 
@@ -41,7 +41,7 @@ function idOf(part: 'relationship' | 'data' | 'id', value: unknown): string {
  */
 function write(ctx: Ctx, next: HookDocument, target: Target, value: UpdateValue): string | undefined {
   if (target.kind === 'attribute') {
-    if (!isSet(valueAt(next, value.pointer))) setAt(next as unknown as Record<string, unknown>, value.pointer, structuredClone(value.value));
+    if (!isSet(valueAt(next, value.pointer))) setAt(next as unknown as Record<string, unknown>, value.pointer, structuredClone(attributeValue(target.path, value.value)));
     return undefined;
   }
   if (target.kind === 'to-many') {
