@@ -4,18 +4,31 @@
  * ES modules (ours, zod, jose, hono); one bundle halves the time to the first answer. The library
  * entry (`import { createSandbox } from 'parcel-sandbox'`) stays the plain tsc output in dist/src.
  *
- * Only the packages every start loads are bundled (an allow-list, so a new dependency is never
- * bundled by surprise); the others are loaded on demand (labels, fixtures, JSON Schema, the
- * OpenAPI builder, pretty logs) or read files beside their own code (pdfkit's fonts, swagger-ui's
- * assets), and the bundle imports them from node_modules as usual.
+ * Every package is classified (a new dependency fails the build until it is, so none is bundled
+ * or left out by surprise):
+ * - BUNDLED: plain JavaScript. Those every start loads are in the main chunks; those loaded on
+ *   demand (fixtures, labels, logos, the OpenAPI builder) are in chunks of their own, loaded when
+ *   first needed, so bundling them costs the start nothing. A bundle holds only the code reached
+ *   (one of bwip-js's builds, four of faker's locales), which keeps the Docker image small.
+ * - EXTERNAL: loaded from node_modules at run time, because they read files beside their own code
+ *   (pdfkit's font metrics; swagger-ui's assets, the DejaVu fonts and the country code table, all
+ *   read as files or through createRequire), load synchronously through createRequire (ajv), or
+ *   start worker threads from files of their own (pino). scripts/runtime-tree.mjs copies them,
+ *   with their dependencies, into the Docker image.
  *
  *   node scripts/bundle.mjs [--outdir dir]
  */
 import { build } from 'esbuild';
 import { rm } from 'node:fs/promises';
+import { isBuiltin } from 'node:module';
 import { parseArgs } from 'node:util';
 
-export const BUNDLED = ['zod', 'hono', '@hono/node-server', 'jose', 'lowdb', 'steno'];
+export const BUNDLED = [
+  ...['zod', 'hono', '@hono/node-server', 'jose', 'lowdb'],
+  ...['@faker-js/faker', 'bwip-js', 'pngjs', 'pureimage', 'file-type', 'is-svg', 'openapi3-ts'],
+];
+
+export const EXTERNAL = ['pdfkit', 'swagger-ui-dist', 'dejavu-fonts-ttf', 'i18n-iso-countries', 'ajv', 'ajv-formats', 'pino', 'pino-pretty'];
 
 /** The package a bare import specifier names: `@scope/name` or `name`. */
 function packageOf(specifier) {
@@ -23,12 +36,31 @@ function packageOf(specifier) {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-const onlyAllowListed = {
-  name: 'only-allow-listed-packages',
+/**
+ * Bundled CommonJS packages (pngjs, yaml) require() Node's built-in modules. An ES module has no
+ * require(), so esbuild's stand-in would throw 'Dynamic require of "zlib" is not supported' when
+ * they load; process.getBuiltinModule (Node 20.16 and later) hands them the module instead.
+ */
+const builtinRequire = {
+  name: 'builtin-require',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) => (args.kind === 'require-call' && isBuiltin(args.path) ? { path: args.path, namespace: 'builtin' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
+const classified = {
+  name: 'classified-packages',
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('node:') || BUNDLED.includes(packageOf(args.path))) return undefined;
-      return { path: args.path, external: true };
+      const name = packageOf(args.path);
+      if (isBuiltin(args.path) || BUNDLED.includes(name)) return undefined;
+      if (EXTERNAL.includes(name)) return { path: args.path, external: true };
+      // Packages that BUNDLED packages import are bundled with them.
+      if (!args.importer.includes('/node_modules/')) {
+        return { errors: [{ text: `${name} is neither BUNDLED nor EXTERNAL in scripts/bundle.mjs: add it to one of them` }] };
+      }
+      return undefined;
     });
   },
 };
@@ -44,7 +76,7 @@ export async function bundle(outdir) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    plugins: [onlyAllowListed],
+    plugins: [builtinRequire, classified],
     sourcemap: 'linked',
     logLevel: 'warning',
   });

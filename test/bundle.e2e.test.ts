@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,13 +14,17 @@ import { getToken, startServer, type RunningServer } from './support/server.js';
  * out of the bundle, a file read beside a package's own code), so this suite builds the bundle
  * and uses every lazily loaded part through it: labels in three formats, a logo upload, contract
  * verification, a new tenant, the OpenAPI document and the API reference page.
+ *
+ * The server runs from the folder the Docker image holds (scripts/runtime-tree.mjs: the bundle and
+ * only the packages it loads at run time), outside the project, so nothing it lacks can be found
+ * in the project's node_modules instead.
  */
 
 type Json = Record<string, any>;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-// Inside the project, so the bundle finds the packages it leaves out in node_modules.
-const outdir = join(root, 'node_modules', '.cache', 'parcel-sandbox-test', `bundle-${process.pid}`);
+let work: string;
+let app: string;
 
 let server: RunningServer;
 let token: string;
@@ -39,14 +44,30 @@ const json = async (method: string, path: string, body?: unknown) => {
 };
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['scripts/bundle.mjs', '--outdir', outdir], { cwd: root, stdio: 'pipe' });
-  server = await startServer({}, ['--memory'], [join(outdir, 'main.js')]);
+  work = await mkdtemp(join(tmpdir(), 'parcel-sandbox-bundle-'));
+  app = join(work, 'app');
+  execFileSync(process.execPath, ['scripts/bundle.mjs', '--outdir', join(work, 'bundle')], { cwd: root, stdio: 'pipe' });
+  execFileSync(process.execPath, ['scripts/runtime-tree.mjs', '--server', join(work, 'bundle'), '--out', app], { cwd: root, stdio: 'pipe' });
+  server = await startServer({}, ['--memory'], [join(app, 'dist', 'server', 'main.js')]);
   token = await getToken(server.url);
 }, 60_000);
 
 afterAll(async () => {
   await server?.stop();
-  await rm(outdir, { recursive: true, force: true });
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('the packages of the bundle', () => {
+  it('are each either bundled or loaded from node_modules, and are all dependencies', async () => {
+    const { BUNDLED, EXTERNAL } = (await import('../scripts/bundle.mjs' as string)) as { BUNDLED: string[]; EXTERNAL: string[] };
+    const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(new Set([...BUNDLED, ...EXTERNAL])).toEqual(new Set(Object.keys(manifest.dependencies)));
+    expect(BUNDLED.filter((name) => EXTERNAL.includes(name))).toEqual([]);
+  });
+
+  it('loads pino-pretty (terminals only) from the runtime folder too', () => {
+    execFileSync(process.execPath, ['--input-type=module', '-e', "await import('pino-pretty'); await import('pino');"], { cwd: app, stdio: 'pipe' });
+  });
 });
 
 describe('the bundled server (npm start)', () => {

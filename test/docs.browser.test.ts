@@ -131,6 +131,22 @@ describe.skipIf(!hasChromium)('the API reference and CORS, in Chromium', () => {
     });
   });
 
+  it('follows /docs/ to /docs and loads the page\'s assets from there', async () => {
+    context = await browser!.newContext();
+    const page = await context.newPage();
+    const assets: { path: string; status: number }[] = [];
+    page.on('response', (response) => {
+      const path = new URL(response.url()).pathname;
+      if (path.includes('/assets/')) assets.push({ path, status: response.status() });
+    });
+    const answer = await page.goto(`${sandbox()}/docs/`);
+    expect(answer?.status()).toBe(200);
+    expect(new URL(page.url()).pathname).toBe('/docs');
+    await page.locator('body[data-docs-ready]').waitFor();
+    expect(assets.map((asset) => asset.path)).toContain('/docs/assets/swagger-ui-bundle.js');
+    expect(assets.filter((asset) => asset.status !== 200 || !asset.path.startsWith('/docs/assets/'))).toEqual([]);
+  });
+
   it('lets a page of another origin get a token and call the API with an Authorization header (real preflights)', async () => {
     const other = await servePage('<!doctype html><html><head><title>another origin</title></head><body>client</body></html>');
     try {
@@ -188,6 +204,15 @@ describe('the /docs page and its assets over HTTP (no browser needed)', () => {
     expect(links.filter((link) => link !== 'openapi.json').every((link) => /^docs\/assets\/[\w.-]+\?v=[\w-]+$/.test(link))).toBe(true);
     expect(answer.text).toContain('value="sandbox-client"');
     expect(answer.text).toContain('value="sandbox-secret"');
+  });
+
+  it('sends /docs/ (with a slash) to /docs, by a relative Location that keeps a proxy\'s path prefix', async () => {
+    const sandbox = await testSandbox();
+    const answer = await sandbox.request('GET', '/docs/', { headers: { accept: 'text/html' } });
+    expect(answer.status).toBe(301);
+    const location = answer.headers.get('location')!;
+    expect(new URL(location, 'http://sandbox.test/docs/').pathname).toBe('/docs');
+    expect(new URL(location, 'https://proxy.example/sandbox/docs/').pathname).toBe('/sandbox/docs');
   });
 
   it('lets the page call a configured public URL that differs from the request origin', async () => {

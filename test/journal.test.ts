@@ -1,18 +1,28 @@
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { listSegments, segmentPath } from '../src/store/journal.js';
 import { JournalPersistence, type JournalOptions } from '../src/store/journal-persistence.js';
-import { DataFileError, filePersistence } from '../src/store/persistence.js';
+import { DataFileError } from '../src/store/persistence.js';
 import { stateJson } from '../src/store/snapshot.js';
 import { openStore, type Store } from '../src/store/store.js';
 import type { StateData } from '../src/store/tables.js';
 import { seededState } from './support/app.js';
 
 const tempFile = async () => join(await mkdtemp(join(tmpdir(), 'parcel-sandbox-journal-')), 'sandbox.json');
+// Most stores here are never closed, as after a crash; each test lets go of their files at its end.
+const opened: JournalPersistence[] = [];
+const journal = (file: string, options?: JournalOptions) => {
+  const persistence = new JournalPersistence(file, options);
+  opened.push(persistence);
+  return persistence;
+};
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((persistence) => persistence.abandon()));
+});
 const open = (file: string, options?: JournalOptions, initial: () => StateData = () => seededState()) =>
-  openStore({ persistence: new JournalPersistence(file, options), seed: 1, initial });
+  openStore({ persistence: journal(file, options), seed: 1, initial });
 const setting = (id: string, value: unknown = id) => ({ id, value });
 const journalLines = async (file: string) => {
   let lines = 0;
@@ -32,7 +42,7 @@ describe('the journal', () => {
     await store.transact((tx) => [tx.insert('settings', setting('a', 1)), tx.insert('settings', setting('b', 2))]);
     expect(await readFile(file, 'utf8')).toBe(before);
     // No close(): as if the process had been killed.
-    const reopened = await openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() });
+    const reopened = await open(file);
     expect(reopened.snapshot()).toEqual(store.snapshot());
     expect(reopened.get('shops', shop!.id)!.name).toBe('Journalled');
     expect(reopened.get('shops', other!.id)).toBeUndefined();
@@ -52,7 +62,7 @@ describe('the journal', () => {
 
   it('keeps every write through compactions, including writes racing with them', async () => {
     const file = await tempFile();
-    const persistence = new JournalPersistence(file, { maxLines: 40 });
+    const persistence = journal(file, { maxLines: 40 });
     const store = await openStore({ persistence, seed: 1, initial: () => seededState() });
     for (let wave = 0; wave < 10; wave++) {
       await Promise.all(Array.from({ length: 50 }, (_, i) => store.transact((tx) => tx.insert('settings', setting(`w${wave}-${i}`, i)))));
@@ -69,7 +79,7 @@ describe('the journal', () => {
 
   it('compacts once the journal is as big as the snapshot, not before', async () => {
     const file = await tempFile();
-    const persistence = new JournalPersistence(file, { minBytes: 1 });
+    const persistence = journal(file, { minBytes: 1 });
     const store = await openStore({ persistence, seed: 1, initial: () => seededState() });
     const snapshotBytes = Buffer.byteLength(await readFile(file));
     const journalBytes = async () => {

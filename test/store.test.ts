@@ -84,6 +84,7 @@ describe('the store', () => {
     const reopened = await openStore({ persistence: filePersistence(file), seed: 99, initial: () => seededState() });
     expect(reopened.get('shops', shop.id)!.name).toBe('Durable name');
     expect(reopened.seed).toBe(1);
+    await reopened.close();
   });
 
   it('persists every one of many concurrent transactions', async () => {
@@ -92,6 +93,7 @@ describe('the store', () => {
     await Promise.all(Array.from({ length: 50 }, (_, i) => store.transact((tx) => tx.insert('settings', { id: `s${i}`, value: i }))));
     const onDisk = (await filePersistence(file).load())!;
     expect(onDisk.tables.settings!.filter((row) => row.id.startsWith('s'))).toHaveLength(50);
+    await store.close();
   });
 
   it('refuses a corrupt data file with a message naming it, and leaves it untouched', async () => {

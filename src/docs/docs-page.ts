@@ -85,8 +85,15 @@ export const docsEndpoints = [
     tag: 'Sandbox',
     auth: 'none',
     produces: ['text/html'],
-    responses: { 200: { description: 'The API reference page.', contentTypes: ['text/html'] } },
+    responses: {
+      200: { description: 'The API reference page.', contentTypes: ['text/html'] },
+      301: { description: '`/docs/` (with a slash) redirects to `/docs`.' },
+    },
     handler: (ctx, _input, c) => {
+      // The app is not strict about trailing slashes, but the page's links are relative to /docs:
+      // served at /docs/ they would point under /docs/docs/. A relative Location keeps a path
+      // prefix that a proxy adds.
+      if (ctx.requestUrl.pathname.endsWith('/')) return new Response(null, { status: 301, headers: { location: '../docs' } });
       const apiOrigin = new URL(ctx.url('/')).origin;
       return c.html(page(), 200, {
         'cache-control': 'no-cache',
