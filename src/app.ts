@@ -1,11 +1,11 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { KindRegistry } from './http/context.js';
+import type { KindRegistry } from './jsonapi/resource.js';
 import { endpoint, pathPattern, type Endpoint } from './http/endpoint.js';
 import { mount } from './http/mount.js';
 import { openCors } from './http/cors.js';
 import { captureRequests, requestLog, type AppEnv } from './http/request-log.js';
-import { plainJson, jsonApi } from './jsonapi/document.js';
+import { plainJson, jsonApi } from './http/respond.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
 import { apiErrorOf } from './jsonapi/domain-errors.js';
 import { DomainError } from './domain/errors.js';

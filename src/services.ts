@@ -4,7 +4,7 @@ import type { RenderCache } from './jsonapi/render-cache.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Scheduler } from './domain/scheduler.js';
-import type { KindRegistry } from './http/context.js';
+import type { KindRegistry } from './jsonapi/resource.js';
 import type { RequestLog } from './sandbox/request-log.js';
 import type { ShipmentRecord, ShipmentStatusRecord } from './model/shipment.js';
 import type { Store, Tx } from './store/store.js';

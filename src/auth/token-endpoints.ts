@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.js';
-import { plainJson } from '../jsonapi/document.js';
+import { plainJson } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { scopes as allScopes, type Scope } from '../model/tenancy.js';
 import type { Services } from '../services.js';

@@ -1,10 +1,10 @@
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../services.js';
 import { ApiError } from '../jsonapi/errors.js';
-import type { ResourceKind } from '../jsonapi/resource.js';
+import type { KindRegistry, RenderContext, ResourceKind } from '../jsonapi/resource.js';
 
 /** What a handler sees of one request: the app's services, the caller and how to build links. */
-export interface Ctx {
+export interface Ctx extends RenderContext {
   readonly services: Services;
   /** The authenticated client, or `undefined` on a public endpoint called without a token. */
   readonly principal: Principal | undefined;
@@ -33,6 +33,10 @@ class RequestCtx implements Ctx {
 
   get requestUrl(): URL {
     return (this.parsed ??= new URL(this.rawUrl));
+  }
+
+  get kinds(): KindRegistry {
+    return this.services.kinds;
   }
 
   url(path: string): string {
@@ -70,5 +74,7 @@ export function principalOf(ctx: Ctx): Principal {
   return ctx.principal;
 }
 
-/** Resource kinds by type, for `include` and relationship rendering. */
-export type KindRegistry = ReadonlyMap<string, ResourceKind<any>>;
+export type { KindRegistry } from '../jsonapi/resource.js';
+
+/** A resource kind rendered in a request: its functions see the whole request context. */
+export type Kind<R extends { id: string }> = ResourceKind<R, Ctx>;

@@ -1,25 +1,13 @@
-import type { Ctx } from '../http/context.js';
-import { textResponse } from '../http/response-text.js';
 import { collectIncluded } from './include.js';
 import { paginate, type Page } from './pagination.js';
-import { toResourceObject, type ResourceKind } from './resource.js';
+import { toResourceObject, type RenderContext, type ResourceKind } from './resource.js';
 
 export const JSONAPI_MEDIA_TYPE = 'application/vnd.api+json';
 
-/** A JSON:API response. */
-export function jsonApi(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return textResponse(JSON.stringify(body), { status, headers: { 'content-type': JSONAPI_MEDIA_TYPE, ...headers } });
-}
-
-/** A plain JSON response (auth server, sandbox controls). */
-export function plainJson(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return textResponse(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-}
-
 /** `{data: resource, included?}` for one row. */
-export function resourceDocument<R extends { id: string }>(
-  ctx: Ctx,
-  kind: ResourceKind<R>,
+export function resourceDocument<R extends { id: string }, C extends RenderContext>(
+  ctx: C,
+  kind: ResourceKind<R, C>,
   row: R,
   include: readonly string[] = [],
   extra: { meta?: Record<string, unknown> } = {},
@@ -31,9 +19,9 @@ export function resourceDocument<R extends { id: string }>(
 }
 
 /** A paginated list document of `rows` (already filtered), with `included` only when asked. */
-export function collectionDocument<R extends { id: string }>(
-  ctx: Ctx,
-  kind: ResourceKind<R>,
+export function collectionDocument<R extends { id: string }, C extends RenderContext>(
+  ctx: C,
+  kind: ResourceKind<R, C>,
   rows: readonly R[],
   page: Page,
   include: readonly string[] = [],

@@ -1,6 +1,5 @@
-import type { Ctx } from '../http/context.js';
 import { ApiError } from './errors.js';
-import { toResourceObject, type Linkage, type ResourceObject } from './resource.js';
+import { toResourceObject, type Linkage, type RenderContext, type ResourceObject } from './resource.js';
 
 /** Splits the `include` parameter and rejects any path the endpoint does not offer. */
 export function parseIncludes(allowed: readonly string[] | undefined, raw: string | null): string[] {
@@ -21,8 +20,8 @@ export function parseIncludes(allowed: readonly string[] | undefined, raw: strin
 }
 
 /** The resources reached by following each include path from the primary rows, each once. */
-export function collectIncluded(ctx: Ctx, rootType: string, rows: readonly { id: string }[], paths: readonly string[]): ResourceObject[] {
-  const { kinds } = ctx.services;
+export function collectIncluded(ctx: RenderContext, rootType: string, rows: readonly { id: string }[], paths: readonly string[]): ResourceObject[] {
+  const { kinds } = ctx;
   const primary = new Set(rows.map((row) => `${rootType}:${row.id}`));
   const included = new Map<string, ResourceObject>();
   for (const path of paths) {

@@ -1,4 +1,4 @@
-import type { Ctx } from '../http/context.js';
+import type { RenderContext } from './resource.js';
 import { formatQuery } from './links.js';
 
 export type Page = { number: number; size: number };
@@ -29,7 +29,7 @@ export type PageLinks = { self: string; first: string; last: string; prev?: stri
  * With `newestFirst`, `rows` are oldest first and pages count from the end, without reversing
  * (and so copying) the whole list.
  */
-export function paginate<T>(rows: readonly T[], page: Page, ctx: Ctx, newestFirst = false) {
+export function paginate<T>(rows: readonly T[], page: Page, ctx: RenderContext, newestFirst = false) {
   const totalRecords = rows.length;
   const totalPages = Math.ceil(totalRecords / page.size);
   const last = Math.max(totalPages, 1);

@@ -1,10 +1,24 @@
 import type { z } from 'zod';
-import type { Ctx } from '../http/context.js';
+
+/**
+ * What rendering a document needs from the request it answers: absolute links, the request URL
+ * (pagination links keep its query) and the resource kinds (for `included`). The HTTP layer's
+ * request context provides it; the JSON:API layer knows nothing else of HTTP.
+ */
+export interface RenderContext {
+  /** Absolute URL of a path on this sandbox. */
+  url(path: string): string;
+  readonly requestUrl: URL;
+  readonly kinds: KindRegistry;
+}
+
+/** Resource kinds by type. */
+export type KindRegistry = ReadonlyMap<string, ResourceKind<any, any>>;
 
 /** `{type, id}`, optionally with per-entry meta (service-rate options carry prices there). */
 export type Linkage = { type: string; id: string; meta?: Record<string, unknown> };
 
-export interface RelationshipDef<R> {
+export interface RelationshipDef<R, C extends RenderContext = RenderContext> {
   /** Resource types the relationship can point at. */
   targets: readonly string[];
   many?: boolean;
@@ -14,30 +28,30 @@ export interface RelationshipDef<R> {
    */
   optional?: boolean;
   /** The related resources' identifiers; `null` for an empty to-one. */
-  data(row: R, ctx: Ctx): Linkage | Linkage[] | null;
+  data(row: R, ctx: C): Linkage | Linkage[] | null;
   /**
    * Path of the related resource of a to-one (`links.related`), default `/{type}/{id}`; return
    * `undefined` when it has no URL. To-many relationships carry no links, as in production.
    */
-  related?(row: R, ctx: Ctx): string | undefined;
+  related?(row: R, ctx: C): string | undefined;
 }
 
 /**
  * Everything the sandbox knows about one resource type: how a stored row becomes a JSON:API
  * resource object, which relationships it has, and how a related row is loaded for `include`.
  */
-export interface ResourceKind<R extends { id: string } = { id: string }> {
+export interface ResourceKind<R extends { id: string } = { id: string }, C extends RenderContext = RenderContext> {
   type: string;
   /** Schema of the attributes as sent in responses; it also documents them in OpenAPI. */
   attributesSchema: z.ZodObject;
-  attributes(row: R, ctx: Ctx): Record<string, unknown>;
-  relationships: Record<string, RelationshipDef<R>>;
+  attributes(row: R, ctx: C): Record<string, unknown>;
+  relationships: Record<string, RelationshipDef<R, C>>;
   /** Path of the resource itself (`links.self`). */
   self(row: R): string;
-  links?(row: R, ctx: Ctx): Record<string, string>;
-  meta?(row: R, ctx: Ctx): Record<string, unknown> | undefined;
+  links?(row: R, ctx: C): Record<string, string>;
+  meta?(row: R, ctx: C): Record<string, unknown> | undefined;
   /** Loads a row by id for `included`, or `undefined` when it does not exist. */
-  load(ctx: Ctx, id: string): R | undefined;
+  load(ctx: C, id: string): R | undefined;
 }
 
 export type ResourceObject = {
@@ -50,7 +64,7 @@ export type ResourceObject = {
 };
 
 /** Builds the resource object of `row`, with absolute links and without empty optional attributes. */
-export function toResourceObject<R extends { id: string }>(kind: ResourceKind<R>, row: R, ctx: Ctx): ResourceObject {
+export function toResourceObject<R extends { id: string }, C extends RenderContext>(kind: ResourceKind<R, C>, row: R, ctx: C): ResourceObject {
   const resource = { type: kind.type, id: row.id, attributes: compact(kind.attributes(row, ctx)) } as ResourceObject;
   const names = Object.keys(kind.relationships);
   if (names.length > 0) {

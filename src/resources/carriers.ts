@@ -1,7 +1,7 @@
+import type { Kind } from '../http/context.js';
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
-import type { ResourceKind } from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { carrierAttributes, type CarrierRecord } from '../model/carrier.js';
 import { brandLogoSvg } from './brand-logo.js';
@@ -17,7 +17,7 @@ const NO_CAPABILITIES = {
 export const carrierLogoPath = (code: string) => `/brand-logos/carrier-${code}.svg`;
 export const brokerLogoPath = (brokerId: string) => `/brand-logos/broker-${brokerId}.svg`;
 
-export const carrierKind: ResourceKind<CarrierRecord> = {
+export const carrierKind: Kind<CarrierRecord> = {
   type: 'carriers',
   attributesSchema: carrierAttributes,
   attributes: (row, ctx) => ({

@@ -1,5 +1,5 @@
-import type { Ctx } from '../http/context.js';
-import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import type { Ctx, Kind } from '../http/context.js';
+import { linkTo} from '../jsonapi/resource.js';
 import { collectionAttributes, type CollectionRecord } from '../model/collection.js';
 
 /** A client sees only the collections of its own organization; others answer 404 like missing ones. */
@@ -16,7 +16,7 @@ export const collectionStatusCodes = [
 
 export type CollectionStatusCode = (typeof collectionStatusCodes)[number];
 
-export const collectionKind: ResourceKind<CollectionRecord> = {
+export const collectionKind: Kind<CollectionRecord> = {
   type: 'collections',
   attributesSchema: collectionAttributes,
   attributes: (row) => ({

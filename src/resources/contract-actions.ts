@@ -3,7 +3,7 @@ import { verifyNow } from '../domain/contract-verification.js';
 import { contractUsage, removeContract } from '../domain/removals.js';
 import type { Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
-import { plainJson } from '../jsonapi/document.js';
+import { plainJson } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { errorDocument } from '../jsonapi/schemas.js';
 import type { ContractRecord } from '../model/contract.js';

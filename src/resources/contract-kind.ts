@@ -1,12 +1,12 @@
-import type { Ctx } from '../http/context.js';
-import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import type { Ctx, Kind } from '../http/context.js';
+import { linkTo} from '../jsonapi/resource.js';
 import { contractAttributes, liabilityCoverageAttributes, type ContractRecord, type LiabilityCoverageRecord } from '../model/contract.js';
 import { canSeeContract } from '../domain/tenancy.js';
 
 /** Whether the caller of `ctx` may see the contract. */
 export const contractVisible = (ctx: Ctx, row: ContractRecord): boolean => canSeeContract(ctx.principal, row);
 
-export const contractKind: ResourceKind<ContractRecord> = {
+export const contractKind: Kind<ContractRecord> = {
   type: 'contracts',
   attributesSchema: contractAttributes,
   attributes: (row) => ({
@@ -33,7 +33,7 @@ export const contractKind: ResourceKind<ContractRecord> = {
   load: (ctx, id) => ctx.services.store.get('contracts', id),
 };
 
-export const liabilityCoverageKind: ResourceKind<LiabilityCoverageRecord> = {
+export const liabilityCoverageKind: Kind<LiabilityCoverageRecord> = {
   type: 'liability-coverages',
   attributesSchema: liabilityCoverageAttributes,
   attributes: ({ name, price, coverage_max }) => ({ name, price, coverage_max }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.js';
 import { csvIds, csvOf } from '../http/params.js';
-import { collectionDocument, jsonApi } from '../jsonapi/document.js';
+import { collectionDocument } from '../jsonapi/document.js';
+import { jsonApi } from '../http/respond.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { contractStatuses, type ContractRecord } from '../model/contract.js';
 import type { Ctx } from '../http/context.js';

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { Ctx } from '../http/context.js';
-import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import type { Ctx, Kind } from '../http/context.js';
+import { linkTo} from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { hookAttributes, hookLogAttributes, type HookLogRecord, type HookRecord } from '../model/hook.js';
 
 /** Hooks belong to an organization, directly or through one of its shops. */
 export const hookVisible = (ctx: Ctx, row: { organization_id: string }): boolean => row.organization_id === ctx.principal?.organizationId;
 
-export const hookKind: ResourceKind<HookRecord> = {
+export const hookKind: Kind<HookRecord> = {
   type: 'hooks',
   attributesSchema: hookAttributes,
   attributes: ({ name, order, active, trigger, action }) => ({ name, order, active, trigger, action }),
@@ -21,7 +21,7 @@ export const hookKind: ResourceKind<HookRecord> = {
   },
 };
 
-export const hookLogKind: ResourceKind<HookLogRecord> = {
+export const hookLogKind: Kind<HookLogRecord> = {
   type: 'hook-logs',
   attributesSchema: hookLogAttributes,
   attributes: ({ resource_diff, errors, created_at }) => ({ resource_diff, errors, created_at }),

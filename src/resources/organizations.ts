@@ -1,7 +1,8 @@
+import type { Kind } from '../http/context.js';
 import { z } from 'zod';
 import { csvIds } from '../http/params.js';
 import { deterministicUuid } from '../ids.js';
-import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import { linkTo} from '../jsonapi/resource.js';
 import { brokerLogoPath } from './carriers.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { brokerAttributes, organizationAttributes, type BrokerRecord, type OrganizationRecord, type Style } from '../model/tenancy.js';
@@ -10,7 +11,7 @@ import { brokerAttributes, organizationAttributes, type BrokerRecord, type Organ
 const DEFAULT_STYLE: Style = { background_color: '#ffffff', foreground_color: '#1f2937', primary_color: '#1d4ed8', secondary_color: '#64748b', accent_color: '#f59e0b' };
 import { readEndpoints } from './read-endpoints.js';
 
-export const organizationKind: ResourceKind<OrganizationRecord> = {
+export const organizationKind: Kind<OrganizationRecord> = {
   type: 'organizations',
   attributesSchema: organizationAttributes,
   attributes: (row) => ({
@@ -28,7 +29,7 @@ export const organizationKind: ResourceKind<OrganizationRecord> = {
   load: (ctx, id) => ctx.services.store.get('organizations', id),
 };
 
-export const brokerKind: ResourceKind<BrokerRecord> = {
+export const brokerKind: Kind<BrokerRecord> = {
   type: 'brokers',
   attributesSchema: brokerAttributes,
   attributes: (row, ctx) => ({

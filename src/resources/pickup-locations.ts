@@ -9,12 +9,13 @@ import {
   type PickupLocation,
 } from '../domain/pickup-location-types.js';
 import { canSeeContract } from '../domain/tenancy.js';
-import type { Ctx } from '../http/context.js';
+import type { Ctx, Kind } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { csvOf } from '../http/params.js';
-import { collectionDocument, jsonApi, resourceDocument } from '../jsonapi/document.js';
+import { collectionDocument, resourceDocument } from '../jsonapi/document.js';
+import { jsonApi } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
-import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import { linkTo} from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import type { CarrierRecord } from '../model/carrier.js';
 import { countryCode, uuid } from '../model/common.js';
@@ -61,7 +62,7 @@ const locationPath = (carrierId: string, id: string): string => `/carriers/${car
  * `pickupLocationId`), so its URL finds it again. Nothing else points at a location, so `load`
  * finds none and they cannot be included.
  */
-export const pickupLocationKind: ResourceKind<PickupLocationRow> = {
+export const pickupLocationKind: Kind<PickupLocationRow> = {
   type: 'pickup-dropoff-locations',
   attributesSchema: pickupLocationAttributes,
   attributes: (row) => ({

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import type { Ctx } from '../http/context.js';
+import type { Ctx, Kind } from '../http/context.js';
 import { endpoint, type Auth, type Endpoint } from '../http/endpoint.js';
-import { JSONAPI_MEDIA_TYPE, collectionDocument, jsonApi, resourceDocument } from '../jsonapi/document.js';
+import { JSONAPI_MEDIA_TYPE, collectionDocument, resourceDocument } from '../jsonapi/document.js';
+import { jsonApi } from '../http/respond.js';
 import { textResponse } from '../http/response-text.js';
-import type { ResourceKind } from '../jsonapi/resource.js';
 import type { resourceSchemas } from '../jsonapi/schemas.js';
 import type { Row, TableName } from '../store/tables.js';
 import { findOr404 } from './lookup.js';
 
 interface ReadOptions<T extends TableName, Q extends z.ZodObject> {
-  kind: ResourceKind<Row<T>>;
+  kind: Kind<Row<T>>;
   table: T;
   tag: string;
   /** Singular and plural human names: "service option", "service options". */

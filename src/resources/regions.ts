@@ -1,11 +1,12 @@
+import type { Kind } from '../http/context.js';
 import { z } from 'zod';
 import { csvIds, csvStrings } from '../http/params.js';
-import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import { linkTo} from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { regionAttributes, type RegionRecord } from '../model/region.js';
 import { readEndpoints } from './read-endpoints.js';
 
-export const regionKind: ResourceKind<RegionRecord> = {
+export const regionKind: Kind<RegionRecord> = {
   type: 'regions',
   attributesSchema: regionAttributes,
   // Production's only category is `country`; the world, continents and subdivisions answer none.

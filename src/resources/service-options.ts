@@ -1,9 +1,9 @@
-import type { ResourceKind } from '../jsonapi/resource.js';
+import type { Kind } from '../http/context.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { serviceOptionAttributes, type ServiceOptionRecord } from '../model/service-option.js';
 import { readEndpoints } from './read-endpoints.js';
 
-export const serviceOptionKind: ResourceKind<ServiceOptionRecord> = {
+export const serviceOptionKind: Kind<ServiceOptionRecord> = {
   type: 'service-options',
   attributesSchema: serviceOptionAttributes,
   attributes: ({ name, code, category, values_format }) => ({ name, code, category, values_format }),

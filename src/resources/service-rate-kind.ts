@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { canSeeContract } from '../domain/tenancy.js';
-import type { Ctx } from '../http/context.js';
-import { linkTo, type Linkage, type ResourceKind } from '../jsonapi/resource.js';
+import type { Ctx, Kind } from '../http/context.js';
+import { linkTo, type Linkage} from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { price, type Price } from '../model/common.js';
 import { serviceRateAttributes, type RateOption, type ServiceRateRecord } from '../model/service-rate.js';
@@ -24,7 +24,7 @@ function optionLinkage(option: RateOption): Linkage {
   return { type: 'service-options', id: option.service_option_id, meta };
 }
 
-export const serviceRateKind: ResourceKind<RateRow> = {
+export const serviceRateKind: Kind<RateRow> = {
   type: 'service-rates',
   attributesSchema: serviceRateAttributes,
   // Spelled out so that nothing outside the documented attribute set (ids, meta) leaks.

@@ -6,7 +6,7 @@ import { canSeeContract } from '../domain/tenancy.js';
 import { principalOf, type Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { booleanParam, csvIds, integerParam, numberParam } from '../http/params.js';
-import { plainJson } from '../jsonapi/document.js';
+import { plainJson } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { errorDocument } from '../jsonapi/schemas.js';
 import { relatedId, toOneRef, unknownRelated, type ToOneRef } from '../jsonapi/request.js';

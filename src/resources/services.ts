@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { coversAddress, type AddressQuery } from '../domain/address-rules.js';
 import { servicesWithActiveContract } from '../domain/tenancy.js';
 import { booleanParam, csvIds, csvOf } from '../http/params.js';
-import type { Ctx } from '../http/context.js';
-import { linkTo, type Linkage, type ResourceKind } from '../jsonapi/resource.js';
+import type { Ctx, Kind } from '../http/context.js';
+import { linkTo, type Linkage} from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { countryCode } from '../model/common.js';
 import { deliveryMethods, packageTypes, serviceAttributes, type ServiceRecord } from '../model/service.js';
 import { readEndpoints } from './read-endpoints.js';
 import { serviceIncludes } from './include-paths.js';
 
-export const serviceKind: ResourceKind<ServiceRecord> = {
+export const serviceKind: Kind<ServiceRecord> = {
   type: 'services',
   attributesSchema: serviceAttributes,
   attributes: (row) => ({

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { Ctx } from '../http/context.js';
-import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import type { Ctx, Kind } from '../http/context.js';
+import { linkTo} from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { shipmentAttributes, type FileRecord, type ShipmentRecord, type ShipmentStatusRecord } from '../model/shipment.js';
 
 /** Whether the caller may see a shipment: shipments of its organization's shops only. */
 export const shipmentVisible = (ctx: Ctx, row: ShipmentRecord): boolean => row.organization_id === ctx.principal?.organizationId;
 
-export const shipmentKind: ResourceKind<ShipmentRecord> = {
+export const shipmentKind: Kind<ShipmentRecord> = {
   type: 'shipments',
   attributesSchema: shipmentAttributes,
   attributes: (row, ctx) => ({
@@ -95,7 +95,7 @@ const carrierStatus = z.object({
   tracking_code: z.string().optional(),
 });
 
-export const shipmentStatusKind: ResourceKind<ShipmentStatusRecord> = {
+export const shipmentStatusKind: Kind<ShipmentStatusRecord> = {
   type: 'shipment-statuses',
   attributesSchema: z
     .object({ carrier_statuses: z.array(carrierStatus), errors: z.array(z.record(z.string(), z.unknown())), created_at: z.number().int() })
@@ -113,7 +113,7 @@ export const shipmentStatusKind: ResourceKind<ShipmentStatusRecord> = {
   },
 };
 
-export const fileKind: ResourceKind<FileRecord> = {
+export const fileKind: Kind<FileRecord> = {
   type: 'files',
   attributesSchema: z
     .object({

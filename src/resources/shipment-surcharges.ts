@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { Ctx } from '../http/context.js';
+import type { Ctx, Kind } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
-import { collectionDocument, jsonApi, resourceDocument } from '../jsonapi/document.js';
-import { linkTo, type ResourceKind } from '../jsonapi/resource.js';
+import { collectionDocument, resourceDocument } from '../jsonapi/document.js';
+import { jsonApi } from '../http/respond.js';
+import { linkTo} from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { shipmentSurchargeAttributes, type ShipmentSurchargeRecord } from '../model/shipment-surcharge.js';
 import { shipmentSurchargeIncludes } from './include-paths.js';
@@ -17,7 +18,7 @@ const manage = { anyOf: ['shipments.manage'] } as const;
 /** Surcharges of the caller's organization's shipments only. */
 const surchargeVisible = (ctx: Ctx, row: ShipmentSurchargeRecord): boolean => row.organization_id === ctx.principal?.organizationId;
 
-export const shipmentSurchargeKind: ResourceKind<ShipmentSurchargeRecord> = {
+export const shipmentSurchargeKind: Kind<ShipmentSurchargeRecord> = {
   type: 'shipment-surcharges',
   attributesSchema: shipmentSurchargeAttributes,
   attributes: ({ name, description, fee, created_at, updated_at }) => ({ name, description, fee, created_at, updated_at }),

@@ -8,7 +8,8 @@ import { addStatus, EDITABLE_STATUSES, statusRowFor } from '../domain/shipments/
 import { removeSurcharges, syncSurcharges } from '../domain/shipments/surcharges.js';
 import { principalOf, type Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
-import { JSONAPI_MEDIA_TYPE, jsonApi, resourceDocument } from '../jsonapi/document.js';
+import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../jsonapi/document.js';
+import { jsonApi } from '../http/respond.js';
 import { textResponse } from '../http/response-text.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { errorDocument } from '../jsonapi/schemas.js';

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { decodeLogo, insertLogo, logoPath, logoUpload, type LogoUpload } from '../domain/logos.js';
-import { principalOf, type Ctx } from '../http/context.js';
+import { principalOf, type Ctx, type Kind } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
-import { jsonApi, resourceDocument } from '../jsonapi/document.js';
+import { resourceDocument } from '../jsonapi/document.js';
+import { jsonApi } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../jsonapi/request.js';
-import { linkTo, type ResourceKind, type ResourceObject } from '../jsonapi/resource.js';
+import { linkTo, type ResourceObject} from '../jsonapi/resource.js';
 import { errorDocument, resourceSchemas } from '../jsonapi/schemas.js';
 import { validated } from '../jsonapi/validation.js';
 import type { Address } from '../model/common.js';
@@ -24,7 +25,7 @@ function billingAddress(ctx: Ctx, row: ShopRecord): Address {
 /** A client sees and changes only the shops of its own organization. */
 export const shopVisible = (ctx: Ctx, row: ShopRecord): boolean => row.organization_id === ctx.principal?.organizationId;
 
-export const shopKind: ResourceKind<ShopRecord> = {
+export const shopKind: Kind<ShopRecord> = {
   type: 'shops',
   attributesSchema: shopAttributes,
   attributes: (row, ctx) => ({

@@ -1,9 +1,9 @@
-import type { ResourceKind } from '../jsonapi/resource.js';
+import type { Kind } from '../http/context.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { statusAttributes, type StatusRecord } from '../model/status.js';
 import { readEndpoints } from './read-endpoints.js';
 
-export const statusKind: ResourceKind<StatusRecord> = {
+export const statusKind: Kind<StatusRecord> = {
   type: 'statuses',
   attributesSchema: statusAttributes,
   // Production's `resource_type` has no `collections`: collection statuses belong to the shipping

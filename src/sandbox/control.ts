@@ -7,7 +7,7 @@ import { requestLogEndpoints } from './request-log.js';
 import { errorResponse } from './responses.js';
 import { purgeExpired, revokeEndpoints } from './revoke.js';
 import { resetTenant, tenantEndpoints } from './tenants.js';
-import { plainJson } from '../jsonapi/document.js';
+import { plainJson } from '../http/respond.js';
 
 const clockState = z
   .object({ now: z.number().int().describe('Sandbox time, Unix seconds'), offset: z.number().int().describe('Seconds the sandbox clock runs ahead of real time') })

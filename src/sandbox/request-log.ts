@@ -4,7 +4,7 @@ import { integerParam } from '../http/params.js';
 import { ByteRing } from './byte-ring.js';
 import { renderEntry } from './request-log-render.js';
 import { EntryWriter, decodeEntry } from './request-log-codec.js';
-import { plainJson } from '../jsonapi/document.js';
+import { plainJson } from '../http/respond.js';
 
 /** What the log keeps of a request or response body (after redaction). */
 export interface CapturedMessage {

@@ -8,7 +8,7 @@ import type { Services } from '../services.js';
 import type { Tx } from '../store/store.js';
 import { errorResponse } from './responses.js';
 import { tenantOf } from './tenants.js';
-import { plainJson } from '../jsonapi/document.js';
+import { plainJson } from '../http/respond.js';
 
 const revokeRequest = z
   .strictObject({

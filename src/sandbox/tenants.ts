@@ -10,7 +10,7 @@ import { getSetting, putSetting } from '../store/settings.js';
 import type { Tx } from '../store/store.js';
 import type { StateData } from '../store/tables.js';
 import { errorResponse } from './responses.js';
-import { plainJson } from '../jsonapi/document.js';
+import { plainJson } from '../http/respond.js';
 
 export const tenantCountries = ['NL', 'GB', 'DE'] as const;
 
