@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { generateState } from '../fixtures/generate.js';
+import { generateState } from '../src/fixtures/generate.js';
 import { allEndpoints, createApp, createServices } from '../src/app.js';
 import { generateKeys } from '../src/auth/keys.js';
 import { verifyToken } from '../src/auth/tokens.js';

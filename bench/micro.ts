@@ -8,7 +8,7 @@ import { createClock } from '../src/clock.js';
 import { parseConfig } from '../src/config.js';
 import { memoryPersistence } from '../src/store/persistence.js';
 import { openStore } from '../src/store/store.js';
-import { generateState } from '../fixtures/generate.js';
+import { generateState } from '../src/fixtures/generate.js';
 
 const count = Number(process.argv[2] ?? 20000);
 const now = Math.floor(Date.now() / 1000);

@@ -18,7 +18,7 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateState } from '../fixtures/generate.js';
+import { generateState } from '../src/fixtures/generate.js';
 import { createApp, createServices } from '../src/app.js';
 import { createClock } from '../src/clock.js';
 import { parseConfig } from '../src/config.js';

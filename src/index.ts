@@ -11,8 +11,8 @@ export { generateKeys, type Keys } from './auth/keys.js';
 export { openStore, type Store } from './store/store.js';
 export { memoryPersistence, filePersistence, DataFileError, type Persistence } from './store/persistence.js';
 export type { AppDeps, Logger, Services } from './services.js';
-export { generateState } from '../fixtures/generate.js';
-export { defaultClients } from '../fixtures/tenancy.js';
+export { generateState } from './fixtures/generate.js';
+export { defaultClients } from './fixtures/tenancy.js';
 export { VERSION } from './version.js';
 
 export type { Address, Identifier, Price, TaxIdentificationNumber } from './model/common.js';

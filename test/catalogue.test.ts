@@ -1,7 +1,7 @@
 // Named import: under NodeNext the default import of this CommonJS module types as its namespace.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { catalogue, contractCredentials } from '../fixtures/catalogue/index.js';
+import { catalogue, contractCredentials } from '../src/fixtures/catalogue/index.js';
 import type { Price } from '../src/model/common.js';
 import { carrierAttributes } from '../src/model/carrier.js';
 import { liabilityCoverageAttributes } from '../src/model/contract.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { generateState } from '../fixtures/generate.js';
+import { generateState } from '../src/fixtures/generate.js';
 import { settings } from '../src/config.js';
 import { VERSION } from '../src/version.js';
 

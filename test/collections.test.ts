@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateState } from '../fixtures/generate.js';
+import { generateState } from '../src/fixtures/generate.js';
 import { firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 
 const HOUR = 3600;

@@ -154,7 +154,7 @@ describe('a sandbox restarted after a kill with a damaged journal or snapshot', 
  * land in the middle of compactions too.
  */
 const writer = (file: string) => `
-import { generateState } from ${JSON.stringify(join(root, 'fixtures/generate.ts'))};
+import { generateState } from ${JSON.stringify(join(root, 'src/fixtures/generate.ts'))};
 import { JournalPersistence } from ${JSON.stringify(join(root, 'src/store/journal-persistence.ts'))};
 import { openStore } from ${JSON.stringify(join(root, 'src/store/store.ts'))};
 const store = await openStore({ persistence: new JournalPersistence(${JSON.stringify(file)}, { maxLines: 30 }), seed: 1, initial: () => generateState(1, 1_700_000_000) });

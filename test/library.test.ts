@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, DEFAULT_SANDBOX_URL, type JsonApiDocument, type JsonApiResource, type Sandbox } from '../src/index.js';
-import { FIXTURE_EPOCH } from '../fixtures/people.js';
+import { FIXTURE_EPOCH } from '../src/fixtures/people.js';
 import { recipients } from './support/shipments.js';
 
 const START = FIXTURE_EPOCH + 10 * 86400;

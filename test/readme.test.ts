@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { settings } from '../src/config.js';
-import { defaultClients } from '../fixtures/tenancy.js';
+import { defaultClients } from '../src/fixtures/tenancy.js';
 import { allEndpoints } from '../src/app.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defaultClients } from '../../fixtures/clients.js';
+import { defaultClients } from '../fixtures/clients.js';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { VERSION } from '../version.js';

@@ -68,7 +68,7 @@ async function resetSandbox(services: Services): Promise<void> {
   const counter = getSetting<number>(store, ID_COUNTER) ?? 0;
   const revoked = [...store.all('revokedTokens')];
   clock.setOffsetMs(0);
-  const { generateState } = await import('../../fixtures/generate.js');
+  const { generateState } = await import('../fixtures/generate.js');
   const state = generateState(store.seed, clock.now());
   state.tables.settings = [{ id: ID_COUNTER, value: counter }];
   state.tables.revokedTokens = revoked.filter((row) => row.expires_at > clock.now());

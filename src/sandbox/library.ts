@@ -1,5 +1,5 @@
-import { generateState } from '../../fixtures/generate.js';
-import { defaultClients } from '../../fixtures/clients.js';
+import { generateState } from '../fixtures/generate.js';
+import { defaultClients } from '../fixtures/clients.js';
 import { createApp, createServices } from '../app.js';
 import { generateKeys } from '../auth/keys.js';
 import { fixedClock } from '../clock.js';

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { defaultClients } from '../../fixtures/clients.js';
+import { defaultClients } from '../fixtures/clients.js';
 import { authOnly, createApp, createServices } from '../app.js';
 import { generateKeys } from '../auth/keys.js';
 import { createClock } from '../clock.js';
@@ -23,7 +23,7 @@ const DRAIN_MS = 2000;
 /** Opens the data (file or memory) and the keys that belong to it. */
 async function openData(config: Config) {
   // The fixture generator (and faker) is only needed for a new or reset data file.
-  const initial = async () => (await import('../../fixtures/generate.js')).generateState(config.seed, Math.floor(Date.now() / 1000));
+  const initial = async () => (await import('../fixtures/generate.js')).generateState(config.seed, Math.floor(Date.now() / 1000));
   if (config.dataFile === null) {
     const store = await openStore({ persistence: memoryPersistence(), seed: config.seed, initial });
     return { store, keys: await generateKeys() };

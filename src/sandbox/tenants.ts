@@ -47,8 +47,8 @@ function seedOf(id: string): number {
  */
 export async function createTenant(services: Services, request: z.output<typeof tenantRequest> = {}) {
   // The fixture helpers bring faker: loaded when the first tenant is made, not at start-up.
-  const { seededFakers } = await import('../../fixtures/people.js');
-  const { fakeOrganization, fakeShop, fakeUser } = await import('../../fixtures/tenancy.js');
+  const { seededFakers } = await import('../fixtures/people.js');
+  const { fakeOrganization, fakeShop, fakeUser } = await import('../fixtures/tenancy.js');
   const { store, clock } = services;
   const country = request.country_code ?? 'NL';
   const secret = randomBytes(24).toString('base64url');
@@ -122,7 +122,7 @@ export async function resetTenant(services: Services, clientId: string): Promise
   const { store, clock } = services;
   const { organizationId } = tenantOf(services, clientId);
   const apiSeed = getSetting<TenantSeed>(store, tenantSetting(organizationId));
-  const fixture: StateData | undefined = apiSeed ? undefined : (await import('../../fixtures/generate.js')).generateState(store.seed, clock.now());
+  const fixture: StateData | undefined = apiSeed ? undefined : (await import('../fixtures/generate.js')).generateState(store.seed, clock.now());
   const isFixture = fixture?.tables.organizations?.some((row) => row.id === organizationId) ?? false;
 
   return store.transact((tx) => {

@@ -6,8 +6,8 @@ import { memoryPersistence, type Persistence } from '../../src/store/persistence
 import { openStore, type Store } from '../../src/store/store.js';
 import type { StateData } from '../../src/store/tables.js';
 import type { Logger } from '../../src/services.js';
-import { generateState } from '../../fixtures/generate.js';
-import { FIXTURE_EPOCH } from '../../fixtures/people.js';
+import { generateState } from '../../src/fixtures/generate.js';
+import { FIXTURE_EPOCH } from '../../src/fixtures/people.js';
 import { contractProblems } from './contract/response-check.js';
 
 /** Tests start their clock ten days after the fixture epoch. */
