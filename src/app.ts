@@ -7,7 +7,7 @@ import { openCors } from './http/cors.js';
 import { captureRequests, requestLog, type AppEnv } from './http/request-log.js';
 import { plainJson, jsonApi } from './http/respond.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
-import { apiErrorOf } from './jsonapi/domain-errors.js';
+import { apiErrorOf } from './http/domain-errors.js';
 import { DomainError } from './domain/errors.js';
 import { modules } from './modules.js';
 import type { AppDeps, Services } from './services.js';

@@ -1,7 +1,7 @@
 import type { Services } from '../services.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Scope } from '../model/tenancy.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../model/tenancy.js';
 import { invalid } from './tokens.js';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { textResponse } from '../http/response-text.js';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
 import { ApiError } from '../jsonapi/errors.js';
-import { apiErrorOf } from '../jsonapi/domain-errors.js';
+import { apiErrorOf } from '../http/domain-errors.js';
 import { DomainError } from './errors.js';
 import type { Services } from '../services.js';
 import type { Tx } from '../store/store.js';

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../model/tenancy.js';
 import type { ContractRecord } from '../model/contract.js';
 import type { ReadView } from '../store/store.js';
 

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../model/tenancy.js';
 import type { Services } from '../services.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { KindRegistry, RenderContext, ResourceKind } from '../jsonapi/resource.js';

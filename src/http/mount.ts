@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from './request-log.js';
 import { authenticate, bearerToken, requireScope } from '../auth/authenticate.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../model/tenancy.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { parseIncludes } from '../jsonapi/include.js';
 import { parsePage } from '../jsonapi/pagination.js';

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../model/tenancy.js';
 import type { Clock } from '../clock.js';
 import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT, isUnlogged, type RawMessage, type RequestLog } from '../sandbox/request-log.js';
 import type { Logger } from '../services.js';

@@ -66,3 +66,13 @@ export type ClientRecord = {
   /** Bumped to revoke every token issued to the client so far. */
   token_generation: number;
 };
+
+/** The caller behind a valid access token, with the tenant it may see. */
+export interface Principal {
+  clientId: string;
+  userId: string;
+  organizationId: string;
+  brokerId: string;
+  scopes: readonly Scope[];
+  tokenId: string;
+}

@@ -1,5 +1,5 @@
 import type { DomainError, DomainErrorKind } from '../domain/errors.js';
-import { ApiError, errorObject, type CodeName } from './errors.js';
+import { ApiError, errorObject, type CodeName } from '../jsonapi/errors.js';
 
 /** The API's error code, and HTTP status where it differs from the code's default, per domain error kind. */
 const codeOf: Record<DomainErrorKind, { code: CodeName; status?: number }> = {
