@@ -22,8 +22,8 @@ export interface CountryMap {
    */
   match?: 'range' | 'area';
   /**
-   * The country's postal code notation: `#` a digit, `@` a letter, anything else literal. A
-   * city's key overwrites its start (`#### @@` with key `10` gives `10## @@`).
+   * The country's postal code notation: `#` a digit, `%` a digit but 0, `@` a letter, anything
+   * else literal. A city's key overwrites its start (`#### @@` with key `10` gives `10## @@`).
    */
   postal: string;
   cities: readonly City[];
@@ -130,7 +130,7 @@ export const countryMaps: Record<string, CountryMap> = {
   GB: {
     language: 'en',
     match: 'area',
-    postal: '@## #@@',
+    postal: '@%% #@@',
     cities: [
       ['London', 51.5074, -0.1278, 'E EC N NW SE SW W WC'],
       ['Birmingham', 52.4862, -1.8904, 'B'],

@@ -1,10 +1,12 @@
 /*
  * Pick-up/drop-off locations ("PUDO points"), generated rather than stored: the same carrier,
  * country and postal code always give the same list, so a code seen in one answer can be checked
- * later (`findPickupLocation`). Pure: no store, no clock, no randomness beyond the seeded faker.
+ * later (`findPickupLocation`); so do the same carrier and coordinates (pickup-near.ts). Pure: no
+ * store, no clock, no randomness beyond the seeded faker.
  */
 
 export * from './pickup-location-types.js';
+export { findPointLocation, nearestCity, pointLocations } from './pickup-near.js';
 import { countryMaps, type City, type CountryMap } from './pickup-cities.js';
 import { generateLocations, offset, round, searchFaker } from './pickup-generate.js';
 import type { LocationFilter, NearTo, PickupLocation } from './pickup-location-types.js';
@@ -72,7 +74,8 @@ export function filterLocations(locations: readonly PickupLocation[], filter: Lo
     (location) =>
       (filter.categories ?? []).every((category) => location.categories.includes(category)) &&
       (filter.features ?? []).every((feature) => location.features.includes(feature)) &&
-      (!filter.location_types?.length || filter.location_types.includes(location.location_type)),
+      (!filter.location_types?.length || filter.location_types.includes(location.location_type)) &&
+      (filter.radius === undefined || location.distance <= filter.radius),
   );
 }
 

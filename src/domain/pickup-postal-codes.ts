@@ -89,7 +89,7 @@ export function postalCodeIn(faker: Faker, countryCode: string, map: CountryMap,
     .split('')
     .map((char, index) => {
       if (index < prefix.length) return prefix[index]!;
-      if (char === '#') return String(faker.number.int({ min: 0, max: 9 }));
+      if (char === '#' || char === '%') return String(faker.number.int({ min: char === '%' ? 1 : 0, max: 9 }));
       if (char === '@') return faker.helpers.arrayElement(LETTERS.split(''));
       return char;
     })
