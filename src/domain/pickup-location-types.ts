@@ -52,6 +52,8 @@ export interface LocationFilter {
   features?: readonly LocationFeature[];
   /** The location type must be one of these. */
   location_types?: readonly LocationType[];
+  /** At most this many metres from the searched point (`distance`). */
+  radius?: number;
 }
 
 /** Upper case without spaces: `1012 ab` and `1012AB` are the same postal code. */
@@ -69,9 +71,47 @@ export function pickupLocationId(countryCode: string, postalCode: string, code: 
   return `${countryCode.toUpperCase()}-${normalizePostalCode(postalCode)}-${code}`;
 }
 
-/** The search and code an id names, or `undefined` when it is no id of `pickupLocationId`. */
-export function parsePickupLocationId(id: string): { countryCode: string; postalCode: string; code: string } | undefined {
+/**
+ * Coordinates as a coordinate search reads them: production's patterns for the two path segments
+ * (decimal degrees, an optional sign; latitude -90..90, longitude -180..180), or `undefined`.
+ */
+export function parseCoordinates(latitude: string, longitude: string): { latitude: number; longitude: number } | undefined {
+  if (!/^[-+]?([1-8]?\d(\.\d+)?|90(\.0+)?)$/.test(latitude)) return undefined;
+  if (!/^[-+]?(180(\.0+)?|((1[0-7]\d)|([1-9]?\d))(\.\d+)?)$/.test(longitude)) return undefined;
+  return { latitude: roundCoordinate(Number(latitude)), longitude: roundCoordinate(Number(longitude)) };
+}
+
+/** Coordinate searches are rounded to 4 decimals (about 10 m): nearer points are the same search. */
+export function roundCoordinate(degrees: number): number {
+  const rounded = Math.round(degrees * 1e4) / 1e4;
+  return rounded === 0 ? 0 : rounded;
+}
+
+/**
+ * The id of a location found around coordinates names them (rounded, with hemispheres) and the
+ * carrier's code: `N52.3728-E4.8936-205604`, `S33.8688-E151.2093-318245`.
+ */
+export function pointLocationId(latitude: number, longitude: number, code: string): string {
+  const lat = roundCoordinate(latitude);
+  const lon = roundCoordinate(longitude);
+  return `${lat < 0 ? 'S' : 'N'}${Math.abs(lat).toFixed(4)}-${lon < 0 ? 'W' : 'E'}${Math.abs(lon).toFixed(4)}-${code}`;
+}
+
+/** The search an id names: by postal code (`pickupLocationId`) or around coordinates (`pointLocationId`). */
+export type LocationSearchId =
+  | { kind: 'postal'; countryCode: string; postalCode: string; code: string }
+  | { kind: 'point'; latitude: number; longitude: number; code: string };
+
+/** The search and code an id names, or `undefined` when it is no id of either form. */
+export function parsePickupLocationId(id: string): LocationSearchId | undefined {
+  const point = /^([NS])(\d{1,2}\.\d{4})-([EW])(\d{1,3}\.\d{4})-(\d{1,12})$/.exec(id);
+  if (point) {
+    const latitude = Number(point[2]) * (point[1] === 'S' ? -1 : 1);
+    const longitude = Number(point[4]) * (point[3] === 'W' ? -1 : 1);
+    if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return undefined;
+    return { kind: 'point', latitude: roundCoordinate(latitude), longitude: roundCoordinate(longitude), code: point[5]! };
+  }
   const match = /^([A-Z]{2})-([A-Z0-9][A-Z0-9-]{0,19})-(\d{1,12})$/.exec(id);
   if (!match) return undefined;
-  return { countryCode: match[1]!, postalCode: match[2]!, code: match[3]! };
+  return { kind: 'postal', countryCode: match[1]!, postalCode: match[2]!, code: match[3]! };
 }

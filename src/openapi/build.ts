@@ -34,8 +34,10 @@ function security(endpoint: Endpoint): SecurityRequirementObject[] {
 
 function parameters(endpoint: Endpoint): ParameterObject[] {
   const list: ParameterObject[] = [];
+  const pathShape: Record<string, z.ZodType> = endpoint.params instanceof z.ZodObject ? endpoint.params.shape : {};
   for (const match of endpoint.path.matchAll(/\{([^}]+)\}/g)) {
-    list.push({ name: match[1]!, in: 'path', required: true, schema: { type: 'string' } });
+    const description = pathShape[match[1]!]?.description;
+    list.push({ name: match[1]!, in: 'path', required: true, schema: { type: 'string' }, description });
   }
   for (const [name, schema] of Object.entries(endpoint.query?.shape ?? {})) {
     const field = schema as z.ZodType;
