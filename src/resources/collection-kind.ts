@@ -1,5 +1,5 @@
 import type { Ctx, Kind } from '../http/context.js';
-import { linkTo} from '../jsonapi/resource.js';
+import { linkTo } from '../jsonapi/resource.js';
 import { collectionAttributes, type CollectionRecord } from '../model/collection.js';
 
 /** A client sees only the collections of its own organization; others answer 404 like missing ones. */

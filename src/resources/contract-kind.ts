@@ -1,5 +1,5 @@
 import type { Ctx, Kind } from '../http/context.js';
-import { linkTo} from '../jsonapi/resource.js';
+import { linkTo } from '../jsonapi/resource.js';
 import { contractAttributes, liabilityCoverageAttributes, type ContractRecord, type LiabilityCoverageRecord } from '../model/contract.js';
 import { canSeeContract } from '../domain/tenancy.js';
 

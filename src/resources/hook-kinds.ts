@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Ctx, Kind } from '../http/context.js';
-import { linkTo} from '../jsonapi/resource.js';
+import { linkTo } from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { hookAttributes, hookLogAttributes, type HookLogRecord, type HookRecord } from '../model/hook.js';
 

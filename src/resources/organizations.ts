@@ -2,7 +2,7 @@ import type { Kind } from '../http/context.js';
 import { z } from 'zod';
 import { csvIds } from '../http/params.js';
 import { deterministicUuid } from '../ids.js';
-import { linkTo} from '../jsonapi/resource.js';
+import { linkTo } from '../jsonapi/resource.js';
 import { brokerLogoPath } from './carriers.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { brokerAttributes, organizationAttributes, type BrokerRecord, type OrganizationRecord, type Style } from '../model/tenancy.js';

@@ -1,7 +1,7 @@
 import type { Kind } from '../http/context.js';
 import { z } from 'zod';
 import { csvIds, csvStrings } from '../http/params.js';
-import { linkTo} from '../jsonapi/resource.js';
+import { linkTo } from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { regionAttributes, type RegionRecord } from '../model/region.js';
 import { readEndpoints } from './read-endpoints.js';

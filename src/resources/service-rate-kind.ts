@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { canSeeContract } from '../domain/tenancy.js';
 import type { Ctx, Kind } from '../http/context.js';
-import { linkTo, type Linkage} from '../jsonapi/resource.js';
+import { linkTo, type Linkage } from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { price, type Price } from '../model/common.js';
 import { serviceRateAttributes, type RateOption, type ServiceRateRecord } from '../model/service-rate.js';

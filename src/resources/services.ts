@@ -3,7 +3,7 @@ import { coversAddress, type AddressQuery } from '../domain/address-rules.js';
 import { servicesWithActiveContract } from '../domain/tenancy.js';
 import { booleanParam, csvIds, csvOf } from '../http/params.js';
 import type { Ctx, Kind } from '../http/context.js';
-import { linkTo, type Linkage} from '../jsonapi/resource.js';
+import { linkTo, type Linkage } from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { countryCode } from '../model/common.js';
 import { deliveryMethods, packageTypes, serviceAttributes, type ServiceRecord } from '../model/service.js';

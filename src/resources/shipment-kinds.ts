@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Ctx, Kind } from '../http/context.js';
-import { linkTo} from '../jsonapi/resource.js';
+import { linkTo } from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { shipmentAttributes, type FileRecord, type ShipmentRecord, type ShipmentStatusRecord } from '../model/shipment.js';
 

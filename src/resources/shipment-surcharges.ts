@@ -3,7 +3,7 @@ import type { Ctx, Kind } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { collectionDocument, resourceDocument } from '../jsonapi/document.js';
 import { jsonApi } from '../http/respond.js';
-import { linkTo} from '../jsonapi/resource.js';
+import { linkTo } from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { shipmentSurchargeAttributes, type ShipmentSurchargeRecord } from '../model/shipment-surcharge.js';
 import { shipmentSurchargeIncludes } from './include-paths.js';

@@ -6,7 +6,7 @@ import { resourceDocument } from '../jsonapi/document.js';
 import { jsonApi } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../jsonapi/request.js';
-import { linkTo, type ResourceObject} from '../jsonapi/resource.js';
+import { linkTo, type ResourceObject } from '../jsonapi/resource.js';
 import { errorDocument, resourceSchemas } from '../jsonapi/schemas.js';
 import { validated } from '../jsonapi/validation.js';
 import type { Address } from '../model/common.js';
