@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from './request-log.js';
-import { authenticate, bearerToken, requireScope } from '../auth/authenticate.js';
+import { authenticate, requireScope } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { parseIncludes } from '../jsonapi/include.js';
@@ -9,6 +9,7 @@ import { validated } from '../jsonapi/validation.js';
 import type { Services } from '../services.js';
 import { readBody } from './body.js';
 import { createCtx } from './context.js';
+import { authorizeControl, requireJsonContentType } from './control-access.js';
 import { honoPath, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 
@@ -21,6 +22,7 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       negotiate(c.req.header('accept'), endpoint.produces);
       const principal = await authorize(services, endpoint, c);
       if (principal) c.set('principal', principal);
+      if (endpoint.auth === 'control' && endpoint.method !== 'get') requireJsonContentType(c);
       const url = c.req.url;
       const ctx = createCtx(services, url, principal);
       const mark = url.indexOf('?');
@@ -38,13 +40,7 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
 async function authorize(services: Services, endpoint: Endpoint, c: Context): Promise<Principal | undefined> {
   const header = c.req.header('authorization');
   if (endpoint.auth === 'none') return undefined;
-  if (endpoint.auth === 'admin') {
-    const expected = services.config.adminToken;
-    if (expected !== undefined && bearerToken(header) !== expected) {
-      throw ApiError.of('invalidToken', 'The sandbox control API needs the admin token (SANDBOX_ADMIN_TOKEN) as a bearer token.');
-    }
-    return undefined;
-  }
+  if (endpoint.auth === 'control') return authorizeControl(services, c);
   const principal = await authenticate(services, header);
   if (endpoint.auth === 'public') return principal;
   if (!principal) {

@@ -5,6 +5,7 @@ import { ByteRing } from './byte-ring.js';
 import { renderEntry } from './request-log-render.js';
 import { EntryWriter, decodeEntry } from './request-log-codec.js';
 import { plainJson } from '../jsonapi/document.js';
+import { clientsOf } from './tenants.js';
 
 /** What the log keeps of a request or response body (after redaction). */
 export interface CapturedMessage {
@@ -69,6 +70,8 @@ export interface RawEntry {
 
 export interface RequestLogQuery {
   clientId?: string;
+  /** Only requests of these clients (a tenant reading its own requests). */
+  clientIds?: ReadonlySet<string>;
   /** Prefix of the path (with query). */
   path?: string;
   limit: number;
@@ -123,6 +126,7 @@ export class RequestLog {
       if (out.length >= query.limit) break;
       const entry = decodeEntry(bytes);
       if (query.clientId !== undefined && entry.client_id !== query.clientId) continue;
+      if (query.clientIds !== undefined && (entry.client_id === undefined || !query.clientIds.has(entry.client_id))) continue;
       if (query.path !== undefined && !entry.path.startsWith(query.path)) continue;
       out.push(entry);
     }
@@ -178,9 +182,9 @@ export const requestLogEndpoints = [
     path: '/_sandbox/requests',
     operationId: 'listSandboxRequests',
     summary: 'Read the request log',
-    description: `The last ${REQUEST_LOG_CAPACITY} requests and their responses, newest first (in memory, per sandbox process; fewer when what is kept of them passes ${REQUEST_LOG_MAX_BYTES / 1024 / 1024} MiB). Authorization headers, client secrets, access tokens, credentials, passwords and secrets are redacted at any depth; logo contents are replaced by their size; request bodies are cut at ${REQUEST_LOG_BODY_LIMIT / 1024} KiB and response bodies at ${REQUEST_LOG_RESPONSE_LIMIT / 1024} Ki characters; binary bodies are noted by type and size. Reading the log and /health are not logged.`,
+    description: `The last ${REQUEST_LOG_CAPACITY} requests and their responses, newest first (in memory, per sandbox process; fewer when what is kept of them passes ${REQUEST_LOG_MAX_BYTES / 1024 / 1024} MiB). Authorization headers, client secrets, access tokens, credentials, passwords and secrets are redacted at any depth; logo contents are replaced by their size; request bodies are cut at ${REQUEST_LOG_BODY_LIMIT / 1024} KiB and response bodies at ${REQUEST_LOG_RESPONSE_LIMIT / 1024} Ki characters; binary bodies are noted by type and size. Reading the log and /health are not logged. With a tenant\'s access token only requests of that tenant\'s clients are listed.`,
     tag: 'Sandbox',
-    auth: 'admin',
+    auth: 'control',
     query: z.object({
       client_id: z.string().optional().describe('Only requests of this client'),
       path: z.string().optional().describe('Only requests whose path (with query) starts with this'),
@@ -190,8 +194,10 @@ export const requestLogEndpoints = [
     responses: { 200: { description: 'The matching requests, newest first.', schema: requestLogList, contentTypes: json } },
     handler: (ctx, { query }) => {
       const limit = Math.min(query.limit || REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_CAPACITY);
+      const tenant = ctx.principal;
       const data = ctx.services.requestLog.list({
         limit,
+        ...(tenant ? { clientIds: clientsOf(ctx.services, tenant.organizationId) } : {}),
         ...(query.client_id ? { clientId: query.client_id } : {}),
         ...(query.path ? { path: query.path } : {}),
       });
