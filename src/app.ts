@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { KindRegistry } from './http/context.js';
 import { endpoint, pathPattern, type Endpoint } from './http/endpoint.js';
 import { mount } from './http/mount.js';
+import { UNREAD_BODY_HEADERS, declaredLength, readsAsJson, streamBody } from './http/body.js';
 import { openCors } from './http/cors.js';
 import { captureRequests, requestLog, type AppEnv } from './http/request-log.js';
 import { plainJson, jsonApi } from './jsonapi/document.js';
@@ -118,22 +118,25 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   if (services.logger) app.use('*', requestLog(services.logger));
   app.use('*', captureRequests(services));
   app.use('*', openCors());
-  const limit = bodyLimit({
-    maxSize: services.config.bodyLimit,
-    onError: () => {
-      throw ApiError.of('tooLarge', `The request body is larger than ${services.config.bodyLimit} bytes.`, { source: { header: 'Content-Length' } });
-    },
-  });
-  // The limit only needs to look at a body without a Content-Length; looking at `req.raw.body`
-  // turns the server's lightweight request into a full one, so it is avoided where it can be.
-  app.use('*', (c, next) => {
+  // Endpoints that take less than BODY_LIMIT (the token endpoint), by path.
+  const smallBodies = new Map(endpoints.flatMap((endpoint) => (endpoint.maxBodyBytes !== undefined && !endpoint.path.includes('{') ? [[endpoint.path, endpoint.maxBodyBytes] as const] : [])));
+  // The limit is checked before anything else. With a Content-Length it is checked here on the
+  // header, and the body is read by whoever needs it (looking at `req.raw.body` turns the server's
+  // lightweight request into a full one, so it is avoided where it can be). A body of unknown
+  // length is read here, counted as it arrives and, for JSON, scanned for its nesting, so a
+  // hostile one stops being read at its first byte too many.
+  app.use('*', async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    const length = c.req.header('content-length');
-    if (length !== undefined && !c.req.header('transfer-encoding') && /^\d+$/.test(length)) {
-      if (Number(length) > services.config.bodyLimit) throw ApiError.of('tooLarge', `The request body is larger than ${services.config.bodyLimit} bytes.`, { source: { header: 'Content-Length' } });
+    const limit = Math.min(services.config.bodyLimit, smallBodies.get(c.req.path) ?? Number.POSITIVE_INFINITY);
+    const tooLarge = () =>
+      ApiError.of('tooLarge', `The request body is larger than ${limit} bytes.`, { source: { header: 'Content-Length' }, headers: { ...UNREAD_BODY_HEADERS } });
+    const length = declaredLength(c);
+    if (length !== undefined) {
+      if (length > limit) throw tooLarge();
       return next();
     }
-    return limit(c, next);
+    await streamBody(c, limit, readsAsJson(c.req.header('content-type')), tooLarge);
+    return next();
   });
   mount(app, endpoints, services);
   app.notFound(notFound(endpoints));

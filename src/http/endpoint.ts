@@ -66,6 +66,8 @@ export interface Endpoint<P = any, Q = any, B = any> {
   /** The body may be left out (or sent as `{}`); the handler then gets `undefined`. */
   bodyOptional?: boolean;
   bodyFormat?: BodyFormat;
+  /** A smaller body limit than BODY_LIMIT, in bytes, checked while the body is read (413). */
+  maxBodyBytes?: number;
   /** Media types the endpoint can answer with, for `Accept` negotiation. */
   produces?: readonly string[];
   /** Hide from the OpenAPI document (only the HEAD/OPTIONS helpers use this). */

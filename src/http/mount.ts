@@ -31,7 +31,7 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       const params = parseParams(endpoint, c.req.param() as Record<string, string>, c.req.path);
       const query = parseQuery(endpoint, search);
       const include = parseIncludes(endpoint.include, search.get('include'));
-      const body = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional) : undefined;
+      const body = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional, endpoint.maxBodyBytes) : undefined;
       return endpoint.handler(ctx, { params, query, body, include, page: parsePage(search) }, c);
     });
   }

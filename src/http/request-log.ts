@@ -3,10 +3,19 @@ import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT, isUnlogged, type RawMessage, type RequestLog } from '../sandbox/request-log.js';
 import type { Logger } from '../services.js';
+import { UNREAD_BODY_LOG_BYTES, bodyWasRead, declaredLength } from './body.js';
 import { isJsonMediaType, mediaType } from './media.js';
 import { knownResponse } from './response-text.js';
 
-export type AppEnv = { Variables: { principal?: Principal } };
+export type AppEnv = {
+  Variables: {
+    principal?: Principal;
+    /** Why the body was refused while it was read (too large, too deep); only part of it was read. */
+    bodyRefused?: { note: string; error: Error };
+    /** The body text was scanned for its JSON nesting as it was read. */
+    bodyScanned?: boolean;
+  };
+};
 
 /**
  * Logs one line per request: method, path, status, duration and client. Headers and bodies are
@@ -56,11 +65,19 @@ function keepBodilessRequest(c: Context): RawMessage | undefined {
   return { headers: requestHeaders(c), type: mediaType(c.req.header('content-type') ?? '') };
 }
 
-async function keepRequest(c: Context): Promise<RawMessage> {
+async function keepRequest(c: Context<AppEnv>): Promise<RawMessage> {
   const headers = requestHeaders(c);
   const type = mediaType(c.req.header('content-type') ?? '');
   const length = c.req.header('content-length');
   if (type !== '' && !isTextual(type)) return { headers, type, note: note(type, length) };
+  const refused = c.get('bodyRefused');
+  if (refused !== undefined) return { headers, type, note: note(type, length, refused.note) };
+  if (!bodyWasRead(c)) {
+    // Answered without its body (404, 405, 401, 413 on the Content-Length): the log reads a small
+    // one, never a large one, so a refusal costs no more than the bytes it needed.
+    const known = declaredLength(c);
+    if (known === undefined || known > UNREAD_BODY_LOG_BYTES) return { headers, type, note: note(type, length, 'not read: the request was answered without it') };
+  }
   try {
     // The handler has usually read the body already; Hono keeps it, so no stream is read twice.
     return kept(headers, type, await c.req.text(), REQUEST_LOG_BODY_LIMIT);
