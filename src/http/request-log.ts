@@ -1,7 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
-import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT, isUnlogged, type RawMessage, type RequestLog } from '../sandbox/request-log.js';
+import { isUnlogged, type RawMessage, type RequestLog } from '../sandbox/request-log.js';
+import { keptMessage } from '../sandbox/request-log-keep.js';
 import type { Logger } from '../services.js';
 import { UNREAD_BODY_LOG_BYTES, bodyWasRead, declaredLength } from './body.js';
 import { isJsonMediaType, mediaType } from './media.js';
@@ -44,12 +45,6 @@ function note(type: string, length: string | null | undefined, why = 'not logged
   return `${type || 'untyped'} body of ${size}, ${why}`;
 }
 
-/** Keeps at most `limit` characters of a text. */
-function kept(headers: RawMessage['headers'], type: string, text: string, limit: number): RawMessage {
-  if (text.length > limit) return { headers, type, text: text.slice(0, limit), truncated: true };
-  return text === '' ? { headers, type } : { headers, type, text };
-}
-
 /** The request headers as cheaply as they come: Node's raw list when served by Node. */
 function requestHeaders(c: Context): Headers | string[] {
   const incoming = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming;
@@ -80,7 +75,7 @@ async function keepRequest(c: Context<AppEnv>): Promise<RawMessage> {
   }
   try {
     // The handler has usually read the body already; Hono keeps it, so no stream is read twice.
-    return kept(headers, type, await c.req.text(), REQUEST_LOG_BODY_LIMIT);
+    return keptMessage(headers, type, await c.req.text(), 'request');
   } catch {
     return { headers, type, note: note(type, length, 'unreadable') };
   }
@@ -92,7 +87,7 @@ async function keepRequest(c: Context<AppEnv>): Promise<RawMessage> {
  */
 function keepResponse(response: Response): RawMessage {
   const made = knownResponse(response);
-  if (made) return kept(made.headers, mediaType(made.headers['content-type'] ?? ''), made.text, REQUEST_LOG_RESPONSE_LIMIT);
+  if (made) return keptMessage(made.headers, mediaType(made.headers['content-type'] ?? ''), made.text, 'response', made.value);
   const type = mediaType(response.headers.get('content-type') ?? '');
   const length = response.headers.get('content-length');
   if (response.status === 204 || response.status === 304 || length === '0') return { headers: response.headers, type };

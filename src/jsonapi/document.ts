@@ -8,12 +8,12 @@ export const JSONAPI_MEDIA_TYPE = 'application/vnd.api+json';
 
 /** A JSON:API response. */
 export function jsonApi(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return textResponse(JSON.stringify(body), { status, headers: { 'content-type': JSONAPI_MEDIA_TYPE, ...headers } });
+  return textResponse(JSON.stringify(body), { status, headers: { 'content-type': JSONAPI_MEDIA_TYPE, ...headers }, value: body });
 }
 
 /** A plain JSON response (auth server, sandbox controls). */
 export function plainJson(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return textResponse(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  return textResponse(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers }, value: body });
 }
 
 /** `{data: resource, included?}` for one row. */
