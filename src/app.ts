@@ -15,6 +15,7 @@ import { tokenVerifier } from './auth/tokens.js';
 import { RenderCache } from './jsonapi/render-cache.js';
 import { RequestLog } from './sandbox/request-log.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
+import { IdSource, publicIdKey } from './ids.js';
 
 /** Endpoints that describe the sandbox itself: the API root and the OpenAPI document. */
 function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
@@ -84,7 +85,8 @@ function notFound(endpoints: readonly Endpoint[]) {
 
 /**
  * The shared services of one sandbox: the deps plus the resource kinds and the job scheduler.
- * Restores the persisted clock offset onto the clock.
+ * Restores the persisted clock offset onto the clock, and tells the store how to make ids (the
+ * data file's secret for public ids, random ids when configured).
  */
 export function createServices(deps: AppDeps): Services {
   const kinds: KindRegistry = new Map(modules.flatMap((module) => module.kinds ?? []).map((kind) => [kind.type, kind]));
@@ -99,6 +101,7 @@ export function createServices(deps: AppDeps): Services {
     inFlight: new Set(),
     requestLog: new RequestLog(),
   };
+  deps.store.useIds(new IdSource(deps.store.seed, publicIdKey(deps.keys.credentialsKey), deps.config.randomIds || deps.config.shared));
   const offset = getSetting<number>(deps.store, CLOCK_OFFSET);
   if (offset !== undefined) deps.clock.setOffsetMs(offset);
   return services;
