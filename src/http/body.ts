@@ -124,7 +124,8 @@ async function readText(c: Context<AppEnv>, json: boolean, maxBytes: number | un
 /**
  * Reads and validates a request body. Liberal in what it accepts: no Content-Type, or any JSON
  * type, is read as JSON; only an explicit other type is refused (415). Size and nesting are
- * checked while the body is read, before it is parsed.
+ * checked while the body is read, before it is parsed. Gives the validated body and the body as
+ * it was sent (parsed, with members the schema does not know).
  */
 export async function readBody<T>(
   c: Context<AppEnv>,
@@ -132,7 +133,7 @@ export async function readBody<T>(
   format: BodyFormat,
   optional = false,
   maxBytes?: number,
-): Promise<T | undefined> {
+): Promise<{ body: T | undefined; raw: unknown }> {
   const contentType = c.req.header('content-type');
   const type = contentType ? mediaType(contentType) : undefined;
   const isForm = type === FORM && format === 'json-or-form';
@@ -143,7 +144,7 @@ export async function readBody<T>(
     });
   }
   const text = await readText(c, !isForm, maxBytes);
-  if (optional && ['', '{}', '[]', 'null'].includes(text.trim())) return undefined;
+  if (optional && ['', '{}', '[]', 'null'].includes(text.trim())) return { body: undefined, raw: undefined };
   let parsed: unknown;
   if (isForm) {
     parsed = Object.fromEntries(new URLSearchParams(text));
@@ -155,5 +156,5 @@ export async function readBody<T>(
       throw ApiError.invalid(`The request body is not valid JSON: ${(error as Error).message}.`, '');
     }
   }
-  return validated(schema, parsed, 'pointer');
+  return { body: validated(schema, parsed, 'pointer'), raw: parsed };
 }

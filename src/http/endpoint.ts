@@ -34,6 +34,10 @@ export interface Input<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** The body as sent, parsed but not validated: with members the schema does not know. */
+  rawBody: unknown;
+  /** The whole query string, declared parameters or not. */
+  search: URLSearchParams;
   /** Validated include paths (empty unless the endpoint declares `include`). */
   include: string[];
   page: Page;

@@ -31,8 +31,8 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       const params = parseParams(endpoint, c.req.param() as Record<string, string>, c.req.path);
       const query = parseQuery(endpoint, search);
       const include = parseIncludes(endpoint.include, search.get('include'));
-      const body = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional, endpoint.maxBodyBytes) : undefined;
-      return endpoint.handler(ctx, { params, query, body, include, page: parsePage(search) }, c);
+      const read = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional, endpoint.maxBodyBytes) : undefined;
+      return endpoint.handler(ctx, { params, query, body: read?.body, rawBody: read?.raw, search, include, page: parsePage(search) }, c);
     });
   }
 }
