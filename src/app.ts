@@ -139,7 +139,9 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
       return next();
     }
     await streamBody(c, limit, readsAsJson(c.req.header('content-type')), tooLarge);
-    return next();
+    await next();
+    // Reading stopped at a level too deep; whatever the answer, the rest of the body is not wanted.
+    if (c.get('bodyRefused')) c.res.headers.set('connection', 'close');
   });
   mount(app, endpoints, services);
   app.notFound(notFound(endpoints));

@@ -63,13 +63,25 @@ describe('bodies that nest too deep', () => {
     expect(large.request.note).toMatch(/refused after \d+ bytes: larger than 8192 bytes/);
   });
 
+  it('closes the connection after any answer to a body it stopped reading (here a 401 before the body mattered)', async () => {
+    const sandbox = await testSandbox();
+    const { stream, counter } = deepStream(5 * 1024 * 1024);
+    const answer = await sandbox.app.request(`${BASE}/shipments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('connection')).toBe('close');
+    expect(counter.pulled).toBeLessThanOrEqual(64 * 1024);
+    const deep = await sandbox.app.request(`${BASE}/shipments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '['.repeat(100_000) });
+    expect(deep.status).toBe(401);
+  });
+
   it('a body of a known length over 64 KiB that nests too deep is refused as it is read', async () => {
     const sandbox = await testSandbox();
     const token = await sandbox.token();
     const body = `{"data":${'['.repeat(200 * 1024)}`;
-    const answer = await sandbox.request('POST', '/shipments', { token, body });
+    const answer = await sandbox.request('POST', '/shipments', { token, body, headers: { 'content-length': String(body.length) } });
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0].detail).toContain(`deeper than ${MAX_DEPTH} levels`);
+    expect(answer.headers.get('connection')).toBe('close');
   });
 
   it(`${MAX_DEPTH} levels are read and validated; ${MAX_DEPTH + 1} are refused before parsing`, async () => {

@@ -20,11 +20,15 @@ export function isAdminToken(presented: string, adminToken: string): boolean {
   return timingSafeEqual(digest(presented), digest(adminToken));
 }
 
-/** `scheme://host[:port]` of a URL, lower-cased; `undefined` when it is not one. */
-function originOf(url: string): string | undefined {
+/**
+ * `host[:port]` of a URL, lower-cased; `undefined` when it is not one. The scheme is left out: behind
+ * a proxy that ends TLS the sandbox sees http where the browser says https, and a page on the
+ * sandbox's own host and port is the sandbox's.
+ */
+function hostOf(url: string): string | undefined {
   try {
     const parsed = new URL(url);
-    return parsed.origin === 'null' ? undefined : parsed.origin.toLowerCase();
+    return parsed.origin === 'null' ? undefined : parsed.host.toLowerCase();
   } catch {
     return undefined;
   }
@@ -39,8 +43,8 @@ function originOf(url: string): string | undefined {
 export function foreignOrigin(c: Context, services: Services): string | undefined {
   const origin = c.req.header('origin');
   if (origin !== undefined) {
-    const own = new Set([originOf(c.req.url), services.config.publicUrl && originOf(services.config.publicUrl)].filter(Boolean));
-    const theirs = originOf(origin.trim());
+    const own = new Set([hostOf(c.req.url), services.config.publicUrl && hostOf(services.config.publicUrl)].filter(Boolean));
+    const theirs = hostOf(origin.trim());
     return theirs !== undefined && own.has(theirs) ? undefined : origin.trim() || 'null';
   }
   const site = c.req.header('sec-fetch-site')?.trim().toLowerCase();
