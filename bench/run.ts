@@ -5,7 +5,7 @@
  * when a target is missed (non-zero only when the bench itself cannot run).
  *
  *   npm run bench -- [--duration 5] [--warmup 1] [--connections 10] [--shipments 1000,100000]
- *                    [--skip-growth] [--skip-log-cost] [--profile] [--entry build|tsx] [--out file]
+ *                    [--skip-growth] [--skip-log-cost] [--skip-hostile] [--profile] [--entry build|tsx] [--out file]
  *                    [--growth-duration 10] [--base-shipments 1000] [--no-pin] [--node-flags=...] [--keep]
  *
  * What runs where:
@@ -58,6 +58,7 @@ function parseOptions() {
         'base-shipments': { type: 'string', default: '1000' },
         'skip-growth': { type: 'boolean', default: false },
         'skip-log-cost': { type: 'boolean', default: false },
+        'skip-hostile': { type: 'boolean', default: false },
         profile: { type: 'boolean', default: false },
         entry: { type: 'string', default: 'build' },
         out: { type: 'string', default: join(ROOT, 'bench', 'results.json') },
@@ -88,6 +89,7 @@ if (args.help) {
       '  --growth-duration <s>   seconds measured per growth point (default: the larger of 10 and --duration)',
       '  --skip-growth           skip the growth measurement',
       '  --skip-log-cost         skip the LOG_LEVEL=info comparison',
+      '  --skip-hostile          skip /health latency under 16 hostile [[[... bodies',
       '  --profile               also take CPU profiles of GET /shipments/{id} and POST /shipments and summarise them',
       '  --entry build|tsx       run the compiled CLI (default, as npm start) or src/main.ts through tsx',
       '  --out <file>            results file (default bench/results.json)',
@@ -716,6 +718,55 @@ async function profiledStartup(dir: string, seeded: string): Promise<{ scenario:
   return { scenario: 'start-up (seeded data file)', summary, startupMs: server.startupMs };
 }
 
+/** What `bench/hostile.mjs` reports, for one way of sending. */
+interface HostileRun {
+  idle: { probes: number; p50_ms: number | null; p99_ms: number | null; max_ms: number | null };
+  under_attack: { probes: number; p50_ms: number | null; p99_ms: number | null; max_ms: number | null };
+  hostile: { bursts: number; sent: number; statuses: Record<string, number>; p50_ms: number | null; max_ms: number | null };
+  pause_ms: number;
+  rss_before_mb: number;
+  rss_peak_mb: number;
+}
+
+interface Hostile {
+  senders: number;
+  body_mb: number;
+  seconds: number;
+  /** A burst of 16 every 250 ms: the target's figure. */
+  bursts: HostileRun;
+  /** Bursts back to back, as fast as the sandbox answers them: a flood, for reference. */
+  flood: HostileRun;
+}
+
+const HOSTILE_SENDERS = 16;
+const HOSTILE_BYTES = 5 * MB;
+
+/**
+ * `/health` latency while bursts of 16 bodies of 5 MB `[[[...` arrive at once (issue 14: before,
+ * one such burst stalled `/health` for seconds and took RSS past 600 MB). A fresh sandbox on a
+ * copy of the data for each way of sending; bench/hostile.mjs sends and probes from the other CPU.
+ */
+async function hostileBodies(dir: string, pristine: string): Promise<Hostile> {
+  const seconds = Math.max(3, DURATION);
+  const once = async (pauseMs: number): Promise<HostileRun> => {
+    const server = await startSandbox(`sandbox (hostile bodies, ${pauseMs} ms apart)`, await copyData(pristine, dir, `hostile-${pauseMs}`));
+    try {
+      const { token } = await prepare(server);
+      const before = await memory(server.pid);
+      log(`/health while bursts of ${HOSTILE_SENDERS} ${HOSTILE_BYTES / MB} MB [[[... bodies arrive ${pauseMs} ms apart, ${seconds}s`);
+      const [command, argv] = onCpu(1, [join(ROOT, 'bench', 'hostile.mjs'), JSON.stringify({ url: server.url, token, senders: HOSTILE_SENDERS, bytes: HOSTILE_BYTES, seconds, pauseMs })]);
+      const result = await run(command, argv);
+      if (result.code !== 0) throw new Error(`bench/hostile.mjs failed (${result.code}): ${result.stderr.slice(-2000)}`);
+      const after = await memory(server.pid);
+      const report = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as Omit<HostileRun, 'pause_ms' | 'rss_before_mb' | 'rss_peak_mb'>;
+      return { ...report, pause_ms: pauseMs, rss_before_mb: before.rss_mb, rss_peak_mb: after.hwm_mb };
+    } finally {
+      await server.stop(false);
+    }
+  };
+  return { senders: HOSTILE_SENDERS, body_mb: HOSTILE_BYTES / MB, seconds, bursts: await once(250), flood: await once(0) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Report
 
@@ -821,7 +872,10 @@ async function main(): Promise<void> {
       logCost = { info, warn: measured[1]!, log_bytes_per_request: info.requests ? Math.round(bytes / (info.requests * (1 + WARMUP / DURATION))) : 0 };
     }
 
-    // 5. Profiles.
+    // 5. /health while hostile bodies arrive.
+    const hostile = args['skip-hostile'] ? undefined : await hostileBodies(dir, pristine);
+
+    // 6. Profiles.
     const profiles: { scenario: string; summary: ProfileSummary; rps?: number }[] = [];
     if (args.profile) {
       for (const key of ['get', 'create'] as const) {
@@ -832,7 +886,7 @@ async function main(): Promise<void> {
       profiles.push({ scenario: `${start.scenario}, ${start.startupMs} ms while profiled`, summary: start.summary });
     }
 
-    // 6. Growth: POST /shipments (and the first list page) with N shipments stored.
+    // 7. Growth: POST /shipments (and the first list page) with N shipments stored.
     const growth: GrowthPoint[] = [];
     if (!args['skip-growth']) for (const size of GROWTH_SIZES) growth.push(await growthPoint(dir, size));
 
@@ -891,6 +945,14 @@ async function main(): Promise<void> {
         `logging: LOG_LEVEL=info serves GET /shipments/{id} at ${fmt(logCost.info.rps, 0)}/s vs ${fmt(logCost.warn.rps, 0)}/s with warn (${times(ratio(logCost.info.rps, logCost.warn.rps))}), p99 ${fmt(logCost.info.p99_ms, 2)} vs ${fmt(logCost.warn.p99_ms, 2)} ms, ~${logCost.log_bytes_per_request} bytes of log per request`,
       );
     }
+    if (hostile) {
+      for (const [label, runResult] of [['bursts 250 ms apart', hostile.bursts], ['bursts back to back (a flood)', hostile.flood]] as const) {
+        const statuses = Object.entries(runResult.hostile.statuses).map(([key, count]) => `${key}: ${count}`).join(', ');
+        out.push(
+          `hostile bodies, ${label}: /health p50 ${fmt(runResult.under_attack.p50_ms, 2)} ms, p99 ${fmt(runResult.under_attack.p99_ms, 2)} ms, max ${fmt(runResult.under_attack.max_ms, 2)} ms (${runResult.under_attack.probes} probes; idle p99 ${fmt(runResult.idle.p99_ms, 2)} ms) while ${runResult.hostile.bursts} bursts of ${hostile.senders} x ${hostile.body_mb} MB [[[... were sent in ${hostile.seconds}s; each answered in p50 ${fmt(runResult.hostile.p50_ms, 1)} ms, max ${fmt(runResult.hostile.max_ms, 1)} ms [${statuses}]; RSS ${runResult.rss_before_mb} MB before, peak ${runResult.rss_peak_mb} MB`,
+        );
+      }
+    }
     if (growth.length > 0) {
       out.push('');
       out.push(
@@ -942,6 +1004,12 @@ async function main(): Promise<void> {
       ok: startupMs <= 500,
       text: `first 200 on /health within 500 ms of process start: ${startup.existing_median_ms} ms (seeded data file), ${startup.first_start_median_ms} ms (first start)`,
     });
+    if (hostile) {
+      targets.push({
+        ok: (hostile.bursts.under_attack.max_ms ?? Infinity) < 50,
+        text: `/health answers within 50 ms while bursts of ${hostile.senders} ${hostile.body_mb} MB [[[... bodies arrive: max ${fmt(hostile.bursts.under_attack.max_ms, 2)} ms, p99 ${fmt(hostile.bursts.under_attack.p99_ms, 2)} ms (RSS peak ${hostile.bursts.rss_peak_mb} MB)`,
+      });
+    }
     targets.push({ ok: mainMemory.rss_mb < 150, text: `RSS < 150 MB with the seeded data: ${mainMemory.rss_mb} MB after the run` });
     if (growth.length >= 2) {
       targets.push({
@@ -1014,6 +1082,7 @@ async function main(): Promise<void> {
       rss_peak_mb: mainMemory.hwm_mb,
       rss_after_start_mb: idleMemory.rss_mb,
       shipments_after_run: shipmentsAfter ?? null,
+      hostile_bodies: hostile ?? null,
       log_cost: logCost ? { info: scenarioJson(logCost.info), rps_ratio_to_warn: ratio(logCost.info.rps, logCost.warn.rps), log_bytes_per_request: logCost.log_bytes_per_request } : null,
       growth: growth.length
         ? {

@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { KindRegistry } from './jsonapi/resource.js';
 import { endpoint, pathPattern, type Endpoint } from './http/endpoint.js';
 import { mount } from './http/mount.js';
+import { UNREAD_BODY_HEADERS, declaredLength, readsAsJson, streamBody } from './http/body.js';
 import { openCors } from './http/cors.js';
 import { captureRequests, requestLog, type AppEnv } from './http/request-log.js';
 import { plainJson, jsonApi } from './http/respond.js';
@@ -17,6 +17,7 @@ import { tokenVerifier } from './auth/tokens.js';
 import { RenderCache } from './jsonapi/render-cache.js';
 import { RequestLog } from './sandbox/request-log.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
+import { IdSource, publicIdKey } from './ids.js';
 
 /** Endpoints that describe the sandbox itself: the API root and the OpenAPI document. */
 function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
@@ -87,7 +88,8 @@ function notFound(endpoints: readonly Endpoint[]) {
 
 /**
  * The shared services of one sandbox: the deps plus the resource kinds and the job scheduler.
- * Restores the persisted clock offset onto the clock.
+ * Restores the persisted clock offset onto the clock, and tells the store how to make ids (the
+ * data file's secret for public ids, random ids when configured).
  */
 export function createServices(deps: AppDeps): Services {
   const kinds: KindRegistry = new Map(modules.flatMap((module) => module.kinds ?? []).map((kind) => [kind.type, kind]));
@@ -102,6 +104,7 @@ export function createServices(deps: AppDeps): Services {
     inFlight: new Set(),
     requestLog: new RequestLog(),
   };
+  deps.store.useIds(new IdSource(deps.store.seed, publicIdKey(deps.keys.credentialsKey), deps.config.randomIds || deps.config.shared));
   const offset = getSetting<number>(deps.store, CLOCK_OFFSET);
   if (offset !== undefined) deps.clock.setOffsetMs(offset);
   return services;
@@ -121,22 +124,27 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   if (services.logger) app.use('*', requestLog(services.logger));
   app.use('*', captureRequests(services));
   app.use('*', openCors());
-  const limit = bodyLimit({
-    maxSize: services.config.bodyLimit,
-    onError: () => {
-      throw ApiError.of('tooLarge', `The request body is larger than ${services.config.bodyLimit} bytes.`, { source: { header: 'Content-Length' } });
-    },
-  });
-  // The limit only needs to look at a body without a Content-Length; looking at `req.raw.body`
-  // turns the server's lightweight request into a full one, so it is avoided where it can be.
-  app.use('*', (c, next) => {
+  // Endpoints that take less than BODY_LIMIT (the token endpoint), by path.
+  const smallBodies = new Map(endpoints.flatMap((endpoint) => (endpoint.maxBodyBytes !== undefined && !endpoint.path.includes('{') ? [[endpoint.path, endpoint.maxBodyBytes] as const] : [])));
+  // The limit is checked before anything else. With a Content-Length it is checked here on the
+  // header, and the body is read by whoever needs it (looking at `req.raw.body` turns the server's
+  // lightweight request into a full one, so it is avoided where it can be). A body of unknown
+  // length is read here, counted as it arrives and, for JSON, scanned for its nesting, so a
+  // hostile one stops being read at its first byte too many.
+  app.use('*', async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    const length = c.req.header('content-length');
-    if (length !== undefined && !c.req.header('transfer-encoding') && /^\d+$/.test(length)) {
-      if (Number(length) > services.config.bodyLimit) throw ApiError.of('tooLarge', `The request body is larger than ${services.config.bodyLimit} bytes.`, { source: { header: 'Content-Length' } });
+    const limit = Math.min(services.config.bodyLimit, smallBodies.get(c.req.path) ?? Number.POSITIVE_INFINITY);
+    const tooLarge = () =>
+      ApiError.of('tooLarge', `The request body is larger than ${limit} bytes.`, { source: { header: 'Content-Length' }, headers: { ...UNREAD_BODY_HEADERS } });
+    const length = declaredLength(c);
+    if (length !== undefined) {
+      if (length > limit) throw tooLarge();
       return next();
     }
-    return limit(c, next);
+    await streamBody(c, limit, readsAsJson(c.req.header('content-type')), tooLarge);
+    await next();
+    // Reading stopped at a level too deep; whatever the answer, the rest of the body is not wanted.
+    if (c.get('bodyRefused')) c.res.headers.set('connection', 'close');
   });
   mount(app, endpoints, services);
   app.notFound(notFound(endpoints));

@@ -16,7 +16,10 @@ export interface Config {
   authPort: number | undefined;
   /** Lifetime of access tokens in seconds. */
   tokenTtl: number;
-  /** When set, every `/_sandbox/` request needs `Authorization: Bearer <adminToken>`. */
+  /**
+   * The bearer token that acts on the whole sandbox through `/_sandbox/`. Without one, a request
+   * with no token acts globally unless it comes from a web page of another origin.
+   */
   adminToken: string | undefined;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
@@ -26,8 +29,19 @@ export interface Config {
   contractVerificationDelay: number;
   /** Seconds on the sandbox clock between a shipment's register_at and its registration result. */
   registrationDelay: number;
-  /** Hosts webhooks may be sent to: comma separated, `*.domain` wildcards, `*` (or unset) for any. */
+  /**
+   * Hosts webhooks may be sent to: comma separated, `*.domain` wildcards, `*` (or unset) for any;
+   * an entry with `:port` allows only that port. Private, link-local and metadata addresses are
+   * refused unless a host is named exactly.
+   */
   hookAllowedHosts: string | undefined;
+  /** Every id the sandbox hands out while running is random (shared mode turns it on). */
+  randomIds: boolean;
+  /**
+   * One sandbox for many (CI jobs, a docs site's visitors): needs an admin token, refuses
+   * webhooks to loopback addresses and makes ids random.
+   */
+  shared: boolean;
 }
 
 type Kind = 'port' | 'int' | 'string' | 'bool' | 'url' | 'level';
@@ -55,13 +69,32 @@ export const settings: readonly Setting[] = [
   { key: 'logLevel', env: 'LOG_LEVEL', flag: 'log-level', kind: 'level', default: 'info', help: 'fatal, error, warn, info, debug, trace or silent' },
   { key: 'authPort', env: 'AUTH_PORT', flag: 'auth-port', kind: 'port', default: undefined, help: 'optional second port serving only POST /access-token and the JWKS' },
   { key: 'tokenTtl', env: 'TOKEN_TTL', flag: 'token-ttl', kind: 'int', default: '86400', help: 'access token lifetime in seconds' },
-  { key: 'adminToken', env: 'SANDBOX_ADMIN_TOKEN', flag: 'admin-token', kind: 'string', arg: 'token', default: undefined, help: 'bearer token required by /_sandbox/ control endpoints' },
+  { key: 'adminToken', env: 'SANDBOX_ADMIN_TOKEN', flag: 'admin-token', kind: 'string', arg: 'token', default: undefined, help: 'bearer token that may use every /_sandbox/ control on every tenant' },
   { key: 'bodyLimit', env: 'BODY_LIMIT', flag: 'body-limit', kind: 'int', default: '5242880', help: 'largest request body in bytes' },
   { key: 'logoMaxBytes', env: 'LOGO_MAX_BYTES', flag: 'logo-max-bytes', kind: 'int', default: '1048576', help: 'largest shop logo in bytes' },
   { key: 'contractVerificationDelay', env: 'CONTRACT_VERIFICATION_DELAY', flag: 'contract-verification-delay', kind: 'int', default: '5', help: 'seconds until a new or re-keyed contract is verified' },
   { key: 'registrationDelay', env: 'REGISTRATION_DELAY', flag: 'registration-delay', kind: 'int', default: '2', help: 'seconds from register_at until a shipment is registered (or fails)' },
-  { key: 'hookAllowedHosts', env: 'HOOK_ALLOWED_HOSTS', flag: 'hook-allowed-hosts', kind: 'string', arg: 'hosts', default: undefined, help: 'hosts webhooks may be sent to: comma separated, *.domain wildcards (default: any)' },
+  { key: 'hookAllowedHosts', env: 'HOOK_ALLOWED_HOSTS', flag: 'hook-allowed-hosts', kind: 'string', arg: 'hosts', default: undefined, help: 'hosts webhooks may be sent to: comma separated, *.domain wildcards, host:port pins a port (default: any public or loopback host)' },
+  { key: 'randomIds', env: 'RANDOM_IDS', flag: 'random-ids', kind: 'bool', default: 'false', help: 'hand out random ids instead of ids that follow from the seed' },
+  { key: 'shared', env: 'SANDBOX_SHARED', flag: 'shared', kind: 'bool', default: 'false', help: 'one sandbox for many: needs an admin token, no webhooks to loopback, random ids' },
 ];
+
+/**
+ * What RFC 6750 allows in a bearer token (b64token). An admin token outside it (a space, a quote)
+ * could never be sent in an Authorization header, so it is refused at start.
+ */
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** Why an admin token cannot be sent as a bearer token, or `undefined` when it can. */
+export function adminTokenProblem(token: string): string | undefined {
+  if (BEARER_TOKEN.test(token)) return undefined;
+  const bad = [...token].find((char) => !/[A-Za-z0-9\-._~+/=]/.test(char));
+  const what = bad === undefined ? "'=' only at its end" : bad === ' ' ? 'no spaces' : `no ${JSON.stringify(bad)}`;
+  return `SANDBOX_ADMIN_TOKEN (--admin-token) cannot be sent as a bearer token: use letters, digits and - . _ ~ + / only (${what})`;
+}
+
+/** One `HOOK_ALLOWED_HOSTS` entry: a host name, IP or `*.domain`, with an optional port. */
+const HOOK_HOST = /^(\*|\*\.[a-z0-9.-]+|[a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/;
 
 /** A setting with an unusable value; the message is one line naming the setting. */
 export class ConfigError extends Error {}
@@ -122,6 +155,22 @@ export function parseConfig(env: Record<string, string | undefined>, overrides: 
   if ((config.logoMaxBytes as number) < 1) throw new ConfigError(`LOGO_MAX_BYTES (--logo-max-bytes) must be at least 1`);
   if ((config.registrationDelay as number) < 0) throw new ConfigError(`REGISTRATION_DELAY (--registration-delay) must not be negative`);
   if ((config.contractVerificationDelay as number) < 0) throw new ConfigError(`CONTRACT_VERIFICATION_DELAY (--contract-verification-delay) must not be negative`);
+  if (config.adminToken !== undefined) {
+    const problem = adminTokenProblem(config.adminToken as string);
+    if (problem) throw new ConfigError(problem);
+  }
+  if (config.shared && config.adminToken === undefined) {
+    throw new ConfigError('SANDBOX_SHARED (--shared) needs an admin token: set SANDBOX_ADMIN_TOKEN (--admin-token), or every caller could reset every tenant');
+  }
+  if (config.hookAllowedHosts !== undefined) {
+    for (const entry of (config.hookAllowedHosts as string).split(',').map((part) => part.trim().toLowerCase()).filter(Boolean)) {
+      const port = HOOK_HOST.exec(entry)?.[2];
+      if (!HOOK_HOST.test(entry) || (port !== undefined && Number(port.slice(1)) > 65535)) {
+        throw new ConfigError(`HOOK_ALLOWED_HOSTS (--hook-allowed-hosts) has an entry that is not a host, *.domain or host:port: '${entry}'`);
+      }
+    }
+  }
+  if (config.shared) config.randomIds = true;
   return Object.freeze(config) as unknown as Config;
 }
 

@@ -136,7 +136,7 @@ describe('the bundled server (npm start)', () => {
   });
 
   it('creates a tenant with generated data', async () => {
-    const answer = await fetch(`${server.url}/_sandbox/tenants`, { method: 'POST' });
+    const answer = await fetch(`${server.url}/_sandbox/tenants`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(answer.status).toBe(201);
     expect(((await answer.json()) as Json).client_id).toMatch(/^tenant-/);
   });

@@ -60,6 +60,47 @@ describe('Idempotency-Key on POST /shipments', () => {
     expect(firstError(answer)).toMatchObject({ code: '10008', source: { header: 'Idempotency-Key' } });
   });
 
+  it('answers 422, never a replay, for the same key with a body that differs only in members the API ignores', async () => {
+    const { sandbox, w, post, body } = await setup();
+    const first = await post(body, 'order-80');
+    expect(first.status).toBe(201);
+    for (const [label, other] of [
+      ['an unknown top-level member', { ...body, extra: { anything: 1 } }],
+      ['a member of meta', { ...body, meta: { note: 'for mum' } }],
+      ['a member of the resource meta', { ...body, data: { ...body.data, meta: { source: 'web shop' } } }],
+      ['an unknown relationship', { ...body, data: { ...body.data, relationships: { ...body.data.relationships, gift_wrap: { data: null } } } }],
+    ] as const) {
+      // Each of these alone is accepted and ignored: without a key it creates a shipment.
+      expect((await sandbox.request('POST', '/shipments', { token: w.token, body: other })).status, label).toBe(201);
+      const answer = await post(other, 'order-80');
+      expect(answer.status, label).toBe(422);
+      expect(answer.headers.get('idempotency-replay'), label).toBeNull();
+      expect(firstError(answer).detail, label).toContain('different request');
+    }
+    // Key order and whitespace are not a difference.
+    const reordered = JSON.parse(JSON.stringify({ data: { relationships: body.data.relationships, attributes: body.data.attributes, type: 'shipments' } }));
+    expect((await post(reordered, 'order-80')).headers.get('idempotency-replay')).toBe('true');
+    expect(sandbox.store.count('shipments')).toBe(5);
+  });
+
+  it('answers 422 for the same key and body with another query', async () => {
+    const { sandbox, w, body } = await setup();
+    const send = (query: string, key: string) => sandbox.request('POST', `/shipments${query}`, { token: w.token, body, headers: { 'idempotency-key': key } });
+    const first = await send('', 'order-81');
+    expect(first.status).toBe(201);
+    const other = await send('?source=web', 'order-81');
+    expect(other.status).toBe(422);
+    expect(other.headers.get('idempotency-replay')).toBeNull();
+    expect((await send('', 'order-81')).headers.get('idempotency-replay')).toBe('true');
+    // Parameters in another order are the same query.
+    const a = await send('?source=web&channel=2', 'order-82');
+    const b = await send('?channel=2&source=web', 'order-82');
+    expect(a.status).toBe(201);
+    expect(b.headers.get('idempotency-replay')).toBe('true');
+    expect(b.text).toBe(a.text);
+    expect(sandbox.store.count('shipments')).toBe(2);
+  });
+
   it('replays a refusal too, errors included', async () => {
     const { sandbox, post, body } = await setup();
     const refused = { ...body, meta: { service_code: 'pigeon-post' } };

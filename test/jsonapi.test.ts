@@ -28,13 +28,16 @@ describe('media types', () => {
   });
 
   it('reads a body without Content-Type as JSON, and refuses an explicit non-JSON type with 415', async () => {
-    const body = JSON.stringify({ advance: 0 });
+    // The API endpoints only: every sandbox control POST needs a JSON Content-Type (see control-access.test.ts).
+    const body = JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' });
     // Bytes, unlike a string, make fetch send no Content-Type at all.
-    const bare = await sandbox.app.request(`${BASE}/_sandbox/clock`, { method: 'POST', body: new TextEncoder().encode(body) });
+    const bare = await sandbox.app.request(`${BASE}/access-token`, { method: 'POST', body: new TextEncoder().encode(body) });
     expect(bare.status).toBe(200);
-    const plain = await sandbox.request('POST', '/_sandbox/clock', { body, headers: { 'content-type': 'text/plain' } });
+    const plain = await sandbox.request('POST', '/access-token', { body, headers: { 'content-type': 'text/plain' } });
     expect(plain.status).toBe(415);
     expect(firstError(plain)).toMatchObject({ code: '10004', source: { header: 'Content-Type' } });
+    const control = await sandbox.app.request(`${BASE}/_sandbox/clock`, { method: 'POST', body: new TextEncoder().encode(JSON.stringify({ advance: 0 })) });
+    expect(control.status).toBe(415);
   });
 
   it('answers malformed JSON and schema violations with 400/10003 and a pointer', async () => {

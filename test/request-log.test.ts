@@ -146,39 +146,57 @@ describe('the request log', () => {
     expect(JSON.stringify(await requests(sandbox, '?limit=500'))).not.toContain(png.toString('base64'));
   });
 
-  it('cuts bodies at the capture limit', async () => {
+  it('keeps a body over the capture limit cut down by its structure, with its size', async () => {
     const sandbox = await testSandbox();
     const answer = await sandbox.request('POST', '/_sandbox/clock', { body: { advance: 1, padding: 'x'.repeat(100_000) } });
     expect(answer.status).toBe(400);
     const [entry] = await requests(sandbox);
-    expect(entry.request.truncated).toBe(true);
-    expect(typeof entry.request.body).toBe('string');
-    expect(Buffer.byteLength(entry.request.body)).toBeLessThanOrEqual(REQUEST_LOG_BODY_LIMIT);
-    expect(entry.request.body.startsWith('{"advance":1,"padding":"xxx')).toBe(true);
+    expect(entry.request).toMatchObject({ truncated: true, size: 100_026, note: expect.stringContaining('100026 bytes, more than the 16 KiB kept') });
+    expect(entry.request.body.advance).toBe(1);
+    expect(entry.request.body.padding).toMatch(/^x{200,}… \[100000 characters, cut\]$/);
+    expect(JSON.stringify(entry.request.body).length).toBeLessThanOrEqual(REQUEST_LOG_BODY_LIMIT);
     expect(entry.response.body).toEqual(answer.body);
   });
 
-  it('redacts secret members in a body cut at the limit, which cannot be parsed', async () => {
+  it('redacts secret members of a body over the limit on its parsed members, escaped names included', async () => {
     const sandbox = await testSandbox();
-    const body = `{"client_secret": "plain-s3cret-value", "nested": {"password":"pa\\"ss"}, "padding": "${'x'.repeat(100_000)}"}`;
+    const body = `{"client_secret": "plain-s3cret-value", "nested": {"password":"pa\\"ss", "dhl": {"api_secret": "dhl-api-s3cret", "api_k\\u0065y": "escaped-key-s3cret"}}, "padding": "${'x'.repeat(100_000)}"}`;
     await sandbox.request('POST', '/_sandbox/clock', { body });
     const [entry] = await requests(sandbox);
     expect(entry.request.truncated).toBe(true);
-    expect(entry.request.body).not.toContain('plain-s3cret-value');
-    expect(entry.request.body).not.toContain('pa\\"ss');
-    expect(entry.request.body.startsWith('{"client_secret": "[REDACTED]", "nested": {"password":"[REDACTED]"}, "padding": "xxx')).toBe(true);
+    expect(entry.request.body.client_secret).toBe('[REDACTED]');
+    expect(entry.request.body.nested).toEqual({ password: '[REDACTED]', dhl: { api_secret: '[REDACTED]', api_key: '[REDACTED]' } });
+    const text = JSON.stringify(entry);
+    for (const secret of ['plain-s3cret-value', 'pa\\"ss', 'dhl-api-s3cret', 'escaped-key-s3cret']) expect(text).not.toContain(secret);
   });
 
-  it('keeps response bodies up to a smaller limit, cut and marked beyond it', async () => {
+  it('does not show a request body it cannot parse, whatever its size: it notes it', async () => {
     const sandbox = await testSandbox();
-    const token = await sandbox.token();
-    const page = await sandbox.request('GET', '/services?page[size]=30', { token });
+    await sandbox.request('POST', '/_sandbox/clock', { body: '{"client_secret": "broken-s3cret", ', headers: { 'content-type': 'application/json' } });
+    const [broken] = await requests(sandbox);
+    expect(broken.request).not.toHaveProperty('body');
+    expect(broken.request.note).toMatch(/application\/json body of 35 bytes, not shown: it is not valid JSON/);
+    await sandbox.request('POST', '/_sandbox/clock', { body: 'client_secret=plain text-s3cret', headers: { 'content-type': 'text/plain' } });
+    const [plain] = await requests(sandbox);
+    expect(plain.request.note).toMatch(/text\/plain body of \d+ bytes, not shown: it is neither JSON nor a form/);
+    expect(JSON.stringify(await requests(sandbox, '?limit=10'))).not.toMatch(/broken-s3cret|text-s3cret/);
+  });
+
+  it('keeps JSON responses over a smaller limit cut down by their structure: every top-level member named', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.request('POST', '/access-token', { body: { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, headers: { 'content-type': 'application/json' } });
+    const page = await sandbox.request('GET', '/services?page[size]=30', { token: token.body.access_token });
     expect(page.text.length).toBeGreaterThan(REQUEST_LOG_RESPONSE_LIMIT);
-    const small = await sandbox.request('GET', '/regions?page[size]=1', { token });
+    const small = await sandbox.request('GET', '/regions?page[size]=1', { token: token.body.access_token });
     expect(small.text.length).toBeLessThan(REQUEST_LOG_RESPONSE_LIMIT);
     const [last, first] = await requests(sandbox);
-    expect(first.response.truncated).toBe(true);
-    expect(first.response.body).toBe(page.text.slice(0, REQUEST_LOG_RESPONSE_LIMIT));
+    expect(first.response).toMatchObject({ truncated: true, size: Buffer.byteLength(page.text) });
+    expect(Object.keys(first.response.body)).toEqual(Object.keys(page.body));
+    expect(first.response.body.meta).toEqual(page.body.meta);
+    expect(first.response.body.links).toEqual(page.body.links);
+    expect(first.response.body.data[0].id).toBe(page.body.data[0].id);
+    expect(first.response.body.data.at(-1)).toMatch(/^\[\d+ more items, not kept\]$/);
+    expect(JSON.stringify(first.response.body).length).toBeLessThanOrEqual(REQUEST_LOG_RESPONSE_LIMIT + 200);
     expect(last.response.truncated).toBeUndefined();
     expect(last.response.body).toEqual(small.body);
   });

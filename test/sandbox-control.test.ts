@@ -45,7 +45,7 @@ describe('sandbox reset and health', () => {
     const token = await sandbox.token();
     const before = await sandbox.get('/organizations', token);
     await sandbox.request('POST', '/_sandbox/clock', { body: { advance: 500 } });
-    const reset = await sandbox.request('POST', '/_sandbox/reset');
+    const reset = await sandbox.request('POST', '/_sandbox/reset', { body: {} });
     expect(reset.status).toBe(200);
     expect(reset.body).toEqual({ reset: 'sandbox', now: TEST_NOW });
     expect((await sandbox.get('/_sandbox/clock')).body.now).toBe(TEST_NOW);
@@ -121,7 +121,7 @@ describe('revoking tokens', () => {
     const sandbox = await testSandbox();
     const token = await sandbox.token();
     expect((await sandbox.request('POST', '/_sandbox/revoke', { body: {} })).status).toBe(400);
-    expect((await sandbox.request('POST', '/_sandbox/revoke')).status).toBe(400);
+    expect((await sandbox.request('POST', '/_sandbox/revoke', { body: '' , headers: { 'content-type': 'application/json' } })).status).toBe(400);
     expect((await sandbox.request('POST', '/_sandbox/revoke', { body: { token, client_id: 'sandbox-client' } })).status).toBe(400);
     expect((await sandbox.request('POST', '/_sandbox/revoke', { body: { jti: 'x' } })).status).toBe(400);
     for (const bad of ['not-a-token', `${token.slice(0, -4)}AAAA`, 'eyJhbGciOiJub25lIn0.eyJqdGkiOiJ4In0.']) {
@@ -154,7 +154,7 @@ describe('revoking tokens', () => {
     const kept = await sandbox.token('limited-client');
     await sandbox.request('POST', '/_sandbox/revoke', { body: { token: one } });
     await sandbox.request('POST', '/_sandbox/revoke', { body: { client_id: 'other-client' } });
-    await sandbox.request('POST', '/_sandbox/reset');
+    await sandbox.request('POST', '/_sandbox/reset', { body: {} });
     expect((await sandbox.get('/shops', one)).status).toBe(401);
     expect((await sandbox.get('/shops', all)).status).toBe(401);
     expect((await sandbox.get('/shipments', kept)).status).toBe(200);

@@ -6,8 +6,10 @@
  * - `{anyOf}` endpoints answer 403/14004 exactly when the token holds none of the accepted
  *   scopes, and never 401 or 403 otherwise;
  * - `'token'` endpoints never answer 403 (nor 401 to a valid token);
- * - `'public'`, `'none'` and (with no admin token configured) `'admin'` endpoints answer the
- *   same with and without a token.
+ * - `'public'` and `'none'` endpoints answer the same with and without a token;
+ * - `'control'` endpoints (with no admin token configured) answer a tenant's token as they answer
+ *   no token (acting on that tenant only), or refuse it with 403/10013 where only the admin may act;
+ *   never 401 to a valid token.
  *
  * The empty subset cannot be asked of POST /access-token (no scope means every scope of the
  * client), so that token is signed with the sandbox's own `signToken` and key: exactly the token
@@ -65,11 +67,11 @@ async function call(endpoint: Endpoint, token: string | undefined): Promise<Answ
   return send(p.sandbox, jsonRequest(endpoint.method, path, token, body));
 }
 
-/** What the declaration means for this sandbox: admin endpoints are open when no admin token is set. */
-function effectiveAuth(endpoint: Endpoint): 'open' | 'public' | 'token' | 'scoped' | 'admin-token' {
+/** What the declaration means for this sandbox: controls are open to no token when no admin token is set. */
+function effectiveAuth(endpoint: Endpoint): 'open' | 'public' | 'token' | 'scoped' | 'control' | 'admin-token' {
   const { auth } = endpoint;
   if (typeof auth === 'object') return 'scoped';
-  if (auth === 'admin') return p.sandbox.config.adminToken === undefined ? 'open' : 'admin-token';
+  if (auth === 'control') return p.sandbox.config.adminToken === undefined ? 'control' : 'admin-token';
   if (auth === 'none') return 'open';
   return auth;
 }
@@ -81,7 +83,7 @@ describe('scope matrix: every endpoint x every scope subset', () => {
     expect(subsets).toHaveLength(8);
     expect(all.length).toBeGreaterThan(50);
     const kinds = new Set(all.map((endpoint) => (typeof endpoint.auth === 'object' ? 'anyOf' : endpoint.auth)));
-    expect([...kinds].sort()).toEqual(['admin', 'anyOf', 'none', 'public', 'token']);
+    expect([...kinds].sort()).toEqual(['anyOf', 'control', 'none', 'public', 'token']);
   });
 
   it.each(all.map((endpoint) => [nameOf(endpoint), endpoint] as const))('%s', async (_name, endpoint) => {
@@ -97,7 +99,8 @@ describe('scope matrix: every endpoint x every scope subset', () => {
       const who = label(subset);
       const answer = await call(endpoint, tokens.get(who));
       // With every scope the request is valid and succeeds, so the matrix runs handlers, not only validation.
-      if (subset.length === 3 && requestFor(endpoint).valid && (answer.status < 200 || answer.status > 299)) failures.push(`${who}: a valid request with every scope should succeed, got ${brief(answer)}`);
+      const adminOnly = auth === 'control' && answer.status === 403;
+      if (subset.length === 3 && requestFor(endpoint).valid && !adminOnly && (answer.status < 200 || answer.status > 299)) failures.push(`${who}: a valid request with every scope should succeed, got ${brief(answer)}`);
       failures.push(...answerProblems(endpoint.method, answer).map((problem) => `${who}: ${problem}`));
       const code = answer.body?.errors?.[0]?.code;
       if (auth === 'scoped') {
@@ -107,6 +110,9 @@ describe('scope matrix: every endpoint x every scope subset', () => {
         if (holds && (answer.status === 401 || answer.status === 403)) failures.push(`${who}: holds an accepted scope, got ${brief(answer)}`);
       } else if (auth === 'token') {
         if (answer.status === 401 || answer.status === 403) failures.push(`${who}: any valid token will do here, got ${brief(answer)}`);
+      } else if (auth === 'control') {
+        const refused = answer.status === 403 && code === '10013';
+        if (answer.status === 401 || (answer.status !== anonymous.status && !refused)) failures.push(`${who}: a tenant's token answers like no token or 403/10013, got ${brief(answer)} (no token: ${anonymous.status})`);
       } else if (auth === 'open' || auth === 'public') {
         if (answer.status !== anonymous.status) failures.push(`${who}: answers ${answer.status} with the token but ${anonymous.status} without`);
         // GETs must answer the very same document; writes (new tokens, tenants) differ by nature.

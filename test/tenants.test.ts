@@ -11,7 +11,7 @@ interface Tenant {
 }
 
 async function createTenant(sandbox: TestSandbox, body?: Json, admin?: string): Promise<Tenant> {
-  const answer = await sandbox.request('POST', '/_sandbox/tenants', { ...(body !== undefined ? { body } : {}), ...(admin ? { token: admin } : {}) });
+  const answer = await sandbox.request('POST', '/_sandbox/tenants', { body: body ?? {}, ...(admin ? { token: admin } : {}) });
   expect(answer.status, answer.text).toBe(201);
   return answer.body;
 }
@@ -107,10 +107,10 @@ describe('creating a tenant', () => {
 
   it('needs the admin token when one is configured', async () => {
     const guarded = await testSandbox({ config: { adminToken: 'ci-admin' } });
-    const without = await guarded.request('POST', '/_sandbox/tenants');
+    const without = await guarded.request('POST', '/_sandbox/tenants', { body: {} });
     expect(without.status).toBe(401);
-    expect(firstError(without).code).toBe('14002');
-    expect((await guarded.request('POST', '/_sandbox/tenants', { token: 'wrong' })).status).toBe(401);
+    expect(firstError(without).code).toBe('14003');
+    expect((await guarded.request('POST', '/_sandbox/tenants', { token: 'wrong', body: {} })).status).toBe(401);
     const tenant = await createTenant(guarded, { name: 'guarded' }, 'ci-admin');
     const token = await tenantToken(guarded, tenant);
     expect((await guarded.get('/shops', token)).body.data).toHaveLength(1);
@@ -336,7 +336,7 @@ describe('resetting one tenant', () => {
     const sandbox = await testSandbox();
     const tenant = await createTenant(sandbox);
     const token = await tenantToken(sandbox, tenant);
-    await sandbox.request('POST', '/_sandbox/reset');
+    await sandbox.request('POST', '/_sandbox/reset', { body: {} });
     const answer = await sandbox.get('/shops', token);
     expect(answer.status).toBe(401);
     expect((await sandbox.request('POST', '/_sandbox/reset', { body: { client_id: tenant.client_id } })).status).toBe(404);

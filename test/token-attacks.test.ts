@@ -180,7 +180,7 @@ const rows: Row[] = [
       });
       const token = issued.body.access_token as string;
       if ((await sandbox.get('/regions', token)).status !== 200) throw new Error('the tenant token should work before the reset');
-      if ((await sandbox.request('POST', '/_sandbox/reset')).status !== 200) throw new Error('reset failed');
+      if ((await sandbox.request('POST', '/_sandbox/reset', { body: {} })).status !== 200) throw new Error('reset failed');
       return token;
     },
     detail: /client of this access token no longer exists/,
@@ -199,7 +199,7 @@ const rows: Row[] = [
     token: async ({ sandbox }) => {
       await sandbox.advance(30 * 86400);
       const token = await sandbox.token();
-      if ((await sandbox.request('POST', '/_sandbox/reset')).status !== 200) throw new Error('reset failed');
+      if ((await sandbox.request('POST', '/_sandbox/reset', { body: {} })).status !== 200) throw new Error('reset failed');
       const claims = decodeJwt(token);
       if (!(claims.iat! > sandbox.clock.now())) throw new Error('the token should have been issued ahead of the clock');
       return token;

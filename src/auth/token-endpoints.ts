@@ -23,6 +23,12 @@ const tokenResponse = z
 
 const jwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).meta({ id: 'JsonWebKeySet' });
 
+/** The largest body `POST /access-token` reads (413 past it). */
+export const TOKEN_REQUEST_MAX_BYTES = 8 * 1024;
+
+/** Compared for an unknown client: a digest no secret hashes to in practice. */
+const UNKNOWN_CLIENT_DIGEST = '0'.repeat(64);
+
 /** Client id and secret from an HTTP Basic header, as plain OAuth 2.0 libraries send them. */
 function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
   const match = /^\s*Basic\s+(\S+)\s*$/i.exec(header ?? '');
@@ -70,7 +76,9 @@ async function issue(services: Services, body: z.output<typeof tokenRequest>, au
   const clientId = basic?.id ?? required(body.client_id, 'client_id');
   const secret = basic?.secret ?? required(body.client_secret, 'client_secret');
   const client = services.store.get('clients', clientId);
-  if (!client || !secretMatches(secret, client.secret_sha256)) {
+  // The secret is checked whether or not the client exists, so the time taken tells neither.
+  const matches = secretMatches(secret, client?.secret_sha256 ?? UNKNOWN_CLIENT_DIGEST);
+  if (!client || !matches) {
     throw ApiError.of('invalidClient', 'Client authentication failed: unknown client_id or wrong client_secret.', {
       source: { pointer: '/client_id' },
     });
@@ -90,11 +98,13 @@ export const tokenEndpoints = [
     path: '/access-token',
     operationId: 'createAccessToken',
     summary: 'Get an access token (OAuth 2.0 client credentials)',
-    description: `JSON or form-encoded body; client credentials may also come as HTTP Basic auth. \`scope\` lists scopes separated by spaces, or \`*\` (the default) for every scope of the client: ${allScopes.join(', ')}.`,
+    description: `JSON or form-encoded body of at most ${TOKEN_REQUEST_MAX_BYTES / 1024} KiB; client credentials may also come as HTTP Basic auth. \`scope\` lists scopes separated by spaces, or \`*\` (the default) for every scope of the client: ${allScopes.join(', ')}.`,
     tag: 'Authentication',
     auth: 'none',
     body: tokenRequest,
     bodyFormat: 'json-or-form',
+    // Anyone may call it, with no token: a token request is a few hundred bytes, so more is refused early.
+    maxBodyBytes: TOKEN_REQUEST_MAX_BYTES,
     produces: ['application/json'],
     responses: { 200: { description: 'A signed JWT bearer token.', schema: tokenResponse, contentTypes: ['application/json'] } },
     handler: async (ctx, { body }, c) => {

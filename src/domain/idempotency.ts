@@ -22,6 +22,18 @@ export function fingerprint(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
 
+/**
+ * A fingerprint of what makes a request: its body as sent (every member, also those the API
+ * ignores) and its query (`include` changes the answer), so a different request never replays
+ * another's answer. Key order, whitespace and the order of query parameters do not count. Without
+ * a query it is the fingerprint of the body alone, as stored fingerprints were made.
+ */
+export function requestFingerprint(rawBody: unknown, query: Iterable<[string, string]>): string {
+  const parameters = [...query].sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  if (parameters.length === 0) return fingerprint(rawBody);
+  return createHash('sha256').update(canonicalJson(rawBody)).update('\u0000').update(canonicalJson(parameters)).digest('hex');
+}
+
 /** The validated Idempotency-Key header, or `undefined` when none was sent. */
 export function idempotencyKey(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
@@ -40,8 +52,9 @@ function replay(record: IdempotencyRecord): Response {
 
 /**
  * Runs `work` at most once per client and key. While it runs, the same key answers 409; once it
- * finished (success or a 4xx error), the same key and body replay its status and body for 24
- * hours, and the same key with another body is 422. `work` calls `remember` in the transaction
+ * finished (success or a 4xx error), the same key and request (body and query, see
+ * `requestFingerprint`) replay its status and body for 24 hours, and the same key with another
+ * request is 422. `work` calls `remember` in the transaction
  * that makes its effect durable, so an acknowledged create and its key can never part.
  */
 export async function idempotent(
@@ -62,7 +75,7 @@ export async function idempotent(
   const fresh = stored && stored.created_at + REPLAY_WINDOW > clock.now();
   if (stored && fresh) {
     if (stored.fingerprint !== bodyFingerprint) {
-      throw ApiError.of('unprocessable', 'This Idempotency-Key was already used with a different request body.', { source: { header: 'Idempotency-Key' } });
+      throw ApiError.of('unprocessable', 'This Idempotency-Key was already used with a different request (body or query).', { source: { header: 'Idempotency-Key' } });
     }
     return replay(stored);
   }

@@ -67,9 +67,9 @@ export async function decodeLogo(upload: LogoUpload, maxBytes: number, pointer: 
   return { mimeType: mimeType as LogoMimeType, bytes };
 }
 
-/** Stores a checked logo for `shopId` and returns its id. */
+/** Stores a checked logo for `shopId` and returns its id: a public id, since anyone may fetch a logo by it. */
 export function insertLogo(tx: Tx, shopId: string, logo: DecodedLogo, now: number): string {
-  const id = tx.newId();
+  const id = tx.newPublicId();
   tx.insert('logos', { id, shop_id: shopId, mime_type: logo.mimeType, data: logo.bytes.toString('base64'), size: logo.bytes.length, created_at: now });
   return id;
 }

@@ -1,18 +1,41 @@
 import type { MiddlewareHandler } from 'hono';
+import { jsonApi } from './respond.js';
+import { errorObject } from '../jsonapi/errors.js';
+import { isControlPath } from './control-access.js';
 import { CORS_HEADERS, knownResponse } from './response-text.js';
 
 const ALLOW_METHODS = 'GET, POST, PATCH, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key';
 
+/** Takes the CORS headers off a response, and off the copy a `textResponse` keeps for the request log. */
+function withoutCors(response: Response): void {
+  const made = knownResponse(response);
+  for (const name of Object.keys(CORS_HEADERS)) {
+    response.headers.delete(name);
+    if (made) delete made.headers[name];
+  }
+}
+
 /**
- * CORS open to every origin (the docs site's try-it-out calls the sandbox from the browser).
+ * CORS open to every origin for the emulated API (the docs site's try-it-out calls the sandbox
+ * from the browser), and closed for the sandbox controls (`/_sandbox/`): their preflights are
+ * refused and their answers carry no `Access-Control-Allow-Origin`, so no page of another origin
+ * can send them a JSON body or read what they answer.
+ *
  * Headers are added to the response the handler made, after it is made: setting them earlier
  * would make Hono copy every response into a new one (and lose the server's fast path for
  * string bodies). Preflights are answered here without routing.
  */
 export function openCors(): MiddlewareHandler {
   return async (c, next) => {
+    const control = isControlPath(c.req.path);
     if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
+      if (control) {
+        const refusal = errorObject('actionNotAllowed', 'The sandbox controls (/_sandbox/) are not open to web pages of other origins.', { source: { header: 'Origin' } });
+        const response = jsonApi({ errors: [refusal] }, 403);
+        withoutCors(response);
+        return response;
+      }
       const headers = new Headers({
         'access-control-allow-origin': '*',
         'access-control-allow-methods': ALLOW_METHODS,
@@ -23,6 +46,7 @@ export function openCors(): MiddlewareHandler {
       return new Response(null, { status: 204, headers });
     }
     await next();
+    if (control) return withoutCors(c.res);
     // Responses made by textResponse carry the headers already.
     if (knownResponse(c.res)) return;
     for (const [name, value] of Object.entries(CORS_HEADERS)) c.res.headers.set(name, value);

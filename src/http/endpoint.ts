@@ -9,10 +9,13 @@ import type { Ctx } from './context.js';
  * - `none`: anyone; the Authorization header is not looked at (auth server, health, docs);
  * - `public`: no token needed, but a token that is sent must be valid;
  * - `token`: any valid token;
- * - `admin`: the sandbox admin token when one is configured, else anyone;
+ * - `control`: a sandbox control (`/_sandbox/`): the admin token acts on the whole sandbox, a
+ *   tenant's access token on that tenant only (the handler gets its principal), and no token acts
+ *   on the whole sandbox only when no admin token is configured and no foreign web page sent the
+ *   request (see `authorizeControl`); POSTs need a JSON Content-Type;
  * - `{anyOf}`: a valid token holding at least one of the scopes.
  */
-export type Auth = 'none' | 'public' | 'token' | 'admin' | { anyOf: readonly Scope[] };
+export type Auth = 'none' | 'public' | 'token' | 'control' | { anyOf: readonly Scope[] };
 
 /** How the request body is read: a JSON document, or JSON as well as an HTML form (OAuth clients). */
 export type BodyFormat = 'json' | 'json-or-form';
@@ -31,6 +34,10 @@ export interface Input<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** The body as sent, parsed but not validated: with members the schema does not know. */
+  rawBody: unknown;
+  /** The whole query string, declared parameters or not. */
+  search: URLSearchParams;
   /** Validated include paths (empty unless the endpoint declares `include`). */
   include: string[];
   page: Page;
@@ -69,6 +76,8 @@ export interface Endpoint<P = any, Q = any, B = any> {
   /** The body may be left out (or sent as `{}`); the handler then gets `undefined`. */
   bodyOptional?: boolean;
   bodyFormat?: BodyFormat;
+  /** A smaller body limit than BODY_LIMIT, in bytes, checked while the body is read (413). */
+  maxBodyBytes?: number;
   /** Media types the endpoint can answer with, for `Accept` negotiation. */
   produces?: readonly string[];
   /** Hide from the OpenAPI document (only the HEAD/OPTIONS helpers use this). */

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from './request-log.js';
-import { authenticate, bearerToken, requireScope } from '../auth/authenticate.js';
+import { authenticate, requireScope } from '../auth/authenticate.js';
 import type { Principal } from '../model/tenancy.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { parseIncludes } from '../jsonapi/include.js';
@@ -9,6 +9,7 @@ import { validated } from '../jsonapi/validation.js';
 import type { Services } from '../services.js';
 import { readBody } from './body.js';
 import { createCtx } from './context.js';
+import { authorizeControl, requireJsonContentType } from './control-access.js';
 import { honoPath, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 
@@ -21,6 +22,7 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       negotiate(c.req.header('accept'), endpoint.produces);
       const principal = await authorize(services, endpoint, c);
       if (principal) c.set('principal', principal);
+      if (endpoint.auth === 'control' && endpoint.method !== 'get') requireJsonContentType(c);
       const url = c.req.url;
       const ctx = createCtx(services, url, principal);
       const mark = url.indexOf('?');
@@ -29,8 +31,8 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       const params = parseParams(endpoint, c.req.param() as Record<string, string>, c.req.path);
       const query = parseQuery(endpoint, search);
       const include = parseIncludes(endpoint.include, search.get('include'));
-      const body = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional) : undefined;
-      return endpoint.handler(ctx, { params, query, body, include, page: parsePage(search) }, c);
+      const read = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional, endpoint.maxBodyBytes) : undefined;
+      return endpoint.handler(ctx, { params, query, body: read?.body, rawBody: read?.raw, search, include, page: parsePage(search) }, c);
     });
   }
 }
@@ -38,13 +40,7 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
 async function authorize(services: Services, endpoint: Endpoint, c: Context): Promise<Principal | undefined> {
   const header = c.req.header('authorization');
   if (endpoint.auth === 'none') return undefined;
-  if (endpoint.auth === 'admin') {
-    const expected = services.config.adminToken;
-    if (expected !== undefined && bearerToken(header) !== expected) {
-      throw ApiError.of('invalidToken', 'The sandbox control API needs the admin token (SANDBOX_ADMIN_TOKEN) as a bearer token.');
-    }
-    return undefined;
-  }
+  if (endpoint.auth === 'control') return authorizeControl(services, c);
   const principal = await authenticate(services, header);
   if (endpoint.auth === 'public') return principal;
   if (!principal) {

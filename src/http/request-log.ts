@@ -1,12 +1,22 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Principal } from '../model/tenancy.js';
 import type { Clock } from '../clock.js';
-import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT, isUnlogged, type RawMessage, type RequestLog } from '../sandbox/request-log.js';
+import { isUnlogged, type RawMessage, type RequestLog } from '../sandbox/request-log.js';
+import { keptMessage } from '../sandbox/request-log-keep.js';
 import type { Logger } from '../services.js';
+import { UNREAD_BODY_LOG_BYTES, bodyWasRead, declaredLength } from './body.js';
 import { isJsonMediaType, mediaType } from './media.js';
 import { knownResponse } from './response-text.js';
 
-export type AppEnv = { Variables: { principal?: Principal } };
+export type AppEnv = {
+  Variables: {
+    principal?: Principal;
+    /** Why the body was refused while it was read (too large, too deep); only part of it was read. */
+    bodyRefused?: { note: string; error: Error };
+    /** The body text was scanned for its JSON nesting as it was read. */
+    bodyScanned?: boolean;
+  };
+};
 
 /**
  * Logs one line per request: method, path, status, duration and client. Headers and bodies are
@@ -35,12 +45,6 @@ function note(type: string, length: string | null | undefined, why = 'not logged
   return `${type || 'untyped'} body of ${size}, ${why}`;
 }
 
-/** Keeps at most `limit` characters of a text. */
-function kept(headers: RawMessage['headers'], type: string, text: string, limit: number): RawMessage {
-  if (text.length > limit) return { headers, type, text: text.slice(0, limit), truncated: true };
-  return text === '' ? { headers, type } : { headers, type, text };
-}
-
 /** The request headers as cheaply as they come: Node's raw list when served by Node. */
 function requestHeaders(c: Context): Headers | string[] {
   const incoming = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming;
@@ -56,14 +60,22 @@ function keepBodilessRequest(c: Context): RawMessage | undefined {
   return { headers: requestHeaders(c), type: mediaType(c.req.header('content-type') ?? '') };
 }
 
-async function keepRequest(c: Context): Promise<RawMessage> {
+async function keepRequest(c: Context<AppEnv>): Promise<RawMessage> {
   const headers = requestHeaders(c);
   const type = mediaType(c.req.header('content-type') ?? '');
   const length = c.req.header('content-length');
   if (type !== '' && !isTextual(type)) return { headers, type, note: note(type, length) };
+  const refused = c.get('bodyRefused');
+  if (refused !== undefined) return { headers, type, note: note(type, length, refused.note) };
+  if (!bodyWasRead(c)) {
+    // Answered without its body (404, 405, 401, 413 on the Content-Length): the log reads a small
+    // one, never a large one, so a refusal costs no more than the bytes it needed.
+    const known = declaredLength(c);
+    if (known === undefined || known > UNREAD_BODY_LOG_BYTES) return { headers, type, note: note(type, length, 'not read: the request was answered without it') };
+  }
   try {
     // The handler has usually read the body already; Hono keeps it, so no stream is read twice.
-    return kept(headers, type, await c.req.text(), REQUEST_LOG_BODY_LIMIT);
+    return keptMessage(headers, type, await c.req.text(), 'request');
   } catch {
     return { headers, type, note: note(type, length, 'unreadable') };
   }
@@ -75,7 +87,7 @@ async function keepRequest(c: Context): Promise<RawMessage> {
  */
 function keepResponse(response: Response): RawMessage {
   const made = knownResponse(response);
-  if (made) return kept(made.headers, mediaType(made.headers['content-type'] ?? ''), made.text, REQUEST_LOG_RESPONSE_LIMIT);
+  if (made) return keptMessage(made.headers, mediaType(made.headers['content-type'] ?? ''), made.text, 'response', made.value);
   const type = mediaType(response.headers.get('content-type') ?? '');
   const length = response.headers.get('content-length');
   if (response.status === 204 || response.status === 304 || length === '0') return { headers: response.headers, type };

@@ -12,21 +12,26 @@ export const CORS_HEADERS = {
   'access-control-expose-headers': 'Idempotency-Replay, Location',
 } as const;
 
-export type KnownResponse = { text: string; headers: Record<string, string> };
+export type KnownResponse = {
+  text: string;
+  headers: Record<string, string>;
+  /** The value `text` is the JSON of, when the response was made from one (the request log may look into it instead of parsing the text). */
+  value?: unknown;
+};
 
 // Kept on the response itself under a private symbol: cheaper than a WeakMap entry per request.
 const KNOWN = Symbol('parcel-sandbox.known-response');
 type Marked = Response & { [KNOWN]?: KnownResponse };
 
 /** A response with a text body and plain headers, both remembered. */
-export function textResponse(text: string, init: { status?: number; headers: Record<string, string> }): Response {
+export function textResponse(text: string, init: { status?: number; headers: Record<string, string>; value?: unknown }): Response {
   // A fresh literal and assign, not `{ ...CORS_HEADERS, ...init.headers }`: V8 gives each such object its own hidden class (see `freezeRow` in store/store.ts).
   const headers: Record<string, string> = Object.assign(
     { 'access-control-allow-origin': CORS_HEADERS['access-control-allow-origin'], 'access-control-expose-headers': CORS_HEADERS['access-control-expose-headers'] },
     init.headers,
   );
   const response: Marked = new Response(text, { status: init.status ?? 200, headers });
-  response[KNOWN] = { text, headers };
+  response[KNOWN] = { text, headers, value: init.value };
   return response;
 }
 

@@ -26,7 +26,8 @@ const errorResponse = (description: string) => ({
 function security(endpoint: Endpoint): SecurityRequirementObject[] {
   const { auth } = endpoint;
   if (auth === 'none') return [];
-  if (auth === 'admin') return [{}, { SandboxAdmin: [] }];
+  // Without a token only where no admin token is configured; a tenant's token acts on that tenant.
+  if (auth === 'control') return [{}, { SandboxAdmin: [] }, { OAuth2: [] }];
   if (auth === 'public') return [{}, { OAuth2: [] }];
   if (auth === 'token') return [{ OAuth2: [] }];
   return auth.anyOf.map((scope) => ({ OAuth2: [scope] }));
@@ -83,7 +84,11 @@ function responses(endpoint: Endpoint): ResponsesObject {
     out[status] ??= errorResponse(description);
   };
   if (endpoint.body || endpoint.query || endpoint.include) add('400', 'The request is malformed or violates the schema (10003); `source` names the field or parameter.');
-  if (endpoint.auth !== 'none') add('401', 'No access token (14003), or an invalid, expired or revoked one (14002).');
+  if (endpoint.auth === 'control') {
+    add('401', "With an admin token configured: no token (14003), or a bearer token that is neither the admin token nor a valid access token (14002).");
+    add('403', "No token from a web page of another origin, or a tenant's access token where only the admin token may act (10013).");
+    if (endpoint.method !== 'get') add('415', 'The Content-Type is not JSON, or missing: every control POST needs Content-Type: application/json (10004).');
+  } else if (endpoint.auth !== 'none') add('401', 'No access token (14003), or an invalid, expired or revoked one (14002).');
   if (typeof endpoint.auth === 'object') add('403', 'The access token lacks every accepted scope (14004).');
   if (endpoint.path.includes('{')) add('404', 'No such resource, or one of another tenant (10002).');
   add('406', 'The Accept header allows no type this endpoint answers with (10004).');
@@ -147,7 +152,7 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string):
       },
     },
   });
-  builder.addSecurityScheme('SandboxAdmin', { type: 'http', scheme: 'bearer', description: 'The SANDBOX_ADMIN_TOKEN, when one is configured.' });
+  builder.addSecurityScheme('SandboxAdmin', { type: 'http', scheme: 'bearer', description: 'The SANDBOX_ADMIN_TOKEN, when one is configured: acts on every tenant.' });
   const paths = new Map<string, Record<string, OperationObject>>();
   for (const endpoint of endpoints) {
     if (endpoint.internal) continue;

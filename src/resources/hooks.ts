@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hostAllowed } from '../domain/hooks/webhooks.js';
+import { checkTarget, targetPolicy } from '../domain/hooks/target-address.js';
 import { updateProblems } from '../domain/hooks/targets.js';
 import { removeHook } from '../domain/removals.js';
 import { Problems } from '../domain/shipments/problems.js';
@@ -53,10 +53,10 @@ function checkAction(ctx: Ctx, attributes: HookAttributes): void {
     if (trigger.resource_type !== 'shipments') problems.add('update-resource can only change shipments; use a shipments trigger.', `${base}/action_type`);
     for (const problem of updateProblems(action.values)) problems.add(problem.message, `${base}/values/${problem.index}/${problem.field}`);
   } else {
+    const policy = targetPolicy(ctx.services.config);
     action.values.forEach((value, index) => {
-      if (!hostAllowed(value.url, ctx.services.config.hookAllowedHosts)) {
-        problems.add(`Webhooks to ${new URL(value.url).hostname} are not allowed here (HOOK_ALLOWED_HOSTS).`, `${base}/values/${index}/url`);
-      }
+      const checked = checkTarget(value.url, policy);
+      if ('refusal' in checked) problems.add(checked.refusal, `${base}/values/${index}/url`);
       const offered = webhookIncludes[trigger.resource_type] ?? [];
       (value.includes ?? []).forEach((path, at) => {
         if (!offered.includes(path)) problems.add(`Unknown include path '${path}'. ${trigger.resource_type} can include: ${offered.join(', ')}.`, `${base}/values/${index}/includes/${at}`);

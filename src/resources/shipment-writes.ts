@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fingerprint, idempotencyKey, idempotent, type Remember } from '../domain/idempotency.js';
+import { idempotencyKey, idempotent, requestFingerprint, type Remember } from '../domain/idempotency.js';
 import type { ShipmentDraft } from '../domain/shipments/draft.js';
 import { shipmentFields } from '../domain/shipments/fields.js';
 import { scheduleRegistration } from '../domain/shipments/registration.js';
@@ -74,7 +74,7 @@ export const shipmentWriteEndpoints = [
     operationId: 'createShipment',
     summary: 'Create a shipment',
     description:
-      'Creates a concept shipment. With service, contract and register_at set it is registered REGISTRATION_DELAY seconds after register_at. Send an Idempotency-Key header to make retries safe: a repeat within 24 hours replays the first answer with Idempotency-Replay: true.',
+      'Creates a concept shipment. With service, contract and register_at set it is registered REGISTRATION_DELAY seconds after register_at. Send an Idempotency-Key header to make retries safe: a repeat within 24 hours replays the first answer with Idempotency-Replay: true; the same key with a request that differs in any way (any member of the body, also ones the API ignores, or the query, such as include) is 422.',
     tag: 'Shipments',
     auth: manage,
     body: createShipmentRequest,
@@ -83,12 +83,12 @@ export const shipmentWriteEndpoints = [
       409: { description: 'Wrong type (10007), or the same Idempotency-Key is still being processed.', schema: errorDocument },
       422: { description: 'A business rule was broken (10008); each error points at its field.', schema: errorDocument },
     },
-    handler: async (ctx, { body, include }, c) => {
+    handler: async (ctx, { body, rawBody, search, include }, c) => {
       checkIdentity(body.data, 'shipments');
       const draft = draftFromCreate(body);
       const key = idempotencyKey(c.req.header('idempotency-key'));
       if (key === undefined) return createShipment(ctx, draft, include);
-      return idempotent(ctx.services, principalOf(ctx).clientId, key, fingerprint(body), (remember) => createShipment(ctx, draft, include, remember));
+      return idempotent(ctx.services, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) => createShipment(ctx, draft, include, remember));
     },
   }),
   endpoint({

@@ -4,6 +4,7 @@ import { ApiError } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';
 import { CLOCK_OFFSET, ID_COUNTER, getSetting, putSetting } from '../store/settings.js';
 import { requestLogEndpoints } from './request-log.js';
+import { globalOnly } from '../http/control-access.js';
 import { errorResponse } from './responses.js';
 import { purgeExpired, revokeEndpoints } from './revoke.js';
 import { resetTenant, tenantEndpoints } from './tenants.js';
@@ -96,8 +97,9 @@ export const controlEndpoints = [
     path: '/_sandbox/clock',
     operationId: 'getSandboxClock',
     summary: 'Read the sandbox clock',
+    description: "The sandbox clock every tenant shares; a tenant's access token may read it.",
     tag: 'Sandbox',
-    auth: 'admin',
+    auth: 'control',
     produces: json,
     responses: { 200: { description: 'The current sandbox time.', schema: clockState, contentTypes: json } },
     handler: (ctx) => plainJson(clockBody(ctx.services)),
@@ -108,16 +110,18 @@ export const controlEndpoints = [
     operationId: 'moveSandboxClock',
     summary: 'Move the sandbox clock forward',
     description:
-      'Send `{"advance": seconds}` or `{"now": unix_seconds}`. Everything that becomes due (verifications, registrations, status walks) runs before the answer. The clock never moves backwards (422).',
+      'Send `{"advance": seconds}` or `{"now": unix_seconds}`. Everything that becomes due (verifications, registrations, status walks) runs before the answer. The clock never moves backwards (422). The clock is one for all tenants, so only the admin token (or no token, on a sandbox without one) may move it; a tenant\'s access token gets 403.',
     tag: 'Sandbox',
-    auth: 'admin',
+    auth: 'control',
     body: clockMove,
     produces: json,
     responses: {
       200: { description: 'The new sandbox time.', schema: clockState, contentTypes: json },
+      403: errorResponse("A tenant's access token: the clock is shared by every tenant (10013)."),
       422: { description: 'The move would take the clock backwards (10008).' },
     },
     handler: async (ctx, { body }) => {
+      if (ctx.principal) throw globalOnly('Moving the sandbox clock');
       const { clock } = ctx.services;
       if ((body.advance === undefined) === (body.now === undefined)) {
         throw ApiError.invalid("Send exactly one of 'advance' (seconds) or 'now' (Unix seconds).", '');
@@ -147,18 +151,20 @@ export const controlEndpoints = [
     operationId: 'resetSandbox',
     summary: 'Restore the seeded state, of everything or of one tenant',
     description:
-      'Without a body (or with `{}`): replaces all data with the seeded fixtures and sets the clock back to real time; tokens of the default clients stay valid (revoked ones stay revoked); tenants created with POST /_sandbox/tenants are removed. With `{"client_id": "..."}` (schema `SandboxResetRequest`): resets only that client\'s organization: its shipments (with statuses, files, jobs, hook logs), hooks, collections, logos, idempotency entries and own contracts (with rates) are removed, and its shops restored as seeded (fixture organizations also get their seeded own contracts and collections back; API tenants keep the one shop they were created with). The clock, other tenants, clients and tokens are untouched.',
+      'Without a body (or with `{}`): replaces all data with the seeded fixtures and sets the clock back to real time; tokens of the default clients stay valid (revoked ones stay revoked); tenants created with POST /_sandbox/tenants are removed. With `{"client_id": "..."}` (schema `SandboxResetRequest`): resets only that client\'s organization: its shipments (with statuses, files, jobs, hook logs), hooks, collections, logos, idempotency entries and own contracts (with rates) are removed, and its shops restored as seeded (fixture organizations also get their seeded own contracts and collections back; API tenants keep the one shop they were created with). The clock, other tenants, clients and tokens are untouched. With a tenant\'s access token the reset is always of that tenant: without a body it resets the token\'s own organization, and a `client_id` of another organization is unknown (404).',
     tag: 'Sandbox',
-    auth: 'admin',
+    auth: 'control',
     body: resetRequest,
     bodyOptional: true,
     produces: json,
     responses: {
       200: { description: 'The sandbox or the tenant was reset.', schema: resetAnswer, contentTypes: json },
       400: errorResponse('The body is not JSON or violates SandboxResetRequest (10003).'),
-      404: errorResponse('No client with that client_id (10002, pointer /client_id).'),
+      404: errorResponse('No client with that client_id (in the organization of the token, with a tenant\'s token) (10002, pointer /client_id).'),
     },
     handler: async (ctx, { body }) => {
+      const tenant = ctx.principal;
+      if (tenant) return plainJson(await resetTenant(ctx.services, body?.client_id ?? tenant.clientId, tenant.organizationId));
       if (body) return plainJson(await resetTenant(ctx.services, body.client_id));
       await resetSandbox(ctx.services);
       return plainJson({ reset: 'sandbox', now: ctx.services.clock.now() });

@@ -6,24 +6,17 @@ import { MAX_DEPTH } from '../http/body.js';
 
 export const REDACTED = '[REDACTED]';
 
-/** JSON keys whose values are secret wherever they appear (compared lower-cased). */
-const secretKeys = new Set([
-  'authorization',
-  'client_secret',
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'token',
-  'credentials',
-  'password',
-  'passphrase',
-  'secret',
-  'api_key',
-  'apikey',
-  'private_key',
-]);
+/**
+ * Member names whose values are secret wherever they appear, compared on the name as parsed
+ * (escapes decoded), lower-cased and without separators: `api_key`, `apiKey`, `API-KEY` and
+ * `"api_k\u0065y"` are one name.
+ */
+const secretNames = new Set(['authorization', 'credentials', 'credential', 'cookie', 'setcookie', 'password', 'passwd', 'pwd', 'passphrase', 'secret', 'token', 'apikey', 'privatekey']);
 
-/** Headers whose values are secret (lower-cased). `Idempotency-Key` is not a secret and is kept. */
+/** Parts that make a name secret wherever they occur in it: `api_secret`, `dhl_password`, `x-api-key`. */
+const secretParts = ['secret', 'password', 'passphrase', 'apikey', 'privatekey', 'accesskey', 'signingkey'];
+
+/** Headers whose values are secret besides those with a secret name. `Idempotency-Key` is not a secret and is kept. */
 const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-admin-token']);
 
 /** Something shaped like a JWT (three base64url parts, the first a JSON header). */
@@ -32,19 +25,41 @@ const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 /** Secret strings shorter than this are not scrubbed from free text (they would mangle it). */
 const MIN_SCRUB_LENGTH = 8;
 
+/**
+ * Whether a member (or query parameter, or header) name holds a secret: a known name, a name
+ * containing `secret`, `password`, `api_key` and the like, or ending in `token` (`access_token`,
+ * `refresh_token`, `csrf-token`; not `token_type`).
+ */
 export function isSecretKey(key: string): boolean {
-  return secretKeys.has(key.toLowerCase());
+  const name = key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return secretNames.has(name) || name.endsWith('token') || secretParts.some((part) => name.includes(part));
+}
+
+const SCHEMA_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+
+/** Whether an object is a JSON Schema (`{"type": "string", ...}`, `{"properties": ...}`), which describes a secret without holding one. */
+function isSchema(value: object): boolean {
+  const fields = value as Record<string, unknown>;
+  return (typeof fields.type === 'string' && SCHEMA_TYPES.has(fields.type)) || Object.hasOwn(fields, 'properties') || Object.hasOwn(fields, '$ref');
 }
 
 /**
- * Whether the value under `key` is a secret as a whole. `credentials` always is (whatever its
- * shape); under another secret key an object is not redacted whole but looked into, so a JSON
- * Schema that describes an `api_key` or `client_secret` (a carrier's credentials_format) stays
- * readable while any secret value inside it is still redacted.
+ * Whether the value under `key` is a secret as a whole: anything under a secret name, except a
+ * JSON Schema, which is looked into instead, so a carrier's `credentials_format` (describing an
+ * `api_key` or `client_secret`) stays readable while any secret value inside it is still
+ * redacted. `credentials` is always a secret, whatever its shape.
  */
 function isSecretValue(key: string, value: unknown): boolean {
   if (!isSecretKey(key)) return false;
-  return key.toLowerCase() === 'credentials' || value === null || typeof value !== 'object' || Array.isArray(value);
+  if (key.toLowerCase() === 'credentials' || value === null || typeof value !== 'object' || Array.isArray(value)) return true;
+  return !isSchema(value);
+}
+
+/** The secret values of a JSON value (those under secret names, at any depth), as strings. */
+export function secretValues(value: unknown): string[] {
+  const secrets = new SecretSet();
+  collectSecrets(value, secrets);
+  return secrets.list();
 }
 
 /**
@@ -66,6 +81,11 @@ export class SecretSet {
     }
   }
 
+  /** The secrets collected, to keep with a body that is not kept whole. */
+  list(): string[] {
+    return [...this.values];
+  }
+
   /** Every known secret in `text`, and anything shaped like a JWT, replaced. */
   scrub(text: string): string {
     let out = text.replace(JWT, REDACTED);
@@ -75,16 +95,6 @@ export class SecretSet {
     }
     return out;
   }
-}
-
-/**
- * String members with a secret key in JSON text that could not be parsed (a body cut at the
- * capture limit), e.g. `"client_secret": "..."`, with their value replaced.
- */
-export function redactSecretMembers(text: string): string {
-  return text.replace(/"([A-Za-z_]+)"(\s*):(\s*)"(?:[^"\\]|\\.)*("|$)/g, (member, key: string, before: string, after: string, end: string) =>
-    secretKeys.has(key.toLowerCase()) ? `"${key}"${before}:${after}"${REDACTED}${end}` : member,
-  );
 }
 
 /** Bearer/Basic header value: keeps the scheme, hides the rest. */
@@ -98,7 +108,7 @@ export function redactHeaders(headers: Headers, secrets: SecretSet): Record<stri
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
     const key = name.toLowerCase();
-    if (secretHeaders.has(key)) {
+    if (secretHeaders.has(key) || isSecretKey(key)) {
       secrets.add(value);
       secrets.add(/^\s*\w+\s+(\S+)/.exec(value)?.[1]);
       out[key] = redactHeaderValue(value);
@@ -121,8 +131,11 @@ export function collectSecrets(value: unknown, secrets: SecretSet): void {
   }
 }
 
-/** A size note for base64 contents, instead of the bytes. */
+const CONTENTS_NOTE = /^\[\d+ bytes of base64 contents, not logged\]$/;
+
+/** A size note for base64 contents, instead of the bytes (a note already made stays as it is). */
 function contentsNote(base64: string): string {
+  if (CONTENTS_NOTE.test(base64)) return base64;
   const bytes = Math.floor((base64.replace(/\s|=+$/g, '').length * 3) / 4);
   return `[${bytes} bytes of base64 contents, not logged]`;
 }
@@ -169,4 +182,101 @@ export function redactPath(pathWithQuery: string, secrets: SecretSet): string {
       return eq >= 0 && isSecretKey(decoded) ? `${name}=${encodeURIComponent(REDACTED)}` : part;
     });
   return secrets.scrub(`${path}?${parts.join('&')}`);
+}
+
+/** JSON length of a value, counted only until it passes `limit` (then some number past it). */
+export function jsonSizeUpTo(value: unknown, limit: number): number {
+  let size = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && size <= limit) {
+    const item = stack.pop();
+    if (typeof item === 'string') size += item.length + 2;
+    else if (item === null || typeof item !== 'object') size += String(item).length;
+    else if (Array.isArray(item)) {
+      size += 1 + item.length;
+      for (let i = item.length - 1; i >= 0; i--) stack.push(item[i]);
+    } else {
+      size += 1;
+      for (const key in item as Record<string, unknown>) {
+        size += key.length + 4;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return size;
+}
+
+/** Strings longer than this are cut in a shortened body, however much room is left. */
+const SHORTENED_STRING = 256;
+/** Below this much room, a member is not opened up any more, only named. */
+const SHORTENED_ROOM = 48;
+/** At most this many members of one object are looked at: a body of a million tiny members costs no more than one of a few. */
+const SHORTENED_MEMBERS = 256;
+
+/**
+ * A JSON value cut down to about `budget` characters of JSON by its structure, never by its text:
+ * members and items are kept in order while they fit; a member that does not fit is opened up
+ * (its first members, its first items) when there is room, else replaced by a note of what it
+ * was; long strings are cut with their length noted (after `clean` scrubbed them). At the top
+ * level every member keeps its name. The caller redacts the result like any other body, so
+ * nothing here depends on text.
+ */
+export function shortened(value: unknown, budget: number, clean: (text: string) => string = (text) => text, top = true): unknown {
+  if (typeof value === 'string') {
+    const keep = Math.max(0, Math.min(SHORTENED_STRING, budget - 32));
+    // Secrets are scrubbed before the cut, so no prefix of one is left behind.
+    return value.length <= keep ? value : `${clean(value).slice(0, keep)}… [${value.length} characters, cut]`;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (jsonSizeUpTo(value, budget) <= budget) return value;
+  const note = (item: unknown) => (Array.isArray(item) ? `[a list of ${item.length} items, not kept]` : item !== null && typeof item === 'object' ? `[an object of ${Object.keys(item).length} members, not kept]` : '[not kept]');
+  let room = budget - 2;
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (const item of value) {
+      const size = jsonSizeUpTo(item, room);
+      if (size + 1 <= room) {
+        items.push(item);
+        room -= size + 1;
+      } else {
+        if (room > SHORTENED_ROOM) items.push(shortened(item, room - 40, clean, false));
+        break;
+      }
+    }
+    if (items.length < value.length) items.push(`[${value.length - items.length} more items, not kept]`);
+    return items;
+  }
+  // Members are kept whole smallest first (so `meta` and `links` survive a long `data`), shown in
+  // their order; the room left opens up the others in turn.
+  const all = Object.keys(value);
+  const members = all.slice(0, SHORTENED_MEMBERS).map((key) => {
+    const raw = (value as Record<string, unknown>)[key];
+    // Logo contents become their size note here, where their length is still known.
+    const item = key.toLowerCase() === 'contents' && typeof raw === 'string' ? contentsNote(raw) : raw;
+    return { key, item, size: key.length + 4 + jsonSizeUpTo(item, budget) };
+  });
+  const whole = new Set<number>();
+  for (const index of members.map((_, i) => i).sort((a, b) => members[a]!.size - members[b]!.size)) {
+    if (members[index]!.size > room) break;
+    whole.add(index);
+    room -= members[index]!.size;
+  }
+  const entries: [string, unknown][] = [];
+  let left = all.length - members.length;
+  members.forEach(({ key, item }, index) => {
+    if (whole.has(index)) {
+      entries.push([key, item]);
+    } else if (room - key.length - 4 > SHORTENED_ROOM) {
+      const kept = shortened(item, room - key.length - 4, clean, false);
+      entries.push([key, kept]);
+      room -= key.length + 4 + jsonSizeUpTo(kept, room);
+    } else if (top) {
+      entries.push([key, note(item)]);
+    } else {
+      left += 1;
+    }
+  });
+  if (left > 0) entries.push(['…', `[${left} more members, not kept]`]);
+  // fromEntries defines members, so a `__proto__` key stays a member instead of becoming the prototype.
+  return Object.fromEntries(entries);
 }

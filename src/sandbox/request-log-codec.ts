@@ -36,7 +36,10 @@ export class EntryWriter {
     for (const item of headers) this.string(item);
     this.string(message.type);
     this.string(message.text);
-    this.number(message.truncated ? 1 : 0);
+    this.number((message.truncated ? 1 : 0) | (message.summary ? 2 : 0));
+    this.number(message.size ?? -1);
+    this.number(message.secrets?.length ?? 0);
+    for (const secret of message.secrets ?? []) this.string(secret);
     this.string(message.note);
   }
 
@@ -96,7 +99,14 @@ export function decodeEntry(bytes: Uint8Array): KeptEntry {
     const out: KeptMessage = { headers, type: string()! };
     const text = string();
     if (text !== undefined) out.text = text;
-    if (number() === 1) out.truncated = true;
+    const flags = number();
+    if (flags & 1) out.truncated = true;
+    if (flags & 2) out.summary = true;
+    const size = number();
+    if (size >= 0) out.size = size;
+    const secrets: string[] = [];
+    for (let count = number(); count > 0; count -= 1) secrets.push(string()!);
+    if (secrets.length > 0) out.secrets = secrets;
     const note = string();
     if (note !== undefined) out.note = note;
     return out;

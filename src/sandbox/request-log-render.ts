@@ -1,7 +1,7 @@
 import { isJsonMediaType } from '../http/media.js';
 import type { CapturedMessage, KeptEntry, RawMessage, RequestLogEntry } from './request-log.js';
-import { REQUEST_LOG_BODY_LIMIT } from './request-log.js';
-import { SecretSet, collectSecrets, redactHeaders, redactJson, redactPath, redactSecretMembers } from './redact.js';
+import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from './request-log.js';
+import { SecretSet, collectSecrets, jsonSizeUpTo, redactHeaders, redactJson, redactPath, shortened } from './redact.js';
 
 /** Headers from the flat list of names and values the log keeps. */
 function asHeaders(kept: string[]): Headers {
@@ -18,30 +18,45 @@ function asHeaders(kept: string[]): Headers {
 
 type Parsed = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'note'; note: string };
 
-/** Reads a kept body as JSON when it is JSON (or untyped and looks like it), as a form, or as text. */
-function parse(message: RawMessage): Parsed {
+/**
+ * Reads a kept body: JSON when it is JSON (or untyped and parses), a form as an object, a body
+ * kept cut down as the value it was cut down to. A request body that does not parse is not shown
+ * at all: redaction works on parsed members only, so text it cannot parse could hide a secret
+ * from it. Responses that are not JSON (pages, labels) are the sandbox's own text and are shown.
+ */
+function parse(message: RawMessage, side: 'request' | 'response'): Parsed {
+  if (message.summary) return { kind: 'json', value: JSON.parse(message.text ?? 'null') };
   if (message.note) return { kind: 'note', note: message.note };
   const text = message.text ?? '';
   if (text === '') return { kind: 'none' };
   if (message.type === 'application/x-www-form-urlencoded') return { kind: 'json', value: Object.fromEntries(new URLSearchParams(text)) };
-  if (!message.truncated && (message.type === '' || isJsonMediaType(message.type))) {
+  const json = message.type === '' || isJsonMediaType(message.type);
+  if (json && !message.truncated) {
     try {
       return { kind: 'json', value: JSON.parse(text) };
     } catch {
-      // not JSON after all: keep it as text
+      // not JSON after all
     }
   }
-  return { kind: 'text', value: text };
+  if (side === 'response') return { kind: 'text', value: text };
+  const bytes = Buffer.byteLength(text);
+  const why = json ? 'is not valid JSON' : 'is neither JSON nor a form';
+  return { kind: 'note', note: `${message.type || 'untyped'} body of ${bytes} bytes, not shown: it ${why}, and the log shows only bodies it can parse (so no secret in them can be missed)` };
 }
 
-function captured(message: RawMessage, headers: Record<string, string>, parsed: Parsed, secrets: SecretSet): CapturedMessage {
+function captured(message: RawMessage, headers: Record<string, string>, parsed: Parsed, secrets: SecretSet, limit: number): CapturedMessage {
   const out: CapturedMessage = { headers };
   if (parsed.kind === 'none') return out;
   if (parsed.kind === 'note') return { ...out, note: parsed.note };
-  const value = parsed.kind === 'json' ? redactJson(parsed.value, secrets) : secrets.scrub(message.truncated ? redactSecretMembers(parsed.value) : parsed.value);
-  const text = parsed.kind === 'json' ? JSON.stringify(value) : (value as string);
-  if (!message.truncated && Buffer.byteLength(text) <= REQUEST_LOG_BODY_LIMIT) return { ...out, body: value };
-  return { ...out, body: Buffer.from(text).subarray(0, REQUEST_LOG_BODY_LIMIT).toString('utf8'), truncated: true };
+  if (parsed.kind === 'text') {
+    const text = secrets.scrub(parsed.value);
+    return message.truncated ? { ...out, body: text, truncated: true } : { ...out, body: text };
+  }
+  const value = redactJson(parsed.value, secrets);
+  if (message.summary) return { ...out, body: value, truncated: true, ...(message.size !== undefined ? { size: message.size } : {}), ...(message.note ? { note: message.note } : {}) };
+  // Redaction can lengthen a body (a short secret becomes [REDACTED]): still within bounds, by structure.
+  if (jsonSizeUpTo(value, limit) <= limit) return { ...out, body: value };
+  return { ...out, body: shortened(value, limit), truncated: true };
 }
 
 /**
@@ -54,9 +69,10 @@ export function renderEntry(raw: KeptEntry): RequestLogEntry {
   const secrets = new SecretSet();
   const requestHeaders = redactHeaders(asHeaders(raw.request.headers), secrets);
   const responseHeaders = redactHeaders(asHeaders(raw.response.headers), secrets);
-  const request = parse(raw.request);
-  const response = parse(raw.response);
+  const request = parse(raw.request, 'request');
+  const response = parse(raw.response, 'response');
   for (const parsed of [request, response]) if (parsed.kind === 'json') collectSecrets(parsed.value, secrets);
+  for (const secret of [...(raw.request.secrets ?? []), ...(raw.response.secrets ?? [])]) secrets.add(secret);
   const url = new URL(raw.url);
   return {
     id: raw.id,
@@ -66,7 +82,7 @@ export function renderEntry(raw: KeptEntry): RequestLogEntry {
     status: raw.status,
     duration_ms: raw.duration_ms,
     ...(raw.client_id !== undefined ? { client_id: raw.client_id } : {}),
-    request: captured(raw.request, requestHeaders, request, secrets),
-    response: captured(raw.response, responseHeaders, response, secrets),
+    request: captured(raw.request, requestHeaders, request, secrets, REQUEST_LOG_BODY_LIMIT),
+    response: captured(raw.response, responseHeaders, response, secrets, REQUEST_LOG_RESPONSE_LIMIT),
   };
 }

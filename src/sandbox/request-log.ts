@@ -5,15 +5,18 @@ import { ByteRing } from './byte-ring.js';
 import { renderEntry } from './request-log-render.js';
 import { EntryWriter, decodeEntry } from './request-log-codec.js';
 import { plainJson } from '../http/respond.js';
+import { clientsOf } from './tenants.js';
 
 /** What the log keeps of a request or response body (after redaction). */
 export interface CapturedMessage {
   headers: Record<string, string>;
-  /** The body: parsed JSON when it is JSON, else text; absent when empty or not captured. */
+  /** The body: parsed JSON (or a form, as an object), redacted; text only for responses that are not JSON. */
   body?: unknown;
-  /** The body was cut at the capture limit; `body` is then the first part of its text. */
+  /** The body was larger than the log keeps: `body` shows it cut down by its structure (a non-JSON response: its first part). */
   truncated?: true;
-  /** Why the body is not shown (binary content, unreadable), with its type and size. */
+  /** The size of a body larger than the log keeps, in bytes. */
+  size?: number;
+  /** Why the body is not shown, or shown cut down, with its type and size. */
   note?: string;
 }
 
@@ -41,7 +44,13 @@ export interface RawMessage {
   /** Bare media type of the body ('' when none was given). */
   type: string;
   text?: string;
+  /** `text` is the first part of a longer text (responses that are not JSON). */
   truncated?: true;
+  /** `text` is the JSON of the body cut down by its structure (`shortened`); the body had `size` bytes. */
+  summary?: true;
+  size?: number;
+  /** Secret values found anywhere in a cut-down body, to scrub them wherever else they show up. */
+  secrets?: string[];
   note?: string;
 }
 
@@ -69,6 +78,8 @@ export interface RawEntry {
 
 export interface RequestLogQuery {
   clientId?: string;
+  /** Only requests of these clients (a tenant reading its own requests). */
+  clientIds?: ReadonlySet<string>;
   /** Prefix of the path (with query). */
   path?: string;
   limit: number;
@@ -76,7 +87,7 @@ export interface RequestLogQuery {
 
 export const REQUEST_LOG_CAPACITY = 500;
 export const REQUEST_LOG_DEFAULT_LIMIT = 50;
-/** Request bodies are kept up to this many bytes. */
+/** Request bodies are kept up to this many bytes; larger ones are kept cut down by their structure. */
 export const REQUEST_LOG_BODY_LIMIT = 16 * 1024;
 /**
  * Response bodies are kept up to this many characters. Less than requests: the client already has
@@ -123,6 +134,7 @@ export class RequestLog {
       if (out.length >= query.limit) break;
       const entry = decodeEntry(bytes);
       if (query.clientId !== undefined && entry.client_id !== query.clientId) continue;
+      if (query.clientIds !== undefined && (entry.client_id === undefined || !query.clientIds.has(entry.client_id))) continue;
       if (query.path !== undefined && !entry.path.startsWith(query.path)) continue;
       out.push(entry);
     }
@@ -144,8 +156,9 @@ const capturedMessage = z
   .object({
     headers: z.record(z.string(), z.string()),
     body: z.unknown().optional().describe('Parsed JSON when the body is JSON, else text; secrets redacted.'),
-    truncated: z.literal(true).optional(),
-    note: z.string().optional().describe('Why the body is not shown, e.g. binary content with its type and size.'),
+    truncated: z.literal(true).optional().describe('The body was larger than the log keeps and is shown cut down.'),
+    size: z.number().int().optional().describe('Size in bytes of a body larger than the log keeps.'),
+    note: z.string().optional().describe('Why the body is not shown, or shown cut down, with its type and size.'),
   })
   .meta({ id: 'SandboxCapturedMessage' });
 
@@ -178,9 +191,9 @@ export const requestLogEndpoints = [
     path: '/_sandbox/requests',
     operationId: 'listSandboxRequests',
     summary: 'Read the request log',
-    description: `The last ${REQUEST_LOG_CAPACITY} requests and their responses, newest first (in memory, per sandbox process; fewer when what is kept of them passes ${REQUEST_LOG_MAX_BYTES / 1024 / 1024} MiB). Authorization headers, client secrets, access tokens, credentials, passwords and secrets are redacted at any depth; logo contents are replaced by their size; request bodies are cut at ${REQUEST_LOG_BODY_LIMIT / 1024} KiB and response bodies at ${REQUEST_LOG_RESPONSE_LIMIT / 1024} Ki characters; binary bodies are noted by type and size. Reading the log and /health are not logged.`,
+    description: `The last ${REQUEST_LOG_CAPACITY} requests and their responses, newest first (in memory, per sandbox process; fewer when what is kept of them passes ${REQUEST_LOG_MAX_BYTES / 1024 / 1024} MiB). Secrets are redacted on the parsed body, never on its text, at any depth and whatever its size: authorization and cookie headers, and members (or query parameters) named like a secret: client secrets, tokens, credentials, passwords, API keys (\`api_key\`, \`apiKey\`, \`dhl_api_secret\`, also written with escapes). Logo contents are replaced by their size. Request bodies over ${REQUEST_LOG_BODY_LIMIT / 1024} KiB and JSON responses over ${REQUEST_LOG_RESPONSE_LIMIT / 1024} Ki characters are shown cut down by their structure (every top-level member named, what does not fit noted) with their size and \`truncated\`; request bodies the log cannot parse (not JSON, not a form) are not shown, only noted; binary bodies are noted by type and size. Reading the log and /health are not logged. With a tenant\'s access token only requests of that tenant\'s clients are listed.`,
     tag: 'Sandbox',
-    auth: 'admin',
+    auth: 'control',
     query: z.object({
       client_id: z.string().optional().describe('Only requests of this client'),
       path: z.string().optional().describe('Only requests whose path (with query) starts with this'),
@@ -190,8 +203,10 @@ export const requestLogEndpoints = [
     responses: { 200: { description: 'The matching requests, newest first.', schema: requestLogList, contentTypes: json } },
     handler: (ctx, { query }) => {
       const limit = Math.min(query.limit || REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_CAPACITY);
+      const tenant = ctx.principal;
       const data = ctx.services.requestLog.list({
         limit,
+        ...(tenant ? { clientIds: clientsOf(ctx.services, tenant.organizationId) } : {}),
         ...(query.client_id ? { clientId: query.client_id } : {}),
         ...(query.path ? { path: query.path } : {}),
       });

@@ -7,7 +7,7 @@ import { ApiError } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';
 import type { Tx } from '../store/store.js';
 import { errorResponse } from './responses.js';
-import { tenantOf } from './tenants.js';
+import { clientsOf, tenantOf } from './tenants.js';
 import { plainJson } from '../http/respond.js';
 
 const revokeRequest = z
@@ -60,13 +60,20 @@ export function purgeExpired(tx: Tx, now: number): number {
   return count;
 }
 
-async function revoke(services: Services, body: z.output<typeof revokeRequest>) {
+/**
+ * Revokes what the body names. `within` is the organization of a tenant's token: then only
+ * tokens and clients of that organization can be revoked.
+ */
+async function revoke(services: Services, body: z.output<typeof revokeRequest>, within?: string) {
   const { store, clock, keys } = services;
   if ((body.token === undefined) === (body.client_id === undefined)) {
     throw ApiError.invalid("Send exactly one of 'token' (an access token) or 'client_id' (revokes all of that client's tokens).", '');
   }
   if (body.token !== undefined) {
     const { jti, exp, sub } = await claimsOf(keys, body.token);
+    if (within !== undefined && !clientsOf(services, within).has(sub)) {
+      throw ApiError.unprocessable('The token cannot be revoked: it is not an access token of your organization.', '/token');
+    }
     await store.transact((tx) => {
       purgeExpired(tx, clock.now());
       if (tx.get('revokedTokens', jti)) tx.update('revokedTokens', jti, { expires_at: exp });
@@ -74,7 +81,7 @@ async function revoke(services: Services, body: z.output<typeof revokeRequest>) 
     });
     return { revoked: 'token' as const, client_id: sub, jti, expires_at: exp };
   }
-  const { client } = tenantOf(services, body.client_id!);
+  const { client } = tenantOf(services, body.client_id!, within);
   const generation = await store.transact((tx) => {
     purgeExpired(tx, clock.now());
     const current = tx.get('clients', client.id)!;
@@ -92,16 +99,16 @@ export const revokeEndpoints = [
     operationId: 'revokeSandboxTokens',
     summary: 'Revoke an access token, or every token of a client',
     description:
-      'Send exactly one of `{"token": "<access token>"}` (revokes that token) or `{"client_id": "..."}` (revokes every token the client was issued so far). Revoked tokens answer 401 (14002); tokens requested afterwards work.',
+      'Send exactly one of `{"token": "<access token>"}` (revokes that token) or `{"client_id": "..."}` (revokes every token the client was issued so far). Revoked tokens answer 401 (14002); tokens requested afterwards work. With a tenant\'s access token only tokens and clients of its own organization can be revoked (another organization\'s client is unknown, 404; its token is refused, 422).',
     tag: 'Sandbox',
-    auth: 'admin',
+    auth: 'control',
     body: revokeRequest,
     produces: json,
     responses: {
       200: { description: 'What was revoked.', schema: revokeResult, contentTypes: json },
       404: errorResponse('No client with that client_id (10002, pointer /client_id).'),
-      422: errorResponse('The token is not an access token of this sandbox (10008, pointer /token).'),
+      422: errorResponse("The token is not an access token of this sandbox, or (with a tenant's token) not one of its organization (10008, pointer /token)."),
     },
-    handler: async (ctx, { body }) => plainJson(await revoke(ctx.services, body)),
+    handler: async (ctx, { body }) => plainJson(await revoke(ctx.services, body, ctx.principal?.organizationId)),
   }),
 ];

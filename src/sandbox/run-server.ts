@@ -36,8 +36,13 @@ async function openData(config: Config) {
 }
 
 /** What the sandbox prints once it listens; the first line names where it really listens. */
-function banner(local: string, publicUrl: string | undefined, location: string, authUrl?: string): string {
+function banner(local: string, publicUrl: string | undefined, location: string, authUrl?: string, config?: Config): string {
   const url = publicUrl ?? local;
+  const controls = config?.shared
+    ? '  controls:    shared mode: /_sandbox/ needs the admin token (or a tenant\'s own token); random ids; no loopback webhooks'
+    : config?.adminToken
+      ? '  controls:    /_sandbox/ needs the admin token (or a tenant\'s own token)'
+      : '  controls:    /_sandbox/ works without a token (not from web pages of other origins); set SANDBOX_ADMIN_TOKEN when others can reach it';
   const clients = defaultClients.map((client) => `    ${client.id.padEnd(15)} ${client.secret.padEnd(15)} ${client.scopes.join(' ')}`);
   return [
     `parcel-sandbox listening on ${local}`,
@@ -46,6 +51,7 @@ function banner(local: string, publicUrl: string | undefined, location: string, 
     `  token:       POST ${authUrl ?? url}/access-token`,
     `  openapi:     ${url}/openapi.json`,
     `  docs:        ${url}/docs`,
+    controls,
     `  clients (client_id, client_secret, scopes):`,
     ...clients,
     '',
@@ -131,5 +137,5 @@ export async function runServer(config: Config): Promise<void> {
       );
   };
   if (stopping) return stop();
-  process.stdout.write(banner(`http://${host}:${api.port}`, config.publicUrl, store.location, auth && `http://${host}:${auth.port}`));
+  process.stdout.write(banner(`http://${host}:${api.port}`, config.publicUrl, store.location, auth && `http://${host}:${auth.port}`, config));
 }

@@ -9,6 +9,7 @@ import type { Services } from '../services.js';
 import { getSetting, putSetting } from '../store/settings.js';
 import type { Tx } from '../store/store.js';
 import type { StateData } from '../store/tables.js';
+import { globalOnly } from '../http/control-access.js';
 import { errorResponse } from './responses.js';
 import { plainJson } from '../http/respond.js';
 
@@ -99,16 +100,25 @@ function snakeKeys(counts: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(counts).map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value]));
 }
 
-/** The organization a client acts for, or 404 (10002) on `/client_id`. */
-export function tenantOf(services: Services, clientId: string): { client: ClientRecord; organizationId: string } {
+/**
+ * The organization a client acts for, or 404 (10002) on `/client_id`. With `within` (the
+ * organization of a tenant's token), a client of another organization is unknown as well.
+ */
+export function tenantOf(services: Services, clientId: string, within?: string): { client: ClientRecord; organizationId: string } {
   const { store } = services;
   const client = store.get('clients', clientId);
   const user = client && store.get('users', client.user_id);
   const organization = user && store.get('organizations', user.organization_id);
-  if (!client || !organization) {
-    throw ApiError.of('resourceNotFound', `No client with client_id '${clientId}' exists.`, { source: { pointer: '/client_id' } });
+  if (!client || !organization || (within !== undefined && organization.id !== within)) {
+    throw ApiError.of('resourceNotFound', `No client with client_id '${clientId}' exists${within !== undefined ? ' in your organization' : ''}.`, { source: { pointer: '/client_id' } });
   }
   return { client, organizationId: organization.id };
+}
+
+/** The ids of every client of an organization (its users' clients). */
+export function clientsOf(services: Services, organizationId: string): Set<string> {
+  const { store } = services;
+  return new Set(store.find('users', 'organization_id', organizationId).flatMap((user) => store.find('clients', 'user_id', user.id).map((client) => client.id)));
 }
 
 /**
@@ -118,9 +128,9 @@ export function tenantOf(services: Services, clientId: string): { client: Client
  * their seeded shops, own contracts and upcoming collections back; tenants created through the
  * control API get their one shop as it was created. Clients, users and tokens are untouched.
  */
-export async function resetTenant(services: Services, clientId: string): Promise<TenantResetSummary> {
+export async function resetTenant(services: Services, clientId: string, within?: string): Promise<TenantResetSummary> {
   const { store, clock } = services;
-  const { organizationId } = tenantOf(services, clientId);
+  const { organizationId } = tenantOf(services, clientId, within);
   const apiSeed = getSetting<TenantSeed>(store, tenantSetting(organizationId));
   const fixture: StateData | undefined = apiSeed ? undefined : (await import('../fixtures/generate.js')).generateState(store.seed, clock.now());
   const isFixture = fixture?.tables.organizations?.some((row) => row.id === organizationId) ?? false;
@@ -211,16 +221,20 @@ export const tenantEndpoints = [
     operationId: 'createSandboxTenant',
     summary: 'Create an isolated tenant with fresh client credentials',
     description:
-      'Creates an organization under the sandbox broker with one shop (sender and return address filled), a user and a client with every scope (`organizations.manage shipments.manage shops.manage`). The client sees the shared catalogue and the broker contracts, and nothing of other tenants, so parallel test runs cannot collide. The body is optional: `{"name"?: string, "country_code"?: "NL" | "GB" | "DE"}` (schema `SandboxTenantRequest`). The `client_secret` is shown only in this answer. `POST /_sandbox/reset {"client_id": ...}` restores the tenant to this state.',
+      'Creates an organization under the sandbox broker with one shop (sender and return address filled), a user and a client with every scope (`organizations.manage shipments.manage shops.manage`). The client sees the shared catalogue and the broker contracts, and nothing of other tenants, so parallel test runs cannot collide. The body is optional: `{"name"?: string, "country_code"?: "NL" | "GB" | "DE"}` (schema `SandboxTenantRequest`). The `client_secret` is shown only in this answer. `POST /_sandbox/reset {"client_id": ...}` restores the tenant to this state. Only the admin token (or no token, on a sandbox without one) may create tenants; a tenant\'s access token gets 403.',
     tag: 'Sandbox',
-    auth: 'admin',
+    auth: 'control',
     body: tenantRequest,
     bodyOptional: true,
     produces: json,
     responses: {
       201: { description: 'The new tenant and its client credentials.', schema: tenantCreated, contentTypes: json },
       400: errorResponse('The body is not JSON or violates SandboxTenantRequest (10003).'),
+      403: errorResponse("A tenant's access token, or no token from a web page of another origin (10013)."),
     },
-    handler: async (ctx, { body }) => plainJson(await createTenant(ctx.services, body), 201),
+    handler: async (ctx, { body }) => {
+      if (ctx.principal) throw globalOnly('Creating a tenant');
+      return plainJson(await createTenant(ctx.services, body), 201);
+    },
   }),
 ];

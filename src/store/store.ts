@@ -1,4 +1,4 @@
-import { deterministicUuid } from '../ids.js';
+import { IdSource } from '../ids.js';
 import type { Persistence, WriteOp } from './persistence.js';
 import { ID_COUNTER } from './settings.js';
 import { Table } from './table.js';
@@ -18,8 +18,10 @@ export interface Tx extends ReadView {
   /** Merges `changes` into the row; a key set to `undefined` is removed. */
   update<T extends TableName>(table: T, id: string, changes: Partial<Row<T>>): Row<T>;
   remove(table: TableName, id: string): void;
-  /** A fresh id, deterministic for the seed and the number of ids handed out before. */
+  /** A fresh id, deterministic for the seed and the number of ids handed out before (see `IdSource`). */
   newId(): string;
+  /** A fresh id for something anyone may fetch without a token (a logo): not derivable from the seed. */
+  newPublicId(): string;
 }
 
 export interface Store extends ReadView {
@@ -39,6 +41,9 @@ export interface Store extends ReadView {
   snapshot(): StateData;
   /** Waits for pending writes and releases the persistence. */
   close(): Promise<void>;
+  /** How ids are made from now on (the app sets the data file's secret and the random-ids option). */
+  useIds(source: IdSource): void;
+  readonly ids: IdSource;
 }
 
 type Pending = { ops: WriteOp[]; resolve: () => void; reject: (error: unknown) => void };
@@ -49,12 +54,18 @@ class MemoryStore implements Store {
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
   version = 0;
+  ids: IdSource;
 
   constructor(
     readonly seed: number,
     private readonly persistence: Persistence,
   ) {
     for (const name of tableNames) this.tables.set(name, new Table(indexedFields[name] ?? []));
+    this.ids = new IdSource(seed, undefined, false);
+  }
+
+  useIds(source: IdSource): void {
+    this.ids = source;
   }
 
   get location(): string {
@@ -140,6 +151,13 @@ class MemoryStore implements Store {
       opOf.set(key, op);
       ops.push(op);
     };
+    const nextCounter = () => {
+      const row = this.get('settings', ID_COUNTER);
+      const counter = (row?.value as number | undefined) ?? 0;
+      if (row) tx.update('settings', ID_COUNTER, { value: counter + 1 });
+      else tx.insert('settings', { id: ID_COUNTER, value: counter + 1 });
+      return counter;
+    };
     const tx: Tx = {
       get: (t, id) => this.get(t, id),
       all: (t) => this.all(t),
@@ -163,13 +181,8 @@ class MemoryStore implements Store {
         const before = this.get(table, id);
         if (before) put(table, before, undefined, id);
       },
-      newId: () => {
-        const row = this.get('settings', ID_COUNTER);
-        const counter = (row?.value as number | undefined) ?? 0;
-        if (row) tx.update('settings', ID_COUNTER, { value: counter + 1 });
-        else tx.insert('settings', { id: ID_COUNTER, value: counter + 1 });
-        return deterministicUuid(`parcel-sandbox:${this.seed}`, counter);
-      },
+      newId: () => this.ids.id(nextCounter()),
+      newPublicId: () => this.ids.publicId(nextCounter()),
     };
     return tx;
   }

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Ctx } from '../../http/context.js';
 import { resourceDocument } from '../../jsonapi/document.js';
 import type { HookRecord } from '../../model/hook.js';
@@ -6,6 +8,7 @@ import type { Services } from '../../services.js';
 import type { Tx } from '../../store/store.js';
 import type { JobHandler } from '../scheduler.js';
 import { writeLog } from './logs.js';
+import { RefusedAddress, checkTarget, guardedLookup, targetPolicy, type Target, type TargetPolicy } from './target-address.js';
 
 export const DELIVER_WEBHOOK = 'deliver-webhook';
 export const SIGNATURE_HEADER = 'X-MYPARCELCOM-SIGNATURE';
@@ -16,13 +19,9 @@ const TIMEOUT_MS = 10_000;
 type Resource = { type: string; id: string; shipmentId: string };
 type Payload = { hook_id: string; index: number; body: string; attempt: number; resource: Resource };
 
-/** Whether `HOOK_ALLOWED_HOSTS` (comma separated, `*.domain` wildcards, `*` for any) lets a URL through. */
-export function hostAllowed(url: string, allowed: string | undefined): boolean {
-  const patterns = (allowed ?? '*').split(',').map((p) => p.trim().toLowerCase()).filter(Boolean);
-  if (patterns.includes('*')) return true;
-  const host = new URL(url).hostname.toLowerCase();
-  return patterns.some((p) => (p.startsWith('*.') ? host.endsWith(p.slice(1)) : host === p));
-}
+/** At most this much of a non-2xx answer is read, and a shorter excerpt of it is logged. */
+const ANSWER_READ_BYTES = 1024;
+const EXCERPT_CHARS = 120;
 
 /** HMAC-SHA256 hex digest of the raw body, keyed by the hook's secret (as production signs). */
 export function signature(secret: string, body: string): string {
@@ -47,22 +46,78 @@ export function scheduleDeliveries(tx: Tx, ctx: Ctx, hook: HookRecord, resource:
   });
 }
 
-async function post(url: string, body: string, secret: string | undefined): Promise<{ status?: number; error?: string }> {
-  const headers: Record<string, string> = { 'content-type': 'application/vnd.api+json', 'user-agent': 'parcel-sandbox-webhooks' };
+/** A short excerpt of an answer, safe to show: printable characters only, whitespace collapsed. */
+export function excerpt(text: string): string {
+  const clean = text.replace(/[^\x20-\x7e\u00a0-\u024f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return clean.length > EXCERPT_CHARS ? `${clean.slice(0, EXCERPT_CHARS)}…` : clean;
+}
+
+type Outcome = { status?: number; error?: string; refused?: true };
+
+/**
+ * POSTs the body to a checked target. The connection goes to the address the guarded lookup
+ * checked; redirects are not followed; at most ANSWER_READ_BYTES of a non-2xx answer are read.
+ * Errors name their code, not the addresses tried.
+ */
+function post(target: Target, policy: TargetPolicy, body: string, secret: string | undefined): Promise<Outcome> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/vnd.api+json',
+    'user-agent': 'parcel-sandbox-webhooks',
+    'content-length': String(Buffer.byteLength(body)),
+  };
   if (secret) headers[SIGNATURE_HEADER] = signature(secret, body);
-  try {
-    const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
-    const text = (await response.text()).slice(0, 500);
-    return response.ok ? { status: response.status } : { status: response.status, error: `answered ${response.status}${text ? `: ${text}` : ''}` };
-  } catch (error) {
-    return { error: `could not be reached (${(error as Error).message})` };
-  }
+  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (outcome: Outcome) => {
+      if (settled) return;
+      settled = true;
+      resolve(outcome);
+    };
+    const req = send(target.url, { method: 'POST', headers, lookup: guardedLookup(target, policy), timeout: TIMEOUT_MS, agent: false }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 200 && status < 300) {
+        res.resume();
+        return done({ status });
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const finish = () => {
+        res.destroy();
+        const text = excerpt(Buffer.concat(chunks).toString('utf8'));
+        done({ status, error: `answered ${status}${text ? `: ${text}` : ''}` });
+      };
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= ANSWER_READ_BYTES) finish();
+      });
+      res.on('end', finish);
+      res.on('error', finish);
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (error instanceof RefusedAddress) return done({ error: `is refused: ${error.message}`, refused: true });
+      done({ error: `could not be reached (${error.code ?? 'connection failed'})` });
+    });
+    req.end(body);
+  });
+}
+
+/** Checks the URL again (the rules may have changed since the hook was saved), then posts. */
+async function deliver(services: Services, url: string, body: string, secret: string | undefined): Promise<Outcome> {
+  const policy = targetPolicy(services.config);
+  const checked = checkTarget(url, policy);
+  if ('refusal' in checked) return { error: `is refused: ${checked.refusal}`, refused: true };
+  return post(checked.target, policy, body, secret);
 }
 
 /**
- * Delivers one webhook. Every attempt writes a hook log with the answer's status; a non-2xx
- * answer or a network error is retried `retry_delay` seconds later on the sandbox clock, until
- * `tries` attempts were made. A hook that was removed or switched off stops its deliveries.
+ * Delivers one webhook. Every attempt writes a hook log with the answer's status (and a short,
+ * sanitized excerpt of a non-2xx answer); a non-2xx answer or a network error is retried
+ * `retry_delay` seconds later on the sandbox clock, until `tries` attempts were made. A target
+ * that is refused (scheme, HOOK_ALLOWED_HOSTS, the address it resolves to) is logged once and
+ * not retried. A hook that was removed or switched off stops its deliveries.
  */
 export const deliverWebhookJob: JobHandler = {
   async run(services: Services, job) {
@@ -71,9 +126,7 @@ export const deliverWebhookJob: JobHandler = {
     const value = hook?.action.action_type === 'send-resource' ? hook.action.values[payload.index] : undefined;
     if (!hook || !hook.active || !value) return;
     const tries = value.tries ?? DEFAULT_TRIES;
-    const outcome = hostAllowed(value.url, services.config.hookAllowedHosts)
-      ? await post(value.url, payload.body, value.secret)
-      : { error: 'is not in HOOK_ALLOWED_HOSTS' };
+    const outcome = await deliver(services, value.url, payload.body, value.secret);
     const at = services.clock.now();
     await services.store.transact((tx) => {
       // The hook may have been deleted while the request was out: its logs went with it, so write none.
@@ -81,7 +134,8 @@ export const deliverWebhookJob: JobHandler = {
       const errors = outcome.error ? [`Attempt ${payload.attempt} of ${tries}: POST ${value.url} ${outcome.error}`] : [];
       const delivery = { url: value.url, attempt: payload.attempt, tries, ...(outcome.status !== undefined ? { status: outcome.status } : {}) };
       writeLog(tx, hook, payload.resource, { diff: {}, errors, at, delivery });
-      if (outcome.error && payload.attempt < tries && outcome.error !== 'is not in HOOK_ALLOWED_HOSTS') {
+      // A refused target stays refused: no retries.
+      if (outcome.error && payload.attempt < tries && !outcome.refused) {
         const dueMs = job.due_ms + (value.retry_delay ?? DEFAULT_RETRY_DELAY) * 1000;
         services.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: job.subject, dueMs, payload: Object.assign({}, payload, { attempt: payload.attempt + 1 }) });
       }
