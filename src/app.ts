@@ -11,6 +11,9 @@ import { apiErrorOf } from './http/domain-errors.js';
 import { DomainError } from './domain/errors.js';
 import { modules } from './modules.js';
 import type { AppDeps, Services } from './services.js';
+import type { Rules } from './domain/rules.js';
+import { callerCtx } from './http/context.js';
+import { resourceDocument } from './jsonapi/document.js';
 import { createScheduler } from './domain/scheduler.js';
 import { hookEvents } from './domain/hooks/engine.js';
 import { tokenVerifier } from './auth/tokens.js';
@@ -94,11 +97,35 @@ function notFound(endpoints: readonly Endpoint[]) {
 export function createServices(deps: AppDeps): Services {
   const kinds: KindRegistry = new Map(modules.flatMap((module) => module.kinds ?? []).map((kind) => [kind.type, kind]));
   const handlers = Object.assign({}, ...modules.map((module) => module.jobs ?? {}));
+  const jobs = createScheduler(() => rules, handlers);
+  const events = hookEvents(() => rules);
+  const rules: Rules = {
+    store: deps.store,
+    clock: deps.clock,
+    jobs,
+    events,
+    settings: {
+      registrationDelay: deps.config.registrationDelay,
+      contractVerificationDelay: deps.config.contractVerificationDelay,
+      hookAllowedHosts: deps.config.hookAllowedHosts,
+      shared: deps.config.shared,
+    },
+    credentialsKey: deps.keys.credentialsKey,
+    // Webhook payloads are rendered as the API renders responses, for the hook's organization.
+    render: (resource, includes, caller) => {
+      const ctx = callerCtx(services, caller);
+      const kind = kinds.get(resource.type);
+      const row = kind?.load(ctx, resource.id);
+      return kind && row ? JSON.stringify(resourceDocument(ctx, kind, row, includes)) : undefined;
+    },
+    logger: deps.logger,
+  };
   const services: Services = {
     ...deps,
+    rules,
     kinds,
-    jobs: createScheduler(() => services, handlers),
-    events: hookEvents(() => services),
+    jobs,
+    events,
     tokens: tokenVerifier(deps.keys, deps.clock),
     renderCache: new RenderCache(),
     inFlight: new Set(),

@@ -6,8 +6,8 @@ import type { Config } from './config.js';
 import type { Scheduler } from './domain/scheduler.js';
 import type { KindRegistry } from './jsonapi/resource.js';
 import type { RequestLog } from './sandbox/request-log.js';
-import type { ShipmentRecord, ShipmentStatusRecord } from './model/shipment.js';
-import type { Store, Tx } from './store/store.js';
+import type { ResourceEvents, Rules } from './domain/rules.js';
+import type { Store } from './store/store.js';
 
 /** The logging calls the sandbox makes; a pino logger fits. */
 export interface Logger {
@@ -29,16 +29,11 @@ export interface AppDeps {
   logger?: Logger;
 }
 
-/** Resource events that automation (hooks) reacts to, inside the transaction that caused them. */
-export interface ResourceEvents {
-  /** A shipment was created; returns it as hooks left it. */
-  shipmentCreated(tx: Tx, shipment: ShipmentRecord): ShipmentRecord;
-  /** A shipment got a new status. */
-  statusCreated(tx: Tx, shipment: ShipmentRecord, status: ShipmentStatusRecord): void;
-}
 
 /** The deps plus what the app builds from them once, shared by every request. */
 export interface Services extends AppDeps {
+  /** What the domain rules are handed (store, clock, jobs, their settings, events, renderer). */
+  rules: Rules;
   kinds: KindRegistry;
   jobs: Scheduler;
   events?: ResourceEvents;

@@ -1,9 +1,9 @@
 import type { CarrierRecord } from '../model/carrier.js';
 import type { ContractRecord, ContractStatus } from '../model/contract.js';
-import type { Services } from '../services.js';
 import type { Tx } from '../store/store.js';
 import { openCredentials } from './credentials.js';
 import { schemaProblems } from './json-schema.js';
+import type { Rules } from './rules.js';
 import type { JobHandler } from './scheduler.js';
 
 export const VERIFY_CONTRACT = 'verify-contract';
@@ -27,9 +27,9 @@ export function credentialProblems(carrier: CarrierRecord, credentials: Record<s
 }
 
 /** Puts the contract back to pending and verifies it after the configured delay on the sandbox clock. */
-export function scheduleVerification(tx: Tx, services: Services, contractId: string): void {
-  const dueMs = services.clock.nowMs() + services.config.contractVerificationDelay * 1000;
-  services.jobs.schedule(tx, { kind: VERIFY_CONTRACT, subject: contractId, dueMs });
+export function scheduleVerification(tx: Tx, rules: Rules, contractId: string): void {
+  const dueMs = rules.clock.nowMs() + rules.settings.contractVerificationDelay * 1000;
+  rules.jobs.schedule(tx, { kind: VERIFY_CONTRACT, subject: contractId, dueMs });
 }
 
 /**
@@ -57,26 +57,26 @@ export function verifiedStatus(current: ContractStatus, passed: boolean): Contra
  * status as the delayed verification would; a verification still scheduled is dropped. Returns the
  * problems found (none: the credentials are valid).
  */
-export function verifyNow(tx: Tx, services: Services, contractId: string): string[] {
+export function verifyNow(tx: Tx, rules: Rules, contractId: string): string[] {
   const contract = tx.get('contracts', contractId);
   if (!contract) throw new Error(`no contract ${contractId}`);
-  const problems = verificationProblems(contract, tx.get('carriers', contract.carrier_id), services.keys.credentialsKey);
-  services.jobs.cancel(tx, VERIFY_CONTRACT, contractId);
+  const problems = verificationProblems(contract, tx.get('carriers', contract.carrier_id), rules.credentialsKey);
+  rules.jobs.cancel(tx, VERIFY_CONTRACT, contractId);
   const status = verifiedStatus(contract.status, problems.length === 0);
   const errors = problems.length === 0 ? undefined : problems;
   // A verification that changes nothing leaves the row (and its updated_at) alone.
   if (status !== contract.status || JSON.stringify(errors) !== JSON.stringify(contract.verification_errors)) {
-    tx.update('contracts', contractId, { status, verification_errors: errors, updated_at: services.clock.now() });
+    tx.update('contracts', contractId, { status, verification_errors: errors, updated_at: rules.clock.now() });
   }
   return problems;
 }
 
 /** Verifies a pending contract: `active` when the carrier would accept its credentials, else `invalid`. */
 export const verifyContractJob: JobHandler = {
-  apply(tx, job, services) {
+  apply(tx, job, rules) {
     const contract = tx.get('contracts', job.subject);
     if (!contract || contract.status !== 'pending' || !contract.credentials) return;
-    const problems = verificationProblems(contract, tx.get('carriers', contract.carrier_id), services.keys.credentialsKey);
+    const problems = verificationProblems(contract, tx.get('carriers', contract.carrier_id), rules.credentialsKey);
     tx.update('contracts', contract.id, {
       status: verifiedStatus(contract.status, problems.length === 0),
       verification_errors: problems.length === 0 ? undefined : problems,

@@ -1,4 +1,4 @@
-import type { Services } from '../services.js';
+import type { Rules } from './rules.js';
 import type { Tx } from '../store/store.js';
 import type { JobRecord } from '../store/tables.js';
 
@@ -8,8 +8,8 @@ import type { JobRecord } from '../store/tables.js';
  * on the outside world (HTTP calls) and makes its own transactions.
  */
 export type JobHandler =
-  | { apply(tx: Tx, job: JobRecord, services: Services): void }
-  | { run(services: Services, job: JobRecord): Promise<void> };
+  | { apply(tx: Tx, job: JobRecord, rules: Rules): void }
+  | { run(rules: Rules, job: JobRecord): Promise<void> };
 
 export interface Scheduler {
   /** Schedules a job, replacing a pending job of the same kind and subject. */
@@ -26,12 +26,12 @@ export interface Scheduler {
 const MAX_JOBS_PER_RUN = 100_000;
 
 /** The scheduler of one sandbox. Runs are serialized, so a job never runs twice at once. */
-export function createScheduler(services: () => Services, handlers: Readonly<Record<string, JobHandler>>): Scheduler {
+export function createScheduler(rules: () => Rules, handlers: Readonly<Record<string, JobHandler>>): Scheduler {
   let running: Promise<number> = Promise.resolve(0);
   let timer: NodeJS.Timeout | undefined;
 
   const dueJobs = (): JobRecord[] => {
-    const { store, clock } = services();
+    const { store, clock } = rules();
     const now = clock.nowMs();
     return store
       .all('jobs')
@@ -40,7 +40,7 @@ export function createScheduler(services: () => Services, handlers: Readonly<Rec
   };
 
   const runOne = async (job: JobRecord): Promise<void> => {
-    const s = services();
+    const s = rules();
     const handler = handlers[job.kind];
     const done = (tx: Tx) => {
       if (tx.get('jobs', job.id)) tx.remove('jobs', job.id);
@@ -67,7 +67,7 @@ export function createScheduler(services: () => Services, handlers: Readonly<Rec
     let count = 0;
     for (let due = dueJobs(); due.length > 0 && count < MAX_JOBS_PER_RUN; due = dueJobs()) {
       for (const job of due) {
-        if (!services().store.get('jobs', job.id)) continue;
+        if (!rules().store.get('jobs', job.id)) continue;
         await runOne(job);
         count += 1;
       }

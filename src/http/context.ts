@@ -1,10 +1,11 @@
 import type { Principal } from '../model/tenancy.js';
 import type { Services } from '../services.js';
+import type { Acting, Rules } from '../domain/rules.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { KindRegistry, RenderContext, ResourceKind } from '../jsonapi/resource.js';
 
 /** What a handler sees of one request: the app's services, the caller and how to build links. */
-export interface Ctx extends RenderContext {
+export interface Ctx extends RenderContext, Acting {
   readonly services: Services;
   /** The authenticated client, or `undefined` on a public endpoint called without a token. */
   readonly principal: Principal | undefined;
@@ -39,6 +40,10 @@ class RequestCtx implements Ctx {
     return this.services.kinds;
   }
 
+  get rules(): Rules {
+    return this.services.rules;
+  }
+
   url(path: string): string {
     return this.base + path;
   }
@@ -51,20 +56,11 @@ export function createCtx(services: Services, requestUrl: string, principal: Pri
 }
 
 /**
- * A context for work the sandbox does on an organization's behalf outside a request (hooks,
- * webhooks): it sees what the organization's clients see, and links use the public URL or the
- * local address of the server.
+ * A context for work the sandbox does for a caller outside a request (webhook payloads): it sees
+ * what the caller sees, and links use the public URL or the local address of the server.
  */
-export function organizationCtx(services: Services, organizationId: string, brokerId: string): Ctx {
+export function callerCtx(services: Services, principal: Principal): Ctx {
   const base = services.config.publicUrl ?? `http://${services.config.host === '0.0.0.0' ? '127.0.0.1' : services.config.host}:${services.config.port}`;
-  const principal: Principal = {
-    clientId: 'sandbox-automation',
-    userId: '',
-    organizationId,
-    brokerId,
-    scopes: ['organizations.manage', 'shipments.manage', 'shops.manage'],
-    tokenId: '',
-  };
   return createCtx(services, base, principal);
 }
 

@@ -91,7 +91,7 @@ export const contractActionEndpoints = [
     },
     handler: async (ctx, { params: path }) => {
       const contract = ownContract(ctx, path.contract_id, 'validated by you');
-      const problems = await ctx.services.store.transact((tx) => verifyNow(tx, ctx.services, contract.id));
+      const problems = await ctx.services.store.transact((tx) => verifyNow(tx, ctx.rules, contract.id));
       return plainJson({ data: problems.length === 0 ? { valid: true } : { valid: false, message: problems.join(' ') } });
     },
   }),

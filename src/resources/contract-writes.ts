@@ -102,7 +102,7 @@ export const contractWriteEndpoints = [
           owner: { type: 'organizations', id: owner },
           credentials: sealCredentials(services.keys.credentialsKey, data.attributes.credentials),
         });
-        scheduleVerification(tx, services, row.id);
+        scheduleVerification(tx, services.rules, row.id);
         return row;
       });
       return jsonApi(resourceDocument(ctx, contractKind, contract), 201, { location: ctx.url(contractKind.self(contract)) });
@@ -146,7 +146,7 @@ export const contractWriteEndpoints = [
           ...(rekeyed ? { credentials: sealCredentials(services.keys.credentialsKey, changes.credentials!), verification_errors: undefined } : {}),
           updated_at: services.clock.now(),
         });
-        if (rekeyed) scheduleVerification(tx, services, row.id);
+        if (rekeyed) scheduleVerification(tx, services.rules, row.id);
         return row;
       });
       return jsonApi(resourceDocument(ctx, contractKind, updated));

@@ -67,7 +67,7 @@ export const shipmentRpcEndpoints = [
       await services.store.transact((tx) => {
         for (const file of tx.find('files', 'shipment_id', shipment.id)) if (file.document_type === 'label') tx.remove('files', file.id);
         services.jobs.cancel(tx, WALK_SHIPMENT, shipment.id);
-        addStatus(tx, services, shipment, { code: 'shipment-voided', at: services.clock.now(), carrier: { code: 'VOID', description: 'Shipment voided' } });
+        addStatus(tx, services.rules, shipment, { code: 'shipment-voided', at: services.clock.now(), carrier: { code: 'VOID', description: 'Shipment voided' } });
       });
       return new Response(null, { status: 204 });
     },
@@ -104,7 +104,7 @@ export const shipmentRpcEndpoints = [
       if (status.code !== shipment.status_code) {
         await services.store.transact((tx) => {
           services.jobs.cancel(tx, WALK_SHIPMENT, shipment.id);
-          addStatus(tx, services, shipment, { code: status.code, at: services.clock.now(), carrier: { code: 'SIM', description: `Simulated: ${status.name}` }, carrierStatuses });
+          addStatus(tx, services.rules, shipment, { code: status.code, at: services.clock.now(), carrier: { code: 'SIM', description: `Simulated: ${status.name}` }, carrierStatuses });
         });
       } else if (carrierStatuses) {
         // Carrier statuses of the status the shipment already has join its current shipment-status, as production's do.

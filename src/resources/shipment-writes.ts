@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idempotencyKey, idempotent, requestFingerprint, type Remember } from '../domain/idempotency.js';
+import { idempotencyKey, idempotent, requestFingerprint, type Remember } from '../http/idempotency.js';
 import type { ShipmentDraft } from '../domain/shipments/draft.js';
 import { shipmentFields } from '../domain/shipments/fields.js';
 import { scheduleRegistration } from '../domain/shipments/registration.js';
@@ -52,7 +52,7 @@ function createInTx(ctx: Ctx, tx: Tx, draft: ShipmentDraft, resolved: ResolvedSh
   syncSurcharges(tx, inserted, resolved.surcharges, now);
   services.events?.statusCreated(tx, inserted, first.row);
   const shipment = services.events?.shipmentCreated(tx, inserted) ?? inserted;
-  scheduleRegistration(tx, services, shipment);
+  scheduleRegistration(tx, services.rules, shipment);
   return shipment;
 }
 
@@ -120,8 +120,8 @@ export const shipmentWriteEndpoints = [
       const updated = await services.store.transact((tx) => {
         let row = tx.update('shipments', current.id, Object.assign(shipmentFields(draft, resolved), { updated_at: services.clock.now() }));
         syncSurcharges(tx, row, resolved.surcharges, services.clock.now());
-        if (row.status_code !== 'shipment-concept') row = addStatus(tx, services, row, { code: 'shipment-concept', at: services.clock.now() });
-        scheduleRegistration(tx, services, row);
+        if (row.status_code !== 'shipment-concept') row = addStatus(tx, services.rules, row, { code: 'shipment-concept', at: services.clock.now() });
+        scheduleRegistration(tx, services.rules, row);
         return row;
       });
       return jsonApi(resourceDocument(ctx, shipmentKind, updated, include));

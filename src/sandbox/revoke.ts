@@ -1,7 +1,7 @@
 import { compactVerify } from 'jose';
 import { z } from 'zod';
 import { TOKEN_ALG, type Keys } from '../auth/keys.js';
-import { REPLAY_WINDOW } from '../domain/idempotency.js';
+import { REPLAY_WINDOW } from '../http/idempotency.js';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';

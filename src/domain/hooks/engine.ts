@@ -1,8 +1,8 @@
-import { organizationCtx, type Ctx } from '../../http/context.js';
 import { DomainError } from '../errors.js';
 import type { HookRecord } from '../../model/hook.js';
 import type { ShipmentRecord, ShipmentStatusRecord } from '../../model/shipment.js';
-import type { ResourceEvents, Services } from '../../services.js';
+import type { Acting, ResourceEvents, Rules } from '../rules.js';
+import { automationFor } from './automation.js';
 import type { Tx } from '../../store/store.js';
 import { shipmentFields } from '../shipments/fields.js';
 import { resolveDraft } from '../shipments/resolve.js';
@@ -14,9 +14,10 @@ import { diff, draftFromDocument, shipmentDocument, statusDocument } from './shi
 import { applyUpdate } from './update-resource.js';
 import { scheduleDeliveries } from './webhooks.js';
 
-function ctxFor(services: Services, shipment: ShipmentRecord): Ctx {
-  const organization = services.store.get('organizations', shipment.organization_id);
-  return organizationCtx(services, shipment.organization_id, organization?.broker_id ?? '');
+/** Hooks act for the shipment's organization, seeing what its clients see. */
+function actingFor(rules: Rules, shipment: ShipmentRecord): Acting {
+  const organization = rules.store.get('organizations', shipment.organization_id);
+  return { rules, principal: automationFor(shipment.organization_id, organization?.broker_id ?? '') };
 }
 
 /**
@@ -24,17 +25,17 @@ function ctxFor(services: Services, shipment: ShipmentRecord): Ctx {
  * the same checks as a client's update; if they do not, or any value cannot apply, the hook
  * changes nothing and its log says why.
  */
-function updateShipment(tx: Tx, ctx: Ctx, hook: HookRecord, shipment: ShipmentRecord): { shipment: ShipmentRecord; diff: Record<string, unknown>; errors: string[] } {
+function updateShipment(tx: Tx, acting: Acting, hook: HookRecord, shipment: ShipmentRecord): { shipment: ShipmentRecord; diff: Record<string, unknown>; errors: string[] } {
   if (hook.action.action_type !== 'update-resource') return { shipment, diff: {}, errors: [] };
   const before = shipmentDocument(shipment);
-  const { document, errors } = applyUpdate(ctx, before, hook.action.values);
+  const { document, errors } = applyUpdate(acting, before, hook.action.values);
   const changes = diff(before, document);
   if (errors.length > 0 || Object.keys(changes).length === 0) return { shipment, diff: {}, errors };
   try {
     const draft = draftFromDocument(document, shipment);
-    const resolved = resolveDraft(ctx, draft);
+    const resolved = resolveDraft(acting, draft);
     const updated = tx.update('shipments', shipment.id, shipmentFields(draft, resolved));
-    syncSurcharges(tx, updated, resolved.surcharges, ctx.services.clock.now());
+    syncSurcharges(tx, updated, resolved.surcharges, acting.rules.clock.now());
     return { shipment: updated, diff: diff(before, shipmentDocument(updated)), errors: [] };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
@@ -43,18 +44,18 @@ function updateShipment(tx: Tx, ctx: Ctx, hook: HookRecord, shipment: ShipmentRe
 }
 
 /** The hooks on new shipments, one after another, each seeing what the earlier ones did. */
-function onShipmentCreated(services: Services, tx: Tx, created: ShipmentRecord): ShipmentRecord {
-  const ctx = ctxFor(services, created);
-  const at = services.clock.now();
+function onShipmentCreated(rules: Rules, tx: Tx, created: ShipmentRecord): ShipmentRecord {
+  const acting = actingFor(rules, created);
+  const at = rules.clock.now();
   let shipment = created;
   const scope = { shopId: created.shop_id, organizationId: created.organization_id };
-  for (const hook of hooksInOrder(tx, services.store.seed, scope, 'shipments', created.id)) {
+  for (const hook of hooksInOrder(tx, rules.store.seed, scope, 'shipments', created.id)) {
     if (!allHold(shipmentDocument(shipment), hook.trigger.predicates)) continue;
     if (hook.action.action_type === 'send-resource') {
-      scheduleDeliveries(tx, ctx, hook, { type: 'shipments', id: shipment.id, shipmentId: shipment.id });
+      scheduleDeliveries(tx, acting, hook, { type: 'shipments', id: shipment.id, shipmentId: shipment.id });
       continue;
     }
-    const result = updateShipment(tx, ctx, hook, shipment);
+    const result = updateShipment(tx, acting, hook, shipment);
     shipment = result.shipment;
     writeLog(tx, hook, { type: 'shipments', id: shipment.id, shipmentId: shipment.id }, { diff: result.diff, errors: result.errors, at });
   }
@@ -62,22 +63,22 @@ function onShipmentCreated(services: Services, tx: Tx, created: ShipmentRecord):
 }
 
 /** The hooks on new shipment statuses: webhooks, mostly. */
-function onStatusCreated(services: Services, tx: Tx, shipment: ShipmentRecord, status: ShipmentStatusRecord): void {
-  const ctx = ctxFor(services, shipment);
+function onStatusCreated(rules: Rules, tx: Tx, shipment: ShipmentRecord, status: ShipmentStatusRecord): void {
+  const acting = actingFor(rules, shipment);
   const document = statusDocument(status);
   const scope = { shopId: shipment.shop_id, organizationId: shipment.organization_id };
-  for (const hook of hooksInOrder(tx, services.store.seed, scope, 'shipment-statuses', status.id)) {
+  for (const hook of hooksInOrder(tx, rules.store.seed, scope, 'shipment-statuses', status.id)) {
     if (!allHold(document, hook.trigger.predicates)) continue;
     const resource = { type: 'shipment-statuses', id: status.id, shipmentId: shipment.id };
-    if (hook.action.action_type === 'send-resource') scheduleDeliveries(tx, ctx, hook, resource);
+    if (hook.action.action_type === 'send-resource') scheduleDeliveries(tx, acting, hook, resource);
     else writeLog(tx, hook, resource, { diff: {}, errors: ['update-resource applies to shipments only.'], at: status.created_at });
   }
 }
 
 /** The hook engine, as the resource events the shipment life cycle raises. */
-export function hookEvents(services: () => Services): ResourceEvents {
+export function hookEvents(rules: () => Rules): ResourceEvents {
   return {
-    shipmentCreated: (tx, shipment) => onShipmentCreated(services(), tx, shipment),
-    statusCreated: (tx, shipment, status) => onStatusCreated(services(), tx, shipment, status),
+    shipmentCreated: (tx, shipment) => onShipmentCreated(rules(), tx, shipment),
+    statusCreated: (tx, shipment, status) => onStatusCreated(rules(), tx, shipment, status),
   };
 }

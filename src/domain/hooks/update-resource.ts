@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Ctx } from '../../http/context.js';
+import type { Acting } from '../rules.js';
 import type { updateValue } from '../../model/hook.js';
 import { coversAddress } from '../address-rules.js';
 import type { HookDocument } from './shipment-document.js';
@@ -12,8 +12,8 @@ type UpdateValue = z.infer<typeof updateValue>;
  * The id of a service with `code` that ships the document's route and, when the document names
  * a contract, belongs to the contract's carrier.
  */
-function serviceCodeToId(ctx: Ctx, document: HookDocument, code: string): string | undefined {
-  const { store } = ctx.services;
+function serviceCodeToId(ctx: Acting, document: HookDocument, code: string): string | undefined {
+  const { store } = ctx.rules;
   const from = document.attributes.sender_address as { country_code: string; postal_code?: string };
   const to = document.attributes.recipient_address as { country_code: string; postal_code?: string };
   const contractId = (document.relationships.contract?.data as { id?: string } | null)?.id;
@@ -39,7 +39,7 @@ function idOf(part: 'relationship' | 'data' | 'id', value: unknown): string {
  * `{data: {type, id}}`, whatever form the pointer takes: a `/data/type` value writes nothing, the
  * id fills in the one type the relationship can have. Returns an error when a converter finds nothing.
  */
-function write(ctx: Ctx, next: HookDocument, target: Target, value: UpdateValue): string | undefined {
+function write(ctx: Acting, next: HookDocument, target: Target, value: UpdateValue): string | undefined {
   if (target.kind === 'attribute') {
     if (!isSet(valueAt(next, value.pointer))) setAt(next as unknown as Record<string, unknown>, value.pointer, structuredClone(attributeValue(target.path, value.value)));
     return undefined;
@@ -67,7 +67,7 @@ function write(ctx: Ctx, next: HookDocument, target: Target, value: UpdateValue)
  * action changes nothing and the errors say why (a hook stored before a rule existed is judged
  * by today's rules). Returns the changed copy and the errors.
  */
-export function applyUpdate(ctx: Ctx, document: HookDocument, values: readonly UpdateValue[]): { document: HookDocument; errors: string[] } {
+export function applyUpdate(ctx: Acting, document: HookDocument, values: readonly UpdateValue[]): { document: HookDocument; errors: string[] } {
   const problems = updateProblems(values);
   if (problems.length > 0) return { document, errors: problems.map((p) => `Value ${p.index}: ${p.message}`) };
   const next = structuredClone(document);

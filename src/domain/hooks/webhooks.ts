@@ -1,11 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { Ctx } from '../../http/context.js';
-import { resourceDocument } from '../../jsonapi/document.js';
 import type { HookRecord } from '../../model/hook.js';
-import type { Services } from '../../services.js';
 import type { Tx } from '../../store/store.js';
+import type { Acting, Rules } from '../rules.js';
 import type { JobHandler } from '../scheduler.js';
 import { writeLog } from './logs.js';
 import { RefusedAddress, checkTarget, guardedLookup, targetPolicy, type Target, type TargetPolicy } from './target-address.js';
@@ -32,17 +30,15 @@ export function signature(secret: string, body: string): string {
  * Queues one delivery per send-resource value, due at once. The body is the resource's JSON:API
  * document as it is now (with the asked includes), so retries send exactly the same bytes.
  */
-export function scheduleDeliveries(tx: Tx, ctx: Ctx, hook: HookRecord, resource: Resource): void {
-  if (hook.action.action_type !== 'send-resource') return;
-  const kind = ctx.services.kinds.get(resource.type);
-  const row = kind?.load(ctx, resource.id);
-  if (!kind || !row) return;
+export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, resource: Resource): void {
+  if (hook.action.action_type !== 'send-resource' || !acting.principal) return;
+  const { rules, principal } = acting;
   hook.action.values.forEach((value, index) => {
     // The paths were checked when the hook was saved; a path that leads nowhere embeds nothing.
-    const includes = value.includes ?? [];
-    const body = JSON.stringify(resourceDocument(ctx, kind, row, includes));
+    const body = rules.render({ type: resource.type, id: resource.id }, value.includes ?? [], principal);
+    if (body === undefined) return;
     const payload: Payload = { hook_id: hook.id, index, body, attempt: 1, resource };
-    ctx.services.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: `${hook.id}:${resource.id}:${index}`, dueMs: ctx.services.clock.nowMs(), payload });
+    rules.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: `${hook.id}:${resource.id}:${index}`, dueMs: rules.clock.nowMs(), payload });
   });
 }
 
@@ -105,8 +101,8 @@ function post(target: Target, policy: TargetPolicy, body: string, secret: string
 }
 
 /** Checks the URL again (the rules may have changed since the hook was saved), then posts. */
-async function deliver(services: Services, url: string, body: string, secret: string | undefined): Promise<Outcome> {
-  const policy = targetPolicy(services.config);
+async function deliver(rules: Rules, url: string, body: string, secret: string | undefined): Promise<Outcome> {
+  const policy = targetPolicy(rules.settings);
   const checked = checkTarget(url, policy);
   if ('refusal' in checked) return { error: `is refused: ${checked.refusal}`, refused: true };
   return post(checked.target, policy, body, secret);
@@ -120,15 +116,15 @@ async function deliver(services: Services, url: string, body: string, secret: st
  * not retried. A hook that was removed or switched off stops its deliveries.
  */
 export const deliverWebhookJob: JobHandler = {
-  async run(services: Services, job) {
+  async run(rules: Rules, job) {
     const payload = job.payload as Payload;
-    const hook = services.store.get('hooks', payload.hook_id);
+    const hook = rules.store.get('hooks', payload.hook_id);
     const value = hook?.action.action_type === 'send-resource' ? hook.action.values[payload.index] : undefined;
     if (!hook || !hook.active || !value) return;
     const tries = value.tries ?? DEFAULT_TRIES;
-    const outcome = await deliver(services, value.url, payload.body, value.secret);
-    const at = services.clock.now();
-    await services.store.transact((tx) => {
+    const outcome = await deliver(rules, value.url, payload.body, value.secret);
+    const at = rules.clock.now();
+    await rules.store.transact((tx) => {
       // The hook may have been deleted while the request was out: its logs went with it, so write none.
       if (!tx.get('hooks', hook.id)) return;
       const errors = outcome.error ? [`Attempt ${payload.attempt} of ${tries}: POST ${value.url} ${outcome.error}`] : [];
@@ -137,7 +133,7 @@ export const deliverWebhookJob: JobHandler = {
       // A refused target stays refused: no retries.
       if (outcome.error && payload.attempt < tries && !outcome.refused) {
         const dueMs = job.due_ms + (value.retry_delay ?? DEFAULT_RETRY_DELAY) * 1000;
-        services.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: job.subject, dueMs, payload: Object.assign({}, payload, { attempt: payload.attempt + 1 }) });
+        rules.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: job.subject, dueMs, payload: Object.assign({}, payload, { attempt: payload.attempt + 1 }) });
       }
     });
   },

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../http/context.js';
+import type { Acting } from '../rules.js';
 import type { CarrierRecord } from '../../model/carrier.js';
 import type { ServiceRateRecord } from '../../model/service-rate.js';
 import type { ChosenOption, LabelChoice } from '../../model/shipment.js';
@@ -32,10 +32,10 @@ export function checkContent(draft: ShipmentDraft, international: boolean, probl
  * Service options must exist, be offered by the shipment's rate, be at most one per category and
  * carry the values their `values_format` asks for.
  */
-export function checkOptions(ctx: Ctx, chosen: readonly ChosenOption[], rate: ServiceRateRecord | undefined, problems: Problems): ChosenOption[] {
+export function checkOptions(ctx: Acting, chosen: readonly ChosenOption[], rate: ServiceRateRecord | undefined, problems: Problems): ChosenOption[] {
   const categories = new Map<string, number>();
   chosen.forEach((choice, index) => {
-    const option = ctx.services.store.get('serviceOptions', choice.id);
+    const option = ctx.rules.store.get('serviceOptions', choice.id);
     if (!option) {
       problems.add(`No service option with id '${choice.id}' exists.`, pointers.option(index));
       return;

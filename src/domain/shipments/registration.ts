@@ -1,6 +1,6 @@
 import type { TaxIdentificationNumber } from '../../model/common.js';
 import type { FileRecord, ShipmentRecord } from '../../model/shipment.js';
-import type { Services } from '../../services.js';
+import type { Rules } from '../rules.js';
 import type { Tx } from '../../store/store.js';
 import type { JobHandler } from '../scheduler.js';
 import { isInternational } from './draft.js';
@@ -20,15 +20,15 @@ export const hasTag = (shipment: ShipmentRecord, tag: string): boolean => (shipm
  * `register_at` that is set: it runs REGISTRATION_DELAY seconds after `register_at` (or after
  * now, when that lies in the past). Anything else cancels a queued registration.
  */
-export function scheduleRegistration(tx: Tx, services: Services, shipment: ShipmentRecord): void {
+export function scheduleRegistration(tx: Tx, rules: Rules, shipment: ShipmentRecord): void {
   const ready =
     shipment.status_code === 'shipment-concept' && shipment.register_at != null && shipment.service_id && shipment.contract_id;
   if (!ready) {
-    services.jobs.cancel(tx, REGISTER_SHIPMENT, shipment.id);
+    rules.jobs.cancel(tx, REGISTER_SHIPMENT, shipment.id);
     return;
   }
-  const startMs = Math.max(shipment.register_at! * 1000, services.clock.nowMs());
-  services.jobs.schedule(tx, { kind: REGISTER_SHIPMENT, subject: shipment.id, dueMs: startMs + services.config.registrationDelay * 1000 });
+  const startMs = Math.max(shipment.register_at! * 1000, rules.clock.nowMs());
+  rules.jobs.schedule(tx, { kind: REGISTER_SHIPMENT, subject: shipment.id, dueMs: startMs + rules.settings.registrationDelay * 1000 });
 }
 
 /** Shipment numbers win; organization numbers of another (type, country) are added. */
@@ -79,19 +79,19 @@ export function extensionOf(mimeType: string): string {
 
 /** Registers a queued shipment with the sandbox "carrier": registered with files, or failed. */
 export const registerShipmentJob: JobHandler = {
-  apply(tx, job, services) {
+  apply(tx, job, rules) {
     const shipment = tx.get('shipments', job.subject);
     if (!shipment || shipment.status_code !== 'shipment-concept') return;
     const at = Math.floor(job.due_ms / 1000);
     const reason = refusal(tx, shipment);
     if (reason) {
-      addStatus(tx, services, shipment, { code: 'shipment-registration-failed', at, errors: [carrierError(reason)] });
+      addStatus(tx, rules, shipment, { code: 'shipment-registration-failed', at, errors: [carrierError(reason)] });
       return;
     }
     const carrier = tx.get('carriers', tx.get('contracts', shipment.contract_id!)!.carrier_id)!;
     const attempt = tx.find('shipmentStatuses', 'shipment_id', shipment.id).length;
     // The tracking page needs no token: its code follows from the data file's secret, not from the seed.
-    const code = trackingCode(carrier.code, services.store.ids.digest(`tracking:${shipment.id}:${attempt}`));
+    const code = trackingCode(carrier.code, rules.store.ids.digest(`tracking:${shipment.id}:${attempt}`));
     const organization = tx.get('organizations', shipment.organization_id);
     const registered = tx.update('shipments', shipment.id, {
       tracking_code: code,
@@ -100,11 +100,11 @@ export const registerShipmentJob: JobHandler = {
       sender_tax_identification_numbers: mergeTaxNumbers(shipment.sender_tax_identification_numbers, organization?.tax_identification_numbers),
     });
     createFiles(tx, registered, at);
-    const current = addStatus(tx, services, registered, {
+    const current = addStatus(tx, rules, registered, {
       code: 'shipment-registered',
       at,
       carrier: { code: 'PRE-ADVICE', description: 'Shipment data received by the carrier' },
     });
-    if (hasTag(current, TRIGGERS.autoDeliver)) scheduleWalk(tx, services, current, 0, at);
+    if (hasTag(current, TRIGGERS.autoDeliver)) scheduleWalk(tx, rules, current, 0, at);
   },
 };

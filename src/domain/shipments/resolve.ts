@@ -1,4 +1,4 @@
-import type { Ctx } from '../../http/context.js';
+import type { Acting } from '../rules.js';
 import type { CarrierRecord } from '../../model/carrier.js';
 import type { CollectionRecord } from '../../model/collection.js';
 import type { Price } from '../../model/common.js';
@@ -35,8 +35,8 @@ export interface ResolvedShipment {
 
 type Resolution = { service?: ServiceRecord; contract?: ContractRecord };
 
-function resolveServiceAndContract(ctx: Ctx, draft: ShipmentDraft, problems: Problems): Resolution {
-  const { store } = ctx.services;
+function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: Problems): Resolution {
+  const { store } = ctx.rules;
   const { sender_address: from, recipient_address: to } = draft.attributes;
   if (!draft.serviceId && draft.serviceCode) return cheapestChoice(ctx, draft, problems);
   const service = draft.serviceId ? store.get('services', draft.serviceId) : undefined;
@@ -58,10 +58,10 @@ function resolveServiceAndContract(ctx: Ctx, draft: ShipmentDraft, problems: Pro
   return { service, contract };
 }
 
-function resolveCoverage(ctx: Ctx, draft: ShipmentDraft, contract: ContractRecord | undefined, problems: Problems) {
+function resolveCoverage(ctx: Acting, draft: ShipmentDraft, contract: ContractRecord | undefined, problems: Problems) {
   if (!draft.coverageId) return undefined;
-  const coverage = ctx.services.store.get('liabilityCoverages', draft.coverageId);
-  const owner = coverage && ctx.services.store.get('contracts', coverage.contract_id);
+  const coverage = ctx.rules.store.get('liabilityCoverages', draft.coverageId);
+  const owner = coverage && ctx.rules.store.get('contracts', coverage.contract_id);
   if (!coverage || !owner || !canSeeContract(ctx.principal, owner)) {
     problems.add(`No liability coverage with id '${draft.coverageId}' is available to you.`, pointers.relationship('liability_coverage'));
   } else if (coverage.contract_id !== contract?.id) {
@@ -70,8 +70,8 @@ function resolveCoverage(ctx: Ctx, draft: ShipmentDraft, contract: ContractRecor
   return coverage;
 }
 
-function resolveCollection(ctx: Ctx, draft: ShipmentDraft, contract: ContractRecord | undefined, problems: Problems) {
-  const { store, clock } = ctx.services;
+function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: ContractRecord | undefined, problems: Problems) {
+  const { store, clock } = ctx.rules;
   if (draft.collectionId) {
     const collection = store.get('collections', draft.collectionId);
     if (!collection || collection.organization_id !== ctx.principal?.organizationId || collection.shop_id !== draft.shopId) {
@@ -90,9 +90,9 @@ function resolveCollection(ctx: Ctx, draft: ShipmentDraft, contract: ContractRec
 }
 
 /** The consolidation shipment named, which must be one of the caller's shipments. */
-function resolveConsolidation(ctx: Ctx, draft: ShipmentDraft, problems: Problems): ShipmentRecord | undefined {
+function resolveConsolidation(ctx: Acting, draft: ShipmentDraft, problems: Problems): ShipmentRecord | undefined {
   if (!draft.consolidationShipmentId) return undefined;
-  const target = ctx.services.store.get('shipments', draft.consolidationShipmentId);
+  const target = ctx.rules.store.get('shipments', draft.consolidationShipmentId);
   if (!target || target.organization_id !== ctx.principal?.organizationId) {
     problems.add(`No shipment with id '${draft.consolidationShipmentId}' is available to you.`, pointers.relationship('consolidation_shipment'));
   }
@@ -111,8 +111,8 @@ function totalValue(draft: ShipmentDraft): Price | undefined {
  * Checks every reference and rule of a shipment draft and resolves it to records. All
  * violations are reported together as 422/10008 errors with pointers into the request.
  */
-export function resolveDraft(ctx: Ctx, draft: ShipmentDraft): ResolvedShipment {
-  const { store } = ctx.services;
+export function resolveDraft(ctx: Acting, draft: ShipmentDraft): ResolvedShipment {
+  const { store } = ctx.rules;
   const problems = new Problems();
   const shop = store.get('shops', draft.shopId);
   if (!shop || shop.organization_id !== ctx.principal?.organizationId) {

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../http/context.js';
+import type { Acting } from '../rules.js';
 import type { ContractRecord } from '../../model/contract.js';
 import type { ServiceRecord } from '../../model/service.js';
 import { coversAddress } from '../address-rules.js';
@@ -13,8 +13,8 @@ import { withVolumetricWeight } from './volumetric.js';
  * contracts the caller may use (the given contract only, when there is one), the pair that
  * gives the cheapest price for this parcel.
  */
-export function cheapestChoice(ctx: Ctx, draft: ShipmentDraft, problems: Problems): { service?: ServiceRecord; contract?: ContractRecord } {
-  const { store } = ctx.services;
+export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Problems): { service?: ServiceRecord; contract?: ContractRecord } {
+  const { store } = ctx.rules;
   const code = draft.serviceCode!;
   const { sender_address: from, recipient_address: to } = draft.attributes;
   const services = store.all('services').filter((service) => service.code === code);

@@ -1,6 +1,6 @@
 import type { CarrierStatus, ShipmentRecord, ShipmentStatusRecord } from '../../model/shipment.js';
 import type { StatusRecord } from '../../model/status.js';
-import type { Services } from '../../services.js';
+import type { Rules } from '../rules.js';
 import type { ReadView, Tx } from '../../store/store.js';
 
 /** The `statuses` row of a code; the catalogue is fixture data, so a missing code is a bug. */
@@ -53,7 +53,7 @@ export function statusRowFor(tx: Tx, shipment: Pick<ShipmentRecord, 'id' | 'trac
  * Appends a status to a shipment's history and makes it current. Carrier statuses also move
  * `synced_at`, the last time the sandbox "heard from" the carrier.
  */
-export function addStatus(tx: Tx, services: Services, shipment: ShipmentRecord, next: NewStatus): ShipmentRecord {
+export function addStatus(tx: Tx, rules: Rules, shipment: ShipmentRecord, next: NewStatus): ShipmentRecord {
   const { row, status } = statusRowFor(tx, shipment, next);
   tx.insert('shipmentStatuses', row);
   const updated = tx.update('shipments', shipment.id, {
@@ -62,6 +62,6 @@ export function addStatus(tx: Tx, services: Services, shipment: ShipmentRecord, 
     updated_at: Math.max(shipment.updated_at, next.at),
     ...(next.carrier || next.carrierStatuses ? { synced_at: next.at } : {}),
   });
-  services.events?.statusCreated(tx, updated, row);
+  rules.events?.statusCreated(tx, updated, row);
   return updated;
 }

@@ -1,5 +1,5 @@
 import type { ShipmentRecord } from '../../model/shipment.js';
-import type { Services } from '../../services.js';
+import type { Rules } from '../rules.js';
 import type { Tx } from '../../store/store.js';
 import type { JobHandler } from '../scheduler.js';
 import { addStatus } from './statuses.js';
@@ -19,10 +19,10 @@ export const WALK = [
 ] as const;
 
 /** Queues step `step` of the walk, `WALK[step].after` seconds after `from`. */
-export function scheduleWalk(tx: Tx, services: Services, shipment: ShipmentRecord, step: number, from: number): void {
+export function scheduleWalk(tx: Tx, rules: Rules, shipment: ShipmentRecord, step: number, from: number): void {
   const next = WALK[step];
   if (!next) return;
-  services.jobs.schedule(tx, { kind: WALK_SHIPMENT, subject: shipment.id, dueMs: (from + next.after) * 1000, payload: { step } });
+  rules.jobs.schedule(tx, { kind: WALK_SHIPMENT, subject: shipment.id, dueMs: (from + next.after) * 1000, payload: { step } });
 }
 
 /**
@@ -30,13 +30,13 @@ export function scheduleWalk(tx: Tx, services: Services, shipment: ShipmentRecor
  * status set by hand through POST /update-shipment-status).
  */
 export const walkShipmentJob: JobHandler = {
-  apply(tx, job, services) {
+  apply(tx, job, rules) {
     const step = Number(job.payload?.step ?? 0);
     const shipment = tx.get('shipments', job.subject);
     const expected = step === 0 ? 'shipment-registered' : WALK[step - 1]?.code;
     if (!shipment || shipment.status_code !== expected) return;
     const at = Math.floor(job.due_ms / 1000);
-    const updated = addStatus(tx, services, shipment, { code: WALK[step]!.code, at, carrier: { ...WALK[step]!.carrier } });
-    scheduleWalk(tx, services, updated, step + 1, at);
+    const updated = addStatus(tx, rules, shipment, { code: WALK[step]!.code, at, carrier: { ...WALK[step]!.carrier } });
+    scheduleWalk(tx, rules, updated, step + 1, at);
   },
 };

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { textResponse } from '../http/response-text.js';
+import { textResponse } from './response-text.js';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
 import { ApiError } from '../jsonapi/errors.js';
-import { apiErrorOf } from '../http/domain-errors.js';
-import { DomainError } from './errors.js';
+import { apiErrorOf } from './domain-errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import type { Tx } from '../store/store.js';
 import type { IdempotencyRecord } from '../store/tables.js';
-import { canonicalJson } from './canonical-json.js';
-import { packBody, unpackBody } from './replay-body.js';
+import { canonicalJson } from '../domain/canonical-json.js';
+import { packBody, unpackBody } from '../domain/replay-body.js';
 
 /** How long a finished request is replayed for its key: 24 hours on the sandbox clock. */
 export const REPLAY_WINDOW = 24 * 3600;

@@ -1,0 +1,56 @@
+import type { Clock } from '../clock.js';
+import type { ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js';
+import type { Principal } from '../model/tenancy.js';
+import type { Store, Tx } from '../store/store.js';
+import type { Scheduler } from './scheduler.js';
+
+/**
+ * What the rules are handed, named and small: the store, the sandbox clock, the job scheduler,
+ * the few settings they read, and the hooks the edge provides (automation events, the renderer
+ * of webhook payloads). The app builds one `Rules` from its configuration; nothing in the
+ * domain reads the configuration or the app's other services.
+ */
+export interface Rules {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly jobs: Scheduler;
+  readonly settings: RuleSettings;
+  /** The AES key contract credentials are stored under. */
+  readonly credentialsKey: Buffer;
+  /** Automation (hooks) reacting to changes, inside the transaction that made them. */
+  readonly events?: ResourceEvents;
+  /** Renders a resource as the API answers it, for webhook payloads. */
+  readonly render: RenderResource;
+  readonly logger?: { error(object: object, message?: string): void };
+}
+
+/** The settings the rules read. */
+export interface RuleSettings {
+  /** Seconds between `register_at` and a registration. */
+  readonly registrationDelay: number;
+  /** Seconds between saving a contract and its verification. */
+  readonly contractVerificationDelay: number;
+  /** Hosts webhooks may be sent to (HOOK_ALLOWED_HOSTS), and whether loopback is refused too. */
+  readonly hookAllowedHosts: string | undefined;
+  readonly shared: boolean;
+}
+
+/** Changes automation reacts to, inside the transaction that caused them. */
+export interface ResourceEvents {
+  /** A shipment was created; returns it as hooks left it. */
+  shipmentCreated(tx: Tx, shipment: ShipmentRecord): ShipmentRecord;
+  /** A shipment got a new status. */
+  statusCreated(tx: Tx, shipment: ShipmentRecord, status: ShipmentStatusRecord): void;
+}
+
+/**
+ * The JSON:API document of a resource as the organization's clients would read it (with the
+ * include paths given), or `undefined` when it does not exist for them.
+ */
+export type RenderResource = (resource: { type: string; id: string }, includes: readonly string[], caller: Principal) => string | undefined;
+
+/** The rules and the caller they act for: what a rule that depends on the tenant takes. */
+export interface Acting {
+  readonly rules: Rules;
+  readonly principal: Principal | undefined;
+}
