@@ -4,7 +4,8 @@ import { endpoint, pathPattern, type Endpoint } from './http/endpoint.js';
 import { mount } from './http/mount.js';
 import { UNREAD_BODY_HEADERS, declaredLength, readsAsJson, streamBody } from './http/body.js';
 import { openCors } from './http/cors.js';
-import { captureRequests, requestLog, type AppEnv } from './http/request-log.js';
+import { captureRequests, requestLog } from './http/request-log.js';
+import type { AppEnv } from './http/env.js';
 import { plainJson, jsonApi } from './http/respond.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
 import { apiErrorOf } from './http/domain-errors.js';
@@ -18,7 +19,7 @@ import { createScheduler } from './domain/scheduler.js';
 import { hookEvents } from './domain/hooks/engine.js';
 import { tokenVerifier } from './auth/tokens.js';
 import { RenderCache } from './jsonapi/render-cache.js';
-import { RequestLog } from './sandbox/request-log.js';
+import { RequestLog } from './requestlog/log.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
 import { IdSource, publicIdKey } from './ids.js';
 

@@ -3,7 +3,7 @@
  * tests, without a port. `createApp`/`createServices` build the Hono app on your own store,
  * clock and keys for advanced use. Nothing here reads the environment or opens files.
  */
-export { createSandbox, DEFAULT_SANDBOX_URL, type Sandbox, type SandboxOptions } from './sandbox/library.js';
+export { createSandbox, DEFAULT_SANDBOX_URL, type Sandbox, type SandboxOptions } from './server/library.js';
 export { createApp, createServices } from './app.js';
 export { createClock, fixedClock, type Clock } from './clock.js';
 export { parseConfig, ConfigError, settings, type Config, type Setting } from './config.js';

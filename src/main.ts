@@ -10,7 +10,7 @@ async function main(): Promise<void> {
     process.stdout.write(cli.text);
     return;
   }
-  const { runServer } = await import('./sandbox/run-server.js');
+  const { runServer } = await import('./server/run-server.js');
   await runServer(cli.config);
 }
 

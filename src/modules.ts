@@ -20,7 +20,7 @@ import { collectionKind } from './resources/collection-kind.js';
 import { collectionEndpoints } from './resources/collections.js';
 import { collectionWriteEndpoints } from './resources/collection-writes.js';
 import { pickupLocationEndpoints, pickupLocationKind } from './resources/pickup-locations.js';
-import { controlEndpoints } from './sandbox/control.js';
+import { controlEndpoints } from './controls/control.js';
 import { REGISTER_SHIPMENT, registerShipmentJob } from './domain/shipments/registration.js';
 import { WALK_SHIPMENT, walkShipmentJob } from './domain/shipments/walk.js';
 import { fileKind, shipmentKind, shipmentStatusKind } from './resources/shipment-kinds.js';

@@ -5,7 +5,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Scheduler } from './domain/scheduler.js';
 import type { KindRegistry } from './jsonapi/resource.js';
-import type { RequestLog } from './sandbox/request-log.js';
+import type { RequestLog } from './requestlog/log.js';
 import type { ResourceEvents, Rules } from './domain/rules.js';
 import type { Store } from './store/store.js';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ByteRing } from '../src/sandbox/byte-ring.js';
-import { EntryWriter, decodeEntry } from '../src/sandbox/request-log-codec.js';
-import type { RawEntry, RawMessage } from '../src/sandbox/request-log.js';
+import { ByteRing } from '../src/requestlog/byte-ring.js';
+import { EntryWriter, decodeEntry } from '../src/requestlog/codec.js';
+import type { RawEntry, RawMessage } from '../src/requestlog/log.js';
 
 const kept = (ring: ByteRing): number[][] => [...ring.newestFirst()].map((bytes) => [...bytes]);
 

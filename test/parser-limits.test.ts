@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_REQUEST_MAX_BYTES } from '../src/auth/token-endpoints.js';
-import { MAX_DEPTH } from '../src/http/body.js';
+import { MAX_DEPTH } from '../src/http/json-depth.js';
 import { JsonDepthScanner, nestsDeeperThan } from '../src/http/json-depth.js';
 import { BASE, testSandbox, type Json } from './support/app.js';
 

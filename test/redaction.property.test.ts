@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REQUEST_LOG_BODY_LIMIT } from '../src/sandbox/request-log.js';
+import { REQUEST_LOG_BODY_LIMIT } from '../src/requestlog/log.js';
 import { testSandbox, type Json, type TestSandbox } from './support/app.js';
 
 const SECRET_NAMES = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { tinyPng } from './support/images.js';
-import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from '../src/sandbox/request-log.js';
+import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from '../src/requestlog/log.js';
 
 const requests = async (sandbox: TestSandbox, query = '', admin?: string) => {
   const answer = await sandbox.get(`/_sandbox/requests${query}`, admin);

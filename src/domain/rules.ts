@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js';
 import type { Principal } from '../model/tenancy.js';
 import type { Store, Tx } from '../store/store.js';
-import type { Scheduler } from './scheduler.js';
+import type { JobRecord } from '../store/tables.js';
 
 /**
  * What the rules are handed, named and small: the store, the sandbox clock, the job scheduler,
@@ -53,4 +53,25 @@ export type RenderResource = (resource: { type: string; id: string }, includes: 
 export interface Acting {
   readonly rules: Rules;
   readonly principal: Principal | undefined;
+}
+
+/**
+ * What runs a kind of job. `apply` changes data inside the transaction that also removes the
+ * job, so the effect and the job's completion land together; `run` is for work that must wait
+ * on the outside world (HTTP calls) and makes its own transactions.
+ */
+export type JobHandler =
+  | { apply(tx: Tx, job: JobRecord, rules: Rules): void }
+  | { run(rules: Rules, job: JobRecord): Promise<void> };
+
+export interface Scheduler {
+  /** Schedules a job, replacing a pending job of the same kind and subject. */
+  schedule(tx: Tx, job: { kind: string; subject: string; dueMs: number; payload?: Record<string, unknown> }): void;
+  /** Drops the pending job of a kind and subject, if any. */
+  cancel(tx: Tx, kind: string, subject: string): void;
+  /** Runs every job due on the sandbox clock, including jobs those schedule that are due too. */
+  runDue(): Promise<number>;
+  /** Runs due jobs as real time passes (the CLI server); tests move the clock instead. */
+  start(intervalMs?: number): void;
+  stop(): void;
 }

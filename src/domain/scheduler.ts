@@ -1,27 +1,8 @@
-import type { Rules } from './rules.js';
+import type { JobHandler, Rules, Scheduler } from './rules.js';
 import type { Tx } from '../store/store.js';
 import type { JobRecord } from '../store/tables.js';
 
-/**
- * What runs a kind of job. `apply` changes data inside the transaction that also removes the
- * job, so the effect and the job's completion land together; `run` is for work that must wait
- * on the outside world (HTTP calls) and makes its own transactions.
- */
-export type JobHandler =
-  | { apply(tx: Tx, job: JobRecord, rules: Rules): void }
-  | { run(rules: Rules, job: JobRecord): Promise<void> };
-
-export interface Scheduler {
-  /** Schedules a job, replacing a pending job of the same kind and subject. */
-  schedule(tx: Tx, job: { kind: string; subject: string; dueMs: number; payload?: Record<string, unknown> }): void;
-  /** Drops the pending job of a kind and subject, if any. */
-  cancel(tx: Tx, kind: string, subject: string): void;
-  /** Runs every job due on the sandbox clock, including jobs those schedule that are due too. */
-  runDue(): Promise<number>;
-  /** Runs due jobs as real time passes (the CLI server); tests move the clock instead. */
-  start(intervalMs?: number): void;
-  stop(): void;
-}
+export type { JobHandler, Scheduler } from './rules.js';
 
 const MAX_JOBS_PER_RUN = 100_000;
 

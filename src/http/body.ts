@@ -3,14 +3,12 @@ import type { z } from 'zod';
 import { ApiError } from '../jsonapi/errors.js';
 import { validated } from '../jsonapi/validation.js';
 import type { BodyFormat } from './endpoint.js';
-import { JsonDepthScanner, nestsDeeperThan } from './json-depth.js';
+import { JsonDepthScanner, MAX_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { isJsonMediaType, mediaType } from './media.js';
-import type { AppEnv } from './request-log.js';
+import type { AppEnv } from './env.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 
-/** No request of this API nests deeper; deeper documents are refused before they are parsed. */
-export const MAX_DEPTH = 64;
 
 /**
  * Bodies with a Content-Length up to this are read at once and then scanned (the path of nearly

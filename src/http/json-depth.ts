@@ -70,3 +70,6 @@ export class JsonDepthScanner {
 export function nestsDeeperThan(text: string, maxDepth: number): boolean {
   return !new JsonDepthScanner(maxDepth).feed(text);
 }
+
+/** No request of this API nests deeper; deeper documents are refused before they are parsed. */
+export const MAX_DEPTH = 64;

@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import type { AppEnv } from './request-log.js';
+import type { AppEnv } from './env.js';
 import { authenticate, requireScope } from '../auth/authenticate.js';
 import type { Principal } from '../model/tenancy.js';
 import { ApiError } from '../jsonapi/errors.js';

@@ -1,22 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Principal } from '../model/tenancy.js';
+import type { AppEnv } from './env.js';
 import type { Clock } from '../clock.js';
-import { isUnlogged, type RawMessage, type RequestLog } from '../sandbox/request-log.js';
-import { keptMessage } from '../sandbox/request-log-keep.js';
+import { isUnlogged, type RawMessage, type RequestLog } from '../requestlog/log.js';
+import { keptMessage } from '../requestlog/keep.js';
 import type { Logger } from '../services.js';
 import { UNREAD_BODY_LOG_BYTES, bodyWasRead, declaredLength } from './body.js';
 import { isJsonMediaType, mediaType } from './media.js';
 import { knownResponse } from './response-text.js';
 
-export type AppEnv = {
-  Variables: {
-    principal?: Principal;
-    /** Why the body was refused while it was read (too large, too deep); only part of it was read. */
-    bodyRefused?: { note: string; error: Error };
-    /** The body text was scanned for its JSON nesting as it was read. */
-    bodyScanned?: boolean;
-  };
-};
 
 /**
  * Logs one line per request: method, path, status, duration and client. Headers and bodies are

@@ -11,5 +11,4 @@ export function putSetting(tx: Tx, id: string, value: unknown): void {
   else tx.insert('settings', { id, value });
 }
 
-export const CLOCK_OFFSET = 'clock_offset_ms';
-export const ID_COUNTER = 'id_counter';
+export { CLOCK_OFFSET, ID_COUNTER } from './tables.js';

@@ -1,6 +1,6 @@
 import { IdSource } from '../ids.js';
 import type { Persistence, WriteOp } from './persistence.js';
-import { ID_COUNTER } from './settings.js';
+import { ID_COUNTER } from './tables.js';
 import { Table } from './table.js';
 import { indexedFields, tableNames, type Row, type StateData, type TableName } from './tables.js';
 

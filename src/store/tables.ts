@@ -131,3 +131,7 @@ export interface StateData {
   seed: number;
   tables: { [T in TableName]?: Row<T>[] };
 }
+
+/** Names of rows of the `settings` table. */
+export const CLOCK_OFFSET = 'clock_offset_ms';
+export const ID_COUNTER = 'id_counter';

@@ -1,8 +1,7 @@
-import { MAX_DEPTH } from '../http/body.js';
-import { nestsDeeperThan } from '../http/json-depth.js';
+import { MAX_DEPTH, nestsDeeperThan } from '../http/json-depth.js';
 import { isJsonMediaType } from '../http/media.js';
 import { SecretSet, collectSecrets, shortened } from './redact.js';
-import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT, type RawMessage } from './request-log.js';
+import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT, type RawMessage } from './entry.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 

@@ -2,7 +2,7 @@
  * Redaction of secrets, credentials and tokens in what the request log keeps. Applied to a copy;
  * the request and response themselves are never changed.
  */
-import { MAX_DEPTH } from '../http/body.js';
+import { MAX_DEPTH } from '../http/json-depth.js';
 
 export const REDACTED = '[REDACTED]';
 

@@ -3,7 +3,7 @@ import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';
 import { CLOCK_OFFSET, ID_COUNTER, getSetting, putSetting } from '../store/settings.js';
-import { requestLogEndpoints } from './request-log.js';
+import { requestLogEndpoints } from './requests.js';
 import { globalOnly } from '../http/control-access.js';
 import { errorResponse } from './responses.js';
 import { purgeExpired, revokeEndpoints } from './revoke.js';

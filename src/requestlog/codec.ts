@@ -1,4 +1,4 @@
-import type { KeptEntry, KeptMessage, RawEntry, RawMessage } from './request-log.js';
+import type { KeptEntry, KeptMessage, RawEntry, RawMessage } from './entry.js';
 
 /**
  * A request log entry as bytes, so the log can keep it outside the JavaScript heap (see

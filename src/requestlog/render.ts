@@ -1,6 +1,6 @@
 import { isJsonMediaType } from '../http/media.js';
-import type { CapturedMessage, KeptEntry, RawMessage, RequestLogEntry } from './request-log.js';
-import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from './request-log.js';
+import type { CapturedMessage, KeptEntry, RawMessage, RequestLogEntry } from './entry.js';
+import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from './entry.js';
 import { SecretSet, collectSecrets, jsonSizeUpTo, redactHeaders, redactJson, redactPath, shortened } from './redact.js';
 
 /** Headers from the flat list of names and values the log keeps. */

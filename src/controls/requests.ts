@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { endpoint } from '../http/endpoint.js';
+import { integerParam } from '../http/params.js';
+import { plainJson } from '../http/respond.js';
+import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_CAPACITY, REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_MAX_BYTES, REQUEST_LOG_RESPONSE_LIMIT } from '../requestlog/log.js';
+import { clientsOf } from './tenants.js';
+
+const capturedMessage = z
+  .object({
+    headers: z.record(z.string(), z.string()),
+    body: z.unknown().optional().describe('Parsed JSON when the body is JSON, else text; secrets redacted.'),
+    truncated: z.literal(true).optional().describe('The body was larger than the log keeps and is shown cut down.'),
+    size: z.number().int().optional().describe('Size in bytes of a body larger than the log keeps.'),
+    note: z.string().optional().describe('Why the body is not shown, or shown cut down, with its type and size.'),
+  })
+  .meta({ id: 'SandboxCapturedMessage' });
+
+const requestLogEntry = z
+  .object({
+    id: z.number().int(),
+    time: z.number().int().describe('Sandbox time the request arrived, Unix seconds'),
+    method: z.string(),
+    path: z.string().describe('Path with query string'),
+    status: z.number().int(),
+    duration_ms: z.number(),
+    client_id: z.string().optional(),
+    request: capturedMessage,
+    response: capturedMessage,
+  })
+  .meta({ id: 'SandboxRequestLogEntry' });
+
+const requestLogList = z.object({ data: z.array(requestLogEntry) }).meta({ id: 'SandboxRequestLog' });
+
+const json = ['application/json'] as const;
+
+export const requestLogEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/_sandbox/requests',
+    operationId: 'listSandboxRequests',
+    summary: 'Read the request log',
+    description: `The last ${REQUEST_LOG_CAPACITY} requests and their responses, newest first (in memory, per sandbox process; fewer when what is kept of them passes ${REQUEST_LOG_MAX_BYTES / 1024 / 1024} MiB). Secrets are redacted on the parsed body, never on its text, at any depth and whatever its size: authorization and cookie headers, and members (or query parameters) named like a secret: client secrets, tokens, credentials, passwords, API keys (\`api_key\`, \`apiKey\`, \`dhl_api_secret\`, also written with escapes). Logo contents are replaced by their size. Request bodies over ${REQUEST_LOG_BODY_LIMIT / 1024} KiB and JSON responses over ${REQUEST_LOG_RESPONSE_LIMIT / 1024} Ki characters are shown cut down by their structure (every top-level member named, what does not fit noted) with their size and \`truncated\`; request bodies the log cannot parse (not JSON, not a form) are not shown, only noted; binary bodies are noted by type and size. Reading the log and /health are not logged. With a tenant\'s access token only requests of that tenant\'s clients are listed.`,
+    tag: 'Sandbox',
+    auth: 'control',
+    query: z.object({
+      client_id: z.string().optional().describe('Only requests of this client'),
+      path: z.string().optional().describe('Only requests whose path (with query) starts with this'),
+      limit: integerParam.optional().describe(`How many entries (default ${REQUEST_LOG_DEFAULT_LIMIT}, at most ${REQUEST_LOG_CAPACITY})`),
+    }),
+    produces: json,
+    responses: { 200: { description: 'The matching requests, newest first.', schema: requestLogList, contentTypes: json } },
+    handler: (ctx, { query }) => {
+      const limit = Math.min(query.limit || REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_CAPACITY);
+      const tenant = ctx.principal;
+      const data = ctx.services.requestLog.list({
+        limit,
+        ...(tenant ? { clientIds: clientsOf(ctx.services, tenant.organizationId) } : {}),
+        ...(query.client_id ? { clientId: query.client_id } : {}),
+        ...(query.path ? { path: query.path } : {}),
+      });
+      return plainJson({ data });
+    },
+  }),
+];
