@@ -1,0 +1,32 @@
+// Everything one bench run measured, in one place, so the printed report, the targets and results.json read the same figures.
+import type { Measured } from '../lib/measure.js';
+import type { GrowthPoint } from '../scenarios/growth.js';
+import type { Hostile } from '../scenarios/hostile.js';
+import type { LogCost } from '../scenarios/log-cost.js';
+import type { Profile } from '../scenarios/profiles.js';
+import type { SandboxRun } from '../scenarios/sandbox.js';
+import type { Startup } from '../scenarios/startup.js';
+import { ratio } from './format.js';
+
+export interface Outcome extends Omit<SandboxRun, 'stopCode'> {
+  baselineFirst: Measured;
+  baselineLast: Measured;
+  /** The mean of `baselineFirst` and `baselineLast`: what the table's ratios divide by. */
+  baseline: Measured;
+  tiny: Measured;
+  startup: Startup;
+  logCost: LogCost | undefined;
+  hostile: Hostile | undefined;
+  profiles: Profile[];
+  growth: GrowthPoint[];
+}
+
+/** The slower of the two kinds of start, which the target is checked against. */
+export const startupMs = (outcome: Outcome) => Math.max(outcome.startup.existing_median_ms, outcome.startup.first_start_median_ms);
+
+/** POST /shipments p99 at the largest store size over the smallest. */
+export function growthRatio({ growth }: Outcome): number | null {
+  return growth.length >= 2 ? ratio(growth.at(-1)!.create.p99_ms, growth[0]!.create.p99_ms) : null;
+}
+
+export const byName = (outcome: Outcome, name: string) => outcome.measured.find((m) => m.name === name)!;

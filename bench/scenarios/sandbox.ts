@@ -1,0 +1,37 @@
+// The sandbox on the seeded data file: the five endpoints in turn (the paired GET right after GET), then its memory after all of them.
+import type { Scenario } from '../lib/drive.js';
+import { measure, type Measured } from '../lib/measure.js';
+import { memory } from '../lib/proc.js';
+import { startSandbox } from '../lib/server.js';
+import { api, endpoints, prepare } from './endpoints.js';
+import { pairedGet, type Paired } from './paired-get.js';
+
+export interface SandboxRun {
+  measured: Measured[];
+  pairedGet: Paired | undefined;
+  /** RSS right after start, with the seeded data loaded. */
+  idleMemory: { rss_mb: number; hwm_mb: number };
+  /** After every scenario: POST /shipments has added shipments for as long as it ran. */
+  mainMemory: { rss_mb: number; hwm_mb: number };
+  shipmentsAfter: number | undefined;
+  stopCode: number | null;
+}
+
+export async function runSandbox(file: string, document: string | undefined, baselineScenario: Scenario): Promise<SandboxRun> {
+  const sandbox = await startSandbox('sandbox', file);
+  const idleMemory = await memory(sandbox.pid);
+  const prepared = await prepare(sandbox);
+  if (!prepared.shipmentId) throw new Error('the seeded data holds no shipment of the bench client; use --base-shipments 1 or more');
+  const all = endpoints(prepared);
+  const measured: Measured[] = [];
+  let paired: Paired | undefined;
+  for (const key of ['token', 'get', 'list', 'rates', 'create'] as const) {
+    measured.push(await measure(sandbox, all[key]));
+    // Right after GET, while the sandbox is as warm as it was for it.
+    if (key === 'get') paired = await pairedGet(document, baselineScenario, sandbox, all.get);
+  }
+  const mainMemory = await memory(sandbox.pid);
+  const shipmentsAfter = (await api(sandbox, '/shipments?page[size]=1', { headers: prepared.headers })).meta?.total_records as number | undefined;
+  const stopCode = await sandbox.stop(true);
+  return { measured, pairedGet: paired, idleMemory, mainMemory, shipmentsAfter, stopCode };
+}
