@@ -106,9 +106,12 @@ export const tokenEndpoints = [
     // Anyone may call it, with no token: a token request is a few hundred bytes, so more is refused early.
     maxBodyBytes: TOKEN_REQUEST_MAX_BYTES,
     produces: ['application/json'],
+    headers: z.object({
+      Authorization: z.string().optional().describe('`Basic base64(client_id:client_secret)`: client credentials as HTTP Basic auth, instead of in the body.'),
+    }),
     responses: { 200: { description: 'A signed JWT bearer token.', schema: tokenResponse, contentTypes: ['application/json'] } },
-    handler: async (ctx, { body }, c) => {
-      const { token, expiresIn } = await issue(ctx.services, body, c.req.header('authorization'));
+    handler: async (ctx, { body, headers }) => {
+      const { token, expiresIn } = await issue(ctx.services, body, headers.Authorization);
       return plainJson({ token_type: 'Bearer', expires_in: expiresIn, access_token: token }, 200, { 'cache-control': 'no-store', pragma: 'no-cache' });
     },
   }),

@@ -89,17 +89,20 @@ export const docsEndpoints = [
       200: { description: 'The API reference page.', contentTypes: ['text/html'] },
       301: { description: '`/docs/` (with a slash) redirects to `/docs`.' },
     },
-    handler: (ctx, _input, c) => {
+    handler: (ctx) => {
       // The app is not strict about trailing slashes, but the page's links are relative to /docs:
       // served at /docs/ they would point under /docs/docs/. A relative Location keeps a path
       // prefix that a proxy adds.
       if (ctx.requestUrl.pathname.endsWith('/')) return new Response(null, { status: 301, headers: { location: '../docs' } });
       const apiOrigin = new URL(ctx.url('/')).origin;
-      return c.html(page(), 200, {
-        'cache-control': 'no-cache',
-        'content-security-policy': contentSecurityPolicy(apiOrigin === ctx.requestUrl.origin ? '' : apiOrigin),
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
+      return new Response(page(), {
+        headers: {
+          'content-type': 'text/html; charset=UTF-8',
+          'cache-control': 'no-cache',
+          'content-security-policy': contentSecurityPolicy(apiOrigin === ctx.requestUrl.origin ? '' : apiOrigin),
+          'x-content-type-options': 'nosniff',
+          'referrer-policy': 'no-referrer',
+        },
       });
     },
   }),
@@ -116,11 +119,12 @@ export const docsEndpoints = [
       v: z.string().optional().describe('Content version, as the page links it; a matching one makes the answer cacheable for a year.'),
     }),
     produces: assetMediaTypes,
+    headers: z.object({ 'If-None-Match': z.string().optional().describe('An ETag this answer gave: 304 when the file has not changed.') }),
     responses: {
       200: { description: 'The file.', contentTypes: assetMediaTypes },
       304: { description: 'Not modified (the `If-None-Match` ETag matches).' },
     },
-    handler: (_ctx, { params, query }, c) => {
+    handler: (_ctx, { params, query, headers: request }) => {
       const found = asset(params.file);
       if (!found) {
         throw ApiError.of('resourceNotFound', `No API reference asset is called '${params.file}'. The assets are: ${assetNames.join(', ')}.`);
@@ -130,7 +134,7 @@ export const docsEndpoints = [
         'cache-control': query.v === found.version ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
         'x-content-type-options': 'nosniff',
       };
-      const match = c.req.header('if-none-match');
+      const match = request['If-None-Match'];
       if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === found.etag)) {
         return new Response(null, { status: 304, headers });
       }

@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { Scope } from '../model/tenancy.js';
 import type { Page } from '../jsonapi/pagination.js';
@@ -30,10 +29,12 @@ export interface ResponseSpec {
   binary?: readonly string[];
 }
 
-export interface Input<P, Q, B> {
+export interface Input<P, Q, B, H = Record<string, string | undefined>> {
   params: P;
   query: Q;
   body: B;
+  /** The declared request headers, validated (names in lower case). */
+  headers: H;
   /** The body as sent, parsed but not validated: with members the schema does not know. */
   rawBody: unknown;
   /** The whole query string, declared parameters or not. */
@@ -57,6 +58,12 @@ export interface Endpoint<P = any, Q = any, B = any> {
   tag: string;
   auth: Auth;
   params?: z.ZodType<P, any>;
+  /**
+   * Request headers the handler reads (lower-case names), validated and documented like query
+   * parameters; a bad value is a 400 naming the header. `Authorization` and the media negotiation
+   * headers are the endpoint's `auth` and `produces`, not declared here.
+   */
+  headers?: z.ZodObject;
   /** Declared query parameters (filters and others); undeclared `filter[...]` keys are rejected. */
   query?: z.ZodObject;
   /**
@@ -83,7 +90,7 @@ export interface Endpoint<P = any, Q = any, B = any> {
   /** Hide from the OpenAPI document (only the HEAD/OPTIONS helpers use this). */
   internal?: boolean;
   responses: Record<number, ResponseSpec>;
-  handler(ctx: Ctx, input: Input<P, Q, B>, c: Context): Response | Promise<Response>;
+  handler(ctx: Ctx, input: Input<P, Q, B>): Response | Promise<Response>;
 }
 
 /** Declares an endpoint with its input types inferred from its schemas. */
@@ -91,12 +98,14 @@ export function endpoint<
   PS extends z.ZodType = z.ZodType<Record<string, string>>,
   QS extends z.ZodObject = z.ZodObject<{}>,
   BS extends z.ZodType = z.ZodType<undefined>,
+  HS extends z.ZodObject = z.ZodObject<{}>,
 >(
-  def: Omit<Endpoint, 'params' | 'query' | 'body' | 'handler'> & {
+  def: Omit<Endpoint, 'params' | 'query' | 'body' | 'headers' | 'handler'> & {
+    headers?: HS;
     params?: PS;
     query?: QS;
     body?: BS;
-    handler(ctx: Ctx, input: Input<z.output<PS>, z.output<QS>, z.output<BS>>, c: Context): Response | Promise<Response>;
+    handler(ctx: Ctx, input: Input<z.output<PS>, z.output<QS>, z.output<BS>, z.output<HS>>): Response | Promise<Response>;
   },
 ): Endpoint {
   return def as Endpoint;

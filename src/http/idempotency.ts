@@ -34,18 +34,6 @@ export function requestFingerprint(rawBody: unknown, query: Iterable<[string, st
   return createHash('sha256').update(canonicalJson(rawBody)).update('\u0000').update(canonicalJson(parameters)).digest('hex');
 }
 
-/** The validated Idempotency-Key header, or `undefined` when none was sent. */
-export function idempotencyKey(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  if (header.length === 0 || header.length > MAX_KEY_LENGTH) {
-    throw ApiError.of('invalidHeader', `The Idempotency-Key header must be 1 to ${MAX_KEY_LENGTH} characters long.`, {
-      status: 400,
-      source: { header: 'Idempotency-Key' },
-    });
-  }
-  return header;
-}
-
 function replay(record: IdempotencyRecord): Response {
   return textResponse(unpackBody(record), { status: record.status, headers: { 'content-type': JSONAPI_MEDIA_TYPE, 'idempotency-replay': 'true' } });
 }

@@ -31,8 +31,9 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       const params = parseParams(endpoint, c.req.param() as Record<string, string>, c.req.path);
       const query = parseQuery(endpoint, search);
       const include = parseIncludes(endpoint.include, search.get('include'));
+      const headers = parseHeaders(endpoint, c);
       const read = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional, endpoint.maxBodyBytes) : undefined;
-      return endpoint.handler(ctx, { params, query, body: read?.body, rawBody: read?.raw, search, include, page: parsePage(search) }, c);
+      return endpoint.handler(ctx, { params, query, headers, body: read?.body, rawBody: read?.raw, search, include, page: parsePage(search) });
     });
   }
 }
@@ -48,6 +49,17 @@ async function authorize(services: Services, endpoint: Endpoint, c: Context): Pr
   }
   if (typeof endpoint.auth === 'object') requireScope(principal, endpoint.auth.anyOf);
   return principal;
+}
+
+/** The declared request headers, validated; an error names the header as the client wrote it. */
+function parseHeaders(endpoint: Endpoint, c: Context): Record<string, string | undefined> {
+  if (!endpoint.headers) return {};
+  const values: Record<string, string> = {};
+  for (const name of Object.keys(endpoint.headers.shape)) {
+    const value = c.req.header(name);
+    if (value !== undefined) values[name] = value;
+  }
+  return validated(endpoint.headers, values, 'header') as Record<string, string | undefined>;
 }
 
 function parseParams(endpoint: Endpoint, raw: Record<string, string>, pathname: string): unknown {

@@ -94,7 +94,7 @@ function detailOf(issue: z.core.$ZodIssue, field: string): string {
  * One 400/10003 error per schema violation. Body issues point into the document
  * (`source.pointer`), query issues name the parameter (`source.parameter`).
  */
-export function schemaErrors(error: z.ZodError, where: 'pointer' | 'parameter', prefix: readonly (string | number)[] = []): ErrorObject[] {
+export function schemaErrors(error: z.ZodError, where: 'pointer' | 'parameter' | 'header', prefix: readonly (string | number)[] = []): ErrorObject[] {
   const errors: ErrorObject[] = [];
   for (const issue of error.issues) {
     const paths =
@@ -102,15 +102,17 @@ export function schemaErrors(error: z.ZodError, where: 'pointer' | 'parameter', 
     for (const path of paths) {
       const full = [...prefix, ...path];
       const parameter = String(full[0] ?? '');
-      const source = where === 'pointer' ? { pointer: toPointer(full) } : { parameter };
-      errors.push(errorObject('invalidSchema', detailOf(issue, where === 'pointer' ? fieldOf(full) : parameter), { source }));
+      const source = where === 'pointer' ? { pointer: toPointer(full) } : where === 'header' ? { header: parameter } : { parameter };
+      // A header the API cannot use is an Invalid Request Header (10004), as production names it.
+      const kind = where === 'header' ? 'invalidHeader' : 'invalidSchema';
+      errors.push(errorObject(kind, detailOf(issue, where === 'pointer' ? fieldOf(full) : parameter), { source, ...(where === 'header' ? { status: 400 } : {}) }));
     }
   }
   return errors;
 }
 
 /** Parses a request part with readable messages, or throws one 400/10003 error per violation. */
-export function validated<T>(schema: z.ZodType<T>, input: unknown, where: 'pointer' | 'parameter', prefix: readonly (string | number)[] = []): T {
+export function validated<T>(schema: z.ZodType<T>, input: unknown, where: 'pointer' | 'parameter' | 'header', prefix: readonly (string | number)[] = []): T {
   const result = schema.safeParse(input, { error: readableIssue });
   if (!result.success) throw new ApiError(schemaErrors(result.error, where, prefix));
   return result.data;

@@ -40,6 +40,10 @@ function parameters(endpoint: Endpoint): ParameterObject[] {
     const description = pathShape[match[1]!]?.description;
     list.push({ name: match[1]!, in: 'path', required: true, schema: { type: 'string' }, description });
   }
+  for (const [name, schema] of Object.entries(endpoint.headers?.shape ?? {})) {
+    const field = schema as z.ZodType;
+    list.push({ name, in: 'header', required: !field.safeParse(undefined).success, schema: inlineSchema(field), description: field.description });
+  }
   for (const [name, schema] of Object.entries(endpoint.query?.shape ?? {})) {
     const field = schema as z.ZodType;
     list.push({ name, in: 'query', required: !field.safeParse(undefined).success, schema: inlineSchema(field), description: field.description });

@@ -36,16 +36,17 @@ export const fileEndpoints = [
     auth: { anyOf: ['shipments.manage'] },
     params: z.object({ file_id: z.string() }),
     produces,
+    headers: z.object({ Accept: z.string().optional().describe(`Which representation: ${produces.join(', ')}; none (or any JSON type) gives the resource.`) }),
     responses: {
       200: { description: 'The file resource, or the document in the requested format.', schema: fileSchemas.document, binary: downloads },
     },
-    handler: async (ctx, { params }, c) => {
+    handler: async (ctx, { params, headers }) => {
       const { store } = ctx.services;
       const file = findOr404(ctx, 'files', 'files', params.file_id, (row) => {
         const shipment = store.get('shipments', row.shipment_id);
         return shipment !== undefined && shipmentVisible(ctx, shipment);
       });
-      const accept = c.req.header('accept');
+      const accept = headers.Accept;
       const wanted = accept ? preferred(accept, produces) : JSONAPI_MEDIA_TYPE;
       if (wanted === JSONAPI_MEDIA_TYPE) return jsonApi(resourceDocument(ctx, fileKind, file));
       if (!file.formats.some((format) => format.mime_type === wanted)) {

@@ -19,11 +19,12 @@ export const logoEndpoints = [
     auth: 'none',
     params: z.object({ logo_id: z.string() }),
     produces: logoMimeTypes,
+    headers: z.object({ Accept: z.string().optional().describe("Must allow the logo's own image type.") }),
     responses: { 200: { description: 'The logo, byte for byte as uploaded.', contentTypes: logoMimeTypes } },
-    handler: (ctx, { params }, c) => {
+    handler: (ctx, { params, headers }) => {
       const logo = findOr404(ctx, 'logos', 'logos', params.logo_id);
       // The route accepts any image type; this logo has one, and the client must accept that one.
-      negotiate(c.req.header('accept'), [logo.mime_type]);
+      negotiate(headers.Accept, [logo.mime_type]);
       const bytes = Buffer.from(logo.data, 'base64');
       return new Response(bytes, {
         headers: {

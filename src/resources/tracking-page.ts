@@ -20,7 +20,7 @@ export const trackingPageEndpoints = [
     params: z.object({ tracking_code: z.string() }),
     produces: ['text/html'],
     responses: { 200: { description: 'An HTML page with the status history.', contentTypes: ['text/html'] } },
-    handler: (ctx, { params }, c) => {
+    handler: (ctx, { params }) => {
       const { store } = ctx.services;
       const shipment = store.find('shipments', 'tracking_code', params.tracking_code)[0];
       if (!shipment) throw ApiError.of('resourceNotFound', `No shipment has the tracking code '${params.tracking_code}'.`);
@@ -38,7 +38,7 @@ export const trackingPageEndpoints = [
 <body><h1>${escape(shop?.name ?? 'Your parcel')}</h1>
 <p>Tracking code <code>${escape(params.tracking_code)}</code>, to ${escape(shipment.recipient_address.city)} (${escape(shipment.recipient_address.country_code)}).</p>
 <ol reversed>${history}</ol><p><small>parcel-sandbox: not a real shipment.</small></p></body></html>`;
-      return c.html(html);
+      return new Response(html, { headers: { 'content-type': 'text/html; charset=UTF-8' } });
     },
   }),
 ];

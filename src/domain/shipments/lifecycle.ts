@@ -1,0 +1,77 @@
+import type { ShipmentRecord } from '../../model/shipment.js';
+import type { Tx } from '../../store/store.js';
+import { DomainError } from '../errors.js';
+import type { Acting, Rules } from '../rules.js';
+import type { ShipmentDraft } from './draft.js';
+import { shipmentFields } from './fields.js';
+import { scheduleRegistration } from './registration.js';
+import type { ResolvedShipment } from './resolve.js';
+import { addStatus, EDITABLE_STATUSES, statusRowFor } from './statuses.js';
+import { removeSurcharges, syncSurcharges } from './surcharges.js';
+
+/** A shipment may be changed or deleted only while it has not left the sandbox's hands. */
+export function assertEditable(shipment: ShipmentRecord, action: 'changed' | 'deleted'): void {
+  if (EDITABLE_STATUSES.has(shipment.status_code)) return;
+  throw DomainError.locked(`The shipment is ${shipment.status_code} and can no longer be ${action}.`);
+}
+
+/**
+ * Creates a concept shipment from a resolved draft, in the caller's transaction: its first
+ * status, its surcharges, the hooks that run on it, and its registration when it is ready.
+ * Returns the shipment as the hooks left it.
+ */
+export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, resolved: ResolvedShipment): ShipmentRecord {
+  const { rules, principal } = acting;
+  if (!principal) throw DomainError.notAllowed('Shipments are created by a client.');
+  const now = rules.clock.now();
+  const id = tx.newId();
+  // The row is inserted with its first status already set, not updated to it afterwards: every
+  // version of a row is a full copy, and V8 allocates rows straight into the old generation once
+  // it has seen that they live long, so a throwaway version is garbage there on every create.
+  const first = statusRowFor(tx, { id }, { code: 'shipment-concept', at: now });
+  // Assigned onto the fresh fields rather than spread into a new literal: V8 gives each such object its own hidden class (see `freezeRow` in store/store.ts).
+  const inserted = tx.insert('shipments', Object.assign(shipmentFields(draft, resolved), {
+    id,
+    created_at: now,
+    updated_at: now,
+    shop_id: resolved.shop.id,
+    organization_id: resolved.shop.organization_id,
+    shipment_status_id: first.row.id,
+    status_code: first.status.code,
+    client_id: principal.clientId,
+  }) as ShipmentRecord);
+  tx.insert('shipmentStatuses', first.row);
+  syncSurcharges(tx, inserted, resolved.surcharges, now);
+  rules.events?.statusCreated(tx, inserted, first.row);
+  const shipment = rules.events?.shipmentCreated(tx, inserted) ?? inserted;
+  scheduleRegistration(tx, rules, shipment);
+  return shipment;
+}
+
+/** Rules of a change that the draft alone cannot tell: a shipment is never consolidated into itself. */
+export function checkChange(current: ShipmentRecord, draft: ShipmentDraft): void {
+  if (draft.consolidationShipmentId === current.id) {
+    throw DomainError.unprocessable('A shipment cannot be consolidated into itself.', { pointer: '/data/relationships/consolidation_shipment/data/id' });
+  }
+}
+
+/** Applies a resolved change: the shipment becomes a concept again and is registered anew when ready. */
+export function changeShipment(tx: Tx, rules: Rules, current: ShipmentRecord, draft: ShipmentDraft, resolved: ResolvedShipment): ShipmentRecord {
+  const now = rules.clock.now();
+  let row = tx.update('shipments', current.id, Object.assign(shipmentFields(draft, resolved), { updated_at: now }));
+  syncSurcharges(tx, row, resolved.surcharges, now);
+  if (row.status_code !== 'shipment-concept') row = addStatus(tx, rules, row, { code: 'shipment-concept', at: now });
+  scheduleRegistration(tx, rules, row);
+  return row;
+}
+
+/** Removes a shipment with its statuses, files, surcharges and pending jobs. */
+export function deleteShipment(tx: Tx, shipment: ShipmentRecord): void {
+  for (const status of tx.find('shipmentStatuses', 'shipment_id', shipment.id)) tx.remove('shipmentStatuses', status.id);
+  for (const file of tx.find('files', 'shipment_id', shipment.id)) tx.remove('files', file.id);
+  removeSurcharges(tx, shipment.id);
+  // Shipments consolidated into this one are no longer: they keep no link to a deleted shipment.
+  for (const child of [...tx.find('shipments', 'consolidation_shipment_id', shipment.id)]) tx.update('shipments', child.id, { consolidation_shipment_id: undefined });
+  for (const job of tx.find('jobs', 'subject', shipment.id)) tx.remove('jobs', job.id);
+  tx.remove('shipments', shipment.id);
+}
