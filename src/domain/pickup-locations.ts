@@ -64,7 +64,7 @@ function shiftTowards(locations: PickupLocation[], country: CountryMap, home: Ci
         address.street_number = near.street_number > step ? near.street_number - step : near.street_number + step;
       }
     }
-    return Object.assign({}, location, { address, position });
+    return { ...location, address, position };
   });
 }
 

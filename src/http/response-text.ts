@@ -25,11 +25,7 @@ type Marked = Response & { [KNOWN]?: KnownResponse };
 
 /** A response with a text body and plain headers, both remembered. */
 export function textResponse(text: string, init: { status?: number; headers: Record<string, string>; value?: unknown }): Response {
-  // A fresh literal and assign, not `{ ...CORS_HEADERS, ...init.headers }`: V8 gives each such object its own hidden class (see `freezeRow` in store/store.ts).
-  const headers: Record<string, string> = Object.assign(
-    { 'access-control-allow-origin': CORS_HEADERS['access-control-allow-origin'], 'access-control-expose-headers': CORS_HEADERS['access-control-expose-headers'] },
-    init.headers,
-  );
+  const headers: Record<string, string> = { ...CORS_HEADERS, ...init.headers };
   const response: Marked = new Response(text, { status: init.status ?? 200, headers });
   response[KNOWN] = { text, headers, value: init.value };
   return response;

@@ -58,7 +58,7 @@ export class ApiError extends Error {
     extra: { source?: ErrorSource; meta?: Record<string, unknown>; status?: number; headers?: Record<string, string> } = {},
   ): ApiError {
     const status = extra.status ?? codes[kind].status;
-    return new ApiError([errorObject(kind, detail, Object.assign({}, extra, { status }))], { status, headers: extra.headers });
+    return new ApiError([errorObject(kind, detail, { ...extra, status })], { status, headers: extra.headers });
   }
 
   static notFound(type: string, id: string, pointer?: string): ApiError {

@@ -124,7 +124,7 @@ export const hookEndpoints = [
       const owner = ownerOf(ctx, body.data.relationships.owner);
       checkAction(ctx, body.data.attributes);
       const hook = await ctx.services.store.transact((tx) =>
-        tx.insert('hooks', Object.assign({}, body.data.attributes, { id: tx.newId(), owner, organization_id: principalOf(ctx).organizationId, created_at: ctx.services.clock.now() })),
+        tx.insert('hooks', { ...body.data.attributes, id: tx.newId(), owner, organization_id: principalOf(ctx).organizationId, created_at: ctx.services.clock.now() }),
       );
       return jsonApi(resourceDocument(ctx, hookKind, hook), 201, { location: ctx.url(hookKind.self(hook)) });
     },

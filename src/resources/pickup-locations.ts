@@ -229,7 +229,7 @@ export const pickupLocationEndpoints = [
       });
       const idOf = (code: string): string =>
         search.kind === 'postal' ? pickupLocationId(search.countryCode, search.postalCode, code) : pointLocationId(search.latitude, search.longitude, code);
-      const rows: PickupLocationRow[] = locations.map((location) => Object.assign({}, location, { id: idOf(location.code), carrier_id: carrier.id }));
+      const rows: PickupLocationRow[] = locations.map((location) => ({ ...location, id: idOf(location.code), carrier_id: carrier.id }));
       return jsonApi(collectionDocument(ctx, pickupLocationKind, rows, page, include));
     },
   }),
@@ -257,7 +257,7 @@ export const pickupLocationEndpoints = [
           ? findPickupLocation(carrier.code, search.countryCode, search.postalCode, search.code)
           : search && findPointLocation(carrier.code, search.latitude, search.longitude, search.code);
       if (!location) throw ApiError.notFound('pickup-dropoff-locations', path.pudo_id);
-      const row: PickupLocationRow = Object.assign({}, location, { id: path.pudo_id, carrier_id: carrier.id });
+      const row: PickupLocationRow = { ...location, id: path.pudo_id, carrier_id: carrier.id };
       return jsonApi({ ...resourceDocument(ctx, pickupLocationKind, row), meta: {}, links: { self: ctx.url(pickupLocationKind.self(row)) } });
     },
   }),

@@ -128,7 +128,7 @@ async function createShop(ctx: Ctx, body: z.output<typeof createRequest>, includ
   const { created_at: _ignored, return_portal_url: _derived, ...attributes } = body.data.attributes;
   const row = await ctx.services.store.transact((tx) => {
     const id = tx.newId();
-    const shop = tx.insert('shops', Object.assign(attributes, { id, organization_id: organizationId, created_at: now }));
+    const shop = tx.insert('shops', { ...attributes, id, organization_id: organizationId, created_at: now });
     // An uploaded logo wins over a `logo_url` sent with it.
     return logo ? tx.update('shops', id, { logo_id: insertLogo(tx, id, logo, now), logo_url: undefined }) : shop;
   });

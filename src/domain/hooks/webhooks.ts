@@ -133,7 +133,7 @@ export const deliverWebhookJob: JobHandler = {
       // A refused target stays refused: no retries.
       if (outcome.error && payload.attempt < tries && !outcome.refused) {
         const dueMs = job.due_ms + (value.retry_delay ?? DEFAULT_RETRY_DELAY) * 1000;
-        rules.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: job.subject, dueMs, payload: Object.assign({}, payload, { attempt: payload.attempt + 1 }) });
+        rules.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: job.subject, dueMs, payload: { ...payload, attempt: payload.attempt + 1 } });
       }
     });
   },

@@ -25,12 +25,10 @@ export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, res
   if (!principal) throw DomainError.notAllowed('Shipments are created by a client.');
   const now = rules.clock.now();
   const id = tx.newId();
-  // The row is inserted with its first status already set, not updated to it afterwards: every
-  // version of a row is a full copy, and V8 allocates rows straight into the old generation once
-  // it has seen that they live long, so a throwaway version is garbage there on every create.
+  // Inserted with its first status already set: every version of a stored row is a full copy.
   const first = statusRowFor(tx, { id }, { code: 'shipment-concept', at: now });
-  // Assigned onto the fresh fields rather than spread into a new literal: V8 gives each such object its own hidden class (see `freezeRow` in store/store.ts).
-  const inserted = tx.insert('shipments', Object.assign(shipmentFields(draft, resolved), {
+  const inserted = tx.insert('shipments', {
+    ...shipmentFields(draft, resolved),
     id,
     created_at: now,
     updated_at: now,
@@ -39,7 +37,7 @@ export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, res
     shipment_status_id: first.row.id,
     status_code: first.status.code,
     client_id: principal.clientId,
-  }) as ShipmentRecord);
+  } as ShipmentRecord);
   tx.insert('shipmentStatuses', first.row);
   syncSurcharges(tx, inserted, resolved.surcharges, now);
   rules.events?.statusCreated(tx, inserted, first.row);
@@ -58,7 +56,7 @@ export function checkChange(current: ShipmentRecord, draft: ShipmentDraft): void
 /** Applies a resolved change: the shipment becomes a concept again and is registered anew when ready. */
 export function changeShipment(tx: Tx, rules: Rules, current: ShipmentRecord, draft: ShipmentDraft, resolved: ResolvedShipment): ShipmentRecord {
   const now = rules.clock.now();
-  let row = tx.update('shipments', current.id, Object.assign(shipmentFields(draft, resolved), { updated_at: now }));
+  let row = tx.update('shipments', current.id, { ...shipmentFields(draft, resolved), updated_at: now });
   syncSurcharges(tx, row, resolved.surcharges, now);
   if (row.status_code !== 'shipment-concept') row = addStatus(tx, rules, row, { code: 'shipment-concept', at: now });
   scheduleRegistration(tx, rules, row);

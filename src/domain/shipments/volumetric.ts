@@ -9,15 +9,10 @@ import { DEFAULT_VOLUMETRIC_DIVISOR, effectiveDivisor, volumetricWeight } from '
  * contract factor, or the common 5000 before a service and contract are chosen.
  */
 export function withVolumetricWeight(physical: PhysicalProperties, service?: ServiceRecord, contract?: ContractRecord): PhysicalProperties {
-  const { weight, length, width, height, volume } = physical;
-  // Built field by field rather than as `{ ...rest, volumetric_weight }`: V8 gives each such object its own hidden class (see `freezeRow` in store/store.ts).
-  const out: PhysicalProperties = { weight };
-  if (length !== undefined) out.length = length;
-  if (width !== undefined) out.width = width;
-  if (height !== undefined) out.height = height;
-  if (volume !== undefined) out.volume = volume;
-  if (length === undefined || width === undefined || height === undefined) return out;
+  // A volumetric weight the client sent is read-only: it is computed or left out.
+  const { volumetric_weight: _sent, ...given } = physical;
+  const { length, width, height } = given;
+  if (length === undefined || width === undefined || height === undefined) return given;
   const divisor = service && contract ? effectiveDivisor(service, contract) : DEFAULT_VOLUMETRIC_DIVISOR;
-  out.volumetric_weight = volumetricWeight({ length, width, height }, divisor);
-  return out;
+  return { ...given, volumetric_weight: volumetricWeight({ length, width, height }, divisor) };
 }
