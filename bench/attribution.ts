@@ -121,7 +121,7 @@ async function main(): Promise<void> {
   services.requestLog.clear();
   const cleared = heapMb();
   const records = store.all('idempotencyKeys');
-  const recordBytes = records.reduce((sum, record) => sum + ('body' in record ? record.body : record.body_deflated).length, 0);
+  const recordBytes = records.reduce((sum, record) => sum + ('body' in record ? record.body : 'body_gzip' in record ? record.body_gzip : record.body_deflated).length, 0);
   process.stdout.write(
     `request log: 500 captured GET /shipments?page[size]=30 hold ~${Math.round((afterLists - cleared) * 10) / 10} MB of heap (heap ${before} -> ${afterLists} MB, ${cleared} MB cleared)${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for exact figures)'}\n`,
   );

@@ -28,7 +28,8 @@ export type JobRecord = {
 };
 
 /** How an idempotency record holds its response body: packed (see domain/replay-body.ts), or as plain text (data files written before bodies were packed). */
-export type StoredBody = { body_deflated: string; body_dictionary: number } | { body: string };
+/** A replayed body: gzipped (base64), or as older data files hold it (text, or deflated against a preset dictionary). */
+export type StoredBody = { body_gzip: string } | { body_deflated: string; body_dictionary: number } | { body: string };
 
 /** A finished `POST /shipments` under an Idempotency-Key: what to replay for 24 hours. */
 export type IdempotencyRecord = {
