@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from '../http/endpoint.js';
 import { integerParam } from '../http/params.js';
 import { plainJson } from '../http/respond.js';
-import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_CAPACITY, REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_MAX_BYTES, REQUEST_LOG_RESPONSE_LIMIT } from '../requestlog/log.js';
+import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_CAPACITY, REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from '../requestlog/log.js';
 import { clientsOf } from './tenants.js';
 
 const capturedMessage = z
@@ -39,7 +39,7 @@ export const requestLogEndpoints = [
     path: '/_sandbox/requests',
     operationId: 'listSandboxRequests',
     summary: 'Read the request log',
-    description: `The last ${REQUEST_LOG_CAPACITY} requests and their responses, newest first (in memory, per sandbox process; fewer when what is kept of them passes ${REQUEST_LOG_MAX_BYTES / 1024 / 1024} MiB). Secrets are redacted on the parsed body, never on its text, at any depth and whatever its size: authorization and cookie headers, and members (or query parameters) named like a secret: client secrets, tokens, credentials, passwords, API keys (\`api_key\`, \`apiKey\`, \`dhl_api_secret\`, also written with escapes). Logo contents are replaced by their size. Request bodies over ${REQUEST_LOG_BODY_LIMIT / 1024} KiB and JSON responses over ${REQUEST_LOG_RESPONSE_LIMIT / 1024} Ki characters are shown cut down by their structure (every top-level member named, what does not fit noted) with their size and \`truncated\`; request bodies the log cannot parse (not JSON, not a form) are not shown, only noted; binary bodies are noted by type and size. Reading the log and /health are not logged. With a tenant\'s access token only requests of that tenant\'s clients are listed.`,
+    description: `The last ${REQUEST_LOG_CAPACITY} requests and their responses, newest first (in memory, per sandbox process). Secrets are redacted on the parsed body, never on its text, at any depth and whatever its size: authorization and cookie headers, and members (or query parameters) named like a secret: client secrets, tokens, credentials, passwords, API keys (\`api_key\`, \`apiKey\`, \`dhl_api_secret\`, also written with escapes). Logo contents are replaced by their size. Request bodies over ${REQUEST_LOG_BODY_LIMIT / 1024} KiB and JSON responses over ${REQUEST_LOG_RESPONSE_LIMIT / 1024} Ki characters are shown cut down by their structure (every top-level member named, what does not fit noted) with their size and \`truncated\`; request bodies the log cannot parse (not JSON, not a form) are not shown, only noted; binary bodies are noted by type and size. Reading the log and /health are not logged. With a tenant\'s access token only requests of that tenant\'s clients are listed.`,
     tag: 'Sandbox',
     auth: 'control',
     query: z.object({

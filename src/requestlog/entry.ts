@@ -87,6 +87,4 @@ export const REQUEST_LOG_BODY_LIMIT = 16 * 1024;
  */
 export const REQUEST_LOG_RESPONSE_LIMIT = 4 * 1024;
 
-/** The bytes the log may keep in all; past this, fewer than `REQUEST_LOG_CAPACITY` requests are kept. */
-export const REQUEST_LOG_MAX_BYTES = 16 * 1024 * 1024;
 

@@ -1,23 +1,32 @@
-import { ByteRing } from './byte-ring.js';
 import { renderEntry } from './render.js';
-import { EntryWriter, decodeEntry } from './codec.js';
-import type { KeptEntry, RawEntry, RawMessage, RequestLogEntry, RequestLogQuery } from './entry.js';
-import { REQUEST_LOG_CAPACITY, REQUEST_LOG_MAX_BYTES } from './entry.js';
+import type { KeptEntry, KeptMessage, RawEntry, RawMessage, RequestLogEntry, RequestLogQuery } from './entry.js';
+import { REQUEST_LOG_CAPACITY } from './entry.js';
 
 export * from './entry.js';
 
+/** A message's headers as a flat list of names and values, whatever form they came in. */
+function kept(message: RawMessage): KeptMessage {
+  const { headers } = message;
+  if (Array.isArray(headers)) return { ...message, headers };
+  const flat: string[] = [];
+  for (const [name, value] of headers instanceof Headers ? headers.entries() : Object.entries(headers)) flat.push(name, value);
+  return { ...message, headers: flat };
+}
+
 /**
- * The last `capacity` requests of one sandbox, in memory; never persisted. Entries are kept as
- * bytes in one buffer (`ByteRing`), not as objects: each entry outlives hundreds of requests, and
- * as objects every one of them was promoted to the old generation and grew the heap under load.
+ * The last `capacity` requests of one sandbox, in memory, never persisted: a ring of entries.
+ * Bodies are already cut to the log's limits when they are kept, so the ring stays small
+ * (at most 500 entries of 16 KiB requests and 4 KiB responses).
  */
 export class RequestLog {
-  private readonly ring: ByteRing;
-  private readonly writer = new EntryWriter();
+  private readonly entries: (KeptEntry | undefined)[];
+  /** Where the next entry goes; the oldest entry sits there once the ring is full. */
+  private next = 0;
+  private count = 0;
   private sequence = 0;
 
-  constructor(readonly capacity = REQUEST_LOG_CAPACITY, maxBytes = REQUEST_LOG_MAX_BYTES) {
-    this.ring = new ByteRing(capacity, maxBytes);
+  constructor(readonly capacity = REQUEST_LOG_CAPACITY) {
+    this.entries = new Array(capacity);
   }
 
   nextId(): number {
@@ -26,21 +35,16 @@ export class RequestLog {
   }
 
   add(entry: RawEntry): void {
-    let bytes = this.writer.encode(entry);
-    if (bytes.length > this.ring.maxRecordBytes) {
-      // Only headers can make it this large (bodies are cut): keep the entry, without them.
-      const left = (message: RawMessage): RawMessage => ({ headers: [], type: message.type, note: 'headers and body too large to keep' });
-      bytes = this.writer.encode({ ...entry, request: left(entry.request), response: left(entry.response) });
-    }
-    this.ring.push(bytes);
+    this.entries[this.next] = { ...entry, request: kept(entry.request), response: kept(entry.response) };
+    this.next = (this.next + 1) % this.capacity;
+    this.count = Math.min(this.count + 1, this.capacity);
   }
 
   /** Newest first, filtered, redacted. */
   list(query: RequestLogQuery): RequestLogEntry[] {
     const out: KeptEntry[] = [];
-    for (const bytes of this.ring.newestFirst()) {
-      if (out.length >= query.limit) break;
-      const entry = decodeEntry(bytes);
+    for (let back = 1; back <= this.count && out.length < query.limit; back++) {
+      const entry = this.entries[(this.next - back + this.capacity) % this.capacity]!;
       if (query.clientId !== undefined && entry.client_id !== query.clientId) continue;
       if (query.clientIds !== undefined && (entry.client_id === undefined || !query.clientIds.has(entry.client_id))) continue;
       if (query.path !== undefined && !entry.path.startsWith(query.path)) continue;
@@ -51,13 +55,14 @@ export class RequestLog {
   }
 
   clear(): void {
-    this.ring.clear();
+    this.entries.fill(undefined);
+    this.next = 0;
+    this.count = 0;
   }
 
   get size(): number {
-    return this.ring.size;
+    return this.count;
   }
-
 }
 
 /** Paths whose requests the log does not keep: reading the log, and health checks (Docker polls /health). */
