@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findPickupLocation, pickupLocations } from '../src/domain/pickup-locations.js';
+import { findPickupLocation, pickupLocations } from '../src/domain/pickup/locations.js';
 import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
 
 let sandbox: TestSandbox;

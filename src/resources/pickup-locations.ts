@@ -9,7 +9,7 @@ import {
   pointLocationId,
   weekdays,
   type PickupLocation,
-} from '../domain/pickup-location-types.js';
+} from '../domain/pickup/location-types.js';
 import { canSeeContract } from '../domain/tenancy.js';
 import type { Ctx, Kind } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
@@ -189,7 +189,7 @@ function checkContract(ctx: Ctx, carrier: CarrierRecord, contractId: string | un
 }
 
 // The generator brings faker and its locales: loaded on first use, not at start-up.
-const generator = () => import('../domain/pickup-locations.js');
+const generator = () => import('../domain/pickup/locations.js');
 
 export const pickupLocationEndpoints = [
   endpoint({

@@ -4,8 +4,8 @@
  */
 
 import type { Faker } from '@faker-js/faker';
-import type { City, CountryMap } from './pickup-cities.js';
-import { normalizePostalCode } from './pickup-location-types.js';
+import type { City, CountryMap } from './cities.js';
+import { normalizePostalCode } from './location-types.js';
 
 /**
  * How a postal code is written on the locations' addresses: its usual notation in the country,

@@ -5,10 +5,10 @@
  * coordinates always give the same list, so an id of it can be looked up later.
  */
 
-import { countryMaps, type City } from './pickup-cities.js';
-import { generateLocations, searchFaker } from './pickup-generate.js';
-import { roundCoordinate, type PickupLocation } from './pickup-location-types.js';
-import { postalCodeIn } from './pickup-postal-codes.js';
+import { countryMaps, type City } from './cities.js';
+import { generateLocations, searchFaker } from './generate.js';
+import { roundCoordinate, type PickupLocation } from './location-types.js';
+import { postalCodeIn } from './postal-codes.js';
 
 /** A point farther than this from every city the sandbox knows has no locations. */
 export const NEAREST_CITY_LIMIT = 50_000;

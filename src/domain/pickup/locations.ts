@@ -5,13 +5,13 @@
  * store, no clock, no randomness beyond the seeded faker.
  */
 
-export * from './pickup-location-types.js';
-export { findPointLocation, nearestCity, pointLocations } from './pickup-near.js';
-import { countryMaps, type City, type CountryMap } from './pickup-cities.js';
-import { generateLocations, offset, round, searchFaker } from './pickup-generate.js';
-import type { LocationFilter, NearTo, PickupLocation } from './pickup-location-types.js';
-import { normalizePostalCode } from './pickup-location-types.js';
-import { cityFor, displayPostalCode } from './pickup-postal-codes.js';
+export * from './location-types.js';
+export { findPointLocation, nearestCity, pointLocations } from './near.js';
+import { countryMaps, type City, type CountryMap } from './cities.js';
+import { generateLocations, offset, round, searchFaker } from './generate.js';
+import type { LocationFilter, NearTo, PickupLocation } from './location-types.js';
+import { normalizePostalCode } from './location-types.js';
+import { cityFor, displayPostalCode } from './postal-codes.js';
 
 /** The countries the sandbox has locations in; elsewhere a search finds none. */
 export const pickupCountries: readonly string[] = Object.keys(countryMaps);

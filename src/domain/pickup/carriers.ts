@@ -3,8 +3,8 @@
  * what they are called. Plain data beside the generator (pickup-generate.ts).
  */
 
-import type { Language } from './pickup-cities.js';
-import type { LocationType } from './pickup-location-types.js';
+import type { Language } from './cities.js';
+import type { LocationType } from './location-types.js';
 
 export type Mix = readonly (readonly [LocationType, number])[];
 

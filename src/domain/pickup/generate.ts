@@ -40,11 +40,11 @@ import {
   type LocaleDefinition,
 } from '@faker-js/faker';
 
-import type { City, CountryMap, Language } from './pickup-cities.js';
-import { brandOf, mixOf, words } from './pickup-carriers.js';
-import type { LocationCategory, LocationFeature, LocationType, OpeningHours, PickupLocation, Weekday } from './pickup-location-types.js';
-import { weekdays } from './pickup-location-types.js';
-import { nearbyPostalCode } from './pickup-postal-codes.js';
+import type { City, CountryMap, Language } from './cities.js';
+import { brandOf, mixOf, words } from './carriers.js';
+import type { LocationCategory, LocationFeature, LocationType, OpeningHours, PickupLocation, Weekday } from './location-types.js';
+import { weekdays } from './location-types.js';
+import { nearbyPostalCode } from './postal-codes.js';
 
 const locales: Record<string, LocaleDefinition> = {
   NL: nl,
