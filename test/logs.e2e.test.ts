@@ -12,6 +12,7 @@ import { startServer } from './support/server.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SCRIPT = '/usr/bin/script';
+// eslint-disable-next-line no-control-regex -- terminal escapes and control characters are what this looks for
 const ANSI = /\x1b\[/;
 
 describe('the server log', () => {

@@ -78,6 +78,7 @@ describe('the packed package, installed into a new project', () => {
     await timed('tsc on the example', () => exec(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], project));
 
     const { stdout } = await timed('vitest run of the example', () => exec(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], project));
+    // eslint-disable-next-line no-control-regex -- terminal escapes and control characters are what this looks for
     expect(stdout.replace(/\x1b\[[\d;]*m/g, '')).toMatch(/Tests\s+1 passed \(1\)/);
     const installed = JSON.parse(await readFile(join(project, 'node_modules', 'parcel-sandbox', 'package.json'), 'utf8')) as { version: string };
     expect(installed.version).toBe((JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }).version);

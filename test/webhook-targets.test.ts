@@ -192,6 +192,7 @@ describe('what the hook log keeps of an answer', () => {
     const error = log.attributes.errors[0] as string;
     // The escape characters are gone (what was printable of the sequences stays), lines joined, the rest cut.
     expect(error).toMatch(/answered 500: \[31mInternal error \[0m SECRET-TAIL stack frame stack frame .*…$/);
+    // eslint-disable-next-line no-control-regex -- terminal escapes and control characters are what this looks for
     expect(error).not.toMatch(/[\u0000-\u001f\u007f]/);
     expect(error.length).toBeLessThan(300);
   });

@@ -1,0 +1,26 @@
+// ESLint (typescript-eslint's recommended rules) over the whole project; `npm run lint` and
+// test/lint.test.ts run it, so `npm test` fails on a lint error.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.test-results/**', 'openapi/**', 'reference/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', fetch: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly', AbortSignal: 'readonly', structuredClone: 'readonly', URLSearchParams: 'readonly', performance: 'readonly', queueMicrotask: 'readonly', setImmediate: 'readonly', globalThis: 'readonly', NodeJS: 'readonly', crypto: 'readonly' } },
+    rules: {
+      // Unused names are tsc's job (noUnusedLocals); a leading underscore marks one left out on purpose.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      // Test doubles and JSON answers are `any` on purpose; production code keeps its types.
+      '@typescript-eslint/no-explicit-any': 'off',
+      // `z.ZodObject<{}>` is zod's type of an object schema without members.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowObjectTypes: 'always' }],
+      // A handler declared before the value it calls is assigned (signal handling) reads it later.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // It flags the `let x = fallback; try { x = ... } catch {}` pattern, which reads clearly.
+      'no-useless-assignment': 'off',
+    },
+  },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
+);

@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+describe('the code', () => {
+  it('passes the linter (eslint.config.js; `npm run lint` shows the same)', async () => {
+    const eslint = new ESLint({ cwd: root });
+    const results = await eslint.lintFiles(['.']);
+    const problems = results.flatMap((result) =>
+      result.messages.map((message) => `${result.filePath.slice(root.length)}:${message.line} ${message.ruleId ?? ''} ${message.message}`),
+    );
+    expect(problems).toEqual([]);
+    expect(results.length).toBeGreaterThan(200);
+  }, 120_000);
+});
