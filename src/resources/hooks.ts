@@ -69,8 +69,9 @@ function checkAction(ctx: Ctx, attributes: HookAttributes): void {
 const query = z.object({
   'filter[owner]': csvIds.optional().describe('Comma separated owner ids (organization or shop).'),
   'filter[action][action_type]': z.enum(['update-resource', 'send-resource']).optional(),
-  'filter[trigger][resource_type]': z.enum(['shipments', 'shipment-statuses']).optional(),
-  'filter[trigger][resource_action]': z.enum(['create']).optional(),
+  // Production's values; the sandbox's hooks use only some of them, so the others find none.
+  'filter[trigger][resource_type]': z.enum(['shipments', 'shipment-statuses', 'returns']).optional(),
+  'filter[trigger][resource_action]': z.enum(['create', 'read', 'update', 'delete', 'import', 'register']).optional(),
 });
 
 const logQuery = z.object({
