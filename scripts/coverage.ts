@@ -12,9 +12,9 @@ export const END = '<!-- production-operations:end -->';
 
 /** What a served operation does differently from production, where it does. */
 const notes: Record<string, string> = {
-  'GET /shipments': '`filter[tags]` too (seed); colli, consolidation and manifest are never set yet, so their includes embed nothing',
-  'GET /shipments/{shipment_id}': 'colli, consolidation and manifest are never set yet, so their includes embed nothing',
-  'POST /shipments': 'a request that repeats a running `Idempotency-Key` answers 409 (production: 423)',
+  'GET /shipments': '`filter[tags]` too (seed); colli and manifests are not emulated yet, so those includes embed nothing',
+  'GET /shipments/{shipment_id}': 'colli and manifests are not emulated yet, so those includes embed nothing',
+  'POST /shipments': 'a request that repeats a running `Idempotency-Key` answers 409 (production: 423); `tags` may be numbers too (seed), answered as strings',
   'GET /services': 'zones are not emulated: `zone_from`/`zone_to` stay empty',
   'GET /services/{service_id}': 'zones are not emulated: `zone_from`/`zone_to` stay empty',
   'GET /contracts': 'contract templates are not emulated: `contract_template` stays empty',
