@@ -65,6 +65,3 @@ export class DomainError extends Error {
     return new DomainError('bad-header', [{ detail, where: { header } }]);
   }
 }
-
-/** Where a body member lies, as a JSON pointer. */
-export const at = (pointer: string): Where => ({ pointer });

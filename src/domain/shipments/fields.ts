@@ -1,7 +1,6 @@
 import type { Address } from '../../model/common.js';
-import type { ShipmentRecord } from '../../model/shipment.js';
 import type { ShopRecord } from '../../model/shop.js';
-import type { DraftAttributes, ShipmentDraft } from './draft.js';
+import type { ShipmentDraft } from './draft.js';
 import type { ResolvedShipment } from './resolve.js';
 
 /** The stored fields a draft and its resolution give; `undefined` removes a field on update. */
@@ -57,19 +56,4 @@ function sameFields(a: Address, b: Address): boolean {
   const other = Object.keys(b);
   if (keys.length !== other.length) return false;
   return keys.every((key, i) => key === other[i] && a[key as keyof Address] === b[key as keyof Address]);
-}
-
-/** The draft a stored shipment would be if it were sent again as it is. */
-export function draftFromRecord(shipment: ShipmentRecord): ShipmentDraft {
-  return {
-    attributes: shipment as unknown as DraftAttributes,
-    shopId: shipment.shop_id,
-    serviceId: shipment.service_id,
-    contractId: shipment.contract_id,
-    options: shipment.service_options,
-    coverageId: shipment.liability_coverage_id,
-    collectionId: shipment.collection_id,
-    consolidationShipmentId: shipment.consolidation_shipment_id,
-    label: shipment.label,
-  };
 }
