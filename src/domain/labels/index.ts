@@ -7,6 +7,7 @@ export { fieldData as zplFieldData, zplLabel } from './label-zpl.js';
 export { pdfLabel } from './label-pdf.js';
 export { pngLabel } from './label-png.js';
 export { customsPdf } from './customs-pdf.js';
+export { manifestCsv, manifestPdf, MANIFEST_LAYOUT, rowPlace, type ManifestData, type ManifestRow } from './manifest-pdf.js';
 export { totalValue } from './customs-items.js';
 export {
   addressLines,
