@@ -12,8 +12,8 @@ export const END = '<!-- production-operations:end -->';
 
 /** What a served operation does differently from production, where it does. */
 const notes: Record<string, string> = {
-  'GET /shipments': '`filter[tags]` too (seed); colli and consolidation are never set yet, so their includes embed nothing',
-  'GET /shipments/{shipment_id}': 'colli and consolidation are never set yet, so their includes embed nothing',
+  'GET /shipments': '`filter[tags]` too (seed); colli and consolidation are never set yet, so their includes embed nothing; `include=manifest` embeds nothing either (production lists no manifests among the included types)',
+  'GET /shipments/{shipment_id}': 'colli and consolidation are never set yet, so their includes embed nothing; `include=manifest` embeds nothing either (production lists no manifests among the included types)',
   'POST /shipments': 'a request that repeats a running `Idempotency-Key` answers 409 (production: 423)',
   'GET /services': 'zones are not emulated: `zone_from`/`zone_to` stay empty',
   'GET /services/{service_id}': 'zones are not emulated: `zone_from`/`zone_to` stay empty',
