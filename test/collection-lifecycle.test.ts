@@ -103,6 +103,19 @@ describe('cancelling a collection', () => {
     expect(await collectionStatus(sandbox, await sandbox.token(), collection.id)).toBe('collection-voided');
   });
 
+  it('lets a labelled auto-deliver shipment of a voided collection walk on without it', async () => {
+    const { sandbox, w, patch, remove, shipment } = await setup();
+    expect((await patch({ register: true })).status).toBe(200);
+    const parcel = await shipment({ register_at: TEST_NOW, tags: ['sandbox:auto-deliver'] });
+    await sandbox.advance(2 * HOUR);
+    const code = async () => (await sandbox.get(`/shipments/${parcel.id}?include=shipment_status.status`, w.token)).body.included.find((r: Json) => r.type === 'statuses').attributes.code;
+    // It waits for the collection rather than being handed over an hour after registration.
+    expect(await code()).toBe('shipment-registered');
+    expect((await remove()).status).toBe(204);
+    await sandbox.advance(HOUR);
+    expect(await code()).toBe('shipment-received-by-carrier');
+  });
+
   it('refuses to cancel a registered collection of a carrier that does not cancel bookings (DPD)', async () => {
     const { sandbox, patch, remove } = await setup('DE', 'dpd-classic');
     expect((await patch({ register: true })).status).toBe(200);

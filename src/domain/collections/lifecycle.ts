@@ -76,10 +76,16 @@ export function handOver(tx: Tx, rules: Rules, shipment: ShipmentRecord, at: num
   return updated;
 }
 
-/** Cancels a booked collection: voided, its shipments free to join another one. */
+/**
+ * Cancels a booked collection: voided, its shipments free to join another one. A labelled
+ * `sandbox:auto-deliver` shipment that waited for it starts its walk from now instead.
+ */
 export function voidCollection(tx: Tx, rules: Rules, collection: CollectionRecord, at: number): CollectionRecord {
   rules.jobs.cancel(tx, COLLECT_COLLECTION, collection.id);
-  for (const shipment of tx.find('shipments', 'collection_id', collection.id)) release(tx, shipment, at);
+  for (const shipment of tx.find('shipments', 'collection_id', collection.id)) {
+    release(tx, shipment, at);
+    if (shipment.status_code === 'shipment-registered' && hasTag(shipment, TRIGGERS.autoDeliver)) scheduleWalk(tx, rules, shipment, 0, at);
+  }
   return tx.update('collections', collection.id, { status_id: statusByCode(tx, 'collection-voided').id });
 }
 
