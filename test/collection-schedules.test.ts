@@ -69,6 +69,25 @@ describe('POST /collection-schedules', () => {
     expect(froms.at(-1)).toBeLessThanOrEqual(sandbox.clock.now() + 8 * DAY + 17 * HOUR);
   });
 
+  it('books collection-registration-failed days once its contract is no longer active, and a contract it uses cannot be deleted', async () => {
+    const { sandbox, w, body, create, booked } = await setup();
+    const own = (await sandbox.get('/contracts?filter[status]=pending', w.token)).body.data[0];
+    const credentials = { customer_code: 'DEVC', customer_number: '11223344', api_key: 'k'.repeat(32) };
+    const patchContract = (attributes: Json) => sandbox.request('PATCH', `/contracts/${own.id}`, { token: w.token, body: { data: { type: 'contracts', id: own.id, attributes } } });
+    expect((await patchContract({ credentials })).status).toBe(200);
+    expect((await sandbox.request('POST', `/contracts/${own.id}/validate`, { token: w.token })).body.data.valid).toBe(true);
+    expect((await create(body({}, { contract: { data: { type: 'contracts', id: own.id } } }))).status).toBe(201);
+    const refused = await sandbox.request('DELETE', `/contracts/${own.id}`, { token: w.token });
+    expect(firstError(refused)).toMatchObject({ status: '422', detail: expect.stringMatching(/1 collection schedule/) });
+    expect((await patchContract({ status: 'inactive' })).status).toBe(200);
+    await sandbox.advance(3 * DAY);
+    const token = await sandbox.token();
+    const latest = (await booked(token)).at(-1);
+    expect(latest.attributes.collection_time.from).toBe(MONDAY + 9 * DAY + 13 * HOUR);
+    expect(await collectionStatus(sandbox, token, latest.id)).toBe('collection-registration-failed');
+    expect(latest.attributes).not.toHaveProperty('tracking_code');
+  });
+
   it('without a contract books plans; the zone of the times is applied', async () => {
     const { nl, body, create, booked } = await setup();
     const answer = await create(body({ days: ['tuesday'], collection: { description: 'Scheduled', time: { from: '09:30+01:00', to: '11:00+01:00' }, address: nl.shop.attributes.sender_address } }, { contract: undefined }));
