@@ -12,14 +12,16 @@ export const END = '<!-- production-operations:end -->';
 
 /** What a served operation does differently from production, where it does. */
 const notes: Record<string, string> = {
-  'GET /shipments': '`filter[tags]` too (seed); colli and manifests are not emulated yet, so those includes embed nothing',
-  'GET /shipments/{shipment_id}': 'colli and manifests are not emulated yet, so those includes embed nothing',
+  'GET /shipments': '`filter[tags]` too (seed); colli are not emulated yet, so that include embeds nothing; `include=manifest` embeds nothing either (production lists no manifests among the included types)',
+  'GET /shipments/{shipment_id}': 'colli are not emulated yet, so that include embeds nothing; `include=manifest` embeds nothing either (production lists no manifests among the included types)',
   'POST /shipments': 'a request that repeats a running `Idempotency-Key` answers 409 (production: 423); `tags` may be numbers too (seed), answered as strings',
   'GET /services': 'zones are not emulated: `zone_from`/`zone_to` stay empty',
   'GET /services/{service_id}': 'zones are not emulated: `zone_from`/`zone_to` stay empty',
   'GET /contracts': 'contract templates are not emulated: `contract_template` stays empty',
   'GET /statuses': 'collection statuses answer `resource_type: shipments` (production has no `collections` value)',
-  'GET /collections': 'manifests are not emulated yet: `manifest` stays empty',
+  'GET /carriers/{carrier_id}/collection-time-slots': 'slots follow a fixed calendar per carrier, in UTC',
+  'POST /collection-schedules': 'books the collections of the next 8 days, topped up daily at 00:00 UTC',
+  'POST /manifests': 'an owner is a shop or the organization (a broker owner is a 422)',
   'GET /carriers': '`logo_url` points at an SVG badge the sandbox draws',
 };
 

@@ -19,11 +19,19 @@ import { statusEndpoints, statusKind } from './resources/statuses.js';
 import { collectionKind } from './resources/collection-kind.js';
 import { collectionEndpoints } from './resources/collections.js';
 import { collectionWriteEndpoints } from './resources/collection-writes.js';
+import { collectionCreateEndpoint } from './resources/collection-create.js';
+import { collectionRpcEndpoints } from './resources/collection-rpc.js';
+import { collectionScheduleEndpoints, collectionScheduleKind } from './resources/collection-schedules.js';
+import { collectionSlotEndpoints, collectionTimeSlotKind } from './resources/collection-slots.js';
+import { documentFileKind, manifestKind } from './resources/manifest-kinds.js';
+import { manifestEndpoints } from './resources/manifests.js';
+import { COLLECT_COLLECTION, collectCollectionJob } from './domain/collections/lifecycle.js';
+import { TOP_UP_SCHEDULE, topUpScheduleJob } from './domain/collections/schedules.js';
 import { pickupLocationEndpoints, pickupLocationKind } from './resources/pickup-locations.js';
 import { controlEndpoints } from './controls/control.js';
 import { REGISTER_SHIPMENT, registerShipmentJob } from './domain/shipments/registration.js';
 import { WALK_SHIPMENT, walkShipmentJob } from './domain/shipments/walk.js';
-import { fileKind, shipmentKind, shipmentStatusKind } from './resources/shipment-kinds.js';
+import { shipmentKind, shipmentStatusKind } from './resources/shipment-kinds.js';
 import { shipmentReadEndpoints } from './resources/shipments.js';
 import { shipmentWriteEndpoints } from './resources/shipment-writes.js';
 import { shipmentStatusEndpoints } from './resources/shipment-statuses.js';
@@ -53,7 +61,7 @@ export const modules: readonly SandboxModule[] = [
   },
   { kinds: [shopKind], endpoints: [...shopEndpoints, shopDeleteEndpoint, ...logoEndpoints] },
   {
-    kinds: [shipmentKind, shipmentStatusKind, shipmentSurchargeKind, fileKind],
+    kinds: [shipmentKind, shipmentStatusKind, shipmentSurchargeKind, documentFileKind],
     endpoints: [
       ...shipmentReadEndpoints,
       ...shipmentWriteEndpoints,
@@ -65,7 +73,20 @@ export const modules: readonly SandboxModule[] = [
     ],
     jobs: { [REGISTER_SHIPMENT]: registerShipmentJob, [WALK_SHIPMENT]: walkShipmentJob },
   },
-  { kinds: [collectionKind, pickupLocationKind], endpoints: [...collectionEndpoints, ...collectionWriteEndpoints, ...pickupLocationEndpoints] },
+  {
+    kinds: [collectionKind, collectionTimeSlotKind, collectionScheduleKind, manifestKind],
+    endpoints: [
+      ...collectionEndpoints,
+      collectionCreateEndpoint,
+      ...collectionWriteEndpoints,
+      ...collectionRpcEndpoints,
+      ...collectionSlotEndpoints,
+      ...collectionScheduleEndpoints,
+      ...manifestEndpoints,
+    ],
+    jobs: { [COLLECT_COLLECTION]: collectCollectionJob, [TOP_UP_SCHEDULE]: topUpScheduleJob },
+  },
+  { kinds: [pickupLocationKind], endpoints: pickupLocationEndpoints },
   { kinds: [hookKind, hookLogKind], endpoints: hookEndpoints, jobs: { [DELIVER_WEBHOOK]: deliverWebhookJob } },
   { endpoints: controlEndpoints },
   { endpoints: docsEndpoints },

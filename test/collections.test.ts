@@ -161,7 +161,7 @@ describe('reading collections', () => {
     }
   });
 
-  it("includes production's paths: shop, contract, the contract carrier, status and (none yet) manifest", async () => {
+  it("includes production's paths: shop, contract, the contract carrier, status and (none made yet) manifest", async () => {
     const shop = shopIn('DE');
     const answer = await sandbox.get(`/collections?filter[shop]=${shop.id}&include=shop,contract,contract.carrier,status,manifest`, token);
     expect(answer.status).toBe(200);
@@ -324,10 +324,10 @@ describe('creating collections', () => {
     expect(firstError(answer).detail).toContain('does not exist');
   });
 
-  it('refuses registering and shipments on create, which the sandbox does not do', async () => {
+  it('refuses registering without a contract (no carrier to book with), and shipments on create', async () => {
     const register = await post(collectionBody(shopIn('NL'), { attributes: { register: true } }));
     expect(register.status).toBe(422);
-    expect(firstError(register).source.pointer).toBe('/data/attributes/register');
+    expect(firstError(register)).toMatchObject({ source: { pointer: '/data/attributes/register' }, detail: expect.stringMatching(/give it a contract/) });
     const shipments = await post(
       collectionBody(shopIn('NL'), { relationships: { shipments: { data: [{ type: 'shipments', id: '11111111-1111-4111-8111-111111111111' }] } } }),
     );

@@ -83,7 +83,8 @@ describe('DELETE /contracts/{contract_id}', () => {
     const { sandbox, w, token, seeded, activate, remove } = await setup();
     await activate();
     const shop = w.shopIn('NL');
-    const from = TEST_NOW + 86400;
+    // Monday 09:00 UTC: a window the contract's carrier (PostNL) collects in.
+    const from = TEST_NOW + 86400 + 9 * 3600;
     const collection = await sandbox.request('POST', '/collections', {
       token,
       body: {

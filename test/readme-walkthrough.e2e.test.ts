@@ -95,6 +95,10 @@ describe.skipIf(tools.length > 0)('the README walkthrough, in one shell', () => 
     expect(stdout).toContain('"shipment-registered"');
     expect(stdout).toContain('"shipment-delivered"');
     expect((await readFile(join(dir, 'label.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
+    // A warehouse day: the manifest downloaded, the collection collected, its parcels with the carrier.
+    expect((await readFile(join(dir, 'manifest.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(stdout).toMatch(/^collection-collected$/m);
+    expect(stdout).toMatch(/^shipment-received-by-carrier$/m);
     expect(answers.at(-1)).toMatchObject({ status: '201', request: `POST ${server.url}/hooks` });
   });
 });

@@ -33,6 +33,7 @@ import {
   storeDiff,
   tokenWithScopes,
   validBody,
+  validQuery,
   type Populated,
 } from './support/matrix.js';
 
@@ -58,7 +59,8 @@ function requestFor(endpoint: Endpoint) {
   const params = ownParams(store, endpoint, p.a.organizationId, prefer);
   if (!params) throw new Error(`${nameOf(endpoint)}: organization A has nothing to put in its path`);
   const known = endpoint.body ? validBody(store, endpoint, p.a, params) : undefined;
-  return { path: fillPath(endpoint.path, params), body: endpoint.body ? (known ?? {}) : undefined, valid: !endpoint.body || known !== undefined };
+  const query = validQuery(endpoint);
+  return { path: fillPath(endpoint.path, params) + (query ? `?${query}` : ''), body: endpoint.body ? (known ?? {}) : undefined, valid: !endpoint.body || known !== undefined };
 }
 
 async function call(endpoint: Endpoint, token: string | undefined): Promise<Answer> {

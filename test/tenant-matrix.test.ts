@@ -1,8 +1,8 @@
 /**
  * Tenant matrix: organizations A (`sandbox-client`) and B (`other-client`) each own, made
- * through the API, shops (one with a logo), contracts, hooks, hook logs, a collection and
- * shipments with statuses and files; a service rate and a liability coverage are inserted on each
- * own contract (no endpoint creates them). Then, generated from `allEndpoints()`, in both
+ * through the API, shops (one with a logo), contracts, hooks, hook logs, collections, collection
+ * schedules, manifests and shipments with statuses and files; a service rate and a liability
+ * coverage are inserted on each own contract (no endpoint creates them). Then, generated from `allEndpoints()`, in both
  * directions:
  *
  * - every endpoint with a path parameter naming a tenant-owned resource answers 404/10002 (never
@@ -31,15 +31,18 @@ import {
   fillPath,
   hookBody,
   jsonRequest,
+  manifestBody,
   nameOf,
   ownedIds,
   ownParams,
   pathParams,
   populate,
+  scheduleBody,
   send,
   storeDiff,
   tenantIds,
   validBody,
+  validQuery,
   type Populated,
   type ResourceClass,
   type Tenant,
@@ -153,13 +156,14 @@ describe('tenant matrix: what reads show', () => {
       if (!params) throw new Error(`${nameOf(endpoint)}: nothing to fill the path with`);
       const base = fillPath(endpoint.path, params);
       // The plain read and the one with every include must succeed; filter probes may be refused (400).
-      const queries: { query: string[]; mustSucceed: boolean }[] = [{ query: [], mustSucceed: true }];
-      if (endpoint.include) queries.push({ query: [`include=${endpoint.include.join(',')}`], mustSucceed: true });
+      const required = validQuery(endpoint) ? [validQuery(endpoint)] : [];
+      const queries: { query: string[]; mustSucceed: boolean }[] = [{ query: required, mustSucceed: true }];
+      if (endpoint.include) queries.push({ query: [...required, `include=${endpoint.include.join(',')}`], mustSucceed: true });
       // Id filters given the other tenant's ids must not widen what the caller sees.
       for (const [key, schema] of Object.entries(endpoint.query?.shape ?? {})) {
         const ids = [...foreign].filter((id) => /^[0-9a-f-]{36}$/.test(id));
         if ((schema as { safeParse(v: unknown): { success: boolean } }).safeParse(ids.join(',')).success) {
-          queries.push({ query: [`${encodeURIComponent(key)}=${ids.join(',')}`], mustSucceed: false });
+          queries.push({ query: [...required, `${encodeURIComponent(key)}=${ids.join(',')}`], mustSucceed: false });
         }
       }
       for (const { query, mustSucceed } of queries) {
@@ -255,6 +259,61 @@ const bodyCases: BodyCase[] = [
       return body;
     },
     foreign: (o) => o.contractId,
+  },
+  {
+    name: 'schedule collections at their shop',
+    method: 'POST',
+    path: () => '/collection-schedules',
+    body: (c, id) => {
+      const body = scheduleBody(shopOf(c));
+      body.data.relationships.shop.data.id = id;
+      return body;
+    },
+    foreign: (o) => o.shopId,
+  },
+  {
+    name: 'schedule collections on their contract',
+    method: 'POST',
+    path: () => '/collection-schedules',
+    body: (c, id) => {
+      const body = scheduleBody(shopOf(c));
+      body.data.relationships.contract = { data: { type: 'contracts', id } };
+      return body;
+    },
+    foreign: (o) => o.contractId,
+  },
+  {
+    name: 'add my shipment to their collection',
+    method: 'POST',
+    path: () => '/add-shipments-to-collection',
+    body: (c, id) => ({ data: { collection_id: id, shipment_ids: [c.conceptShipmentId] } }),
+    foreign: (o) => o.manifestCollectionId,
+  },
+  {
+    name: 'add their shipment to my collection',
+    method: 'POST',
+    path: () => '/add-shipments-to-collection',
+    body: (c, id) => ({ data: { collection_id: c.manifestCollectionId, shipment_ids: [id] } }),
+    foreign: (o) => o.conceptShipmentId,
+  },
+  {
+    name: 'manifest of their collection',
+    method: 'POST',
+    path: () => '/create-manifest-for-collection',
+    body: (_c, id) => ({ data: { collection_id: id } }),
+    foreign: (o) => o.manifestCollectionId,
+  },
+  { name: 'manifest of their shipment', method: 'POST', path: () => '/manifests', body: (c, id) => manifestBody(shopOf(c), id), foreign: (o) => o.registeredShipmentId },
+  {
+    name: 'manifest owned by their shop',
+    method: 'POST',
+    path: () => '/manifests',
+    body: (c, id) => {
+      const body = manifestBody(shopOf(c), c.registeredShipmentId);
+      body.data.relationships.owner = { data: { type: 'shops', id } };
+      return body;
+    },
+    foreign: (o) => o.shopId,
   },
   { name: 'hook owned by their organization', method: 'POST', path: () => '/hooks', body: (_c, id) => hookBody({ type: 'organizations', id }), foreign: (o) => o.organizationId },
   { name: 'hook owned by their shop', method: 'POST', path: () => '/hooks', body: (_c, id) => hookBody({ type: 'shops', id }), foreign: (o) => o.shopId },

@@ -123,7 +123,7 @@ export function clientsOf(services: Services, organizationId: string): Set<strin
 
 /**
  * Resets one tenant: removes its organization's shipments (with their statuses, files, surcharges,
- * jobs and hook logs), hooks, collections, logos, idempotency entries of its clients, and its own contracts
+ * jobs and hook logs), hooks, collections (with their schedules and manifests), logos, idempotency entries of its clients, and its own contracts
  * (with their rates and coverages); then restores its shops as seeded. Fixture organizations get
  * their seeded shops, own contracts and upcoming collections back; tenants created through the
  * control API get their one shop as it was created. Clients, users and tokens are untouched.
@@ -163,6 +163,9 @@ export async function resetTenant(services: Services, clientId: string, within?:
 
     const shopIds = new Set(ids(shops));
     drop('collections', ids(tx.all('collections').filter((row) => row.organization_id === organizationId || shopIds.has(row.shop_id))));
+    drop('collectionSchedules', ids(tx.find('collectionSchedules', 'organization_id', organizationId)));
+    drop('manifestFiles', ids(tx.all('manifestFiles').filter((row) => row.organization_id === organizationId)));
+    drop('manifests', ids(tx.find('manifests', 'organization_id', organizationId)));
     for (const shop of shops) drop('logos', ids(tx.find('logos', 'shop_id', shop.id)));
 
     const contracts = tx.all('contracts').filter((row) => row.owner.type === 'organizations' && row.owner.id === organizationId);

@@ -33,17 +33,18 @@ export function collectionStarted(collection: CollectionRecord, now: number): bo
   return now >= collection.collection_time.from;
 }
 
-/** Removes a collection; the shipments in it stay, without their `collection` relationship. */
+/** Removes a collection with its pending work; the shipments in it stay, without their `collection` relationship. */
 export function removeCollection(tx: Tx, collectionId: string, now: number): void {
   for (const shipment of tx.find('shipments', 'collection_id', collectionId)) {
     tx.update('shipments', shipment.id, { collection_id: undefined, updated_at: now });
   }
+  for (const job of tx.find('jobs', 'subject', collectionId)) tx.remove('jobs', job.id);
   tx.remove('collections', collectionId);
 }
 
 /**
  * Removes a shop with what belongs to it alone: its uploaded logos, the hooks it owns (with
- * their logs) and its collections. Callers check first that no shipment was made in it.
+ * their logs), its collections and collection schedules. Callers check first that no shipment was made in it.
  */
 export function removeShop(tx: Tx, shopId: string, now: number): void {
   const shop = tx.get('shops', shopId);
@@ -53,11 +54,15 @@ export function removeShop(tx: Tx, shopId: string, now: number): void {
     if (hook.owner.type === 'shops' && hook.owner.id === shopId) removeHook(tx, hook.id);
   }
   for (const collection of tx.find('collections', 'shop_id', shopId)) removeCollection(tx, collection.id, now);
+  for (const schedule of tx.find('collectionSchedules', 'shop_id', shopId)) {
+    for (const job of tx.find('jobs', 'subject', schedule.id)) tx.remove('jobs', job.id);
+    tx.remove('collectionSchedules', schedule.id);
+  }
   tx.remove('shops', shopId);
 }
 
-/** What uses an organization's own contract: its shipments and its shops' collections. */
-export function contractUsage(store: ReadView, contract: ContractRecord): { shipments: number; collections: number } {
+/** What uses an organization's own contract: its shipments, its shops' collections and collection schedules. */
+export function contractUsage(store: ReadView, contract: ContractRecord): { shipments: number; collections: number; schedules: number } {
   // An own contract is visible to its organization only, so only that organization's rows can use it.
   const organizationId = contract.owner.id;
   const shipments = store.find('shipments', 'organization_id', organizationId).filter((row) => row.contract_id === contract.id).length;
@@ -65,7 +70,8 @@ export function contractUsage(store: ReadView, contract: ContractRecord): { ship
   for (const shop of store.find('shops', 'organization_id', organizationId)) {
     collections += store.find('collections', 'shop_id', shop.id).filter((row) => row.contract_id === contract.id).length;
   }
-  return { shipments, collections };
+  const schedules = store.find('collectionSchedules', 'organization_id', organizationId).filter((row) => row.contract_id === contract.id).length;
+  return { shipments, collections, schedules };
 }
 
 /** Removes a contract with its service rates, liability coverages and pending verification. */

@@ -25,4 +25,8 @@ export type CollectionRecord = Omit<z.infer<typeof collectionAttributes>, 'regis
   contract_id?: string;
   status_id: string;
   register?: boolean;
+  /** The latest manifest made for it (`POST /create-manifest-for-collection`). */
+  manifest_id?: string;
+  /** The collection schedule that booked it. */
+  schedule_id?: string;
 };

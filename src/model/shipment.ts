@@ -111,6 +111,8 @@ export type ShipmentRecord = Omit<ShipmentAttributes, 'price' | 'sync_active'> &
   service_options: ChosenOption[];
   liability_coverage_id?: string;
   collection_id?: string;
+  /** The latest manifest that lists it. */
+  manifest_id?: string;
   /** The consolidation shipment this one is consolidated into. */
   consolidation_shipment_id?: string;
   /** The current shipment-status row and its status code (kept for filtering). */

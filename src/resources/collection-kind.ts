@@ -24,7 +24,6 @@ export const collectionKind: Kind<CollectionRecord> = {
     description: row.description,
     address: row.address,
     collection_time: row.collection_time,
-    // The sandbox does not register collections with carriers, so this is false unless set otherwise.
     register: row.register ?? false,
     tracking_code: row.tracking_code,
     created_at: row.created_at,
@@ -38,9 +37,13 @@ export const collectionKind: Kind<CollectionRecord> = {
       many: true,
       data: (row, ctx) => ctx.services.store.find('shipments', 'collection_id', row.id).map((shipment) => ({ type: 'shipments', id: shipment.id })),
     },
-    // Manifests and collection files are not emulated yet: empty, but `include=manifest` is accepted.
-    files: { targets: ['files'], many: true, data: () => [] },
-    manifest: { targets: ['manifests'], optional: true, data: () => null },
+    // The documents of the manifests made for it, and the latest of those manifests.
+    files: {
+      targets: ['files'],
+      many: true,
+      data: (row, ctx) => ctx.services.store.find('manifestFiles', 'collection_id', row.id).map((file) => ({ type: 'files', id: file.id })),
+    },
+    manifest: { targets: ['manifests'], optional: true, data: (row) => linkTo('manifests', row.manifest_id) },
   },
   self: (row) => `/collections/${row.id}`,
   load: (ctx, id) => ctx.services.store.get('collections', id),

@@ -52,17 +52,16 @@ export const contractActionEndpoints = [
     responses: {
       204: { description: 'Deleted, with its service rates and liability coverages.' },
       403: { description: 'The contract is shared by your broker (10013).', schema: errorDocument },
-      422: { description: 'Shipments or collections use the contract (10008).', schema: errorDocument },
+      422: { description: 'Shipments, collections or collection schedules use the contract (10008).', schema: errorDocument },
     },
     handler: async (ctx, { params: path }) => {
       const contract = ownContract(ctx, path.contract_id, 'deleted');
       await ctx.services.store.transact((tx) => {
         // Checked inside the transaction, so a shipment made meanwhile cannot lose its contract.
-        const { shipments, collections } = contractUsage(tx, contract);
-        if (shipments > 0 || collections > 0) {
-          const uses = [shipments > 0 ? `${shipments} shipment${shipments === 1 ? '' : 's'}` : '', collections > 0 ? `${collections} collection${collections === 1 ? '' : 's'}` : '']
-            .filter(Boolean)
-            .join(' and ');
+        const usage = contractUsage(tx, contract);
+        const counted = (count: number, noun: string) => (count > 0 ? `${count} ${noun}${count === 1 ? '' : 's'}` : '');
+        const uses = [counted(usage.shipments, 'shipment'), counted(usage.collections, 'collection'), counted(usage.schedules, 'collection schedule')].filter(Boolean).join(' and ');
+        if (uses !== '') {
           throw ApiError.unprocessable(
             `Contract '${contract.id}' is used by ${uses} and cannot be deleted. Switch it to inactive (PATCH status) to stop using it for new shipments.`,
           );

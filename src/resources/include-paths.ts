@@ -27,6 +27,7 @@ export const shipmentSurchargeIncludes = ['shipment'] as const;
 export const shopIncludes = ['organization'] as const;
 export const hookIncludes = ['owner'] as const;
 export const collectionIncludes = ['contract', 'contract.carrier', 'manifest', 'shop', 'status'] as const;
+export const manifestIncludes = ['files', 'contract', 'contract.carrier', 'owner'] as const;
 export const contractIncludes = ['carrier', 'owner', 'liability_coverages'] as const;
 /** `GET /contracts` also offers the contract template. */
 export const contractListIncludes = [...contractIncludes, 'contract_template'] as const;

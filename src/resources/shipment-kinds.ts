@@ -74,10 +74,12 @@ export const shipmentKind: Kind<ShipmentRecord> = {
       data: (row, ctx) => ctx.services.store.find('shipmentSurcharges', 'shipment_id', row.id).map((charge) => ({ type: 'shipment-surcharges', id: charge.id })),
     },
     consolidation_shipment: { targets: ['shipments'], optional: true, data: (row) => linkTo('shipments', row.consolidation_shipment_id) },
-    // The sandbox makes no multi-colli shipments and no manifests (yet): these are always empty.
+    // The sandbox makes no multi-colli shipments (yet): these are always empty.
     colli: { targets: ['shipments'], many: true, data: () => [] },
     multi_colli_shipment: { targets: ['shipments'], optional: true, data: () => null },
-    manifest: { targets: ['manifests'], optional: true, data: () => null },
+    // The latest manifest that lists the shipment. Production's shipment documents embed no
+    // manifests (`manifests` is not among their included types), so `include=manifest` adds none.
+    manifest: { targets: ['manifests'], optional: true, embed: false, data: (row) => linkTo('manifests', row.manifest_id) },
   },
   self: (row) => `/shipments/${row.id}`,
   links: (row) => ({ files: `/shipments/${row.id}/files` }),

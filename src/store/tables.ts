@@ -1,6 +1,8 @@
 import type { CarrierRecord } from '../model/carrier.js';
 import type { CollectionRecord } from '../model/collection.js';
+import type { CollectionScheduleRecord } from '../model/collection-schedule.js';
 import type { HookLogRecord, HookRecord } from '../model/hook.js';
+import type { ManifestFileRecord, ManifestRecord } from '../model/manifest.js';
 import type { FileRecord, ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js';
 import type { ShipmentSurchargeRecord } from '../model/shipment-surcharge.js';
 import type { ContractRecord, LiabilityCoverageRecord } from '../model/contract.js';
@@ -67,6 +69,9 @@ export interface Tables {
   shipmentSurcharges: ShipmentSurchargeRecord;
   files: FileRecord;
   collections: CollectionRecord;
+  collectionSchedules: CollectionScheduleRecord;
+  manifests: ManifestRecord;
+  manifestFiles: ManifestFileRecord;
   hooks: HookRecord;
   hookLogs: HookLogRecord;
   idempotencyKeys: IdempotencyRecord;
@@ -98,6 +103,9 @@ export const tableNames: readonly TableName[] = [
   'shipmentSurcharges',
   'files',
   'collections',
+  'collectionSchedules',
+  'manifests',
+  'manifestFiles',
   'hooks',
   'hookLogs',
   'idempotencyKeys',
@@ -121,6 +129,9 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   shipmentSurcharges: ['shipment_id', 'organization_id'],
   files: ['shipment_id'],
   collections: ['shop_id'],
+  collectionSchedules: ['organization_id', 'shop_id'],
+  manifests: ['organization_id'],
+  manifestFiles: ['manifest_id', 'collection_id'],
   hooks: ['organization_id'],
   hookLogs: ['hook_id', 'shipment_id'],
 };

@@ -125,10 +125,18 @@ export const NESTED_PARAMS: Readonly<Record<string, string>> = {
   brand_logo: 'brand-logos',
 };
 
+/** Parameters that name something else on one path than elsewhere: a collection's or a manifest's files are manifest documents. */
+export const PATH_PARAMS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  '/manifests/{manifest_id}/files/{file_id}': { file_id: 'manifest-files' },
+  '/collections/{collection_id}/files/{file_id}': { collection_id: 'manifested-collections', file_id: 'collection-files' },
+};
+
 const singular = (segment: string): string => segment.replace(/-/g, '_').replace(/(ses|s)$/, (end) => (end === 'ses' ? 's' : ''));
 
 /** The resource type a path parameter names, or `undefined` when neither the path nor the table says. */
 export function resourceOfParam(path: string, param: string): string | undefined {
+  const onPath = PATH_PARAMS[path]?.[param];
+  if (onPath) return onPath;
   const nested = NESTED_PARAMS[param];
   if (nested) return nested;
   const segments = path.split('/');
@@ -179,6 +187,15 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   },
   files: { kind: 'tenant', table: 'files', ownerOf: (store, row) => shipmentOwner(store, row.shipment_id) },
   collections: { kind: 'tenant', table: 'collections', ownerOf: (_, row) => row.organization_id },
+  'manifested-collections': {
+    kind: 'tenant',
+    table: 'collections',
+    ownerOf: (store, row) => (store.find('manifestFiles', 'collection_id', row.id).length > 0 ? row.organization_id : undefined),
+  },
+  'collection-schedules': { kind: 'tenant', table: 'collectionSchedules', ownerOf: (_, row) => row.organization_id },
+  manifests: { kind: 'tenant', table: 'manifests', ownerOf: (_, row) => row.organization_id },
+  'manifest-files': { kind: 'tenant', table: 'manifestFiles', ownerOf: (_, row) => row.organization_id, parent: { param: 'manifest_id', field: 'manifest_id' } },
+  'collection-files': { kind: 'tenant', table: 'manifestFiles', ownerOf: (_, row) => row.organization_id, parent: { param: 'collection_id', field: 'collection_id' } },
   hooks: { kind: 'tenant', table: 'hooks', ownerOf: (_, row) => row.organization_id },
   'hook-logs': { kind: 'tenant', table: 'hookLogs', ownerOf: (_, row) => row.organization_id },
   logos: {
@@ -289,6 +306,11 @@ export interface Tenant {
   shopHookId: string;
   hookLogId: string;
   collectionId: string;
+  /** A collection with a contract, holding the registered shipment, with a manifest. */
+  manifestCollectionId: string;
+  scheduleId: string;
+  /** A manifest made with POST /manifests of the registered shipment. */
+  manifestId: string;
   /** A registered shipment with statuses, files, a surcharge and a tracking code. */
   registeredShipmentId: string;
   trackingCode: string;
@@ -334,6 +356,28 @@ export function collectionBody(shop: Json): Json {
   };
 }
 
+/** A schedule of Monday afternoon plans (no contract) at the shop's sender address. */
+export function scheduleBody(shop: Json): Json {
+  return {
+    data: {
+      type: 'collection-schedules',
+      attributes: { days: ['monday'], collection: { description: 'Matrix schedule', time: { from: '14:00', to: '16:00' }, address: shop.attributes.sender_address } },
+      relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+    },
+  };
+}
+
+/** A manifest of one shipment, at the shipment's shop address. */
+export function manifestBody(shop: Json, shipmentId: string): Json {
+  return {
+    data: {
+      type: 'manifests',
+      attributes: { name: 'Matrix manifest', address: shop.attributes.sender_address },
+      relationships: { shipments: { data: [{ type: 'shipments', id: shipmentId }] } },
+    },
+  };
+}
+
 export function hookBody(owner: { type: string; id: string }, name = 'matrix hook'): Json {
   return {
     data: {
@@ -360,7 +404,12 @@ export function contractBody(carrierId: string, organizationId: string): Json {
   };
 }
 
-async function populateTenant(sandbox: TestSandbox, clientId: string, country: 'NL' | 'GB', serviceCode: string): Promise<Omit<Tenant, 'serviceRateId' | 'coverageId' | 'registeredShipmentId' | 'trackingCode' | 'fileId' | 'statusId' | 'hookLogId'> & { pending: string }> {
+async function populateTenant(
+  sandbox: TestSandbox,
+  clientId: string,
+  country: 'NL' | 'GB',
+  serviceCode: string,
+): Promise<Omit<Tenant, 'serviceRateId' | 'coverageId' | 'registeredShipmentId' | 'trackingCode' | 'fileId' | 'statusId' | 'hookLogId' | 'manifestId'> & { pending: string }> {
   const w = await world(sandbox, clientId);
   const token = w.token;
   const organizationId = (await must(sandbox.get('/organizations', token), 200, 'organizations')).data[0].id as string;
@@ -390,6 +439,14 @@ async function populateTenant(sandbox: TestSandbox, clientId: string, country: '
     'contract',
   );
   const collection = await must(sandbox.request('POST', '/collections', { token, body: collectionBody(shop) }), 201, 'collection');
+  // A collection on the shipments' contract, in a slot both PostNL and Royal Mail offer (Monday 14:00-16:00 UTC).
+  const booked = collectionBody(shop);
+  booked.data.attributes.collection_time = { from: TEST_NOW + 86400 + 14 * 3600, to: TEST_NOW + 86400 + 16 * 3600 };
+  booked.data.relationships.contract = { data: { type: 'contracts', id: w.contractFor(w.service(serviceCode, country)).id } };
+  const manifestCollection = await must(sandbox.request('POST', '/collections', { token, body: booked }), 201, 'collection with a contract');
+  // Two, so one is left when a request deletes the other.
+  const schedule = await must(sandbox.request('POST', '/collection-schedules', { token, body: scheduleBody(shop) }), 201, 'collection schedule');
+  await must(sandbox.request('POST', '/collection-schedules', { token, body: scheduleBody(shop) }), 201, 'second collection schedule');
   const recipient = recipients[country];
   // A paid option the shipment's rate offers, so the registered shipment has a surcharge.
   const rate = (await must(sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${w.contractFor(service).id}&filter[weight]=1500`, token), 200, 'rates')).data[0];
@@ -404,7 +461,10 @@ async function populateTenant(sandbox: TestSandbox, clientId: string, country: '
       service,
       contract: w.contractFor(service),
       attributes: { register_at: TEST_NOW },
-      relationships: { service_options: { data: [{ type: 'service-options', id: paid.id }] } },
+      relationships: {
+        service_options: { data: [{ type: 'service-options', id: paid.id }] },
+        collection: { data: { type: 'collections', id: manifestCollection.data.id } },
+      },
     }),
   );
   // Priced too (with the paid option), so nested surcharge paths can be filled from the concept.
@@ -425,6 +485,8 @@ async function populateTenant(sandbox: TestSandbox, clientId: string, country: '
     organizationHookId: orgHook.data.id,
     shopHookId: shopHook.data.id,
     collectionId: collection.data.id,
+    manifestCollectionId: manifestCollection.data.id,
+    scheduleId: schedule.data.id,
     conceptShipmentId: concept.id,
     pending: registered.id,
   };
@@ -432,8 +494,9 @@ async function populateTenant(sandbox: TestSandbox, clientId: string, country: '
 
 /**
  * Organizations A (`sandbox-client`) and B (`other-client`) each get, through the API, a shop
- * with a logo, an own contract, an organization hook and a shop hook, a collection, a registered
- * shipment (statuses, files, tracking code, hook logs) and a concept shipment. A service rate and
+ * with a logo, an own contract, an organization hook and a shop hook, a collection, a collection
+ * on the shipments' contract holding the registered shipment (statuses, files, tracking code, hook
+ * logs) with its manifest, a manifest of that shipment, two collection schedules and a concept shipment. A service rate and
  * a liability coverage are inserted on each own contract, since no endpoint creates them.
  */
 export async function populate(sandbox: TestSandbox): Promise<Populated> {
@@ -454,6 +517,14 @@ export async function populate(sandbox: TestSandbox): Promise<Populated> {
     return { a: add(partA.contractId), b: add(partB.contractId) };
   });
 
+  // Manifests need registered shipments: made once both are registered.
+  const manifests: Record<string, string> = {};
+  for (const part of [partA, partB]) {
+    const shop = part.world.shops.find((s: Json) => s.id === part.shopId);
+    manifests[part.clientId] = (await must(sandbox.request('POST', '/manifests', { token: part.token, body: manifestBody(shop, part.pending) }), 201, 'manifest')).data.id;
+    await must(sandbox.request('POST', '/create-manifest-for-collection', { token: part.token, body: { data: { collection_id: part.manifestCollectionId } } }), 200, 'collection manifest');
+  }
+
   const finish = (part: typeof partA, extra: { serviceRateId: string; coverageId: string }): Tenant => {
     const { store } = sandbox;
     const shipment = store.get('shipments', part.pending)!;
@@ -463,7 +534,7 @@ export async function populate(sandbox: TestSandbox): Promise<Populated> {
     const log = store.all('hookLogs').find((row) => row.organization_id === part.organizationId);
     if (!file || !status || !log) throw new Error(`fixture: ${part.clientId} lacks a file, status or hook log`);
     const { pending: _pending, ...rest } = part;
-    return { ...rest, ...extra, registeredShipmentId: shipment.id, trackingCode: shipment.tracking_code, fileId: file.id, statusId: status.id, hookLogId: log.id };
+    return { ...rest, ...extra, registeredShipmentId: shipment.id, trackingCode: shipment.tracking_code, fileId: file.id, statusId: status.id, hookLogId: log.id, manifestId: manifests[part.clientId]! };
   };
   const a = finish(partA, inserted.a);
   const b = finish(partB, inserted.b);
@@ -534,6 +605,14 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
       return { data: { shipment_id: caller.registeredShipmentId, status_id: carrierStatusId(store) } };
     case 'createCollection':
       return collectionBody(shop);
+    case 'createCollectionSchedule':
+      return scheduleBody(shop);
+    case 'addShipmentsToCollection':
+      return { data: { collection_id: caller.manifestCollectionId, shipment_ids: [caller.conceptShipmentId] } };
+    case 'createManifestForCollection':
+      return { data: { collection_id: caller.manifestCollectionId } };
+    case 'createManifest':
+      return manifestBody(shop, caller.registeredShipmentId);
     case 'updateCollection':
       return { data: { type: 'collections', id: params.collection_id, attributes: { description: 'Changed by the matrix' } } };
     case 'createHook':
@@ -551,6 +630,12 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
     default:
       return undefined;
   }
+}
+
+/** The query an endpoint with required query parameters needs to succeed; '' for the others. */
+export function validQuery(endpoint: Endpoint): string {
+  if (endpoint.operationId === 'listCollectionTimeSlots') return 'country_code=NL&postal_code=1012AB&date_from=2026-01-12&date_to=2026-01-16';
+  return '';
 }
 
 /** A carrier status (`shipment-delivered`) for update-shipment-status bodies. */

@@ -2,3 +2,4 @@
 export { renderCustomsDocument, renderLabel, type LabelFormat } from './render.js';
 export type { LabelData, LabelMimeType, LabelSize } from './types.js';
 export { A4, A6 } from './layout.js';
+export { manifestCsv, manifestPdf, type ManifestData, type ManifestRow } from './manifest-pdf.js';

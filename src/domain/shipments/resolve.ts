@@ -6,7 +6,10 @@ import type { ContractRecord, LiabilityCoverageRecord } from '../../model/contra
 import type { ServiceRecord } from '../../model/service.js';
 import type { ChosenOption, LabelChoice, PhysicalProperties, ShipmentRecord } from '../../model/shipment.js';
 import type { ShopRecord } from '../../model/shop.js';
+import type { ReadView } from '../../store/store.js';
 import { coversAddress } from '../address-rules.js';
+import { collectionStatus } from '../collections/lifecycle.js';
+import { mismatch, nextCollection } from '../collections/membership.js';
 import { canSeeContract } from '../tenancy.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
 import { isInternational, pointers, type ShipmentDraft } from './draft.js';
@@ -76,17 +79,30 @@ function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: Contract
     const collection = store.get('collections', draft.collectionId);
     if (!collection || collection.organization_id !== ctx.principal?.organizationId || collection.shop_id !== draft.shopId) {
       problems.add(`No collection with id '${draft.collectionId}' exists for this shop.`, pointers.relationship('collection'));
+    } else {
+      const why = mismatch(store, collection, draft.shopId, contract?.id) ?? cancelled(store, collection);
+      if (why) problems.add(why, pointers.relationship('collection'));
     }
     return collection;
   }
   if (!draft.addToNextCollection) return undefined;
-  const now = clock.now();
-  const next = store
-    .find('collections', 'shop_id', draft.shopId)
-    .filter((c) => c.collection_time.to > now && (!contract || c.contract_id === contract.id))
-    .sort((a, b) => a.collection_time.from - b.collection_time.from)[0];
-  if (!next) problems.add('There is no upcoming collection for this shop and contract.', pointers.meta('add_to_next_collection'));
+  // The seed's rule: the nearest upcoming collection of the same shop and the same contract.
+  const next = nextCollection(store, draft.shopId, contract?.id, clock.now());
+  if (!next) {
+    problems.add(
+      `There is no upcoming open collection for this shop and ${contract ? `contract '${contract.id}'` : 'no contract'}: book one (POST /collections) or set up a collection schedule.`,
+      pointers.meta('add_to_next_collection'),
+    );
+  }
   return next;
+}
+
+/** A collection that will never be collected again takes no shipments. */
+function cancelled(store: ReadView, collection: CollectionRecord): string | undefined {
+  const status = collectionStatus(store, collection);
+  return status === 'collection-voided' || status === 'collection-registration-failed' || status === 'collection-collected'
+    ? `Collection '${collection.id}' is ${status}: it takes no shipments.`
+    : undefined;
 }
 
 /** The consolidation shipment named, which must be one of the caller's shipments. */

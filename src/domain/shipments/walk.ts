@@ -25,9 +25,16 @@ export function scheduleWalk(tx: Tx, rules: Rules, shipment: ShipmentRecord, ste
   rules.jobs.schedule(tx, { kind: WALK_SHIPMENT, subject: shipment.id, dueMs: (from + next.after) * 1000, payload: { step } });
 }
 
+/** A shipment in a booked collection is handed over when the carrier collects it, not by the walk. */
+function awaitsCollection(tx: Tx, shipment: ShipmentRecord): boolean {
+  const collection = shipment.collection_id ? tx.get('collections', shipment.collection_id) : undefined;
+  return collection !== undefined && tx.get('statuses', collection.status_id)?.code === 'collection-registered';
+}
+
 /**
  * Takes the next step of the walk, unless the shipment left the walk meanwhile (voided, or a
- * status set by hand through POST /update-shipment-status).
+ * status set by hand through POST /update-shipment-status) or waits for its collection, which
+ * goes on with the walk once it has the shipment.
  */
 export const walkShipmentJob: JobHandler = {
   apply(tx, job, rules) {
@@ -35,6 +42,7 @@ export const walkShipmentJob: JobHandler = {
     const shipment = tx.get('shipments', job.subject);
     const expected = step === 0 ? 'shipment-registered' : WALK[step - 1]?.code;
     if (!shipment || shipment.status_code !== expected) return;
+    if (step === 0 && awaitsCollection(tx, shipment)) return;
     const at = Math.floor(job.due_ms / 1000);
     const updated = addStatus(tx, rules, shipment, { code: WALK[step]!.code, at, carrier: { ...WALK[step]!.carrier } });
     scheduleWalk(tx, rules, updated, step + 1, at);

@@ -143,7 +143,9 @@ class Production {
     const key = `${operation.key} ${observed.status} ${media}`;
     const validate = this.cache.get(key) ?? this.ajv.compile(documentSchema(doc));
     this.cache.set(key, validate);
-    return validate(observed.body) ? [] : [`body does not match production's contract (${key}):\n      ${describeErrors(validate)}`];
+    // A document production declares as a string (a PDF, a CSV) is checked as the text it is.
+    const value = media!.includes('json') ? observed.body : observed.text;
+    return validate(value) ? [] : [`body does not match production's contract (${key}):\n      ${describeErrors(validate)}`];
   }
 }
 

@@ -1,0 +1,104 @@
+import type { CollectionRecord } from '../../model/collection.js';
+import type { ShipmentRecord } from '../../model/shipment.js';
+import type { Principal } from '../../model/tenancy.js';
+import type { ReadView, Tx } from '../../store/store.js';
+import { DomainError, type Problem } from '../errors.js';
+import { utcText } from './calendar.js';
+import { collectionStatus, isOpen } from './lifecycle.js';
+
+/*
+ * Which shipments a collection takes: those of its shop and its contract (a collection without a
+ * contract takes shipments without one), not yet with the carrier. Shared by
+ * POST /add-shipments-to-collection, a shipment's `collection` relationship and
+ * `meta.add_to_next_collection`, so the three cannot disagree.
+ */
+
+/** Statuses of shipments a collection can still take (a registered one only where the carrier allows). */
+const JOINABLE = new Set(['shipment-concept', 'shipment-registration-failed', 'shipment-registered']);
+
+function contractName(store: ReadView, contractId: string | undefined): string {
+  if (!contractId) return 'no contract';
+  const contract = store.get('contracts', contractId);
+  return `contract '${contractId}'${contract ? ` (${contract.name})` : ''}`;
+}
+
+/** Why a collection does not fit a shipment's shop and contract; `undefined` when it does. */
+export function mismatch(store: ReadView, collection: CollectionRecord, shopId: string, contractId: string | undefined): string | undefined {
+  if (collection.shop_id !== shopId) return `Collection '${collection.id}' is of another shop than the shipment.`;
+  if ((collection.contract_id ?? undefined) !== (contractId ?? undefined)) {
+    return `Collection '${collection.id}' is for ${contractName(store, collection.contract_id)}; the shipment has ${contractName(store, contractId)}. A collection takes shipments of its own contract only.`;
+  }
+  return undefined;
+}
+
+/** The open collection of a shop and contract whose window opens first after `now`. */
+export function nextCollection(store: ReadView, shopId: string, contractId: string | undefined, now: number): CollectionRecord | undefined {
+  return store
+    .find('collections', 'shop_id', shopId)
+    .filter((collection) => (collection.contract_id ?? undefined) === (contractId ?? undefined) && isOpen(store, collection, now))
+    .sort((a, b) => a.collection_time.from - b.collection_time.from || (a.id < b.id ? -1 : 1))[0];
+}
+
+/** Why a collection takes no shipments now, or `undefined` when it is open. */
+export function closedBecause(store: ReadView, collection: CollectionRecord, now: number): string | undefined {
+  if (isOpen(store, collection, now)) return undefined;
+  const status = collectionStatus(store, collection);
+  if (status === 'collection-concept' || status === 'collection-registered') {
+    return `The window of collection '${collection.id}' opened at ${utcText(collection.collection_time.from)}: it takes no more shipments.`;
+  }
+  return `Collection '${collection.id}' is ${status}: it takes no shipments.`;
+}
+
+/** Why this shipment cannot join the collection, or `undefined` when it can. */
+function shipmentProblem(store: ReadView, collection: CollectionRecord, shipment: ShipmentRecord): string | undefined {
+  const fit = mismatch(store, collection, shipment.shop_id, shipment.contract_id);
+  if (fit) return `Shipment '${shipment.id}': ${fit}`;
+  if (shipment.status_code === 'shipment-voided') return `Shipment '${shipment.id}' is voided: there is nothing to collect.`;
+  if (!JOINABLE.has(shipment.status_code)) return `Shipment '${shipment.id}' is ${shipment.status_code}: the carrier has it already.`;
+  if (shipment.status_code === 'shipment-registered') {
+    const carrier = collection.contract_id ? store.get('carriers', store.get('contracts', collection.contract_id)?.carrier_id ?? '') : undefined;
+    if (carrier && !carrier.collections?.allows_adding_registered_shipments_to_collection) {
+      return `Shipment '${shipment.id}' is registered already, and ${carrier.name} takes only shipments that are not registered yet into a collection (collections.allows_adding_registered_shipments_to_collection is false): add shipments before they are registered.`;
+    }
+  }
+  const current = shipment.collection_id && shipment.collection_id !== collection.id ? store.get('collections', shipment.collection_id) : undefined;
+  if (current && collectionStatus(store, current) === 'collection-registered') {
+    return `Shipment '${shipment.id}' is in collection '${current.id}', which is registered with the carrier: it stays there.`;
+  }
+  return undefined;
+}
+
+/**
+ * POST /add-shipments-to-collection: every shipment joins the collection, or (on any problem,
+ * each reported with its pointer) none does.
+ */
+export function addShipments(tx: Tx, principal: Principal, request: { collectionId: string; shipmentIds: readonly string[]; now: number }): void {
+  const { collectionId, shipmentIds, now } = request;
+  const problems: Problem[] = [];
+  const collection = tx.get('collections', collectionId);
+  if (!collection || collection.organization_id !== principal.organizationId) {
+    throw DomainError.unprocessable(`No collection with id '${collectionId}' is available to you.`, { pointer: '/data/collection_id' });
+  }
+  const closed = closedBecause(tx, collection, now);
+  if (closed) problems.push({ detail: closed, where: { pointer: '/data/collection_id' } });
+  const seen = new Set<string>();
+  const joining: ShipmentRecord[] = [];
+  shipmentIds.forEach((id, index) => {
+    const where = { pointer: `/data/shipment_ids/${index}` };
+    const shipment = tx.get('shipments', id);
+    if (!shipment || shipment.organization_id !== principal.organizationId) {
+      problems.push({ detail: `No shipment with id '${id}' is available to you.`, where });
+    } else if (seen.has(id)) {
+      problems.push({ detail: `Shipment '${id}' is listed more than once.`, where });
+    } else {
+      const problem = shipmentProblem(tx, collection, shipment);
+      if (problem) problems.push({ detail: problem, where });
+      else joining.push(shipment);
+    }
+    seen.add(id);
+  });
+  if (problems.length > 0) throw new DomainError('unprocessable', problems);
+  for (const shipment of joining) {
+    if (shipment.collection_id !== collection.id) tx.update('shipments', shipment.id, { collection_id: collection.id, updated_at: Math.max(shipment.updated_at, now) });
+  }
+}

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { firstError, testSandbox, TEST_NOW, type Json } from './support/app.js';
+import { carrierSetup, collectionBody, createCollection, HOUR, MONDAY, rpc } from './support/collections.js';
+import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
+
+/**
+ * POST /add-shipments-to-collection, a shipment's `collection` relationship and
+ * `meta.add_to_next_collection`: a collection takes shipments of its own shop and contract only.
+ */
+
+async function setup() {
+  const sandbox = await testSandbox();
+  const w = await world(sandbox);
+  const nl = carrierSetup(w, 'NL', 'postnl-parcel-standard');
+  const de = carrierSetup(w, 'DE', 'dpd-classic');
+  const collection = await createCollection(sandbox, w.token, collectionBody(nl.shop, { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR }, { contract: nl.contract, register: true }));
+  const parcel = (setup: typeof nl, extra: { attributes?: Json; relationships?: Json; meta?: Json } = {}) =>
+    createShipment(sandbox, w.token, shipmentBody({ shop: setup.shop, recipient: recipients[setup.shop.attributes.sender_address.country_code as 'NL' | 'DE'], service: setup.service, contract: setup.contract, ...extra }));
+  const add = (shipmentIds: string[], collectionId = collection.id, token = w.token) => rpc(sandbox, token, '/add-shipments-to-collection', { collection_id: collectionId, shipment_ids: shipmentIds });
+  const collectionOf = async (id: string) => (await sandbox.get(`/shipments/${id}`, w.token)).body.data.relationships.collection?.data.id;
+  return { sandbox, w, nl, de, collection, parcel, add, collectionOf };
+}
+
+describe('POST /add-shipments-to-collection', () => {
+  it('adds shipments of the shop and contract (204); the collection lists them; adding again changes nothing', async () => {
+    const { sandbox, w, nl, collection, parcel, add, collectionOf } = await setup();
+    const a = await parcel(nl);
+    const b = await parcel(nl);
+    const answer = await add([a.id, b.id]);
+    expect(answer.status, answer.text).toBe(204);
+    expect(answer.text).toBe('');
+    expect(await collectionOf(a.id)).toBe(collection.id);
+    const listed = (await sandbox.get(`/collections/${collection.id}`, w.token)).body.data.relationships.shipments.data.map((s: Json) => s.id);
+    expect(listed.sort()).toEqual([a.id, b.id].sort());
+    const before = sandbox.store.snapshot();
+    expect((await add([a.id])).status).toBe(204);
+    expect(sandbox.store.snapshot()).toEqual(before);
+  });
+
+  it('names each shipment that cannot join, with its pointer, and adds none', async () => {
+    const { sandbox, w, nl, de, parcel, add } = await setup();
+    const fine = await parcel(nl);
+    const otherShop = await parcel(de);
+    const noContract = await createShipment(sandbox, w.token, shipmentBody({ shop: nl.shop }));
+    const registered = await parcel(nl, { attributes: { register_at: TEST_NOW } });
+    const voided = await parcel(nl, { attributes: { register_at: TEST_NOW } });
+    const elsewhere = await parcel(nl);
+    const booked = await createCollection(sandbox, w.token, collectionBody(nl.shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 12 * HOUR }, { contract: nl.contract, register: true }));
+    expect((await add([elsewhere.id], booked.id)).status).toBe(204);
+    await sandbox.advance(5);
+    expect((await rpc(sandbox, w.token, '/void-shipment', { shipment_id: voided.id })).status).toBe(204);
+    const theirs = (await sandbox.get('/shipments', await sandbox.token('other-client'))).body.data[0]?.id ?? '00000000-0000-4000-8000-000000000000';
+    const before = sandbox.store.snapshot();
+    const ids = [fine.id, otherShop.id, noContract.id, registered.id, voided.id, elsewhere.id, theirs, fine.id];
+    const answer = await add(ids);
+    expect(answer.status).toBe(422);
+    const byPointer = Object.fromEntries(answer.body.errors.map((e: Json) => [e.source.pointer, e.detail]));
+    expect(Object.keys(byPointer).sort()).toEqual([1, 2, 3, 4, 5, 6, 7].map((i) => `/data/shipment_ids/${i}`).sort());
+    expect(byPointer['/data/shipment_ids/1']).toMatch(/another shop/);
+    expect(byPointer['/data/shipment_ids/2']).toMatch(/has no contract/);
+    expect(byPointer['/data/shipment_ids/3']).toMatch(/PostNL takes only shipments that are not registered yet/);
+    expect(byPointer['/data/shipment_ids/4']).toMatch(/voided/);
+    expect(byPointer['/data/shipment_ids/5']).toMatch(new RegExp(`in collection '${booked.id}', which is registered`));
+    expect(byPointer['/data/shipment_ids/6']).toMatch(/No shipment with id .* is available to you/);
+    expect(byPointer['/data/shipment_ids/7']).toMatch(/listed more than once/);
+    for (const error of answer.body.errors) expect(error).toMatchObject({ status: '422', code: '10008' });
+    expect(sandbox.store.snapshot()).toEqual(before);
+  });
+
+  it('takes registered shipments where the carrier allows it (DPD)', async () => {
+    const { sandbox, w, de, parcel, add, collectionOf } = await setup();
+    const dpd = await createCollection(sandbox, w.token, collectionBody(de.shop, { from: MONDAY + 12 * HOUR, to: MONDAY + 17 * HOUR }, { contract: de.contract, register: true }));
+    const labelled = await parcel(de, { attributes: { register_at: TEST_NOW } });
+    await sandbox.advance(5);
+    expect((await add([labelled.id], dpd.id)).status).toBe(204);
+    expect(await collectionOf(labelled.id)).toBe(dpd.id);
+  });
+
+  it("refuses an unknown or other tenant's collection, one whose window began, and bodies that are not lists of ids", async () => {
+    const { sandbox, w, nl, collection, parcel, add } = await setup();
+    const shipment = await parcel(nl);
+    const other = await sandbox.token('other-client');
+    const theirs = (await sandbox.get('/collections', other)).body.data[0].id;
+    for (const id of [theirs, '00000000-0000-4000-8000-000000000000']) {
+      const answer = await add([shipment.id], id);
+      expect(answer.status).toBe(422);
+      expect(firstError(answer)).toMatchObject({ source: { pointer: '/data/collection_id' }, detail: expect.stringMatching(/No collection with id/) });
+    }
+    for (const data of [{ collection_id: collection.id, shipment_ids: [] }, { collection_id: collection.id }, { shipment_ids: [shipment.id] }]) {
+      const answer = await rpc(sandbox, w.token, '/add-shipments-to-collection', data);
+      expect(answer.status, JSON.stringify(data)).toBe(400);
+    }
+    await sandbox.advance(MONDAY + 13 * HOUR - TEST_NOW);
+    const late = await add([shipment.id], collection.id, await sandbox.token());
+    expect(firstError(late)).toMatchObject({ status: '422', source: { pointer: '/data/collection_id' } });
+  });
+});
+
+describe('a shipment joins collections of its own contract only', () => {
+  it('add_to_next_collection picks the nearest open collection of the same shop and contract, never another carrier\'s', async () => {
+    const { sandbox, w, nl, collection, parcel } = await setup();
+    // A DPD contract on the Dutch shop: PostNL's collections (the booked one, the seeded ones) are not for it.
+    const dpdService = w.service('dpd-classic', 'NL');
+    const dpdContract = w.contractFor(dpdService);
+    const refused = await sandbox.request('POST', '/shipments', {
+      token: w.token,
+      body: shipmentBody({ shop: nl.shop, service: dpdService, contract: dpdContract, meta: { add_to_next_collection: true } }),
+    });
+    expect(refused.status).toBe(422);
+    expect(firstError(refused)).toMatchObject({ source: { pointer: '/meta/add_to_next_collection' }, detail: expect.stringContaining(dpdContract.id) });
+    const dpd = await createCollection(sandbox, w.token, collectionBody(nl.shop, { from: MONDAY + 15 * HOUR, to: MONDAY + 16 * HOUR }, { contract: dpdContract }));
+    const joined = await createShipment(sandbox, w.token, shipmentBody({ shop: nl.shop, service: dpdService, contract: dpdContract, meta: { add_to_next_collection: true } }));
+    expect(joined.relationships.collection.data.id).toBe(dpd.id);
+    const postnl = await parcel(nl, { meta: { add_to_next_collection: true } });
+    expect(postnl.relationships.collection.data.id).toBe(collection.id);
+  });
+
+  it("refuses a collection relationship to another contract's collection, also on PATCH", async () => {
+    const { sandbox, w, nl, collection, parcel } = await setup();
+    const dpdService = w.service('dpd-classic', 'NL');
+    const wrong = await sandbox.request('POST', '/shipments', {
+      token: w.token,
+      body: shipmentBody({ shop: nl.shop, service: dpdService, contract: w.contractFor(dpdService), relationships: { collection: { data: { type: 'collections', id: collection.id } } } }),
+    });
+    expect(wrong.status).toBe(422);
+    expect(firstError(wrong)).toMatchObject({ source: { pointer: '/data/relationships/collection/data/id' }, detail: expect.stringMatching(/takes shipments of its own contract only/) });
+    const shipment = await parcel(nl);
+    const moved = await sandbox.request('PATCH', `/shipments/${shipment.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: shipment.id, relationships: { collection: { data: { type: 'collections', id: collection.id } }, service: { data: { type: 'services', id: dpdService.id } }, contract: { data: { type: 'contracts', id: w.contractFor(dpdService).id } } } } },
+    });
+    expect(moved.status).toBe(422);
+    expect(firstError(moved).source.pointer).toBe('/data/relationships/collection/data/id');
+  });
+});

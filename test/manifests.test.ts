@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { firstError, testSandbox, TEST_NOW, type Json } from './support/app.js';
+import { carrierSetup, collectionBody, createCollection, HOUR, MONDAY, rpc } from './support/collections.js';
+import { readPdf } from './support/pdf.js';
+import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
+
+/** POST /manifests, GET /manifests[/{id}], their documents, and POST /create-manifest-for-collection when it cannot make one. */
+
+async function setup() {
+  const sandbox = await testSandbox();
+  const w = await world(sandbox);
+  const nl = carrierSetup(w, 'NL', 'postnl-parcel-standard');
+  const parcel = (attributes: Json = { register_at: TEST_NOW }, setup = nl) =>
+    createShipment(sandbox, w.token, shipmentBody({ shop: setup.shop, recipient: recipients[setup.shop.attributes.sender_address.country_code as 'NL'], service: setup.service, contract: setup.contract, attributes }));
+  const body = (shipmentIds: string[], extra: { relationships?: Json; meta?: Json } = {}) => ({
+    data: {
+      type: 'manifests',
+      attributes: { name: 'Evening run', address: nl.shop.attributes.sender_address },
+      relationships: { shipments: { data: shipmentIds.map((id) => ({ type: 'shipments', id })) }, ...extra.relationships },
+    },
+    ...(extra.meta ? { meta: extra.meta } : {}),
+  });
+  const post = (b: Json, token = w.token) => sandbox.request('POST', '/manifests', { token, body: b });
+  const status = async (id: string) => (await sandbox.get(`/shipments/${id}?include=shipment_status.status`, w.token)).body.included.find((r: Json) => r.type === 'statuses').attributes.code;
+  return { sandbox, w, nl, parcel, body, post, status };
+}
+
+describe('POST /manifests', () => {
+  it('lists registered shipments with a PDF and a CSV document; owner, contract and shipments related', async () => {
+    const { sandbox, w, nl, parcel, body, post, status } = await setup();
+    const a = await parcel();
+    const b = await parcel();
+    await sandbox.advance(5);
+    const answer = await post(body([a.id, b.id]));
+    expect(answer.status, answer.text).toBe(201);
+    const manifest = answer.body.data;
+    expect(answer.headers.get('location')).toBe(manifest.links.self);
+    expect(manifest.attributes).toEqual({ name: 'Evening run', address: nl.shop.attributes.sender_address, created_at: TEST_NOW + 5 });
+    expect(manifest.relationships.owner.data).toEqual({ type: 'shops', id: nl.shop.id });
+    expect(manifest.relationships.contract.data.id).toBe(nl.contract.id);
+    expect(manifest.relationships.shipments.data.map((s: Json) => s.id)).toEqual([a.id, b.id]);
+    expect(await status(a.id)).toBe('shipment-registered');
+
+    const read = await sandbox.get(`/manifests/${manifest.id}?include=files,contract.carrier,owner`, w.token);
+    expect(read.body.data).toEqual(manifest);
+    expect(read.body.included.map((r: Json) => r.type).sort()).toEqual(['carriers', 'contracts', 'files', 'shops']);
+    const file = read.body.included.find((r: Json) => r.type === 'files');
+    expect(file.attributes).toMatchObject({ document_type: 'manifest', formats: [{ extension: 'pdf', mime_type: 'application/pdf' }, { extension: 'csv', mime_type: 'text/csv' }] });
+    expect(file.links.self).toBe(`http://sandbox.test/manifests/${manifest.id}/files/${file.id}`);
+    expect((await sandbox.get('/manifests', w.token)).body.data.map((m: Json) => m.id)).toEqual([manifest.id]);
+    // The shipment names its manifest; production's shipment documents embed none, so neither does include=manifest.
+    const listed = await sandbox.get(`/shipments/${a.id}?include=manifest`, w.token);
+    expect(listed.body.data.relationships.manifest.data).toEqual({ type: 'manifests', id: manifest.id });
+    expect(listed.body.included).toEqual([]);
+
+    const download = (accept: string) => sandbox.app.request(`http://sandbox.test${new URL(file.links.self).pathname}`, { headers: { authorization: `Bearer ${w.token}`, accept } });
+    const pdf = Buffer.from(await (await download('application/pdf')).arrayBuffer());
+    const text = readPdf(pdf).map((page) => page.text).join(' ').replace(/\s+/g, ' ');
+    const codes = await Promise.all([a, b].map(async (s) => (await sandbox.get(`/shipments/${s.id}`, w.token)).body.data.attributes.tracking_code));
+    for (const code of codes) expect(text).toContain(code);
+    expect(text).toContain('Total: 2 shipments, 3.00 kg');
+    const csv = await download('text/csv');
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect((await csv.text()).split('\r\n')).toEqual(['tracking_code,recipient,destination,service,weight_g', ...codes.map((code) => `${code},Anna de Vries,1012 PH Amsterdam NL,PostNL Standard Parcel,1500`), '']);
+    expect((await download('image/png')).status).toBe(406);
+    const wrongFile = await sandbox.get(`/manifests/${manifest.id}/files/${manifest.id}`, w.token);
+    expect(firstError(wrongFile)).toMatchObject({ status: '404', code: '10002' });
+  });
+
+  it('meta.update_shipment_statuses hands the shipments over at once', async () => {
+    const { sandbox, parcel, body, post, status } = await setup();
+    const a = await parcel();
+    await sandbox.advance(5);
+    const answer = await post(body([a.id], { meta: { update_shipment_statuses: true } }));
+    expect(answer.status, answer.text).toBe(201);
+    expect(await status(a.id)).toBe('shipment-received-by-carrier');
+  });
+
+  it('names each shipment it cannot list, and makes nothing', async () => {
+    const { sandbox, w, parcel, body, post } = await setup();
+    const fine = await parcel();
+    const concept = await parcel({});
+    const voided = await parcel();
+    const dpd = await parcel(undefined, carrierSetup(w, 'NL', 'dpd-classic'));
+    await sandbox.advance(5);
+    expect((await rpc(sandbox, w.token, '/void-shipment', { shipment_id: voided.id })).status).toBe(204);
+    const before = sandbox.store.snapshot();
+    const answer = await post(body([fine.id, concept.id, voided.id, fine.id, '00000000-0000-4000-8000-000000000000', dpd.id]));
+    expect(answer.status).toBe(422);
+    const byPointer = Object.fromEntries(answer.body.errors.map((e: Json) => [e.source.pointer, e.detail]));
+    expect(byPointer).toEqual({
+      '/data/relationships/shipments/data/1/id': expect.stringMatching(/shipment-concept: only registered shipments/),
+      '/data/relationships/shipments/data/2/id': expect.stringMatching(/voided/),
+      '/data/relationships/shipments/data/3/id': expect.stringMatching(/listed more than once/),
+      '/data/relationships/shipments/data/4/id': expect.stringMatching(/No shipment with id/),
+      '/data/relationships/shipments/data/5/id': expect.stringMatching(/another contract than the manifest/),
+    });
+    const empty = await post(body([]));
+    expect(firstError(empty).source.pointer).toBe('/data/relationships/shipments');
+    const broker = await post(body([fine.id], { relationships: { owner: { data: { type: 'brokers', id: w.contracts[0].relationships.owner.data.id } } } }));
+    expect(firstError(broker).source.pointer).toBe('/data/relationships/owner/data/type');
+    const otherShop = await post(body([fine.id], { relationships: { owner: { data: { type: 'shops', id: w.shopIn('DE').id } } } }));
+    expect(firstError(otherShop)).toMatchObject({ source: { pointer: '/data/relationships/shipments/data/0/id' }, detail: expect.stringMatching(/another shop/) });
+    const scopeless = await sandbox.request('POST', '/manifests', { token: await sandbox.token('sandbox-client', 'shops.manage'), body: body([fine.id]) });
+    expect(firstError(scopeless)).toMatchObject({ status: '403', code: '14004' });
+    expect(sandbox.store.snapshot()).toEqual(before);
+    // shipments.manage is what it takes.
+    expect((await post(body([fine.id]), await sandbox.token('limited-client'))).status).toBe(201);
+  });
+});
+
+describe('POST /create-manifest-for-collection', () => {
+  it('refuses an unknown, empty or voided collection, and one without registered shipments (naming each)', async () => {
+    const { sandbox, w, nl, parcel } = await setup();
+    const make = (collectionId: string) => rpc(sandbox, w.token, '/create-manifest-for-collection', { collection_id: collectionId });
+    const collection = await createCollection(sandbox, w.token, collectionBody(nl.shop, { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR }, { contract: nl.contract, register: true }));
+    const before = sandbox.store.snapshot();
+    const empty = await make(collection.id);
+    expect(firstError(empty)).toMatchObject({ status: '422', source: { pointer: '/data/collection_id' }, detail: expect.stringMatching(/has no shipments/) });
+    const unknown = await make('00000000-0000-4000-8000-000000000000');
+    expect(firstError(unknown).detail).toMatch(/No collection with id/);
+    expect(sandbox.store.snapshot()).toEqual(before);
+    const a = await parcel({});
+    const b = await parcel({});
+    expect((await rpc(sandbox, w.token, '/add-shipments-to-collection', { collection_id: collection.id, shipment_ids: [a.id, b.id] })).status).toBe(204);
+    const unregistered = await make(collection.id);
+    expect(unregistered.status).toBe(422);
+    expect(unregistered.body.errors.map((e: Json) => e.detail)).toEqual([expect.stringContaining(a.id), expect.stringContaining(b.id)]);
+    expect((await sandbox.request('DELETE', `/collections/${collection.id}`, { token: w.token })).status).toBe(204);
+    expect(firstError(await make(collection.id)).detail).toMatch(/collection-voided/);
+    const strict = await rpc(sandbox, w.token, '/create-manifest-for-collection', { collection_id: collection.id, name: 'x' });
+    expect(strict.status).toBe(400);
+    expect(sandbox.store.all('manifests')).toEqual([]);
+  });
+});
