@@ -7,6 +7,8 @@ import { contractWriteEndpoints } from './resources/contract-writes.js';
 import { contractActionEndpoints } from './resources/contract-actions.js';
 import { VERIFY_CONTRACT, verifyContractJob } from './domain/contract-verification.js';
 import { brokerEndpoints, brokerKind, organizationEndpoints, organizationKind } from './resources/organizations.js';
+import { addressEndpoints, addressKind } from './resources/addresses.js';
+import { suggestAddressEndpoint } from './resources/suggest-address.js';
 import { regionEndpoints, regionKind } from './resources/regions.js';
 import { serviceOptionEndpoints, serviceOptionKind } from './resources/service-options.js';
 import { serviceEndpoints, serviceKind } from './resources/services.js';
@@ -52,6 +54,7 @@ export const modules: readonly SandboxModule[] = [
     jobs: { [VERIFY_CONTRACT]: verifyContractJob },
   },
   { kinds: [shopKind], endpoints: [...shopEndpoints, shopDeleteEndpoint, ...logoEndpoints] },
+  { kinds: [addressKind], endpoints: [...addressEndpoints, suggestAddressEndpoint] },
   {
     kinds: [shipmentKind, shipmentStatusKind, shipmentSurchargeKind, fileKind],
     endpoints: [

@@ -23,6 +23,7 @@ import { testSandbox, type Answer, type Json } from './support/app.js';
 import { recipients, shipmentBody } from './support/shipments.js';
 import {
   RESOURCES,
+  addressBody,
   answerProblems,
   classify,
   collectionBody,
@@ -270,6 +271,13 @@ const bodyCases: BodyCase[] = [
     method: 'POST',
     path: () => '/contracts',
     body: (c, id) => contractBody(c.world.services[0].relationships.carrier.data.id, id),
+    foreign: (o) => o.organizationId,
+  },
+  {
+    name: 'address in their organization',
+    method: 'POST',
+    path: () => '/addresses',
+    body: (c, id) => addressBody(id, shopOf(c).attributes.sender_address),
     foreign: (o) => o.organizationId,
   },
   {

@@ -181,6 +181,7 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   collections: { kind: 'tenant', table: 'collections', ownerOf: (_, row) => row.organization_id },
   hooks: { kind: 'tenant', table: 'hooks', ownerOf: (_, row) => row.organization_id },
   'hook-logs': { kind: 'tenant', table: 'hookLogs', ownerOf: (_, row) => row.organization_id },
+  addresses: { kind: 'tenant', table: 'addresses', ownerOf: (_, row) => row.organization_id },
   logos: {
     kind: 'public',
     why: 'GET /logos/{logo_id} is auth "none" on purpose: the URL is the shop\'s logo_url, embedded as <img> in tracking pages and e-mails that send no token; ids are random UUIDs',
@@ -287,6 +288,8 @@ export interface Tenant {
   coverageId: string;
   organizationHookId: string;
   shopHookId: string;
+  /** An address of its address book, made through the API. */
+  addressId: string;
   hookLogId: string;
   collectionId: string;
   /** A registered shipment with statuses, files, a surcharge and a tracking code. */
@@ -350,6 +353,14 @@ export function hookBody(owner: { type: string; id: string }, name = 'matrix hoo
   };
 }
 
+export function addressBody(organizationId: string, address: Json): Json {
+  return { data: { type: 'addresses', attributes: address, relationships: { organization: { data: { type: 'organizations', id: organizationId } } } } };
+}
+
+export function zoneBody(code: string, country: string): Json {
+  return { data: { type: 'zones', attributes: { name: `Zone ${code}`, code, country_codes: [country] } } };
+}
+
 export function contractBody(carrierId: string, organizationId: string): Json {
   return {
     data: {
@@ -390,6 +401,7 @@ async function populateTenant(sandbox: TestSandbox, clientId: string, country: '
     'contract',
   );
   const collection = await must(sandbox.request('POST', '/collections', { token, body: collectionBody(shop) }), 201, 'collection');
+  const address = await must(sandbox.request('POST', '/addresses', { token, body: addressBody(organizationId, shop.attributes.sender_address) }), 201, 'address');
   const recipient = recipients[country];
   // A paid option the shipment's rate offers, so the registered shipment has a surcharge.
   const rate = (await must(sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${w.contractFor(service).id}&filter[weight]=1500`, token), 200, 'rates')).data[0];
@@ -424,6 +436,7 @@ async function populateTenant(sandbox: TestSandbox, clientId: string, country: '
     contractId: contract.data.id,
     organizationHookId: orgHook.data.id,
     shopHookId: shopHook.data.id,
+    addressId: address.data.id,
     collectionId: collection.data.id,
     conceptShipmentId: concept.id,
     pending: registered.id,
@@ -548,6 +561,20 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
       return { name: 'Matrix tenant' };
     case 'revokeSandboxTokens':
       return { client_id: 'limited-client' };
+    default:
+      return accountBody(store, endpoint, caller, params);
+  }
+}
+
+/** Valid bodies of the account, address book and helper operations. */
+function accountBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params: Record<string, string>): Json | undefined {
+  switch (endpoint.operationId) {
+    case 'createAddress':
+      return addressBody(caller.organizationId, { street_1: 'Matrixweg', street_number: 1, city: 'Matrixstad', country_code: 'NL' });
+    case 'updateAddress':
+      return { data: { type: 'addresses', id: params.address_id, attributes: { city: 'Matrixdorp' } } };
+    case 'suggestAddress':
+      return { data: { country_code: 'NL', postal_code: '1012 PH', street_number: 92 } };
     default:
       return undefined;
   }
