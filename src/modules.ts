@@ -7,6 +7,10 @@ import { contractWriteEndpoints } from './resources/contract-writes.js';
 import { contractActionEndpoints } from './resources/contract-actions.js';
 import { VERIFY_CONTRACT, verifyContractJob } from './domain/contract-verification.js';
 import { brokerEndpoints, brokerKind, organizationEndpoints, organizationKind } from './resources/organizations.js';
+import { organizationWriteEndpoints } from './resources/organization-writes.js';
+import { organizationContractEndpoints } from './resources/organization-contracts.js';
+import { brokerWriteEndpoints } from './resources/broker-writes.js';
+import { contractTemplateEndpoints, contractTemplateKind } from './resources/contract-templates.js';
 import { addressEndpoints, addressKind } from './resources/addresses.js';
 import { suggestAddressEndpoint } from './resources/suggest-address.js';
 import { regionEndpoints, regionKind } from './resources/regions.js';
@@ -47,10 +51,13 @@ export const modules: readonly SandboxModule[] = [
   { kinds: [serviceRateKind], endpoints: serviceRateEndpoints },
   { kinds: [regionKind], endpoints: regionEndpoints },
   { kinds: [statusKind], endpoints: statusEndpoints },
-  { kinds: [organizationKind, brokerKind], endpoints: [...organizationEndpoints, ...brokerEndpoints] },
   {
-    kinds: [contractKind, liabilityCoverageKind],
-    endpoints: [...contractReadEndpoints, ...contractWriteEndpoints, ...contractActionEndpoints],
+    kinds: [organizationKind, brokerKind],
+    endpoints: [...organizationEndpoints, ...organizationWriteEndpoints, ...organizationContractEndpoints, ...brokerEndpoints, ...brokerWriteEndpoints],
+  },
+  {
+    kinds: [contractKind, liabilityCoverageKind, contractTemplateKind],
+    endpoints: [...contractTemplateEndpoints, ...contractReadEndpoints, ...contractWriteEndpoints, ...contractActionEndpoints],
     jobs: { [VERIFY_CONTRACT]: verifyContractJob },
   },
   { kinds: [shopKind], endpoints: [...shopEndpoints, shopDeleteEndpoint, ...logoEndpoints] },

@@ -123,6 +123,7 @@ export const NESTED_PARAMS: Readonly<Record<string, string>> = {
   pudo_id: 'pickup-dropoff-locations',
   file: 'docs-assets',
   brand_logo: 'brand-logos',
+  contract_template_id: 'contract-templates',
 };
 
 const singular = (segment: string): string => segment.replace(/-/g, '_').replace(/(ses|s)$/, (end) => (end === 'ses' ? 's' : ''));
@@ -215,6 +216,11 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
       const location = carrier && pickupLocations(carrier.code, 'NL', '1012AB')[0];
       return location && pickupLocationId('NL', '1012AB', location.code);
     },
+  },
+  'contract-templates': {
+    kind: 'shared',
+    why: "the broker's contract templates: both fixture organizations belong to the one sandbox broker",
+    pick: first('contractTemplates'),
   },
   'docs-assets': { kind: 'shared', why: 'static files of the API reference page', pick: () => 'docs.css' },
   'brand-logos': { kind: 'shared', why: 'carrier and broker logos the sandbox draws; public', pick: () => 'carrier-postnl.svg' },
@@ -569,6 +575,40 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
 /** Valid bodies of the account, address book and helper operations. */
 function accountBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params: Record<string, string>): Json | undefined {
   switch (endpoint.operationId) {
+    case 'createOrganization':
+      return { data: { type: 'organizations', attributes: { name: 'Matrix organization' }, relationships: { broker: { data: { type: 'brokers', id: store.get('organizations', caller.organizationId)!.broker_id } } } } };
+    case 'updateOrganization':
+      return { data: { type: 'organizations', id: params.organization_id, attributes: { reference: 'matrix' } } };
+    case 'shareOrganizationContracts':
+    case 'unshareOrganizationContracts':
+      return { data: [{ type: 'contracts', id: store.all('contracts').find((row) => row.owner.type === 'brokers' && row.owner.id === store.get('organizations', caller.organizationId)!.broker_id)!.id }] };
+    case 'createBroker':
+      return {
+        data: {
+          type: 'brokers',
+          attributes: { name: 'Matrix broker', favicon_url: 'https://matrix.example.com/favicon.ico', logo_url: 'https://matrix.example.com/logo.png', style: { background_color: '#ffffff', foreground_color: '#000000', primary_color: '#111111', secondary_color: '#222222', accent_color: '#333333' } },
+          relationships: { enterprise: { data: { type: 'enterprises', id: randomUUID() } } },
+        },
+      };
+    case 'updateBroker':
+      return { data: { type: 'brokers', id: params.broker_id, attributes: { name: 'Renamed by the matrix' } } };
+    case 'addBrokerCarriers':
+    case 'removeBrokerCarriers':
+      return { data: [{ type: 'carriers', id: store.all('carriers')[0]!.id }] };
+    case 'createContractTemplate': {
+      const service = store.find('services', 'carrier_id', store.all('carriers')[0]!.id)[0]!;
+      return {
+        data: {
+          type: 'contract-templates',
+          attributes: { name: 'Matrix template', currency: 'EUR' },
+          relationships: {
+            broker: { data: { type: 'brokers', id: store.get('organizations', caller.organizationId)!.broker_id } },
+            carrier: { data: { type: 'carriers', id: store.all('carriers')[0]!.id } },
+            services: { data: [{ type: 'services', id: service.id }] },
+          },
+        },
+      };
+    }
     case 'createAddress':
       return addressBody(caller.organizationId, { street_1: 'Matrixweg', street_number: 1, city: 'Matrixstad', country_code: 'NL' });
     case 'updateAddress':
