@@ -13,6 +13,7 @@ import { brokerWriteEndpoints } from './resources/broker-writes.js';
 import { contractTemplateEndpoints, contractTemplateKind } from './resources/contract-templates.js';
 import { addressEndpoints, addressKind } from './resources/addresses.js';
 import { suggestAddressEndpoint } from './resources/suggest-address.js';
+import { zoneEndpoints, zoneKind } from './resources/zones.js';
 import { regionEndpoints, regionKind } from './resources/regions.js';
 import { serviceOptionEndpoints, serviceOptionKind } from './resources/service-options.js';
 import { serviceEndpoints, serviceKind } from './resources/services.js';
@@ -50,6 +51,7 @@ export const modules: readonly SandboxModule[] = [
   { kinds: [serviceOptionKind], endpoints: serviceOptionEndpoints },
   { kinds: [serviceRateKind], endpoints: serviceRateEndpoints },
   { kinds: [regionKind], endpoints: regionEndpoints },
+  { kinds: [zoneKind], endpoints: zoneEndpoints },
   { kinds: [statusKind], endpoints: statusEndpoints },
   {
     kinds: [organizationKind, brokerKind],

@@ -183,6 +183,8 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   hooks: { kind: 'tenant', table: 'hooks', ownerOf: (_, row) => row.organization_id },
   'hook-logs': { kind: 'tenant', table: 'hookLogs', ownerOf: (_, row) => row.organization_id },
   addresses: { kind: 'tenant', table: 'addresses', ownerOf: (_, row) => row.organization_id },
+  // The seeded zones are everyone's (no organization): only zones made through the API are a tenant's.
+  zones: { kind: 'tenant', table: 'zones', ownerOf: (_, row) => row.organization_id },
   logos: {
     kind: 'public',
     why: 'GET /logos/{logo_id} is auth "none" on purpose: the URL is the shop\'s logo_url, embedded as <img> in tracking pages and e-mails that send no token; ids are random UUIDs',
@@ -296,6 +298,8 @@ export interface Tenant {
   shopHookId: string;
   /** An address of its address book, made through the API. */
   addressId: string;
+  /** A zone of its own, made through the API. */
+  zoneId: string;
   hookLogId: string;
   collectionId: string;
   /** A registered shipment with statuses, files, a surcharge and a tracking code. */
@@ -408,6 +412,7 @@ async function populateTenant(sandbox: TestSandbox, clientId: string, country: '
   );
   const collection = await must(sandbox.request('POST', '/collections', { token, body: collectionBody(shop) }), 201, 'collection');
   const address = await must(sandbox.request('POST', '/addresses', { token, body: addressBody(organizationId, shop.attributes.sender_address) }), 201, 'address');
+  const zone = await must(sandbox.request('POST', '/zones', { token, body: zoneBody(`ZONE-${clientId}`, country) }), 201, 'zone');
   const recipient = recipients[country];
   // A paid option the shipment's rate offers, so the registered shipment has a surcharge.
   const rate = (await must(sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${w.contractFor(service).id}&filter[weight]=1500`, token), 200, 'rates')).data[0];
@@ -443,6 +448,7 @@ async function populateTenant(sandbox: TestSandbox, clientId: string, country: '
     organizationHookId: orgHook.data.id,
     shopHookId: shopHook.data.id,
     addressId: address.data.id,
+    zoneId: zone.data.id,
     collectionId: collection.data.id,
     conceptShipmentId: concept.id,
     pending: registered.id,
@@ -615,6 +621,10 @@ function accountBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params
       return { data: { type: 'addresses', id: params.address_id, attributes: { city: 'Matrixdorp' } } };
     case 'suggestAddress':
       return { data: { country_code: 'NL', postal_code: '1012 PH', street_number: 92 } };
+    case 'createZone':
+      return zoneBody('MATRIX', 'NL');
+    case 'updateZone':
+      return { data: { type: 'zones', id: params.zone_id, attributes: { name: 'Renamed by the matrix' } } };
     default:
       return undefined;
   }
