@@ -19,6 +19,7 @@ import { serviceOptionEndpoints, serviceOptionKind } from './resources/service-o
 import { serviceEndpoints, serviceKind } from './resources/services.js';
 import { serviceRateEndpoints } from './resources/service-rates.js';
 import { serviceRateKind } from './resources/service-rate-kind.js';
+import { serviceRateWriteEndpoints } from './resources/service-rate-writes.js';
 import { shopEndpoints, shopKind } from './resources/shops.js';
 import { shopDeleteEndpoint } from './resources/shop-delete.js';
 import { logoEndpoints } from './resources/logos.js';
@@ -49,7 +50,7 @@ export const modules: readonly SandboxModule[] = [
   { kinds: [carrierKind], endpoints: carrierEndpoints },
   { kinds: [serviceKind], endpoints: serviceEndpoints },
   { kinds: [serviceOptionKind], endpoints: serviceOptionEndpoints },
-  { kinds: [serviceRateKind], endpoints: serviceRateEndpoints },
+  { kinds: [serviceRateKind], endpoints: [...serviceRateEndpoints, ...serviceRateWriteEndpoints] },
   { kinds: [regionKind], endpoints: regionEndpoints },
   { kinds: [zoneKind], endpoints: zoneEndpoints },
   { kinds: [statusKind], endpoints: statusEndpoints },

@@ -281,6 +281,19 @@ const bodyCases: BodyCase[] = [
     foreign: (o) => o.organizationId,
   },
   {
+    name: 'rate on their contract',
+    method: 'POST',
+    path: () => '/service-rates',
+    body: (c, id) => ({
+      data: {
+        type: 'service-rates',
+        attributes: { weight_min: 0, weight_max: 100, price: { amount: 1, currency: 'EUR' } },
+        relationships: { contract: { data: { type: 'contracts', id } }, service: { data: { type: 'services', id: c.world.services[0].id } } },
+      },
+    }),
+    foreign: (o) => o.contractId,
+  },
+  {
     name: 'dynamic rates on their contract',
     method: 'POST',
     path: () => '/get-dynamic-service-rates',

@@ -625,6 +625,19 @@ function accountBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params
       return zoneBody('MATRIX', 'NL');
     case 'updateZone':
       return { data: { type: 'zones', id: params.zone_id, attributes: { name: 'Renamed by the matrix' } } };
+    case 'createServiceRate': {
+      const ownContract = store.get('contracts', caller.contractId)!;
+      const service = store.find('services', 'carrier_id', ownContract.carrier_id)[0]!;
+      return {
+        data: {
+          type: 'service-rates',
+          attributes: { weight_min: 5_000_000, weight_max: 6_000_000, price: { amount: 100, currency: ownContract.currency } },
+          relationships: { contract: { data: { type: 'contracts', id: ownContract.id } }, service: { data: { type: 'services', id: service.id } } },
+        },
+      };
+    }
+    case 'updateServiceRate':
+      return { data: { type: 'service-rates', id: params.service_rate_id, attributes: { includes_vat: true } } };
     default:
       return undefined;
   }
