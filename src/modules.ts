@@ -14,6 +14,8 @@ import { contractTemplateEndpoints, contractTemplateKind } from './resources/con
 import { addressEndpoints, addressKind } from './resources/addresses.js';
 import { suggestAddressEndpoint } from './resources/suggest-address.js';
 import { zoneEndpoints, zoneKind } from './resources/zones.js';
+import { localeEndpoint, localeKind } from './resources/locales.js';
+import { customsHelperEndpoints } from './resources/customs-helpers.js';
 import { regionEndpoints, regionKind } from './resources/regions.js';
 import { serviceOptionEndpoints, serviceOptionKind } from './resources/service-options.js';
 import { serviceEndpoints, serviceKind } from './resources/services.js';
@@ -65,6 +67,8 @@ export const modules: readonly SandboxModule[] = [
   },
   { kinds: [shopKind], endpoints: [...shopEndpoints, shopDeleteEndpoint, ...logoEndpoints] },
   { kinds: [addressKind], endpoints: [...addressEndpoints, suggestAddressEndpoint] },
+  { kinds: [localeKind], endpoints: [localeEndpoint] },
+  { endpoints: customsHelperEndpoints },
   {
     kinds: [shipmentKind, shipmentStatusKind, shipmentSurchargeKind, fileKind],
     endpoints: [

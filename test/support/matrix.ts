@@ -638,6 +638,19 @@ function accountBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params
     }
     case 'updateServiceRate':
       return { data: { type: 'service-rates', id: params.service_rate_id, attributes: { includes_vat: true } } };
+    case 'suggestHsCode':
+      return { data: { sku: 'M-1', description: 'Cotton T-shirt' } };
+    case 'calculateLandedCosts':
+      return {
+        data: {
+          sender_country_code: 'NL',
+          sender_postal_code: '1012 PH',
+          recipient_country_code: 'GB',
+          recipient_postal_code: 'NW1 6XE',
+          weight: 500,
+          items: [{ description: 'Cotton T-shirt', item_value: { amount: 2500, currency: 'EUR' }, hs_code: '6109.10' }],
+        },
+      };
     default:
       return undefined;
   }
