@@ -10,19 +10,77 @@ import { allEndpoints } from '../src/app.js';
 export const START = '<!-- production-operations:start (npm run readme:coverage) -->';
 export const END = '<!-- production-operations:end -->';
 
+const BROKER = "broker-level: the admin token (`SANDBOX_ADMIN_TOKEN`) acts as the broker; a client's token is 403";
+const OWN = "a client's own organization; the admin token any";
+
 /** What a served operation does differently from production, where it does. */
 const notes: Record<string, string> = {
   'GET /shipments': '`filter[tags]` too (seed); colli are not emulated yet, so that include embeds nothing; `include=manifest` embeds nothing either (production lists no manifests among the included types)',
   'GET /shipments/{shipment_id}': 'colli are not emulated yet, so that include embeds nothing; `include=manifest` embeds nothing either (production lists no manifests among the included types)',
   'POST /shipments': 'a request that repeats a running `Idempotency-Key` answers 409 (production: 423); `tags` may be numbers too (seed), answered as strings',
-  'GET /services': 'zones are not emulated: `zone_from`/`zone_to` stay empty',
-  'GET /services/{service_id}': 'zones are not emulated: `zone_from`/`zone_to` stay empty',
-  'GET /contracts': 'contract templates are not emulated: `contract_template` stays empty',
+  'POST /organizations': BROKER,
+  'PATCH /organizations/{organization_id}': OWN,
+  'DELETE /organizations/{organization_id}': `${OWN}; refused while it has shipments`,
+  'GET /organizations/{organization_id}/contracts': OWN,
+  'POST /organizations/{organization_id}/relationships/contracts': BROKER,
+  'DELETE /organizations/{organization_id}/relationships/contracts': BROKER,
+  'POST /brokers': `${BROKER}; enterprises are not emulated`,
+  'PATCH /brokers/{broker_id}': BROKER,
+  'POST /brokers/{broker_id}/relationships/carriers': BROKER,
+  'DELETE /brokers/{broker_id}/relationships/carriers': BROKER,
+  'POST /contracts/v1/templates': BROKER,
+  'DELETE /contracts/v1/templates/{contract_template_id}': BROKER,
+  'GET /zones': "the sandbox's zones (those of its services) are read-only; zones made through the API are their organization's",
+  'GET /locales/v1/locales': 'a locale has no URL of its own: `links.self` is the list',
+  'POST /suggest-address': 'from a seeded table of streets in NL, BE, DE, FR and GB',
+  'POST /suggest-hscode': 'from a seeded table of common web-shop goods',
+  'POST /calculate-landed-costs': 'seeded duty and VAT rates for imports into NL, BE, DE, FR, GB, US, CH and NO; seeded exchange rates',
   'GET /statuses': 'collection statuses answer `resource_type: shipments` (production has no `collections` value)',
   'GET /carriers/{carrier_id}/collection-time-slots': 'slots follow a fixed calendar per carrier, in UTC',
   'POST /collection-schedules': 'books the collections of the next 8 days, topped up daily at 00:00 UTC',
   'POST /manifests': 'an owner is a shop or the organization (a broker owner is a 422)',
   'GET /carriers': '`logo_url` points at an SVG badge the sandbox draws',
+};
+
+/**
+ * Why production's operations that the sandbox does not serve are left out, by first path segment.
+ * Served operations leave this list by themselves (the block is generated from the declarations).
+ */
+const notServed: Record<string, string> = {
+  '/carriers': 'collection time slots: not emulated yet (collections)',
+  '/collections': 'collection files: not emulated yet (manifests)',
+  '/collection-schedules': 'not emulated yet (collections)',
+  '/manifests': 'not emulated yet',
+  '/add-shipments-to-collection': 'not emulated yet (collections)',
+  '/create-manifest-for-collection': 'not emulated yet (manifests)',
+  '/returns': 'not emulated yet (returns)',
+  '/orders': "a marketplace's orders, for the return portal: not emulated",
+  '/registered-shipments': 'not emulated yet (shipments)',
+  '/multi-colli-shipments': 'not emulated yet (shipments)',
+  '/consolidate-shipments': 'not emulated yet (shipments)',
+  '/combine-files': 'not emulated yet (shipments)',
+  '/shipment-surcharges': 'surcharges are computed with the price; adding, changing or removing them by hand is not emulated',
+  '/shipping': 'delivery dates: not emulated yet',
+  '/track-external-shipment': 'asks a carrier about a shipment registered elsewhere: no carrier stands behind the sandbox',
+  '/get-carrier-status-categories': 'not emulated yet',
+  '/carrier-surcharges': "finance.manage: the platform's own administration of carrier surcharges",
+  '/invoices': 'finance.manage: billing',
+  '/rate-imports': 'rate sheets uploaded as spreadsheets; the sandbox takes rates through POST and PATCH /service-rates',
+  '/download-rates-template': 'spreadsheet rate sheets (see /rate-imports)',
+  '/request-rates-template': 'spreadsheet rate sheets (see /rate-imports)',
+  '/reports': 'CSV exports of the web application',
+  '/count-report-entries': 'CSV exports of the web application',
+  '/enterprises': 'the level above brokers; every broker names a stable enterprise id',
+  '/clients': "OAuth client administration of the web application's users; sandbox clients come from the seed and POST /_sandbox/tenants",
+  '/users': 'user accounts of the web application: the API authenticates OAuth clients, not users',
+  '/scopes': 'user accounts of the web application',
+  '/password-resets': 'user accounts of the web application',
+  '/onboarding': 'invitations of new users to the web application',
+  '/export-login-attempts': 'user accounts of the web application',
+  '/system-messages': "system.manage: the platform's own notices",
+  '/payments': 'connections to payment providers, made through their own sign-in pages',
+  '/marketplaces': 'connections to marketplaces, made through their own sign-in pages',
+  '/wms': 'connections to warehouse systems, made through their own sign-in pages',
 };
 
 const contract = JSON.parse(readFileSync(new URL('../reference/production-contract.json', import.meta.url), 'utf8')) as {
@@ -52,9 +110,11 @@ export function coverageMarkdown(): string {
     '|---|---|',
     ...yes.map((key) => `| \`${key}\` | ${notes[key] ?? ''} |`),
     '',
-    `Not served yet (${no.length}), by first path segment: ` +
-      [...groups].map(([segment, count]) => `\`${segment}\` ${count}`).join(', ') +
-      '.',
+    `Not served (${no.length}), by first path segment, and why:`,
+    '',
+    '| path | operations | why not |',
+    '|---|---|---|',
+    ...[...groups].map(([segment, count]) => `| \`${segment}\` | ${count} | ${notServed[segment] ?? 'not emulated yet'} |`),
     END,
   ];
   return lines.join('\n');

@@ -7,11 +7,21 @@ import { contractWriteEndpoints } from './resources/contract-writes.js';
 import { contractActionEndpoints } from './resources/contract-actions.js';
 import { VERIFY_CONTRACT, verifyContractJob } from './domain/contract-verification.js';
 import { brokerEndpoints, brokerKind, organizationEndpoints, organizationKind } from './resources/organizations.js';
+import { organizationWriteEndpoints } from './resources/organization-writes.js';
+import { organizationContractEndpoints } from './resources/organization-contracts.js';
+import { brokerWriteEndpoints } from './resources/broker-writes.js';
+import { contractTemplateEndpoints, contractTemplateKind } from './resources/contract-templates.js';
+import { addressEndpoints, addressKind } from './resources/addresses.js';
+import { suggestAddressEndpoint } from './resources/suggest-address.js';
+import { zoneEndpoints, zoneKind } from './resources/zones.js';
+import { localeEndpoint, localeKind } from './resources/locales.js';
+import { customsHelperEndpoints } from './resources/customs-helpers.js';
 import { regionEndpoints, regionKind } from './resources/regions.js';
 import { serviceOptionEndpoints, serviceOptionKind } from './resources/service-options.js';
 import { serviceEndpoints, serviceKind } from './resources/services.js';
 import { serviceRateEndpoints } from './resources/service-rates.js';
 import { serviceRateKind } from './resources/service-rate-kind.js';
+import { serviceRateWriteEndpoints } from './resources/service-rate-writes.js';
 import { shopEndpoints, shopKind } from './resources/shops.js';
 import { shopDeleteEndpoint } from './resources/shop-delete.js';
 import { logoEndpoints } from './resources/logos.js';
@@ -50,16 +60,23 @@ export const modules: readonly SandboxModule[] = [
   { kinds: [carrierKind], endpoints: carrierEndpoints },
   { kinds: [serviceKind], endpoints: serviceEndpoints },
   { kinds: [serviceOptionKind], endpoints: serviceOptionEndpoints },
-  { kinds: [serviceRateKind], endpoints: serviceRateEndpoints },
+  { kinds: [serviceRateKind], endpoints: [...serviceRateEndpoints, ...serviceRateWriteEndpoints] },
   { kinds: [regionKind], endpoints: regionEndpoints },
+  { kinds: [zoneKind], endpoints: zoneEndpoints },
   { kinds: [statusKind], endpoints: statusEndpoints },
-  { kinds: [organizationKind, brokerKind], endpoints: [...organizationEndpoints, ...brokerEndpoints] },
   {
-    kinds: [contractKind, liabilityCoverageKind],
-    endpoints: [...contractReadEndpoints, ...contractWriteEndpoints, ...contractActionEndpoints],
+    kinds: [organizationKind, brokerKind],
+    endpoints: [...organizationEndpoints, ...organizationWriteEndpoints, ...organizationContractEndpoints, ...brokerEndpoints, ...brokerWriteEndpoints],
+  },
+  {
+    kinds: [contractKind, liabilityCoverageKind, contractTemplateKind],
+    endpoints: [...contractTemplateEndpoints, ...contractReadEndpoints, ...contractWriteEndpoints, ...contractActionEndpoints],
     jobs: { [VERIFY_CONTRACT]: verifyContractJob },
   },
   { kinds: [shopKind], endpoints: [...shopEndpoints, shopDeleteEndpoint, ...logoEndpoints] },
+  { kinds: [addressKind], endpoints: [...addressEndpoints, suggestAddressEndpoint] },
+  { kinds: [localeKind], endpoints: [localeEndpoint] },
+  { endpoints: customsHelperEndpoints },
   {
     kinds: [shipmentKind, shipmentStatusKind, shipmentSurchargeKind, documentFileKind],
     endpoints: [

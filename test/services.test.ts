@@ -24,7 +24,7 @@ describe('GET /services and /services/{id}', () => {
     expect(single.body.data).toEqual(service);
   });
 
-  it("includes production's paths: carrier and the service options any rate offers (zones are not emulated)", async () => {
+  it("includes production's paths: carrier, the service options any rate offers and the zones of the route", async () => {
     const answer = await sandbox.get(`/services/${all[0].id}?include=carrier,service_options,zone_from,zone_to`);
     expect(answer.status).toBe(200);
     const offered = answer.body.data.relationships.service_options.data.map((o: Json) => o.id).sort();
@@ -32,7 +32,12 @@ describe('GET /services and /services/{id}', () => {
     const types = answer.body.included.map((resource: Json) => resource.type);
     expect(types.filter((type: string) => type === 'carriers')).toHaveLength(1);
     expect(answer.body.included.filter((r: Json) => r.type === 'service-options').map((o: Json) => o.id).sort()).toEqual(offered);
-    expect(answer.body.data.relationships).not.toHaveProperty('zone_from');
+    const zones = answer.body.included.filter((r: Json) => r.type === 'zones');
+    const { zone_from: from, zone_to: to } = answer.body.data.relationships;
+    expect(zones.map((zone: Json) => zone.id).sort()).toEqual([...new Set([from.data.id, to.data.id])].sort());
+    const byId = (id: string) => zones.find((zone: Json) => zone.id === id).attributes.country_codes;
+    expect(byId(from.data.id)).toEqual(all[0].attributes.regions_from.map((rule: Json) => rule.country_code));
+    expect(byId(to.data.id)).toEqual(all[0].attributes.regions_to.map((rule: Json) => rule.country_code));
   });
 
   it('filter[strict_consolidation] filters on the flag (no seeded service has it)', async () => {

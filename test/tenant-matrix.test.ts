@@ -23,6 +23,7 @@ import { testSandbox, type Answer, type Json } from './support/app.js';
 import { recipients, shipmentBody } from './support/shipments.js';
 import {
   RESOURCES,
+  addressBody,
   answerProblems,
   classify,
   collectionBody,
@@ -330,6 +331,26 @@ const bodyCases: BodyCase[] = [
     path: () => '/contracts',
     body: (c, id) => contractBody(c.world.services[0].relationships.carrier.data.id, id),
     foreign: (o) => o.organizationId,
+  },
+  {
+    name: 'address in their organization',
+    method: 'POST',
+    path: () => '/addresses',
+    body: (c, id) => addressBody(id, shopOf(c).attributes.sender_address),
+    foreign: (o) => o.organizationId,
+  },
+  {
+    name: 'rate on their contract',
+    method: 'POST',
+    path: () => '/service-rates',
+    body: (c, id) => ({
+      data: {
+        type: 'service-rates',
+        attributes: { weight_min: 0, weight_max: 100, price: { amount: 1, currency: 'EUR' } },
+        relationships: { contract: { data: { type: 'contracts', id } }, service: { data: { type: 'services', id: c.world.services[0].id } } },
+      },
+    }),
+    foreign: (o) => o.contractId,
   },
   {
     name: 'dynamic rates on their contract',

@@ -4,10 +4,11 @@ import { hashSecret } from '../auth/secrets.js';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { ShopRecord } from '../model/shop.js';
-import { scopes, type ClientRecord } from '../model/tenancy.js';
+import { scopes, type ClientRecord, type OrganizationRecord } from '../model/tenancy.js';
 import type { Services } from '../services.js';
 import { getSetting, putSetting } from '../store/settings.js';
-import type { Tx } from '../store/store.js';
+import type { ReadView, Tx } from '../store/store.js';
+import { shareContract, unshareContract } from '../domain/organizations.js';
 import type { StateData } from '../store/tables.js';
 import { globalOnly } from '../http/control-access.js';
 import { errorResponse } from './responses.js';
@@ -31,8 +32,12 @@ const tenantCreated = z
   })
   .meta({ id: 'SandboxTenant' });
 
-/** What a tenant created through the control API started with, kept to restore it on a tenant reset. */
-type TenantSeed = { client_id: string; shops: ShopRecord[] };
+/**
+ * What a tenant created through the control API started with, kept to restore it on a tenant
+ * reset: its shop, and the broker contracts shared with it (settings written before contracts were
+ * shared one by one have none: then every contract of the broker).
+ */
+type TenantSeed = { client_id: string; shops: ShopRecord[]; contract_ids?: string[]; organization?: OrganizationRecord };
 
 const tenantSetting = (organizationId: string) => `tenant:${organizationId}`;
 
@@ -82,10 +87,15 @@ export async function createTenant(services: Services, request: z.output<typeof 
     tx.insert('users', user);
     tx.insert('shops', shop);
     tx.insert('clients', client);
-    putSetting(tx, tenantSetting(organizationId), { client_id: clientId, shops: [shop] } satisfies TenantSeed);
+    // Like the fixture organizations, a tenant gets every contract of the broker shared with it.
+    const shared = brokerContracts(tx, broker.id);
+    for (const contract of shared) shareContract(tx, contract, organizationId);
+    putSetting(tx, tenantSetting(organizationId), { client_id: clientId, shops: [shop], contract_ids: shared.map((row) => row.id), organization } satisfies TenantSeed);
     return { client_id: clientId, client_secret: secret, organization_id: organizationId, shop_id: shop.id };
   });
 }
+
+const brokerContracts = (store: ReadView, brokerId: string) => store.all('contracts').filter((row) => row.owner.type === 'brokers' && row.owner.id === brokerId);
 
 /** What a tenant reset removed and restored, by table. */
 export interface TenantResetSummary {
@@ -123,8 +133,9 @@ export function clientsOf(services: Services, organizationId: string): Set<strin
 
 /**
  * Resets one tenant: removes its organization's shipments (with their statuses, files, surcharges,
- * jobs and hook logs), hooks, collections (with their schedules and manifests), logos, idempotency entries of its clients, and its own contracts
- * (with their rates and coverages); then restores its shops as seeded. Fixture organizations get
+ * jobs and hook logs), hooks, collections (with their schedules and manifests), logos, address
+ * book, zones, idempotency entries of its clients, and its own contracts (with their rates and
+ * coverages); then restores its shops and the broker contracts shared with it as seeded. Fixture organizations get
  * their seeded shops, own contracts and upcoming collections back; tenants created through the
  * control API get their one shop as it was created. Clients, users and tokens are untouched.
  */
@@ -174,6 +185,30 @@ export async function resetTenant(services: Services, clientId: string, within?:
       drop('liabilityCoverages', ids(tx.find('liabilityCoverages', 'contract_id', contract.id)));
     }
     drop('contracts', ids(contracts));
+
+    drop('addresses', ids(tx.find('addresses', 'organization_id', organizationId)));
+    drop('zones', ids(tx.find('zones', 'organization_id', organizationId)));
+
+    // The organization's own attributes (PATCH /organizations) as seeded, where the seed is known.
+    let organization = tx.get('organizations', organizationId)!;
+    const seededOrganization = apiSeed ? apiSeed.organization : fixture?.tables.organizations?.find((row) => row.id === organizationId);
+    if (seededOrganization) {
+      if (organization.logo_id) drop('logos', [organization.logo_id]);
+      tx.remove('organizations', organizationId);
+      organization = tx.insert('organizations', seededOrganization);
+      restored.organizations = 1;
+    }
+
+    // The broker's contracts shared with it as seeded: no more, no fewer.
+    const seededShares = apiSeed
+      ? apiSeed.contract_ids
+      : isFixture
+        ? (fixture!.tables.contracts ?? []).filter((row) => row.owner.type === 'brokers' && row.shared_with?.includes(organizationId)).map((row) => row.id)
+        : undefined;
+    for (const contract of brokerContracts(tx, organization.broker_id)) {
+      if (!seededShares || seededShares.includes(contract.id)) shareContract(tx, contract, organizationId);
+      else unshareContract(tx, contract, organizationId);
+    }
 
     const clientIds = new Set(tx.find('users', 'organization_id', organizationId).flatMap((user) => ids(tx.find('clients', 'user_id', user.id))));
     drop('idempotencyKeys', ids(tx.all('idempotencyKeys').filter((row) => clientIds.has(row.client_id))));

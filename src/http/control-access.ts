@@ -20,6 +20,13 @@ export function isAdminToken(presented: string, adminToken: string): boolean {
   return timingSafeEqual(digest(presented), digest(adminToken));
 }
 
+/** Whether an Authorization header carries the configured admin token. */
+export function presentsAdminToken(services: Services, header: string | undefined): boolean {
+  const token = bearerToken(header);
+  const adminToken = services.config.adminToken;
+  return token !== undefined && adminToken !== undefined && isAdminToken(token, adminToken);
+}
+
 /**
  * `host[:port]` of a URL, lower-cased; `undefined` when it is not one. The scheme is left out: behind
  * a proxy that ends TLS the sandbox sees http where the browser says https, and a page on the

@@ -12,9 +12,11 @@ import type { Ctx } from './context.js';
  *   tenant's access token on that tenant only (the handler gets its principal), and no token acts
  *   on the whole sandbox only when no admin token is configured and no foreign web page sent the
  *   request (see `authorizeControl`); POSTs need a JSON Content-Type;
- * - `{anyOf}`: a valid token holding at least one of the scopes.
+ * - `{anyOf}`: a valid token holding at least one of the scopes; with `admin`, the admin token
+ *   (SANDBOX_ADMIN_TOKEN, when one is configured) is taken too and acts as the broker of every
+ *   organization: the handler then gets no principal.
  */
-export type Auth = 'none' | 'public' | 'token' | 'control' | { anyOf: readonly Scope[] };
+export type Auth = 'none' | 'public' | 'token' | 'control' | { anyOf: readonly Scope[]; admin?: true };
 
 /** How the request body is read: a JSON document, or JSON as well as an HTML form (OAuth clients). */
 export type BodyFormat = 'json' | 'json-or-form';

@@ -9,7 +9,7 @@ import { validated } from '../jsonapi/validation.js';
 import type { Services } from '../services.js';
 import { readBody } from './body.js';
 import { createCtx } from './context.js';
-import { authorizeControl, requireJsonContentType } from './control-access.js';
+import { authorizeControl, presentsAdminToken, requireJsonContentType } from './control-access.js';
 import { honoPath, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 
@@ -22,7 +22,8 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       negotiate(c.req.header('accept'), endpoint.produces);
       const principal = await authorize(services, endpoint, c);
       if (principal) c.set('principal', principal);
-      if (endpoint.auth === 'control' && endpoint.method !== 'get') requireJsonContentType(c);
+      // Only a POST can cross origins without a preflight; every other write is preflighted.
+      if (endpoint.auth === 'control' && endpoint.method === 'post') requireJsonContentType(c);
       const url = c.req.url;
       const ctx = createCtx(services, url, principal);
       const mark = url.indexOf('?');
@@ -42,6 +43,7 @@ async function authorize(services: Services, endpoint: Endpoint, c: Context): Pr
   const header = c.req.header('authorization');
   if (endpoint.auth === 'none') return undefined;
   if (endpoint.auth === 'control') return authorizeControl(services, c);
+  if (typeof endpoint.auth === 'object' && endpoint.auth.admin && presentsAdminToken(services, header)) return undefined;
   const principal = await authenticate(services, header);
   if (endpoint.auth === 'public') return principal;
   if (!principal) {

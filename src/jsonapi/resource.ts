@@ -50,6 +50,8 @@ export interface ResourceKind<R extends { id: string } = { id: string }, C exten
   /** Schema of the attributes as sent in responses; it also documents them in OpenAPI. */
   attributesSchema: z.ZodObject;
   attributes(row: R, ctx: C): Record<string, unknown>;
+  /** Attributes production requires but allows to be null: answered as `null` when they have no value, not left out. */
+  nullAttributes?: readonly string[];
   relationships: Record<string, RelationshipDef<R, C>>;
   /** Path of the resource itself (`links.self`). */
   self(row: R): string;
@@ -70,7 +72,7 @@ export type ResourceObject = {
 
 /** Builds the resource object of `row`, with absolute links and without empty optional attributes. */
 export function toResourceObject<R extends { id: string }, C extends RenderContext>(kind: ResourceKind<R, C>, row: R, ctx: C): ResourceObject {
-  const resource = { type: kind.type, id: row.id, attributes: compact(kind.attributes(row, ctx)) } as ResourceObject;
+  const resource = { type: kind.type, id: row.id, attributes: compact(kind.attributes(row, ctx), kind.nullAttributes) } as ResourceObject;
   const names = Object.keys(kind.relationships);
   if (names.length > 0) {
     resource.relationships = {};
@@ -94,10 +96,13 @@ export function toResourceObject<R extends { id: string }, C extends RenderConte
   return resource;
 }
 
-/** Drops `undefined` and `null` values: optional attributes without a value are left out. */
-export function compact(attributes: Record<string, unknown>): Record<string, unknown> {
+/** Drops `undefined` and `null` values: optional attributes without a value are left out (those of `keep` are `null`). */
+export function compact(attributes: Record<string, unknown>, keep: readonly string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined && value !== null) out[key] = value;
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value !== undefined && value !== null) out[key] = value;
+    else if (keep.includes(key)) out[key] = null;
+  }
   return out;
 }
 

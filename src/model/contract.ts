@@ -29,6 +29,13 @@ export type ContractRecord = z.infer<typeof contractAttributes> & {
   credentials?: SealedCredentials;
   /** Why the last verification failed; shown in the resource's meta while the contract is invalid. */
   verification_errors?: string[];
+  /** The contract template it was made from (table `contractTemplates`). */
+  contract_template_id?: string;
+  /**
+   * Of a broker contract: the organizations of the broker it is shared with. Left out (data files
+   * written before contracts were shared one by one) it is shared with every organization of the broker.
+   */
+  shared_with?: string[];
 };
 
 export const liabilityCoverageAttributes = z

@@ -44,4 +44,7 @@ export type ServiceRecord = Omit<z.infer<typeof serviceAttributes>, ServiceFlags
   carrier_id: string;
   region_from_id: string;
   region_to_id: string;
+  /** The seeded zones of its route (data files written before zones existed have none). */
+  zone_from_id?: string;
+  zone_to_id?: string;
 };

@@ -23,7 +23,13 @@ export const brokerAttributes = z
   })
   .meta({ id: 'BrokerAttributes' });
 
-/** A stored broker; `created_at` is kept for the sandbox's own use and not answered (production has none). */
+/**
+ * A stored broker; `created_at` is kept for the sandbox's own use and not answered (production has
+ * none). The seeded broker has no `logo_url`, `favicon_url` or `logo_id`: it answers the badge the
+ * sandbox draws. `carrier_ids` are the carriers it offers its organizations; left out (the seeded
+ * broker, older data files) it offers every carrier. `enterprise_id` is the enterprise a broker
+ * created through the API named; others answer one derived from their id.
+ */
 export type BrokerRecord = {
   id: string;
   name: string;
@@ -32,6 +38,12 @@ export type BrokerRecord = {
   support_url?: string;
   contact_url?: string;
   style?: Style;
+  logo_url?: string;
+  favicon_url?: string;
+  /** An uploaded logo (table `logos`), served by the sandbox. */
+  logo_id?: string;
+  carrier_ids?: string[];
+  enterprise_id?: string;
   created_at: number;
 };
 
@@ -40,15 +52,24 @@ export const organizationAttributes = z
   .object({
     name: z.string(),
     company_registration_number: z.string().optional(),
+    vat_number: z.string().optional().describe('Deprecated: use tax_identification_numbers.'),
+    eori_number: z.string().optional().describe('Deprecated: use tax_identification_numbers.'),
+    voec_number: z.string().optional().describe('Deprecated: use tax_identification_numbers.'),
     billing_address: address.optional(),
+    logo_url: z.string().optional(),
+    style: style.optional().describe('Deprecated.'),
     tax_identification_numbers: z.array(taxIdentificationNumber),
     reference: z.string().optional(),
     created_at: timestamp,
   })
   .meta({ id: 'OrganizationAttributes' });
 
-/** A stored organization; its `currency` (kept from the fixtures) is not answered: production's organizations have none. */
-export type OrganizationRecord = z.infer<typeof organizationAttributes> & { id: string; broker_id: string; currency?: string };
+/**
+ * A stored organization; its `currency` (kept from the fixtures) is not answered: production's
+ * organizations have none. `logo_id` names an uploaded logo (table `logos`), whose URL is answered
+ * as `logo_url`.
+ */
+export type OrganizationRecord = z.infer<typeof organizationAttributes> & { id: string; broker_id: string; currency?: string; logo_id?: string };
 
 /** A person with access to one organization's shops. Not exposed as an API resource. */
 export type UserRecord = { id: string; name: string; email: string; organization_id: string };

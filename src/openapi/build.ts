@@ -30,7 +30,8 @@ function security(endpoint: Endpoint): SecurityRequirementObject[] {
   if (auth === 'control') return [{}, { SandboxAdmin: [] }, { OAuth2: [] }];
   if (auth === 'public') return [{}, { OAuth2: [] }];
   if (auth === 'token') return [{ OAuth2: [] }];
-  return auth.anyOf.map((scope) => ({ OAuth2: [scope] }));
+  const scoped = auth.anyOf.map((scope) => ({ OAuth2: [scope] }));
+  return auth.admin ? [...scoped, { SandboxAdmin: [] }] : scoped;
 }
 
 function parameters(endpoint: Endpoint): ParameterObject[] {
@@ -91,7 +92,7 @@ function responses(endpoint: Endpoint): ResponsesObject {
   if (endpoint.auth === 'control') {
     add('401', "With an admin token configured: no token (14003), or a bearer token that is neither the admin token nor a valid access token (14002).");
     add('403', "No token from a web page of another origin, or a tenant's access token where only the admin token may act (10013).");
-    if (endpoint.method !== 'get') add('415', 'The Content-Type is not JSON, or missing: every control POST needs Content-Type: application/json (10004).');
+    if (endpoint.method === 'post') add('415', 'The Content-Type is not JSON, or missing: every control POST needs Content-Type: application/json (10004).');
   } else if (endpoint.auth !== 'none') add('401', 'No access token (14003), or an invalid, expired or revoked one (14002).');
   if (typeof endpoint.auth === 'object') add('403', 'The access token lacks every accepted scope (14004).');
   if (endpoint.path.includes('{')) add('404', 'No such resource, or one of another tenant (10002).');

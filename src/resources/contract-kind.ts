@@ -25,8 +25,12 @@ export const contractKind: Kind<ContractRecord> = {
       many: true,
       data: (row, ctx) => ctx.services.store.find('liabilityCoverages', 'contract_id', row.id).map((c) => ({ type: 'liability-coverages', id: c.id })),
     },
-    // Contract templates are not emulated: the relationship exists for `include` and stays empty.
-    contract_template: { targets: ['contract-templates'], optional: true, data: () => null },
+    contract_template: {
+      targets: ['contract-templates'],
+      optional: true,
+      data: (row) => linkTo('contract-templates', row.contract_template_id),
+      related: (row) => (row.contract_template_id ? `/contracts/v1/templates/${row.contract_template_id}` : undefined),
+    },
   },
   self: (row) => `/contracts/${row.id}`,
   meta: (row) => (row.status === 'invalid' && row.verification_errors?.length ? { verification_errors: row.verification_errors } : undefined),

@@ -10,6 +10,7 @@ import { ApiError } from '../jsonapi/errors.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../jsonapi/request.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { contractStatuses, currency, type ContractRecord } from '../model/contract.js';
+import { brokerCarrierIds } from '../domain/tenancy.js';
 import { contractKind, contractVisible } from './contract-kind.js';
 import { findOr404 } from './lookup.js';
 
@@ -22,7 +23,11 @@ const factor = z.number().positive().max(100).describe('Multiplies the volumetri
 const createRequest = resourceRequest({
   id: 'ContractCreateRequest',
   attributes: z.object({ name: z.string().min(1).max(255), currency, credentials, volumetric_weight_divisor_factor: factor.optional() }),
-  relationships: z.object({ carrier: toOneRef, owner: toOneRef }),
+  relationships: z.object({
+    carrier: toOneRef,
+    owner: toOneRef,
+    contract_template: toOneRef.optional().describe("A template of your broker for the same carrier: the contract takes rates for the template's services only."),
+  }),
 });
 
 const updateRequest = resourceRequest({
@@ -49,6 +54,27 @@ function ownerOf(ctx: Ctx, ref: z.infer<typeof toOneRef>): string {
     throw ApiError.unprocessable('Contracts shared by a broker are set up by the broker; own contracts belong to your organization.', '/data/relationships/owner/data/type');
   }
   if (id !== principal.organizationId) throw unknownRelated('owner', 'organizations', id);
+  return id;
+}
+
+/**
+ * The template a new contract is made from, if any: one of the caller's broker, for the contract's
+ * carrier. Also checks that the broker offers the carrier (GET /brokers/{id}/carriers).
+ */
+function templateOf(ctx: Ctx, ref: z.infer<typeof toOneRef> | undefined, carrierId: string): string | undefined {
+  const { store } = ctx.services;
+  const principal = principalOf(ctx);
+  const broker = store.get('brokers', principal.brokerId);
+  if (broker && !brokerCarrierIds(store, broker).includes(carrierId)) {
+    throw ApiError.unprocessable(`Your broker does not offer carrier '${carrierId}' (see GET /brokers/${broker.id}/carriers).`, '/data/relationships/carrier/data/id');
+  }
+  const id = relatedId(ref, 'contract_template', ['contract-templates'], false);
+  if (id === undefined) return undefined;
+  const template = store.get('contractTemplates', id);
+  if (!template || template.broker_id !== principal.brokerId) throw unknownRelated('contract_template', 'contract-templates', id);
+  if (template.carrier_id !== carrierId) {
+    throw ApiError.unprocessable(`The contract template '${id}' is for another carrier than the contract.`, '/data/relationships/contract_template/data/id');
+  }
   return id;
 }
 
@@ -87,6 +113,7 @@ export const contractWriteEndpoints = [
       const carrierId = relatedId(data.relationships.carrier, 'carrier', ['carriers'])!;
       if (!ctx.services.store.get('carriers', carrierId)) throw unknownRelated('carrier', 'carriers', carrierId);
       const owner = ownerOf(ctx, data.relationships.owner);
+      const templateId = templateOf(ctx, data.relationships.contract_template, carrierId);
       const { services } = ctx;
       const now = services.clock.now();
       const contract = await services.store.transact((tx) => {
@@ -100,6 +127,7 @@ export const contractWriteEndpoints = [
           updated_at: now,
           carrier_id: carrierId,
           owner: { type: 'organizations', id: owner },
+          ...(templateId ? { contract_template_id: templateId } : {}),
           credentials: sealCredentials(services.keys.credentialsKey, data.attributes.credentials),
         });
         scheduleVerification(tx, services.rules, row.id);

@@ -31,6 +31,7 @@ export const manifestIncludes = ['files', 'contract', 'contract.carrier', 'owner
 export const contractIncludes = ['carrier', 'owner', 'liability_coverages'] as const;
 /** `GET /contracts` also offers the contract template. */
 export const contractListIncludes = [...contractIncludes, 'contract_template'] as const;
+export const contractTemplateIncludes = ['broker', 'carrier', 'services'] as const;
 export const serviceIncludes = ['carrier', 'service_options', 'zone_from', 'zone_to'] as const;
 export const serviceRateIncludes = ['contract', 'contract.carrier', 'service', 'service.carrier', 'service_options'] as const;
 

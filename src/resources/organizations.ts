@@ -5,19 +5,26 @@ import { deterministicUuid } from '../ids.js';
 import { linkTo } from '../jsonapi/resource.js';
 import { brokerLogoPath } from './carriers.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
+import { logoPath } from '../domain/logos.js';
 import { brokerAttributes, organizationAttributes, type BrokerRecord, type OrganizationRecord, type Style } from '../model/tenancy.js';
+import { readEndpoints } from './read-endpoints.js';
 
 /** The colours of a broker that has none stored (data files written before brokers had a style). */
 const DEFAULT_STYLE: Style = { background_color: '#ffffff', foreground_color: '#1f2937', primary_color: '#1d4ed8', secondary_color: '#64748b', accent_color: '#f59e0b' };
-import { readEndpoints } from './read-endpoints.js';
 
 export const organizationKind: Kind<OrganizationRecord> = {
   type: 'organizations',
   attributesSchema: organizationAttributes,
-  attributes: (row) => ({
+  attributes: (row, ctx) => ({
     name: row.name,
     company_registration_number: row.company_registration_number,
+    vat_number: row.vat_number,
+    eori_number: row.eori_number,
+    voec_number: row.voec_number,
     billing_address: row.billing_address,
+    // An uploaded logo's URL is built per request, so it follows the public URL or request host.
+    logo_url: row.logo_id ? ctx.url(logoPath(row.logo_id)) : row.logo_url,
+    style: row.style,
     tax_identification_numbers: row.tax_identification_numbers,
     reference: row.reference,
     created_at: row.created_at,
@@ -32,19 +39,25 @@ export const organizationKind: Kind<OrganizationRecord> = {
 export const brokerKind: Kind<BrokerRecord> = {
   type: 'brokers',
   attributesSchema: brokerAttributes,
+  nullAttributes: ['domain'],
   attributes: (row, ctx) => ({
     name: row.name,
     domain: row.domain ?? null,
     reply_to_email: row.reply_to_email,
-    logo_url: ctx.url(brokerLogoPath(row.id)),
-    favicon_url: ctx.url(brokerLogoPath(row.id)),
+    // The seeded broker has no logo of its own: it answers the badge the sandbox draws.
+    logo_url: row.logo_id ? ctx.url(logoPath(row.logo_id)) : (row.logo_url ?? ctx.url(brokerLogoPath(row.id))),
+    favicon_url: row.favicon_url ?? ctx.url(brokerLogoPath(row.id)),
     support_url: row.support_url,
     contact_url: row.contact_url,
     style: row.style ?? DEFAULT_STYLE,
   }),
   relationships: {
     // Enterprises are not emulated: each broker names a stable enterprise id derived from its own, without a related URL.
-    enterprise: { targets: ['enterprises'], data: (row) => ({ type: 'enterprises', id: deterministicUuid('enterprise', parseInt(row.id.slice(0, 8), 16)) }), related: () => undefined },
+    enterprise: {
+      targets: ['enterprises'],
+      data: (row) => ({ type: 'enterprises', id: row.enterprise_id ?? deterministicUuid('enterprise', parseInt(row.id.slice(0, 8), 16)) }),
+      related: () => undefined,
+    },
   },
   self: (row) => `/brokers/${row.id}`,
   load: (ctx, id) => ctx.services.store.get('brokers', id),

@@ -32,9 +32,9 @@ export const serviceKind: Kind<ServiceRecord> = {
   relationships: {
     carrier: { targets: ['carriers'], data: (row) => linkTo('carriers', row.carrier_id) },
     service_options: { targets: ['service-options'], many: true, data: (row, ctx) => offeredOptions(ctx, row.id) },
-    // Zones are not emulated yet: the relationships exist (so `include` works) but stay empty.
-    zone_from: { targets: ['zones'], optional: true, data: () => null },
-    zone_to: { targets: ['zones'], optional: true, data: () => null },
+    // The seeded zones of the route; services of data files written before zones existed have none.
+    zone_from: { targets: ['zones'], optional: true, data: (row) => linkTo('zones', row.zone_from_id) },
+    zone_to: { targets: ['zones'], optional: true, data: (row) => linkTo('zones', row.zone_to_id) },
     region_from: { targets: ['regions'], optional: true, data: (row) => linkTo('regions', row.region_from_id) },
     region_to: { targets: ['regions'], optional: true, data: (row) => linkTo('regions', row.region_to_id) },
   },

@@ -13,6 +13,9 @@ import type { ServiceRecord } from '../model/service.js';
 import type { LogoRecord, ShopRecord } from '../model/shop.js';
 import type { StatusRecord } from '../model/status.js';
 import type { BrokerRecord, ClientRecord, OrganizationRecord, UserRecord } from '../model/tenancy.js';
+import type { AddressRecord } from '../model/address-book.js';
+import type { ContractTemplateRecord } from '../model/contract-template.js';
+import type { ZoneRecord } from '../model/zone.js';
 
 /** A named sandbox setting (clock offset, id counter, ...), kept as a row so it persists like data. */
 export type SettingRecord = { id: string; value: unknown };
@@ -75,6 +78,9 @@ export interface Tables {
   hooks: HookRecord;
   hookLogs: HookLogRecord;
   idempotencyKeys: IdempotencyRecord;
+  addresses: AddressRecord;
+  zones: ZoneRecord;
+  contractTemplates: ContractTemplateRecord;
 }
 
 export type TableName = keyof Tables;
@@ -109,6 +115,9 @@ export const tableNames: readonly TableName[] = [
   'hooks',
   'hookLogs',
   'idempotencyKeys',
+  'addresses',
+  'zones',
+  'contractTemplates',
 ];
 
 /** Fields with a secondary index, so lookups by foreign key never scan a table. */
@@ -134,6 +143,9 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   manifestFiles: ['manifest_id', 'collection_id'],
   hooks: ['organization_id'],
   hookLogs: ['hook_id', 'shipment_id'],
+  addresses: ['organization_id'],
+  zones: ['organization_id'],
+  contractTemplates: ['broker_id'],
 };
 
 /** The persisted form of the whole sandbox: what the data file holds. */

@@ -123,6 +123,7 @@ export const NESTED_PARAMS: Readonly<Record<string, string>> = {
   pudo_id: 'pickup-dropoff-locations',
   file: 'docs-assets',
   brand_logo: 'brand-logos',
+  contract_template_id: 'contract-templates',
 };
 
 /** Parameters that name something else on one path than elsewhere: a collection's or a manifest's files are manifest documents. */
@@ -198,6 +199,9 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   'collection-files': { kind: 'tenant', table: 'manifestFiles', ownerOf: (_, row) => row.organization_id, parent: { param: 'collection_id', field: 'collection_id' } },
   hooks: { kind: 'tenant', table: 'hooks', ownerOf: (_, row) => row.organization_id },
   'hook-logs': { kind: 'tenant', table: 'hookLogs', ownerOf: (_, row) => row.organization_id },
+  addresses: { kind: 'tenant', table: 'addresses', ownerOf: (_, row) => row.organization_id },
+  // The seeded zones are everyone's (no organization): only zones made through the API are a tenant's.
+  zones: { kind: 'tenant', table: 'zones', ownerOf: (_, row) => row.organization_id },
   logos: {
     kind: 'public',
     why: 'GET /logos/{logo_id} is auth "none" on purpose: the URL is the shop\'s logo_url, embedded as <img> in tracking pages and e-mails that send no token; ids are random UUIDs',
@@ -231,6 +235,11 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
       const location = carrier && pickupLocations(carrier.code, 'NL', '1012AB')[0];
       return location && pickupLocationId('NL', '1012AB', location.code);
     },
+  },
+  'contract-templates': {
+    kind: 'shared',
+    why: "the broker's contract templates: both fixture organizations belong to the one sandbox broker",
+    pick: first('contractTemplates'),
   },
   'docs-assets': { kind: 'shared', why: 'static files of the API reference page', pick: () => 'docs.css' },
   'brand-logos': { kind: 'shared', why: 'carrier and broker logos the sandbox draws; public', pick: () => 'carrier-postnl.svg' },
@@ -304,6 +313,10 @@ export interface Tenant {
   coverageId: string;
   organizationHookId: string;
   shopHookId: string;
+  /** An address of its address book, made through the API. */
+  addressId: string;
+  /** A zone of its own, made through the API. */
+  zoneId: string;
   hookLogId: string;
   collectionId: string;
   /** A collection with a contract, holding the registered shipment, with a manifest. */
@@ -394,6 +407,14 @@ export function hookBody(owner: { type: string; id: string }, name = 'matrix hoo
   };
 }
 
+export function addressBody(organizationId: string, address: Json): Json {
+  return { data: { type: 'addresses', attributes: address, relationships: { organization: { data: { type: 'organizations', id: organizationId } } } } };
+}
+
+export function zoneBody(code: string, country: string): Json {
+  return { data: { type: 'zones', attributes: { name: `Zone ${code}`, code, country_codes: [country] } } };
+}
+
 export function contractBody(carrierId: string, organizationId: string): Json {
   return {
     data: {
@@ -447,6 +468,8 @@ async function populateTenant(
   // Two, so one is left when a request deletes the other.
   const schedule = await must(sandbox.request('POST', '/collection-schedules', { token, body: scheduleBody(shop) }), 201, 'collection schedule');
   await must(sandbox.request('POST', '/collection-schedules', { token, body: scheduleBody(shop) }), 201, 'second collection schedule');
+  const address = await must(sandbox.request('POST', '/addresses', { token, body: addressBody(organizationId, shop.attributes.sender_address) }), 201, 'address');
+  const zone = await must(sandbox.request('POST', '/zones', { token, body: zoneBody(`ZONE-${clientId}`, country) }), 201, 'zone');
   const recipient = recipients[country];
   // A paid option the shipment's rate offers, so the registered shipment has a surcharge.
   const rate = (await must(sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${w.contractFor(service).id}&filter[weight]=1500`, token), 200, 'rates')).data[0];
@@ -484,6 +507,8 @@ async function populateTenant(
     contractId: contract.data.id,
     organizationHookId: orgHook.data.id,
     shopHookId: shopHook.data.id,
+    addressId: address.data.id,
+    zoneId: zone.data.id,
     collectionId: collection.data.id,
     manifestCollectionId: manifestCollection.data.id,
     scheduleId: schedule.data.id,
@@ -627,6 +652,84 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
       return { name: 'Matrix tenant' };
     case 'revokeSandboxTokens':
       return { client_id: 'limited-client' };
+    default:
+      return accountBody(store, endpoint, caller, params);
+  }
+}
+
+/** Valid bodies of the account, address book and helper operations. */
+function accountBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params: Record<string, string>): Json | undefined {
+  switch (endpoint.operationId) {
+    case 'createOrganization':
+      return { data: { type: 'organizations', attributes: { name: 'Matrix organization' }, relationships: { broker: { data: { type: 'brokers', id: store.get('organizations', caller.organizationId)!.broker_id } } } } };
+    case 'updateOrganization':
+      return { data: { type: 'organizations', id: params.organization_id, attributes: { reference: 'matrix' } } };
+    case 'shareOrganizationContracts':
+    case 'unshareOrganizationContracts':
+      return { data: [{ type: 'contracts', id: store.all('contracts').find((row) => row.owner.type === 'brokers' && row.owner.id === store.get('organizations', caller.organizationId)!.broker_id)!.id }] };
+    case 'createBroker':
+      return {
+        data: {
+          type: 'brokers',
+          attributes: { name: 'Matrix broker', favicon_url: 'https://matrix.example.com/favicon.ico', logo_url: 'https://matrix.example.com/logo.png', style: { background_color: '#ffffff', foreground_color: '#000000', primary_color: '#111111', secondary_color: '#222222', accent_color: '#333333' } },
+          relationships: { enterprise: { data: { type: 'enterprises', id: randomUUID() } } },
+        },
+      };
+    case 'updateBroker':
+      return { data: { type: 'brokers', id: params.broker_id, attributes: { name: 'Renamed by the matrix' } } };
+    case 'addBrokerCarriers':
+    case 'removeBrokerCarriers':
+      return { data: [{ type: 'carriers', id: store.all('carriers')[0]!.id }] };
+    case 'createContractTemplate': {
+      const service = store.find('services', 'carrier_id', store.all('carriers')[0]!.id)[0]!;
+      return {
+        data: {
+          type: 'contract-templates',
+          attributes: { name: 'Matrix template', currency: 'EUR' },
+          relationships: {
+            broker: { data: { type: 'brokers', id: store.get('organizations', caller.organizationId)!.broker_id } },
+            carrier: { data: { type: 'carriers', id: store.all('carriers')[0]!.id } },
+            services: { data: [{ type: 'services', id: service.id }] },
+          },
+        },
+      };
+    }
+    case 'createAddress':
+      return addressBody(caller.organizationId, { street_1: 'Matrixweg', street_number: 1, city: 'Matrixstad', country_code: 'NL' });
+    case 'updateAddress':
+      return { data: { type: 'addresses', id: params.address_id, attributes: { city: 'Matrixdorp' } } };
+    case 'suggestAddress':
+      return { data: { country_code: 'NL', postal_code: '1012 PH', street_number: 92 } };
+    case 'createZone':
+      return zoneBody('MATRIX', 'NL');
+    case 'updateZone':
+      return { data: { type: 'zones', id: params.zone_id, attributes: { name: 'Renamed by the matrix' } } };
+    case 'createServiceRate': {
+      const ownContract = store.get('contracts', caller.contractId)!;
+      const service = store.find('services', 'carrier_id', ownContract.carrier_id)[0]!;
+      return {
+        data: {
+          type: 'service-rates',
+          attributes: { weight_min: 5_000_000, weight_max: 6_000_000, price: { amount: 100, currency: ownContract.currency } },
+          relationships: { contract: { data: { type: 'contracts', id: ownContract.id } }, service: { data: { type: 'services', id: service.id } } },
+        },
+      };
+    }
+    case 'updateServiceRate':
+      return { data: { type: 'service-rates', id: params.service_rate_id, attributes: { includes_vat: true } } };
+    case 'suggestHsCode':
+      return { data: { sku: 'M-1', description: 'Cotton T-shirt' } };
+    case 'calculateLandedCosts':
+      return {
+        data: {
+          sender_country_code: 'NL',
+          sender_postal_code: '1012 PH',
+          recipient_country_code: 'GB',
+          recipient_postal_code: 'NW1 6XE',
+          weight: 500,
+          items: [{ description: 'Cotton T-shirt', item_value: { amount: 2500, currency: 'EUR' }, hs_code: '6109.10' }],
+        },
+      };
     default:
       return undefined;
   }

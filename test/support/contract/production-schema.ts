@@ -145,8 +145,29 @@ function byType(types: readonly string[]): JsonSchema {
   };
 }
 
-/** JSON Schema of a response (or request) document of the digest. */
-export function documentSchema(doc: Node): JsonSchema {
+/**
+ * The resource types the include paths of an operation reach from `type`, following each step's
+ * relationship targets (`contract.carrier` from contracts: contracts' `contract`, then its `carrier`).
+ */
+function typesReached(type: string, paths: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const path of paths) {
+    let from = [type];
+    for (const step of path.split('.')) {
+      from = from.flatMap((name) => (contract.resources[name]?.relationships?.[step]?.targets as string[] | undefined) ?? []);
+      for (const reached of from) out.add(reached);
+    }
+  }
+  return [...out];
+}
+
+/**
+ * JSON Schema of a response (or request) document of the digest. `includes` are the include paths
+ * the operation documents: the types they reach may be in `included` even where the document's own
+ * list forgets one (production's GET /contracts documents `include=contract_template` but lists no
+ * `contract-templates` among its included types), read as the author meant.
+ */
+export function documentSchema(doc: Node, includes: readonly string[] = []): JsonSchema {
   if (doc.body) return nodeSchema(doc.body);
   if (!doc.data) return {};
   let data: JsonSchema;
@@ -157,7 +178,10 @@ export function documentSchema(doc: Node): JsonSchema {
   const properties: JsonSchema = { data };
   if (doc.meta) properties.meta = nodeSchema(doc.meta);
   if (doc.links) properties.links = nodeSchema(doc.links);
-  if (doc.included) properties.included = { type: 'array', items: byType(doc.included as string[]) };
+  if (doc.included) {
+    const types = [...new Set([...(doc.included as string[]), ...(doc.type ? typesReached(doc.type, includes) : [])])];
+    properties.included = { type: 'array', items: byType(types) };
+  }
   const required: string[] = doc.document_required ?? ['data'];
   // A closed document that requires members it does not declare cannot be satisfied (production's
   // GET .../pickup-dropoff-locations/{pudo_id} requires meta and links but declares only data):

@@ -141,7 +141,7 @@ class Production {
       return [`production answers ${operation.key} ${observed.status} as ${Object.keys(content).join(', ')}, the sandbox as ${media}`];
     }
     const key = `${operation.key} ${observed.status} ${media}`;
-    const validate = this.cache.get(key) ?? this.ajv.compile(documentSchema(doc));
+    const validate = this.cache.get(key) ?? this.ajv.compile(documentSchema(doc, (operation.query.include?.values as string[] | undefined) ?? []));
     this.cache.set(key, validate);
     // A document production declares as a string (a PDF, a CSV) is checked as the text it is.
     const value = media!.includes('json') ? observed.body : observed.text;

@@ -1,0 +1,91 @@
+import type { Price } from '../model/common.js';
+import type { ContractRecord } from '../model/contract.js';
+import type { ServiceRateRecord } from '../model/service-rate.js';
+import type { ReadView } from '../store/store.js';
+import { DomainError, type Problem } from './errors.js';
+
+/** A rate as it is about to be stored (a new one has no id yet). */
+export type RateCandidate = Omit<ServiceRateRecord, 'id'> & { id?: string };
+
+const attribute = (path: string) => ({ pointer: `/data/attributes/${path}` });
+const relationship = (name: string, index?: number) => ({ pointer: `/data/relationships/${name}/data${index === undefined ? '' : `/${index}`}/id` });
+
+/** Prices of the rate and where each was sent. */
+function pricesOf(rate: RateCandidate): { price: Price; where: { pointer: string } }[] {
+  const named = (['price', 'fuel_surcharge', 'oversize_surcharge', 'step_price'] as const).flatMap((name) => {
+    const price = rate[name];
+    return price ? [{ price, where: attribute(`${name}/currency`) }] : [];
+  });
+  const options = rate.service_options.flatMap((option, index) =>
+    option.price ? [{ price: option.price, where: { pointer: `/data/relationships/service_options/data/${index}/meta/price/currency` } }] : [],
+  );
+  return [...named, ...options];
+}
+
+/** Weight ranges, brackets, step pricing and surcharges that agree with each other. */
+function shapeProblems(rate: RateCandidate, contract: ContractRecord): Problem[] {
+  const problems: Problem[] = [];
+  const add = (detail: string, where: { pointer: string }) => problems.push({ detail, where });
+  if (rate.weight_max < rate.weight_min) add(`weight_max (${rate.weight_max} g) is below weight_min (${rate.weight_min} g).`, attribute('weight_max'));
+  if (!rate.is_dynamic && !rate.price && !rate.weight_bracket) add('A rate needs a price or a weight_bracket (or is_dynamic: true).', attribute('price'));
+  if (rate.price && rate.weight_bracket) add('A rate has a price or a weight_bracket, not both.', attribute('weight_bracket'));
+  const bracket = rate.weight_bracket;
+  if (bracket && (bracket.start < rate.weight_min || bracket.start > rate.weight_max)) {
+    add(`weight_bracket.start (${bracket.start} g) must lie within weight_min and weight_max (${rate.weight_min}-${rate.weight_max} g).`, attribute('weight_bracket/start'));
+  }
+  if ((rate.step_price === undefined) !== (rate.step_size === undefined)) add('step_price and step_size go together.', attribute(rate.step_price ? 'step_size' : 'step_price'));
+  if (rate.oversize_surcharge && rate.length_max === undefined) add('An oversize_surcharge is charged above length_max, so length_max is needed.', attribute('length_max'));
+  for (const { price, where } of pricesOf(rate)) {
+    if (price.currency !== contract.currency) add(`Prices of this contract are in ${contract.currency}, not ${price.currency}.`, where);
+    if (price.amount < 0) add('An amount cannot be negative.', { pointer: where.pointer.replace(/currency$/, 'amount') });
+  }
+  return problems;
+}
+
+/** The service fits the contract (its carrier, its template) and the options exist, each once. */
+function linkProblems(store: ReadView, rate: RateCandidate, contract: ContractRecord): Problem[] {
+  const problems: Problem[] = [];
+  const service = store.get('services', rate.service_id);
+  if (!service) problems.push({ detail: `No service with id '${rate.service_id}' exists.`, where: relationship('service') });
+  else if (service.carrier_id !== contract.carrier_id) problems.push({ detail: `The service '${service.code}' is of another carrier than the contract.`, where: relationship('service') });
+  const template = contract.contract_template_id ? store.get('contractTemplates', contract.contract_template_id) : undefined;
+  if (service && template && !template.service_ids.includes(service.id)) {
+    problems.push({ detail: `The contract was made from the template '${template.name}', which does not offer the service '${service.code}'.`, where: relationship('service') });
+  }
+  const seen = new Set<string>();
+  rate.service_options.forEach((option, index) => {
+    if (!store.get('serviceOptions', option.service_option_id)) {
+      problems.push({ detail: `No service option with id '${option.service_option_id}' exists.`, where: relationship('service_options', index) });
+    } else if (seen.has(option.service_option_id)) {
+      problems.push({ detail: `The service option '${option.service_option_id}' is offered twice.`, where: relationship('service_options', index) });
+    }
+    seen.add(option.service_option_id);
+  });
+  return problems;
+}
+
+/** Another rate of the same contract and service whose weight range overlaps this one. */
+function overlapProblems(store: ReadView, rate: RateCandidate): Problem[] {
+  const other = store
+    .find('serviceRates', 'contract_id', rate.contract_id)
+    .find((row) => row.id !== rate.id && row.service_id === rate.service_id && row.weight_min <= rate.weight_max && rate.weight_min <= row.weight_max);
+  if (!other) return [];
+  return [
+    {
+      detail: `The weight range ${rate.weight_min}-${rate.weight_max} g overlaps rate '${other.id}' (${other.weight_min}-${other.weight_max} g) of the same contract and service: a parcel's weight must select one rate.`,
+      where: attribute('weight_min'),
+    },
+  ];
+}
+
+/**
+ * Checks a rate of a contract before it is stored: ranges and prices that agree (a bracket within
+ * the range, prices in the contract's currency, step pricing complete, oversize with a length),
+ * a service of the contract's carrier (and of its template), existing options, and no weight range
+ * overlapping another rate of the same contract and service. Every problem is reported at once.
+ */
+export function checkRate(store: ReadView, rate: RateCandidate, contract: ContractRecord): void {
+  const problems = [...shapeProblems(rate, contract), ...linkProblems(store, rate, contract)];
+  if (problems.length === 0) problems.push(...overlapProblems(store, rate));
+  if (problems.length > 0) throw new DomainError('unprocessable', problems);
+}

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { firstError, testSandbox, type Json } from './support/app.js';
+import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
+
+/** POST and PATCH /service-rates: rates of own contracts, checked, and used at once by pricing. */
+
+const ADMIN = 'rates-admin-token';
+const postnlCredentials = { customer_code: 'RATE', customer_number: '11223344', api_key: 'k'.repeat(32) };
+
+async function setup(templateId?: string) {
+  const sandbox = await testSandbox({ config: { adminToken: ADMIN } });
+  const w = await world(sandbox);
+  const token = w.token;
+  const organizationId: string = (await sandbox.get('/organizations', token)).body.data[0].id;
+  const service = w.service('postnl-parcel-standard', 'NL');
+  const carrierId: string = service.relationships.carrier.data.id;
+  const relationships: Json = { carrier: { data: { type: 'carriers', id: carrierId } }, owner: { data: { type: 'organizations', id: organizationId } } };
+  if (templateId) relationships.contract_template = { data: { type: 'contract-templates', id: templateId } };
+  const created = await sandbox.request('POST', '/contracts', { token, body: { data: { type: 'contracts', attributes: { name: 'Own PostNL', currency: 'EUR', credentials: postnlCredentials }, relationships } } });
+  expect(created.status, created.text).toBe(201);
+  const contract = created.body.data;
+  expect((await sandbox.request('POST', `/contracts/${contract.id}/validate`, { token })).body.data.valid).toBe(true);
+  const shop = w.shopIn('NL');
+  const rateBody = (attributes: Json, relationships: Json = {}) => ({
+    data: {
+      type: 'service-rates',
+      attributes,
+      relationships: { contract: { data: { type: 'contracts', id: contract.id } }, service: { data: { type: 'services', id: service.id } }, ...relationships },
+    },
+  });
+  const post = (body: Json, t = token) => sandbox.request('POST', '/service-rates', { token: t, body });
+  const priceOf = async (weight: number) =>
+    (await createShipment(sandbox, token, shipmentBody({ shop, recipient: recipients.NL, service, contract, attributes: { physical_properties: { weight } } }))).attributes.price;
+  return { sandbox, w, token, contract, service, rateBody, post, priceOf };
+}
+
+describe('POST /service-rates', () => {
+  it('adds a rate the next shipment is priced with; a change to it prices the one after', async () => {
+    const { sandbox, token, contract, rateBody, post, priceOf } = await setup();
+    const created = await post(rateBody({ weight_min: 0, weight_max: 10000, price: { amount: 333, currency: 'EUR' }, fuel_surcharge: { amount: 12, currency: 'EUR' } }));
+    expect(created.status, created.text).toBe(201);
+    const rate = created.body.data;
+    expect(created.headers.get('location')).toBe(rate.links.self);
+    expect(rate.attributes).toMatchObject({ weight_min: 0, weight_max: 10000, is_dynamic: false, includes_vat: false, price: { amount: 333, currency: 'EUR' } });
+    expect((await sandbox.get(`/service-rates?filter[contract]=${contract.id}`, token)).body.data.map((row: Json) => row.id)).toEqual([rate.id]);
+    expect(await priceOf(1500)).toEqual({ amount: 345, currency: 'EUR' });
+
+    const changed = await sandbox.request('PATCH', `/service-rates/${rate.id}`, { token, body: { data: { type: 'service-rates', id: rate.id, attributes: { price: { amount: 444, currency: 'EUR' }, fuel_surcharge: null } } } });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.data.attributes.fuel_surcharge).toBeUndefined();
+    expect(await priceOf(1500)).toEqual({ amount: 444, currency: 'EUR' });
+  });
+
+  it('prices by weight bracket and offers the options sent with their prices', async () => {
+    const { w, rateBody, post, priceOf } = await setup();
+    const option = w.options.find((row: Json) => !row.attributes.values_format)!;
+    const created = await post(
+      rateBody(
+        { weight_min: 1, weight_max: 30000, weight_bracket: { start: 2000, start_amount: 500, size: 1000, size_amount: 100 } },
+        { service_options: { data: [{ type: 'service-options', id: option.id, meta: { price: { amount: 75, currency: 'EUR' }, included: false } }] } },
+      ),
+    );
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data.relationships.service_options.data).toEqual([{ type: 'service-options', id: option.id, meta: { price: { amount: 75, currency: 'EUR' }, included: false } }]);
+    expect(await priceOf(1500)).toEqual({ amount: 500, currency: 'EUR' });
+    expect(await priceOf(4500)).toEqual({ amount: 800, currency: 'EUR' });
+  });
+
+  it('refuses a weight range overlapping another rate of the same contract and service, changing nothing', async () => {
+    const { sandbox, w, rateBody, post } = await setup();
+    expect((await post(rateBody({ weight_min: 0, weight_max: 10000, price: { amount: 333, currency: 'EUR' } }))).status).toBe(201);
+    const before = sandbox.store.count('serviceRates');
+    const overlap = await post(rateBody({ weight_min: 10000, weight_max: 20000, price: { amount: 500, currency: 'EUR' } }));
+    expect(firstError(overlap)).toMatchObject({ status: '422', code: '10008', source: { pointer: '/data/attributes/weight_min' } });
+    expect(firstError(overlap).detail).toContain('overlaps');
+    expect(sandbox.store.count('serviceRates')).toBe(before);
+    expect((await post(rateBody({ weight_min: 10001, weight_max: 20000, price: { amount: 500, currency: 'EUR' } }))).status).toBe(201);
+    const pickup = w.service('postnl-parcel-pickup-point');
+    const otherService = await post(rateBody({ weight_min: 0, weight_max: 10000, price: { amount: 300, currency: 'EUR' } }, { service: { data: { type: 'services', id: pickup.id } } }));
+    expect(otherService.status, otherService.text).toBe(201);
+  });
+
+  it('reports every inconsistency of a rate at once, each with its pointer', async () => {
+    const { sandbox, rateBody, post } = await setup();
+    const before = sandbox.store.count('serviceRates');
+    const answer = await post(
+      rateBody({
+        weight_min: 5000,
+        weight_max: 1000,
+        price: { amount: 100, currency: 'GBP' },
+        weight_bracket: { start: 9000, start_amount: 1, size: 1, size_amount: 1 },
+        step_price: { amount: 10, currency: 'EUR' },
+        oversize_surcharge: { amount: 5, currency: 'EUR' },
+      }),
+    );
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors.map((error: Json) => error.source.pointer).sort()).toEqual([
+      '/data/attributes/length_max',
+      '/data/attributes/price/currency',
+      '/data/attributes/step_size',
+      '/data/attributes/weight_bracket',
+      '/data/attributes/weight_bracket/start',
+      '/data/attributes/weight_max',
+    ]);
+    expect(firstError(await post(rateBody({ weight_min: 0, weight_max: 100 })))).toMatchObject({ status: '422', source: { pointer: '/data/attributes/price' } });
+    expect(firstError(await post(rateBody({ weight_max: 100, price: { amount: 1, currency: 'EUR' } })))).toMatchObject({ status: '400', source: { pointer: '/data/attributes/weight_min' } });
+    expect(sandbox.store.count('serviceRates')).toBe(before);
+  });
+
+  it("refuses a service of another carrier, an unknown option, a broker's contract and another tenant's", async () => {
+    const { sandbox, w, token, rateBody, post } = await setup();
+    const dpd = w.service('dpd-classic', 'DE');
+    const price = { amount: 100, currency: 'EUR' };
+    expect(firstError(await post(rateBody({ weight_min: 0, weight_max: 100, price }, { service: { data: { type: 'services', id: dpd.id } } })))).toMatchObject({
+      status: '422',
+      source: { pointer: '/data/relationships/service/data/id' },
+    });
+    const unknownOption = await post(rateBody({ weight_min: 0, weight_max: 100, price }, { service_options: { data: [{ type: 'service-options', id: '00000000-0000-4000-8000-000000000000' }] } }));
+    expect(firstError(unknownOption)).toMatchObject({ status: '422', source: { pointer: '/data/relationships/service_options/data/0/id' } });
+    const broker = w.contractFor(w.service('postnl-parcel-standard'));
+    expect(firstError(await post(rateBody({ weight_min: 0, weight_max: 100, price }, { contract: { data: { type: 'contracts', id: broker.id } } })))).toMatchObject({ status: '403', code: '10013' });
+    const other = await sandbox.token('other-client');
+    expect(firstError(await post(rateBody({ weight_min: 0, weight_max: 100, price }), other))).toMatchObject({ status: '422', source: { pointer: '/data/relationships/contract/data/id' } });
+    const brokerRate = (await sandbox.get(`/service-rates?filter[contract]=${broker.id}`, token)).body.data[0];
+    const patchBroker = await sandbox.request('PATCH', `/service-rates/${brokerRate.id}`, { token, body: { data: { type: 'service-rates', id: brokerRate.id, attributes: { weight_max: 1 } } } });
+    expect(firstError(patchBroker)).toMatchObject({ status: '403', code: '10013' });
+  });
+
+  it("keeps another tenant's rates out of reach: 404 on PATCH", async () => {
+    const { sandbox, rateBody, post } = await setup();
+    const rate = (await post(rateBody({ weight_min: 0, weight_max: 100, price: { amount: 1, currency: 'EUR' } }))).body.data;
+    const other = await sandbox.token('other-client');
+    const answer = await sandbox.request('PATCH', `/service-rates/${rate.id}`, { token: other, body: { data: { type: 'service-rates', id: rate.id, attributes: { weight_max: 5 } } } });
+    expect(firstError(answer)).toMatchObject({ status: '404', code: '10002' });
+    expect(sandbox.store.get('serviceRates', rate.id)?.weight_max).toBe(100);
+  });
+
+  it('takes rates only for the services of the contract template', async () => {
+    const probe = await setup();
+    const broker = probe.w.contractFor(probe.service).relationships.owner.data.id;
+    const template = await probe.sandbox.request('POST', '/contracts/v1/templates', {
+      token: ADMIN,
+      body: {
+        data: {
+          type: 'contract-templates',
+          attributes: { name: 'Pick-up only', currency: 'EUR' },
+          relationships: {
+            broker: { data: { type: 'brokers', id: broker } },
+            carrier: { data: { type: 'carriers', id: probe.service.relationships.carrier.data.id } },
+            services: { data: [{ type: 'services', id: probe.w.service('postnl-parcel-pickup-point').id }] },
+          },
+        },
+      },
+    });
+    expect(template.status, template.text).toBe(201);
+    // A template made in another sandbox has another id: make the contract in this one.
+    const contract = await probe.sandbox.request('POST', '/contracts', {
+      token: probe.token,
+      body: {
+        data: {
+          type: 'contracts',
+          attributes: { name: 'From template', currency: 'EUR', credentials: postnlCredentials },
+          relationships: {
+            carrier: { data: { type: 'carriers', id: probe.service.relationships.carrier.data.id } },
+            owner: { data: { type: 'organizations', id: probe.contract.relationships.owner.data.id } },
+            contract_template: { data: { type: 'contract-templates', id: template.body.data.id } },
+          },
+        },
+      },
+    });
+    const body = probe.rateBody({ weight_min: 0, weight_max: 100, price: { amount: 1, currency: 'EUR' } }, { contract: { data: { type: 'contracts', id: contract.body.data.id } } });
+    expect(firstError(await probe.post(body))).toMatchObject({ status: '422', source: { pointer: '/data/relationships/service/data/id' } });
+  });
+});

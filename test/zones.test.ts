@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { firstError, testSandbox, type Json } from './support/app.js';
+
+/** Zones: the seeded ones the services ship between, and an organization's own. */
+
+async function setup() {
+  const sandbox = await testSandbox();
+  const a = await sandbox.token('sandbox-client');
+  const b = await sandbox.token('other-client');
+  const seeded: Json[] = (await sandbox.get('/zones', a)).body.data;
+  return { sandbox, a, b, seeded, byCode: (code: string) => seeded.find((zone) => zone.attributes.code === code)! };
+}
+
+const zoneBody = (attributes: Json) => ({ data: { type: 'zones', attributes } });
+const benelux = { name: 'Benelux', code: 'BENELUX', description: 'Our home market', country_codes: ['NL', 'BE', 'LU'] };
+
+describe('the seeded zones', () => {
+  it('are one per place the services ship from or to, filterable by country and text', async () => {
+    const { sandbox, a, seeded } = await setup();
+    expect(seeded.map((zone) => zone.attributes.code).sort()).toEqual(['BE', 'DE', 'FR', 'GB', 'GB-NIR', 'NL']);
+    expect(seeded.find((zone) => zone.attributes.code === 'GB-NIR').attributes).toMatchObject({ country_codes: ['GB'], postal_code: '^BT[0-9]', state_codes: ['NIR'] });
+    const british = await sandbox.get('/zones?filter[country_code]=GB', a);
+    expect(british.body.data.map((zone: Json) => zone.attributes.code).sort()).toEqual(['GB', 'GB-NIR']);
+    expect((await sandbox.get('/zones?filter[search]=ireland', a)).body.data).toHaveLength(2);
+    expect((await sandbox.get('/zones?filter[search]=nir', a)).body.data.map((zone: Json) => zone.attributes.code)).toEqual(['GB-NIR']);
+    expect(firstError(await sandbox.get('/zones?filter[country_code]=XX', a))).toMatchObject({ status: '400', source: { parameter: 'filter[country_code]' } });
+  });
+
+  it("are every service's zone_from and zone_to, included on request (without a token too)", async () => {
+    const { sandbox, byCode } = await setup();
+    const services = await sandbox.get('/services?filter[code]=postnl-parcel-standard&include=zone_from,zone_to');
+    expect(services.status, services.text).toBe(200);
+    const toBelgium = services.body.data.find((row: Json) => row.attributes.regions_to[0].country_code === 'BE');
+    expect(toBelgium.relationships.zone_from.data).toEqual({ type: 'zones', id: byCode('NL').id });
+    expect(toBelgium.relationships.zone_to.data).toEqual({ type: 'zones', id: byCode('BE').id });
+    expect(toBelgium.relationships.zone_to.links.related).toBe(byCode('BE').links.self);
+    expect(services.body.included.map((row: Json) => row.attributes.code).sort()).toEqual(['BE', 'NL']);
+    const northernIreland = await sandbox.get('/services?filter[code]=royal-mail-tracked-48&filter[address_to][postal_code]=BT1 5GS&filter[address_to][country_code]=GB');
+    expect(northernIreland.body.data.map((row: Json) => row.relationships.zone_to.data.id)).toContain(byCode('GB-NIR').id);
+  });
+
+  it('cannot be changed or deleted', async () => {
+    const { sandbox, a, byCode } = await setup();
+    const nl = byCode('NL');
+    expect(firstError(await sandbox.request('PATCH', `/zones/${nl.id}`, { token: a, body: { data: { type: 'zones', id: nl.id, attributes: { name: 'Holland' } } } }))).toMatchObject({ status: '403', code: '10013' });
+    expect(firstError(await sandbox.request('DELETE', `/zones/${nl.id}`, { token: a }))).toMatchObject({ status: '403', code: '10013' });
+    expect(sandbox.store.get('zones', nl.id)?.name).toBe('Netherlands');
+  });
+});
+
+describe("an organization's own zones", () => {
+  it('are created, listed, changed and deleted by their organization, and invisible to others', async () => {
+    const { sandbox, a, b } = await setup();
+    const created = await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, postal_code: '^[1-9]', created_at: 5 }) });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.data.id;
+    expect(created.body.data.attributes).toMatchObject({ ...benelux, postal_code: '^[1-9]' });
+    expect(created.body.data.attributes.created_at).not.toBe(5);
+    expect((await sandbox.get('/zones?filter[country_code]=LU', a)).body.data.map((zone: Json) => zone.id)).toEqual([id]);
+    expect((await sandbox.get(`/zones/${id}`, b)).status).toBe(404);
+    expect((await sandbox.get('/zones?filter[country_code]=LU', b)).body.data).toEqual([]);
+    expect((await sandbox.request('DELETE', `/zones/${id}`, { token: b })).status).toBe(404);
+
+    const changed = await sandbox.request('PATCH', `/zones/${id}`, { token: a, body: { data: { type: 'zones', id, attributes: { postal_code: null, country_codes: ['NL', 'BE'] } } } });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.data.attributes.postal_code).toBeUndefined();
+    expect(changed.body.data.attributes.country_codes).toEqual(['NL', 'BE']);
+    expect((await sandbox.request('DELETE', `/zones/${id}`, { token: a })).status).toBe(204);
+    expect((await sandbox.get(`/zones/${id}`, a)).status).toBe(404);
+  });
+
+  it('refuses a taken code, a bad pattern, an unknown country and unknown attributes, changing nothing', async () => {
+    const { sandbox, a } = await setup();
+    const before = sandbox.store.count('zones');
+    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, code: 'nl' }) }))).toMatchObject({ status: '422', source: { pointer: '/data/attributes/code' } });
+    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, postal_code: '([' }) }))).toMatchObject({ status: '400', source: { pointer: '/data/attributes/postal_code' } });
+    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, country_codes: ['NL', 'QQ'] }) }))).toMatchObject({ status: '400', source: { pointer: '/data/attributes/country_codes/1' } });
+    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, colour: 'red' }) }))).toMatchObject({ status: '400' });
+    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, country_codes: [] }) }))).toMatchObject({ status: '400', source: { pointer: '/data/attributes/country_codes' } });
+    expect(sandbox.store.count('zones')).toBe(before);
+  });
+
+  it('need organizations.manage', async () => {
+    const { sandbox } = await setup();
+    const limited = await sandbox.token('limited-client');
+    expect(firstError(await sandbox.get('/zones', limited))).toMatchObject({ status: '403', code: '14004' });
+  });
+});
