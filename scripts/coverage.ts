@@ -15,8 +15,8 @@ const OWN = "a client's own organization; the admin token any";
 
 /** What a served operation does differently from production, where it does. */
 const notes: Record<string, string> = {
-  'GET /shipments': '`filter[tags]` too (seed); colli are not emulated yet, so that include embeds nothing; `include=manifest` embeds nothing either (production lists no manifests among the included types)',
-  'GET /shipments/{shipment_id}': 'colli are not emulated yet, so that include embeds nothing; `include=manifest` embeds nothing either (production lists no manifests among the included types)',
+  'GET /shipments': '`filter[tags]` too (seed); colli are not emulated yet, so that include embeds nothing; `include=manifest` embeds the manifest, though production\'s schema lists no manifests among the included types',
+  'GET /shipments/{shipment_id}': 'colli are not emulated yet, so that include embeds nothing; `include=manifest` embeds the manifest, though production\'s schema lists no manifests among the included types',
   'POST /shipments': 'a request that repeats a running `Idempotency-Key` answers 409 (production: 423); `tags` may be numbers too (seed), answered as strings',
   'POST /organizations': BROKER,
   'PATCH /organizations/{organization_id}': OWN,

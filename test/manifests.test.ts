@@ -48,10 +48,10 @@ describe('POST /manifests', () => {
     expect(file.attributes).toMatchObject({ document_type: 'manifest', formats: [{ extension: 'pdf', mime_type: 'application/pdf' }, { extension: 'csv', mime_type: 'text/csv' }] });
     expect(file.links.self).toBe(`http://sandbox.test/manifests/${manifest.id}/files/${file.id}`);
     expect((await sandbox.get('/manifests', w.token)).body.data.map((m: Json) => m.id)).toEqual([manifest.id]);
-    // The shipment names its manifest; production's shipment documents embed none, so neither does include=manifest.
+    // The shipment names its manifest, and include=manifest (a path production documents) embeds it.
     const listed = await sandbox.get(`/shipments/${a.id}?include=manifest`, w.token);
     expect(listed.body.data.relationships.manifest.data).toEqual({ type: 'manifests', id: manifest.id });
-    expect(listed.body.included).toEqual([]);
+    expect(listed.body.included.map((r: Json) => `${r.type}:${r.id}`)).toEqual([`manifests:${manifest.id}`]);
 
     const download = (accept: string) => sandbox.app.request(`http://sandbox.test${new URL(file.links.self).pathname}`, { headers: { authorization: `Bearer ${w.token}`, accept } });
     const pdf = Buffer.from(await (await download('application/pdf')).arrayBuffer());

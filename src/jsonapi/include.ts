@@ -30,7 +30,7 @@ export function collectIncluded(ctx: RenderContext, rootType: string, rows: read
       const next: typeof frontier = [];
       for (const { type, row } of frontier) {
         const relationship = kinds.get(type)?.relationships[segment];
-        if (!relationship || relationship.embed === false) continue;
+        if (!relationship) continue;
         const data = relationship.data(row, ctx);
         for (const linkage of asArray(data)) {
           const kind = kinds.get(linkage.type);

@@ -27,11 +27,6 @@ export interface RelationshipDef<R, C extends RenderContext = RenderContext> {
    * the resource, so its schema makes the member optional.
    */
   optional?: boolean;
-  /**
-   * `false`: `include` does not embed the related resources (the identifiers stay), where
-   * production's documents list no such type among their `included`.
-   */
-  embed?: false;
   /** The related resources' identifiers; `null` for an empty to-one. */
   data(row: R, ctx: C): Linkage | Linkage[] | null;
   /**

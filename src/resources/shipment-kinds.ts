@@ -77,9 +77,9 @@ export const shipmentKind: Kind<ShipmentRecord> = {
     // The sandbox makes no multi-colli shipments (yet): these are always empty.
     colli: { targets: ['shipments'], many: true, data: () => [] },
     multi_colli_shipment: { targets: ['shipments'], optional: true, data: () => null },
-    // The latest manifest that lists the shipment. Production's shipment documents embed no
-    // manifests (`manifests` is not among their included types), so `include=manifest` adds none.
-    manifest: { targets: ['manifests'], optional: true, embed: false, data: (row) => linkTo('manifests', row.manifest_id) },
+    // The latest manifest that lists the shipment (`include=manifest`, documented by production,
+    // embeds it, though production's schema forgets manifests among the included types).
+    manifest: { targets: ['manifests'], optional: true, data: (row) => linkTo('manifests', row.manifest_id) },
   },
   self: (row) => `/shipments/${row.id}`,
   links: (row) => ({ files: `/shipments/${row.id}/files` }),
