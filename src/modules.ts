@@ -35,6 +35,7 @@ import { hookEndpoints } from './resources/hooks.js';
 import { hookKind, hookLogKind } from './resources/hook-kinds.js';
 import { DELIVER_WEBHOOK, deliverWebhookJob } from './domain/hooks/webhooks.js';
 import { docsEndpoints } from './docs/docs-page.js';
+import { returnsModule } from './resources/returns/index.js';
 
 /** Every area of the sandbox, in the order its endpoints are registered. */
 export const modules: readonly SandboxModule[] = [
@@ -67,6 +68,7 @@ export const modules: readonly SandboxModule[] = [
   },
   { kinds: [collectionKind, pickupLocationKind], endpoints: [...collectionEndpoints, ...collectionWriteEndpoints, ...pickupLocationEndpoints] },
   { kinds: [hookKind, hookLogKind], endpoints: hookEndpoints, jobs: { [DELIVER_WEBHOOK]: deliverWebhookJob } },
+  returnsModule,
   { endpoints: controlEndpoints },
   { endpoints: docsEndpoints },
 ];

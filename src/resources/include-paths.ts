@@ -38,3 +38,11 @@ export const webhookIncludes: Record<string, readonly string[]> = {
   shipments: shipmentIncludes,
   'shipment-statuses': shipmentStatusIncludes,
 };
+
+/** The returns product (`/returns/v1/...`). */
+export const returnTagIncludes = ['shop'] as const;
+export const returnMethodIncludes = ['shop', 'service', 'service_options', 'contract'] as const;
+export const demoOrderIncludes = ['shop'] as const;
+export const returnListIncludes = ['return_method', 'shop', 'status', 'tags'] as const;
+export const returnIncludes = ['return_method', 'shipment', 'shop', 'status', 'tags'] as const;
+export const returnReportIncludes = ['file', 'status'] as const;

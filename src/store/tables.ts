@@ -11,6 +11,10 @@ import type { ServiceRecord } from '../model/service.js';
 import type { LogoRecord, ShopRecord } from '../model/shop.js';
 import type { StatusRecord } from '../model/status.js';
 import type { BrokerRecord, ClientRecord, OrganizationRecord, UserRecord } from '../model/tenancy.js';
+import type { ReturnMethodRecord, ReturnQuestionRecord, ReturnReasonRecord, ReturnTagRecord, ShopReasonRecord } from '../model/returns/config.js';
+import type { DemoOrderRecord } from '../model/returns/order.js';
+import type { ReturnPaymentRecord, ReturnRecord } from '../model/returns/return.js';
+import type { ReturnReportFileRecord, ReturnReportRecord } from '../model/returns/report.js';
 
 /** A named sandbox setting (clock offset, id counter, ...), kept as a row so it persists like data. */
 export type SettingRecord = { id: string; value: unknown };
@@ -69,6 +73,16 @@ export interface Tables {
   hooks: HookRecord;
   hookLogs: HookLogRecord;
   idempotencyKeys: IdempotencyRecord;
+  returnReasons: ReturnReasonRecord;
+  returnQuestions: ReturnQuestionRecord;
+  shopReasons: ShopReasonRecord;
+  returnTags: ReturnTagRecord;
+  returnMethods: ReturnMethodRecord;
+  demoOrders: DemoOrderRecord;
+  returns: ReturnRecord;
+  returnPayments: ReturnPaymentRecord;
+  returnReports: ReturnReportRecord;
+  returnReportFiles: ReturnReportFileRecord;
 }
 
 export type TableName = keyof Tables;
@@ -100,6 +114,16 @@ export const tableNames: readonly TableName[] = [
   'hooks',
   'hookLogs',
   'idempotencyKeys',
+  'returnReasons',
+  'returnQuestions',
+  'shopReasons',
+  'returnTags',
+  'returnMethods',
+  'demoOrders',
+  'returns',
+  'returnPayments',
+  'returnReports',
+  'returnReportFiles',
 ];
 
 /** Fields with a secondary index, so lookups by foreign key never scan a table. */
@@ -122,6 +146,15 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   collections: ['shop_id'],
   hooks: ['organization_id'],
   hookLogs: ['hook_id', 'shipment_id'],
+  returnReasons: ['organization_id'],
+  returnQuestions: ['organization_id'],
+  shopReasons: ['shop_id', 'reason_id'],
+  returnTags: ['shop_id', 'organization_id'],
+  returnMethods: ['shop_id', 'organization_id'],
+  demoOrders: ['shop_id', 'organization_id'],
+  returns: ['organization_id', 'order_id', 'shipment_id'],
+  returnPayments: ['return_id'],
+  returnReports: ['organization_id'],
 };
 
 /** The persisted form of the whole sandbox: what the data file holds. */

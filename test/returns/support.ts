@@ -1,0 +1,50 @@
+import type { Json, TestSandbox } from '../support/app.js';
+
+/** A caller's seeded returns world: its shops, their methods and demo orders. */
+export interface ReturnsWorld {
+  token: string;
+  shops: Json[];
+  /** The caller's first shop in a country (NL, DE or GB). */
+  shopIn(country: string): Json;
+  methods(shopId: string): Promise<Json[]>;
+  method(shopId: string, title: string): Promise<Json>;
+  orders(shopId: string): Promise<Json[]>;
+}
+
+export async function returnsWorld(sandbox: TestSandbox, clientId = 'sandbox-client'): Promise<ReturnsWorld> {
+  const token = await sandbox.token(clientId);
+  const shops = (await sandbox.get('/shops?page[size]=100', token)).body.data;
+  const methods = async (shopId: string) => (await sandbox.get(`/returns/v1/return-methods?filter[shop]=${shopId}&page[size]=100`, token)).body.data;
+  return {
+    token,
+    shops,
+    shopIn: (country) => {
+      const shop = shops.find((s: Json) => s.attributes.sender_address?.country_code === country);
+      if (!shop) throw new Error(`no shop in ${country}`);
+      return shop;
+    },
+    methods,
+    method: async (shopId, title) => {
+      const found = (await methods(shopId)).find((m: Json) => m.attributes.title === title);
+      if (!found) throw new Error(`no method '${title}'`);
+      return found;
+    },
+    orders: async (shopId) => (await sandbox.get(`/returns/v1/demo-orders?filter[shop]=${shopId}&page[size]=100`, token)).body.data,
+  };
+}
+
+/** The body of a return of `order` with the given items, by the order's own recipient. */
+export function returnBody(options: { shop: Json; order: Json; method: Json; items: Json[]; consumer?: Json; tags?: string[] }): Json {
+  const consumer = options.consumer ?? options.order.attributes.recipient_address;
+  return {
+    data: {
+      type: 'returns',
+      attributes: { order_reference: options.order.id, consumer_address: consumer, items: options.items },
+      relationships: {
+        shop: { data: { type: 'shops', id: options.shop.id } },
+        return_method: { data: { type: 'return-methods', id: options.method.id } },
+        ...(options.tags ? { tags: { data: { type: 'return-tags', id: options.tags[0] } } } : {}),
+      },
+    },
+  };
+}
