@@ -37,6 +37,7 @@ export const serviceRateIncludes = ['contract', 'contract.carrier', 'service', '
 export const webhookIncludes: Record<string, readonly string[]> = {
   shipments: shipmentIncludes,
   'shipment-statuses': shipmentStatusIncludes,
+  returns: ['return_method', 'shipment', 'shop', 'status', 'tags'],
 };
 
 /** The returns product (`/returns/v1/...`). */

@@ -48,3 +48,27 @@ export function returnBody(options: { shop: Json; order: Json; method: Json; ite
     },
   };
 }
+
+/** A demo order of `quantity` lamps (and a book) in the shop, by a consumer in the shop's country. */
+export async function demoOrder(sandbox: TestSandbox, token: string, shop: Json, quantity = 5): Promise<Json> {
+  const country = shop.attributes.sender_address.country_code;
+  const currency = country === 'GB' ? 'GBP' : 'EUR';
+  const answer = await sandbox.request('POST', '/returns/v1/demo-orders', {
+    token,
+    body: {
+      data: {
+        type: 'demo-orders',
+        attributes: {
+          recipient_address: { first_name: 'Sam', last_name: 'Jansen', street_1: 'Main Street', street_number: 1, postal_code: country === 'GB' ? 'SW1A 1AA' : '1011 AB', city: 'Town', country_code: country, email: 'sam@example.com' },
+          items: [
+            { sku: 'LAMP-1', name: 'Lamp', description: 'Desk lamp', quantity, item_price: { amount: 3999, currency }, item_weight: { amount: 1200, unit: 'g' } },
+            { sku: 'BOOK-1', name: 'Book', description: 'A novel', quantity: 1, item_price: { amount: 1999, currency } },
+          ],
+        },
+        relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+      },
+    },
+  });
+  if (answer.status !== 201) throw new Error(`demo order: ${answer.text}`);
+  return answer.body.data;
+}

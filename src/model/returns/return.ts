@@ -125,7 +125,7 @@ export type ReturnItemRecord = Omit<OrderItem, 'non_returnable' | 'quantity'> & 
 };
 
 /** One time the return shipment was sent to the carrier; its outcome is read from the shipment. */
-export type RegistrationAttempt = { invocation: 'manual' | 'automatic'; created_at: number };
+export type RegistrationAttempt = { invocation: 'manual' | 'automatic'; created_at: number; shipment_id: string };
 
 export type ReturnRecord = {
   id: string;

@@ -7,9 +7,25 @@ import { questionEndpoints } from './questions.js';
 import { reasonEndpoints } from './reasons.js';
 import { shopReasonEndpoints } from './shop-reasons.js';
 import { tagEndpoints } from './tags.js';
+import { returnKind } from './return-kinds.js';
+import { returnEndpoints } from './returns.js';
+import { returnActionEndpoints } from './return-actions.js';
+import { portalEndpoints } from './portal.js';
+import { EXPIRE_RETURN_PAYMENT, expirePaymentJob } from '../../domain/returns/payments.js';
 
 /** The returns product: configuration, orders, returns, payments, reports and analytics. */
 export const returnsModule: SandboxModule = {
-  kinds: [reasonKind(undefined), questionKind(undefined), returnTagKind, returnMethodKind, demoOrderKind, orderKind],
-  endpoints: [...reasonEndpoints, ...questionEndpoints, ...shopReasonEndpoints, ...tagEndpoints, ...methodEndpoints, ...orderEndpoints],
+  kinds: [reasonKind(undefined), questionKind(undefined), returnTagKind, returnMethodKind, demoOrderKind, orderKind, returnKind()],
+  endpoints: [
+    ...reasonEndpoints,
+    ...questionEndpoints,
+    ...shopReasonEndpoints,
+    ...tagEndpoints,
+    ...methodEndpoints,
+    ...orderEndpoints,
+    ...returnEndpoints,
+    ...returnActionEndpoints,
+    ...portalEndpoints,
+  ],
+  jobs: { [EXPIRE_RETURN_PAYMENT]: expirePaymentJob },
 };
