@@ -23,7 +23,7 @@ import { pickupLocationEndpoints, pickupLocationKind } from './resources/pickup-
 import { controlEndpoints } from './controls/control.js';
 import { REGISTER_SHIPMENT, registerShipmentJob } from './domain/shipments/registration.js';
 import { WALK_SHIPMENT, walkShipmentJob } from './domain/shipments/walk.js';
-import { fileKind, shipmentKind, shipmentStatusKind } from './resources/shipment-kinds.js';
+import { shipmentKind, shipmentStatusKind } from './resources/shipment-kinds.js';
 import { shipmentReadEndpoints } from './resources/shipments.js';
 import { shipmentWriteEndpoints } from './resources/shipment-writes.js';
 import { shipmentStatusEndpoints } from './resources/shipment-statuses.js';
@@ -36,6 +36,7 @@ import { hookKind, hookLogKind } from './resources/hook-kinds.js';
 import { DELIVER_WEBHOOK, deliverWebhookJob } from './domain/hooks/webhooks.js';
 import { docsEndpoints } from './docs/docs-page.js';
 import { returnsModule } from './resources/returns/index.js';
+import { anyFileKind } from './resources/returns/report-kinds.js';
 
 /** Every area of the sandbox, in the order its endpoints are registered. */
 export const modules: readonly SandboxModule[] = [
@@ -54,7 +55,8 @@ export const modules: readonly SandboxModule[] = [
   },
   { kinds: [shopKind], endpoints: [...shopEndpoints, shopDeleteEndpoint, ...logoEndpoints] },
   {
-    kinds: [shipmentKind, shipmentStatusKind, shipmentSurchargeKind, fileKind],
+    // Files of shipments and of return reports, which `include` reaches through one kind.
+    kinds: [shipmentKind, shipmentStatusKind, shipmentSurchargeKind, anyFileKind],
     endpoints: [
       ...shipmentReadEndpoints,
       ...shipmentWriteEndpoints,

@@ -12,10 +12,14 @@ import { returnEndpoints } from './returns.js';
 import { returnActionEndpoints } from './return-actions.js';
 import { portalEndpoints } from './portal.js';
 import { EXPIRE_RETURN_PAYMENT, expirePaymentJob } from '../../domain/returns/payments.js';
+import { GENERATE_RETURN_REPORT, generateReportJob } from '../../domain/returns/reports.js';
+import { analyticsEndpoints } from './analytics.js';
+import { reportEndpoints } from './reports.js';
+import { returnReportKind } from './report-kinds.js';
 
 /** The returns product: configuration, orders, returns, payments, reports and analytics. */
 export const returnsModule: SandboxModule = {
-  kinds: [reasonKind(undefined), questionKind(undefined), returnTagKind, returnMethodKind, demoOrderKind, orderKind, returnKind()],
+  kinds: [reasonKind(undefined), questionKind(undefined), returnTagKind, returnMethodKind, demoOrderKind, orderKind, returnKind(), returnReportKind],
   endpoints: [
     ...reasonEndpoints,
     ...questionEndpoints,
@@ -25,7 +29,9 @@ export const returnsModule: SandboxModule = {
     ...orderEndpoints,
     ...returnEndpoints,
     ...returnActionEndpoints,
+    ...reportEndpoints,
+    ...analyticsEndpoints,
     ...portalEndpoints,
   ],
-  jobs: { [EXPIRE_RETURN_PAYMENT]: expirePaymentJob },
+  jobs: { [EXPIRE_RETURN_PAYMENT]: expirePaymentJob, [GENERATE_RETURN_REPORT]: generateReportJob },
 };
