@@ -27,7 +27,8 @@ const contract = JSON.parse(readFileSync(new URL('../reference/production-contra
   operations: Record<string, unknown>;
 };
 
-const normalize = (key: string) => key.replace(/\{[^}]+\}/g, '{}');
+// Production writes one path with its query (`...{payment_id}?hmac={hmac}`): the path alone names the operation.
+const normalize = (key: string) => key.replace(/\?.*$/, '').replace(/\{[^}]+\}/g, '{}');
 
 /** The markdown between the README's markers. */
 export function coverageMarkdown(): string {

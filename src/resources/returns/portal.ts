@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paymentOfToken, settlePayment } from '../../domain/returns/payments.js';
+import type { Rules } from '../../domain/rules.js';
 import { DomainError } from '../../domain/errors.js';
 import { endpoint } from '../../http/endpoint.js';
 
@@ -11,6 +12,18 @@ function page(title: string, color: string, body: string): string {
 <html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;color:#222}h1{color:${escape(color)}}button{margin-right:.5rem;padding:.4rem 1rem}</style></head>
 <body>${body}<p><small>parcel-sandbox: not a real shop or payment.</small></p></body></html>`;
+}
+
+/** The payment page: amount, state, and the buttons while the payment is open. */
+function paymentPage(rules: Rules, token: string): string {
+  const { payment, row } = paymentOfToken(rules, token);
+  const shop = rules.store.get('shops', row.shop_id);
+  const open = payment.paid_at === undefined && row.payment_id === payment.id && row.status_code === 'return-payment-pending';
+  const state = payment.paid_at !== undefined ? '<p><strong>Paid.</strong> Thank you: your return is approved.</p>' : open ? '' : '<p><strong>This payment is closed.</strong></p>';
+  const button = (outcome: string, label: string) => `<button name="outcome" value="${outcome}">${label}</button>`;
+  const buttons = open ? `<form method="post">${button('paid', 'Pay')}${button('cancelled', 'Cancel')}${button('failed', 'Fail the payment')}</form>` : '';
+  const title = `<h1>${escape(shop?.name ?? 'Your return')}</h1><p>Return of order ${escape(row.order_reference)}: <strong>${money(payment.amount, payment.currency)}</strong></p>`;
+  return page('Pay for your return', shop?.branding?.returns?.primary_color ?? '#0b5', `${title}${state}${buttons}`);
 }
 
 /**
@@ -56,35 +69,29 @@ export const portalEndpoints = [
     params: z.object({ checkout_token: z.string() }),
     produces: ['text/html'],
     responses: { 200: { description: 'An HTML page.', contentTypes: ['text/html'] } },
-    handler: (ctx, { params }, c) => {
-      const { payment, row } = paymentOfToken(ctx.services.rules, params.checkout_token);
-      const shop = ctx.services.store.get('shops', row.shop_id);
-      const open = payment.paid_at === undefined && row.payment_id === payment.id && row.status_code === 'return-payment-pending';
-      const state = payment.paid_at !== undefined ? '<p><strong>Paid.</strong> Thank you: your return is approved.</p>' : open ? '' : '<p><strong>This payment is closed.</strong></p>';
-      const form = (outcome: string, label: string) => `<button name="outcome" value="${outcome}">${label}</button>`;
-      const buttons = open ? `<form method="post">${form('paid', 'Pay')}${form('cancelled', 'Cancel')}${form('failed', 'Fail the payment')}</form>` : '';
-      return c.html(page('Pay for your return', shop?.branding?.returns?.primary_color ?? '#0b5', `<h1>${escape(shop?.name ?? 'Your return')}</h1><p>Return of order ${escape(row.order_reference)}: <strong>${money(payment.amount, payment.currency)}</strong></p>${state}${buttons}`));
-    },
+    handler: (ctx, { params }, c) => c.html(paymentPage(ctx.services.rules, params.checkout_token)),
   }),
   endpoint({
     method: 'post',
     path: '/return-portal/checkout/{checkout_token}',
     operationId: 'settleReturnPayment',
     summary: 'Pay, cancel or fail a payment',
-    description: '`outcome` `paid` approves the return (its return shipment follows as on approve); `cancelled` or `failed` make it `return-payment-failed`. Then back to the page (303).',
+    description: '`outcome` `paid` (the default) approves the return (its return shipment follows as on approve); `cancelled` or `failed` make it `return-payment-failed`. Answers the page as it is then.',
     tag: 'Returns',
     auth: 'none',
     params: z.object({ checkout_token: z.string() }),
-    body: z.object({ outcome: z.enum(['paid', 'cancelled', 'failed']) }).meta({ id: 'ReturnPaymentOutcome' }),
+    body: z.object({ outcome: z.enum(['paid', 'cancelled', 'failed']).optional() }).meta({ id: 'ReturnPaymentOutcome' }),
     bodyFormat: 'json-or-form',
+    bodyOptional: true,
+    produces: ['text/html'],
     responses: {
-      303: { description: 'Back to the payment page (`Location`).' },
+      200: { description: 'The payment page after the outcome.', contentTypes: ['text/html'] },
       403: { description: 'The link was changed (10013).' },
       422: { description: 'The payment was paid already or is no longer open (10008).' },
     },
-    handler: async (ctx, { params, body }) => {
-      await settlePayment(ctx.services.rules, params.checkout_token, body.outcome);
-      return new Response(null, { status: 303, headers: { location: ctx.url(`/return-portal/checkout/${params.checkout_token}`) } });
+    handler: async (ctx, { params, body }, c) => {
+      await settlePayment(ctx.services.rules, params.checkout_token, body?.outcome ?? 'paid');
+      return c.html(paymentPage(ctx.services.rules, params.checkout_token));
     },
   }),
 ];
