@@ -54,6 +54,7 @@ import {
   type Populated,
   type RawRequest,
 } from './support/matrix.js';
+import { preferredReturnParams } from './support/matrix-returns.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20260122);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -331,7 +332,7 @@ const label = <T extends RawRequest>(request: T, text: string): Labelled => ({ .
 // What organization A sends when it means well
 
 function baseline(endpoint: Endpoint) {
-  const prefer: Record<string, string> = endpoint.method === 'get' ? {} : { shipment_id: p.a.conceptShipmentId };
+  const prefer: Record<string, string> = { ...(endpoint.method === 'get' ? {} : { shipment_id: p.a.conceptShipmentId }), ...preferredReturnParams(endpoint, p.a.returns) };
   const params = ownParams(p.sandbox.store, endpoint, p.a.organizationId, prefer)!;
   const body: Json = endpoint.body ? (validBody(p.sandbox.store, endpoint, p.a, params) ?? {}) : undefined;
   return { params, path: fillPath(endpoint.path, params), body };
@@ -900,7 +901,7 @@ describe('fuzz: every endpoint under hostile input', () => {
       for (const endpoint of all) {
         await world.sandbox.store.replace(snapshot);
         world.sandbox.clock.setOffsetMs(offset);
-        const prefer: Record<string, string> = endpoint.method === 'get' ? {} : { shipment_id: world.a.conceptShipmentId };
+        const prefer: Record<string, string> = { ...(endpoint.method === 'get' ? {} : { shipment_id: world.a.conceptShipmentId }), ...preferredReturnParams(endpoint, world.a.returns) };
         const params = ownParams(world.sandbox.store, endpoint, world.a.organizationId, prefer)!;
         const body = endpoint.body ? (validBody(world.sandbox.store, endpoint, world.a, params) ?? {}) : undefined;
         thrown.length = 0;

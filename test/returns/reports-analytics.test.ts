@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from '../support/app.js';
-import { demoOrder, returnBody, returnsWorld, type ReturnsWorld } from './support.js';
+import { demoOrder, parseCsv, returnBody, returnsWorld, type ReturnsWorld } from './support.js';
 
 let sandbox: TestSandbox;
 let w: ReturnsWorld;
@@ -17,26 +17,6 @@ async function makeReturn(order: Json, itemIndex: number, quantity: number, reas
   const answer = await sandbox.request('POST', '/returns/v1/returns', { token: w.token, body: returnBody({ shop, order, method, items: [{ id: order.attributes.items[itemIndex].id, quantity, reason }] }) });
   if (answer.status !== 201) throw new Error(answer.text);
   return answer.body.data;
-}
-
-/** Parses RFC 4180 CSV (quoted fields, doubled quotes, CRLF) into rows of fields. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
-    else field += c;
-  }
-  return rows;
 }
 
 describe('return reports', () => {

@@ -72,3 +72,24 @@ export async function demoOrder(sandbox: TestSandbox, token: string, shop: Json,
   if (answer.status !== 201) throw new Error(`demo order: ${answer.text}`);
   return answer.body.data;
 }
+
+/** Parses RFC 4180 CSV (quoted fields, doubled quotes, CRLF) into rows of fields. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(field), (field = '');
+    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
+    else field += c;
+  }
+  return rows;
+}
+
