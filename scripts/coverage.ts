@@ -21,6 +21,12 @@ const notes: Record<string, string> = {
   'GET /statuses': 'collection statuses answer `resource_type: shipments` (production has no `collections` value)',
   'GET /collections': 'manifests are not emulated yet: `manifest` stays empty',
   'GET /carriers': '`logo_url` points at an SVG badge the sandbox draws',
+  'GET /returns/v1/reasons': 'reasons (and questions) belong to the organization, seeded with a default set',
+  'GET /returns/v1/returns': 'a to-one `tags`, as production declares it: the first of the return\'s tags',
+  'GET /returns/v1/returns/{return_id}': 'a to-one `tags`, as production declares it: the first of the return\'s tags',
+  'GET /returns/v1/returns/{return_id}/payment-checkout-url/{payment_id}?hmac={hmac}': 'redirects to the sandbox\'s payment page; signed with the public sandbox key',
+  'POST /returns/v1/returns/{return_id}/request-recovery-shipment': 'signed with the public sandbox key `parcel-sandbox-returns`',
+  'GET /returns/v1/demo-orders': 'demo orders are the orders the order look-up finds; their id is their reference',
 };
 
 const contract = JSON.parse(readFileSync(new URL('../reference/production-contract.json', import.meta.url), 'utf8')) as {
