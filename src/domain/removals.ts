@@ -43,7 +43,8 @@ export function removeCollection(tx: Tx, collectionId: string, now: number): voi
 
 /**
  * Removes a shop with what belongs to it alone: its uploaded logos, the hooks it owns (with
- * their logs) and its collections. Callers check first that no shipment was made in it.
+ * their logs), its collections and its returns configuration. Callers check first that no
+ * shipment and no return was made in it.
  */
 export function removeShop(tx: Tx, shopId: string, now: number): void {
   const shop = tx.get('shops', shopId);
@@ -53,7 +54,20 @@ export function removeShop(tx: Tx, shopId: string, now: number): void {
     if (hook.owner.type === 'shops' && hook.owner.id === shopId) removeHook(tx, hook.id);
   }
   for (const collection of tx.find('collections', 'shop_id', shopId)) removeCollection(tx, collection.id, now);
+  removeShopReturns(tx, shopId);
   tx.remove('shops', shopId);
+}
+
+/** The returns made in a shop; like shipments, they keep their shop from being deleted. */
+export function returnsOfShop(store: ReadView, shopId: string): number {
+  return store.find('returns', 'organization_id', store.get('shops', shopId)?.organization_id).filter((row) => row.shop_id === shopId).length;
+}
+
+/** The returns configuration of a shop (callers check first that it has no returns): demo orders, methods, tags, the reasons it offers. */
+function removeShopReturns(tx: Tx, shopId: string): void {
+  for (const table of ['demoOrders', 'returnMethods', 'returnTags', 'shopReasons'] as const) {
+    for (const row of tx.find(table, 'shop_id', shopId)) tx.remove(table, row.id);
+  }
 }
 
 /** What uses an organization's own contract: its shipments and its shops' collections. */
