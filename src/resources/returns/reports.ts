@@ -40,7 +40,10 @@ export const reportEndpoints = [
     include: returnReportIncludes,
     paginated: true,
     responses: { 200: { description: 'The reports.', schema: reportSchemas.list } },
-    handler: (ctx, { page, include }) => jsonApi(collectionDocument(ctx, returnReportKind, ctx.services.store.find('returnReports', 'organization_id', organizationOf(ctx)), page, include, true)),
+    handler: (ctx, { page, include }) => {
+      const rows = [...ctx.services.store.find('returnReports', 'organization_id', organizationOf(ctx))].sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+      return jsonApi(collectionDocument(ctx, returnReportKind, rows, page, include, true));
+    },
   }),
   endpoint({
     method: 'post',

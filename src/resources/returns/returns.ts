@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { organizationOf, ownOr404 } from '../../domain/returns/access.js';
 import { createReturn } from '../../domain/returns/create.js';
-import { DomainError } from '../../domain/errors.js';
+import { momentOf } from '../../domain/returns/moments.js';
 import { endpoint } from '../../http/endpoint.js';
 import { booleanParam, csvIds, csvStrings } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
@@ -16,14 +16,6 @@ import { createReturnRequest } from './return-requests.js';
 import { returnKind, returnListKind, returnListSchemas, returnSchemas } from './return-kinds.js';
 
 const moment = z.string().min(1).max(64).describe('Unix seconds, a date (`2026-01-31`) or an ISO-8601 date-time.');
-
-/** Unix seconds of a filter bound; a plain date ends at the end of its day. */
-function seconds(raw: string, name: string, end: boolean): number {
-  if (/^\d+$/.test(raw)) return Number(raw);
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? Date.parse(`${raw}T00:00:00Z`) + (end ? 86399_000 : 0) : Date.parse(raw);
-  if (Number.isNaN(date)) throw DomainError.invalid(`'${raw}' is not Unix seconds, a date or an ISO-8601 date-time.`, { parameter: name });
-  return Math.floor(date / 1000);
-}
 
 const squash = (text: string | undefined) => (text ?? '').replace(/\s+/g, '').toUpperCase();
 
@@ -72,9 +64,17 @@ export const returnEndpoints = [
     paginated: true,
     responses: { 200: { description: 'The returns.', schema: returnListSchemas.list } },
     handler: (ctx, { query: q, page, include }) => {
-      const from = q['filter[created_at][date_from]'] && seconds(q['filter[created_at][date_from]'], 'filter[created_at][date_from]', false);
-      const to = q['filter[created_at][date_to]'] && seconds(q['filter[created_at][date_to]'], 'filter[created_at][date_to]', true);
-      const rows = ctx.services.store.find('returns', 'organization_id', organizationOf(ctx)).filter((row) => matches(row, q, from || undefined, to || undefined));
+      const bound = (name: 'filter[created_at][date_from]' | 'filter[created_at][date_to]', end: boolean) => {
+        const raw = q[name];
+        return raw === undefined ? undefined : momentOf(raw, { parameter: name }, end);
+      };
+      const from = bound('filter[created_at][date_from]', false);
+      const to = bound('filter[created_at][date_to]', true);
+      // Oldest first by creation (a changed row moves in the table), answered newest first.
+      const rows = ctx.services.store
+        .find('returns', 'organization_id', organizationOf(ctx))
+        .filter((row) => matches(row, q, from, to))
+        .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
       return jsonApi(collectionDocument(ctx, returnListKind, rows, page, include, true));
     },
   }),
