@@ -131,6 +131,17 @@ describe('deciding on a return', () => {
     expect(again.status).toBe(422);
   });
 
+  it('approves a self-shipment return without a shipment', async () => {
+    const self = await w.method(shop.id, 'Send it yourself');
+    const created = (await create(returnBody({ shop, order, method: self, items: oneItem() }))).body.data;
+    expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token })).status).toBe(204);
+    const read = (await sandbox.get(`/returns/v1/returns/${created.id}?include=status`, w.token)).body;
+    expect(read.included[0].attributes.code).toBe('return-approved');
+    expect(read.data.relationships.shipment).toBeUndefined();
+    expect(read.data.attributes.shipment_registrations).toBeUndefined();
+    expect((await sandbox.get(`/returns/v1/returns/${created.id}/files`, w.token)).body.data).toEqual([]);
+  });
+
   it('rejects with a message; a rejected return cannot be approved and frees its items', async () => {
     const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem() }))).body.data;
     const reject = await sandbox.request('POST', `/returns/v1/returns/${created.id}/reject`, { token: w.token, body: { data: { message: 'Worn items cannot be returned.' } }, headers: { 'content-type': 'application/json' } });
