@@ -157,9 +157,16 @@ describe('hooks on returns', () => {
     });
     expect(wrong.status).toBe(422);
     expect(firstError(wrong).source.pointer).toBe('/data/attributes/action/action_type');
+    const webhook = await hook('tell my system', { action_type: 'send-resource', values: [{ url: 'https://example.com/returns', includes: ['status', 'items'] }] });
+    expect(webhook.status).toBe(422);
+    expect(firstError(webhook).source.pointer).toBe('/data/attributes/action/values/0/includes/1');
+    expect((await hook('tell my system', { action_type: 'send-resource', values: [{ url: 'https://example.com/returns', includes: ['status', 'shipment'] }] })).status).toBe(201);
     const payment = await hook('charge', { action_type: 'request-payment', values: [{ price: { amount: 350, currency: 'EUR' } }] });
     expect(payment.status).toBe(201);
     const created = await newReturn();
     expect(statusOf(await read(created.id))).toBe('return-payment-pending');
+    // The webhook waits on the sandbox clock with the return's document (and its includes) as its body.
+    const delivery = sandbox.store.all('jobs').find((job) => job.kind === 'deliver-webhook');
+    expect(JSON.parse((delivery!.payload as Json).body as string)).toMatchObject({ data: { type: 'returns', id: created.id }, included: [{ type: 'statuses' }] });
   });
 });

@@ -1,4 +1,3 @@
-import type { Address } from '../../model/common.js';
 import type { OrderItem } from '../../model/returns/common.js';
 import type { DemoOrderRecord } from '../../model/returns/order.js';
 import type { ReturnRecord, ReturnStatusCode } from '../../model/returns/return.js';
@@ -127,5 +126,3 @@ export function consumeReissue(tx: Tx, order: DemoOrderRecord, markReissued: (ro
   tx.update('demoOrders', order.id, { reissue_allowed: undefined });
   return true;
 }
-
-export type { Address };

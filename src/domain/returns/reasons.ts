@@ -1,5 +1,4 @@
 import type { ReturnQuestionRecord, ReturnReasonRecord } from '../../model/returns/config.js';
-import type { LocalizedText } from '../../model/returns/common.js';
 import { DomainError } from '../errors.js';
 import type { Acting } from '../rules.js';
 import { organizationOf, ownOr404 } from './access.js';
@@ -87,5 +86,3 @@ export async function deleteQuestion(acting: Acting, id: string): Promise<void> 
 
 /** Whether a stored text has a given tag list entry (`filter[tags]`: any of them). */
 export const hasAnyTag = (reason: ReturnReasonRecord, tags: readonly string[]): boolean => tags.some((tag) => reason.tags?.includes(tag));
-
-export type { LocalizedText };

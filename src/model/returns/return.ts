@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timestamp } from '../common.js';
 import { shopLocales } from '../shop.js';
-import { consumerAddress, itemFeature, money, returnToAddress, weight, type LocalizedText, type Money, type OrderItem } from './common.js';
+import { consumerAddress, itemFeature, money, returnToAddress, weight, type LocalizedText, type OrderItem } from './common.js';
 import { packageTypes } from './order.js';
 
 export const returnStatusCodes = [
@@ -162,5 +162,3 @@ export type ReturnPaymentRecord = {
   external_payment_id?: string;
   failures: { code: 'failed' | 'cancelled' | 'expired'; description?: string; created_at: number }[];
 };
-
-export type { Money };

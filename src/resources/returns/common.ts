@@ -35,5 +35,3 @@ export const LANGUAGE_NOTE =
 
 // Clients send whole resources back, so read-only members are accepted and ignored.
 export const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.');
-
-export const idParam = (name: string) => z.object({ [name]: z.string() }) as z.ZodObject<Record<string, z.ZodString>>;
