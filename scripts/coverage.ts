@@ -40,6 +40,12 @@ const notes: Record<string, string> = {
   'POST /collection-schedules': 'books the collections of the next 8 days, topped up daily at 00:00 UTC',
   'POST /manifests': 'an owner is a shop or the organization (a broker owner is a 422)',
   'GET /carriers': '`logo_url` points at an SVG badge the sandbox draws',
+  'GET /returns/v1/reasons': 'reasons (and questions) belong to the organization, seeded with a default set',
+  'GET /returns/v1/returns': 'a to-one `tags`, as production declares it: the first of the return\'s tags',
+  'GET /returns/v1/returns/{return_id}': 'a to-one `tags`, as production declares it: the first of the return\'s tags',
+  'GET /returns/v1/returns/{return_id}/payment-checkout-url/{payment_id}?hmac={hmac}': 'redirects to the sandbox\'s payment page; signed with the public sandbox key',
+  'POST /returns/v1/returns/{return_id}/request-recovery-shipment': 'signed with the public sandbox key `parcel-sandbox-returns`',
+  'GET /returns/v1/demo-orders': 'demo orders are the orders the order look-up finds; their id is their reference',
 };
 
 /**
@@ -87,7 +93,8 @@ const contract = JSON.parse(readFileSync(new URL('../reference/production-contra
   operations: Record<string, unknown>;
 };
 
-const normalize = (key: string) => key.replace(/\{[^}]+\}/g, '{}');
+// Production writes one path with its query (`...{payment_id}?hmac={hmac}`): the path alone names the operation.
+const normalize = (key: string) => key.replace(/\?.*$/, '').replace(/\{[^}]+\}/g, '{}');
 
 /** The markdown between the README's markers. */
 export function coverageMarkdown(): string {

@@ -33,7 +33,8 @@ import { collectionCreateEndpoint } from './resources/collection-create.js';
 import { collectionRpcEndpoints } from './resources/collection-rpc.js';
 import { collectionScheduleEndpoints, collectionScheduleKind } from './resources/collection-schedules.js';
 import { collectionSlotEndpoints, collectionTimeSlotKind } from './resources/collection-slots.js';
-import { documentFileKind, manifestKind } from './resources/manifest-kinds.js';
+import { manifestKind } from './resources/manifest-kinds.js';
+import { filesKind } from './resources/files-kind.js';
 import { manifestEndpoints } from './resources/manifests.js';
 import { COLLECT_COLLECTION, collectCollectionJob } from './domain/collections/lifecycle.js';
 import { TOP_UP_SCHEDULE, topUpScheduleJob } from './domain/collections/schedules.js';
@@ -53,6 +54,7 @@ import { hookEndpoints } from './resources/hooks.js';
 import { hookKind, hookLogKind } from './resources/hook-kinds.js';
 import { DELIVER_WEBHOOK, deliverWebhookJob } from './domain/hooks/webhooks.js';
 import { docsEndpoints } from './docs/docs-page.js';
+import { returnsModule } from './resources/returns/index.js';
 
 /** Every area of the sandbox, in the order its endpoints are registered. */
 export const modules: readonly SandboxModule[] = [
@@ -78,7 +80,8 @@ export const modules: readonly SandboxModule[] = [
   { kinds: [localeKind], endpoints: [localeEndpoint] },
   { endpoints: customsHelperEndpoints },
   {
-    kinds: [shipmentKind, shipmentStatusKind, shipmentSurchargeKind, documentFileKind],
+    // Files of shipments, manifests and return reports, which `include` reaches through one kind.
+    kinds: [shipmentKind, shipmentStatusKind, shipmentSurchargeKind, filesKind],
     endpoints: [
       ...shipmentReadEndpoints,
       ...shipmentWriteEndpoints,
@@ -105,6 +108,7 @@ export const modules: readonly SandboxModule[] = [
   },
   { kinds: [pickupLocationKind], endpoints: pickupLocationEndpoints },
   { kinds: [hookKind, hookLogKind], endpoints: hookEndpoints, jobs: { [DELIVER_WEBHOOK]: deliverWebhookJob } },
+  returnsModule,
   { endpoints: controlEndpoints },
   { endpoints: docsEndpoints },
 ];

@@ -6,6 +6,7 @@ import type { Price } from '../src/model/common.js';
 import { carrierAttributes } from '../src/model/carrier.js';
 import { liabilityCoverageAttributes } from '../src/model/contract.js';
 import { regionAttributes } from '../src/model/region.js';
+import { returnStatusDefs } from '../src/model/returns/statuses.js';
 import { serviceOptionAttributes, serviceOptionCategories } from '../src/model/service-option.js';
 import { serviceRateAttributes } from '../src/model/service-rate.js';
 import { deliveryMethods, handoverMethods, packageTypes, serviceAttributes } from '../src/model/service.js';
@@ -76,7 +77,8 @@ describe('catalogue keys and references', () => {
       ['/regions', regionAttributes, regions.length],
       ['/services', serviceAttributes, services.length],
       ['/service-options', serviceOptionAttributes, serviceOptions.length],
-      ['/statuses', statusAttributes, statuses.length],
+      // The catalogue's statuses, and those of returns and their reports (seeded after every other fixture).
+      ['/statuses', statusAttributes, statuses.length + returnStatusDefs.length],
     ];
     for (const [path, schema, count] of lists) {
       const answer = await sandbox.get(`${path}?page[size]=100`, token);

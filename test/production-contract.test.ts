@@ -27,7 +27,8 @@ function deref(schema: Schema | undefined): Schema {
   return current;
 }
 
-const normalize = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+// Production writes one path with its query (`...{payment_id}?hmac={hmac}`): the path alone names the operation.
+const normalize = (path: string) => path.replace(/\?.*$/, '').replace(/\{[^}]+\}/g, '{}');
 const production = new Map(productionOperations().map((operation) => [`${operation.method} ${normalize(operation.path)}`, operation]));
 
 /** Sandbox endpoints that production also has, each with production's operation. */

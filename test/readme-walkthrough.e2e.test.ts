@@ -99,6 +99,10 @@ describe.skipIf(tools.length > 0)('the README walkthrough, in one shell', () => 
     expect((await readFile(join(dir, 'manifest.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
     expect(stdout).toMatch(/^collection-collected$/m);
     expect(stdout).toMatch(/^shipment-received-by-carrier$/m);
-    expect(answers.at(-1)).toMatchObject({ status: '201', request: `POST ${server.url}/hooks` });
+    expect(answers).toContainEqual(expect.objectContaining({ status: '201', request: `POST ${server.url}/hooks` }));
+    // The return portal walk: an approved return's label, a report line and today's numbers.
+    expect((await readFile(join(dir, 'return-label.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(stdout).toContain('return_id,created_at,status');
+    expect(answers.at(-1)).toMatchObject({ status: '200', request: expect.stringContaining(`GET ${server.url}/returns/v1/analytics/approved`) });
   });
 });

@@ -48,6 +48,7 @@ import {
   type ResourceClass,
   type Tenant,
 } from './support/matrix.js';
+import { preferredReturnParams, requiredQuery } from './support/matrix-returns.js';
 
 const all = endpoints();
 let p: Populated;
@@ -82,7 +83,7 @@ async function attempt(endpoint: Endpoint, caller: Tenant, params: Record<string
   await p.restore();
   const before = p.sandbox.store.snapshot();
   const body = endpoint.body ? (validBody(p.sandbox.store, endpoint, caller, params) ?? {}) : undefined;
-  const path = fillPath(endpoint.path, params);
+  const path = fillPath(endpoint.path, params) + requiredQuery(p.sandbox.store, endpoint, params);
   const answer = await send(p.sandbox, jsonRequest(endpoint.method, path, caller.token, body));
   const failures = answerProblems(endpoint.method, answer);
   if (answer.status !== 404 || answer.body?.errors?.[0]?.code !== '10002') failures.push(`expected 404/10002, got ${brief(answer)}`);
@@ -103,7 +104,7 @@ describe('tenant matrix: ids in the path', () => {
     for (const direction of directions) {
       const caller = direction.caller();
       const owner = direction.owner();
-      const prefer = { shipment_id: caller.conceptShipmentId };
+      const prefer = { shipment_id: caller.conceptShipmentId, ...preferredReturnParams(endpoint, caller.returns) };
       const own = ownParams(p.sandbox.store, endpoint, caller.organizationId, prefer);
       if (!own) throw new Error(`${nameOf(endpoint)}: ${direction.name}: the caller owns nothing to fill the path with`);
       // One parameter at a time is the other tenant's (every one of its ids), the rest the caller's own.
@@ -116,7 +117,7 @@ describe('tenant matrix: ids in the path', () => {
         }
       }
       // And a path that is the other tenant's throughout.
-      const theirs = ownParams(p.sandbox.store, endpoint, owner.organizationId, { shipment_id: owner.conceptShipmentId });
+      const theirs = ownParams(p.sandbox.store, endpoint, owner.organizationId, { shipment_id: owner.conceptShipmentId, ...preferredReturnParams(endpoint, owner.returns) });
       if (!theirs) throw new Error(`${nameOf(endpoint)}: ${direction.name}: the owner has nothing to fill the path with`);
       attempts += 1;
       failures.push(...(await attempt(endpoint, caller, theirs)).map((f) => `${direction.name}: ${f}`));
@@ -127,7 +128,7 @@ describe('tenant matrix: ids in the path', () => {
 
   it('leaves out only resources that are public by design, and those are reachable without a token', async () => {
     const publicTypes = Object.entries(RESOURCES).filter(([, resource]) => resource.kind === 'public');
-    expect(publicTypes.map(([type]) => type).sort()).toEqual(['logos', 'tracking-codes']);
+    expect(publicTypes.map(([type]) => type).sort()).toEqual(['logos', 'return-checkouts', 'return-portals', 'tracking-codes']);
     for (const endpoint of all.filter((e) => pathParams(e.path).some((param) => (classify(e, param) as { resource: ResourceClass }).resource?.kind === 'public'))) {
       expect(endpoint.auth, nameOf(endpoint)).toBe('none');
       const params = ownParams(p.sandbox.store, endpoint, p.b.organizationId)!;

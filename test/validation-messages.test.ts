@@ -71,7 +71,7 @@ describe('validation messages: body members', () => {
     const answer = await sandbox.request('POST', '/hooks', { token: w.token, body });
     expect(errorAt(answer, { pointer: '/data/attributes/active' }).detail).toBe("'active' must be a boolean, not a string.");
     expect(errorAt(answer, { pointer: '/data/attributes/trigger/predicates/0/operator' }).detail).toBe(
-      "'operator' must be one of '==', '!=', '>', '<', '>=', '<=', 'contains'.",
+      "'operator' must be one of '==', '!=', '>', '<', '>=', '<=', 'contains', 'older_than', 'newer_than'.",
     );
     expect(errorAt(answer, { pointer: '/data/attributes/trigger/predicates/0/value' }).detail).toBe(
       "'value' must be a string, a number, a boolean or null, not an object.",
@@ -88,6 +88,8 @@ describe('validation messages: query parameters', () => {
 
   it('lists the values an enum filter takes', async () => {
     const answer = await sandbox.get('/hooks?filter[action][action_type]=delete-resource', w.token);
-    expect(errorAt(answer, { parameter: 'filter[action][action_type]' }).detail).toBe("'filter[action][action_type]' must be one of 'update-resource', 'send-resource'.");
+    expect(errorAt(answer, { parameter: 'filter[action][action_type]' }).detail).toBe(
+      "'filter[action][action_type]' must be one of 'update-resource', 'send-resource', 'approve-return', 'reject-return', 'request-payment', 'set-return-deadline-passed'.",
+    );
   });
 });

@@ -134,9 +134,11 @@ export function clientsOf(services: Services, organizationId: string): Set<strin
 /**
  * Resets one tenant: removes its organization's shipments (with their statuses, files, surcharges,
  * jobs and hook logs), hooks, collections (with their schedules and manifests), logos, address
- * book, zones, idempotency entries of its clients, and its own contracts (with their rates and
- * coverages); then restores its shops and the broker contracts shared with it as seeded. Fixture organizations get
- * their seeded shops, own contracts and upcoming collections back; tenants created through the
+ * book, zones, idempotency entries of its clients, its own contracts (with their rates and
+ * coverages) and its returns data (returns, payments, reports, demo orders and the returns
+ * configuration); then restores its shops and the broker contracts shared with it as seeded.
+ * Fixture organizations get their seeded shops, own contracts, upcoming collections and returns
+ * configuration back; tenants created through the
  * control API get their one shop as it was created. Clients, users and tokens are untouched.
  */
 export async function resetTenant(services: Services, clientId: string, within?: string): Promise<TenantResetSummary> {
@@ -210,6 +212,19 @@ export async function resetTenant(services: Services, clientId: string, within?:
       else unshareContract(tx, contract, organizationId);
     }
 
+    // The returns product: everything of the organization, its configuration restored below.
+    const owned = <T extends { id: string; organization_id: string }>(rows: readonly T[]) => ids(rows.filter((row) => row.organization_id === organizationId));
+    drop('returnPayments', owned(tx.all('returnPayments')));
+    drop('returns', owned(tx.find('returns', 'organization_id', organizationId)));
+    drop('returnReportFiles', owned(tx.all('returnReportFiles')));
+    drop('returnReports', owned(tx.find('returnReports', 'organization_id', organizationId)));
+    drop('demoOrders', owned(tx.find('demoOrders', 'organization_id', organizationId)));
+    drop('returnMethods', owned(tx.find('returnMethods', 'organization_id', organizationId)));
+    drop('returnTags', owned(tx.find('returnTags', 'organization_id', organizationId)));
+    drop('shopReasons', owned(tx.all('shopReasons')));
+    drop('returnQuestions', owned(tx.find('returnQuestions', 'organization_id', organizationId)));
+    drop('returnReasons', owned(tx.find('returnReasons', 'organization_id', organizationId)));
+
     const clientIds = new Set(tx.find('users', 'organization_id', organizationId).flatMap((user) => ids(tx.find('clients', 'user_id', user.id))));
     drop('idempotencyKeys', ids(tx.all('idempotencyKeys').filter((row) => clientIds.has(row.client_id))));
 
@@ -243,6 +258,12 @@ export async function resetTenant(services: Services, clientId: string, within?:
       restored.serviceRates = rates.length;
       restored.liabilityCoverages = coverages.length;
       restored.collections = collections.length;
+      const returnTables = ['returnReasons', 'returnQuestions', 'shopReasons', 'returnTags', 'returnMethods', 'demoOrders'] as const;
+      for (const table of returnTables) {
+        const rows = ((fixture.tables[table] ?? []) as { id: string; organization_id: string }[]).filter((row) => row.organization_id === organizationId);
+        for (const row of rows) tx.insert(table, row as never);
+        restored[table] = rows.length;
+      }
     }
     // Jobs are about a removed row: their subject is its id, or starts with it (webhook deliveries).
     drop('jobs', ids(tx.all('jobs').filter((job) => job.subject.split(':').some((part) => gone.has(part)))));

@@ -44,7 +44,8 @@ export function removeCollection(tx: Tx, collectionId: string, now: number): voi
 
 /**
  * Removes a shop with what belongs to it alone: its uploaded logos, the hooks it owns (with
- * their logs), its collections and collection schedules. Callers check first that no shipment was made in it.
+ * their logs), its collections and collection schedules, and its returns configuration. Callers
+ * check first that no shipment and no return was made in it.
  */
 export function removeShop(tx: Tx, shopId: string, now: number): void {
   const shop = tx.get('shops', shopId);
@@ -58,7 +59,20 @@ export function removeShop(tx: Tx, shopId: string, now: number): void {
     for (const job of tx.find('jobs', 'subject', schedule.id)) tx.remove('jobs', job.id);
     tx.remove('collectionSchedules', schedule.id);
   }
+  removeShopReturns(tx, shopId);
   tx.remove('shops', shopId);
+}
+
+/** The returns made in a shop; like shipments, they keep their shop from being deleted. */
+export function returnsOfShop(store: ReadView, shopId: string): number {
+  return store.find('returns', 'organization_id', store.get('shops', shopId)?.organization_id).filter((row) => row.shop_id === shopId).length;
+}
+
+/** The returns configuration of a shop (callers check first that it has no returns): demo orders, methods, tags, the reasons it offers. */
+function removeShopReturns(tx: Tx, shopId: string): void {
+  for (const table of ['demoOrders', 'returnMethods', 'returnTags', 'shopReasons'] as const) {
+    for (const row of tx.find(table, 'shop_id', shopId)) tx.remove(table, row.id);
+  }
 }
 
 /** What uses an organization's own contract: its shipments, its shops' collections and collection schedules. */

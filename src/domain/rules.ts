@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { ReturnRecord } from '../model/returns/return.js';
 import type { ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js';
 import type { Principal } from '../model/tenancy.js';
 import type { Store, Tx } from '../store/store.js';
@@ -41,6 +42,8 @@ export interface ResourceEvents {
   shipmentCreated(tx: Tx, shipment: ShipmentRecord): ShipmentRecord;
   /** A shipment got a new status. */
   statusCreated(tx: Tx, shipment: ShipmentRecord, status: ShipmentStatusRecord): void;
+  /** A return was created; returns it as hooks left it (approved, rejected, ...). */
+  returnCreated?(tx: Tx, created: ReturnRecord): ReturnRecord;
 }
 
 /**

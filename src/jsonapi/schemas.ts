@@ -34,7 +34,7 @@ export const paginationLinks = z
   .strictObject({ self: z.string(), first: z.string(), last: z.string(), prev: z.string().optional(), next: z.string().optional() })
   .meta({ id: 'PaginationLinks' });
 
-/** The schemas of one resource type: the resource object, its single and its list document (`name` when the type's own would clash). */
+/** The schemas of one resource type: the resource object, its single and its list document (`name` when the type's own would clash, or for a second variant of a type). */
 export function resourceSchemas(kind: ResourceKind<any>, extra: { links?: string[]; meta?: z.ZodType; name?: string } = {}) {
   const name = extra.name ?? schemaName(kind.type);
   const relationships: Record<string, z.ZodType> = {};

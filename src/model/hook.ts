@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { timestamp } from './common.js';
 
-export const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains'] as const;
+export const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'older_than', 'newer_than'] as const;
+
+/** What hooks can run on. */
+export const hookResourceTypes = ['shipments', 'shipment-statuses', 'returns'] as const;
+
+/** What hooks can do; the return actions apply to `returns` triggers only. */
+export const hookActionTypes = ['update-resource', 'send-resource', 'approve-return', 'reject-return', 'request-payment', 'set-return-deadline-passed'] as const;
 
 /** A JSON Pointer into a resource's attributes or relationships, with or without the leading `/`. */
 const resourcePointer = z
@@ -9,17 +15,23 @@ const resourcePointer = z
   .max(255)
   .regex(/^\/?(attributes|relationships)(\/.*)?$/, 'must point into /attributes or /relationships');
 
+/** Predicates may also read a resource's meta (a return's `meta/order_created_at`). */
+const predicatePointer = z
+  .string()
+  .max(255)
+  .regex(/^\/?(attributes|relationships|meta)(\/.*)?$/, 'must point into /attributes, /relationships or /meta');
+
 export const predicate = z
   .object({
-    pointer: resourcePointer,
-    operator: z.enum(hookOperators),
+    pointer: predicatePointer,
+    operator: z.enum(hookOperators).describe('`older_than` and `newer_than` compare a Unix time with the sandbox clock; their value is seconds or a duration such as `30 days`.'),
     value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
   })
   .meta({ id: 'HookPredicate' });
 
 export const hookTrigger = z
   .object({
-    resource_type: z.enum(['shipments', 'shipment-statuses']),
+    resource_type: z.enum(hookResourceTypes),
     resource_action: z.enum(['create']),
     predicates: z.array(predicate).max(50).optional(),
   })
@@ -51,6 +63,13 @@ export const hookAction = z
   .discriminatedUnion('action_type', [
     z.object({ action_type: z.literal('update-resource'), values: z.array(updateValue).min(1).max(50) }),
     z.object({ action_type: z.literal('send-resource'), values: z.array(sendValue).min(1).max(10) }),
+    z.object({ action_type: z.literal('approve-return') }),
+    z.object({ action_type: z.literal('reject-return'), values: z.array(z.strictObject({ message: z.string().max(255).nullable().optional() })).max(1).optional() }),
+    z.object({
+      action_type: z.literal('request-payment'),
+      values: z.array(z.strictObject({ price: z.strictObject({ amount: z.number().int().min(1), currency: z.string().regex(/^[A-Z]{3}$/) }) })).min(1).max(1),
+    }),
+    z.object({ action_type: z.literal('set-return-deadline-passed') }),
   ])
   .meta({ id: 'HookAction' });
 

@@ -70,7 +70,7 @@ export const shopAttributes = z
     ...writableShopAttributes,
     locale: z.enum(shopLocales),
     return_outcomes: z.object({ refund: z.boolean(), exchange: z.boolean().optional() }).optional(),
-    return_portal_url: z.url().describe('Where the return portal of this shop would live; the sandbox does not serve return portals yet.'),
+    return_portal_url: z.url().describe('The return portal of this shop: the sandbox serves a minimal page there naming the shop.'),
     created_at: timestamp,
   })
   .meta({ id: 'ShopAttributes' });

@@ -31,9 +31,14 @@ export const hookLogKind: Kind<HookLogRecord> = {
       data: (row, ctx) => ({ type: 'hooks', id: row.hook_id, meta: { name: ctx.services.store.get('hooks', row.hook_id)?.name ?? '' } }),
     },
     resource: {
-      targets: ['shipments', 'shipment-statuses'],
+      targets: ['shipments', 'shipment-statuses', 'returns'],
       data: (row) => linkTo(row.resource_type, row.resource_id),
-      related: (row) => (row.resource_type === 'shipments' ? `/shipments/${row.resource_id}` : `/shipments/${row.shipment_id}/statuses/${row.resource_id}`),
+      related: (row) =>
+        row.resource_type === 'shipments'
+          ? `/shipments/${row.resource_id}`
+          : row.resource_type === 'returns'
+            ? `/returns/v1/returns/${row.resource_id}`
+            : `/shipments/${row.shipment_id}/statuses/${row.resource_id}`,
     },
   },
   self: (row) => `/hook-logs/${row.id}`,

@@ -8,10 +8,11 @@ import { endpoint } from '../http/endpoint.js';
 import { booleanParam, csvIds } from '../http/params.js';
 import { collectionDocument, resourceDocument } from '../jsonapi/document.js';
 import { jsonApi } from '../http/respond.js';
+import { ApiError } from '../jsonapi/errors.js';
 import { hookIncludes, webhookIncludes } from './include-paths.js';
 import { errorDocument } from '../jsonapi/schemas.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../jsonapi/request.js';
-import { hookAttributes, type HookRecord } from '../model/hook.js';
+import { hookActionTypes, hookAttributes, hookResourceTypes, type HookRecord } from '../model/hook.js';
 import { findOr404 } from './lookup.js';
 import { readEndpoints } from './read-endpoints.js';
 import { hookKind, hookLogKind, hookLogSchemas, hookSchemas, hookVisible } from './hook-kinds.js';
@@ -49,9 +50,15 @@ function checkAction(ctx: Ctx, attributes: HookAttributes): void {
   const problems = new Problems();
   const base = '/data/attributes/action';
   const { action, trigger } = attributes;
+  // Only returns have meta a predicate can read (`/meta/order_created_at`): elsewhere such a pointer is malformed.
+  const metaAt = trigger.resource_type === 'returns' ? -1 : (trigger.predicates ?? []).findIndex((p) => /^\/?meta(\/|$)/.test(p.pointer));
+  if (metaAt >= 0) throw ApiError.invalid('must point into /attributes or /relationships (only returns have /meta)', `/data/attributes/trigger/predicates/${metaAt}/pointer`);
   if (action.action_type === 'update-resource') {
     if (trigger.resource_type !== 'shipments') problems.add('update-resource can only change shipments; use a shipments trigger.', `${base}/action_type`);
     for (const problem of updateProblems(action.values)) problems.add(problem.message, `${base}/values/${problem.index}/${problem.field}`);
+  } else if (action.action_type !== 'send-resource') {
+    // approve-return, reject-return, request-payment, set-return-deadline-passed
+    if (trigger.resource_type !== 'returns') problems.add(`${action.action_type} acts on returns; use a returns trigger.`, `${base}/action_type`);
   } else {
     const policy = targetPolicy(ctx.services.config);
     action.values.forEach((value, index) => {
@@ -68,9 +75,9 @@ function checkAction(ctx: Ctx, attributes: HookAttributes): void {
 
 const query = z.object({
   'filter[owner]': csvIds.optional().describe('Comma separated owner ids (organization or shop).'),
-  'filter[action][action_type]': z.enum(['update-resource', 'send-resource']).optional(),
-  // Production's values; the sandbox's hooks use only some of them, so the others find none.
-  'filter[trigger][resource_type]': z.enum(['shipments', 'shipment-statuses', 'returns']).optional(),
+  'filter[action][action_type]': z.enum(hookActionTypes).optional(),
+  'filter[trigger][resource_type]': z.enum(hookResourceTypes).optional(),
+  // Production's values; the sandbox's hooks run on create only, so the others find none.
   'filter[trigger][resource_action]': z.enum(['create', 'read', 'update', 'delete', 'import', 'register']).optional(),
 });
 

@@ -35,8 +35,17 @@ export const contractTemplateIncludes = ['broker', 'carrier', 'services'] as con
 export const serviceIncludes = ['carrier', 'service_options', 'zone_from', 'zone_to'] as const;
 export const serviceRateIncludes = ['contract', 'contract.carrier', 'service', 'service.carrier', 'service_options'] as const;
 
+/** The returns product (`/returns/v1/...`). */
+export const returnTagIncludes = ['shop'] as const;
+export const returnMethodIncludes = ['shop', 'service', 'service_options', 'contract'] as const;
+export const demoOrderIncludes = ['shop'] as const;
+export const returnListIncludes = ['return_method', 'shop', 'status', 'tags'] as const;
+export const returnIncludes = ['return_method', 'shipment', 'shop', 'status', 'tags'] as const;
+export const returnReportIncludes = ['file', 'status'] as const;
+
 /** What a webhook (`send-resource`) may embed for each trigger resource type: what a GET of it offers. */
 export const webhookIncludes: Record<string, readonly string[]> = {
   shipments: shipmentIncludes,
   'shipment-statuses': shipmentStatusIncludes,
+  returns: returnIncludes,
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { removeShop, shipmentsOfShop } from '../domain/removals.js';
+import { removeShop, returnsOfShop, shipmentsOfShop } from '../domain/removals.js';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { errorDocument } from '../jsonapi/schemas.js';
@@ -24,8 +24,8 @@ export const shopDeleteEndpoint = endpoint({
   auth: { anyOf: ['shops.manage'] },
   params: z.object({ shop_id: z.string() }),
   responses: {
-    204: { description: 'Deleted, with its logo, hooks and collections.' },
-    422: { description: 'The shop has shipments (10008).', schema: errorDocument },
+    204: { description: 'Deleted, with its logo, hooks, collections and returns configuration (methods, tags, offered reasons, demo orders).' },
+    422: { description: 'The shop has shipments or returns (10008).', schema: errorDocument },
   },
   handler: async (ctx, { params }) => {
     const shop = findOr404(ctx, 'shops', 'shops', params.shop_id, (row) => shopVisible(ctx, row));
@@ -38,6 +38,10 @@ export const shopDeleteEndpoint = endpoint({
           `Shop '${shop.id}' has ${shipments} shipment${shipments === 1 ? '' : 's'} and cannot be deleted: shipments need their shop. ` +
             'Delete its concept shipments first; a shop with registered shipments stays.',
         );
+      }
+      const returns = returnsOfShop(tx, shop.id);
+      if (returns > 0) {
+        throw ApiError.unprocessable(`Shop '${shop.id}' has ${returns} return${returns === 1 ? '' : 's'} and cannot be deleted: returns need their shop.`);
       }
       removeShop(tx, shop.id, clock.now());
     });

@@ -16,6 +16,10 @@ import type { BrokerRecord, ClientRecord, OrganizationRecord, UserRecord } from 
 import type { AddressRecord } from '../model/address-book.js';
 import type { ContractTemplateRecord } from '../model/contract-template.js';
 import type { ZoneRecord } from '../model/zone.js';
+import type { ReturnMethodRecord, ReturnQuestionRecord, ReturnReasonRecord, ReturnTagRecord, ShopReasonRecord } from '../model/returns/config.js';
+import type { DemoOrderRecord } from '../model/returns/order.js';
+import type { ReturnPaymentRecord, ReturnRecord } from '../model/returns/return.js';
+import type { ReturnReportFileRecord, ReturnReportRecord } from '../model/returns/report.js';
 
 /** A named sandbox setting (clock offset, id counter, ...), kept as a row so it persists like data. */
 export type SettingRecord = { id: string; value: unknown };
@@ -81,6 +85,16 @@ export interface Tables {
   addresses: AddressRecord;
   zones: ZoneRecord;
   contractTemplates: ContractTemplateRecord;
+  returnReasons: ReturnReasonRecord;
+  returnQuestions: ReturnQuestionRecord;
+  shopReasons: ShopReasonRecord;
+  returnTags: ReturnTagRecord;
+  returnMethods: ReturnMethodRecord;
+  demoOrders: DemoOrderRecord;
+  returns: ReturnRecord;
+  returnPayments: ReturnPaymentRecord;
+  returnReports: ReturnReportRecord;
+  returnReportFiles: ReturnReportFileRecord;
 }
 
 export type TableName = keyof Tables;
@@ -118,6 +132,16 @@ export const tableNames: readonly TableName[] = [
   'addresses',
   'zones',
   'contractTemplates',
+  'returnReasons',
+  'returnQuestions',
+  'shopReasons',
+  'returnTags',
+  'returnMethods',
+  'demoOrders',
+  'returns',
+  'returnPayments',
+  'returnReports',
+  'returnReportFiles',
 ];
 
 /** Fields with a secondary index, so lookups by foreign key never scan a table. */
@@ -146,6 +170,15 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   addresses: ['organization_id'],
   zones: ['organization_id'],
   contractTemplates: ['broker_id'],
+  returnReasons: ['organization_id'],
+  returnQuestions: ['organization_id'],
+  shopReasons: ['shop_id', 'reason_id'],
+  returnTags: ['shop_id', 'organization_id'],
+  returnMethods: ['shop_id', 'organization_id'],
+  demoOrders: ['shop_id', 'organization_id'],
+  returns: ['organization_id', 'order_id', 'shipment_id'],
+  returnPayments: ['return_id'],
+  returnReports: ['organization_id'],
 };
 
 /** The persisted form of the whole sandbox: what the data file holds. */

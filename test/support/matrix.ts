@@ -16,6 +16,8 @@ import { pickupLocationId } from '../../src/domain/pickup/location-types.js';
 import { tableNames, type Row, type StateData, type TableName } from '../../src/store/tables.js';
 import { BASE, TEST_NOW, type Answer, type Json, type TestSandbox } from './app.js';
 import { createShipment, recipients, shipmentBody, world, type World } from './shipments.js';
+import { checkoutToken } from '../../src/domain/returns/payments.js';
+import { populateReturns, returnsValidBody, type TenantReturns } from './matrix-returns.js';
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints and raw requests
@@ -124,21 +126,29 @@ export const NESTED_PARAMS: Readonly<Record<string, string>> = {
   file: 'docs-assets',
   brand_logo: 'brand-logos',
   contract_template_id: 'contract-templates',
+  return_reason_id: 'return-reasons',
+  return_question_id: 'return-questions',
+  return_tag_id: 'return-tags',
+  report_id: 'return-reports',
+  payment_id: 'return-payments',
+  reference: 'order-references',
+  email: 'order-emails',
+  portal_id: 'return-portals',
+  checkout_token: 'return-checkouts',
 };
 
-/** Parameters that name something else on one path than elsewhere: a collection's or a manifest's files are manifest documents. */
+/** Parameters whose resource type depends on the path they are in: a collection's or a manifest's files are manifest documents, a report's its CSV. */
 export const PATH_PARAMS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   '/manifests/{manifest_id}/files/{file_id}': { file_id: 'manifest-files' },
   '/collections/{collection_id}/files/{file_id}': { collection_id: 'manifested-collections', file_id: 'collection-files' },
+  '/returns/v1/reports/{report_id}/files/{file_id}': { file_id: 'return-report-files' },
 };
 
 const singular = (segment: string): string => segment.replace(/-/g, '_').replace(/(ses|s)$/, (end) => (end === 'ses' ? 's' : ''));
 
 /** The resource type a path parameter names, or `undefined` when neither the path nor the table says. */
 export function resourceOfParam(path: string, param: string): string | undefined {
-  const onPath = PATH_PARAMS[path]?.[param];
-  if (onPath) return onPath;
-  const nested = NESTED_PARAMS[param];
+  const nested = PATH_PARAMS[path]?.[param] ?? NESTED_PARAMS[param];
   if (nested) return nested;
   const segments = path.split('/');
   const before = segments[segments.indexOf(`{${param}}`) - 1];
@@ -243,6 +253,35 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   },
   'docs-assets': { kind: 'shared', why: 'static files of the API reference page', pick: () => 'docs.css' },
   'brand-logos': { kind: 'shared', why: 'carrier and broker logos the sandbox draws; public', pick: () => 'carrier-postnl.svg' },
+  'return-reasons': { kind: 'tenant', table: 'returnReasons', ownerOf: (_, row) => row.organization_id },
+  'return-questions': { kind: 'tenant', table: 'returnQuestions', ownerOf: (_, row) => row.organization_id },
+  'return-tags': { kind: 'tenant', table: 'returnTags', ownerOf: (_, row) => row.organization_id },
+  'return-methods': { kind: 'tenant', table: 'returnMethods', ownerOf: (_, row) => row.organization_id },
+  'demo-orders': { kind: 'tenant', table: 'demoOrders', ownerOf: (_, row) => row.organization_id },
+  // A demo order's id is its reference.
+  'order-references': { kind: 'tenant', table: 'demoOrders', ownerOf: (_, row) => row.organization_id, parent: { param: 'shop_id', field: 'shop_id' } },
+  'order-emails': {
+    kind: 'shared',
+    why: "the e-mail address of the order in the path, which proves the consumer knows it (the order's tenant is checked through the order)",
+    pick: (store, chosen) => (chosen.reference === undefined ? undefined : store.get('demoOrders', chosen.reference)?.recipient_address.email),
+  },
+  returns: { kind: 'tenant', table: 'returns', ownerOf: (_, row) => row.organization_id },
+  'return-payments': { kind: 'tenant', table: 'returnPayments', ownerOf: (_, row) => row.organization_id, parent: { param: 'return_id', field: 'return_id' } },
+  'return-reports': { kind: 'tenant', table: 'returnReports', ownerOf: (_, row) => row.organization_id },
+  'return-report-files': { kind: 'tenant', table: 'returnReportFiles', ownerOf: (_, row) => row.organization_id, parent: { param: 'report_id', field: 'report_id' } },
+  'return-portals': {
+    kind: 'public',
+    why: "GET /return-portal/{portal_id} is the shop's return_portal_url, a consumer-facing page (auth \"none\") that shows the shop's name",
+    pick: (store, organizationId) => store.find('shops', 'organization_id', organizationId)[0]?.id,
+  },
+  'return-checkouts': {
+    kind: 'public',
+    why: 'the payment page a checkout_url leads a consumer to (auth "none"): its token is the payment id signed by the sandbox, so it cannot be made up',
+    pick: (store, organizationId) => {
+      const payment = store.all('returnPayments').find((row) => row.organization_id === organizationId && row.paid_at === undefined);
+      return payment && checkoutToken(payment.id);
+    },
+  },
 };
 
 /** The class of a path parameter of an endpoint, or an error message when it is not classified. */
@@ -331,6 +370,8 @@ export interface Tenant {
   statusId: string;
   /** A priced concept shipment with a surcharge: editable and deletable. */
   conceptShipmentId: string;
+  /** Returns in each state an action needs, a report and the shop with the organization's reasons. */
+  returns: TenantReturns;
 }
 
 export interface Populated {
@@ -430,7 +471,7 @@ async function populateTenant(
   clientId: string,
   country: 'NL' | 'GB',
   serviceCode: string,
-): Promise<Omit<Tenant, 'serviceRateId' | 'coverageId' | 'registeredShipmentId' | 'trackingCode' | 'fileId' | 'statusId' | 'hookLogId' | 'manifestId'> & { pending: string }> {
+): Promise<Omit<Tenant, 'serviceRateId' | 'coverageId' | 'registeredShipmentId' | 'trackingCode' | 'fileId' | 'statusId' | 'hookLogId' | 'manifestId' | 'returns'> & { pending: string }> {
   const w = await world(sandbox, clientId);
   const token = w.token;
   const organizationId = (await must(sandbox.get('/organizations', token), 200, 'organizations')).data[0].id as string;
@@ -559,10 +600,13 @@ export async function populate(sandbox: TestSandbox): Promise<Populated> {
     const log = store.all('hookLogs').find((row) => row.organization_id === part.organizationId);
     if (!file || !status || !log) throw new Error(`fixture: ${part.clientId} lacks a file, status or hook log`);
     const { pending: _pending, ...rest } = part;
-    return { ...rest, ...extra, registeredShipmentId: shipment.id, trackingCode: shipment.tracking_code, fileId: file.id, statusId: status.id, hookLogId: log.id, manifestId: manifests[part.clientId]! };
+    return { ...rest, ...extra, registeredShipmentId: shipment.id, trackingCode: shipment.tracking_code, fileId: file.id, statusId: status.id, hookLogId: log.id, manifestId: manifests[part.clientId]!, returns: undefined as unknown as TenantReturns };
   };
   const a = finish(partA, inserted.a);
   const b = finish(partB, inserted.b);
+  a.returns = await populateReturns(sandbox, a);
+  b.returns = await populateReturns(sandbox, b);
+  await sandbox.advance(10);
 
   const snapshot = sandbox.store.snapshot();
   const offset = sandbox.clock.offsetMs();
@@ -731,7 +775,7 @@ function accountBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params
         },
       };
     default:
-      return undefined;
+      return returnsValidBody(store, endpoint, caller, params);
   }
 }
 

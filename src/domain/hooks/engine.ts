@@ -13,6 +13,7 @@ import { allHold } from './predicates.js';
 import { diff, draftFromDocument, shipmentDocument, statusDocument } from './shipment-document.js';
 import { applyUpdate } from './update-resource.js';
 import { scheduleDeliveries } from './webhooks.js';
+import { onReturnCreated } from './return-hooks.js';
 
 /** Hooks act for the shipment's organization, seeing what its clients see. */
 function actingFor(rules: Rules, shipment: ShipmentRecord): Acting {
@@ -50,7 +51,7 @@ function onShipmentCreated(rules: Rules, tx: Tx, created: ShipmentRecord): Shipm
   let shipment = created;
   const scope = { shopId: created.shop_id, organizationId: created.organization_id };
   for (const hook of hooksInOrder(tx, rules.store.seed, scope, 'shipments', created.id)) {
-    if (!allHold(shipmentDocument(shipment), hook.trigger.predicates)) continue;
+    if (!allHold(shipmentDocument(shipment), hook.trigger.predicates, rules.clock.now())) continue;
     if (hook.action.action_type === 'send-resource') {
       scheduleDeliveries(tx, acting, hook, { type: 'shipments', id: shipment.id, shipmentId: shipment.id });
       continue;
@@ -68,10 +69,10 @@ function onStatusCreated(rules: Rules, tx: Tx, shipment: ShipmentRecord, status:
   const document = statusDocument(status);
   const scope = { shopId: shipment.shop_id, organizationId: shipment.organization_id };
   for (const hook of hooksInOrder(tx, rules.store.seed, scope, 'shipment-statuses', status.id)) {
-    if (!allHold(document, hook.trigger.predicates)) continue;
+    if (!allHold(document, hook.trigger.predicates, rules.clock.now())) continue;
     const resource = { type: 'shipment-statuses', id: status.id, shipmentId: shipment.id };
     if (hook.action.action_type === 'send-resource') scheduleDeliveries(tx, acting, hook, resource);
-    else writeLog(tx, hook, resource, { diff: {}, errors: ['update-resource applies to shipments only.'], at: status.created_at });
+    else writeLog(tx, hook, resource, { diff: {}, errors: [`${hook.action.action_type} does not apply to shipment statuses.`], at: status.created_at });
   }
 }
 
@@ -80,5 +81,6 @@ export function hookEvents(rules: () => Rules): ResourceEvents {
   return {
     shipmentCreated: (tx, shipment) => onShipmentCreated(rules(), tx, shipment),
     statusCreated: (tx, shipment, status) => onStatusCreated(rules(), tx, shipment, status),
+    returnCreated: (tx, created) => onReturnCreated(rules(), tx, created),
   };
 }

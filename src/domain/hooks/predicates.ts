@@ -28,10 +28,30 @@ function compare(actual: unknown, expected: Scalar): number | undefined {
   return undefined;
 }
 
-/** Whether one predicate holds for a resource document. A missing value only satisfies `!=`. */
-export function holds(document: unknown, p: Predicate): boolean {
+const UNIT_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400, week: 604800 };
+
+/** Seconds of a duration: a number, or text such as `30 days` or `12 hours`. */
+export function durationSeconds(value: Scalar): number | undefined {
+  const plain = asNumber(value);
+  if (plain !== undefined) return plain;
+  const match = typeof value === 'string' ? /^\s*(\d+)\s*(second|minute|hour|day|week)s?\s*$/i.exec(value) : null;
+  return match ? Number(match[1]) * UNIT_SECONDS[match[2]!.toLowerCase()]! : undefined;
+}
+
+/**
+ * Whether one predicate holds for a resource document. A missing value only satisfies `!=`.
+ * `older_than`/`newer_than` compare a Unix time with `now` (the sandbox clock): without it they do not hold.
+ */
+export function holds(document: unknown, p: Predicate, now?: number): boolean {
   const actual = valueAt(document, p.pointer);
   switch (p.operator) {
+    case 'older_than':
+    case 'newer_than': {
+      const at = asNumber(actual);
+      const span = durationSeconds(p.value);
+      if (at === undefined || span === undefined || now === undefined) return false;
+      return p.operator === 'older_than' ? now - at > span : now - at < span;
+    }
     case '==':
       return equals(actual, p.value);
     case '!=':
@@ -48,6 +68,6 @@ export function holds(document: unknown, p: Predicate): boolean {
 }
 
 /** Every predicate must hold (an empty list always does). */
-export function allHold(document: unknown, predicates: readonly Predicate[] | undefined): boolean {
-  return (predicates ?? []).every((p) => holds(document, p));
+export function allHold(document: unknown, predicates: readonly Predicate[] | undefined, now?: number): boolean {
+  return (predicates ?? []).every((p) => holds(document, p, now));
 }

@@ -31,7 +31,8 @@ interface Template {
 }
 
 function template(path: string): Template {
-  const parts = path.split('/').filter(Boolean);
+  // Production writes one path with its query (`...{payment_id}?hmac={hmac}`): match the path alone.
+  const parts = path.replace(/\?.*$/, '').split('/').filter(Boolean);
   const source = parts.map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
   return { path, regex: new RegExp(`^/${source}/?$`), literals: parts.filter((part) => !part.startsWith('{')).length };
 }

@@ -1,0 +1,79 @@
+import type { HookRecord } from '../../model/hook.js';
+import type { ReturnRecord } from '../../model/returns/return.js';
+import type { Tx } from '../../store/store.js';
+import { DomainError } from '../errors.js';
+import type { Acting, Rules } from '../rules.js';
+import { approveInTx, deadlinePassedInTx, rejectInTx } from '../returns/decide.js';
+import { requestPaymentInTx } from '../returns/payments.js';
+import { automationFor } from './automation.js';
+import { writeLog } from './logs.js';
+import { hooksInOrder } from './order.js';
+import { allHold } from './predicates.js';
+import type { HookDocument } from './shipment-document.js';
+import { scheduleDeliveries } from './webhooks.js';
+
+/** A return as hook predicates see it: attributes, relationships and `meta.order_created_at`. */
+export function returnDocument(tx: Tx, row: ReturnRecord): HookDocument & { meta: Record<string, unknown> } {
+  const { id, organization_id: _o, shop_id, order_id, return_method_id, tag_ids, status_id, shipment_id, status_code: _s, registrations: _r, payment_id: _p, ...attributes } = row;
+  const link = (type: string, target: string | undefined) => ({ data: target ? { type, id: target } : null });
+  return {
+    type: 'returns',
+    id,
+    attributes: structuredClone(attributes) as Record<string, unknown>,
+    relationships: {
+      shop: link('shops', shop_id),
+      return_method: link('return-methods', return_method_id),
+      tags: link('return-tags', tag_ids[0]),
+      status: link('statuses', status_id),
+      shipment: link('shipments', shipment_id),
+    },
+    meta: { order_created_at: tx.get('demoOrders', order_id)?.created_at },
+  };
+}
+
+/** Runs one return action; what it changed goes into the log, or why it could not. */
+function act(tx: Tx, acting: Acting, hook: HookRecord, row: ReturnRecord): { row: ReturnRecord; errors: string[] } {
+  const { action } = hook;
+  try {
+    switch (action.action_type) {
+      case 'approve-return':
+        return { row: approveInTx(tx, acting, row), errors: [] };
+      case 'reject-return':
+        return { row: rejectInTx(tx, acting, row, action.values?.[0]?.message), errors: [] };
+      case 'request-payment':
+        return { row: requestPaymentInTx(tx, acting.rules, row, action.values[0]!.price), errors: [] };
+      case 'set-return-deadline-passed':
+        return { row: deadlinePassedInTx(tx, acting, row), errors: [] };
+      default:
+        return { row, errors: [`${action.action_type} does not apply to returns.`] };
+    }
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { row, errors: error.problems.map((problem) => problem.detail) };
+  }
+}
+
+/**
+ * The hooks on new returns, shop hooks first, each seeing what the earlier ones did: once one
+ * decided (approved, rejected, deadline passed), later deciding hooks log why they could not.
+ */
+export function onReturnCreated(rules: Rules, tx: Tx, created: ReturnRecord): ReturnRecord {
+  const organization = tx.get('organizations', created.organization_id);
+  const acting: Acting = { rules, principal: automationFor(created.organization_id, organization?.broker_id ?? '') };
+  const scope = { shopId: created.shop_id, organizationId: created.organization_id };
+  let row = created;
+  for (const hook of hooksInOrder(tx, rules.store.seed, scope, 'returns', created.id)) {
+    if (!allHold(returnDocument(tx, row), hook.trigger.predicates, rules.clock.now())) continue;
+    const resource = { type: 'returns', id: row.id, shipmentId: row.shipment_id ?? '' };
+    if (hook.action.action_type === 'send-resource') {
+      scheduleDeliveries(tx, acting, hook, resource);
+      continue;
+    }
+    const before = row.status_code;
+    const result = act(tx, acting, hook, row);
+    row = result.row;
+    const diff = row.status_code !== before ? { status: { from: before, to: row.status_code } } : {};
+    writeLog(tx, hook, { ...resource, shipmentId: row.shipment_id ?? '' }, { diff, errors: result.errors, at: rules.clock.now() });
+  }
+  return row;
+}

@@ -1,0 +1,58 @@
+import type { ReturnRecord, ReturnStatusCode } from '../../model/returns/return.js';
+import type { Tx } from '../../store/store.js';
+import { DomainError } from '../errors.js';
+import type { Acting } from '../rules.js';
+import { ownOr404 } from './access.js';
+import { createReturnShipment } from './shipment.js';
+import { statusRow } from './statuses.js';
+
+/** Statuses in which the shop has not decided yet. */
+const OPEN: ReadonlySet<ReturnStatusCode> = new Set(['return-pending', 'return-payment-pending', 'return-payment-failed']);
+export const isOpen = (row: ReturnRecord): boolean => OPEN.has(row.status_code);
+
+/** Moves a return to a status (the row with its status id and `updated_at`). */
+export function setStatus(tx: Tx, row: ReturnRecord, code: ReturnStatusCode, at: number, extra: Partial<ReturnRecord> = {}): ReturnRecord {
+  return tx.update('returns', row.id, { ...extra, status_code: code, status_id: statusRow(tx, code).id, updated_at: at });
+}
+
+function mustBeOpen(row: ReturnRecord, action: string): void {
+  if (!isOpen(row)) throw DomainError.unprocessable(`The return is ${row.status_code} and can no longer be ${action}.`);
+}
+
+/**
+ * Approves an open return. A method with a service and contract gets its return shipment now,
+ * registered on the sandbox clock; store drop-off and self-shipment methods need none.
+ */
+export function approveInTx(tx: Tx, acting: Acting, row: ReturnRecord): ReturnRecord {
+  mustBeOpen(row, 'approved');
+  const now = acting.rules.clock.now();
+  const method = tx.get('returnMethods', row.return_method_id);
+  if (!method) throw DomainError.unprocessable('The return method of this return no longer exists.');
+  let extra: Partial<ReturnRecord> = { approved_at: now };
+  if (method.service_id && method.contract_id) {
+    const shipment = createReturnShipment(tx, acting, row, method, { serviceId: method.service_id, contractId: method.contract_id });
+    extra = { ...extra, shipment_id: shipment.id, registrations: [...row.registrations, { invocation: 'automatic', created_at: now, shipment_id: shipment.id }] };
+  }
+  return setStatus(tx, row, 'return-approved', now, extra);
+}
+
+export function rejectInTx(tx: Tx, acting: Acting, row: ReturnRecord, message?: string | null): ReturnRecord {
+  mustBeOpen(row, 'rejected');
+  return setStatus(tx, row, 'return-rejected', acting.rules.clock.now(), { rejection_message: message ?? undefined });
+}
+
+/** The return came after the shop's return period (a hook decides when that is). */
+export function deadlinePassedInTx(tx: Tx, acting: Acting, row: ReturnRecord): ReturnRecord {
+  mustBeOpen(row, 'marked as too late');
+  return setStatus(tx, row, 'return-deadline-passed', acting.rules.clock.now());
+}
+
+export async function approveReturn(acting: Acting, id: string): Promise<ReturnRecord> {
+  const row = ownOr404(acting, 'returns', 'returns', id);
+  return acting.rules.store.transact((tx) => approveInTx(tx, acting, row));
+}
+
+export async function rejectReturn(acting: Acting, id: string, message?: string | null): Promise<ReturnRecord> {
+  const row = ownOr404(acting, 'returns', 'returns', id);
+  return acting.rules.store.transact((tx) => rejectInTx(tx, acting, row, message));
+}

@@ -1,0 +1,104 @@
+import type { ReturnMethodRecord } from '../../model/returns/config.js';
+import type { ShopRecord } from '../../model/shop.js';
+import type { Address } from '../../model/common.js';
+import { coversAddress } from '../address-rules.js';
+import { DomainError } from '../errors.js';
+import { Problems } from '../shipments/problems.js';
+import type { Acting } from '../rules.js';
+import { canSeeContract } from '../tenancy.js';
+import { organizationOf, ownRow, ownShop } from './access.js';
+import { returnAddressOf } from './addresses.js';
+
+/** What a client sends for a return method: its attributes and the ids its relationships name. */
+export type MethodInput = Omit<ReturnMethodRecord, 'id' | 'organization_id' | 'created_at' | 'deleted_at'>;
+
+const rel = (name: string) => `/data/relationships/${name}/data/id`;
+
+/** A service and contract that can carry returns to the method's address; problems at their pointers. */
+function checkCarriage(acting: Acting, input: MethodInput, shop: ShopRecord | undefined, which: { service: string; contract: string }, problems: Problems): void {
+  const { store } = acting.rules;
+  const serviceId = which.service === 'service' ? input.service_id : input.recovery_service_id;
+  const contractId = which.contract === 'contract' ? input.contract_id : input.recovery_contract_id;
+  if (serviceId === undefined && contractId === undefined) return;
+  const service = serviceId === undefined ? undefined : store.get('services', serviceId);
+  const contract = contractId === undefined ? undefined : store.get('contracts', contractId);
+  if (serviceId === undefined) problems.add(`A ${which.contract} needs a ${which.service} to go with it.`, `/data/relationships/${which.service}`);
+  else if (!service) problems.add(`No service with id '${serviceId}' exists.`, rel(which.service));
+  if (contractId === undefined) problems.add(`A ${which.service} needs a ${which.contract} to go with it.`, `/data/relationships/${which.contract}`);
+  else if (!contract || !canSeeContract(acting.principal, contract)) problems.add(`No contract with id '${contractId}' is available to you.`, rel(which.contract));
+  else if (contract.status !== 'active') problems.add(`Contract '${contract.name}' is ${contract.status}; only active contracts can carry returns.`, rel(which.contract));
+  if (!service || !contract) return;
+  if (service.carrier_id !== contract.carrier_id) problems.add('The service and the contract belong to different carriers.', rel(which.contract));
+  const to = shop && returnAddressOf(shop, input.address);
+  if (to && !coversAddress(service.regions_to, to)) problems.add(`Service '${service.code}' does not deliver to ${to.country_code}, where these returns go.`, rel(which.service));
+  if (store.find('serviceRates', 'contract_id', contract.id).every((rate) => rate.service_id !== service.id)) {
+    problems.add(`Contract '${contract.name}' has no rate for service '${service.code}'.`, rel(which.contract));
+  }
+}
+
+/** Every rule of a method at once: its shop, what carries it, its options. */
+export function checkMethod(acting: Acting, input: MethodInput): ShopRecord {
+  const problems = new Problems();
+  const shop = ownShop(acting.rules.store, organizationOf(acting), input.shop_id);
+  if (!shop) problems.add(`The relationship 'shop' points at shops '${input.shop_id}', which does not exist or is not available to you.`, rel('shop'));
+  if (input.return_type === 'shipment' && (input.service_id === undefined || input.contract_id === undefined)) {
+    problems.add('A shipment method needs a service and a contract: the sandbox makes the return label with them.', '/data/relationships');
+  }
+  checkCarriage(acting, input, shop, { service: 'service', contract: 'contract' }, problems);
+  checkCarriage(acting, input, shop, { service: 'recovery_service', contract: 'recovery_contract' }, problems);
+  const rates = input.contract_id ? acting.rules.store.find('serviceRates', 'contract_id', input.contract_id).filter((rate) => rate.service_id === input.service_id) : [];
+  input.service_option_ids.forEach((id, index) => {
+    const option = acting.rules.store.get('serviceOptions', id);
+    const pointer = `/data/relationships/service_options/data/${index}`;
+    if (!option) problems.add(`No service option with id '${id}' exists.`, pointer);
+    else if (!rates.some((rate) => rate.service_options.some((offered) => offered.service_option_id === id))) problems.add(`Service option '${option.code}' is not offered with this service and contract.`, pointer);
+  });
+  problems.throwIfAny();
+  return shop!;
+}
+
+export async function createMethod(acting: Acting, input: MethodInput): Promise<ReturnMethodRecord> {
+  const shop = checkMethod(acting, input);
+  const { store, clock } = acting.rules;
+  return store.transact((tx) => tx.insert('returnMethods', { ...input, id: tx.newId(), organization_id: shop.organization_id, created_at: clock.now() }));
+}
+
+/** A method of the caller that is not deleted, or 404. */
+export function methodOr404(acting: Acting, id: string): ReturnMethodRecord {
+  const method = ownRow(acting, 'returnMethods', id);
+  if (!method || method.deleted_at !== undefined) throw DomainError.notFound(`No return-methods resource with id '${id}' exists.`);
+  return method;
+}
+
+export async function updateMethod(acting: Acting, id: string, changes: Partial<MethodInput>): Promise<ReturnMethodRecord> {
+  const current = methodOr404(acting, id);
+  const { id: _id, organization_id: _org, created_at: _at, deleted_at: _gone, ...rest } = current;
+  checkMethod(acting, { ...rest, ...changes });
+  return acting.rules.store.transact((tx) => tx.update('returnMethods', id, changes));
+}
+
+export async function deleteMethod(acting: Acting, id: string): Promise<void> {
+  methodOr404(acting, id);
+  const { store, clock } = acting.rules;
+  await store.transact((tx) => tx.update('returnMethods', id, { deleted_at: clock.now() }));
+}
+
+/**
+ * Whether a method is offered to a consumer in `country`: the country is one of the method's
+ * (or it names none), and what carries it still ships from there to the return address.
+ */
+export function offers(acting: Acting, method: ReturnMethodRecord, shop: ShopRecord, consumer: Pick<Address, 'country_code' | 'postal_code'>): boolean {
+  if (method.deleted_at !== undefined) return false;
+  if (method.country_codes?.length && !method.country_codes.includes(consumer.country_code)) return false;
+  if (method.service_id === undefined) return true;
+  const { store } = acting.rules;
+  const service = store.get('services', method.service_id);
+  const contract = method.contract_id ? store.get('contracts', method.contract_id) : undefined;
+  if (!service || !contract || contract.status !== 'active') return false;
+  return coversAddress(service.regions_from, consumer) && coversAddress(service.regions_to, returnAddressOf(shop, method.address));
+}
+
+/** The shop's methods a consumer in `country` can use, oldest first. */
+export function offeredMethods(acting: Acting, shop: ShopRecord, consumer: Pick<Address, 'country_code' | 'postal_code'>): ReturnMethodRecord[] {
+  return acting.rules.store.find('returnMethods', 'shop_id', shop.id).filter((method) => offers(acting, method, shop, consumer));
+}

@@ -1,0 +1,104 @@
+import type { ReturnPaymentRecord, ReturnRecord } from '../../model/returns/return.js';
+import type { Tx } from '../../store/store.js';
+import { DomainError } from '../errors.js';
+import { automationFor } from '../hooks/automation.js';
+import type { Acting, Rules } from '../rules.js';
+import type { JobHandler } from '../scheduler.js';
+import { ownOr404 } from './access.js';
+import { approveInTx, isOpen, setStatus } from './decide.js';
+import { checkSignature, sign } from './signing.js';
+
+export const EXPIRE_RETURN_PAYMENT = 'expire-return-payment';
+/** A checkout stays open this long on the sandbox clock, then the payment expires. */
+export const PAYMENT_TTL = 24 * 3600;
+
+export const checkoutMessage = (returnId: string, paymentId: string) => `payment-checkout:${returnId}:${paymentId}`;
+/** The signed URL a consumer pays at (production's `payment.checkout_url`). */
+export const checkoutPath = (returnId: string, paymentId: string) =>
+  `/returns/v1/returns/${returnId}/payment-checkout-url/${paymentId}?hmac=${sign(checkoutMessage(returnId, paymentId))}`;
+/** The sandbox's own payment page the checkout URL sends the consumer to: `{payment id}.{signature}`. */
+export const checkoutToken = (paymentId: string) => `${paymentId}.${sign(`payment-page:${paymentId}`)}`;
+
+/** Puts a price on an open return: the consumer pays it before the return goes on. */
+export function requestPaymentInTx(tx: Tx, rules: Rules, row: ReturnRecord, price: { amount: number; currency: string }): ReturnRecord {
+  if (!isOpen(row)) throw DomainError.unprocessable(`The return is ${row.status_code}: only open returns can be charged.`);
+  if (price.amount <= 0) throw DomainError.unprocessable('A payment must be more than zero.', { pointer: '/data/return_payment/amount' });
+  const now = rules.clock.now();
+  const payment = tx.insert('returnPayments', {
+    id: tx.newId(),
+    return_id: row.id,
+    organization_id: row.organization_id,
+    amount: price.amount,
+    currency: price.currency,
+    created_at: now,
+    failures: [],
+  });
+  rules.jobs.schedule(tx, { kind: EXPIRE_RETURN_PAYMENT, subject: payment.id, dueMs: (now + PAYMENT_TTL) * 1000 });
+  return setStatus(tx, row, 'return-payment-pending', now, { payment_id: payment.id });
+}
+
+export async function requestPayment(acting: Acting, id: string, price: { amount: number; currency: string }): Promise<ReturnRecord> {
+  const row = ownOr404(acting, 'returns', 'returns', id);
+  return acting.rules.store.transact((tx) => requestPaymentInTx(tx, acting.rules, row, price));
+}
+
+/** The current, unpaid payment of a return, or why there is none to pay. */
+function payable(row: ReturnRecord | undefined, payment: ReturnPaymentRecord | undefined): ReturnPaymentRecord {
+  if (!row || !payment || payment.return_id !== row.id) throw DomainError.notFound('No such payment of this return exists.');
+  if (payment.paid_at !== undefined) throw DomainError.unprocessable('This payment has been paid already.');
+  if (row.payment_id !== payment.id || row.status_code !== 'return-payment-pending') throw DomainError.unprocessable('This payment is no longer open: the shop asked for a newer one, or the return moved on.');
+  return payment;
+}
+
+/** Where the signed checkout URL sends the consumer: the sandbox's payment page. */
+export function openCheckout(acting: Acting, returnId: string, paymentId: string, hmac: string): string {
+  const row = ownOr404(acting, 'returns', 'returns', returnId);
+  const payment = acting.rules.store.get('returnPayments', paymentId);
+  if (!payment || payment.return_id !== row.id) throw DomainError.notFound(`No return-payments resource with id '${paymentId}' exists.`);
+  checkSignature(checkoutMessage(row.id, payment.id), hmac);
+  payable(row, payment);
+  return `/return-portal/checkout/${checkoutToken(payment.id)}`;
+}
+
+/** The payment a payment-page token names, after checking its signature. */
+export function paymentOfToken(rules: Rules, token: string): { payment: ReturnPaymentRecord; row: ReturnRecord } {
+  const [paymentId = '', signature = ''] = token.split('.');
+  const payment = rules.store.get('returnPayments', paymentId);
+  const row = payment && rules.store.get('returns', payment.return_id);
+  if (!payment || !row) throw DomainError.notFound('No such payment exists.');
+  checkSignature(`payment-page:${payment.id}`, signature);
+  return { payment, row };
+}
+
+export type Outcome = 'paid' | 'failed' | 'cancelled' | 'expired';
+
+function settleInTx(tx: Tx, rules: Rules, row: ReturnRecord, payment: ReturnPaymentRecord, outcome: Outcome): void {
+  const now = rules.clock.now();
+  rules.jobs.cancel(tx, EXPIRE_RETURN_PAYMENT, payment.id);
+  if (outcome !== 'paid') {
+    tx.update('returnPayments', payment.id, { failures: [...payment.failures, { code: outcome, description: `The consumer's payment ${outcome === 'failed' ? 'failed' : `was ${outcome}`}.`, created_at: now }] });
+    setStatus(tx, row, 'return-payment-failed', now);
+    return;
+  }
+  tx.update('returnPayments', payment.id, { paid_at: now, external_payment_id: tx.newId() });
+  // Paid: the return goes on as the shop would approve it, acting for the shop's organization.
+  const organization = tx.get('organizations', row.organization_id);
+  approveInTx(tx, { rules, principal: automationFor(row.organization_id, organization?.broker_id ?? '') }, tx.get('returns', row.id)!);
+}
+
+/** The consumer pays (or not) on the payment page. */
+export async function settlePayment(rules: Rules, token: string, outcome: Exclude<Outcome, 'expired'>): Promise<void> {
+  const { payment, row } = paymentOfToken(rules, token);
+  payable(row, payment);
+  await rules.store.transact((tx) => settleInTx(tx, rules, row, payment, outcome));
+}
+
+/** An unpaid checkout expires PAYMENT_TTL seconds after it was asked for. */
+export const expirePaymentJob: JobHandler = {
+  apply(tx, job, rules) {
+    const payment = tx.get('returnPayments', job.subject);
+    const row = payment && tx.get('returns', payment.return_id);
+    if (!payment || !row || payment.paid_at !== undefined || row.payment_id !== payment.id || row.status_code !== 'return-payment-pending') return;
+    settleInTx(tx, rules, row, payment, 'expired');
+  },
+};

@@ -1,0 +1,131 @@
+import { grams } from '../../model/returns/common.js';
+import type { ReturnMethodRecord } from '../../model/returns/config.js';
+import type { RegistrationAttempt, ReturnRecord } from '../../model/returns/return.js';
+import type { ShipmentRecord } from '../../model/shipment.js';
+import type { ReadView, Tx } from '../../store/store.js';
+import { DomainError } from '../errors.js';
+import type { Acting } from '../rules.js';
+import type { ShipmentDraft } from '../shipments/draft.js';
+import { shipmentFields } from '../shipments/fields.js';
+import { scheduleRegistration } from '../shipments/registration.js';
+import { resolveDraft } from '../shipments/resolve.js';
+import { addStatus, statusRowFor } from '../shipments/statuses.js';
+import { syncSurcharges } from '../shipments/surcharges.js';
+import { DEFAULT_RETURN_GRAMS } from './method-price.js';
+
+/** The names of a return's tags: its shipment carries them, so sandbox trigger tags steer it. */
+export const tagNames = (store: ReadView, row: ReturnRecord): string[] =>
+  row.tag_ids.flatMap((id) => {
+    const tag = store.get('returnTags', id);
+    return tag ? [tag.name] : [];
+  });
+
+/** What the parcel weighs: the method's default weight, else the items' weights, else 1 kg. */
+function parcelGrams(row: ReturnRecord, method: ReturnMethodRecord): number {
+  if (method.default_weight) return grams(method.default_weight);
+  const items = row.items.reduce((sum, item) => sum + (item.item_weight ? grams(item.item_weight) * item.quantity : 0), 0);
+  return items > 0 ? items : DEFAULT_RETURN_GRAMS;
+}
+
+/** The return as a shipment from the consumer to the return address, registered at once. */
+function returnDraft(tx: Tx, acting: Acting, row: ReturnRecord, method: ReturnMethodRecord, carriage: { serviceId: string; contractId: string }): ShipmentDraft {
+  const { email: _email, ...consumer } = row.consumer_address;
+  const international = consumer.country_code !== row.return_address.country_code;
+  const origin = tx.get('shops', row.shop_id)?.sender_address?.country_code ?? row.return_address.country_code;
+  return {
+    attributes: {
+      recipient_address: row.return_address,
+      sender_address: row.consumer_address,
+      return_address: consumer,
+      physical_properties: { weight: parcelGrams(row, method) },
+      description: `Return of order ${row.order_reference}`,
+      customer_reference: row.order_reference,
+      channel: 'returns',
+      register_at: acting.rules.clock.now(),
+      tags: tagNames(tx, row),
+      ...(international
+        ? {
+            items: row.items.map((item) => ({
+              sku: item.sku ?? undefined,
+              description: (item.name ?? item.description).slice(0, 255),
+              quantity: item.quantity,
+              item_value: item.item_price,
+              origin_country_code: origin,
+              ...(item.item_weight ? { item_weight: grams(item.item_weight) } : {}),
+            })),
+            customs: { content_type: 'returned_merchandise' as const, invoice_number: row.order_reference, non_delivery: 'return' as const, incoterm: 'DAP' as const },
+          }
+        : {}),
+    },
+    shopId: row.shop_id,
+    serviceId: carriage.serviceId,
+    contractId: carriage.contractId,
+    options: method.service_option_ids.map((id) => ({ id })),
+  };
+}
+
+/**
+ * Creates the return shipment and queues its registration on the sandbox clock, as a client's
+ * shipment with `register_at` now would be: registered (with a label) REGISTRATION_DELAY
+ * seconds later, or failed (a `sandbox:registration-failed` tag on the return does that).
+ */
+export function createReturnShipment(tx: Tx, acting: Acting, row: ReturnRecord, method: ReturnMethodRecord, carriage: { serviceId: string; contractId: string }): ShipmentRecord {
+  const { rules } = acting;
+  const draft = returnDraft(tx, acting, row, method, carriage);
+  let resolved;
+  try {
+    resolved = resolveDraft(acting, draft);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const why = error.problems.map((problem) => problem.detail).join(' ');
+    throw DomainError.unprocessable(`The return shipment cannot be made with return method '${method.title ?? method.id}': ${why}`);
+  }
+  const now = rules.clock.now();
+  const id = tx.newId();
+  const first = statusRowFor(tx, { id }, { code: 'shipment-concept', at: now });
+  const inserted = tx.insert(
+    'shipments',
+    Object.assign(shipmentFields(draft, resolved), {
+      id,
+      created_at: now,
+      updated_at: now,
+      shop_id: row.shop_id,
+      organization_id: row.organization_id,
+      shipment_status_id: first.row.id,
+      status_code: first.status.code,
+      client_id: acting.principal?.clientId ?? 'sandbox-returns',
+    }) as ShipmentRecord,
+  );
+  tx.insert('shipmentStatuses', first.row);
+  syncSurcharges(tx, inserted, resolved.surcharges, now);
+  rules.events?.statusCreated(tx, inserted, first.row);
+  const shipment = rules.events?.shipmentCreated(tx, inserted) ?? inserted;
+  scheduleRegistration(tx, rules, shipment);
+  return shipment;
+}
+
+/** Sends a return shipment whose registration failed to the carrier again, with the return's tags of now. */
+export function reregister(tx: Tx, acting: Acting, row: ReturnRecord, shipment: ShipmentRecord): void {
+  const now = acting.rules.clock.now();
+  const tagged = tx.update('shipments', shipment.id, { tags: tagNames(tx, row), register_at: now, updated_at: now });
+  const concept = addStatus(tx, acting.rules, tagged, { code: 'shipment-concept', at: now });
+  scheduleRegistration(tx, acting.rules, concept);
+}
+
+export type Registration = { invocation: 'manual' | 'automatic'; status: 'pending' | 'success' | 'failed'; error?: string; created_at: number };
+
+/** Each attempt with its outcome, read from the shipment's status history. */
+export function registrationsOf(store: ReadView, row: ReturnRecord): Registration[] {
+  return row.registrations.map(({ invocation, created_at, shipment_id }: RegistrationAttempt, index) => {
+    const later = row.registrations.slice(index + 1).find((attempt) => attempt.shipment_id === shipment_id);
+    const next = later?.created_at ?? Number.POSITIVE_INFINITY;
+    const outcome = store
+      .find('shipmentStatuses', 'shipment_id', shipment_id)
+      .map((status) => ({ status, code: store.get('statuses', status.status_id)?.code }))
+      .find(({ status, code }) => (code === 'shipment-registered' || code === 'shipment-registration-failed') && status.created_at >= created_at && status.created_at < next);
+    if (!outcome) return { invocation, created_at, status: 'pending' };
+    if (outcome.code === 'shipment-registered') return { invocation, created_at, status: 'success' };
+    const detail = (outcome.status.errors[0] as { detail?: string } | undefined)?.detail;
+    return { invocation, created_at, status: 'failed', ...(detail ? { error: detail } : {}) };
+  });
+}

@@ -1,0 +1,22 @@
+import { returnStatusDefs } from '../../model/returns/statuses.js';
+import type { StatusRecord } from '../../model/status.js';
+import type { ReadView, Tx } from '../../store/store.js';
+
+/**
+ * The status row of a return or report code. Data files written before returns existed lack
+ * these rows: the first use adds every one of them (ids from the transaction, so still
+ * deterministic), rather than failing.
+ */
+export function statusRow(tx: Tx, code: string): StatusRecord {
+  const found = tx.find('statuses', 'code', code)[0];
+  if (found) return found;
+  for (const def of returnStatusDefs) {
+    if (tx.find('statuses', 'code', def.code).length === 0) tx.insert('statuses', { id: tx.newId(), ...def });
+  }
+  const added = tx.find('statuses', 'code', code)[0];
+  if (!added) throw new Error(`status '${code}' is not a return or report status`);
+  return added;
+}
+
+/** The status row of a code when it exists (reads never add rows). */
+export const statusIfAny = (store: ReadView, code: string): StatusRecord | undefined => store.find('statuses', 'code', code)[0];

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { organizationOf } from '../../domain/returns/access.js';
+import { createMethod, deleteMethod, methodOr404, updateMethod, type MethodInput } from '../../domain/returns/methods.js';
+import { endpoint } from '../../http/endpoint.js';
+import { csvIds } from '../../http/params.js';
+import { jsonApi } from '../../http/respond.js';
+import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
+import { checkIdentity, relatedId, resourceRequest, toManyRef, toOneRef, type ToOneRef } from '../../jsonapi/request.js';
+import { ApiError } from '../../jsonapi/errors.js';
+import { errorDocument } from '../../jsonapi/schemas.js';
+import { returnMethodAttributes } from '../../model/returns/config.js';
+import { returnMethodIncludes } from '../include-paths.js';
+import { readOnly, returnsScope } from './common.js';
+import { methodSchemas, returnMethodKind } from './config-kinds.js';
+import { resolveEndpoint } from './resolve.js';
+
+const TAG = 'Return methods';
+const params = z.object({ return_method_id: z.string() });
+const { created_at: _created, ...writable } = returnMethodAttributes.shape;
+
+const relationships = z.object({
+  shop: toOneRef.optional(),
+  contract: toOneRef.optional(),
+  service: toOneRef.optional(),
+  service_options: toManyRef.optional(),
+  recovery_contract: toOneRef.optional(),
+  recovery_service: toOneRef.optional(),
+});
+
+const createRequest = resourceRequest({
+  id: 'ReturnMethodCreateRequest',
+  attributes: z.strictObject({ ...writable, created_at: readOnly }),
+  relationships: relationships.extend({ shop: toOneRef }),
+});
+const updateRequest = resourceRequest({
+  id: 'ReturnMethodUpdateRequest',
+  update: true,
+  attributes: z.strictObject({ ...writable, return_type: writable.return_type.optional(), created_at: readOnly }).optional(),
+  relationships: relationships.optional().describe('The shop cannot change; `data: null` removes a contract or service.'),
+});
+
+type Relationships = z.infer<typeof relationships>;
+type Attributes = Partial<z.infer<z.ZodObject<typeof writable>>>;
+
+/** The stored fields a request names; a relationship left out is not in the result (PATCH keeps it). */
+function fields(attributes: Attributes, rels: Relationships): Partial<MethodInput> {
+  const out: Partial<MethodInput> = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) (out as Record<string, unknown>)[key] = value ?? undefined;
+  const one = (ref: ToOneRef | undefined, name: string, type: string) => relatedId(ref, name, [type], false);
+  if (rels.shop) out.shop_id = one(rels.shop, 'shop', 'shops');
+  if (rels.contract) out.contract_id = one(rels.contract, 'contract', 'contracts');
+  if (rels.service) out.service_id = one(rels.service, 'service', 'services');
+  if (rels.recovery_contract) out.recovery_contract_id = one(rels.recovery_contract, 'recovery_contract', 'contracts');
+  if (rels.recovery_service) out.recovery_service_id = one(rels.recovery_service, 'recovery_service', 'services');
+  if (rels.service_options) {
+    rels.service_options.data.forEach((entry, index) => {
+      if (entry.type !== 'service-options') throw ApiError.unprocessable(`service_options must point at service-options, not '${entry.type}'.`, `/data/relationships/service_options/data/${index}/type`);
+    });
+    out.service_option_ids = rels.service_options.data.map((entry) => entry.id);
+  }
+  return out;
+}
+
+export const methodEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/returns/v1/return-methods',
+    operationId: 'listReturnMethods',
+    summary: 'List return methods',
+    description:
+      "How consumers can send items back to the caller's shops: `shipment` (a return label the sandbox registers with the method's service and contract), `store-drop-off` (bring it to the method's address) and `self-shipment` (send it yourself). `meta` shows the carrier, service and label price. Takes shipments.manage (production: returns.manage).",
+    tag: TAG,
+    auth: returnsScope,
+    query: z.object({ 'filter[shop]': csvIds.optional().describe('Comma separated shop ids.') }),
+    include: returnMethodIncludes,
+    paginated: true,
+    responses: { 200: { description: 'The methods.', schema: methodSchemas.list } },
+    handler: (ctx, { query, page, include }) => {
+      const shops = query['filter[shop]'];
+      const rows = ctx.services.store
+        .find('returnMethods', 'organization_id', organizationOf(ctx))
+        .filter((row) => row.deleted_at === undefined && (!shops || shops.includes(row.shop_id)));
+      return jsonApi(collectionDocument(ctx, returnMethodKind, rows, page, include));
+    },
+  }),
+  endpoint({
+    method: 'post',
+    path: '/returns/v1/return-methods',
+    operationId: 'createReturnMethod',
+    summary: 'Create a return method',
+    description:
+      'A `shipment` method needs a service and a contract (an active one the caller can use, of the same carrier, with a rate for the service) whose service delivers to the return address (the method\'s `address`, else the shop\'s return address); service options must be offered by that rate. `country_codes` limits the consumer countries. Recovery service and contract are checked the same way. Takes shipments.manage (production: returns.manage).',
+    tag: TAG,
+    auth: returnsScope,
+    body: createRequest,
+    responses: {
+      201: { description: 'The new method.', schema: methodSchemas.document },
+      409: { description: 'The body type is not return-methods (10007).', schema: errorDocument },
+      422: { description: 'Each rule the method breaks (10008), at its pointer.', schema: errorDocument },
+    },
+    handler: async (ctx, { body }) => {
+      checkIdentity(body.data, 'return-methods');
+      const input = { service_option_ids: [], ...fields(body.data.attributes, body.data.relationships) } as MethodInput;
+      const row = await createMethod(ctx, input);
+      return jsonApi(resourceDocument(ctx, returnMethodKind, row), 201, { location: ctx.url(returnMethodKind.self(row)) });
+    },
+  }),
+  resolveEndpoint,
+  endpoint({
+    method: 'get',
+    path: '/returns/v1/return-methods/{return_method_id}',
+    operationId: 'getReturnMethod',
+    summary: 'Get a return method',
+    description: 'Takes shipments.manage (production: returns.manage).',
+    tag: TAG,
+    auth: returnsScope,
+    params,
+    include: returnMethodIncludes,
+    responses: { 200: { description: 'The method.', schema: methodSchemas.document } },
+    handler: (ctx, { params: path, include }) => jsonApi(resourceDocument(ctx, returnMethodKind, methodOr404(ctx, path.return_method_id), include)),
+  }),
+  endpoint({
+    method: 'patch',
+    path: '/returns/v1/return-methods/{return_method_id}',
+    operationId: 'updateReturnMethod',
+    summary: 'Change a return method',
+    description: 'Send only what changes; the whole method is checked again as on create. Returns already made keep their shipments. Takes shipments.manage (production: returns.manage).',
+    tag: TAG,
+    auth: returnsScope,
+    params,
+    body: updateRequest,
+    responses: {
+      200: { description: 'The whole method.', schema: methodSchemas.document },
+      409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
+      422: { description: 'Each rule the changed method breaks (10008).', schema: errorDocument },
+    },
+    handler: async (ctx, { params: path, body }) => {
+      const current = methodOr404(ctx, path.return_method_id);
+      checkIdentity(body.data, 'return-methods', current.id);
+      const { shop: _shop, ...rels } = body.data.relationships ?? {};
+      const row = await updateMethod(ctx, current.id, fields(body.data.attributes ?? {}, rels));
+      return jsonApi(resourceDocument(ctx, returnMethodKind, row));
+    },
+  }),
+  endpoint({
+    method: 'delete',
+    path: '/returns/v1/return-methods/{return_method_id}',
+    operationId: 'deleteReturnMethod',
+    summary: 'Delete a return method',
+    description: 'Consumers can no longer choose it; returns made with it keep it. Takes shipments.manage (production: returns.manage).',
+    tag: TAG,
+    auth: returnsScope,
+    params,
+    responses: { 204: { description: 'Deleted.' } },
+    handler: async (ctx, { params: path }) => {
+      await deleteMethod(ctx, path.return_method_id);
+      return new Response(null, { status: 204 });
+    },
+  }),
+];

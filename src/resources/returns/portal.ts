@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { paymentOfToken, settlePayment } from '../../domain/returns/payments.js';
+import type { Rules } from '../../domain/rules.js';
+import { DomainError } from '../../domain/errors.js';
+import { endpoint } from '../../http/endpoint.js';
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const money = (amount: number, currency: string) => `${(amount / 100).toFixed(2)} ${currency}`;
+
+function page(title: string, color: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;color:#222}h1{color:${escape(color)}}button{margin-right:.5rem;padding:.4rem 1rem}</style></head>
+<body>${body}<p><small>parcel-sandbox: not a real shop or payment.</small></p></body></html>`;
+}
+
+/** The payment page: amount, state, and the buttons while the payment is open. */
+function paymentPage(rules: Rules, token: string): string {
+  const { payment, row } = paymentOfToken(rules, token);
+  const shop = rules.store.get('shops', row.shop_id);
+  const open = payment.paid_at === undefined && row.payment_id === payment.id && row.status_code === 'return-payment-pending';
+  const state = payment.paid_at !== undefined ? '<p><strong>Paid.</strong> Thank you: your return is approved.</p>' : open ? '' : '<p><strong>This payment is closed.</strong></p>';
+  const button = (outcome: string, label: string) => `<button name="outcome" value="${outcome}">${label}</button>`;
+  const buttons = open ? `<form method="post">${button('paid', 'Pay')}${button('cancelled', 'Cancel')}${button('failed', 'Fail the payment')}</form>` : '';
+  const title = `<h1>${escape(shop?.name ?? 'Your return')}</h1><p>Return of order ${escape(row.order_reference)}: <strong>${money(payment.amount, payment.currency)}</strong></p>`;
+  return page('Pay for your return', shop?.branding?.returns?.primary_color ?? '#0b5', `${title}${state}${buttons}`);
+}
+
+/**
+ * What a consumer sees of the returns product without a token: the shop's return portal page
+ * (`return_portal_url`) and the sandbox's payment page, where a checkout URL leads.
+ */
+export const portalEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/return-portal/{portal_id}',
+    operationId: 'getReturnPortal',
+    summary: "A shop's return portal",
+    description:
+      "The page a shop's `return_portal_url` points at (`portal_id` is the shop id). The sandbox serves a minimal page naming the shop; a portal of your own does the work through the API: look the order up, resolve the methods, create the return.",
+    tag: 'Returns',
+    auth: 'none',
+    params: z.object({ portal_id: z.string() }),
+    produces: ['text/html'],
+    responses: { 200: { description: 'An HTML page.', contentTypes: ['text/html'] } },
+    handler: (ctx, { params }, c) => {
+      const shop = ctx.services.store.get('shops', params.portal_id);
+      if (!shop) throw DomainError.notFound(`No return portal '${params.portal_id}' exists.`);
+      const color = shop.branding?.returns?.primary_color ?? '#0b5';
+      return c.html(
+        page(
+          `Returns - ${shop.name}`,
+          color,
+          `<h1>Return an order from ${escape(shop.name)}</h1><p>Enter your order number and e-mail address to return items.</p>` +
+            '<p>This sandbox page stands in for the portal; a return portal calls <code>GET /orders/v1/orders/{reference}</code>, ' +
+            '<code>POST /returns/v1/return-methods/resolve</code> and <code>POST /returns/v1/returns</code>.</p>',
+        ),
+      );
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: '/return-portal/checkout/{checkout_token}',
+    operationId: 'getReturnPaymentPage',
+    summary: 'The payment page of a return',
+    description: "Where a payment's `checkout_url` leads: the amount, and buttons to pay, cancel or let the payment fail (each a POST to the same URL).",
+    tag: 'Returns',
+    auth: 'none',
+    params: z.object({ checkout_token: z.string() }),
+    produces: ['text/html'],
+    responses: { 200: { description: 'An HTML page.', contentTypes: ['text/html'] } },
+    handler: (ctx, { params }, c) => c.html(paymentPage(ctx.services.rules, params.checkout_token)),
+  }),
+  endpoint({
+    method: 'post',
+    path: '/return-portal/checkout/{checkout_token}',
+    operationId: 'settleReturnPayment',
+    summary: 'Pay, cancel or fail a payment',
+    description: '`outcome` `paid` (the default) approves the return (its return shipment follows as on approve); `cancelled` or `failed` make it `return-payment-failed`. Answers the page as it is then.',
+    tag: 'Returns',
+    auth: 'none',
+    params: z.object({ checkout_token: z.string() }),
+    body: z.object({ outcome: z.enum(['paid', 'cancelled', 'failed']).optional() }).meta({ id: 'ReturnPaymentOutcome' }),
+    bodyFormat: 'json-or-form',
+    bodyOptional: true,
+    produces: ['text/html'],
+    responses: {
+      200: { description: 'The payment page after the outcome.', contentTypes: ['text/html'] },
+      403: { description: 'The link was changed (10013).' },
+      422: { description: 'The payment was paid already or is no longer open (10008).' },
+    },
+    handler: async (ctx, { params, body }, c) => {
+      await settlePayment(ctx.services.rules, params.checkout_token, body?.outcome ?? 'paid');
+      return c.html(paymentPage(ctx.services.rules, params.checkout_token));
+    },
+  }),
+];

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { ownOr404, organizationOf } from '../../domain/returns/access.js';
+import { createReason, deleteReason, hasAnyTag, updateReason } from '../../domain/returns/reasons.js';
+import { endpoint } from '../../http/endpoint.js';
+import { csvStrings } from '../../http/params.js';
+import { jsonApi } from '../../http/respond.js';
+import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
+import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
+import { errorDocument } from '../../jsonapi/schemas.js';
+import { returnReasonAttributes } from '../../model/returns/config.js';
+import { LANGUAGE_NOTE, acceptLanguage, catalogueRead, catalogueWrite, readOnly } from './common.js';
+import { reasonKind, reasonSchemas } from './config-kinds.js';
+
+const TAG = 'Return reasons';
+const params = z.object({ return_reason_id: z.string() });
+
+const createRequest = resourceRequest({
+  id: 'ReturnReasonCreateRequest',
+  attributes: returnReasonAttributes,
+  relationships: z.record(z.string(), z.unknown()).optional(),
+});
+const updateRequest = resourceRequest({
+  id: 'ReturnReasonUpdateRequest',
+  update: true,
+  attributes: returnReasonAttributes.partial().extend({ created_at: readOnly }).optional(),
+  relationships: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const reasonEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/returns/v1/reasons',
+    operationId: 'listReturnReasons',
+    summary: 'List return reasons',
+    description: `The return reasons of the caller's organization, which its shops pick from (seeded with a default set). ${LANGUAGE_NOTE} Takes shipments.manage or shops.manage (production: returns.manage or return_reasons.manage).`,
+    tag: TAG,
+    auth: catalogueRead,
+    query: z.object({ 'filter[tags]': csvStrings.optional().describe('Comma separated tags: reasons with any of them.') }),
+    paginated: true,
+    responses: { 200: { description: 'The reasons.', schema: reasonSchemas.list } },
+    handler: (ctx, { query, page }, c) => {
+      const tags = query['filter[tags]'];
+      const rows = ctx.services.store.find('returnReasons', 'organization_id', organizationOf(ctx)).filter((row) => !tags || hasAnyTag(row, tags));
+      return jsonApi(collectionDocument(ctx, reasonKind(acceptLanguage(c)), rows, page));
+    },
+  }),
+  endpoint({
+    method: 'post',
+    path: '/returns/v1/reasons',
+    operationId: 'createReturnReason',
+    summary: 'Create a return reason',
+    description:
+      'A reason consumers can give, with whether it accepts or requires a comment and photos. `description` is a text or one per locale (`{"en-GB": "...", "nl-NL": "..."}`). Codes are unique in the organization. Takes shops.manage (production: return_reasons.manage).',
+    tag: TAG,
+    auth: catalogueWrite,
+    body: createRequest,
+    responses: {
+      201: { description: 'The new reason.', schema: reasonSchemas.document },
+      409: { description: 'The body type is not return-reasons (10007).', schema: errorDocument },
+      422: { description: 'A code in use, or a requirement without acceptance (10008).', schema: errorDocument },
+    },
+    handler: async (ctx, { body }) => {
+      checkIdentity(body.data, 'return-reasons');
+      const row = await createReason(ctx, body.data.attributes);
+      return jsonApi(resourceDocument(ctx, reasonKind(undefined), row), 201, { location: ctx.url(`/returns/v1/reasons/${row.id}`) });
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: '/returns/v1/reasons/{return_reason_id}',
+    operationId: 'getReturnReason',
+    summary: 'Get a return reason',
+    description: `${LANGUAGE_NOTE} Takes shipments.manage or shops.manage (production: returns.manage or return_reasons.manage).`,
+    tag: TAG,
+    auth: catalogueRead,
+    params,
+    responses: { 200: { description: 'The reason.', schema: reasonSchemas.document } },
+    handler: (ctx, { params: path }, c) => jsonApi(resourceDocument(ctx, reasonKind(acceptLanguage(c)), ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id))),
+  }),
+  endpoint({
+    method: 'patch',
+    path: '/returns/v1/reasons/{return_reason_id}',
+    operationId: 'updateReturnReason',
+    summary: 'Change a return reason',
+    description: 'Send only what changes. Returns already made keep the reason as it was. Takes shops.manage (production: return_reasons.manage).',
+    tag: TAG,
+    auth: catalogueWrite,
+    params,
+    body: updateRequest,
+    responses: {
+      200: { description: 'The whole reason.', schema: reasonSchemas.document },
+      409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
+      422: { description: 'A code in use, or a requirement without acceptance (10008).', schema: errorDocument },
+    },
+    handler: async (ctx, { params: path, body }) => {
+      ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id);
+      checkIdentity(body.data, 'return-reasons', path.return_reason_id);
+      const { created_at: _ignored, ...changes } = body.data.attributes ?? {};
+      const row = await updateReason(ctx, path.return_reason_id, changes);
+      return jsonApi(resourceDocument(ctx, reasonKind(undefined), row));
+    },
+  }),
+  endpoint({
+    method: 'delete',
+    path: '/returns/v1/reasons/{return_reason_id}',
+    operationId: 'deleteReturnReason',
+    summary: 'Delete a return reason',
+    description: 'Shops stop offering it; returns already made keep it as the consumer gave it. Takes shops.manage (production: return_reasons.manage).',
+    tag: TAG,
+    auth: catalogueWrite,
+    params,
+    responses: { 204: { description: 'Deleted.' } },
+    handler: async (ctx, { params: path }) => {
+      await deleteReason(ctx, path.return_reason_id);
+      return new Response(null, { status: 204 });
+    },
+  }),
+];

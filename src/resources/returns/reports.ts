@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { organizationOf, ownOr404 } from '../../domain/returns/access.js';
+import { countEntries, createReport, deleteReport } from '../../domain/returns/reports.js';
+import { DomainError } from '../../domain/errors.js';
+import { endpoint } from '../../http/endpoint.js';
+import { jsonApi } from '../../http/respond.js';
+import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
+import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
+import { errorDocument } from '../../jsonapi/schemas.js';
+import { returnReportFilters } from '../../model/returns/report.js';
+import { returnReportIncludes } from '../include-paths.js';
+import { readOnly, returnsScope } from './common.js';
+import { reportSchemas, returnReportKind } from './report-kinds.js';
+
+const TAG = 'Return reports';
+const scopes = 'Takes shipments.manage (production: returns.manage).';
+const params = z.object({ report_id: z.string() });
+
+const createRequest = resourceRequest({
+  id: 'ReturnReportCreateRequest',
+  attributes: z.strictObject({ name: z.string().min(1).max(255), filters: returnReportFilters, progress: readOnly, created_at: readOnly, updated_at: readOnly }),
+  relationships: z.record(z.string(), z.unknown()).optional(),
+});
+const countRequest = resourceRequest({
+  id: 'ReturnReportCountRequest',
+  attributes: z.strictObject({ name: z.string().max(255).optional(), filters: returnReportFilters, progress: readOnly, created_at: readOnly, updated_at: readOnly }),
+  relationships: z.record(z.string(), z.unknown()).optional(),
+});
+const countDocument = z.strictObject({ data: z.object({ total_entries: z.number().int() }) }).meta({ id: 'ReturnReportCount' });
+
+export const reportEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/returns/v1/reports',
+    operationId: 'listReturnReports',
+    summary: 'List return reports',
+    description: `The caller's organization's reports, newest first. ${scopes}`,
+    tag: TAG,
+    auth: returnsScope,
+    include: returnReportIncludes,
+    paginated: true,
+    responses: { 200: { description: 'The reports.', schema: reportSchemas.list } },
+    handler: (ctx, { page, include }) => {
+      const rows = [...ctx.services.store.find('returnReports', 'organization_id', organizationOf(ctx))].sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+      return jsonApi(collectionDocument(ctx, returnReportKind, rows, page, include, true));
+    },
+  }),
+  endpoint({
+    method: 'post',
+    path: '/returns/v1/reports',
+    operationId: 'createReturnReport',
+    summary: 'Ask for a return report',
+    description: `A CSV with a line per returned item of the returns \`filters\` select (dates as Unix seconds, dates or ISO-8601 date-times; shops, methods, reason codes, statuses, consumer countries, ...). It is \`report-queued\` and generated 5 seconds later on the sandbox clock from the returns as they are then: \`report-finished\` with its \`file\` (\`GET /returns/v1/reports/{report_id}/files/{file_id}\`, \`Accept: text/csv\`). ${scopes}`,
+    tag: TAG,
+    auth: returnsScope,
+    body: createRequest,
+    responses: {
+      201: { description: 'The queued report; `progress.total` is the projected number of lines.', schema: reportSchemas.document },
+      409: { description: 'The body type is not return-reports (10007).', schema: errorDocument },
+    },
+    handler: async (ctx, { body }) => {
+      checkIdentity(body.data, 'return-reports');
+      const row = await createReport(ctx, body.data.attributes.name, body.data.attributes.filters);
+      return jsonApi(resourceDocument(ctx, returnReportKind, row), 201, { location: ctx.url(returnReportKind.self(row)) });
+    },
+  }),
+  endpoint({
+    method: 'post',
+    path: '/returns/v1/reports/count-report-entries',
+    operationId: 'countReturnReportEntries',
+    summary: 'How many lines a report would have',
+    description: `The number of returned items the filters select now. ${scopes}`,
+    tag: TAG,
+    auth: returnsScope,
+    body: countRequest,
+    responses: { 200: { description: 'The projected number of lines.', schema: countDocument } },
+    handler: (ctx, { body }) => {
+      checkIdentity(body.data, 'return-reports');
+      return jsonApi({ data: { total_entries: countEntries(ctx, body.data.attributes.filters) } });
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: '/returns/v1/reports/{report_id}',
+    operationId: 'getReturnReport',
+    summary: 'Get a return report',
+    description: scopes,
+    tag: TAG,
+    auth: returnsScope,
+    params,
+    include: returnReportIncludes,
+    responses: { 200: { description: 'The report.', schema: reportSchemas.document } },
+    handler: (ctx, { params: path, include }) => jsonApi(resourceDocument(ctx, returnReportKind, ownOr404(ctx, 'returnReports', 'return-reports', path.report_id), include)),
+  }),
+  endpoint({
+    method: 'delete',
+    path: '/returns/v1/reports/{report_id}',
+    operationId: 'deleteReturnReport',
+    summary: 'Delete a return report',
+    description: `With its file. A report that is still being generated answers 423. ${scopes}`,
+    tag: TAG,
+    auth: returnsScope,
+    params,
+    responses: { 204: { description: 'Deleted.' }, 423: { description: 'The report is being generated (10005).', schema: errorDocument } },
+    handler: async (ctx, { params: path }) => {
+      await deleteReport(ctx, path.report_id);
+      return new Response(null, { status: 204 });
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: '/returns/v1/reports/{report_id}/files/{file_id}',
+    operationId: 'downloadReturnReport',
+    summary: 'Download a return report',
+    description: `The CSV (\`Accept: text/csv\`): a header line, then a line per returned item, RFC 4180 quoting, CRLF line ends. ${scopes}`,
+    tag: TAG,
+    auth: returnsScope,
+    params: z.object({ report_id: z.string(), file_id: z.string() }),
+    produces: ['text/csv'],
+    responses: { 200: { description: 'The CSV.', contentTypes: ['text/csv'] } },
+    handler: (ctx, { params: path }) => {
+      const report = ownOr404(ctx, 'returnReports', 'return-reports', path.report_id);
+      const file = report.file_id === path.file_id ? ctx.services.store.get('returnReportFiles', path.file_id) : undefined;
+      if (!file) throw DomainError.notFound(`No files resource with id '${path.file_id}' exists for this report.`);
+      return new Response(file.content, { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="return-report-${report.id}.csv"` } });
+    },
+  }),
+];

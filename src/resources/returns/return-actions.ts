@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { ownOr404 } from '../../domain/returns/access.js';
+import { approveReturn, rejectReturn } from '../../domain/returns/decide.js';
+import { openCheckout, requestPayment } from '../../domain/returns/payments.js';
+import { requestRecoveryShipment, retryShipment } from '../../domain/returns/recovery.js';
+import { tagReturn } from '../../domain/returns/tags.js';
+import { endpoint } from '../../http/endpoint.js';
+import { jsonApi } from '../../http/respond.js';
+import { toResourceObject } from '../../jsonapi/resource.js';
+import { errorDocument } from '../../jsonapi/schemas.js';
+import { fileKind, fileSchemas } from '../shipment-kinds.js';
+import { returnsScope } from './common.js';
+import { paymentRequest, rejectRequest, tagRequest } from './return-requests.js';
+
+const params = z.object({ return_id: z.string() });
+const done = () => new Response(null, { status: 204 });
+const scopes = 'Takes shipments.manage (production: returns.manage).';
+const fileList = z.object({ data: z.array(fileSchemas.resource) }).meta({ id: 'ReturnFileList' });
+
+export const returnActionEndpoints = [
+  endpoint({
+    method: 'post',
+    path: '/returns/v1/returns/{return_id}/approve',
+    operationId: 'approveReturn',
+    summary: 'Approve a return',
+    description: `An open return (pending, or waiting for a payment) becomes \`return-approved\`. With a method that has a service and contract the return shipment is created at once (the consumer ships it to the return address) and registered REGISTRATION_DELAY seconds later on the sandbox clock; then its label is in \`GET /returns/v1/returns/{return_id}/files\`. A rejected or approved return answers 422. ${scopes}`,
+    tag: 'Returns',
+    auth: returnsScope,
+    params,
+    responses: { 204: { description: 'Approved.' }, 422: { description: 'The return is not open, or its shipment cannot be made (10008).', schema: errorDocument } },
+    handler: async (ctx, { params: path }) => (await approveReturn(ctx, path.return_id), done()),
+  }),
+  endpoint({
+    method: 'post',
+    path: '/returns/v1/returns/{return_id}/reject',
+    operationId: 'rejectReturn',
+    summary: 'Reject a return',
+    description: `An open return becomes \`return-rejected\`, with \`data.message\` as its \`rejection_message\`. Its items can be returned again. ${scopes}`,
+    tag: 'Returns',
+    auth: returnsScope,
+    params,
+    body: rejectRequest,
+    bodyOptional: true,
+    responses: { 204: { description: 'Rejected.' }, 422: { description: 'The return is not open (10008).', schema: errorDocument } },
+    handler: async (ctx, { params: path, body }) => (await rejectReturn(ctx, path.return_id, body?.data?.message), done()),
+  }),
+  endpoint({
+    method: 'post',
+    path: '/returns/v1/returns/{return_id}/tag',
+    operationId: 'tagReturn',
+    summary: 'Set the tags of a return',
+    description: `Replaces the return's tags with \`data.return_tag_ids\` (tags of the return's shop; none without a body). A retried return shipment takes the tags of then. ${scopes}`,
+    tag: 'Returns',
+    auth: returnsScope,
+    params,
+    body: tagRequest,
+    bodyOptional: true,
+    responses: { 204: { description: 'Tagged.' }, 422: { description: "A tag that is not one of the shop's (10008).", schema: errorDocument } },
+    handler: async (ctx, { params: path, body }) => (await tagReturn(ctx, path.return_id, body?.data.return_tag_ids ?? []), done()),
+  }),
+  endpoint({
+    method: 'get',
+    path: '/returns/v1/returns/{return_id}/files',
+    operationId: 'listReturnFiles',
+    summary: 'The files of a return',
+    description: `The documents of the return shipment once it is registered (the return label; customs documents across borders), downloadable at \`GET /files/{file_id}\`; empty before that and for methods without a shipment. ${scopes}`,
+    tag: 'Returns',
+    auth: returnsScope,
+    params,
+    query: z.object({ 'filter[document_type]': z.string().max(64).optional().describe('`label`, `customs-declaration-form`, ...') }),
+    responses: { 200: { description: 'The files.', schema: fileList } },
+    handler: (ctx, { params: path, query }) => {
+      const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
+      const type = query['filter[document_type]'];
+      const files = row.shipment_id ? ctx.services.store.find('files', 'shipment_id', row.shipment_id).filter((file) => !type || file.document_type === type) : [];
+      return jsonApi({ data: files.map((file) => toResourceObject(fileKind, file, ctx)) });
+    },
+  }),
+  endpoint({
+    method: 'post',
+    path: '/returns/v1/returns/{return_id}/retry-shipment',
+    operationId: 'retryReturnShipment',
+    summary: 'Register a failed return shipment again',
+    description: `When the carrier refused the return shipment (\`shipment_registrations\` ends with \`failed\`), sends it again with the return's tags of now; 422 otherwise. ${scopes}`,
+    tag: 'Returns',
+    auth: returnsScope,
+    params,
+    responses: { 204: { description: 'Queued for registration.' }, 422: { description: 'The return shipment did not fail (10008).', schema: errorDocument } },
+    handler: async (ctx, { params: path }) => (await retryShipment(ctx, path.return_id), done()),
+  }),
+  endpoint({
+    method: 'post',
+    path: '/returns/v1/returns/{return_id}/request-recovery-shipment',
+    operationId: 'requestRecoveryShipment',
+    summary: 'Ask for a recovery shipment',
+    description: `A consumer's signed link: \`hmac\` is the hex HMAC-SHA256 of \`recovery-shipment:{return_id}\` under the sandbox key \`parcel-sandbox-returns\` (a wrong one is 403). An approved return whose method has a recovery service and contract gets a new return shipment with them. ${scopes}`,
+    tag: 'Returns',
+    auth: returnsScope,
+    params,
+    query: z.object({ hmac: z.string().max(128).describe('The signature of the link.') }),
+    responses: {
+      204: { description: 'A recovery shipment was created and queued for registration.' },
+      403: { description: 'The hmac does not sign this return (10013).', schema: errorDocument },
+      422: { description: 'The return is not approved, or its method has no recovery service (10008).', schema: errorDocument },
+    },
+    handler: async (ctx, { params: path, query }) => (await requestRecoveryShipment(ctx, path.return_id, query.hmac), done()),
+  }),
+  endpoint({
+    method: 'post',
+    path: '/returns/v1/returns/{return_id}/request-payment',
+    operationId: 'requestReturnPayment',
+    summary: 'Ask the consumer to pay',
+    description: `An open return becomes \`return-payment-pending\` with a \`payment\` of \`data.return_payment\` and a signed \`checkout_url\`. Paid on the sandbox's payment page, the return is approved; failed or cancelled there, or unpaid 24 hours later on the sandbox clock, it is \`return-payment-failed\` (the shop may ask again). ${scopes}`,
+    tag: 'Returns',
+    auth: returnsScope,
+    params,
+    body: paymentRequest,
+    responses: { 204: { description: 'The payment is requested.' }, 422: { description: 'The return is not open, or the amount is not positive (10008).', schema: errorDocument } },
+    handler: async (ctx, { params: path, body }) => (await requestPayment(ctx, path.return_id, body.data.return_payment), done()),
+  }),
+  endpoint({
+    method: 'get',
+    path: '/returns/v1/returns/{return_id}/payment-checkout-url/{payment_id}',
+    operationId: 'openReturnCheckout',
+    summary: 'Open the checkout of a payment',
+    description: `The \`checkout_url\` of a return's payment: \`hmac\` is the hex HMAC-SHA256 of \`payment-checkout:{return_id}:{payment_id}\` under the sandbox key \`parcel-sandbox-returns\` (a wrong one is 403). Redirects to the sandbox's payment page, where the consumer pays, cancels or fails. ${scopes}`,
+    tag: 'Returns',
+    auth: returnsScope,
+    params: z.object({ return_id: z.string(), payment_id: z.string() }),
+    query: z.object({ hmac: z.string().max(128).describe('The signature of the link.') }),
+    responses: {
+      302: { description: 'To the payment page (`Location`).' },
+      403: { description: 'The hmac does not sign this payment (10013).', schema: errorDocument },
+      422: { description: 'The payment was paid already or is no longer the open one (10008).', schema: errorDocument },
+    },
+    handler: (ctx, { params: path, query }) =>
+      new Response(null, { status: 302, headers: { location: ctx.url(openCheckout(ctx, path.return_id, path.payment_id, query.hmac)) } }),
+  }),
+];

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { resourceRequest, toOneRef } from '../../jsonapi/request.js';
+import { uuid } from '../../model/common.js';
+import { consumerAddress, money } from '../../model/returns/common.js';
+import { outcomes } from '../../model/returns/return.js';
+import { shopLocales } from '../../model/shop.js';
+import { readOnly } from './common.js';
+
+/** An item a consumer returns (production's PostReturnItem). */
+export const postReturnItem = z
+  .strictObject({
+    id: z.string().min(1).max(255).describe('The id of the order item.'),
+    quantity: z.number().int().min(1).max(10_000),
+    reason: z
+      .strictObject({
+        code: z.string().min(1).max(255),
+        comment: z.string().max(255).nullable().optional(),
+        attachments: z
+          .array(z.strictObject({ data: z.string().min(1).describe('Base64 image data.'), extension: z.enum(['jpg', 'jpeg', 'png']) }))
+          .max(5)
+          .optional(),
+        questions: z.array(z.strictObject({ code: z.string().min(1).max(255), answer: z.union([z.string().max(1000), z.boolean()]) })).max(20).optional(),
+      })
+      .optional(),
+    preferred_outcome: z.enum(outcomes).optional().describe('Default refund.'),
+  })
+  .meta({ id: 'PostReturnItem' });
+
+export const createReturnRequest = resourceRequest({
+  id: 'ReturnCreateRequest',
+  attributes: z.strictObject({
+    order_reference: z.string().min(1).max(255),
+    consumer_address: consumerAddress,
+    items: z.array(postReturnItem).min(1).max(100),
+    locale: z.enum(shopLocales).optional().describe("The consumer's language; default Accept-Language, else the shop's."),
+    created_at: readOnly,
+    return_address: readOnly,
+    rejection_message: readOnly,
+    has_preferred_outcome_refund: readOnly,
+    has_preferred_outcome_exchange: readOnly,
+    shipment_registrations: readOnly,
+    registration_retry_after: readOnly,
+    payment: readOnly,
+  }),
+  relationships: z.object({ shop: toOneRef, return_method: toOneRef, tags: toOneRef.optional() }),
+});
+
+export const tagRequest = z.strictObject({ data: z.strictObject({ return_tag_ids: z.array(uuid).max(50) }) }).meta({ id: 'ReturnTagRequest' });
+
+export const rejectRequest = z
+  .object({ data: z.object({ message: z.string().max(255).nullable().optional().describe('Why, for the consumer.') }).optional() })
+  .meta({ id: 'ReturnRejectRequest' });
+
+export const paymentRequest = z.strictObject({ data: z.strictObject({ return_payment: money }) }).meta({ id: 'ReturnPaymentRequest' });

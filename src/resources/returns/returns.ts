@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { organizationOf, ownOr404 } from '../../domain/returns/access.js';
+import { createReturn } from '../../domain/returns/create.js';
+import { momentOf } from '../../domain/returns/moments.js';
+import { endpoint } from '../../http/endpoint.js';
+import { booleanParam, csvIds, csvStrings } from '../../http/params.js';
+import { jsonApi } from '../../http/respond.js';
+import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
+import { checkIdentity, relatedId } from '../../jsonapi/request.js';
+import { errorDocument } from '../../jsonapi/schemas.js';
+import type { ReturnRecord } from '../../model/returns/return.js';
+import { shopLocales } from '../../model/shop.js';
+import { returnIncludes, returnListIncludes } from '../include-paths.js';
+import { acceptLanguage, returnsScope } from './common.js';
+import { createReturnRequest } from './return-requests.js';
+import { returnKind, returnListKind, returnListSchemas, returnSchemas } from './return-kinds.js';
+
+const moment = z.string().min(1).max(64).describe('Unix seconds, a date (`2026-01-31`) or an ISO-8601 date-time.');
+
+const squash = (text: string | undefined) => (text ?? '').replace(/\s+/g, '').toUpperCase();
+
+const query = z.object({
+  'filter[email]': z.string().max(255).optional().describe("The consumer's e-mail address (any case)."),
+  'filter[postal_code]': z.string().max(20).optional().describe("The consumer's postal code (any spacing)."),
+  'filter[search]': z.string().max(255).optional().describe('Text in the order reference, the consumer\'s name or e-mail address, or an item\'s name or SKU.'),
+  'filter[status]': csvStrings.optional().describe('Comma separated return status codes (`return-pending`, `return-approved`, ...).'),
+  'filter[shop]': csvIds.optional().describe('Comma separated shop ids.'),
+  'filter[created_at][date_from]': moment.optional(),
+  'filter[created_at][date_to]': moment.optional(),
+  'filter[tags]': csvIds.optional().describe('Comma separated return tag ids: returns with any of them.'),
+  'filter[has_preferred_outcome_refund]': booleanParam.optional(),
+  'filter[has_preferred_outcome_exchange]': booleanParam.optional(),
+});
+
+function matches(row: ReturnRecord, q: z.output<typeof query>, from?: number, to?: number): boolean {
+  const search = q['filter[search]']?.toLowerCase();
+  const consumer = row.consumer_address;
+  const haystack = [row.order_reference, consumer.first_name, consumer.last_name, consumer.email, ...row.items.flatMap((i) => [i.name ?? '', i.sku ?? ''])].join('\n').toLowerCase();
+  return (
+    (!q['filter[email]'] || consumer.email.toLowerCase() === q['filter[email]'].trim().toLowerCase()) &&
+    (!q['filter[postal_code]'] || squash(consumer.postal_code) === squash(q['filter[postal_code]'])) &&
+    (!search || haystack.includes(search)) &&
+    (!q['filter[status]'] || q['filter[status]'].includes(row.status_code)) &&
+    (!q['filter[shop]'] || q['filter[shop]'].includes(row.shop_id)) &&
+    (from === undefined || row.created_at >= from) &&
+    (to === undefined || row.created_at <= to) &&
+    (!q['filter[tags]'] || row.tag_ids.some((id) => q['filter[tags]']!.includes(id))) &&
+    (q['filter[has_preferred_outcome_refund]'] === undefined || row.items.some((i) => i.preferred_outcome === 'refund') === q['filter[has_preferred_outcome_refund]']) &&
+    (q['filter[has_preferred_outcome_exchange]'] === undefined || row.items.some((i) => i.preferred_outcome === 'exchange') === q['filter[has_preferred_outcome_exchange]'])
+  );
+}
+
+export const returnEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/returns/v1/returns',
+    operationId: 'listReturns',
+    summary: 'List returns',
+    description: "The returns of the caller's shops, newest first, without their items; `meta` shows the return shipment's tracking code and status. Takes shipments.manage (production: returns.manage).",
+    tag: 'Returns',
+    auth: returnsScope,
+    query,
+    include: returnListIncludes,
+    paginated: true,
+    responses: { 200: { description: 'The returns.', schema: returnListSchemas.list } },
+    handler: (ctx, { query: q, page, include }) => {
+      const bound = (name: 'filter[created_at][date_from]' | 'filter[created_at][date_to]', end: boolean) => {
+        const raw = q[name];
+        return raw === undefined ? undefined : momentOf(raw, { parameter: name }, end);
+      };
+      const from = bound('filter[created_at][date_from]', false);
+      const to = bound('filter[created_at][date_to]', true);
+      // Oldest first by creation (a changed row moves in the table), answered newest first.
+      const rows = ctx.services.store
+        .find('returns', 'organization_id', organizationOf(ctx))
+        .filter((row) => matches(row, q, from, to))
+        .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+      return jsonApi(collectionDocument(ctx, returnListKind, rows, page, include, true));
+    },
+  }),
+  endpoint({
+    method: 'post',
+    path: '/returns/v1/returns',
+    operationId: 'createReturn',
+    summary: 'Request a return',
+    description:
+      "A consumer returns items of an order of the shop: `order_reference` and `consumer_address.email` must match the order, each item names an order item (`id`) with a quantity no more than ordered minus what earlier returns claim, and the reason the shop offers with its rules (comment, photos as base64 jpg/png, answers to its required questions). The method must be the shop's and offered in the consumer's country. All problems are answered at once, with pointers; nothing is stored then. A new return is `return-pending`; the shop's hooks on `returns` run on it (approve, reject, request a payment, deadline passed). Takes shipments.manage (production: returns.manage).",
+    tag: 'Returns',
+    auth: returnsScope,
+    body: createReturnRequest,
+    responses: {
+      201: { description: 'The new return.', schema: returnSchemas.document },
+      409: { description: 'The body type is not returns (10007).', schema: errorDocument },
+      422: { description: 'Every rule the return breaks (10008), each at its pointer.', schema: errorDocument },
+    },
+    handler: async (ctx, { body }, c) => {
+      checkIdentity(body.data, 'returns');
+      const { attributes, relationships } = body.data;
+      const asked = acceptLanguage(c);
+      const locale = attributes.locale ?? ((shopLocales as readonly string[]).includes(asked ?? '') ? (asked as (typeof shopLocales)[number]) : undefined);
+      const row = await createReturn(ctx, {
+        shopId: relatedId(relationships.shop, 'shop', ['shops'])!,
+        methodId: relatedId(relationships.return_method, 'return_method', ['return-methods'])!,
+        tagId: relatedId(relationships.tags, 'tags', ['return-tags'], false),
+        order_reference: attributes.order_reference,
+        consumer_address: attributes.consumer_address,
+        items: attributes.items,
+        locale,
+      });
+      return jsonApi(resourceDocument(ctx, returnKind(), row), 201, { location: ctx.url(`/returns/v1/returns/${row.id}`) });
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: '/returns/v1/returns/{return_id}',
+    operationId: 'getReturn',
+    summary: 'Get a return',
+    description:
+      "With its items, the attempts to register its return shipment (`shipment_registrations`, read from the shipment's statuses) and its payment. Reason texts are in the language of `Accept-Language`, else the consumer's. Takes shipments.manage (production: returns.manage).",
+    tag: 'Returns',
+    auth: returnsScope,
+    params: z.object({ return_id: z.string() }),
+    include: returnIncludes,
+    responses: { 200: { description: 'The return.', schema: returnSchemas.document } },
+    handler: (ctx, { params, include }, c) => jsonApi(resourceDocument(ctx, returnKind(acceptLanguage(c)), ownOr404(ctx, 'returns', 'returns', params.return_id), include)),
+  }),
+];

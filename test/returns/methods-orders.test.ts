@@ -1,0 +1,135 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { firstError, testSandbox, type Json, type TestSandbox } from '../support/app.js';
+import { returnsWorld, type ReturnsWorld } from './support.js';
+
+let sandbox: TestSandbox;
+let w: ReturnsWorld;
+
+beforeEach(async () => {
+  sandbox = await testSandbox();
+  w = await returnsWorld(sandbox);
+});
+
+const post = (path: string, body: Json, token = w.token) => sandbox.request('POST', path, { token, body });
+
+describe('return methods', () => {
+  it('are seeded per shop country, with the carrier, service and label price in meta', async () => {
+    const shop = w.shopIn('NL');
+    const methods = await w.methods(shop.id);
+    expect(methods.map((m: Json) => m.attributes.return_type)).toEqual(['shipment', 'shipment', 'store-drop-off', 'self-shipment']);
+    const postnl = methods[0];
+    expect(postnl.meta.carrier.code).toBe('postnl');
+    expect(postnl.meta.service.code).toBe('postnl-parcel-standard');
+    expect(postnl.meta.price).toEqual({ amount: 695, currency: 'EUR' });
+    const included = await sandbox.get(`/returns/v1/return-methods/${postnl.id}?include=service,contract,shop`, w.token);
+    expect(included.body.included.map((r: Json) => r.type).sort()).toEqual(['contracts', 'services', 'shops']);
+  });
+
+  it('checks what carries a shipment method', async () => {
+    const shop = w.shopIn('NL');
+    const services = (await sandbox.get('/services?page[size]=100')).body.data;
+    const gbService = services.find((s: Json) => s.attributes.code === 'royal-mail-tracked-48');
+    const postnl = (await w.methods(shop.id))[0];
+    const missing = await post('/returns/v1/return-methods', { data: { type: 'return-methods', attributes: { return_type: 'shipment' }, relationships: { shop: { data: { type: 'shops', id: shop.id } } } } });
+    expect(missing.status).toBe(422);
+    const wrong = await post('/returns/v1/return-methods', {
+      data: {
+        type: 'return-methods',
+        attributes: { return_type: 'shipment', title: 'From the UK' },
+        relationships: {
+          shop: { data: { type: 'shops', id: shop.id } },
+          service: { data: { type: 'services', id: gbService.id } },
+          contract: postnl.relationships.contract,
+        },
+      },
+    });
+    expect(wrong.status).toBe(422);
+    const pointers = wrong.body.errors.map((e: Json) => e.source.pointer);
+    expect(pointers).toContain('/data/relationships/contract/data/id');
+    expect(pointers).toContain('/data/relationships/service/data/id');
+
+    const ok = await post('/returns/v1/return-methods', {
+      data: {
+        type: 'return-methods',
+        attributes: { return_type: 'shipment', title: 'Heavy items', default_weight: { amount: 5, unit: 'kg' }, country_codes: ['NL'] },
+        relationships: { shop: { data: { type: 'shops', id: shop.id } }, service: postnl.relationships.service, contract: postnl.relationships.contract },
+      },
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.meta.price).toEqual({ amount: 795, currency: 'EUR' });
+    const id = ok.body.data.id;
+    const renamed = await sandbox.request('PATCH', `/returns/v1/return-methods/${id}`, { token: w.token, body: { data: { type: 'return-methods', id, attributes: { title: 'Bulky' } } } });
+    expect(renamed.body.data.attributes.title).toBe('Bulky');
+    expect((await sandbox.request('DELETE', `/returns/v1/return-methods/${id}`, { token: w.token })).status).toBe(204);
+    expect((await sandbox.get(`/returns/v1/return-methods/${id}`, w.token)).status).toBe(404);
+  });
+
+  it('resolves the methods a consumer can use for an order and address', async () => {
+    const shop = w.shopIn('NL');
+    const [order] = await w.orders(shop.id);
+    const email = order.attributes.recipient_address.email;
+    const resolve = (consumer: Json, reference = order.id) => post('/returns/v1/return-methods/resolve', { data: { order_reference: reference, shop_id: shop.id, consumer_address: consumer, weight: 3000 } });
+    const dutch = await resolve({ country_code: 'NL', email });
+    expect(dutch.status).toBe(200);
+    expect(dutch.body.data.map((m: Json) => m.attributes.title)).toEqual(['Return label (PostNL)', 'Bring it to our store', 'Send it yourself']);
+    expect(dutch.body.data[0].meta.price).toEqual({ amount: 795, currency: 'EUR' });
+    const german = await resolve({ country_code: 'DE', postal_code: order.attributes.recipient_address.postal_code });
+    expect(german.body.data.map((m: Json) => m.attributes.title)).toEqual(['Return label from Germany (DPD)', 'Send it yourself']);
+    const belgian = await resolve({ country_code: 'BE', email });
+    expect(belgian.body.data.map((m: Json) => m.attributes.title)).toEqual(['Send it yourself']);
+    const wrongEmail = await resolve({ country_code: 'NL', email: 'someone@example.com' });
+    expect(wrongEmail.status).toBe(422);
+    expect(firstError(wrongEmail).source.pointer).toBe('/data/order_reference');
+  });
+});
+
+describe('orders', () => {
+  it('are seeded as demo orders, looked up by reference and e-mail address or postal code', async () => {
+    const shop = w.shopIn('NL');
+    const orders = await w.orders(shop.id);
+    expect(orders).toHaveLength(4);
+    const order = orders[0];
+    expect(order.id).toMatch(/^\d+$/);
+    const { email, postal_code } = order.attributes.recipient_address;
+    const found = await sandbox.get(`/orders/v1/orders/${order.id}?shop_id=${shop.id}&email=${encodeURIComponent(email.toUpperCase())}`, w.token);
+    expect(found.status).toBe(200);
+    expect(found.body.data).toMatchObject({ type: 'orders', id: order.id, meta: { return_exists: false, package_type: 'parcel' } });
+    expect(found.body.data.attributes.items).toEqual(order.attributes.items);
+    const byPostal = await sandbox.get(`/orders/v1/orders/${order.id}?shop_id=${shop.id}&postal_code=${encodeURIComponent(` ${postal_code.toLowerCase()} `)}`, w.token);
+    expect(byPostal.status).toBe(200);
+    const legacy = await sandbox.get(`/returns/v1/shops/${shop.id}/orders/${order.id}/${encodeURIComponent(email)}`, w.token);
+    expect(legacy.status).toBe(200);
+    for (const path of [
+      `/orders/v1/orders/${order.id}?shop_id=${shop.id}&email=wrong@example.com`,
+      `/orders/v1/orders/999999?shop_id=${shop.id}&email=${encodeURIComponent(email)}`,
+      `/orders/v1/orders/${order.id}?shop_id=${w.shopIn('DE').id}&email=${encodeURIComponent(email)}`,
+    ]) {
+      const answer = await sandbox.get(path, w.token);
+      expect(answer.status, path).toBe(404);
+    }
+    const neither = await sandbox.get(`/orders/v1/orders/${order.id}?shop_id=${shop.id}`, w.token);
+    expect(neither.status).toBe(400);
+    expect(firstError(neither).source.parameter).toBe('email');
+    expect((await sandbox.get(`/orders/v1/orders/${order.id}?shop_id=${shop.id}&email=${encodeURIComponent(email)}`, await sandbox.token('other-client'))).status).toBe(404);
+  });
+
+  it('creates demo orders with whole-number ids that are their references', async () => {
+    const shop = w.shopIn('DE');
+    const created = await post('/returns/v1/demo-orders', {
+      data: {
+        type: 'demo-orders',
+        attributes: {
+          recipient_address: { first_name: 'Mia', last_name: 'Wolf', street_1: 'Hauptstraße', street_number: 3, postal_code: '10115', city: 'Berlin', country_code: 'DE', email: 'mia@example.com' },
+          items: [{ sku: 'X-1', name: 'Lamp', description: 'Desk lamp', quantity: 2, item_price: { amount: 3999, currency: 'EUR' } }],
+        },
+        relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    expect(Number(id)).toBeGreaterThan(100000);
+    expect(created.body.data.attributes.items[0]).toMatchObject({ id: `${id}-1`, non_returnable: false });
+    expect((await sandbox.get(`/returns/v1/demo-orders/${id}?include=shop`, w.token)).body.included[0].id).toBe(shop.id);
+    expect((await sandbox.get(`/orders/v1/orders/${id}?shop_id=${shop.id}&email=mia@example.com`, w.token)).status).toBe(200);
+  });
+});

@@ -1,0 +1,102 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from '../support/app.js';
+import { demoOrder, parseCsv, returnBody, returnsWorld, type ReturnsWorld } from './support.js';
+
+let sandbox: TestSandbox;
+let w: ReturnsWorld;
+let shop: Json;
+
+beforeEach(async () => {
+  sandbox = await testSandbox();
+  w = await returnsWorld(sandbox);
+  shop = w.shopIn('NL');
+});
+
+async function makeReturn(order: Json, itemIndex: number, quantity: number, reason: Json) {
+  const method = await w.method(shop.id, 'Return label (PostNL)');
+  const answer = await sandbox.request('POST', '/returns/v1/returns', { token: w.token, body: returnBody({ shop, order, method, items: [{ id: order.attributes.items[itemIndex].id, quantity, reason }] }) });
+  if (answer.status !== 201) throw new Error(answer.text);
+  return answer.body.data;
+}
+
+describe('return reports', () => {
+  it('count, queue and generate a real CSV on the sandbox clock', async () => {
+    const order = await demoOrder(sandbox, w.token, shop);
+    const first = await makeReturn(order, 0, 2, { code: 'not-as-described', comment: 'Colour is "off", really', questions: [] });
+    await makeReturn(order, 1, 1, { code: 'changed-mind' });
+    await sandbox.request('POST', `/returns/v1/returns/${first.id}/approve`, { token: w.token });
+    const filters = { created_at: { date_from: '2020-01-01', date_to: TEST_NOW + 10 }, shops: [shop.id], return_reasons: ['not-as-described', 'changed-mind'] };
+    const count = await sandbox.request('POST', '/returns/v1/reports/count-report-entries', { token: w.token, body: { data: { type: 'return-reports', attributes: { filters } } } });
+    expect(count.body).toEqual({ data: { total_entries: 2 } });
+
+    const created = await sandbox.request('POST', '/returns/v1/reports', { token: w.token, body: { data: { type: 'return-reports', attributes: { name: 'All of it', filters } } } });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    expect(created.body.data.attributes.progress).toEqual({ total: 2, processed: 0 });
+    expect((await sandbox.request('DELETE', `/returns/v1/reports/${id}`, { token: w.token })).status).toBe(423);
+    await sandbox.advance(6);
+    const report = await sandbox.get(`/returns/v1/reports/${id}?include=file,status`, w.token);
+    expect(report.body.included.find((r: Json) => r.type === 'statuses').attributes.code).toBe('report-finished');
+    const file = report.body.included.find((r: Json) => r.type === 'files');
+    expect(file.attributes).toMatchObject({ document_type: 'report', formats: [{ extension: 'csv', mime_type: 'text/csv' }] });
+    const download = await sandbox.app.request(BASE + new URL(file.links.self).pathname, { headers: { authorization: `Bearer ${w.token}`, accept: 'text/csv' } });
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toContain('text/csv');
+    const rows = parseCsv(await download.text());
+    expect(rows[0]).toContain('reason_code');
+    const lines = rows.slice(1).map((row) => Object.fromEntries(rows[0]!.map((name, i) => [name, row[i]])));
+    expect(lines).toHaveLength(2);
+    const described = lines.find((line) => line.reason_code === 'not-as-described')!;
+    expect(described).toMatchObject({ return_id: first.id, quantity: '2', comment: 'Colour is "off", really', status: 'return-approved', item_sku: 'LAMP-1', item_price: '39.99' });
+    expect((await sandbox.request('DELETE', `/returns/v1/reports/${id}`, { token: w.token })).status).toBe(204);
+    expect((await sandbox.get(`/returns/v1/reports/${id}`, w.token)).status).toBe(404);
+  });
+
+  it('refuses a date it cannot read, with a pointer', async () => {
+    const answer = await sandbox.request('POST', '/returns/v1/reports', { token: w.token, body: { data: { type: 'return-reports', attributes: { name: 'x', filters: { created_at: { date_from: 'yesterday', date_to: '2026-01-01' } } } } } });
+    expect(answer.status).toBe(400);
+    expect(firstError(answer).source.pointer).toBe('/data/attributes/filters/created_at/date_from');
+  });
+});
+
+describe('return analytics', () => {
+  it('count requested and approved returns per day, in a window that follows the sandbox clock', async () => {
+    const order = await demoOrder(sandbox, w.token, shop);
+    const made = await makeReturn(order, 0, 1, { code: 'too-large', questions: [{ code: 'worn', answer: false }] });
+    await sandbox.request('POST', `/returns/v1/returns/${made.id}/approve`, { token: w.token });
+    const today = new Date(TEST_NOW * 1000).toISOString().slice(0, 10);
+    const chart = (await sandbox.get('/returns/v1/analytics/approved', w.token)).body.data;
+    expect(chart.labels).toHaveLength(30);
+    expect(chart.labels.at(-1)).toBe(today);
+    expect(chart.datasets.map((d: Json) => [d.label, d.data.at(-1)])).toEqual([
+      ['requested', 1],
+      ['approved', 1],
+    ]);
+    await sandbox.advance(2 * 86400);
+    w.token = await sandbox.token();
+    const later = (await sandbox.get('/returns/v1/analytics/approved', w.token)).body.data;
+    expect(later.labels.at(-3)).toBe(today);
+    expect(later.datasets[1].data.slice(-3)).toEqual([1, 0, 0]);
+  });
+
+  it('count orders and returns per month, and rank the items returned most', async () => {
+    const order = await demoOrder(sandbox, w.token, shop);
+    await makeReturn(order, 0, 3, { code: 'too-large', questions: [{ code: 'worn', answer: true }] });
+    await makeReturn(order, 0, 1, { code: 'changed-mind' });
+    const months = (await sandbox.get(`/returns/v1/analytics/orders?group_by=month&filter[shop]=${shop.id}&filter[date_from]=2025-11-01`, w.token)).body.data;
+    expect(months.labels[0]).toBe('2025-11');
+    const returns = months.datasets.find((d: Json) => d.label === 'returns').data;
+    expect(returns.reduce((a: number, b: number) => a + b, 0)).toBe(2);
+    const orders = months.datasets.find((d: Json) => d.label === 'orders').data;
+    expect(orders.reduce((a: number, b: number) => a + b, 0)).toBe(5);
+    const top = (await sandbox.get('/returns/v1/analytics/most-returned-items', w.token)).body.data;
+    expect(top[0]).toEqual({
+      item: { sku: 'LAMP-1', name: 'Lamp', amount: 4 },
+      return_reasons: [
+        { code: 'too-large', name: 'Too large', amount: 3 },
+        { code: 'changed-mind', name: 'Changed my mind', amount: 1 },
+      ],
+    });
+    expect((await sandbox.get('/returns/v1/analytics/most-returned-items', await sandbox.token('other-client'))).body.data).toEqual([]);
+  });
+});
