@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import { z } from 'zod';
 import { shopLocales } from '../../model/shop.js';
 
@@ -19,8 +18,7 @@ export const tagWrite = { anyOf: ['organizations.manage'] } as const;
  * `*` for every translation, or `undefined` (texts as stored). Browsers send their own list, so
  * entries the API does not know are skipped rather than refused.
  */
-export function acceptLanguage(c: Context): string | undefined {
-  const header = c.req.header('accept-language');
+export function acceptLanguage(header: string | undefined): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(',')) {
     const tag = part.split(';')[0]!.trim();
@@ -32,6 +30,11 @@ export function acceptLanguage(c: Context): string | undefined {
 
 export const LANGUAGE_NOTE =
   'Texts follow `Accept-Language`: a locale production knows (en-GB, nl-NL, de-DE, ...) answers that translation (or English, or the first there is); `*` or no header answers them as stored (a string, or every translation).';
+
+/** The request header the texts of reasons, questions and returns follow. */
+export const languageHeader = z.object({
+  'Accept-Language': z.string().max(256).optional().describe('The locale to answer texts in (en-GB, nl-NL, de-DE, ...), or `*` for every translation.'),
+});
 
 // Clients send whole resources back, so read-only members are accepted and ignored.
 export const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.');

@@ -4,6 +4,9 @@ import type { Rules } from '../../domain/rules.js';
 import { DomainError } from '../../domain/errors.js';
 import { endpoint } from '../../http/endpoint.js';
 
+/** An HTML page. */
+const html = (page: string): Response => new Response(page, { headers: { 'content-type': 'text/html; charset=UTF-8' } });
+
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const money = (amount: number, currency: string) => `${(amount / 100).toFixed(2)} ${currency}`;
 
@@ -43,11 +46,11 @@ export const portalEndpoints = [
     params: z.object({ portal_id: z.string() }),
     produces: ['text/html'],
     responses: { 200: { description: 'An HTML page.', contentTypes: ['text/html'] } },
-    handler: (ctx, { params }, c) => {
+    handler: (ctx, { params }) => {
       const shop = ctx.services.store.get('shops', params.portal_id);
       if (!shop) throw DomainError.notFound(`No return portal '${params.portal_id}' exists.`);
       const color = shop.branding?.returns?.primary_color ?? '#0b5';
-      return c.html(
+      return html(
         page(
           `Returns - ${shop.name}`,
           color,
@@ -69,7 +72,7 @@ export const portalEndpoints = [
     params: z.object({ checkout_token: z.string() }),
     produces: ['text/html'],
     responses: { 200: { description: 'An HTML page.', contentTypes: ['text/html'] } },
-    handler: (ctx, { params }, c) => c.html(paymentPage(ctx.services.rules, params.checkout_token)),
+    handler: (ctx, { params }) => html(paymentPage(ctx.services.rules, params.checkout_token)),
   }),
   endpoint({
     method: 'post',
@@ -89,9 +92,9 @@ export const portalEndpoints = [
       403: { description: 'The link was changed (10013).' },
       422: { description: 'The payment was paid already or is no longer open (10008).' },
     },
-    handler: async (ctx, { params, body }, c) => {
+    handler: async (ctx, { params, body }) => {
       await settlePayment(ctx.services.rules, params.checkout_token, body?.outcome ?? 'paid');
-      return c.html(paymentPage(ctx.services.rules, params.checkout_token));
+      return html(paymentPage(ctx.services.rules, params.checkout_token));
     },
   }),
 ];

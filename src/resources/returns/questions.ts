@@ -7,7 +7,7 @@ import { collectionDocument, resourceDocument } from '../../jsonapi/document.js'
 import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { answerTypes, returnQuestionAttributes } from '../../model/returns/config.js';
-import { LANGUAGE_NOTE, acceptLanguage, catalogueRead, catalogueWrite, readOnly } from './common.js';
+import { LANGUAGE_NOTE, acceptLanguage, languageHeader, catalogueRead, catalogueWrite, readOnly } from './common.js';
 import { questionKind, questionSchemas } from './config-kinds.js';
 
 const TAG = 'Return questions';
@@ -36,9 +36,10 @@ export const questionEndpoints = [
     auth: catalogueRead,
     paginated: true,
     responses: { 200: { description: 'The questions.', schema: questionSchemas.list } },
-    handler: (ctx, { page }, c) => {
+    headers: languageHeader,
+    handler: (ctx, { page, headers }) => {
       const rows = ctx.services.store.find('returnQuestions', 'organization_id', organizationOf(ctx));
-      return jsonApi(collectionDocument(ctx, questionKind(acceptLanguage(c)), rows, page));
+      return jsonApi(collectionDocument(ctx, questionKind(acceptLanguage(headers['Accept-Language'])), rows, page));
     },
   }),
   endpoint({
@@ -72,7 +73,8 @@ export const questionEndpoints = [
     auth: catalogueRead,
     params,
     responses: { 200: { description: 'The question.', schema: questionSchemas.document } },
-    handler: (ctx, { params: path }, c) => jsonApi(resourceDocument(ctx, questionKind(acceptLanguage(c)), ownOr404(ctx, 'returnQuestions', 'return-questions', path.return_question_id))),
+    headers: languageHeader,
+    handler: (ctx, { params: path, headers }) => jsonApi(resourceDocument(ctx, questionKind(acceptLanguage(headers['Accept-Language'])), ownOr404(ctx, 'returnQuestions', 'return-questions', path.return_question_id))),
   }),
   endpoint({
     method: 'patch',

@@ -8,7 +8,7 @@ import { collectionDocument, resourceDocument } from '../../jsonapi/document.js'
 import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { returnReasonAttributes } from '../../model/returns/config.js';
-import { LANGUAGE_NOTE, acceptLanguage, catalogueRead, catalogueWrite, readOnly } from './common.js';
+import { LANGUAGE_NOTE, acceptLanguage, languageHeader, catalogueRead, catalogueWrite, readOnly } from './common.js';
 import { reasonKind, reasonSchemas } from './config-kinds.js';
 
 const TAG = 'Return reasons';
@@ -38,10 +38,11 @@ export const reasonEndpoints = [
     query: z.object({ 'filter[tags]': csvStrings.optional().describe('Comma separated tags: reasons with any of them.') }),
     paginated: true,
     responses: { 200: { description: 'The reasons.', schema: reasonSchemas.list } },
-    handler: (ctx, { query, page }, c) => {
+    headers: languageHeader,
+    handler: (ctx, { query, page, headers }) => {
       const tags = query['filter[tags]'];
       const rows = ctx.services.store.find('returnReasons', 'organization_id', organizationOf(ctx)).filter((row) => !tags || hasAnyTag(row, tags));
-      return jsonApi(collectionDocument(ctx, reasonKind(acceptLanguage(c)), rows, page));
+      return jsonApi(collectionDocument(ctx, reasonKind(acceptLanguage(headers['Accept-Language'])), rows, page));
     },
   }),
   endpoint({
@@ -75,7 +76,8 @@ export const reasonEndpoints = [
     auth: catalogueRead,
     params,
     responses: { 200: { description: 'The reason.', schema: reasonSchemas.document } },
-    handler: (ctx, { params: path }, c) => jsonApi(resourceDocument(ctx, reasonKind(acceptLanguage(c)), ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id))),
+    headers: languageHeader,
+    handler: (ctx, { params: path, headers }) => jsonApi(resourceDocument(ctx, reasonKind(acceptLanguage(headers['Accept-Language'])), ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id))),
   }),
   endpoint({
     method: 'patch',

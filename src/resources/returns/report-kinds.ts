@@ -2,7 +2,6 @@ import type { Ctx, Kind } from '../../http/context.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { returnReportAttributes, type ReturnReportFileRecord, type ReturnReportRecord } from '../../model/returns/report.js';
-import type { FileRecord } from '../../model/shipment.js';
 import { fileKind } from '../shipment-kinds.js';
 
 const mine = <R extends { organization_id: string }>(ctx: Ctx, row: R | undefined): R | undefined => (row && row.organization_id === ctx.principal?.organizationId ? row : undefined);

@@ -11,7 +11,7 @@ import { errorDocument } from '../../jsonapi/schemas.js';
 import type { ReturnRecord } from '../../model/returns/return.js';
 import { shopLocales } from '../../model/shop.js';
 import { returnIncludes, returnListIncludes } from '../include-paths.js';
-import { acceptLanguage, returnsScope } from './common.js';
+import { acceptLanguage, languageHeader, returnsScope } from './common.js';
 import { createReturnRequest } from './return-requests.js';
 import { returnKind, returnListKind, returnListSchemas, returnSchemas } from './return-kinds.js';
 
@@ -93,10 +93,11 @@ export const returnEndpoints = [
       409: { description: 'The body type is not returns (10007).', schema: errorDocument },
       422: { description: 'Every rule the return breaks (10008), each at its pointer.', schema: errorDocument },
     },
-    handler: async (ctx, { body }, c) => {
+    headers: languageHeader,
+    handler: async (ctx, { body, headers }) => {
       checkIdentity(body.data, 'returns');
       const { attributes, relationships } = body.data;
-      const asked = acceptLanguage(c);
+      const asked = acceptLanguage(headers['Accept-Language']);
       const locale = attributes.locale ?? ((shopLocales as readonly string[]).includes(asked ?? '') ? (asked as (typeof shopLocales)[number]) : undefined);
       const row = await createReturn(ctx, {
         shopId: relatedId(relationships.shop, 'shop', ['shops'])!,
@@ -122,6 +123,7 @@ export const returnEndpoints = [
     params: z.object({ return_id: z.string() }),
     include: returnIncludes,
     responses: { 200: { description: 'The return.', schema: returnSchemas.document } },
-    handler: (ctx, { params, include }, c) => jsonApi(resourceDocument(ctx, returnKind(acceptLanguage(c)), ownOr404(ctx, 'returns', 'returns', params.return_id), include)),
+    headers: languageHeader,
+    handler: (ctx, { params, include, headers }) => jsonApi(resourceDocument(ctx, returnKind(acceptLanguage(headers['Accept-Language'])), ownOr404(ctx, 'returns', 'returns', params.return_id), include)),
   }),
 ];

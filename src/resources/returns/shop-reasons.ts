@@ -8,7 +8,7 @@ import { errorDocument } from '../../jsonapi/schemas.js';
 import { uuid } from '../../model/common.js';
 import { shopReasonQuestion, usage } from '../../model/returns/config.js';
 import { DEFAULT_LOCALE } from '../../model/shop.js';
-import { acceptLanguage, returnsScope } from './common.js';
+import { acceptLanguage, languageHeader, returnsScope } from './common.js';
 import { shopReasonKind, shopReasonSchemas } from './config-kinds.js';
 
 const TAG = 'Return reasons';
@@ -42,9 +42,10 @@ export const shopReasonEndpoints = [
     params: shopParams,
     paginated: true,
     responses: { 200: { description: 'The reasons, in the order the shop added them.', schema: shopReasonSchemas.list } },
-    handler: (ctx, { params, page }, c) => {
+    headers: languageHeader,
+    handler: (ctx, { params, page, headers }) => {
       const shop = shopOr404(ctx, params.shop_id);
-      const asked = acceptLanguage(c);
+      const asked = acceptLanguage(headers['Accept-Language']);
       const locale = asked && asked !== '*' ? asked : (shop.locale ?? DEFAULT_LOCALE);
       const rows = offeredReasons(ctx.services.store, shop.id).map((offered) => ({ ...offered, id: offered.reason.id }));
       return jsonApi(collectionDocument(ctx, shopReasonKind(locale), rows, page));
