@@ -42,6 +42,9 @@ function parameters(endpoint: Endpoint): ParameterObject[] {
     list.push({ name: match[1]!, in: 'path', required: true, schema: { type: 'string' }, description });
   }
   for (const [name, schema] of Object.entries(endpoint.headers?.shape ?? {})) {
+    // OpenAPI ignores header parameters of these names (the response media types and the security
+    // schemes say them), and Swagger UI stops rendering on one.
+    if (['accept', 'content-type', 'authorization'].includes(name.toLowerCase())) continue;
     const field = schema as z.ZodType;
     list.push({ name, in: 'header', required: !field.safeParse(undefined).success, schema: inlineSchema(field), description: field.description });
   }

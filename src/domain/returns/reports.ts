@@ -1,7 +1,7 @@
 import type { ReportStatusCode, ReturnReportFilters, ReturnReportRecord } from '../../model/returns/report.js';
 import type { Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
-import type { Acting, Rules } from '../rules.js';
+import type { Acting } from '../rules.js';
 import type { JobHandler } from '../scheduler.js';
 import { organizationOf, ownOr404 } from './access.js';
 import { checkFilterDates, reportCsv, reportEntries } from './report-rows.js';
@@ -58,7 +58,7 @@ export async function deleteReport(acting: Acting, id: string): Promise<void> {
 
 /** Writes the CSV of the returns the filters select as they are when the job runs. */
 export const generateReportJob: JobHandler = {
-  apply(tx: Tx, job, rules: Rules) {
+  apply(tx: Tx, job) {
     const report = tx.get('returnReports', job.subject);
     if (!report || report.status_code !== 'report-queued') return;
     const at = Math.floor(job.due_ms / 1000);
