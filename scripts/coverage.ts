@@ -15,6 +15,7 @@ const notes: Record<string, string> = {
   'GET /shipments': '`filter[tags]` too (seed); colli, consolidation and manifest are never set yet, so their includes embed nothing',
   'GET /shipments/{shipment_id}': 'colli, consolidation and manifest are never set yet, so their includes embed nothing',
   'POST /shipments': 'a request that repeats a running `Idempotency-Key` answers 409 (production: 423)',
+  'POST /registered-shipments': '`meta.collection` names a collection the shop already has (none is planned on the side)',
   'GET /services': 'zones are not emulated: `zone_from`/`zone_to` stay empty',
   'GET /services/{service_id}': 'zones are not emulated: `zone_from`/`zone_to` stay empty',
   'GET /contracts': 'contract templates are not emulated: `contract_template` stays empty',

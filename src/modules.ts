@@ -29,6 +29,7 @@ import { shipmentWriteEndpoints } from './resources/shipment-writes.js';
 import { shipmentStatusEndpoints } from './resources/shipment-statuses.js';
 import { shipmentSurchargeEndpoints, shipmentSurchargeKind } from './resources/shipment-surcharges.js';
 import { shipmentRpcEndpoints } from './resources/shipment-rpc.js';
+import { registeredShipmentEndpoints } from './resources/registered-shipments.js';
 import { trackingPageEndpoints } from './resources/tracking-page.js';
 import { fileEndpoints } from './resources/files.js';
 import { hookEndpoints } from './resources/hooks.js';
@@ -57,6 +58,7 @@ export const modules: readonly SandboxModule[] = [
     endpoints: [
       ...shipmentReadEndpoints,
       ...shipmentWriteEndpoints,
+      ...registeredShipmentEndpoints,
       ...shipmentStatusEndpoints,
       ...shipmentSurchargeEndpoints,
       ...shipmentRpcEndpoints,

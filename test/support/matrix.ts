@@ -528,6 +528,10 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
     }
     case 'updateShipment':
       return { data: { type: 'shipments', id: params.shipment_id, attributes: { description: 'Changed by the matrix' } } };
+    case 'createRegisteredShipment': {
+      const service = w.services.find((s: Json) => s.attributes.code === (country === 'NL' ? 'postnl-parcel-standard' : 'royal-mail-tracked-48') && s.attributes.regions_to[0].country_code === country);
+      return shipmentBody({ shop, recipient: recipients[country], service, contract: w.contractFor(service) });
+    }
     case 'voidShipment':
       return { data: { shipment_id: caller.registeredShipmentId } };
     case 'updateShipmentStatus':

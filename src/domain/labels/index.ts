@@ -1,4 +1,4 @@
-export { renderCustomsDocument, renderLabel, type LabelFormat } from './render.js';
+export { renderCustomsDocument, renderCustomsNow, renderLabel, renderLabelNow, type LabelFormat } from './render.js';
 export type { LabelData, LabelMimeType, LabelSize } from './types.js';
 export { labelContent, SANDBOX_MARKING, type LabelContent } from './content.js';
 export { code128, QUIET_ZONE, type Bar, type LinearBarcode } from './barcode.js';

@@ -17,6 +17,8 @@ export interface PdfOptions {
   createdAt: number;
   /** Keep pages in memory so page numbers can be written once all pages exist. */
   bufferPages?: boolean;
+  /** Whether the first page (of `size`) is there from the start; default yes. */
+  autoFirstPage?: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ export function createPdf(options: PdfOptions): PDFKit.PDFDocument {
     size: options.size,
     // Everything is placed explicitly; zero margins stop pdfkit from adding pages on its own.
     margin: 0,
-    autoFirstPage: true,
+    autoFirstPage: options.autoFirstPage ?? true,
     bufferPages: options.bufferPages ?? false,
     info: {
       Title: options.title,
@@ -47,15 +49,16 @@ export function createPdf(options: PdfOptions): PDFKit.PDFDocument {
   return doc;
 }
 
-/** Ends the document and resolves with its bytes. */
-export function pdfBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    doc.end();
-  });
+/**
+ * Ends the document and returns its bytes. pdfkit writes the whole file into its stream's buffer
+ * while `end()` runs, so the bytes can be read at once: documents can then be made inside a
+ * store transaction (which cannot wait), as a shipment registered in the request needs.
+ */
+export function pdfBuffer(doc: PDFKit.PDFDocument): Buffer {
+  doc.end();
+  const chunks: Buffer[] = [];
+  for (let chunk = doc.read() as Buffer | null; chunk !== null; chunk = doc.read() as Buffer | null) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
 
 /** Width of a line of text in points, with the font it would be drawn in. */
