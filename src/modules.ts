@@ -32,6 +32,7 @@ import { shipmentRpcEndpoints } from './resources/shipment-rpc.js';
 import { registeredShipmentEndpoints } from './resources/registered-shipments.js';
 import { trackingPageEndpoints } from './resources/tracking-page.js';
 import { fileEndpoints } from './resources/files.js';
+import { combineFileEndpoints } from './resources/combine-files.js';
 import { hookEndpoints } from './resources/hooks.js';
 import { hookKind, hookLogKind } from './resources/hook-kinds.js';
 import { DELIVER_WEBHOOK, deliverWebhookJob } from './domain/hooks/webhooks.js';
@@ -64,6 +65,7 @@ export const modules: readonly SandboxModule[] = [
       ...shipmentRpcEndpoints,
       ...trackingPageEndpoints,
       ...fileEndpoints,
+      ...combineFileEndpoints,
     ],
     jobs: { [REGISTER_SHIPMENT]: registerShipmentJob, [WALK_SHIPMENT]: walkShipmentJob },
   },

@@ -532,6 +532,8 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
       const service = w.services.find((s: Json) => s.attributes.code === (country === 'NL' ? 'postnl-parcel-standard' : 'royal-mail-tracked-48') && s.attributes.regions_to[0].country_code === country);
       return shipmentBody({ shop, recipient: recipients[country], service, contract: w.contractFor(service) });
     }
+    case 'combineFiles':
+      return { data: { file_ids: [caller.fileId], page_size: 'A4' } };
     case 'voidShipment':
       return { data: { shipment_id: caller.registeredShipmentId } };
     case 'updateShipmentStatus':

@@ -7,6 +7,8 @@ export { fieldData as zplFieldData, zplLabel } from './label-zpl.js';
 export { pdfLabel } from './label-pdf.js';
 export { pngLabel } from './label-png.js';
 export { customsPdf } from './customs-pdf.js';
+export { combinePdf, type CombinedDocument } from './combine.js';
+export { COMBINED_PAGE_SIZES, SHEET_POSITIONS, type CombinedPageSize, type SheetPosition } from './sheet.js';
 export { totalValue } from './customs-items.js';
 export {
   addressLines,
