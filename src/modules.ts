@@ -30,6 +30,7 @@ import { shipmentStatusEndpoints } from './resources/shipment-statuses.js';
 import { shipmentSurchargeEndpoints, shipmentSurchargeKind } from './resources/shipment-surcharges.js';
 import { shipmentRpcEndpoints } from './resources/shipment-rpc.js';
 import { registeredShipmentEndpoints } from './resources/registered-shipments.js';
+import { trackingRpcEndpoints } from './resources/tracking-rpc.js';
 import { trackingPageEndpoints } from './resources/tracking-page.js';
 import { fileEndpoints } from './resources/files.js';
 import { combineFileEndpoints } from './resources/combine-files.js';
@@ -63,6 +64,7 @@ export const modules: readonly SandboxModule[] = [
       ...shipmentStatusEndpoints,
       ...shipmentSurchargeEndpoints,
       ...shipmentRpcEndpoints,
+      ...trackingRpcEndpoints,
       ...trackingPageEndpoints,
       ...fileEndpoints,
       ...combineFileEndpoints,

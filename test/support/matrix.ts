@@ -532,6 +532,11 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
       const service = w.services.find((s: Json) => s.attributes.code === (country === 'NL' ? 'postnl-parcel-standard' : 'royal-mail-tracked-48') && s.attributes.regions_to[0].country_code === country);
       return shipmentBody({ shop, recipient: recipients[country], service, contract: w.contractFor(service) });
     }
+    case 'trackExternalShipment': {
+      const body = shipmentBody({ shop, recipient: recipients[country], attributes: { tracking_code: 'MATRIX-TRACK-1' } });
+      body.data.relationships.contract = { data: { type: 'contracts', id: w.contractFor(w.services.find((s: Json) => s.attributes.regions_from[0].country_code === country)).id } };
+      return body;
+    }
     case 'combineFiles':
       return { data: { file_ids: [caller.fileId], page_size: 'A4' } };
     case 'voidShipment':

@@ -6,7 +6,7 @@ import type { ShipmentDraft } from './draft.js';
 import { shipmentFields } from './fields.js';
 import { scheduleRegistration } from './registration.js';
 import type { ResolvedShipment } from './resolve.js';
-import { addStatus, EDITABLE_STATUSES, statusRowFor } from './statuses.js';
+import { addStatus, EDITABLE_STATUSES, statusRowFor, type NewStatus } from './statuses.js';
 import { removeSurcharges, syncSurcharges } from './surcharges.js';
 
 /** A shipment may be changed or deleted only while it has not left the sandbox's hands. */
@@ -15,12 +15,19 @@ export function assertEditable(shipment: ShipmentRecord, action: 'changed' | 'de
   throw DomainError.locked(`The shipment is ${shipment.status_code} and can no longer be ${action}.`);
 }
 
+/** How a shipment starts when it does not start as a concept (a shipment tracked for an outside registration). */
+export interface Start {
+  status: NewStatus;
+  /** Fields the new row has from the start (its tracking code). */
+  fields: Partial<ShipmentRecord>;
+}
+
 /**
  * Creates a concept shipment from a resolved draft, in the caller's transaction: its first
  * status, its surcharges, the hooks that run on it, and its registration when it is ready.
  * Returns the shipment as the hooks left it.
  */
-export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, resolved: ResolvedShipment): ShipmentRecord {
+export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, resolved: ResolvedShipment, start?: Start): ShipmentRecord {
   const { rules, principal } = acting;
   if (!principal) throw DomainError.notAllowed('Shipments are created by a client.');
   const now = rules.clock.now();
@@ -28,7 +35,7 @@ export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, res
   // The row is inserted with its first status already set, not updated to it afterwards: every
   // version of a row is a full copy, and V8 allocates rows straight into the old generation once
   // it has seen that they live long, so a throwaway version is garbage there on every create.
-  const first = statusRowFor(tx, { id }, { code: 'shipment-concept', at: now });
+  const first = statusRowFor(tx, { id, tracking_code: start?.fields.tracking_code }, start?.status ?? { code: 'shipment-concept', at: now });
   // Assigned onto the fresh fields rather than spread into a new literal: V8 gives each such object its own hidden class (see `freezeRow` in store/store.ts).
   const inserted = tx.insert('shipments', Object.assign(shipmentFields(draft, resolved), {
     id,
@@ -39,7 +46,7 @@ export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, res
     shipment_status_id: first.row.id,
     status_code: first.status.code,
     client_id: principal.clientId,
-  }) as ShipmentRecord);
+  }, start?.fields) as ShipmentRecord);
   tx.insert('shipmentStatuses', first.row);
   syncSurcharges(tx, inserted, resolved.surcharges, now);
   rules.events?.statusCreated(tx, inserted, first.row);
