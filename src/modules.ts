@@ -31,6 +31,7 @@ import { shipmentSurchargeEndpoints, shipmentSurchargeKind } from './resources/s
 import { shipmentRpcEndpoints } from './resources/shipment-rpc.js';
 import { registeredShipmentEndpoints } from './resources/registered-shipments.js';
 import { trackingRpcEndpoints } from './resources/tracking-rpc.js';
+import { deliveryDateEndpoints } from './resources/delivery-dates.js';
 import { trackingPageEndpoints } from './resources/tracking-page.js';
 import { fileEndpoints } from './resources/files.js';
 import { combineFileEndpoints } from './resources/combine-files.js';
@@ -65,6 +66,7 @@ export const modules: readonly SandboxModule[] = [
       ...shipmentSurchargeEndpoints,
       ...shipmentRpcEndpoints,
       ...trackingRpcEndpoints,
+      ...deliveryDateEndpoints,
       ...trackingPageEndpoints,
       ...fileEndpoints,
       ...combineFileEndpoints,

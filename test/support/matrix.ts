@@ -537,6 +537,16 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
       body.data.relationships.contract = { data: { type: 'contracts', id: w.contractFor(w.services.find((s: Json) => s.attributes.regions_from[0].country_code === country)).id } };
       return body;
     }
+    case 'getAvailableDeliveryDates':
+      return {
+        data: {
+          carrier_code: 'postnl',
+          service_code: 'postnl-parcel-standard',
+          address: { country_code: 'NL', postal_code: '1012 PH', street_number: 92 },
+          start_date: '2026-01-12T00:00:00+01:00',
+          end_date: '2026-01-19T00:00:00+01:00',
+        },
+      };
     case 'combineFiles':
       return { data: { file_ids: [caller.fileId], page_size: 'A4' } };
     case 'voidShipment':
