@@ -32,6 +32,7 @@ import { shipmentRpcEndpoints } from './resources/shipment-rpc.js';
 import { registeredShipmentEndpoints } from './resources/registered-shipments.js';
 import { trackingRpcEndpoints } from './resources/tracking-rpc.js';
 import { deliveryDateEndpoints } from './resources/delivery-dates.js';
+import { consolidationEndpoints } from './resources/consolidation.js';
 import { trackingPageEndpoints } from './resources/tracking-page.js';
 import { fileEndpoints } from './resources/files.js';
 import { combineFileEndpoints } from './resources/combine-files.js';
@@ -67,6 +68,7 @@ export const modules: readonly SandboxModule[] = [
       ...shipmentRpcEndpoints,
       ...trackingRpcEndpoints,
       ...deliveryDateEndpoints,
+      ...consolidationEndpoints,
       ...trackingPageEndpoints,
       ...fileEndpoints,
       ...combineFileEndpoints,
