@@ -30,6 +30,7 @@ import { shipmentStatusEndpoints } from './resources/shipment-statuses.js';
 import { shipmentSurchargeEndpoints, shipmentSurchargeKind } from './resources/shipment-surcharges.js';
 import { shipmentRpcEndpoints } from './resources/shipment-rpc.js';
 import { registeredShipmentEndpoints } from './resources/registered-shipments.js';
+import { multiColliShipmentEndpoints } from './resources/multi-colli-shipments.js';
 import { trackingRpcEndpoints } from './resources/tracking-rpc.js';
 import { deliveryDateEndpoints } from './resources/delivery-dates.js';
 import { consolidationEndpoints } from './resources/consolidation.js';
@@ -63,6 +64,7 @@ export const modules: readonly SandboxModule[] = [
       ...shipmentReadEndpoints,
       ...shipmentWriteEndpoints,
       ...registeredShipmentEndpoints,
+      ...multiColliShipmentEndpoints,
       ...shipmentStatusEndpoints,
       ...shipmentSurchargeEndpoints,
       ...shipmentRpcEndpoints,

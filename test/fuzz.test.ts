@@ -654,7 +654,7 @@ describe('fuzz: every endpoint under hostile input', () => {
     expect(failures).toEqual([]);
   });
 
-  it('__proto__, constructor and prototype keys at every level of every body', async () => {
+  it('__proto__, constructor and prototype keys at every level of every body', { timeout: 60_000 }, async () => {
     const requests: Labelled[] = [];
     for (const endpoint of withBody) {
       const { path, body } = baseline(endpoint);

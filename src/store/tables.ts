@@ -115,7 +115,7 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   liabilityCoverages: ['contract_id'],
   serviceRates: ['contract_id', 'service_id'],
   statuses: ['code'],
-  shipments: ['organization_id', 'shop_id', 'tracking_code', 'collection_id', 'consolidation_shipment_id'],
+  shipments: ['organization_id', 'shop_id', 'tracking_code', 'collection_id', 'consolidation_shipment_id', 'multi_colli_shipment_id'],
   shipmentStatuses: ['shipment_id'],
   shipmentSurcharges: ['shipment_id', 'organization_id'],
   files: ['shipment_id'],

@@ -547,6 +547,12 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
           end_date: '2026-01-19T00:00:00+01:00',
         },
       };
+    case 'createMultiColliShipment': {
+      const service = w.services.find((s: Json) => s.attributes.package_type === 'multi-colli' && s.attributes.regions_from[0].country_code === country && s.attributes.regions_to[0].country_code === country);
+      const body = shipmentBody({ shop, recipient: recipients[country], service, contract: w.contractFor(service), meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 1500 } }] } });
+      delete body.data.attributes.physical_properties;
+      return body;
+    }
     case 'combineFiles':
       return { data: { file_ids: [caller.fileId], page_size: 'A4' } };
     case 'voidShipment':

@@ -42,12 +42,24 @@ export function createPdf(options: PdfOptions): PDFKit.PDFDocument {
       ModDate: date,
     },
   });
-  const fonts = fontData();
-  doc.registerFont(REGULAR, fonts.regular);
-  doc.registerFont(BOLD, fonts.bold);
+  const fonts = parsedFonts ?? fontData();
+  doc.registerFont(REGULAR, fonts.regular as Buffer);
+  doc.registerFont(BOLD, fonts.bold as Buffer);
+  if (!parsedFonts) {
+    // pdfkit keeps the parsed (fontkit) font of the current font at `_font.font`.
+    const parsedOf = (name: string) => (doc.font(name) as unknown as { _font: { font: unknown } })._font.font;
+    parsedFonts = { bold: parsedOf(BOLD), regular: parsedOf(REGULAR) };
+  }
   doc.font(REGULAR);
   return doc;
 }
+
+/**
+ * The fonts as fontkit parsed them for the first document. pdfkit takes a parsed font in place of
+ * the file; parsing DejaVu and its layout tables anew took most of the time of every label (about
+ * 60 of 70 ms), and labels are made in requests now (registered shipments, combined files).
+ */
+let parsedFonts: { regular: unknown; bold: unknown } | undefined;
 
 /**
  * Ends the document and returns its bytes. pdfkit writes the whole file into its stream's buffer

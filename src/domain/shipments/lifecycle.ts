@@ -17,7 +17,8 @@ export function assertEditable(shipment: ShipmentRecord, action: 'changed' | 'de
 
 /** How a shipment starts when it does not start as a concept (a shipment tracked for an outside registration). */
 export interface Start {
-  status: NewStatus;
+  /** Default: `shipment-concept` now. */
+  status?: NewStatus;
   /** Fields the new row has from the start (its tracking code). */
   fields: Partial<ShipmentRecord>;
 }

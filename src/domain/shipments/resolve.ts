@@ -100,7 +100,7 @@ function resolveConsolidation(ctx: Acting, draft: ShipmentDraft, problems: Probl
 }
 
 /** Items with a value add up to the total value; without them the client's own total stands. */
-function totalValue(draft: ShipmentDraft): Price | undefined {
+export function totalValue(draft: ShipmentDraft): Price | undefined {
   const valued = (draft.attributes.items ?? []).filter((item) => item.item_value);
   if (valued.length === 0) return draft.attributes.total_value;
   const amount = valued.reduce((sum, item) => sum + item.item_value!.amount * item.quantity, 0);
