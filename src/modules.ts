@@ -34,6 +34,7 @@ import { multiColliShipmentEndpoints } from './resources/multi-colli-shipments.j
 import { trackingRpcEndpoints } from './resources/tracking-rpc.js';
 import { deliveryDateEndpoints } from './resources/delivery-dates.js';
 import { consolidationEndpoints } from './resources/consolidation.js';
+import { carrierSurchargeEndpoints, carrierSurchargeKind } from './resources/carrier-surcharges.js';
 import { trackingPageEndpoints } from './resources/tracking-page.js';
 import { fileEndpoints } from './resources/files.js';
 import { combineFileEndpoints } from './resources/combine-files.js';
@@ -77,6 +78,7 @@ export const modules: readonly SandboxModule[] = [
     ],
     jobs: { [REGISTER_SHIPMENT]: registerShipmentJob, [WALK_SHIPMENT]: walkShipmentJob },
   },
+  { kinds: [carrierSurchargeKind], endpoints: carrierSurchargeEndpoints },
   { kinds: [collectionKind, pickupLocationKind], endpoints: [...collectionEndpoints, ...collectionWriteEndpoints, ...pickupLocationEndpoints] },
   { kinds: [hookKind, hookLogKind], endpoints: hookEndpoints, jobs: { [DELIVER_WEBHOOK]: deliverWebhookJob } },
   { endpoints: controlEndpoints },

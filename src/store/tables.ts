@@ -3,6 +3,7 @@ import type { CollectionRecord } from '../model/collection.js';
 import type { HookLogRecord, HookRecord } from '../model/hook.js';
 import type { FileRecord, ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js';
 import type { ShipmentSurchargeRecord } from '../model/shipment-surcharge.js';
+import type { CarrierSurchargeRecord } from '../model/carrier-surcharge.js';
 import type { ContractRecord, LiabilityCoverageRecord } from '../model/contract.js';
 import type { RegionRecord } from '../model/region.js';
 import type { ServiceOptionRecord } from '../model/service-option.js';
@@ -64,6 +65,7 @@ export interface Tables {
   shipments: ShipmentRecord;
   shipmentStatuses: ShipmentStatusRecord;
   shipmentSurcharges: ShipmentSurchargeRecord;
+  carrierSurcharges: CarrierSurchargeRecord;
   files: FileRecord;
   collections: CollectionRecord;
   hooks: HookRecord;
@@ -95,6 +97,7 @@ export const tableNames: readonly TableName[] = [
   'shipments',
   'shipmentStatuses',
   'shipmentSurcharges',
+  'carrierSurcharges',
   'files',
   'collections',
   'hooks',
@@ -118,6 +121,7 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   shipments: ['organization_id', 'shop_id', 'tracking_code', 'collection_id', 'consolidation_shipment_id', 'multi_colli_shipment_id'],
   shipmentStatuses: ['shipment_id'],
   shipmentSurcharges: ['shipment_id', 'organization_id'],
+  carrierSurcharges: ['organization_id'],
   files: ['shipment_id'],
   collections: ['shop_id'],
   hooks: ['organization_id'],

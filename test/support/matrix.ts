@@ -180,6 +180,7 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   files: { kind: 'tenant', table: 'files', ownerOf: (store, row) => shipmentOwner(store, row.shipment_id) },
   collections: { kind: 'tenant', table: 'collections', ownerOf: (_, row) => row.organization_id },
   hooks: { kind: 'tenant', table: 'hooks', ownerOf: (_, row) => row.organization_id },
+  'carrier-surcharges': { kind: 'tenant', table: 'carrierSurcharges', ownerOf: (_, row) => row.organization_id },
   'hook-logs': { kind: 'tenant', table: 'hookLogs', ownerOf: (_, row) => row.organization_id },
   logos: {
     kind: 'public',
@@ -407,12 +408,18 @@ async function populateTenant(sandbox: TestSandbox, clientId: string, country: '
       relationships: { service_options: { data: [{ type: 'service-options', id: paid.id }] } },
     }),
   );
+  // A carrier surcharge on the shipments' carrier, made after them so their prices stay as they were.
+  const carrierId = service.relationships.carrier.data.id;
+  const surchargeBody = { data: { type: 'carrier-surcharges', attributes: { name: 'Matrix peak fee', fee: { amount: 75, currency: country === 'GB' ? 'GBP' : 'EUR' } }, relationships: { carrier: { data: { type: 'carriers', id: carrierId } } } } };
   // Priced too (with the paid option), so nested surcharge paths can be filled from the concept.
   const concept = await createShipment(
     sandbox,
     token,
     shipmentBody({ shop, recipient, service, contract: w.contractFor(service), relationships: { service_options: { data: [{ type: 'service-options', id: paid.id }] } } }),
   );
+  // Two, so a DELETE in the scope matrix leaves one to name in the path.
+  await must(sandbox.request('POST', '/carrier-surcharges', { token, body: surchargeBody }), 201, 'carrier surcharge');
+  await must(sandbox.request('POST', '/carrier-surcharges', { token, body: { data: { ...surchargeBody.data, attributes: { ...surchargeBody.data.attributes, name: 'Matrix handling fee' } } } }), 201, 'carrier surcharge');
   return {
     clientId,
     token,
@@ -553,6 +560,16 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
       delete body.data.attributes.physical_properties;
       return body;
     }
+    case 'createCarrierSurcharge':
+      return {
+        data: {
+          type: 'carrier-surcharges',
+          attributes: { name: 'Matrix fee', fee: { amount: 10, currency: 'EUR' } },
+          relationships: { carrier: { data: { type: 'carriers', id: w.services.find((s: Json) => s.attributes.regions_from[0].country_code === country).relationships.carrier.data.id } } },
+        },
+      };
+    case 'updateCarrierSurcharge':
+      return { data: { type: 'carrier-surcharges', id: params.carrier_surcharge_id, attributes: { name: 'Renamed by the matrix' } } };
     case 'combineFiles':
       return { data: { file_ids: [caller.fileId], page_size: 'A4' } };
     case 'voidShipment':

@@ -137,7 +137,7 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft): ResolvedShipmen
   problems.throwIfAny();
   const priced =
     service && contract && carrier
-      ? priceBreakdown(store, { service, contract, physical, optionIds: options.map((o) => o.id), coverage, crossBorder: isInternational(draft) }, carrier.code)
+      ? priceBreakdown(store, { service, contract, physical, optionIds: options.map((o) => o.id), coverage, crossBorder: isInternational(draft), organizationId: shop!.organization_id }, carrier.code)
       : undefined;
   return {
     shop: shop!, service, contract, carrier, options, coverage, collection, consolidationShipment, label, physical,
