@@ -12,10 +12,14 @@ export const END = '<!-- production-operations:end -->';
 
 /** What a served operation does differently from production, where it does. */
 const notes: Record<string, string> = {
-  'GET /shipments': '`filter[tags]` too (seed); colli, consolidation and manifest are never set yet, so their includes embed nothing',
-  'GET /shipments/{shipment_id}': 'colli, consolidation and manifest are never set yet, so their includes embed nothing',
+  'GET /shipments': '`filter[tags]` too (seed); manifest is never set yet, so its include embeds nothing',
+  'GET /shipments/{shipment_id}': 'manifest is never set yet, so its include embeds nothing',
   'POST /shipments': 'a request that repeats a running `Idempotency-Key` answers 409 (production: 423)',
   'POST /registered-shipments': '`meta.collection` names a collection the shop already has (none is planned on the side)',
+  'POST /multi-colli-shipments': 'colli have no price of their own: the master is priced for the whole weight',
+  'POST /combine-files': 'without `page_size`, each document keeps its own size (`original`)',
+  'GET /carrier-surcharges': '`organizations.manage` in place of `finance.manage`; for the carriers of the organization\'s contracts',
+  'POST /shipping/v2/available-delivery-dates': 'the windows are the sandbox carrier\'s plan on the sandbox clock',
   'GET /services': 'zones are not emulated: `zone_from`/`zone_to` stay empty',
   'GET /services/{service_id}': 'zones are not emulated: `zone_from`/`zone_to` stay empty',
   'GET /contracts': 'contract templates are not emulated: `contract_template` stays empty',
