@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { gatedPersistence } from './support/gated.js';
+import { hookBody } from './support/matrix.js';
 import { decodeCode128, readPdf, renderPdfPage } from './support/pdf.js';
 import { customsContent, recipients, shipmentBody, world, type World } from './support/shipments.js';
 
@@ -112,12 +113,19 @@ describe('POST /registered-shipments', () => {
 describe('POST /registered-shipments refusals leave nothing behind', () => {
   it('answers the sandbox:registration-failed trigger with a carrier error (13002) pointing at the tags, and creates no concept', async () => {
     const { sandbox, w } = await setup();
+    // A hook that runs on every new shipment: its log goes with the refused shipment.
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+    expect((await sandbox.request('POST', '/hooks', { token: w.token, body: hookBody({ type: 'organizations', id: organization.id }) })).status).toBe(201);
     const before = footprint(sandbox);
     const answer = await post(sandbox, w.token, ready(w, { attributes: { tags: ['sandbox:registration-failed'] } }));
     expect(answer.status).toBe(422);
     expect(firstError(answer)).toMatchObject({ status: '422', code: '13002', source: { pointer: '/data/attributes/tags' }, meta: { carrier_status: '422' } });
     expect(footprint(sandbox)).toEqual(before);
     expect((await sandbox.get('/shipments', w.token)).body.meta.total_records).toBe(0);
+    // The same shipment without the trigger is registered, and the hook ran on it.
+    const fine = await post(sandbox, w.token, ready(w));
+    expect(fine.body.data.attributes.channel).toBe('matrix');
+    expect(sandbox.store.count('hookLogs')).toBe(before[5]! + 1);
   });
 
   it('refuses a contract that is not active, with a pointer at the contract', async () => {
