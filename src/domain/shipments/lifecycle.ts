@@ -24,9 +24,9 @@ export interface Start {
 }
 
 /**
- * Creates a concept shipment from a resolved draft, in the caller's transaction: its first
- * status, its surcharges, the hooks that run on it, and its registration when it is ready.
- * Returns the shipment as the hooks left it.
+ * Creates a shipment from a resolved draft, in the caller's transaction: its first status (a
+ * concept, unless `start` says otherwise), its surcharges, the hooks that run on it, and its
+ * registration when it is ready. Returns the shipment as the hooks left it.
  */
 export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, resolved: ResolvedShipment, start?: Start): ShipmentRecord {
   const { rules, principal } = acting;

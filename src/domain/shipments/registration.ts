@@ -40,7 +40,7 @@ export function mergeTaxNumbers(own: readonly TaxIdentificationNumber[] = [], or
 }
 
 /** The carrier's refusal, in the shape production puts on a failed shipment-status. */
-export function carrierError(detail: string): Record<string, unknown> {
+function carrierError(detail: string): Record<string, unknown> {
   return { status: '422', code: '13002', title: 'Carrier API Error', detail, meta: carrierMeta(detail) };
 }
 
