@@ -15,9 +15,14 @@ const OWN = "a client's own organization; the admin token any";
 
 /** What a served operation does differently from production, where it does. */
 const notes: Record<string, string> = {
-  'GET /shipments': '`filter[tags]` too (seed); colli are not emulated yet, so that include embeds nothing; `include=manifest` embeds the manifest, though production\'s schema lists no manifests among the included types',
-  'GET /shipments/{shipment_id}': 'colli are not emulated yet, so that include embeds nothing; `include=manifest` embeds the manifest, though production\'s schema lists no manifests among the included types',
+  'GET /shipments': '`filter[tags]` too (seed); `include=manifest` embeds the manifest, though production\'s schema lists no manifests among the included types',
+  'GET /shipments/{shipment_id}': '`include=manifest` embeds the manifest, though production\'s schema lists no manifests among the included types',
   'POST /shipments': 'a request that repeats a running `Idempotency-Key` answers 409 (production: 423); `tags` may be numbers too (seed), answered as strings',
+  'POST /registered-shipments': '`meta.collection` names a collection the shop already has (none is planned on the side)',
+  'POST /multi-colli-shipments': 'colli have no price of their own: the master is priced for the whole weight',
+  'POST /combine-files': 'without `page_size`, each document keeps its own size (`original`)',
+  'GET /carrier-surcharges': '`organizations.manage` in place of `finance.manage`; for the carriers of the organization\'s contracts',
+  'POST /shipping/v2/available-delivery-dates': 'the windows are the sandbox carrier\'s plan on the sandbox clock',
   'POST /organizations': BROKER,
   'PATCH /organizations/{organization_id}': OWN,
   'DELETE /organizations/{organization_id}': `${OWN}; refused while it has shipments`,

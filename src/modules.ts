@@ -48,8 +48,15 @@ import { shipmentWriteEndpoints } from './resources/shipment-writes.js';
 import { shipmentStatusEndpoints } from './resources/shipment-statuses.js';
 import { shipmentSurchargeEndpoints, shipmentSurchargeKind } from './resources/shipment-surcharges.js';
 import { shipmentRpcEndpoints } from './resources/shipment-rpc.js';
+import { registeredShipmentEndpoints } from './resources/registered-shipments.js';
+import { multiColliShipmentEndpoints } from './resources/multi-colli-shipments.js';
+import { trackingRpcEndpoints } from './resources/tracking-rpc.js';
+import { deliveryDateEndpoints } from './resources/delivery-dates.js';
+import { consolidationEndpoints } from './resources/consolidation.js';
+import { carrierSurchargeEndpoints, carrierSurchargeKind } from './resources/carrier-surcharges.js';
 import { trackingPageEndpoints } from './resources/tracking-page.js';
 import { fileEndpoints } from './resources/files.js';
+import { combineFileEndpoints } from './resources/combine-files.js';
 import { hookEndpoints } from './resources/hooks.js';
 import { hookKind, hookLogKind } from './resources/hook-kinds.js';
 import { DELIVER_WEBHOOK, deliverWebhookJob } from './domain/hooks/webhooks.js';
@@ -85,14 +92,21 @@ export const modules: readonly SandboxModule[] = [
     endpoints: [
       ...shipmentReadEndpoints,
       ...shipmentWriteEndpoints,
+      ...registeredShipmentEndpoints,
+      ...multiColliShipmentEndpoints,
       ...shipmentStatusEndpoints,
       ...shipmentSurchargeEndpoints,
       ...shipmentRpcEndpoints,
+      ...trackingRpcEndpoints,
+      ...deliveryDateEndpoints,
+      ...consolidationEndpoints,
       ...trackingPageEndpoints,
       ...fileEndpoints,
+      ...combineFileEndpoints,
     ],
     jobs: { [REGISTER_SHIPMENT]: registerShipmentJob, [WALK_SHIPMENT]: walkShipmentJob },
   },
+  { kinds: [carrierSurchargeKind], endpoints: carrierSurchargeEndpoints },
   {
     kinds: [collectionKind, collectionTimeSlotKind, collectionScheduleKind, manifestKind],
     endpoints: [

@@ -655,7 +655,7 @@ describe('fuzz: every endpoint under hostile input', () => {
     expect(failures).toEqual([]);
   });
 
-  it('__proto__, constructor and prototype keys at every level of every body', async () => {
+  it('__proto__, constructor and prototype keys at every level of every body', { timeout: 60_000 }, async () => {
     const requests: Labelled[] = [];
     for (const endpoint of withBody) {
       const { path, body } = baseline(endpoint);
@@ -674,8 +674,8 @@ describe('fuzz: every endpoint under hostile input', () => {
     expect(failures).toEqual([]);
   });
 
-  // Its requests grow with the endpoints that take bodies (355 with the returns product).
-  it('1 MB strings in every string member of every body', { timeout: 40_000 }, async () => {
+  // Its requests grow with the endpoints that take bodies (returns, shipping and collections added hundreds).
+  it('1 MB strings in every string member of every body', { timeout: 60_000 }, async () => {
     const huge = 'x'.repeat(1 << 20);
     // Made one at a time: hundreds of 1 MB bodies held at once cost more in GC than the requests.
     function* requests(): Generator<Labelled> {

@@ -5,32 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { deflateRawSync } from 'node:zlib';
 import { unpackBody } from '../src/domain/replay-body.js';
 import { LEGACY_DICTIONARIES } from '../src/domain/replay-body-legacy.js';
-import { filePersistence, memoryPersistence, type Persistence } from '../src/store/persistence.js';
+import { filePersistence, type Persistence } from '../src/store/persistence.js';
 import { firstError, testSandbox, type Json } from './support/app.js';
+import { gatedPersistence } from './support/gated.js';
 import { shipmentBody, world } from './support/shipments.js';
-
-/** A persistence whose writes wait until `release()`: the first request stays "running". */
-function gatedPersistence() {
-  const inner = memoryPersistence();
-  let gate: Promise<void> = Promise.resolve();
-  let open = () => {};
-  const persistence: Persistence = {
-    location: 'gated memory',
-    load: () => inner.load(),
-    write: async (ops, snapshot) => {
-      await gate;
-      await inner.write(ops, snapshot);
-    },
-    close: () => inner.close(),
-  };
-  return {
-    persistence,
-    hold: () => {
-      gate = new Promise((resolve) => (open = resolve));
-    },
-    release: () => open(),
-  };
-}
 
 async function setup(persistence?: Persistence) {
   const sandbox = await testSandbox({ persistence });

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPdf } from './support/pdf.js';
 import { readmeBlocks, type CodeBlock } from './support/readme.js';
 import { startServer, type RunningServer } from './support/server.js';
 
@@ -95,6 +96,11 @@ describe.skipIf(tools.length > 0)('the README walkthrough, in one shell', () => 
     expect(stdout).toContain('"shipment-registered"');
     expect(stdout).toContain('"shipment-delivered"');
     expect((await readFile(join(dir, 'label.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
+    // The batch flow: three registered shipments' labels on one A4 sheet.
+    const [sheet, ...more] = readPdf(await readFile(join(dir, 'labels.pdf')));
+    expect(more).toEqual([]);
+    expect(Math.round(sheet!.width)).toBe(595);
+    for (const order of ['ORDER-2001', 'ORDER-2002', 'ORDER-2003']) expect(sheet!.text).toContain(order);
     // A warehouse day: the manifest downloaded, the collection collected, its parcels with the carrier.
     expect((await readFile(join(dir, 'manifest.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
     expect(stdout).toMatch(/^collection-collected$/m);

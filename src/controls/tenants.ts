@@ -171,6 +171,7 @@ export async function resetTenant(services: Services, clientId: string, within?:
     }
     drop('shipments', ids(shipments));
 
+    drop('carrierSurcharges', ids(tx.find('carrierSurcharges', 'organization_id', organizationId)));
     drop('hookLogs', ids(tx.all('hookLogs').filter((row) => row.organization_id === organizationId)));
     drop('hooks', ids(tx.find('hooks', 'organization_id', organizationId)));
 

@@ -27,7 +27,9 @@ export type DomainErrorKind =
   /** The caller may not do this to this resource. */
   | 'not-allowed'
   /** A request header has a value the rules cannot use. */
-  | 'bad-header';
+  | 'bad-header'
+  /** The (sandbox) carrier refused what it was handed, as when registering in the same request. */
+  | 'carrier-refused';
 
 export class DomainError extends Error {
   constructor(
@@ -61,7 +63,14 @@ export class DomainError extends Error {
     return new DomainError('not-allowed', [{ detail, where }]);
   }
 
+  static carrierRefused(detail: string, where?: Where, meta?: Record<string, unknown>): DomainError {
+    return new DomainError('carrier-refused', [{ detail, where, meta }]);
+  }
+
   static badHeader(detail: string, header: string): DomainError {
     return new DomainError('bad-header', [{ detail, where: { header } }]);
   }
 }
+
+/** Where a body member lies, as a JSON pointer. */
+export const at = (pointer: string): Where => ({ pointer });

@@ -10,6 +10,7 @@ const codeOf: Record<DomainErrorKind, { code: CodeName; status?: number }> = {
   locked: { code: 'cannotModify' },
   'not-allowed': { code: 'actionNotAllowed' },
   'bad-header': { code: 'invalidHeader', status: 400 },
+  'carrier-refused': { code: 'carrierError' },
 };
 
 /** The one mapping from a domain error to the JSON:API error the client gets. */

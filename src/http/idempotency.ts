@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { textResponse } from './response-text.js';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
 import { ApiError } from '../jsonapi/errors.js';
@@ -13,6 +14,16 @@ import { packBody, unpackBody } from '../domain/replay-body.js';
 /** How long a finished request is replayed for its key: 24 hours on the sandbox clock. */
 export const REPLAY_WINDOW = 24 * 3600;
 export const MAX_KEY_LENGTH = 255;
+
+/** The declared `Idempotency-Key` request header of the creates that take one. */
+export const idempotencyHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1, 'must be 1 to 255 characters long')
+    .max(MAX_KEY_LENGTH, 'must be 1 to 255 characters long')
+    .optional()
+    .describe('Makes retries safe: a repeat within 24 hours replays the first answer.'),
+});
 
 /** Writes the outcome of the guarded request inside the transaction that produced it. */
 export type Remember = (tx: Tx, status: number, body: string) => void;
@@ -51,12 +62,15 @@ export async function idempotent(
   key: string,
   bodyFingerprint: string,
   work: (remember: Remember) => Promise<Response>,
+  /** The status of a repeat while the first still runs: 409 on POST /shipments (the seed's), 423 where production documents it. */
+  inFlightStatus = 409,
 ): Promise<Response> {
   const { store, clock, inFlight } = services;
   const id = createHash('sha256').update(`${clientId}\u0000${key}`).digest('hex');
   if (inFlight.has(id)) {
     throw ApiError.of('conflict', 'A request with this Idempotency-Key is still being processed; retry when it has finished.', {
       source: { header: 'Idempotency-Key' },
+      status: inFlightStatus,
     });
   }
   const stored = store.get('idempotencyKeys', id);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { countryCode } from './common.js';
 
-export const packageTypes = ['parcel', 'letterbox', 'letter', 'unstamped'] as const;
+export const packageTypes = ['parcel', 'letterbox', 'letter', 'unstamped', 'multi-colli'] as const;
 export const handoverMethods = ['collection', 'drop-off'] as const;
 export const deliveryMethods = ['pick-up', 'delivery'] as const;
 export const weekDays = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;

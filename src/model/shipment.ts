@@ -88,6 +88,7 @@ export const shipmentAttributes = z
     created_at: timestamp,
     updated_at: timestamp,
     synced_at: timestamp.optional(),
+    collo_number: z.number().int().positive().optional().describe('Read-only: the number of a collo of a multi-colli shipment, from 1.'),
     sync_active: z.boolean().describe('Whether the carrier status is being synced; the sandbox never syncs, so always false.'),
   })
   .meta({ id: 'ShipmentAttributes' });
@@ -115,6 +116,8 @@ export type ShipmentRecord = Omit<ShipmentAttributes, 'price' | 'sync_active'> &
   manifest_id?: string;
   /** The consolidation shipment this one is consolidated into. */
   consolidation_shipment_id?: string;
+  /** For a collo: the master shipment of its multi-colli shipment. */
+  multi_colli_shipment_id?: string;
   /** The current shipment-status row and its status code (kept for filtering). */
   shipment_status_id: string;
   status_code: string;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { LabelMimeType, LabelSize } from '../domain/labels/types.js';
-import { labelData } from '../domain/shipments/label-data.js';
+import { fileBytes } from '../domain/shipments/documents.js';
 import { endpoint } from '../http/endpoint.js';
 import { preferred } from '../http/media.js';
 import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../jsonapi/document.js';
@@ -17,11 +16,8 @@ const produces = [JSONAPI_MEDIA_TYPE, ...downloads];
 /** Renders a file's bytes in one of its formats; documents are drawn from the shipment when asked for. */
 async function render(store: ReadView, file: FileRecord, shipment: ShipmentRecord, mimeType: string): Promise<Buffer> {
   // PDF, PNG and barcode libraries load on the first download, not at start-up.
-  const { renderCustomsDocument, renderLabel } = await import('../domain/labels/index.js');
-  const data = labelData(store, shipment);
-  if (file.document_type === 'customs-declaration-form') return renderCustomsDocument(data);
-  const size = (shipment.label.size === 'A4' ? 'A4' : 'A6') as LabelSize;
-  return renderLabel(data, { mime_type: mimeType as LabelMimeType, size });
+  const renderers = await import('../domain/labels/index.js');
+  return fileBytes(store, renderers, file, shipment, mimeType);
 }
 
 export const fileEndpoints = [

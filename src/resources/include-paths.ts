@@ -24,6 +24,7 @@ export const shipmentIncludes = [
 
 export const shipmentStatusIncludes = ['shipment', 'status'] as const;
 export const shipmentSurchargeIncludes = ['shipment'] as const;
+export const carrierSurchargeIncludes = ['carrier'] as const;
 export const shopIncludes = ['organization'] as const;
 export const hookIncludes = ['owner'] as const;
 export const collectionIncludes = ['contract', 'contract.carrier', 'manifest', 'shop', 'status'] as const;

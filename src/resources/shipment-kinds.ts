@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Ctx, Kind } from '../http/context.js';
 import { linkTo } from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
+import { colliOf } from '../domain/shipments/colli.js';
 import { shipmentAttributes, type FileRecord, type ShipmentRecord, type ShipmentStatusRecord } from '../model/shipment.js';
 
 /** Whether the caller may see a shipment: shipments of its organization's shops only. */
@@ -39,6 +40,7 @@ export const shipmentKind: Kind<ShipmentRecord> = {
     created_at: row.created_at,
     updated_at: row.updated_at,
     synced_at: row.synced_at,
+    collo_number: row.collo_number,
     // Production syncs carrier statuses in the background; the sandbox's carrier never needs it.
     sync_active: false,
   }),
@@ -74,9 +76,8 @@ export const shipmentKind: Kind<ShipmentRecord> = {
       data: (row, ctx) => ctx.services.store.find('shipmentSurcharges', 'shipment_id', row.id).map((charge) => ({ type: 'shipment-surcharges', id: charge.id })),
     },
     consolidation_shipment: { targets: ['shipments'], optional: true, data: (row) => linkTo('shipments', row.consolidation_shipment_id) },
-    // The sandbox makes no multi-colli shipments (yet): these are always empty.
-    colli: { targets: ['shipments'], many: true, data: () => [] },
-    multi_colli_shipment: { targets: ['shipments'], optional: true, data: () => null },
+    colli: { targets: ['shipments'], many: true, data: (row, ctx) => colliOf(ctx.services.store, row.id).map((collo) => ({ type: 'shipments', id: collo.id })) },
+    multi_colli_shipment: { targets: ['shipments'], optional: true, data: (row) => linkTo('shipments', row.multi_colli_shipment_id) },
     // The latest manifest that lists the shipment (`include=manifest`, documented by production,
     // embeds it, though production's schema forgets manifests among the included types).
     manifest: { targets: ['manifests'], optional: true, data: (row) => linkTo('manifests', row.manifest_id) },

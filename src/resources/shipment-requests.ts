@@ -46,19 +46,28 @@ const relationshipShape = {
   manifest: readOnly,
 };
 
+/** The request meta every create takes: the label format and the service code. */
+export const labelAndServiceMeta = {
+  label: z.object({ mime_type: z.string(), size: z.string() }).partial().optional().describe('Label format: mime_type (default application/pdf) and size (default A6).'),
+  label_mime_type: z.string().optional().describe('Deprecated form of label.mime_type.'),
+  service_code: z.string().min(1).max(255).optional().describe('Picks the service with this code and the cheapest active contract.'),
+};
+
 const documentMeta = z
   .object({
-    label: z.object({ mime_type: z.string(), size: z.string() }).partial().optional().describe('Label format: mime_type (default application/pdf) and size (default A6).'),
-    label_mime_type: z.string().optional().describe('Deprecated form of label.mime_type.'),
-    service_code: z.string().min(1).max(255).optional().describe('Picks the service with this code and the cheapest active contract.'),
+    ...labelAndServiceMeta,
     add_to_next_collection: z.boolean().optional().describe('Adds the shipment to the next collection of its shop and contract.'),
   })
   .meta({ id: 'ShipmentRequestMeta' });
 
+/** The attributes and relationships of a create request, for the creates that differ in their meta (registered, multi-colli). */
+export const createAttributes = { ...requestAttributes, ...readOnlyAttributes };
+export const createRelationships = z.object({ shop: toOneRef, ...relationshipShape });
+
 export const createShipmentRequest = resourceRequest({
   id: 'ShipmentCreateRequest',
-  attributes: z.strictObject({ ...requestAttributes, ...readOnlyAttributes }),
-  relationships: z.object({ shop: toOneRef, ...relationshipShape }),
+  attributes: z.strictObject(createAttributes),
+  relationships: createRelationships,
   documentMeta,
 });
 
@@ -77,7 +86,9 @@ export const updateShipmentRequest = resourceRequest({
 type CreateBody = z.output<typeof createShipmentRequest>;
 type UpdateBody = z.output<typeof updateShipmentRequest>;
 type Relationships = Partial<CreateBody['data']['relationships']>;
-type Meta = CreateBody['meta'];
+type Meta = { label?: { mime_type?: string; size?: string }; label_mime_type?: string; service_code?: string; add_to_next_collection?: boolean } | undefined;
+/** What a create request of any of the create endpoints holds. */
+type CreateLike = { data: { attributes: object; relationships: CreateBody['data']['relationships'] }; meta?: Meta };
 
 function options(ref: Relationships['service_options']): ShipmentDraft['options'] {
   return (ref?.data ?? []).map((entry, index) => {
@@ -98,7 +109,7 @@ function label(meta: Meta): ShipmentDraft['label'] {
 }
 
 /** The draft of a new shipment from a validated create request. */
-export function draftFromCreate(body: CreateBody): ShipmentDraft {
+export function draftFromCreate(body: CreateLike): ShipmentDraft {
   const { attributes, relationships } = body.data;
   const given = Object.entries(attributes).filter(([, value]) => value !== null);
   return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addStatus } from '../domain/shipments/statuses.js';
+import { voidShipment } from '../domain/shipments/void.js';
 import type { Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
@@ -48,7 +49,8 @@ export const shipmentRpcEndpoints = [
     path: '/void-shipment',
     operationId: 'voidShipment',
     summary: 'Void a registered shipment',
-    description: 'Only while the shipment is `shipment-registered` (the carrier has not scanned it): it becomes `shipment-voided` and its label is gone.',
+    description:
+      'Only while the shipment is `shipment-registered` (the carrier has not scanned it): it becomes `shipment-voided` and its label is gone. Voiding the master of a multi-colli shipment voids its colli that are still `shipment-registered` too.',
     tag: 'Shipments',
     auth: manage,
     body: voidRequest,
@@ -63,12 +65,7 @@ export const shipmentRpcEndpoints = [
       if (shipment.status_code !== 'shipment-registered') {
         throw ApiError.of('cannotModify', `Only a registered shipment that the carrier has not handled yet can be voided; this one is ${shipment.status_code}.`);
       }
-      const { services } = ctx;
-      await services.store.transact((tx) => {
-        for (const file of tx.find('files', 'shipment_id', shipment.id)) if (file.document_type === 'label') tx.remove('files', file.id);
-        services.jobs.cancel(tx, WALK_SHIPMENT, shipment.id);
-        addStatus(tx, services.rules, shipment, { code: 'shipment-voided', at: services.clock.now(), carrier: { code: 'VOID', description: 'Shipment voided' } });
-      });
+      await ctx.services.store.transact((tx) => voidShipment(tx, ctx.rules, shipment));
       return new Response(null, { status: 204 });
     },
   }),

@@ -4,7 +4,7 @@ import { assertEditable, changeShipment, checkChange, createShipment, deleteShip
 import { resolveDraft } from '../domain/shipments/resolve.js';
 import { principalOf, type Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
-import { MAX_KEY_LENGTH, idempotent, requestFingerprint, type Remember } from '../http/idempotency.js';
+import { idempotencyHeaders, idempotent, requestFingerprint, type Remember } from '../http/idempotency.js';
 import { jsonApi } from '../http/respond.js';
 import { textResponse } from '../http/response-text.js';
 import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../jsonapi/document.js';
@@ -39,14 +39,7 @@ export const shipmentWriteEndpoints = [
     tag: 'Shipments',
     auth: manage,
     body: createShipmentRequest,
-    headers: z.object({
-      'Idempotency-Key': z
-        .string()
-        .min(1, 'must be 1 to 255 characters long')
-        .max(MAX_KEY_LENGTH, 'must be 1 to 255 characters long')
-        .optional()
-        .describe('Makes retries safe: a repeat within 24 hours replays the first answer.'),
-    }),
+    headers: idempotencyHeaders,
     responses: {
       201: { description: 'The new shipment.', schema: schemas.document },
       409: { description: 'Wrong type (10007), or the same Idempotency-Key is still being processed.', schema: errorDocument },

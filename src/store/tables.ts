@@ -5,6 +5,7 @@ import type { HookLogRecord, HookRecord } from '../model/hook.js';
 import type { ManifestFileRecord, ManifestRecord } from '../model/manifest.js';
 import type { FileRecord, ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js';
 import type { ShipmentSurchargeRecord } from '../model/shipment-surcharge.js';
+import type { CarrierSurchargeRecord } from '../model/carrier-surcharge.js';
 import type { ContractRecord, LiabilityCoverageRecord } from '../model/contract.js';
 import type { RegionRecord } from '../model/region.js';
 import type { ServiceOptionRecord } from '../model/service-option.js';
@@ -74,6 +75,7 @@ export interface Tables {
   shipments: ShipmentRecord;
   shipmentStatuses: ShipmentStatusRecord;
   shipmentSurcharges: ShipmentSurchargeRecord;
+  carrierSurcharges: CarrierSurchargeRecord;
   files: FileRecord;
   collections: CollectionRecord;
   collectionSchedules: CollectionScheduleRecord;
@@ -121,6 +123,7 @@ export const tableNames: readonly TableName[] = [
   'shipments',
   'shipmentStatuses',
   'shipmentSurcharges',
+  'carrierSurcharges',
   'files',
   'collections',
   'collectionSchedules',
@@ -157,9 +160,10 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   liabilityCoverages: ['contract_id'],
   serviceRates: ['contract_id', 'service_id'],
   statuses: ['code'],
-  shipments: ['organization_id', 'shop_id', 'tracking_code', 'collection_id', 'consolidation_shipment_id'],
+  shipments: ['organization_id', 'shop_id', 'tracking_code', 'collection_id', 'consolidation_shipment_id', 'multi_colli_shipment_id'],
   shipmentStatuses: ['shipment_id'],
   shipmentSurcharges: ['shipment_id', 'organization_id'],
+  carrierSurcharges: ['organization_id'],
   files: ['shipment_id'],
   collections: ['shop_id'],
   collectionSchedules: ['organization_id', 'shop_id'],

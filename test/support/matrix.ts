@@ -208,6 +208,7 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   'manifest-files': { kind: 'tenant', table: 'manifestFiles', ownerOf: (_, row) => row.organization_id, parent: { param: 'manifest_id', field: 'manifest_id' } },
   'collection-files': { kind: 'tenant', table: 'manifestFiles', ownerOf: (_, row) => row.organization_id, parent: { param: 'collection_id', field: 'collection_id' } },
   hooks: { kind: 'tenant', table: 'hooks', ownerOf: (_, row) => row.organization_id },
+  'carrier-surcharges': { kind: 'tenant', table: 'carrierSurcharges', ownerOf: (_, row) => row.organization_id },
   'hook-logs': { kind: 'tenant', table: 'hookLogs', ownerOf: (_, row) => row.organization_id },
   addresses: { kind: 'tenant', table: 'addresses', ownerOf: (_, row) => row.organization_id },
   // The seeded zones are everyone's (no organization): only zones made through the API are a tenant's.
@@ -531,12 +532,18 @@ async function populateTenant(
       },
     }),
   );
+  // A carrier surcharge on the shipments' carrier, made after them so their prices stay as they were.
+  const carrierId = service.relationships.carrier.data.id;
+  const surchargeBody = { data: { type: 'carrier-surcharges', attributes: { name: 'Matrix peak fee', fee: { amount: 75, currency: country === 'GB' ? 'GBP' : 'EUR' } }, relationships: { carrier: { data: { type: 'carriers', id: carrierId } } } } };
   // Priced too (with the paid option), so nested surcharge paths can be filled from the concept.
   const concept = await createShipment(
     sandbox,
     token,
     shipmentBody({ shop, recipient, service, contract: w.contractFor(service), relationships: { service_options: { data: [{ type: 'service-options', id: paid.id }] } } }),
   );
+  // Two, so a DELETE in the scope matrix leaves one to name in the path.
+  await must(sandbox.request('POST', '/carrier-surcharges', { token, body: surchargeBody }), 201, 'carrier surcharge');
+  await must(sandbox.request('POST', '/carrier-surcharges', { token, body: { data: { ...surchargeBody.data, attributes: { ...surchargeBody.data.attributes, name: 'Matrix handling fee' } } } }), 201, 'carrier surcharge');
   return {
     clientId,
     token,
@@ -668,6 +675,43 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
     }
     case 'updateShipment':
       return { data: { type: 'shipments', id: params.shipment_id, attributes: { description: 'Changed by the matrix' } } };
+    case 'createRegisteredShipment': {
+      const service = w.services.find((s: Json) => s.attributes.code === (country === 'NL' ? 'postnl-parcel-standard' : 'royal-mail-tracked-48') && s.attributes.regions_to[0].country_code === country);
+      return shipmentBody({ shop, recipient: recipients[country], service, contract: w.contractFor(service) });
+    }
+    case 'trackExternalShipment': {
+      const body = shipmentBody({ shop, recipient: recipients[country], attributes: { tracking_code: 'MATRIX-TRACK-1' } });
+      body.data.relationships.contract = { data: { type: 'contracts', id: w.contractFor(w.services.find((s: Json) => s.attributes.regions_from[0].country_code === country)).id } };
+      return body;
+    }
+    case 'getAvailableDeliveryDates':
+      return {
+        data: {
+          carrier_code: 'postnl',
+          service_code: 'postnl-parcel-standard',
+          address: { country_code: 'NL', postal_code: '1012 PH', street_number: 92 },
+          start_date: '2026-01-12T00:00:00+01:00',
+          end_date: '2026-01-19T00:00:00+01:00',
+        },
+      };
+    case 'createMultiColliShipment': {
+      const service = w.services.find((s: Json) => s.attributes.package_type === 'multi-colli' && s.attributes.regions_from[0].country_code === country && s.attributes.regions_to[0].country_code === country);
+      const body = shipmentBody({ shop, recipient: recipients[country], service, contract: w.contractFor(service), meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 1500 } }] } });
+      delete body.data.attributes.physical_properties;
+      return body;
+    }
+    case 'createCarrierSurcharge':
+      return {
+        data: {
+          type: 'carrier-surcharges',
+          attributes: { name: 'Matrix fee', fee: { amount: 10, currency: 'EUR' } },
+          relationships: { carrier: { data: { type: 'carriers', id: w.services.find((s: Json) => s.attributes.regions_from[0].country_code === country).relationships.carrier.data.id } } },
+        },
+      };
+    case 'updateCarrierSurcharge':
+      return { data: { type: 'carrier-surcharges', id: params.carrier_surcharge_id, attributes: { name: 'Renamed by the matrix' } } };
+    case 'combineFiles':
+      return { data: { file_ids: [caller.fileId], page_size: 'A4' } };
     case 'voidShipment':
       return { data: { shipment_id: caller.registeredShipmentId } };
     case 'updateShipmentStatus':

@@ -40,6 +40,8 @@ export function labelContent(data: LabelData): LabelContent {
 /** Optional lines between the addresses and the barcode; absent facts print nothing. */
 function detailLines(data: LabelData): string[] {
   const lines: string[] = [];
+  if (data.collo) lines.push(`Collo ${data.collo.number} of ${data.collo.of} - multi-colli ${data.collo.master}`);
+  if (data.colli) lines.push(`Multi-colli, ${data.colli.length} colli: ${data.colli.join(', ')}`);
   if (data.pickupLocation) lines.push(`Pickup location: ${data.pickupLocation.code}`);
   if (data.options.length > 0) lines.push(`Options: ${data.options.join(', ')}`);
   if (data.customerReference) lines.push(`Reference: ${data.customerReference}`);

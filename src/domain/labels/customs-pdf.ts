@@ -16,8 +16,20 @@ const WIDTH = PAGE.right - PAGE.left;
  * items table (continued on further pages when long), the customs particulars, the signed
  * declaration, and on every page the tracking code, the sandbox marking and page numbers.
  */
-export async function customsPdf(data: LabelData): Promise<Buffer> {
+export function customsPdf(data: LabelData): Buffer {
   const doc = createPdf({ size: [A4.width, A4.height], title: `CN23 ${data.trackingCode}`, createdAt: data.registeredAt, bufferPages: true });
+  drawCustoms(doc, data);
+  return pdfBuffer(doc);
+}
+
+/**
+ * Draws the declaration from the current page of `doc` (an A4 page of a document that buffers
+ * its pages) onto as many pages as it takes, each with its footer: alone, or among labels in a
+ * combined file.
+ */
+export function drawCustoms(doc: PDFKit.PDFDocument, data: LabelData): void {
+  const range = doc.bufferedPageRange();
+  const first = range.start + range.count - 1;
   let y = header(doc, data);
   y = parties(doc, data, y + 10);
   y = drawItemsTable(doc, itemRows(data.items ?? []), totalRow(data), y + 12);
@@ -27,8 +39,7 @@ export async function customsPdf(data: LabelData): Promise<Buffer> {
   }
   y = particulars(doc, data, y + 14);
   declaration(doc, data, y + 12);
-  footers(doc, data);
-  return pdfBuffer(doc);
+  footers(doc, data, first);
 }
 
 type WriteOptions = { bold?: boolean; width?: number; align?: 'left' | 'center' | 'right' };
@@ -132,13 +143,14 @@ function declaration(doc: PDFKit.PDFDocument, data: LabelData, top: number): voi
 }
 
 /** Written last, when the page count is known: "page 1 of 2" tells if a page went missing. */
-function footers(doc: PDFKit.PDFDocument, data: LabelData): void {
+function footers(doc: PDFKit.PDFDocument, data: LabelData, first: number): void {
   const range = doc.bufferedPageRange();
-  for (let index = 0; index < range.count; index++) {
-    doc.switchToPage(range.start + index);
+  const count = range.start + range.count - first;
+  for (let index = 0; index < count; index++) {
+    doc.switchToPage(first + index);
     doc.lineWidth(0.5).moveTo(PAGE.left, 800).lineTo(PAGE.right, 800).stroke('black');
     write(doc, `CN 23 - ${data.trackingCode}`, PAGE.left, 806, 8);
     write(doc, SANDBOX_MARKING, PAGE.left, 806, 8, { bold: true, width: WIDTH, align: 'center' });
-    write(doc, `Page ${index + 1} of ${range.count}`, PAGE.left, 806, 8, { width: WIDTH, align: 'right' });
+    write(doc, `Page ${index + 1} of ${count}`, PAGE.left, 806, 8, { width: WIDTH, align: 'right' });
   }
 }

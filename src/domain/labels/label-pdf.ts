@@ -8,7 +8,7 @@ import type { LabelSize } from './types.js';
  * The label as a one-page PDF. On A4 the A6 label takes the top-left quadrant, as on the
  * label sheets office printers use, with dashed cut lines along its two inner edges.
  */
-export async function pdfLabel(content: LabelContent, size: LabelSize, createdAt: number): Promise<Buffer> {
+export function pdfLabel(content: LabelContent, size: LabelSize, createdAt: number): Buffer {
   const page = size === 'A4' ? A4 : A6;
   const doc = createPdf({ size: [page.width, page.height], title: `Label ${content.trackingCode}`, createdAt });
   drawOps(doc, labelLayout(content, pdfMeasure(doc)));

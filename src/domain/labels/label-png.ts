@@ -30,7 +30,7 @@ function loadFonts(): void {
  * JavaScript rasteriser (pureimage): text, boxes, and bars snapped to whole pixels so the
  * barcode stays scannable. On A4 the label takes the top-left quadrant, as in the PDF.
  */
-export async function pngLabel(content: LabelContent, size: LabelSize): Promise<Buffer> {
+export function pngLabel(content: LabelContent, size: LabelSize): Buffer {
   loadFonts();
   const page = size === 'A4' ? A4 : A6;
   const bitmap = PImage.make(Math.round(page.width * SCALE), Math.round(page.height * SCALE));

@@ -17,6 +17,8 @@ export interface PdfOptions {
   createdAt: number;
   /** Keep pages in memory so page numbers can be written once all pages exist. */
   bufferPages?: boolean;
+  /** Whether the first page (of `size`) is there from the start; default yes. */
+  autoFirstPage?: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ export function createPdf(options: PdfOptions): PDFKit.PDFDocument {
     size: options.size,
     // Everything is placed explicitly; zero margins stop pdfkit from adding pages on its own.
     margin: 0,
-    autoFirstPage: true,
+    autoFirstPage: options.autoFirstPage ?? true,
     bufferPages: options.bufferPages ?? false,
     info: {
       Title: options.title,
@@ -40,22 +42,35 @@ export function createPdf(options: PdfOptions): PDFKit.PDFDocument {
       ModDate: date,
     },
   });
-  const fonts = fontData();
-  doc.registerFont(REGULAR, fonts.regular);
-  doc.registerFont(BOLD, fonts.bold);
+  const fonts = parsedFonts ?? fontData();
+  doc.registerFont(REGULAR, fonts.regular as Buffer);
+  doc.registerFont(BOLD, fonts.bold as Buffer);
+  if (!parsedFonts) {
+    // pdfkit keeps the parsed (fontkit) font of the current font at `_font.font`.
+    const parsedOf = (name: string) => (doc.font(name) as unknown as { _font: { font: unknown } })._font.font;
+    parsedFonts = { bold: parsedOf(BOLD), regular: parsedOf(REGULAR) };
+  }
   doc.font(REGULAR);
   return doc;
 }
 
-/** Ends the document and resolves with its bytes. */
-export function pdfBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    doc.end();
-  });
+/**
+ * The fonts as fontkit parsed them for the first document. pdfkit takes a parsed font in place of
+ * the file; parsing DejaVu and its layout tables anew took most of the time of every label (about
+ * 60 of 70 ms), and labels are made in requests now (registered shipments, combined files).
+ */
+let parsedFonts: { regular: unknown; bold: unknown } | undefined;
+
+/**
+ * Ends the document and returns its bytes. pdfkit writes the whole file into its stream's buffer
+ * while `end()` runs, so the bytes can be read at once: documents can then be made inside a
+ * store transaction (which cannot wait), as a shipment registered in the request needs.
+ */
+export function pdfBuffer(doc: PDFKit.PDFDocument): Buffer {
+  doc.end();
+  const chunks: Buffer[] = [];
+  for (let chunk = doc.read() as Buffer | null; chunk !== null; chunk = doc.read() as Buffer | null) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
 
 /** Width of a line of text in points, with the font it would be drawn in. */

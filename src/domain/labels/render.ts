@@ -15,6 +15,11 @@ export interface LabelFormat {
  * same shipment always downloads the same file (PDF metadata dates come from `registeredAt`).
  */
 export async function renderLabel(data: LabelData, format: LabelFormat): Promise<Buffer> {
+  return renderLabelNow(data, format);
+}
+
+/** `renderLabel` without waiting: for documents made inside a store transaction. */
+export function renderLabelNow(data: LabelData, format: LabelFormat): Buffer {
   const content = labelContent(data);
   switch (format.mime_type) {
     case 'application/pdf':
@@ -29,6 +34,11 @@ export async function renderLabel(data: LabelData, format: LabelFormat): Promise
 }
 
 /** Renders the CN23-style customs declaration of a shipment as an A4 PDF. */
-export function renderCustomsDocument(data: LabelData): Promise<Buffer> {
+export async function renderCustomsDocument(data: LabelData): Promise<Buffer> {
+  return customsPdf(data);
+}
+
+/** `renderCustomsDocument` without waiting. */
+export function renderCustomsNow(data: LabelData): Buffer {
   return customsPdf(data);
 }

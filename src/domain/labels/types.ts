@@ -28,6 +28,10 @@ export interface LabelData {
   customs?: Customs;
   totalValue?: Price;
   senderTaxNumbers?: TaxIdentificationNumber[];
+  /** A collo of a multi-colli shipment: its number, how many there are, and the master's tracking code. */
+  collo?: { number: number; of: number; master: string };
+  /** The master of a multi-colli shipment: the tracking codes of its colli, by collo number. */
+  colli?: string[];
   recipientTaxNumbers?: TaxIdentificationNumber[];
 }
 

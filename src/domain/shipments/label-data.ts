@@ -1,6 +1,18 @@
 import type { LabelData } from '../labels/types.js';
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { ReadView } from '../../store/store.js';
+import { colliOf } from './colli.js';
+
+/** What a label of a multi-colli shipment adds: which collo it is, or, on the master's, the colli. */
+function multiColli(store: ReadView, shipment: ShipmentRecord): Pick<LabelData, 'collo' | 'colli'> {
+  if (shipment.multi_colli_shipment_id) {
+    const master = store.get('shipments', shipment.multi_colli_shipment_id);
+    const of = colliOf(store, shipment.multi_colli_shipment_id).length;
+    return { collo: { number: shipment.collo_number ?? 0, of, master: master?.tracking_code ?? master?.id ?? '' } };
+  }
+  const colli = colliOf(store, shipment.id);
+  return colli.length > 0 ? { colli: colli.map((collo) => collo.tracking_code ?? collo.id) } : {};
+}
 
 /** What the documents of a registered shipment print, gathered from the store. */
 export function labelData(store: ReadView, shipment: ShipmentRecord): LabelData {
@@ -29,5 +41,6 @@ export function labelData(store: ReadView, shipment: ShipmentRecord): LabelData 
     totalValue: shipment.total_value,
     senderTaxNumbers: shipment.sender_tax_identification_numbers,
     recipientTaxNumbers: shipment.recipient_tax_identification_numbers,
+    ...multiColli(store, shipment),
   };
 }

@@ -6,7 +6,7 @@ import type { ShipmentDraft } from './draft.js';
 import { shipmentFields } from './fields.js';
 import { scheduleRegistration } from './registration.js';
 import type { ResolvedShipment } from './resolve.js';
-import { addStatus, EDITABLE_STATUSES, statusRowFor } from './statuses.js';
+import { addStatus, EDITABLE_STATUSES, statusRowFor, type NewStatus } from './statuses.js';
 import { removeSurcharges, syncSurcharges } from './surcharges.js';
 
 /** A shipment may be changed or deleted only while it has not left the sandbox's hands. */
@@ -15,18 +15,26 @@ export function assertEditable(shipment: ShipmentRecord, action: 'changed' | 'de
   throw DomainError.locked(`The shipment is ${shipment.status_code} and can no longer be ${action}.`);
 }
 
+/** How a shipment starts when it does not start as a concept (a shipment tracked for an outside registration). */
+export interface Start {
+  /** Default: `shipment-concept` now. */
+  status?: NewStatus;
+  /** Fields the new row has from the start (its tracking code). */
+  fields: Partial<ShipmentRecord>;
+}
+
 /**
- * Creates a concept shipment from a resolved draft, in the caller's transaction: its first
- * status, its surcharges, the hooks that run on it, and its registration when it is ready.
- * Returns the shipment as the hooks left it.
+ * Creates a shipment from a resolved draft, in the caller's transaction: its first status (a
+ * concept, unless `start` says otherwise), its surcharges, the hooks that run on it, and its
+ * registration when it is ready. Returns the shipment as the hooks left it.
  */
-export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, resolved: ResolvedShipment): ShipmentRecord {
+export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, resolved: ResolvedShipment, start?: Start): ShipmentRecord {
   const { rules, principal } = acting;
   if (!principal) throw DomainError.notAllowed('Shipments are created by a client.');
   const now = rules.clock.now();
   const id = tx.newId();
   // Inserted with its first status already set: every version of a stored row is a full copy.
-  const first = statusRowFor(tx, { id }, { code: 'shipment-concept', at: now });
+  const first = statusRowFor(tx, { id, tracking_code: start?.fields.tracking_code }, start?.status ?? { code: 'shipment-concept', at: now });
   const inserted = tx.insert('shipments', {
     ...shipmentFields(draft, resolved),
     id,
@@ -37,6 +45,7 @@ export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, res
     shipment_status_id: first.row.id,
     status_code: first.status.code,
     client_id: principal.clientId,
+    ...start?.fields,
   } as ShipmentRecord);
   tx.insert('shipmentStatuses', first.row);
   syncSurcharges(tx, inserted, resolved.surcharges, now);

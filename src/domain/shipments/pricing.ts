@@ -15,6 +15,8 @@ export interface PricedChoice {
   optionIds: readonly string[];
   coverage?: LiabilityCoverageRecord;
   crossBorder: boolean;
+  /** The organization whose carrier surcharges apply. */
+  organizationId?: string;
 }
 
 /** The rate of a service on a contract that carries the parcel's chargeable weight, if any. */
@@ -27,7 +29,7 @@ export function findRate(store: ReadView, choice: Pick<PricedChoice, 'service' |
 
 /** One part of a shipment's price on top of its base rate, as a shipment-surcharges row shows it. */
 export interface SurchargeLine {
-  /** What it is for: `fuel`, `oversize`, `option:<service option id>`, `coverage:<coverage id>`. */
+  /** What it is for: `fuel`, `oversize`, `option:<service option id>`, `coverage:<coverage id>`, `carrier-surcharge:<id>`. */
   source: string;
   name: string;
   description?: string;
@@ -47,7 +49,8 @@ const money = (price: Price) => `${(price.amount / 100).toFixed(2)} ${price.curr
  * What the shipment costs: the base rate (fixed, weight bracket or the dynamic carrier formula,
  * with step pricing above the range), plus as surcharges the rate's fuel surcharge, its oversize
  * surcharge when the longest side exceeds `length_max`, the price of each chosen option the rate
- * charges for (dynamic rates price options into their formula: none) and the liability coverage.
+ * charges for (dynamic rates price options into their formula: none), the liability coverage and
+ * the organization's carrier surcharges.
  */
 export function priceBreakdown(store: ReadView, choice: PricedChoice, carrierCode: string): PriceBreakdown | undefined {
   const rate = findRate(store, choice);
@@ -77,8 +80,18 @@ export function priceBreakdown(store: ReadView, choice: PricedChoice, carrierCod
   if (coverage?.price.amount) {
     surcharges.push({ source: `coverage:${coverage.id}`, name: coverage.name, description: `Liability coverage up to ${money(coverage.coverage_max)}.`, amount: coverage.price.amount });
   }
+  surcharges.push(...carrierSurchargeLines(store, choice, base.currency));
   const amount = surcharges.reduce((sum, line) => sum + line.amount, base.amount);
   return { price: { amount, currency: base.currency }, base, surcharges };
+}
+
+/** The organization's carrier surcharges on the contract's carrier, in the price's currency (fees are not converted). */
+function carrierSurchargeLines(store: ReadView, choice: PricedChoice, currency: string): SurchargeLine[] {
+  if (!choice.organizationId) return [];
+  return store
+    .find('carrierSurcharges', 'organization_id', choice.organizationId)
+    .filter((row) => row.carrier_id === choice.contract.carrier_id && row.fee.currency === currency && row.fee.amount !== 0)
+    .map((row) => ({ source: `carrier-surcharge:${row.id}`, name: row.name, description: row.description, amount: row.fee.amount }));
 }
 
 /** What the shipment costs in all; see `priceBreakdown`. */

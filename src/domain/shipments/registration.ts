@@ -1,7 +1,7 @@
 import type { TaxIdentificationNumber } from '../../model/common.js';
 import type { FileRecord, ShipmentRecord } from '../../model/shipment.js';
 import type { Rules } from '../rules.js';
-import type { Tx } from '../../store/store.js';
+import type { ReadView, Tx } from '../../store/store.js';
 import type { JobHandler } from '../scheduler.js';
 import { isInternational } from './draft.js';
 import { addStatus } from './statuses.js';
@@ -41,14 +41,27 @@ export function mergeTaxNumbers(own: readonly TaxIdentificationNumber[] = [], or
 
 /** The carrier's refusal, in the shape production puts on a failed shipment-status. */
 function carrierError(detail: string): Record<string, unknown> {
-  return { status: '422', code: '13002', title: 'Carrier API Error', detail, meta: { carrier_status: '422', carrier_response: { message: detail } } };
+  return { status: '422', code: '13002', title: 'Carrier API Error', detail, meta: carrierMeta(detail) };
+}
+
+/** What production tells of the carrier's answer beside a refusal. */
+export const carrierMeta = (detail: string) => ({ carrier_status: '422', carrier_response: { message: detail } });
+
+/** Why the carrier would refuse a shipment, and the member of a create request to blame. */
+export interface Refusal {
+  detail: string;
+  pointer: string;
 }
 
 /** Why the carrier would refuse the shipment now (things may have changed since it was created). */
-function refusal(tx: Tx, shipment: ShipmentRecord): string | undefined {
+export function refusal(tx: ReadView, shipment: ShipmentRecord): Refusal | undefined {
   const contract = shipment.contract_id ? tx.get('contracts', shipment.contract_id) : undefined;
-  if (hasTag(shipment, TRIGGERS.registrationFailed)) return `The carrier rejected the shipment (sandbox trigger tag '${TRIGGERS.registrationFailed}').`;
-  if (!contract || contract.status !== 'active') return `The contract of this shipment is ${contract?.status ?? 'gone'}; the carrier refused it.`;
+  if (hasTag(shipment, TRIGGERS.registrationFailed)) {
+    return { detail: `The carrier rejected the shipment (sandbox trigger tag '${TRIGGERS.registrationFailed}').`, pointer: '/data/attributes/tags' };
+  }
+  if (!contract || contract.status !== 'active') {
+    return { detail: `The contract of this shipment is ${contract?.status ?? 'gone'}; the carrier refused it.`, pointer: '/data/relationships/contract/data/id' };
+  }
   return undefined;
 }
 
@@ -77,34 +90,46 @@ export function extensionOf(mimeType: string): string {
   return mimeType === 'application/zpl' ? 'zpl' : mimeType === 'image/png' ? 'png' : 'pdf';
 }
 
+/**
+ * Hands a concept with a service and an active contract to the sandbox "carrier" at `at`: it gets
+ * its tracking code, barcode, tracking URL, files and the `shipment-registered` status (and, with
+ * the auto-deliver trigger, the start of its walk). The caller has checked `refusal` first. The
+ * queued registration and `POST /registered-shipments` both register through here.
+ */
+export function registerShipment(tx: Tx, rules: Rules, shipment: ShipmentRecord, at: number): ShipmentRecord {
+  const carrier = tx.get('carriers', tx.get('contracts', shipment.contract_id!)!.carrier_id)!;
+  const attempt = tx.find('shipmentStatuses', 'shipment_id', shipment.id).length;
+  // The tracking page needs no token: its code follows from the data file's secret, not from the seed.
+  const code = trackingCode(carrier.code, rules.store.ids.digest(`tracking:${shipment.id}:${attempt}`));
+  const organization = tx.get('organizations', shipment.organization_id);
+  const registered = tx.update('shipments', shipment.id, {
+    tracking_code: code,
+    barcode: code,
+    tracking_url: carrierTrackingUrl(carrier.code, code),
+    sender_tax_identification_numbers: mergeTaxNumbers(shipment.sender_tax_identification_numbers, organization?.tax_identification_numbers),
+  });
+  rules.jobs.cancel(tx, REGISTER_SHIPMENT, shipment.id);
+  createFiles(tx, registered, at);
+  const current = addStatus(tx, rules, registered, {
+    code: 'shipment-registered',
+    at,
+    carrier: { code: 'PRE-ADVICE', description: 'Shipment data received by the carrier' },
+  });
+  if (hasTag(current, TRIGGERS.autoDeliver)) scheduleWalk(tx, rules, current, 0, at);
+  return current;
+}
+
 /** Registers a queued shipment with the sandbox "carrier": registered with files, or failed. */
 export const registerShipmentJob: JobHandler = {
   apply(tx, job, rules) {
     const shipment = tx.get('shipments', job.subject);
     if (!shipment || shipment.status_code !== 'shipment-concept') return;
     const at = Math.floor(job.due_ms / 1000);
-    const reason = refusal(tx, shipment);
-    if (reason) {
-      addStatus(tx, rules, shipment, { code: 'shipment-registration-failed', at, errors: [carrierError(reason)] });
+    const refused = refusal(tx, shipment);
+    if (refused) {
+      addStatus(tx, rules, shipment, { code: 'shipment-registration-failed', at, errors: [carrierError(refused.detail)] });
       return;
     }
-    const carrier = tx.get('carriers', tx.get('contracts', shipment.contract_id!)!.carrier_id)!;
-    const attempt = tx.find('shipmentStatuses', 'shipment_id', shipment.id).length;
-    // The tracking page needs no token: its code follows from the data file's secret, not from the seed.
-    const code = trackingCode(carrier.code, rules.store.ids.digest(`tracking:${shipment.id}:${attempt}`));
-    const organization = tx.get('organizations', shipment.organization_id);
-    const registered = tx.update('shipments', shipment.id, {
-      tracking_code: code,
-      barcode: code,
-      tracking_url: carrierTrackingUrl(carrier.code, code),
-      sender_tax_identification_numbers: mergeTaxNumbers(shipment.sender_tax_identification_numbers, organization?.tax_identification_numbers),
-    });
-    createFiles(tx, registered, at);
-    const current = addStatus(tx, rules, registered, {
-      code: 'shipment-registered',
-      at,
-      carrier: { code: 'PRE-ADVICE', description: 'Shipment data received by the carrier' },
-    });
-    if (hasTag(current, TRIGGERS.autoDeliver)) scheduleWalk(tx, rules, current, 0, at);
+    registerShipment(tx, rules, shipment, at);
   },
 };

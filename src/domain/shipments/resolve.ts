@@ -116,7 +116,7 @@ function resolveConsolidation(ctx: Acting, draft: ShipmentDraft, problems: Probl
 }
 
 /** Items with a value add up to the total value; without them the client's own total stands. */
-function totalValue(draft: ShipmentDraft): Price | undefined {
+export function totalValue(draft: ShipmentDraft): Price | undefined {
   const valued = (draft.attributes.items ?? []).filter((item) => item.item_value);
   if (valued.length === 0) return draft.attributes.total_value;
   const amount = valued.reduce((sum, item) => sum + item.item_value!.amount * item.quantity, 0);
@@ -153,7 +153,7 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft): ResolvedShipmen
   problems.throwIfAny();
   const priced =
     service && contract && carrier
-      ? priceBreakdown(store, { service, contract, physical, optionIds: options.map((o) => o.id), coverage, crossBorder: isInternational(draft) }, carrier.code)
+      ? priceBreakdown(store, { service, contract, physical, optionIds: options.map((o) => o.id), coverage, crossBorder: isInternational(draft), organizationId: shop!.organization_id }, carrier.code)
       : undefined;
   return {
     shop: shop!, service, contract, carrier, options, coverage, collection, consolidationShipment, label, physical,

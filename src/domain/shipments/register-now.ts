@@ -1,0 +1,54 @@
+import type { ShipmentRecord } from '../../model/shipment.js';
+import type { ReadView, Tx } from '../../store/store.js';
+import { at, DomainError } from '../errors.js';
+import type { Acting, Rules } from '../rules.js';
+import type { ShipmentDraft } from './draft.js';
+import { createShipment } from './lifecycle.js';
+import { carrierMeta, refusal, registerShipment } from './registration.js';
+import type { ResolvedShipment } from './resolve.js';
+
+/*
+ * Registration in the request (`POST /registered-shipments`, `POST /multi-colli-shipments`): the
+ * shipment is created and handed to the sandbox carrier in one transaction, by the same rules and
+ * code as a queued registration. A refusal is thrown, which undoes the transaction: no concept
+ * stays behind.
+ */
+
+/**
+ * The collection of the shop with exactly this collection time (production's `meta.collection`
+ * of a registered shipment). The sandbox does not plan a collection on the side: it must exist.
+ */
+export function collectionAt(store: ReadView, shopId: string, time: { from: number; to: number }): string {
+  const found = store.find('collections', 'shop_id', shopId).find((c) => c.collection_time.from === time.from && c.collection_time.to === time.to);
+  if (!found) {
+    throw DomainError.unprocessable(
+      `This shop has no collection from ${time.from} to ${time.to}; plan one with POST /collections first, or leave meta.collection out.`,
+      at('/meta/collection/collection_time'),
+    );
+  }
+  return found.id;
+}
+
+/** Registers a concept now, or throws the carrier's refusal (422, 13002) with a pointer into the request. */
+export function registerInRequest(tx: Tx, rules: Rules, shipment: ShipmentRecord): ShipmentRecord {
+  if (!shipment.service_id) {
+    throw DomainError.unprocessable('A shipment registered in the request needs a service: give the service relationship or meta.service_code.', at('/data/relationships/service'));
+  }
+  if (!shipment.contract_id) {
+    throw DomainError.unprocessable('A shipment registered in the request needs a contract: give the contract relationship or meta.service_code.', at('/data/relationships/contract'));
+  }
+  const refused = refusal(tx, shipment);
+  if (refused) throw DomainError.carrierRefused(refused.detail, at(refused.pointer), carrierMeta(refused.detail));
+  return registerShipment(tx, rules, shipment, rules.clock.now());
+}
+
+/**
+ * Creates a shipment and registers it at once. Its `register_at` is now unless the request set
+ * one; hooks run on the concept first, as for any new shipment.
+ */
+export function createRegisteredShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, resolved: ResolvedShipment): ShipmentRecord {
+  const now = acting.rules.clock.now();
+  const withTime = { ...draft, attributes: { ...draft.attributes, register_at: draft.attributes.register_at ?? now } };
+  const created = createShipment(tx, acting, withTime, resolved);
+  return registerInRequest(tx, acting.rules, created);
+}
