@@ -44,7 +44,15 @@ function variant(services: Services, layers: { log: boolean; capture: boolean; c
   if (layers.capture) app.use('*', captureRequests(services));
   if (layers.corsAndLimit) {
     app.use('*', cors({ origin: '*', allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'], maxAge: 600 }));
-    app.use('*', bodyLimit({ maxSize: services.config.bodyLimit, onError: () => { throw ApiError.of('tooLarge', 'too large'); } }));
+    app.use(
+      '*',
+      bodyLimit({
+        maxSize: services.config.bodyLimit,
+        onError: () => {
+          throw ApiError.of('tooLarge', 'too large');
+        },
+      }),
+    );
   }
   mount(app, allEndpoints(), services);
   app.onError((error) => {
@@ -81,11 +89,20 @@ async function main(): Promise<void> {
   const services = createServices({ store, clock: createClock(), keys: await generateKeys(), config, logger: await createLogger('warn', false) });
   const full = createApp(services).fetch;
 
-  const token = ((await (await call(full, '/access-token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: BENCH_CLIENT.id, client_secret: BENCH_CLIENT.secret }) })).json()) as { access_token: string }).access_token;
+  const token = (
+    (await (
+      await call(full, '/access-token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'client_credentials', client_id: BENCH_CLIENT.id, client_secret: BENCH_CLIENT.secret }),
+      })
+    ).json()) as { access_token: string }
+  ).access_token;
   const headers = { authorization: `Bearer ${token}`, accept: 'application/vnd.api+json' };
   const shop = dutchShop(((await (await call(full, '/shops', { headers })).json()) as { data: ShopResource[] }).data);
   const body = JSON.stringify(shipmentBody(shop));
-  const post = (fetch: Fetch, key: string) => call(fetch, '/shipments', { method: 'POST', headers: { ...headers, 'content-type': 'application/vnd.api+json', 'idempotency-key': key }, body });
+  const post = (fetch: Fetch, key: string) =>
+    call(fetch, '/shipments', { method: 'POST', headers: { ...headers, 'content-type': 'application/vnd.api+json', 'idempotency-key': key }, body });
   let id = '';
   for (let i = 0; i < 200; i++) id = ((await (await post(full, `seed-${i}`)).json()) as { data: { id: string } }).data.id;
 
@@ -99,7 +116,11 @@ async function main(): Promise<void> {
     rows.push(await time(`GET /shipments/{id}          ${name}`, REQUESTS, async () => (await call(fetch, `/shipments/${id}`, { headers })).text()));
   }
   for (const [name, fetch] of variants) {
-    rows.push(await time(`GET /shipments?page[size]=30 ${name}`, Math.ceil(REQUESTS / 5), async () => (await call(fetch, '/shipments?page[size]=30', { headers })).text()));
+    rows.push(
+      await time(`GET /shipments?page[size]=30 ${name}`, Math.ceil(REQUESTS / 5), async () =>
+        (await call(fetch, '/shipments?page[size]=30', { headers })).text(),
+      ),
+    );
   }
   let key = 0;
   for (const [name, fetch] of variants) {
@@ -111,7 +132,8 @@ async function main(): Promise<void> {
 
   const width = Math.max(...rows.map((row) => row.name.length));
   process.stdout.write(`in-process, sequential, ${REQUESTS} requests per GET variant; process CPU (all threads) and wall time per request\n`);
-  for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${String(row.cpu_us).padStart(6)} us CPU  ${String(row.wall_us).padStart(6)} us wall\n`);
+  for (const row of rows)
+    process.stdout.write(`${row.name.padEnd(width)}  ${String(row.cpu_us).padStart(6)} us CPU  ${String(row.wall_us).padStart(6)} us wall\n`);
 
   // Memory held by the request log once full, and by idempotency records.
   services.requestLog.clear();
@@ -121,11 +143,16 @@ async function main(): Promise<void> {
   services.requestLog.clear();
   const cleared = heapMb();
   const records = store.all('idempotencyKeys');
-  const recordBytes = records.reduce((sum, record) => sum + ('body' in record ? record.body : 'body_gzip' in record ? record.body_gzip : record.body_deflated).length, 0);
+  const recordBytes = records.reduce(
+    (sum, record) => sum + ('body' in record ? record.body : 'body_gzip' in record ? record.body_gzip : record.body_deflated).length,
+    0,
+  );
   process.stdout.write(
     `request log: 500 captured GET /shipments?page[size]=30 hold ~${Math.round((afterLists - cleared) * 10) / 10} MB of heap (heap ${before} -> ${afterLists} MB, ${cleared} MB cleared)${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for exact figures)'}\n`,
   );
-  process.stdout.write(`idempotency records: ${records.length} rows holding ${Math.round(recordBytes / 1024)} KB of (packed) response bodies (${Math.round(recordBytes / Math.max(records.length, 1))} bytes each)\n`);
+  process.stdout.write(
+    `idempotency records: ${records.length} rows holding ${Math.round(recordBytes / 1024)} KB of (packed) response bodies (${Math.round(recordBytes / Math.max(records.length, 1))} bytes each)\n`,
+  );
   await store.close();
 }
 

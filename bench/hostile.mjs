@@ -27,7 +27,12 @@ function percentile(sorted, p) {
 
 function summary(latencies) {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { probes: sorted.length, p50_ms: percentile(sorted, 0.5), p99_ms: percentile(sorted, 0.99), max_ms: sorted.length ? Math.round(sorted.at(-1) * 100) / 100 : null };
+  return {
+    probes: sorted.length,
+    p50_ms: percentile(sorted, 0.5),
+    p99_ms: percentile(sorted, 0.99),
+    max_ms: sorted.length ? Math.round(sorted.at(-1) * 100) / 100 : null,
+  };
 }
 
 /** One request on a fresh connection; resolves with its status and time (ms), whatever happens. */
@@ -69,7 +74,11 @@ async function probeHealth(until) {
 const variants = [
   { path: '/access-token', headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, chunked: false },
   { path: '/access-token', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, chunked: true },
-  { path: '/shipments', headers: { 'content-type': 'application/vnd.api+json', 'content-length': String(body.length), authorization: `Bearer ${config.token}` }, chunked: false },
+  {
+    path: '/shipments',
+    headers: { 'content-type': 'application/vnd.api+json', 'content-length': String(body.length), authorization: `Bearer ${config.token}` },
+    chunked: false,
+  },
 ];
 
 const idle = summary(await probeHealth(performance.now() + 1000));
@@ -96,4 +105,6 @@ const attack = (async () => {
 const attacked = summary(await probeHealth(until));
 await attack;
 const hostile = summary(hostileTimes);
-process.stdout.write(`${JSON.stringify({ idle, under_attack: attacked, hostile: { bursts, sent, statuses, p50_ms: hostile.p50_ms, max_ms: hostile.max_ms } })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ idle, under_attack: attacked, hostile: { bursts, sent, statuses, p50_ms: hostile.p50_ms, max_ms: hostile.max_ms } })}\n`,
+);

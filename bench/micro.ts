@@ -16,7 +16,15 @@ const store = await openStore({ persistence: memoryPersistence(), seed: 1, initi
 const services = createServices({ store, clock: createClock(), keys: await generateKeys(), config: parseConfig({}, { logLevel: 'warn' }, true) });
 const app = createApp(services);
 const call = async (path: string, init: RequestInit = {}): Promise<Response> => app.fetch(new Request(`http://127.0.0.1:8080${path}`, init));
-const token = ((await (await call('/access-token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }) })).json()) as { access_token: string }).access_token;
+const token = (
+  (await (
+    await call('/access-token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }),
+    })
+  ).json()) as { access_token: string }
+).access_token;
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' };
 const shops = (await (await call('/shops', { headers })).json()) as { data: { id: string; attributes: Record<string, { country_code: string }> }[] };
 const shop = shops.data.find((s) => s.attributes.sender_address!.country_code === 'NL')!;
@@ -40,7 +48,7 @@ async function time(name: string, make: (i: number) => Promise<Response>) {
   for (let i = 0; i < 500; i++) await (await make(i)).arrayBuffer();
   const started = performance.now();
   for (let i = 0; i < count; i++) await (await make(i)).arrayBuffer();
-  console.log(`${name.padEnd(34)} ${((performance.now() - started) * 1000 / count).toFixed(0)} us/request`);
+  console.log(`${name.padEnd(34)} ${(((performance.now() - started) * 1000) / count).toFixed(0)} us/request`);
 }
 
 await time('GET /health', () => call('/health'));

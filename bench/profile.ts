@@ -146,8 +146,16 @@ export async function summariseProfile(file: string, options: { top?: number; fr
 export function formatProfile(title: string, summary: ProfileSummary): string {
   const lines = [
     `${title}: ${summary.busy_ms} ms busy of ${summary.sampled_ms} ms sampled (idle ${summary.idle_pct}%, GC ${summary.gc_pct_of_busy}% of busy)`,
-    '  on the stack (inclusive, % of busy):   ' + summary.on_stack_by_group.slice(0, 12).map((g) => `${g.group} ${g.pct}%`).join(', '),
-    '  self time by group (% of busy):        ' + summary.self_by_group.slice(0, 12).map((g) => `${g.group} ${g.pct}%`).join(', '),
+    '  on the stack (inclusive, % of busy):   ' +
+      summary.on_stack_by_group
+        .slice(0, 12)
+        .map((g) => `${g.group} ${g.pct}%`)
+        .join(', '),
+    '  self time by group (% of busy):        ' +
+      summary.self_by_group
+        .slice(0, 12)
+        .map((g) => `${g.group} ${g.pct}%`)
+        .join(', '),
     '  top functions (self, % of busy):',
     ...summary.top_functions.map((f) => `    ${String(f.self_pct).padStart(5)}%  ${f.name}`),
   ];

@@ -62,7 +62,13 @@ export async function seed(file: string, shipments: number, seedValue: number): 
   const store = await openStore({ persistence: filePersistence(file), seed: seedValue, initial: () => generateState(seedValue, now) });
   const config = parseConfig({}, { dataFile: file, seed: String(seedValue), logLevel: 'silent' });
   const keys = await loadOrCreateKeys(keyFileFor(file));
-  const services = createServices({ store, clock: createClock(), keys, config, logger: { error: console.error, warn: () => {}, info: () => {}, debug: () => {} } });
+  const services = createServices({
+    store,
+    clock: createClock(),
+    keys,
+    config,
+    logger: { error: console.error, warn: () => {}, info: () => {}, debug: () => {} },
+  });
   const app = createApp(services);
 
   const token = (
@@ -101,7 +107,7 @@ export async function seed(file: string, shipments: number, seedValue: number): 
   if (template && !templateStatus) throw new Error('the template shipment has no shipment-status row');
 
   // Copies are dated before the template, one second apart, oldest first (insertion order).
-  for (let done = 1; done < shipments; ) {
+  for (let done = 1; done < shipments;) {
     const count = Math.min(BATCH, shipments - done);
     await store.transact((tx) => {
       for (let i = 0; i < count; i++) {

@@ -29,7 +29,15 @@ describe('shipping an order', () => {
       data: {
         type: 'shipments',
         attributes: {
-          recipient_address: { first_name: 'Anna', last_name: 'de Vries', street_1: 'Kalverstraat', street_number: 92, postal_code: '1012 PH', city: 'Amsterdam', country_code: 'NL' },
+          recipient_address: {
+            first_name: 'Anna',
+            last_name: 'de Vries',
+            street_1: 'Kalverstraat',
+            street_number: 92,
+            postal_code: '1012 PH',
+            city: 'Amsterdam',
+            country_code: 'NL',
+          },
           sender_address: shop.attributes.sender_address,
           return_address: shop.attributes.return_address,
           physical_properties: { weight: 1500 },

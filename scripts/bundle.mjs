@@ -45,7 +45,10 @@ const builtinRequire = {
   name: 'builtin-require',
   setup(build) {
     build.onResolve({ filter: /.*/ }, (args) => (args.kind === 'require-call' && isBuiltin(args.path) ? { path: args.path, namespace: 'builtin' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
   },
 };
 

@@ -15,14 +15,14 @@ const OWN = "a client's own organization; the admin token any";
 
 /** What a served operation does differently from production, where it does. */
 const notes: Record<string, string> = {
-  'GET /shipments': '`filter[tags]` too (seed); `include=manifest` embeds the manifest, though production\'s schema lists no manifests among the included types',
-  'GET /shipments/{shipment_id}': '`include=manifest` embeds the manifest, though production\'s schema lists no manifests among the included types',
+  'GET /shipments': "`filter[tags]` too (seed); `include=manifest` embeds the manifest, though production's schema lists no manifests among the included types",
+  'GET /shipments/{shipment_id}': "`include=manifest` embeds the manifest, though production's schema lists no manifests among the included types",
   'POST /shipments': 'a request that repeats a running `Idempotency-Key` answers 409 (production: 423); `tags` may be numbers too (seed), answered as strings',
   'POST /registered-shipments': '`meta.collection` names a collection the shop already has (none is planned on the side)',
   'POST /multi-colli-shipments': 'colli have no price of their own: the master is priced for the whole weight',
   'POST /combine-files': 'without `page_size`, each document keeps its own size (`original`)',
-  'GET /carrier-surcharges': '`organizations.manage` in place of `finance.manage`; for the carriers of the organization\'s contracts',
-  'POST /shipping/v2/available-delivery-dates': 'the windows are the sandbox carrier\'s plan on the sandbox clock',
+  'GET /carrier-surcharges': "`organizations.manage` in place of `finance.manage`; for the carriers of the organization's contracts",
+  'POST /shipping/v2/available-delivery-dates': "the windows are the sandbox carrier's plan on the sandbox clock",
   'POST /organizations': BROKER,
   'PATCH /organizations/{organization_id}': OWN,
   'DELETE /organizations/{organization_id}': `${OWN}; refused while it has shipments`,
@@ -46,9 +46,10 @@ const notes: Record<string, string> = {
   'POST /manifests': 'an owner is a shop or the organization (a broker owner is a 422)',
   'GET /carriers': '`logo_url` points at an SVG badge the sandbox draws',
   'GET /returns/v1/reasons': 'reasons (and questions) belong to the organization, seeded with a default set',
-  'GET /returns/v1/returns': 'a to-one `tags`, as production declares it: the first of the return\'s tags',
-  'GET /returns/v1/returns/{return_id}': 'a to-one `tags`, as production declares it: the first of the return\'s tags',
-  'GET /returns/v1/returns/{return_id}/payment-checkout-url/{payment_id}?hmac={hmac}': 'redirects to the sandbox\'s payment page; signed with the public sandbox key',
+  'GET /returns/v1/returns': "a to-one `tags`, as production declares it: the first of the return's tags",
+  'GET /returns/v1/returns/{return_id}': "a to-one `tags`, as production declares it: the first of the return's tags",
+  'GET /returns/v1/returns/{return_id}/payment-checkout-url/{payment_id}?hmac={hmac}':
+    "redirects to the sandbox's payment page; signed with the public sandbox key",
   'POST /returns/v1/returns/{return_id}/request-recovery-shipment': 'signed with the public sandbox key `parcel-sandbox-returns`',
   'GET /returns/v1/demo-orders': 'demo orders are the orders the order look-up finds; their id is their reference',
 };

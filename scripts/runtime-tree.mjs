@@ -74,7 +74,10 @@ export async function writeRuntimeTree(out, server = join(root, 'dist', 'server'
     }
     // A package's nested node_modules holds packages of their own, copied when they are needed;
     // dot folders hold tooling (pdfkit ships a 3 MB yarn release in .yarn).
-    const own = (source) => !relative(dir, source).split(sep).some((part) => part === 'node_modules' || part.startsWith('.'));
+    const own = (source) =>
+      !relative(dir, source)
+        .split(sep)
+        .some((part) => part === 'node_modules' || part.startsWith('.'));
     await cp(dir, target, { recursive: true, filter: (source) => skip(source) && own(source) });
   }
   return packages.map((dir) => relative(join(root, 'node_modules'), dir));

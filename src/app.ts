@@ -153,7 +153,11 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   app.use('*', captureRequests(services));
   app.use('*', openCors());
   // Endpoints that take less than BODY_LIMIT (the token endpoint), by path.
-  const smallBodies = new Map(endpoints.flatMap((endpoint) => (endpoint.maxBodyBytes !== undefined && !endpoint.path.includes('{') ? [[endpoint.path, endpoint.maxBodyBytes] as const] : [])));
+  const smallBodies = new Map(
+    endpoints.flatMap((endpoint) =>
+      endpoint.maxBodyBytes !== undefined && !endpoint.path.includes('{') ? [[endpoint.path, endpoint.maxBodyBytes] as const] : [],
+    ),
+  );
   // The limit is checked before anything else. With a Content-Length it is checked here on the
   // header, and the body is read by whoever needs it (looking at `req.raw.body` turns the server's
   // lightweight request into a full one, so it is avoided where it can be). A body of unknown

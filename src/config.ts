@@ -61,22 +61,81 @@ export interface Setting {
 export const settings: readonly Setting[] = [
   { key: 'port', env: 'PORT', flag: 'port', kind: 'port', default: '8080', help: 'port of the API and auth server; 0 picks a free port' },
   { key: 'host', env: 'HOST', flag: 'host', kind: 'string', arg: 'host', default: '127.0.0.1', help: 'interface to listen on; 0.0.0.0 for all' },
-  { key: 'dataFile', env: 'DATA_FILE', flag: 'data', kind: 'string', arg: 'file', default: './data/sandbox.json', help: 'JSON data file, created from the seed on first start' },
+  {
+    key: 'dataFile',
+    env: 'DATA_FILE',
+    flag: 'data',
+    kind: 'string',
+    arg: 'file',
+    default: './data/sandbox.json',
+    help: 'JSON data file, created from the seed on first start',
+  },
   { key: 'memory', env: 'MEMORY', flag: 'memory', kind: 'bool', default: 'false', help: 'keep all data in memory, no data file (also DATA_FILE=:memory:)' },
   { key: 'seed', env: 'SEED', flag: 'seed', kind: 'int', default: '1', help: 'seed of the generated fixtures; same seed, same ids and data' },
   { key: 'reset', env: 'RESET', flag: 'reset', kind: 'bool', default: 'false', help: 'replace the data file with freshly seeded data on start' },
   { key: 'publicUrl', env: 'PUBLIC_URL', flag: 'public-url', kind: 'url', default: undefined, help: 'base URL written in links (default: the request host)' },
   { key: 'logLevel', env: 'LOG_LEVEL', flag: 'log-level', kind: 'level', default: 'info', help: 'fatal, error, warn, info, debug, trace or silent' },
-  { key: 'authPort', env: 'AUTH_PORT', flag: 'auth-port', kind: 'port', default: undefined, help: 'optional second port serving only POST /access-token and the JWKS' },
+  {
+    key: 'authPort',
+    env: 'AUTH_PORT',
+    flag: 'auth-port',
+    kind: 'port',
+    default: undefined,
+    help: 'optional second port serving only POST /access-token and the JWKS',
+  },
   { key: 'tokenTtl', env: 'TOKEN_TTL', flag: 'token-ttl', kind: 'int', default: '86400', help: 'access token lifetime in seconds' },
-  { key: 'adminToken', env: 'SANDBOX_ADMIN_TOKEN', flag: 'admin-token', kind: 'string', arg: 'token', default: undefined, help: 'bearer token that may use every /_sandbox/ control on every tenant' },
+  {
+    key: 'adminToken',
+    env: 'SANDBOX_ADMIN_TOKEN',
+    flag: 'admin-token',
+    kind: 'string',
+    arg: 'token',
+    default: undefined,
+    help: 'bearer token that may use every /_sandbox/ control on every tenant',
+  },
   { key: 'bodyLimit', env: 'BODY_LIMIT', flag: 'body-limit', kind: 'int', default: '5242880', help: 'largest request body in bytes' },
   { key: 'logoMaxBytes', env: 'LOGO_MAX_BYTES', flag: 'logo-max-bytes', kind: 'int', default: '1048576', help: 'largest shop logo in bytes' },
-  { key: 'contractVerificationDelay', env: 'CONTRACT_VERIFICATION_DELAY', flag: 'contract-verification-delay', kind: 'int', default: '5', help: 'seconds until a new or re-keyed contract is verified' },
-  { key: 'registrationDelay', env: 'REGISTRATION_DELAY', flag: 'registration-delay', kind: 'int', default: '2', help: 'seconds from register_at until a shipment is registered (or fails)' },
-  { key: 'hookAllowedHosts', env: 'HOOK_ALLOWED_HOSTS', flag: 'hook-allowed-hosts', kind: 'string', arg: 'hosts', default: undefined, help: 'hosts webhooks may be sent to: comma separated, *.domain wildcards, host:port pins a port (default: any public or loopback host)' },
-  { key: 'randomIds', env: 'RANDOM_IDS', flag: 'random-ids', kind: 'bool', default: 'false', help: 'hand out random ids instead of ids that follow from the seed' },
-  { key: 'shared', env: 'SANDBOX_SHARED', flag: 'shared', kind: 'bool', default: 'false', help: 'one sandbox for many: needs an admin token, no webhooks to loopback, random ids' },
+  {
+    key: 'contractVerificationDelay',
+    env: 'CONTRACT_VERIFICATION_DELAY',
+    flag: 'contract-verification-delay',
+    kind: 'int',
+    default: '5',
+    help: 'seconds until a new or re-keyed contract is verified',
+  },
+  {
+    key: 'registrationDelay',
+    env: 'REGISTRATION_DELAY',
+    flag: 'registration-delay',
+    kind: 'int',
+    default: '2',
+    help: 'seconds from register_at until a shipment is registered (or fails)',
+  },
+  {
+    key: 'hookAllowedHosts',
+    env: 'HOOK_ALLOWED_HOSTS',
+    flag: 'hook-allowed-hosts',
+    kind: 'string',
+    arg: 'hosts',
+    default: undefined,
+    help: 'hosts webhooks may be sent to: comma separated, *.domain wildcards, host:port pins a port (default: any public or loopback host)',
+  },
+  {
+    key: 'randomIds',
+    env: 'RANDOM_IDS',
+    flag: 'random-ids',
+    kind: 'bool',
+    default: 'false',
+    help: 'hand out random ids instead of ids that follow from the seed',
+  },
+  {
+    key: 'shared',
+    env: 'SANDBOX_SHARED',
+    flag: 'shared',
+    kind: 'bool',
+    default: 'false',
+    help: 'one sandbox for many: needs an admin token, no webhooks to loopback, random ids',
+  },
 ];
 
 /**
@@ -154,7 +213,8 @@ export function parseConfig(env: Record<string, string | undefined>, overrides: 
   if ((config.bodyLimit as number) < 1024) throw new ConfigError(`BODY_LIMIT (--body-limit) must be at least 1024 bytes`);
   if ((config.logoMaxBytes as number) < 1) throw new ConfigError(`LOGO_MAX_BYTES (--logo-max-bytes) must be at least 1`);
   if ((config.registrationDelay as number) < 0) throw new ConfigError(`REGISTRATION_DELAY (--registration-delay) must not be negative`);
-  if ((config.contractVerificationDelay as number) < 0) throw new ConfigError(`CONTRACT_VERIFICATION_DELAY (--contract-verification-delay) must not be negative`);
+  if ((config.contractVerificationDelay as number) < 0)
+    throw new ConfigError(`CONTRACT_VERIFICATION_DELAY (--contract-verification-delay) must not be negative`);
   if (config.adminToken !== undefined) {
     const problem = adminTokenProblem(config.adminToken as string);
     if (problem) throw new ConfigError(problem);
@@ -163,7 +223,10 @@ export function parseConfig(env: Record<string, string | undefined>, overrides: 
     throw new ConfigError('SANDBOX_SHARED (--shared) needs an admin token: set SANDBOX_ADMIN_TOKEN (--admin-token), or every caller could reset every tenant');
   }
   if (config.hookAllowedHosts !== undefined) {
-    for (const entry of (config.hookAllowedHosts as string).split(',').map((part) => part.trim().toLowerCase()).filter(Boolean)) {
+    for (const entry of (config.hookAllowedHosts as string)
+      .split(',')
+      .map((part) => part.trim().toLowerCase())
+      .filter(Boolean)) {
       const port = HOOK_HOST.exec(entry)?.[2];
       if (!HOOK_HOST.test(entry) || (port !== undefined && Number(port.slice(1)) > 65535)) {
         throw new ConfigError(`HOOK_ALLOWED_HOSTS (--hook-allowed-hosts) has an entry that is not a host, *.domain or host:port: '${entry}'`);

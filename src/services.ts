@@ -29,7 +29,6 @@ export interface AppDeps {
   logger?: Logger;
 }
 
-
 /** The deps plus what the app builds from them once, shared by every request. */
 export interface Services extends AppDeps {
   /** What the domain rules are handed (store, clock, jobs, their settings, events, renderer). */

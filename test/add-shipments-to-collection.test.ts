@@ -13,10 +13,25 @@ async function setup() {
   const w = await world(sandbox);
   const nl = carrierSetup(w, 'NL', 'postnl-parcel-standard');
   const de = carrierSetup(w, 'DE', 'dpd-classic');
-  const collection = await createCollection(sandbox, w.token, collectionBody(nl.shop, { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR }, { contract: nl.contract, register: true }));
+  const collection = await createCollection(
+    sandbox,
+    w.token,
+    collectionBody(nl.shop, { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR }, { contract: nl.contract, register: true }),
+  );
   const parcel = (setup: typeof nl, extra: { attributes?: Json; relationships?: Json; meta?: Json } = {}) =>
-    createShipment(sandbox, w.token, shipmentBody({ shop: setup.shop, recipient: recipients[setup.shop.attributes.sender_address.country_code as 'NL' | 'DE'], service: setup.service, contract: setup.contract, ...extra }));
-  const add = (shipmentIds: string[], collectionId = collection.id, token = w.token) => rpc(sandbox, token, '/add-shipments-to-collection', { collection_id: collectionId, shipment_ids: shipmentIds });
+    createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: setup.shop,
+        recipient: recipients[setup.shop.attributes.sender_address.country_code as 'NL' | 'DE'],
+        service: setup.service,
+        contract: setup.contract,
+        ...extra,
+      }),
+    );
+  const add = (shipmentIds: string[], collectionId = collection.id, token = w.token) =>
+    rpc(sandbox, token, '/add-shipments-to-collection', { collection_id: collectionId, shipment_ids: shipmentIds });
   const collectionOf = async (id: string) => (await sandbox.get(`/shipments/${id}`, w.token)).body.data.relationships.collection?.data.id;
   return { sandbox, w, nl, de, collection, parcel, add, collectionOf };
 }
@@ -45,7 +60,11 @@ describe('POST /add-shipments-to-collection', () => {
     const registered = await parcel(nl, { attributes: { register_at: TEST_NOW } });
     const voided = await parcel(nl, { attributes: { register_at: TEST_NOW } });
     const elsewhere = await parcel(nl);
-    const booked = await createCollection(sandbox, w.token, collectionBody(nl.shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 12 * HOUR }, { contract: nl.contract, register: true }));
+    const booked = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(nl.shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 12 * HOUR }, { contract: nl.contract, register: true }),
+    );
     expect((await add([elsewhere.id], booked.id)).status).toBe(204);
     await sandbox.advance(5);
     expect((await rpc(sandbox, w.token, '/void-shipment', { shipment_id: voided.id })).status).toBe(204);
@@ -69,7 +88,11 @@ describe('POST /add-shipments-to-collection', () => {
 
   it('takes registered shipments where the carrier allows it (DPD)', async () => {
     const { sandbox, w, de, parcel, add, collectionOf } = await setup();
-    const dpd = await createCollection(sandbox, w.token, collectionBody(de.shop, { from: MONDAY + 12 * HOUR, to: MONDAY + 17 * HOUR }, { contract: de.contract, register: true }));
+    const dpd = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(de.shop, { from: MONDAY + 12 * HOUR, to: MONDAY + 17 * HOUR }, { contract: de.contract, register: true }),
+    );
     const labelled = await parcel(de, { attributes: { register_at: TEST_NOW } });
     await sandbox.advance(5);
     expect((await add([labelled.id], dpd.id)).status).toBe(204);
@@ -97,7 +120,7 @@ describe('POST /add-shipments-to-collection', () => {
 });
 
 describe('a shipment joins collections of its own contract only', () => {
-  it('add_to_next_collection picks the nearest open collection of the same shop and contract, never another carrier\'s', async () => {
+  it("add_to_next_collection picks the nearest open collection of the same shop and contract, never another carrier's", async () => {
     const { sandbox, w, nl, collection, parcel } = await setup();
     // A DPD contract on the Dutch shop: PostNL's collections (the booked one, the seeded ones) are not for it.
     const dpdService = w.service('dpd-classic', 'NL');
@@ -108,8 +131,16 @@ describe('a shipment joins collections of its own contract only', () => {
     });
     expect(refused.status).toBe(422);
     expect(firstError(refused)).toMatchObject({ source: { pointer: '/meta/add_to_next_collection' }, detail: expect.stringContaining(dpdContract.id) });
-    const dpd = await createCollection(sandbox, w.token, collectionBody(nl.shop, { from: MONDAY + 15 * HOUR, to: MONDAY + 16 * HOUR }, { contract: dpdContract }));
-    const joined = await createShipment(sandbox, w.token, shipmentBody({ shop: nl.shop, service: dpdService, contract: dpdContract, meta: { add_to_next_collection: true } }));
+    const dpd = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(nl.shop, { from: MONDAY + 15 * HOUR, to: MONDAY + 16 * HOUR }, { contract: dpdContract }),
+    );
+    const joined = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: nl.shop, service: dpdService, contract: dpdContract, meta: { add_to_next_collection: true } }),
+    );
     expect(joined.relationships.collection.data.id).toBe(dpd.id);
     const postnl = await parcel(nl, { meta: { add_to_next_collection: true } });
     expect(postnl.relationships.collection.data.id).toBe(collection.id);
@@ -120,14 +151,32 @@ describe('a shipment joins collections of its own contract only', () => {
     const dpdService = w.service('dpd-classic', 'NL');
     const wrong = await sandbox.request('POST', '/shipments', {
       token: w.token,
-      body: shipmentBody({ shop: nl.shop, service: dpdService, contract: w.contractFor(dpdService), relationships: { collection: { data: { type: 'collections', id: collection.id } } } }),
+      body: shipmentBody({
+        shop: nl.shop,
+        service: dpdService,
+        contract: w.contractFor(dpdService),
+        relationships: { collection: { data: { type: 'collections', id: collection.id } } },
+      }),
     });
     expect(wrong.status).toBe(422);
-    expect(firstError(wrong)).toMatchObject({ source: { pointer: '/data/relationships/collection/data/id' }, detail: expect.stringMatching(/takes shipments of its own contract only/) });
+    expect(firstError(wrong)).toMatchObject({
+      source: { pointer: '/data/relationships/collection/data/id' },
+      detail: expect.stringMatching(/takes shipments of its own contract only/),
+    });
     const shipment = await parcel(nl);
     const moved = await sandbox.request('PATCH', `/shipments/${shipment.id}`, {
       token: w.token,
-      body: { data: { type: 'shipments', id: shipment.id, relationships: { collection: { data: { type: 'collections', id: collection.id } }, service: { data: { type: 'services', id: dpdService.id } }, contract: { data: { type: 'contracts', id: w.contractFor(dpdService).id } } } } },
+      body: {
+        data: {
+          type: 'shipments',
+          id: shipment.id,
+          relationships: {
+            collection: { data: { type: 'collections', id: collection.id } },
+            service: { data: { type: 'services', id: dpdService.id } },
+            contract: { data: { type: 'contracts', id: w.contractFor(dpdService).id } },
+          },
+        },
+      },
     });
     expect(moved.status).toBe(422);
     expect(firstError(moved).source.pointer).toBe('/data/relationships/collection/data/id');

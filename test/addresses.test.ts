@@ -15,7 +15,15 @@ async function setup() {
 const addressBody = (organizationId: string, attributes: Json) => ({
   data: { type: 'addresses', attributes, relationships: { organization: { data: { type: 'organizations', id: organizationId } } } },
 });
-const warehouse = { company: 'Warehouse West', street_1: 'Kalverstraat', street_number: 92, postal_code: '1012 PH', city: 'Amsterdam', country_code: 'NL', email: 'dock@example.com' };
+const warehouse = {
+  company: 'Warehouse West',
+  street_1: 'Kalverstraat',
+  street_number: 92,
+  postal_code: '1012 PH',
+  city: 'Amsterdam',
+  country_code: 'NL',
+  email: 'dock@example.com',
+};
 
 describe('the address book', () => {
   it('adds, lists, searches, changes and removes addresses of the own organization', async () => {
@@ -33,7 +41,10 @@ describe('the address book', () => {
     expect(found.body.data.map((row: Json) => row.id)).toEqual([id]);
     expect((await sandbox.get(`/addresses?filter[organization]=${orgA}`, a)).body.data).toHaveLength(2);
 
-    const changed = await sandbox.request('PATCH', `/addresses/${id}`, { token: a, body: { data: { type: 'addresses', id, attributes: { company: null, street_number: 94 } } } });
+    const changed = await sandbox.request('PATCH', `/addresses/${id}`, {
+      token: a,
+      body: { data: { type: 'addresses', id, attributes: { company: null, street_number: 94 } } },
+    });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.data.attributes.company).toBeUndefined();
     expect(changed.body.data.attributes.street_number).toBe(94);
@@ -45,14 +56,21 @@ describe('the address book', () => {
 
   it('validates like shipment addresses: an unknown country, a missing city, a bad e-mail, each with a pointer', async () => {
     const { sandbox, a, orgA } = await setup();
-    const answer = await sandbox.request('POST', '/addresses', { token: a, body: addressBody(orgA, { street_1: 'Dam', country_code: 'XX', email: 'not-an-email' }) });
+    const answer = await sandbox.request('POST', '/addresses', {
+      token: a,
+      body: addressBody(orgA, { street_1: 'Dam', country_code: 'XX', email: 'not-an-email' }),
+    });
     expect(answer.status).toBe(400);
     const pointers = answer.body.errors.map((error: Json) => error.source.pointer).sort();
     expect(pointers).toEqual(['/data/attributes/city', '/data/attributes/country_code', '/data/attributes/email']);
-    const nulled = await sandbox.request('PATCH', `/addresses/${(await sandbox.request('POST', '/addresses', { token: a, body: addressBody(orgA, warehouse) })).body.data.id}`, {
-      token: a,
-      body: { data: { type: 'addresses', id: 'x', attributes: { city: null } } },
-    });
+    const nulled = await sandbox.request(
+      'PATCH',
+      `/addresses/${(await sandbox.request('POST', '/addresses', { token: a, body: addressBody(orgA, warehouse) })).body.data.id}`,
+      {
+        token: a,
+        body: { data: { type: 'addresses', id: 'x', attributes: { city: null } } },
+      },
+    );
     expect(firstError(nulled)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/city' } });
     expect(sandbox.store.count('addresses')).toBe(1);
   });
@@ -62,7 +80,9 @@ describe('the address book', () => {
     const theirs = await sandbox.request('POST', '/addresses', { token: b, body: addressBody(orgB, warehouse) });
     const id = theirs.body.data.id;
     expect((await sandbox.get(`/addresses/${id}`, a)).status).toBe(404);
-    expect((await sandbox.request('PATCH', `/addresses/${id}`, { token: a, body: { data: { type: 'addresses', id, attributes: { city: 'X' } } } })).status).toBe(404);
+    expect(
+      (await sandbox.request('PATCH', `/addresses/${id}`, { token: a, body: { data: { type: 'addresses', id, attributes: { city: 'X' } } } })).status,
+    ).toBe(404);
     expect((await sandbox.request('DELETE', `/addresses/${id}`, { token: a })).status).toBe(404);
     expect((await sandbox.get('/addresses', a)).body.data).toEqual([]);
     const foreign = await sandbox.request('POST', '/addresses', { token: a, body: addressBody(orgB, warehouse) });
@@ -75,7 +95,10 @@ describe('the address book', () => {
     const { sandbox, orgA } = await setup();
     const limited = await sandbox.token('limited-client');
     expect((await sandbox.get('/addresses', limited)).status).toBe(200);
-    expect(firstError(await sandbox.request('POST', '/addresses', { token: limited, body: addressBody(orgA, warehouse) }))).toMatchObject({ status: '403', code: '14004' });
+    expect(firstError(await sandbox.request('POST', '/addresses', { token: limited, body: addressBody(orgA, warehouse) }))).toMatchObject({
+      status: '403',
+      code: '14004',
+    });
   });
 });
 
@@ -115,8 +138,17 @@ describe('POST /suggest-address', () => {
     expect(missing.body.errors.map((error: Json) => error.source.pointer)).toEqual(['/data/country_code', '/data/postal_code']);
     const halfStreet = await suggest({ country_code: 'NL', city: 'Amsterdam' });
     expect(halfStreet.body.errors.map((error: Json) => error.source.pointer)).toEqual(['/data/street_1']);
-    expect(firstError(await suggest({ country_code: 'JP', postal_code: '100-0001' }))).toMatchObject({ status: '422', source: { pointer: '/data/country_code' } });
-    expect(firstError(await suggest({ country_code: 'NL', city: 'x'.repeat(10 * 1024), street_1: 'Dam' }))).toMatchObject({ status: '400', source: { pointer: '/data/city' } });
-    expect(firstError(await suggest({ country_code: 'NL', postal_code: '1'.repeat(10 * 1024) }))).toMatchObject({ status: '400', source: { pointer: '/data/postal_code' } });
+    expect(firstError(await suggest({ country_code: 'JP', postal_code: '100-0001' }))).toMatchObject({
+      status: '422',
+      source: { pointer: '/data/country_code' },
+    });
+    expect(firstError(await suggest({ country_code: 'NL', city: 'x'.repeat(10 * 1024), street_1: 'Dam' }))).toMatchObject({
+      status: '400',
+      source: { pointer: '/data/city' },
+    });
+    expect(firstError(await suggest({ country_code: 'NL', postal_code: '1'.repeat(10 * 1024) }))).toMatchObject({
+      status: '400',
+      source: { pointer: '/data/postal_code' },
+    });
   });
 });

@@ -28,7 +28,12 @@ describe('POST and PATCH /brokers', () => {
     expect(firstError(await sandbox.request('POST', '/brokers', { token: a, body }))).toMatchObject({ status: '403', code: '10013' });
     const created = await sandbox.request('POST', '/brokers', { token: ADMIN, body });
     expect(created.status, created.text).toBe(201);
-    expect(created.body.data.attributes).toMatchObject({ name: 'Second Broker', favicon_url: 'https://b2.example.com/favicon.ico', style: STYLE, domain: null });
+    expect(created.body.data.attributes).toMatchObject({
+      name: 'Second Broker',
+      favicon_url: 'https://b2.example.com/favicon.ico',
+      style: STYLE,
+      domain: null,
+    });
     expect(created.body.data.relationships.enterprise.data.id).toBe('11111111-2222-4333-8444-555555555555');
     const logo = await sandbox.app.request(created.body.data.attributes.logo_url);
     expect(logo.status).toBe(200);
@@ -40,7 +45,10 @@ describe('POST and PATCH /brokers', () => {
     const noLogo = await sandbox.request('POST', '/brokers', { token: ADMIN, body: brokerBody({ name: 'X', favicon_url: 'f', style: STYLE }) });
     expect(firstError(noLogo)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/logo_url' } });
     const { accent_color: _gone, ...partial } = STYLE;
-    const noAccent = await sandbox.request('POST', '/brokers', { token: ADMIN, body: brokerBody({ name: 'X', favicon_url: 'f', logo_url: 'l', style: partial }) });
+    const noAccent = await sandbox.request('POST', '/brokers', {
+      token: ADMIN,
+      body: brokerBody({ name: 'X', favicon_url: 'f', logo_url: 'l', style: partial }),
+    });
     expect(firstError(noAccent)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/style/accent_color' } });
   });
 
@@ -52,7 +60,10 @@ describe('POST and PATCH /brokers', () => {
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.data.attributes.name).toBe('Renamed Broker');
     expect(changed.body.data.attributes.support_url).toBeUndefined();
-    const other = await sandbox.request('POST', '/brokers', { token: ADMIN, body: brokerBody({ name: 'Other', favicon_url: 'f', logo_url: 'l', style: STYLE }) });
+    const other = await sandbox.request('POST', '/brokers', {
+      token: ADMIN,
+      body: brokerBody({ name: 'Other', favicon_url: 'f', logo_url: 'l', style: STYLE }),
+    });
     expect((await sandbox.get(`/brokers/${other.body.data.id}`, a)).status).toBe(404);
     expect((await sandbox.get(`/brokers/${other.body.data.id}/carriers`, a)).status).toBe(404);
   });
@@ -64,7 +75,10 @@ describe("a broker's carriers", () => {
     const path = `/brokers/${broker.id}/carriers`;
     expect((await sandbox.get(`${path}?page[size]=100`, a)).body.data).toHaveLength(6);
     const dpd = carrier('dpd');
-    const removed = await sandbox.request('DELETE', `/brokers/${broker.id}/relationships/carriers`, { token: ADMIN, body: { data: [{ type: 'carriers', id: dpd.id }] } });
+    const removed = await sandbox.request('DELETE', `/brokers/${broker.id}/relationships/carriers`, {
+      token: ADMIN,
+      body: { data: [{ type: 'carriers', id: dpd.id }] },
+    });
     expect(removed.status, removed.text).toBe(204);
     const listed = (await sandbox.get(`${path}?page[size]=100`, a)).body.data.map((row: Json) => row.attributes.code);
     expect(listed).toHaveLength(5);
@@ -76,8 +90,14 @@ describe("a broker's carriers", () => {
         relationships: { carrier: { data: { type: 'carriers', id: dpd.id } }, owner: { data: { type: 'organizations', id: organizationId } } },
       },
     };
-    expect(firstError(await sandbox.request('POST', '/contracts', { token: a, body: contract }))).toMatchObject({ status: '422', source: { pointer: '/data/relationships/carrier/data/id' } });
-    expect((await sandbox.request('POST', `/brokers/${broker.id}/relationships/carriers`, { token: ADMIN, body: { data: [{ type: 'carriers', id: dpd.id }] } })).status).toBe(204);
+    expect(firstError(await sandbox.request('POST', '/contracts', { token: a, body: contract }))).toMatchObject({
+      status: '422',
+      source: { pointer: '/data/relationships/carrier/data/id' },
+    });
+    expect(
+      (await sandbox.request('POST', `/brokers/${broker.id}/relationships/carriers`, { token: ADMIN, body: { data: [{ type: 'carriers', id: dpd.id }] } }))
+        .status,
+    ).toBe(204);
     expect((await sandbox.request('POST', '/contracts', { token: a, body: contract })).status).toBe(201);
   });
 
@@ -86,10 +106,18 @@ describe("a broker's carriers", () => {
     const before = sandbox.store.snapshot();
     const unknown = await sandbox.request('POST', `/brokers/${broker.id}/relationships/carriers`, {
       token: ADMIN,
-      body: { data: [{ type: 'carriers', id: carrier('dpd').id }, { type: 'carriers', id: '00000000-0000-4000-8000-000000000000' }] },
+      body: {
+        data: [
+          { type: 'carriers', id: carrier('dpd').id },
+          { type: 'carriers', id: '00000000-0000-4000-8000-000000000000' },
+        ],
+      },
     });
     expect(firstError(unknown)).toMatchObject({ status: '422', source: { pointer: '/data/1/id' } });
-    const tenant = await sandbox.request('DELETE', `/brokers/${broker.id}/relationships/carriers`, { token: a, body: { data: [{ type: 'carriers', id: carrier('dpd').id }] } });
+    const tenant = await sandbox.request('DELETE', `/brokers/${broker.id}/relationships/carriers`, {
+      token: a,
+      body: { data: [{ type: 'carriers', id: carrier('dpd').id }] },
+    });
     expect(firstError(tenant)).toMatchObject({ status: '403', code: '10013' });
     expect(sandbox.store.snapshot()).toEqual(before);
   });
@@ -112,7 +140,9 @@ describe('contract templates', () => {
     const shared = contracts.body.data.find((row: Json) => row.relationships.owner.data.type === 'brokers');
     expect(shared.relationships.contract_template.data).toEqual({ type: 'contract-templates', id: postnl.id });
     expect(contracts.body.included.map((row: Json) => row.id)).toContain(postnl.id);
-    expect((await sandbox.get(`/contracts/v1/templates/${postnl.id}?include=services`, a)).body.included.length).toBe(postnl.relationships.services.data.length);
+    expect((await sandbox.get(`/contracts/v1/templates/${postnl.id}?include=services`, a)).body.included.length).toBe(
+      postnl.relationships.services.data.length,
+    );
   });
 
   it('creates and deletes templates with the admin token; services must be of the carrier', async () => {
@@ -150,7 +180,11 @@ describe('contract templates', () => {
     const body = (templateId: string) => ({
       data: {
         type: 'contracts',
-        attributes: { name: 'Own PostNL from template', currency: 'EUR', credentials: { customer_code: 'DEVC', customer_number: '11223344', api_key: 'k'.repeat(32) } },
+        attributes: {
+          name: 'Own PostNL from template',
+          currency: 'EUR',
+          credentials: { customer_code: 'DEVC', customer_number: '11223344', api_key: 'k'.repeat(32) },
+        },
         relationships: {
           carrier: { data: { type: 'carriers', id: carrier('postnl').id } },
           owner: { data: { type: 'organizations', id: organizationId } },

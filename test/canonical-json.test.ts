@@ -6,7 +6,12 @@ import { canonicalJson } from '../src/domain/canonical-json.js';
 function sortedThenStringified(value: unknown): string {
   const canonical = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(canonical);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((key) => [key, canonical((v as Record<string, unknown>)[key])]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((key) => [key, canonical((v as Record<string, unknown>)[key])]),
+      );
     return v;
   };
   return JSON.stringify(canonical(value));

@@ -11,7 +11,13 @@ async function setup() {
 }
 
 function surchargeBody(carrierId: string, attributes: Json = {}) {
-  return { data: { type: 'carrier-surcharges', attributes: { name: 'Peak season', description: 'December peak', fee: { amount: 150, currency: 'EUR' }, ...attributes }, relationships: { carrier: { data: { type: 'carriers', id: carrierId } } } } };
+  return {
+    data: {
+      type: 'carrier-surcharges',
+      attributes: { name: 'Peak season', description: 'December peak', fee: { amount: 150, currency: 'EUR' }, ...attributes },
+      relationships: { carrier: { data: { type: 'carriers', id: carrierId } } },
+    },
+  };
 }
 
 const create = (sandbox: TestSandbox, w: World, body: Json) => sandbox.request('POST', '/carrier-surcharges', { token: w.token, body });
@@ -44,7 +50,10 @@ describe('carrier surcharges', () => {
     const filtered = await sandbox.get(`/carrier-surcharges?filter[carrier]=${postnl.id}`, w.token);
     expect(filtered.body.data.map((r: Json) => r.id)).toEqual([row.id]);
 
-    const changed = await sandbox.request('PATCH', `/carrier-surcharges/${row.id}`, { token: w.token, body: { data: { type: 'carrier-surcharges', id: row.id, attributes: { fee: { amount: 200, currency: 'EUR' }, description: null } } } });
+    const changed = await sandbox.request('PATCH', `/carrier-surcharges/${row.id}`, {
+      token: w.token,
+      body: { data: { type: 'carrier-surcharges', id: row.id, attributes: { fee: { amount: 200, currency: 'EUR' }, description: null } } },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.data.attributes).toMatchObject({ name: 'Peak season', fee: { amount: 200, currency: 'EUR' } });
     expect(changed.body.data.attributes.description).toBeUndefined();
@@ -75,7 +84,10 @@ describe('carrier surcharges', () => {
 
     // A shipment priced before carries it once it is priced again (PATCH); a removed fee no longer applies.
     expect((await surchargesOf(sandbox, w, before.id)).map((l: Json) => l.attributes.name)).not.toContain('Peak season');
-    const patched = await sandbox.request('PATCH', `/shipments/${before.id}`, { token: w.token, body: { data: { type: 'shipments', id: before.id, attributes: { description: 'priced again' } } } });
+    const patched = await sandbox.request('PATCH', `/shipments/${before.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: before.id, attributes: { description: 'priced again' } } },
+    });
     expect(patched.body.data.attributes.price.amount).toBe(base + 150);
     await sandbox.request('DELETE', `/carrier-surcharges/${fee.id}`, { token: w.token });
     expect((await createShipment(sandbox, w.token, parcel(w))).attributes.price.amount).toBe(base);
@@ -91,7 +103,11 @@ describe('carrier surcharges', () => {
     const b = await world(sandbox, 'other-client');
     await create(sandbox, w, surchargeBody(carrier('royal-mail').id, { fee: { amount: 99, currency: 'GBP' } }));
     const service = b.service('royal-mail-tracked-48', 'GB');
-    const theirs = await createShipment(sandbox, b.token, shipmentBody({ shop: b.shopIn('GB'), recipient: recipients.GB, service, contract: b.contractFor(service) }));
+    const theirs = await createShipment(
+      sandbox,
+      b.token,
+      shipmentBody({ shop: b.shopIn('GB'), recipient: recipients.GB, service, contract: b.contractFor(service) }),
+    );
     expect((await sandbox.get(`/shipments/${theirs.id}/surcharges`, b.token)).body.data.map((l: Json) => l.attributes.name)).not.toContain('Peak season');
     expect((await sandbox.get('/carrier-surcharges', b.token)).body.data).toEqual([]);
   });
@@ -123,7 +139,10 @@ describe('carrier surcharges refuse', () => {
     const other = await sandbox.token('other-client');
     expect((await sandbox.get(`/carrier-surcharges/${mine.id}`, other)).status).toBe(404);
     expect((await sandbox.request('DELETE', `/carrier-surcharges/${mine.id}`, { token: other })).status).toBe(404);
-    const patch = await sandbox.request('PATCH', `/carrier-surcharges/${mine.id}`, { token: other, body: { data: { type: 'carrier-surcharges', id: mine.id, attributes: { name: 'x' } } } });
+    const patch = await sandbox.request('PATCH', `/carrier-surcharges/${mine.id}`, {
+      token: other,
+      body: { data: { type: 'carrier-surcharges', id: mine.id, attributes: { name: 'x' } } },
+    });
     expect(patch.status).toBe(404);
     expect((await sandbox.get(`/carrier-surcharges/${mine.id}`, w.token)).body.data.attributes.name).toBe('Peak season');
   });

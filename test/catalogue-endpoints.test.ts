@@ -63,7 +63,8 @@ describe('regions', () => {
 
 describe('regions by postal code', () => {
   it('finds every country whose postal codes look like the one given', async () => {
-    const names = async (code: string) => (await sandbox.get(`/regions?filter[postal_code]=${encodeURIComponent(code)}`, token)).body.data.map((r: Json) => r.attributes.name).sort();
+    const names = async (code: string) =>
+      (await sandbox.get(`/regions?filter[postal_code]=${encodeURIComponent(code)}`, token)).body.data.map((r: Json) => r.attributes.name).sort();
     expect(await names('1012 AB')).toEqual(['Netherlands']);
     // Five digits: German and French codes look alike.
     expect(await names('80331')).toEqual(['France', 'Germany']);
@@ -129,7 +130,11 @@ describe('organizations and brokers', () => {
     const brokers = await sandbox.get('/brokers', otherToken);
     expect(brokers.body.data.map((b: Json) => b.id)).toEqual([brokerId]);
     const broker = await sandbox.get(`/brokers/${brokerId}`, token);
-    expect(broker.body.data.attributes).toMatchObject({ name: 'Sandbox Parcel Broker', domain: 'broker.example.com', favicon_url: `${BASE}/brand-logos/broker-${brokerId}.svg` });
+    expect(broker.body.data.attributes).toMatchObject({
+      name: 'Sandbox Parcel Broker',
+      domain: 'broker.example.com',
+      favicon_url: `${BASE}/brand-logos/broker-${brokerId}.svg`,
+    });
     expect(broker.body.data.relationships.enterprise.data.type).toBe('enterprises');
   });
 });

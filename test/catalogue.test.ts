@@ -157,9 +157,30 @@ describe('services', () => {
 
   it('use every package type, handover method and delivery method several times', () => {
     const count = (values: string[], of: string) => values.filter((v) => v === of).length;
-    for (const t of packageTypes) expect(count(services.map((s) => s.package_type), t), t).toBeGreaterThanOrEqual(3);
-    for (const h of handoverMethods) expect(count(services.map((s) => s.handover_method), h), h).toBeGreaterThanOrEqual(3);
-    for (const d of deliveryMethods) expect(count(services.map((s) => s.delivery_method), d), d).toBeGreaterThanOrEqual(3);
+    for (const t of packageTypes)
+      expect(
+        count(
+          services.map((s) => s.package_type),
+          t,
+        ),
+        t,
+      ).toBeGreaterThanOrEqual(3);
+    for (const h of handoverMethods)
+      expect(
+        count(
+          services.map((s) => s.handover_method),
+          h,
+        ),
+        h,
+      ).toBeGreaterThanOrEqual(3);
+    for (const d of deliveryMethods)
+      expect(
+        count(
+          services.map((s) => s.delivery_method),
+          d,
+        ),
+        d,
+      ).toBeGreaterThanOrEqual(3);
   });
 
   it('have codes made of the carrier slug and the service name', () => {
@@ -203,7 +224,7 @@ describe('services', () => {
 });
 
 describe('service options and statuses', () => {
-  it('have at least two options in every category, and each option one of production\'s categories', () => {
+  it("have at least two options in every category, and each option one of production's categories", () => {
     for (const category of serviceOptionCategories) {
       expect(serviceOptions.filter((o) => o.category === category).length, category).toBeGreaterThanOrEqual(2);
       for (const o of serviceOptions.filter((x) => x.category === category)) expect(o.code.startsWith(`${category}:`)).toBe(true);
@@ -227,7 +248,11 @@ describe('service options and statuses', () => {
   it('include every shipment status of production, every level and the collection statuses', () => {
     const shipmentCodes = statuses.filter((s) => s.resource_type === 'shipments').map((s) => s.code);
     expect(shipmentCodes).toHaveLength(16);
-    for (const level of statusLevels) expect(statuses.some((s) => s.level === level), level).toBe(true);
+    for (const level of statusLevels)
+      expect(
+        statuses.some((s) => s.level === level),
+        level,
+      ).toBe(true);
     const levelOf = (code: string) => statuses.find((s) => s.code === code)?.level;
     expect(levelOf('shipment-concept')).toBe('pending');
     expect(levelOf('shipment-registered')).toBe('in-progress');
@@ -245,7 +270,11 @@ describe('contracts and liability coverages', () => {
   it('share one active broker contract per carrier, and a second cheaper one for one carrier', () => {
     const broker = contracts.filter((c) => c.owner === 'broker');
     for (const c of broker) expect(c.status).toBe('active');
-    for (const carrier of carriers) expect(broker.some((c) => c.carrier === carrier.code), carrier.code).toBe(true);
+    for (const carrier of carriers)
+      expect(
+        broker.some((c) => c.carrier === carrier.code),
+        carrier.code,
+      ).toBe(true);
     expect(broker.length).toBeGreaterThan(carriers.length);
     expect(broker.some((c) => c.volumetric_weight_divisor_factor === 1.25)).toBe(true);
   });
@@ -363,7 +392,10 @@ describe('service rates', () => {
     expect(onlyInactive.length).toBeGreaterThanOrEqual(2);
     expect(ratedActive.size).toBeGreaterThanOrEqual(services.length - 5);
     for (const status of ['pending', 'invalid'] as const) {
-      expect(serviceRates.some((r) => contractOf(r).status === status), status).toBe(true);
+      expect(
+        serviceRates.some((r) => contractOf(r).status === status),
+        status,
+      ).toBe(true);
     }
   });
 });

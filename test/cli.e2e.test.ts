@@ -165,7 +165,10 @@ describe('flags win over environment variables', () => {
   it('MEMORY=true keeps data in memory, and --data beats it', async () => {
     const dir = await tempDir();
     const file = join(dir, 'flag.json');
-    const [memory, onDisk] = await Promise.all([start([], { MEMORY: 'true', DATA_FILE: join(dir, 'unused.json') }), start(['--data', file], { MEMORY: 'true' })]);
+    const [memory, onDisk] = await Promise.all([
+      start([], { MEMORY: 'true', DATA_FILE: join(dir, 'unused.json') }),
+      start(['--data', file], { MEMORY: 'true' }),
+    ]);
     await Promise.all([memory.stop(), onDisk.stop()]);
     expect(memory.stdout()).toMatch(/data:\s+memory/);
     expect(existsSync(join(dir, 'unused.json'))).toBe(false);
@@ -178,7 +181,10 @@ describe('flags win over environment variables', () => {
     try {
       const [flagIds, envIds] = await Promise.all([carrierIds(byFlag.url), carrierIds(byEnv.url)]);
       expect(flagIds).toEqual(envIds);
-      const seeded = (seed: number) => generateState(seed, 0).tables.carriers!.map((carrier) => carrier.id).sort();
+      const seeded = (seed: number) =>
+        generateState(seed, 0)
+          .tables.carriers!.map((carrier) => carrier.id)
+          .sort();
       expect([...flagIds].sort()).toEqual(seeded(7));
       expect([...flagIds].sort()).not.toEqual(seeded(1));
     } finally {
@@ -187,7 +193,10 @@ describe('flags win over environment variables', () => {
   });
 
   it('--public-url and --log-level win over PUBLIC_URL and LOG_LEVEL', async () => {
-    const server = await start(['--memory', '--public-url', 'https://flag.example.com/', '--log-level', 'info'], { PUBLIC_URL: 'https://env.example.com', LOG_LEVEL: 'silent' });
+    const server = await start(['--memory', '--public-url', 'https://flag.example.com/', '--log-level', 'info'], {
+      PUBLIC_URL: 'https://env.example.com',
+      LOG_LEVEL: 'silent',
+    });
     try {
       expect(server.stdout()).toMatch(/public url:\s+https:\/\/flag\.example\.com\n/);
       const response = await fetch(`${server.url}/carriers`, { headers: { authorization: `Bearer ${await token(server.url)}` } });
@@ -207,7 +216,9 @@ describe('shutdown', () => {
     const file = join(dir, 'sandbox.json');
     const server = await start(['--data', file]);
     const moves = await Promise.all(
-      Array.from({ length: 20 }, () => fetch(`${server.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: 1 }) })),
+      Array.from({ length: 20 }, () =>
+        fetch(`${server.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: 1 }) }),
+      ),
     );
     expect(moves.every((move) => move.status === 200)).toBe(true);
     const { code, ms } = await server.stop('SIGTERM');
@@ -234,11 +245,15 @@ describe('shutdown', () => {
     const body = JSON.stringify({ advance: 5 });
     let refused = false;
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const request = httpRequest(`${server.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-      });
+      const request = httpRequest(
+        `${server.url}/_sandbox/clock`,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+        },
+      );
       request.on('error', reject);
       // Half the body now: the server is handling the request and waits for the rest.
       request.write(body.slice(0, 5));

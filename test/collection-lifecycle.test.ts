@@ -18,7 +18,12 @@ async function setup(country: 'NL' | 'DE' = 'NL', serviceCode = 'postnl-parcel-s
   const patch = (attributes: Json, token = w.token) =>
     sandbox.request('PATCH', `/collections/${collection.id}`, { token, body: { data: { type: 'collections', id: collection.id, attributes } } });
   const remove = (token = w.token) => sandbox.request('DELETE', `/collections/${collection.id}`, { token });
-  const shipment = (attributes: Json = {}) => createShipment(sandbox, w.token, shipmentBody({ shop, service, contract, attributes, relationships: { collection: { data: { type: 'collections', id: collection.id } } } }));
+  const shipment = (attributes: Json = {}) =>
+    createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop, service, contract, attributes, relationships: { collection: { data: { type: 'collections', id: collection.id } } } }),
+    );
   return { sandbox, w, shop, service, contract, collection, window, patch, remove, shipment };
 }
 
@@ -41,7 +46,10 @@ describe('registering a collection', () => {
   it('refuses register: true without a contract, or once bookings for the slot closed; nothing changes', async () => {
     const { sandbox, w, shop, patch } = await setup();
     const plan = await createCollection(sandbox, w.token, collectionBody(shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 10 * HOUR }));
-    const noContract = await sandbox.request('PATCH', `/collections/${plan.id}`, { token: w.token, body: { data: { type: 'collections', id: plan.id, attributes: { register: true } } } });
+    const noContract = await sandbox.request('PATCH', `/collections/${plan.id}`, {
+      token: w.token,
+      body: { data: { type: 'collections', id: plan.id, attributes: { register: true } } },
+    });
     expect(noContract.status).toBe(422);
     expect(firstError(noContract).source.pointer).toBe('/data/attributes/register');
     await sandbox.advance(22 * HOUR);
@@ -67,7 +75,10 @@ describe('the carrier comes when the window opens', () => {
     const history = (await sandbox.get(`/shipments/${labelled.id}/statuses?include=status`, token)).body;
     const codes = history.data.map((row: Json) => history.included.find((s: Json) => s.id === row.relationships.status.data.id).attributes.code);
     expect(codes).toEqual(['shipment-concept', 'shipment-registered', 'shipment-received-by-carrier']);
-    expect(history.data.at(-1).attributes).toMatchObject({ created_at: window.from, carrier_statuses: [{ code: 'COLLECTED', category: 'successful-collection' }] });
+    expect(history.data.at(-1).attributes).toMatchObject({
+      created_at: window.from,
+      carrier_statuses: [{ code: 'COLLECTED', category: 'successful-collection' }],
+    });
     const left = (await sandbox.get(`/shipments/${unlabelled.id}`, token)).body.data;
     expect(left.relationships).not.toHaveProperty('collection');
     // The auto-deliver walk goes on from the collection: sorting three hours later, and so on.
@@ -108,7 +119,9 @@ describe('cancelling a collection', () => {
     expect((await patch({ register: true })).status).toBe(200);
     const parcel = await shipment({ register_at: TEST_NOW, tags: ['sandbox:auto-deliver'] });
     await sandbox.advance(2 * HOUR);
-    const code = async () => (await sandbox.get(`/shipments/${parcel.id}?include=shipment_status.status`, w.token)).body.included.find((r: Json) => r.type === 'statuses').attributes.code;
+    const code = async () =>
+      (await sandbox.get(`/shipments/${parcel.id}?include=shipment_status.status`, w.token)).body.included.find((r: Json) => r.type === 'statuses').attributes
+        .code;
     // It waits for the collection rather than being handed over an hour after registration.
     expect(await code()).toBe('shipment-registered');
     expect((await remove()).status).toBe(204);

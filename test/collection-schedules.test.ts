@@ -22,7 +22,9 @@ async function setup() {
   });
   const create = (b: Json, token = w.token) => sandbox.request('POST', '/collection-schedules', { token, body: b });
   const booked = async (token = w.token) =>
-    (await sandbox.get(`/collections?filter[shop]=${nl.shop.id}&page[size]=100`, token)).body.data.filter((c: Json) => c.attributes.description === 'Scheduled');
+    (await sandbox.get(`/collections?filter[shop]=${nl.shop.id}&page[size]=100`, token)).body.data.filter(
+      (c: Json) => c.attributes.description === 'Scheduled',
+    );
   return { sandbox, w, nl, body, create, booked };
 }
 
@@ -56,7 +58,11 @@ describe('POST /collection-schedules', () => {
     for (let day = 1; day <= 14; day++) {
       await sandbox.advance(DAY);
       const token = await sandbox.token();
-      const shipment = await createShipment(sandbox, token, shipmentBody({ shop: nl.shop, service: nl.service, contract: nl.contract, meta: { add_to_next_collection: true } }));
+      const shipment = await createShipment(
+        sandbox,
+        token,
+        shipmentBody({ shop: nl.shop, service: nl.service, contract: nl.contract, meta: { add_to_next_collection: true } }),
+      );
       const next = (await sandbox.get(`/collections/${shipment.relationships.collection.data.id}`, token)).body.data;
       expect(next.attributes.description, `day ${day}`).toBe('Scheduled');
       expect(next.attributes.collection_time.from).toBeGreaterThan(sandbox.clock.now());
@@ -73,7 +79,8 @@ describe('POST /collection-schedules', () => {
     const { sandbox, w, body, create, booked } = await setup();
     const own = (await sandbox.get('/contracts?filter[status]=pending', w.token)).body.data[0];
     const credentials = { customer_code: 'DEVC', customer_number: '11223344', api_key: 'k'.repeat(32) };
-    const patchContract = (attributes: Json) => sandbox.request('PATCH', `/contracts/${own.id}`, { token: w.token, body: { data: { type: 'contracts', id: own.id, attributes } } });
+    const patchContract = (attributes: Json) =>
+      sandbox.request('PATCH', `/contracts/${own.id}`, { token: w.token, body: { data: { type: 'contracts', id: own.id, attributes } } });
     expect((await patchContract({ credentials })).status).toBe(200);
     expect((await sandbox.request('POST', `/contracts/${own.id}/validate`, { token: w.token })).body.data.valid).toBe(true);
     expect((await create(body({}, { contract: { data: { type: 'contracts', id: own.id } } }))).status).toBe(201);
@@ -90,7 +97,15 @@ describe('POST /collection-schedules', () => {
 
   it('without a contract books plans; the zone of the times is applied', async () => {
     const { nl, body, create, booked } = await setup();
-    const answer = await create(body({ days: ['tuesday'], collection: { description: 'Scheduled', time: { from: '09:30+01:00', to: '11:00+01:00' }, address: nl.shop.attributes.sender_address } }, { contract: undefined }));
+    const answer = await create(
+      body(
+        {
+          days: ['tuesday'],
+          collection: { description: 'Scheduled', time: { from: '09:30+01:00', to: '11:00+01:00' }, address: nl.shop.attributes.sender_address },
+        },
+        { contract: undefined },
+      ),
+    );
     expect(answer.status, answer.text).toBe(201);
     expect(answer.body.data.relationships).not.toHaveProperty('contract');
     const [tuesday] = await booked();
@@ -98,20 +113,27 @@ describe('POST /collection-schedules', () => {
     expect(tuesday.attributes.register).toBe(false);
   });
 
-  it("refuses days and windows the carrier does not collect in, each with its pointer, and books nothing", async () => {
+  it('refuses days and windows the carrier does not collect in, each with its pointer, and books nothing', async () => {
     const { sandbox, nl, body, create } = await setup();
     const before = sandbox.store.snapshot();
     const cases: [Json, Json, string[]][] = [
       [{ days: ['monday', 'saturday', 'sunday'] }, {}, ['/data/attributes/days/1', '/data/attributes/days/2']],
       [{ collection: { time: { from: '11:00', to: '14:00' }, address: nl.shop.attributes.sender_address } }, {}, ['/data/attributes/collection/time']],
       [{ collection: { time: { from: '15:00', to: '14:00' }, address: nl.shop.attributes.sender_address } }, {}, ['/data/attributes/collection/time/to']],
-      [{ collection: { time: { from: '13:00', to: '17:00' }, address: { ...nl.shop.attributes.sender_address, country_code: 'GB' } } }, {}, ['/data/attributes/collection/address/country_code']],
+      [
+        { collection: { time: { from: '13:00', to: '17:00' }, address: { ...nl.shop.attributes.sender_address, country_code: 'GB' } } },
+        {},
+        ['/data/attributes/collection/address/country_code'],
+      ],
       [{}, { shop: { data: { type: 'shops', id: '00000000-0000-4000-8000-000000000000' } } }, ['/data/relationships/shop/data/id']],
     ];
     for (const [attributes, relationships, pointers] of cases) {
       const answer = await create(body(attributes, relationships));
       expect(answer.status, JSON.stringify(attributes)).toBe(422);
-      expect(answer.body.errors.map((e: Json) => e.source.pointer), JSON.stringify(attributes)).toEqual(pointers);
+      expect(
+        answer.body.errors.map((e: Json) => e.source.pointer),
+        JSON.stringify(attributes),
+      ).toEqual(pointers);
     }
     const pending = (await sandbox.get('/contracts?page[size]=100', await sandbox.token())).body.data.find((c: Json) => c.attributes.status === 'pending');
     const inactive = await create(body({}, { contract: { data: { type: 'contracts', id: pending.id } } }));

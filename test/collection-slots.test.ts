@@ -15,8 +15,7 @@ beforeAll(async () => {
   carriers = Object.fromEntries((await sandbox.get('/carriers')).body.data.map((c: Json) => [c.attributes.code, c]));
 });
 
-const slots = (carrier: string, query: string, token = w.token) =>
-  sandbox.get(`/carriers/${carriers[carrier].id}/collection-time-slots?${query}`, token);
+const slots = (carrier: string, query: string, token = w.token) => sandbox.get(`/carriers/${carriers[carrier].id}/collection-time-slots?${query}`, token);
 const week = 'country_code=NL&postal_code=1012AB&date_from=2026-01-12&date_to=2026-01-18';
 
 describe('collection time slots', () => {
@@ -45,7 +44,11 @@ describe('collection time slots', () => {
     const byUnix = await slots('postnl', `country_code=NL&postal_code=1012AB&date_from=${MONDAY}&date_to=${MONDAY + DAY}`);
     const byIso = await slots('postnl', 'country_code=NL&postal_code=1012AB&date_from=2026-01-12T00:00:00Z&date_to=2026-01-13T01:00:00%2B01:00');
     const byDate = await slots('postnl', 'country_code=NL&postal_code=1012AB&date_from=2026-01-12&date_to=2026-01-12');
-    for (const answer of [byUnix, byIso, byDate]) expect(answer.body.data.map((s: Json) => s.attributes.from), answer.text).toEqual([MONDAY + 9 * HOUR, MONDAY + 13 * HOUR]);
+    for (const answer of [byUnix, byIso, byDate])
+      expect(
+        answer.body.data.map((s: Json) => s.attributes.from),
+        answer.text,
+      ).toEqual([MONDAY + 9 * HOUR, MONDAY + 13 * HOUR]);
     const page = await slots('postnl', `${week}&page[size]=3&page[number]=2`);
     expect(page.body.data).toHaveLength(3);
     expect(page.body.meta.total_pages).toBe(4);
@@ -92,7 +95,10 @@ describe('collection time slots', () => {
     for (const [query, parameter] of cases) {
       const answer = await slots('postnl', query);
       expect(answer.status, query).toBe(400);
-      expect(answer.body.errors.map((e: Json) => e.source.parameter), query).toContain(parameter);
+      expect(
+        answer.body.errors.map((e: Json) => e.source.parameter),
+        query,
+      ).toContain(parameter);
     }
     expect((await sandbox.get(`/carriers/00000000-0000-4000-8000-000000000000/collection-time-slots?${week}`, w.token)).status).toBe(404);
     expect((await slots('postnl', week, '')).status).toBe(401);
@@ -107,7 +113,11 @@ describe('booking a collection with a contract', () => {
     const plan = await createCollection(sandbox, w.token, collectionBody(shop, { from: MONDAY + 14 * HOUR, to: MONDAY + 16 * HOUR }, { contract }));
     expect(plan.attributes).toMatchObject({ register: false });
     expect(plan.attributes).not.toHaveProperty('tracking_code');
-    const booked = await createCollection(sandbox, w.token, collectionBody(shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 12 * HOUR }, { contract, register: true }));
+    const booked = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 12 * HOUR }, { contract, register: true }),
+    );
     expect(booked.attributes).toMatchObject({ register: true, tracking_code: expect.stringMatching(/^POS-COL-\d{10}$/) });
     const status = await sandbox.get(`/statuses/${booked.relationships.status.data.id}`, w.token);
     expect(status.body.data.attributes.code).toBe('collection-registered');
@@ -122,21 +132,36 @@ describe('booking a collection with a contract', () => {
     const saturday = await book(collectionBody(shop, { from: MONDAY + 5 * DAY + 9 * HOUR, to: MONDAY + 5 * DAY + 10 * HOUR }, { contract }));
     expect(firstError(saturday).source.pointer).toBe('/data/attributes/collection_time');
 
-    const abroad = await book(collectionBody({ ...shop, attributes: { sender_address: { ...shop.attributes.sender_address, country_code: 'DE' } } }, { from: MONDAY + 9 * HOUR, to: MONDAY + 10 * HOUR }, { contract }));
+    const abroad = await book(
+      collectionBody(
+        { ...shop, attributes: { sender_address: { ...shop.attributes.sender_address, country_code: 'DE' } } },
+        { from: MONDAY + 9 * HOUR, to: MONDAY + 10 * HOUR },
+        { contract },
+      ),
+    );
     expect(abroad.status).toBe(422);
     expect(firstError(abroad).source.pointer).toBe('/data/attributes/address/country_code');
 
     const bpost = w.contracts.find((c: Json) => c.relationships.carrier.data.id === carriers.bpost.id && c.attributes.status === 'active');
     const noCollections = await book(collectionBody(shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 10 * HOUR }, { contract: bpost }));
-    expect(firstError(noCollections)).toMatchObject({ source: { pointer: '/data/relationships/contract/data/id' }, detail: expect.stringMatching(/bpost does not collect/) });
+    expect(firstError(noCollections)).toMatchObject({
+      source: { pointer: '/data/relationships/contract/data/id' },
+      detail: expect.stringMatching(/bpost does not collect/),
+    });
 
     const unbooked = await book(collectionBody(shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 10 * HOUR }, { register: true }));
     expect(firstError(unbooked).source.pointer).toBe('/data/attributes/register');
 
     const s = await testSandbox();
     await s.advance(22 * HOUR + 1);
-    const late = await s.request('POST', '/collections', { token: await s.token(), body: collectionBody(shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 10 * HOUR }, { contract }) });
+    const late = await s.request('POST', '/collections', {
+      token: await s.token(),
+      body: collectionBody(shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 10 * HOUR }, { contract }),
+    });
     expect(late.status).toBe(422);
-    expect(firstError(late)).toMatchObject({ source: { pointer: '/data/attributes/collection_time' }, detail: expect.stringMatching(/closed at 2026-01-11 22:00 UTC/) });
+    expect(firstError(late)).toMatchObject({
+      source: { pointer: '/data/attributes/collection_time' },
+      detail: expect.stringMatching(/closed at 2026-01-11 22:00 UTC/),
+    });
   });
 });

@@ -195,13 +195,26 @@ describe('reading collections', () => {
     const contract = (await s.get('/contracts?page[size]=100', t)).body.data.find(
       (c: Json) => c.attributes.status === 'active' && c.relationships.carrier.data.id === service.relationships.carrier.data.id,
     );
-    const recipient = { first_name: 'Anna', last_name: 'de Vries', street_1: 'Kalverstraat', street_number: 92, postal_code: '1012 PH', city: 'Amsterdam', country_code: 'NL' };
+    const recipient = {
+      first_name: 'Anna',
+      last_name: 'de Vries',
+      street_1: 'Kalverstraat',
+      street_number: 92,
+      postal_code: '1012 PH',
+      city: 'Amsterdam',
+      country_code: 'NL',
+    };
     const created = await s.request('POST', '/shipments', {
       token: t,
       body: {
         data: {
           type: 'shipments',
-          attributes: { recipient_address: recipient, sender_address: shop.attributes.sender_address, return_address: shop.attributes.sender_address, physical_properties: { weight: 1000 } },
+          attributes: {
+            recipient_address: recipient,
+            sender_address: shop.attributes.sender_address,
+            return_address: shop.attributes.sender_address,
+            physical_properties: { weight: 1000 },
+          },
           relationships: {
             shop: { data: { type: 'shops', id: shop.id } },
             service: { data: { type: 'services', id: service.id } },
@@ -351,7 +364,10 @@ describe('creating collections', () => {
     for (const [attributes, pointer] of cases) {
       const answer = await post(collectionBody(shopIn('NL'), { attributes }));
       expect(answer.status, JSON.stringify(attributes)).toBe(400);
-      expect(answer.body.errors.map((e: Json) => e.source.pointer), JSON.stringify(attributes)).toContain(pointer);
+      expect(
+        answer.body.errors.map((e: Json) => e.source.pointer),
+        JSON.stringify(attributes),
+      ).toContain(pointer);
     }
     const noShop = await post({ data: { type: 'collections', attributes: collectionBody(shopIn('NL')).data.attributes, relationships: {} } });
     expect(noShop.status).toBe(400);

@@ -17,12 +17,24 @@ let international: { tracking: string; label: string; customs: string };
 
 async function register(extra: { meta?: Json; attributes?: Json; recipient?: Json; code?: string; to?: string } = {}) {
   const service = w.service(extra.code ?? 'postnl-parcel-standard', extra.to ?? 'NL');
-  const body = shipmentBody({ shop: w.shopIn('NL'), recipient: extra.recipient, service, contract: w.contractFor(service), attributes: extra.attributes, meta: extra.meta });
+  const body = shipmentBody({
+    shop: w.shopIn('NL'),
+    recipient: extra.recipient,
+    service,
+    contract: w.contractFor(service),
+    attributes: extra.attributes,
+    meta: extra.meta,
+  });
   const answer = await sandbox.request('POST', '/registered-shipments', { token: w.token, body });
   if (answer.status !== 201) throw new Error(`registration failed: ${answer.text}`);
   const files = (await sandbox.get(`/shipments/${answer.body.data.id}/files`, w.token)).body.data as Json[];
   const idOf = (type: string) => files.find((f) => f.attributes.document_type === type)?.id;
-  return { id: answer.body.data.id as string, tracking: answer.body.data.attributes.tracking_code as string, label: idOf('label'), customs: idOf('customs-declaration-form') };
+  return {
+    id: answer.body.data.id as string,
+    tracking: answer.body.data.attributes.tracking_code as string,
+    label: idOf('label'),
+    customs: idOf('customs-declaration-form'),
+  };
 }
 
 async function combine(data: Json, token = w.token) {
@@ -45,7 +57,8 @@ function quarter(image: GreyImage, index: number): GreyImage {
   const left = (index % 2) * width;
   const top = Math.floor(index / 2) * height;
   const pixels = new Uint8ClampedArray(width * height);
-  for (let row = 0; row < height; row++) pixels.set(image.pixels.subarray((top + row) * image.width + left, (top + row) * image.width + left + width), row * width);
+  for (let row = 0; row < height; row++)
+    pixels.set(image.pixels.subarray((top + row) * image.width + left, (top + row) * image.width + left + width), row * width);
   return { width, height, pixels };
 }
 
@@ -158,7 +171,11 @@ describe('POST /combine-files refuses', () => {
 
   it('the label of a voided shipment, which is gone', async () => {
     const voided = await register();
-    const answer = await sandbox.request('POST', '/void-shipment', { token: w.token, body: { data: { shipment_id: voided.id } }, headers: { 'content-type': 'application/json' } });
+    const answer = await sandbox.request('POST', '/void-shipment', {
+      token: w.token,
+      body: { data: { shipment_id: voided.id } },
+      headers: { 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(204);
     expect((await combine({ file_ids: [voided.label] })).status).toBe(404);
   });

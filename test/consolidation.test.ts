@@ -7,7 +7,16 @@ async function setup() {
   const w = await world(sandbox);
   const service = w.service('postnl-parcel-standard', 'NL');
   const concept = (extra: { shop?: Json; contract?: Json; service?: Json; recipient?: Json } = {}) =>
-    createShipment(sandbox, w.token, shipmentBody({ shop: extra.shop ?? w.shopIn('NL'), recipient: extra.recipient, service: extra.service ?? service, contract: extra.contract ?? w.contractFor(service) }));
+    createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: extra.shop ?? w.shopIn('NL'),
+        recipient: extra.recipient,
+        service: extra.service ?? service,
+        contract: extra.contract ?? w.contractFor(service),
+      }),
+    );
   return { sandbox, w, service, concept };
 }
 
@@ -50,8 +59,20 @@ describe('POST /consolidate-shipments refuses, changing nothing', () => {
     const { sandbox, w, concept } = await setup();
     const hub = await concept();
     const fine = await concept();
-    const otherShop = await concept({ shop: w.shopIn('DE'), recipient: recipients.DE, service: w.service('dpd-classic', 'DE'), contract: w.contractFor(w.service('dpd-classic', 'DE')) });
-    const registered = await sandbox.request('POST', '/registered-shipments', { token: w.token, body: shipmentBody({ shop: w.shopIn('NL'), service: w.service('postnl-parcel-standard', 'NL'), contract: w.contractFor(w.service('postnl-parcel-standard', 'NL')) }) });
+    const otherShop = await concept({
+      shop: w.shopIn('DE'),
+      recipient: recipients.DE,
+      service: w.service('dpd-classic', 'DE'),
+      contract: w.contractFor(w.service('dpd-classic', 'DE')),
+    });
+    const registered = await sandbox.request('POST', '/registered-shipments', {
+      token: w.token,
+      body: shipmentBody({
+        shop: w.shopIn('NL'),
+        service: w.service('postnl-parcel-standard', 'NL'),
+        contract: w.contractFor(w.service('postnl-parcel-standard', 'NL')),
+      }),
+    });
     const ids = [fine.id, otherShop.id, registered.body.data.id, hub.id, fine.id];
     const answer = await consolidate(sandbox, w, { consolidation_shipment_id: hub.id, shipment_ids: ids });
     expect(answer.status).toBe(422);
@@ -76,10 +97,13 @@ describe('POST /consolidate-shipments refuses, changing nothing', () => {
     expect(firstError(answer).detail).toContain('another contract');
   });
 
-  it('a consolidation shipment that is registered, consolidated itself, or not the caller\'s', async () => {
+  it("a consolidation shipment that is registered, consolidated itself, or not the caller's", async () => {
     const { sandbox, w, concept, service } = await setup();
     const child = await concept();
-    const registered = await sandbox.request('POST', '/registered-shipments', { token: w.token, body: shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service) }) });
+    const registered = await sandbox.request('POST', '/registered-shipments', {
+      token: w.token,
+      body: shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service) }),
+    });
     const onRegistered = await consolidate(sandbox, w, { consolidation_shipment_id: registered.body.data.id, shipment_ids: [child.id] });
     expect(onRegistered.status).toBe(422);
     expect(firstError(onRegistered).source).toEqual({ pointer: '/data/consolidation_shipment_id' });
@@ -102,7 +126,7 @@ describe('POST /consolidate-shipments refuses, changing nothing', () => {
     expect(sandbox.store.get('shipments', theirs.id)?.consolidation_shipment_id).toBeUndefined();
   });
 
-  it('another service when the consolidation shipment\'s service consolidates strictly', async () => {
+  it("another service when the consolidation shipment's service consolidates strictly", async () => {
     const { sandbox, w, concept, service } = await setup();
     await sandbox.store.transact((tx) => tx.update('services', service.id, { strict_consolidation: true }));
     const hub = await concept();

@@ -31,7 +31,9 @@ describe('DELETE /contracts/{contract_id}', () => {
     const { sandbox, token, seeded, rates, remove } = await setup();
     expect(rates.length).toBeGreaterThan(0);
     // No endpoint creates coverages and own contracts are seeded without: one is inserted to see it go.
-    const coverage = await sandbox.store.transact((tx) => tx.insert('liabilityCoverages', { ...tx.all('liabilityCoverages')[0]!, id: tx.newId(), contract_id: seeded.id }));
+    const coverage = await sandbox.store.transact((tx) =>
+      tx.insert('liabilityCoverages', { ...tx.all('liabilityCoverages')[0]!, id: tx.newId(), contract_id: seeded.id }),
+    );
     expect((await sandbox.get(`/liability-coverages/${coverage.id}`, token)).status).toBe(200);
     const answer = await remove(seeded.id);
     expect(answer.status).toBe(204);
@@ -52,7 +54,10 @@ describe('DELETE /contracts/{contract_id}', () => {
         data: {
           type: 'contracts',
           attributes: { name: 'Gone before verified', currency: 'EUR', credentials: postnlCredentials },
-          relationships: { carrier: { data: { type: 'carriers', id: w.services[0].relationships.carrier.data.id } }, owner: { data: { type: 'organizations', id: organizationId } } },
+          relationships: {
+            carrier: { data: { type: 'carriers', id: w.services[0].relationships.carrier.data.id } },
+            owner: { data: { type: 'organizations', id: organizationId } },
+          },
         },
       },
     });

@@ -290,9 +290,15 @@ describe('changing a contract', () => {
     const s = await testSandbox();
     const { token: t, contract } = await create(s, validCredentials.postnl!);
     await s.advance(DELAY);
-    const same = await patch(s, t, contract.id, { credentials: { ...validCredentials.postnl }, name: 'Renamed', created_at: 1, status: 'active' }, {
-      relationships: { carrier: { data: { type: 'carriers', id: '00000000-0000-4000-8000-000000000000' } } },
-    });
+    const same = await patch(
+      s,
+      t,
+      contract.id,
+      { credentials: { ...validCredentials.postnl }, name: 'Renamed', created_at: 1, status: 'active' },
+      {
+        relationships: { carrier: { data: { type: 'carriers', id: '00000000-0000-4000-8000-000000000000' } } },
+      },
+    );
     expect(same.status).toBe(200);
     expect(same.body.data.attributes).toMatchObject({ status: 'active', name: 'Renamed', created_at: contract.attributes.created_at });
     expect(same.body.data.relationships.carrier.data.id).toBe(postnl.id);
@@ -329,7 +335,10 @@ describe('credentials never leave the server', () => {
     bodies.push(created.text);
     const id = created.body.data.id;
     await s.advance(DELAY);
-    const rekey = await s.request('PATCH', `/contracts/${id}`, { token: t, body: { data: { type: 'contracts', id, attributes: { credentials: { api_key: `${secret}-2` } } } } });
+    const rekey = await s.request('PATCH', `/contracts/${id}`, {
+      token: t,
+      body: { data: { type: 'contracts', id, attributes: { credentials: { api_key: `${secret}-2` } } } },
+    });
     bodies.push(rekey.text);
     await s.advance(DELAY);
     for (const path of [`/contracts/${id}`, '/contracts?include=owner,carrier,liability_coverages', `/carriers/${postnl.id}/contracts?include=owner`]) {

@@ -30,7 +30,11 @@ async function tenant(sandbox: TestSandbox, name: string, admin?: string): Promi
 
 async function shipmentOf(sandbox: TestSandbox, who: Tenant): Promise<Json> {
   const shop = (await sandbox.get(`/shops/${who.shop_id}`, who.token)).body.data;
-  return createShipment(sandbox, who.token, shipmentBody({ shop, recipient: { ...recipients.NL, email: `${who.client_id}@example.com` }, attributes: { description: `parcel of ${who.client_id}` } }));
+  return createShipment(
+    sandbox,
+    who.token,
+    shipmentBody({ shop, recipient: { ...recipients.NL, email: `${who.client_id}@example.com` }, attributes: { description: `parcel of ${who.client_id}` } }),
+  );
 }
 
 const EVIL = 'https://evil.example';
@@ -140,7 +144,10 @@ describe('the sandbox controls and web pages of other origins', () => {
     expect(firstError(read)).toMatchObject({ code: '10013', source: { header: 'Origin' } });
     expect(read.text).not.toContain('sandbox-client');
     expect(read.headers.get('access-control-allow-origin')).toBeNull();
-    const revoke = await sandbox.request('POST', '/_sandbox/revoke', { headers: { ...from, 'content-type': 'application/json' }, body: { client_id: 'sandbox-client' } });
+    const revoke = await sandbox.request('POST', '/_sandbox/revoke', {
+      headers: { ...from, 'content-type': 'application/json' },
+      body: { client_id: 'sandbox-client' },
+    });
     expect(revoke.status).toBe(403);
     expect((await sandbox.get('/shops', token)).status).toBe(200);
     const a = await tenant(sandbox, 'A');
@@ -156,7 +163,11 @@ describe('the sandbox controls and web pages of other origins', () => {
   it("a page's simple POST (a form: no JSON Content-Type) cannot reset, even from the same origin", async () => {
     const sandbox = await testSandbox();
     for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-      const answer = await sandbox.app.request('http://sandbox.test/_sandbox/reset', { method: 'POST', headers: type ? { 'content-type': type } : {}, body: type ? 'a=b' : undefined });
+      const answer = await sandbox.app.request('http://sandbox.test/_sandbox/reset', {
+        method: 'POST',
+        headers: type ? { 'content-type': type } : {},
+        body: type ? 'a=b' : undefined,
+      });
       expect(answer.status, String(type)).toBe(415);
       const body = (await answer.json()) as Json;
       expect(body.errors[0]).toMatchObject({ code: '10004', source: { header: 'Content-Type' } });
@@ -176,7 +187,10 @@ describe('the sandbox controls and web pages of other origins', () => {
     expect(clock.status).toBe(200);
     expect(clock.headers.get('access-control-allow-origin')).toBeNull();
     // The emulated API stays open to browsers.
-    const api = await sandbox.app.request('http://sandbox.test/carriers', { method: 'OPTIONS', headers: { origin: EVIL, 'access-control-request-method': 'GET' } });
+    const api = await sandbox.app.request('http://sandbox.test/carriers', {
+      method: 'OPTIONS',
+      headers: { origin: EVIL, 'access-control-request-method': 'GET' },
+    });
     expect(api.status).toBe(204);
     expect(api.headers.get('access-control-allow-origin')).toBe('*');
     expect((await sandbox.request('GET', '/carriers', { headers: { origin: EVIL } })).headers.get('access-control-allow-origin')).toBe('*');

@@ -12,11 +12,20 @@ async function setup(): Promise<{ sandbox: TestSandbox; w: World; organizationId
   return { sandbox, w, organizationId };
 }
 
-function hookBody(owner: { type: string; id: string }, action: Json = { action_type: 'update-resource', values: [{ pointer: '/attributes/channel', value: 'by-hook' }] }): Json {
+function hookBody(
+  owner: { type: string; id: string },
+  action: Json = { action_type: 'update-resource', values: [{ pointer: '/attributes/channel', value: 'by-hook' }] },
+): Json {
   return {
     data: {
       type: 'hooks',
-      attributes: { name: 'Tag the channel', order: 100, active: true, trigger: { resource_type: 'shipments', resource_action: 'create', predicates: [] }, action },
+      attributes: {
+        name: 'Tag the channel',
+        order: 100,
+        active: true,
+        trigger: { resource_type: 'shipments', resource_action: 'create', predicates: [] },
+        action,
+      },
       relationships: { owner: { data: owner } },
     },
   };
@@ -90,7 +99,11 @@ async function createShop(sandbox: TestSandbox, w: World, organizationId: string
     body: {
       data: {
         type: 'shops',
-        attributes: { name: 'Short-lived shop', sender_address: w.shopIn('NL').attributes.sender_address, return_address: w.shopIn('NL').attributes.return_address },
+        attributes: {
+          name: 'Short-lived shop',
+          sender_address: w.shopIn('NL').attributes.sender_address,
+          return_address: w.shopIn('NL').attributes.return_address,
+        },
         relationships: { organization: { data: { type: 'organizations', id: organizationId } } },
         meta: { logo: pngLogo() },
       },
@@ -152,7 +165,9 @@ describe('DELETE /shops/{shop_id}', () => {
     const shop = await createShop(sandbox, w, organizationId);
     const foreign = await sandbox.request('DELETE', `/shops/${shop.id}`, { token: await sandbox.token('other-client') });
     expect(firstError(foreign)).toMatchObject({ status: '404', code: '10002' });
-    const noScope = await sandbox.request('DELETE', `/shops/${shop.id}`, { token: await sandbox.token('sandbox-client', 'organizations.manage shipments.manage') });
+    const noScope = await sandbox.request('DELETE', `/shops/${shop.id}`, {
+      token: await sandbox.token('sandbox-client', 'organizations.manage shipments.manage'),
+    });
     expect(firstError(noScope)).toMatchObject({ status: '403', code: '14004' });
     expect((await sandbox.get(`/shops/${shop.id}`, w.token)).status).toBe(200);
   });

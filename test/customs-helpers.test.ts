@@ -39,7 +39,10 @@ describe('POST /suggest-hscode', () => {
     const { post } = await setup();
     expect((await post('/suggest-hscode', { data: { sku: 'X', description: 'qwertz' } })).body).toEqual({ data: [] });
     expect(firstError(await post('/suggest-hscode', { data: { description: 'Mug' } }))).toMatchObject({ status: '400', source: { pointer: '/data/sku' } });
-    expect(firstError(await post('/suggest-hscode', { data: { sku: 'X', description: 'mug '.repeat(2500) } }))).toMatchObject({ status: '400', source: { pointer: '/data/description' } });
+    expect(firstError(await post('/suggest-hscode', { data: { sku: 'X', description: 'mug '.repeat(2500) } }))).toMatchObject({
+      status: '400',
+      source: { pointer: '/data/description' },
+    });
     expect(firstError(await post('/suggest-hscode', { data: { sku: 'X', description: 'x'.repeat(20 * 1024) } }))).toMatchObject({ status: '413' });
   });
 });
@@ -68,14 +71,27 @@ describe('POST /calculate-landed-costs', () => {
     const euros = [{ description: 'Leather boots', item_value: { amount: 11700, currency: 'EUR' }, hs_code: '6403.99' }];
     const converted = await post('/calculate-landed-costs', landed({ items: euros }));
     // 117.00 EUR is 100.00 GBP, under the 135.00 GBP duty-free value: VAT only.
-    expect(converted.body.data).toEqual({ items: [{ ...euros[0], item_value: gbp(10000), duty: gbp(0), tax: gbp(2000) }], total_duty: gbp(0), total_tax: gbp(2000) });
+    expect(converted.body.data).toEqual({
+      items: [{ ...euros[0], item_value: gbp(10000), duty: gbp(0), tax: gbp(2000) }],
+      total_duty: gbp(0),
+      total_tax: gbp(2000),
+    });
     const kept = await post('/calculate-landed-costs', landed({ items: euros }, { convert_to_destination_currency: false }));
     expect(kept.body.data.total_tax).toEqual({ amount: 2340, currency: 'EUR' });
   });
 
   it('charges nothing within the EU customs union', async () => {
     const { post } = await setup();
-    const answer = await post('/calculate-landed-costs', landed({ sender_country_code: 'DE', sender_postal_code: '10117', recipient_country_code: 'NL', recipient_postal_code: '1012 PH', items: [{ description: 'Jeans', item_value: { amount: 90000, currency: 'EUR' }, hs_code: '6203.42' }] }));
+    const answer = await post(
+      '/calculate-landed-costs',
+      landed({
+        sender_country_code: 'DE',
+        sender_postal_code: '10117',
+        recipient_country_code: 'NL',
+        recipient_postal_code: '1012 PH',
+        items: [{ description: 'Jeans', item_value: { amount: 90000, currency: 'EUR' }, hs_code: '6203.42' }],
+      }),
+    );
     expect(answer.body.data).toMatchObject({ total_duty: { amount: 0, currency: 'EUR' }, total_tax: { amount: 0, currency: 'EUR' } });
   });
 
@@ -83,19 +99,39 @@ describe('POST /calculate-landed-costs', () => {
     const { post } = await setup();
     const goods = ['Cotton T-shirt', 'Leather handbag', 'Roasted coffee beans', 'Wooden chair', 'Smartphone', 'Gold ring', 'Puzzle for kids'];
     for (let round = 0; round < 6; round++) {
-      const items = goods.slice(round, round + 3).map((name, index) => ({ description: name, item_value: { amount: 1999 + 7777 * index + 313 * round, currency: round % 2 ? 'USD' : 'GBP' }, sku: `S-${index}` }));
-      const answer = await post('/calculate-landed-costs', landed({ recipient_country_code: ['GB', 'US', 'CH', 'NO', 'NL', 'FR'][round], items, shipping_value: { amount: 995 + round, currency: 'EUR' }, sender_country_code: 'CN' }));
+      const items = goods.slice(round, round + 3).map((name, index) => ({
+        description: name,
+        item_value: { amount: 1999 + 7777 * index + 313 * round, currency: round % 2 ? 'USD' : 'GBP' },
+        sku: `S-${index}`,
+      }));
+      const answer = await post(
+        '/calculate-landed-costs',
+        landed({
+          recipient_country_code: ['GB', 'US', 'CH', 'NO', 'NL', 'FR'][round],
+          items,
+          shipping_value: { amount: 995 + round, currency: 'EUR' },
+          sender_country_code: 'CN',
+        }),
+      );
       expect(answer.status, answer.text).toBe(200);
       const { data } = answer.body;
       const sum = (key: 'duty' | 'tax') => data.items.reduce((total: number, item: Json) => total + item[key].amount, 0);
       expect(data.total_duty.amount).toBe(sum('duty'));
       expect(data.total_tax.amount).toBe(sum('tax'));
-      expect(new Set(data.items.flatMap((item: Json) => [item.duty.currency, item.tax.currency, item.item_value.currency]))).toEqual(new Set([data.total_tax.currency]));
+      expect(new Set(data.items.flatMap((item: Json) => [item.duty.currency, item.tax.currency, item.item_value.currency]))).toEqual(
+        new Set([data.total_tax.currency]),
+      );
     }
   });
 
   it('shares shipping in whole cents that add up to it', () => {
-    for (const [total, weights] of [[1000, [1, 1, 1]], [1, [5, 5]], [999, [3, 0, 7]], [0, [1, 2]], [1234, [0, 0]]] as const) {
+    for (const [total, weights] of [
+      [1000, [1, 1, 1]],
+      [1, [5, 5]],
+      [999, [3, 0, 7]],
+      [0, [1, 2]],
+      [1234, [0, 0]],
+    ] as const) {
       const shares = allocate(total, weights);
       expect(shares.reduce((a, b) => a + b, 0)).toBe(weights.some((w) => w > 0) ? total : 0);
     }
@@ -103,11 +139,17 @@ describe('POST /calculate-landed-costs', () => {
 
   it('refuses a currency or destination it does not price, mixed currencies kept as sent, and items it cannot place', async () => {
     const { post } = await setup();
-    const yen = await post('/calculate-landed-costs', landed({ items: [{ description: 'Mug', item_value: { amount: 1000, currency: 'JPY' }, hs_code: '6912.00' }] }));
+    const yen = await post(
+      '/calculate-landed-costs',
+      landed({ items: [{ description: 'Mug', item_value: { amount: 1000, currency: 'JPY' }, hs_code: '6912.00' }] }),
+    );
     expect(firstError(yen)).toMatchObject({ status: '422', code: '10008', source: { pointer: '/data/items/0/item_value/currency' } });
     const japan = await post('/calculate-landed-costs', landed({ recipient_country_code: 'JP', recipient_postal_code: '100-0001', items: shirtAndBook }));
     expect(firstError(japan)).toMatchObject({ status: '422', source: { pointer: '/data/recipient_country_code' } });
-    const mixed = await post('/calculate-landed-costs', landed({ items: shirtAndBook, shipping_value: { amount: 500, currency: 'EUR' } }, { convert_to_destination_currency: false }));
+    const mixed = await post(
+      '/calculate-landed-costs',
+      landed({ items: shirtAndBook, shipping_value: { amount: 500, currency: 'EUR' } }, { convert_to_destination_currency: false }),
+    );
     expect(firstError(mixed)).toMatchObject({ status: '422', source: { pointer: '/data/shipping_value/currency' } });
     const unknown = await post('/calculate-landed-costs', landed({ items: [{ description: 'qwertz', item_value: gbp(100), sku: 'Q' }] }));
     expect(firstError(unknown)).toMatchObject({ status: '422', source: { pointer: '/data/items/0/description' } });
@@ -127,7 +169,10 @@ describe('GET /locales/v1/locales', () => {
     expect((await sandbox.get('/locales/v1/locales', token)).body).toEqual(all.body);
     const office = await sandbox.get('/locales/v1/locales?filter[available_in_back_office]=true', token);
     expect(office.body.data.map((row: Json) => row.attributes.code)).toEqual(['de-DE', 'en-GB', 'fr-FR', 'nl-NL']);
-    expect(firstError(await sandbox.get('/locales/v1/locales?filter[available_in_back_office]=maybe', token))).toMatchObject({ status: '400', source: { parameter: 'filter[available_in_back_office]' } });
+    expect(firstError(await sandbox.get('/locales/v1/locales?filter[available_in_back_office]=maybe', token))).toMatchObject({
+      status: '400',
+      source: { parameter: 'filter[available_in_back_office]' },
+    });
     expect(firstError(await sandbox.get('/locales/v1/locales', await sandbox.token('limited-client')))).toMatchObject({ status: '403', code: '14004' });
   });
 });

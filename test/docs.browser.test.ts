@@ -128,14 +128,22 @@ describe.skipIf(!hasChromium)('the API reference and CORS, in Chromium', () => {
     it('loaded everything from the sandbox and nothing from any other host, without script errors or CSP violations', () => {
       const paths = requests.urls.map((url) => new URL(url).pathname);
       expect(paths).toEqual(
-        expect.arrayContaining(['/docs', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css', '/docs/assets/docs.js', '/openapi.json', '/access-token', '/carriers']),
+        expect.arrayContaining([
+          '/docs',
+          '/docs/assets/swagger-ui-bundle.js',
+          '/docs/assets/swagger-ui.css',
+          '/docs/assets/docs.js',
+          '/openapi.json',
+          '/access-token',
+          '/carriers',
+        ]),
       );
       expect(requests.foreign()).toEqual([]);
       expect(problems).toEqual([]);
     });
   });
 
-  it('follows /docs/ to /docs and loads the page\'s assets from there', async () => {
+  it("follows /docs/ to /docs and loads the page's assets from there", async () => {
     context = await browser!.newContext();
     const page = await context.newPage();
     const assets: { path: string; status: number }[] = [];
@@ -192,7 +200,9 @@ describe.skipIf(!hasChromium)('the API reference and CORS, in Chromium', () => {
 });
 
 describe('the /docs page and its assets over HTTP (no browser needed)', () => {
-  const swaggerUiDir = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json').replace(/package\.json$/, '');
+  const swaggerUiDir = createRequire(import.meta.url)
+    .resolve('swagger-ui-dist/package.json')
+    .replace(/package\.json$/, '');
 
   it('links only its own assets, relative to /docs, with a CSP that allows nothing else', async () => {
     const sandbox = await testSandbox();
@@ -210,7 +220,7 @@ describe('the /docs page and its assets over HTTP (no browser needed)', () => {
     expect(answer.text).toContain('value="sandbox-secret"');
   });
 
-  it('sends /docs/ (with a slash) to /docs, by a relative Location that keeps a proxy\'s path prefix', async () => {
+  it("sends /docs/ (with a slash) to /docs, by a relative Location that keeps a proxy's path prefix", async () => {
     const sandbox = await testSandbox();
     const answer = await sandbox.request('GET', '/docs/', { headers: { accept: 'text/html' } });
     expect(answer.status).toBe(301);

@@ -71,7 +71,16 @@ const logger: Logger = { error: (object) => thrown.push((object as { err?: unkno
 
 function whereThrown(error: unknown): string {
   if (!(error instanceof Error)) return String(error).slice(0, 200);
-  const frames = (error.stack ?? '').split('\n').filter((line) => line.includes('/src/')).slice(0, 3).map((line) => line.trim().replace(/^at /, '').replace(/\(?\/[^)]*\/(src\/[^)]*)\)?/, '($1)'));
+  const frames = (error.stack ?? '')
+    .split('\n')
+    .filter((line) => line.includes('/src/'))
+    .slice(0, 3)
+    .map((line) =>
+      line
+        .trim()
+        .replace(/^at /, '')
+        .replace(/\(?\/[^)]*\/(src\/[^)]*)\)?/, '($1)'),
+    );
   return `${error.name}: ${error.message.slice(0, 120)} at ${frames.join(' < ')}`;
 }
 
@@ -97,7 +106,15 @@ class Raw {
 }
 const BAD_UTF8_MARK = 'ZQXBADUTF8ZQX';
 /** Byte sequences that are not UTF-8: a stray byte, a bad continuation, a surrogate, overlong and truncated forms. */
-const BAD_UTF8: readonly number[][] = [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82], [0xfe, 0xfe, 0xff, 0xff]];
+const BAD_UTF8: readonly number[][] = [
+  [0xff],
+  [0xc3, 0x28],
+  [0xed, 0xa0, 0x80],
+  [0xc0, 0xaf],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xe2, 0x82],
+  [0xfe, 0xfe, 0xff, 0xff],
+];
 
 /** JSON text of a value; own `__proto__` keys are kept and `Raw` values are written verbatim. */
 function serialize(value: unknown): string {
@@ -149,7 +166,8 @@ type Path = (string | number)[];
 function pathsOf(value: unknown, at: Path = []): Path[] {
   const out: Path[] = [at];
   if (Array.isArray(value)) value.forEach((item, index) => out.push(...pathsOf(item, [...at, index])));
-  else if (value !== null && typeof value === 'object') for (const key of Object.keys(value)) out.push(...pathsOf((value as Record<string, unknown>)[key], [...at, key]));
+  else if (value !== null && typeof value === 'object')
+    for (const key of Object.keys(value)) out.push(...pathsOf((value as Record<string, unknown>)[key], [...at, key]));
   return out;
 }
 
@@ -170,7 +188,13 @@ function replaceAt(value: unknown, path: Path, replacement: unknown): unknown {
     Object.defineProperty(copy, key, { value: (value as Record<string, unknown>)[key], enumerable: true, configurable: true, writable: true });
   }
   if (rest.length === 0 && replacement === undefined) delete copy[head as string];
-  else Object.defineProperty(copy, head as string, { value: replaceAt(copy[head as string], rest, replacement), enumerable: true, configurable: true, writable: true });
+  else
+    Object.defineProperty(copy, head as string, {
+      value: replaceAt(copy[head as string], rest, replacement),
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
   return copy;
 }
 
@@ -229,7 +253,8 @@ function setDeep(value: unknown, path: Path, replacement: unknown): unknown {
   return replaceAt(container, [head!], setDeep(current, rest, replacement));
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Raw);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Raw);
 
 // ---------------------------------------------------------------------------------------------
 // Sending and checking
@@ -246,9 +271,16 @@ const describeRequest = (request: RawRequest): string => {
     [p.b.token, '<token of other-client>'],
     [p.limitedToken, '<token of limited-client>'],
   ]);
-  const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([key, value]) => [key, [...tokens].reduce((text, [token, name]) => text.split(token).join(name), value)]));
+  const headers = Object.fromEntries(
+    Object.entries(request.headers ?? {}).map(([key, value]) => [key, [...tokens].reduce((text, [token, name]) => text.split(token).join(name), value)]),
+  );
   request = { ...request, headers };
-  const body = request.body === undefined ? '' : typeof request.body === 'string' ? ` body ${request.body.length > 300 ? `${request.body.slice(0, 300)}... (${request.body.length} chars)` : request.body}` : ' body <bytes>';
+  const body =
+    request.body === undefined
+      ? ''
+      : typeof request.body === 'string'
+        ? ` body ${request.body.length > 300 ? `${request.body.slice(0, 300)}... (${request.body.length} chars)` : request.body}`
+        : ' body <bytes>';
   return `${request.method} ${request.path.length > 300 ? `${request.path.slice(0, 300)}...` : request.path} headers ${JSON.stringify(request.headers ?? {}).slice(0, 400)}${body}`;
 };
 
@@ -306,14 +338,24 @@ async function sweep(requests: Iterable<Labelled>): Promise<{ count: number; fai
   for (const request of requests) {
     count += 1;
     const result = await check(request);
-    const where = `${request.method.toUpperCase()} ${request.path.split('?')[0]!.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}').slice(0, 100)}`;
+    const where = `${request.method.toUpperCase()} ${request.path
+      .split('?')[0]!
+      .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}')
+      .slice(0, 100)}`;
     for (const problem of result.problems) {
-      const head = problem.split(': {')[0]!.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>').slice(0, 300);
+      const head = problem
+        .split(': {')[0]!
+        .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>')
+        .slice(0, 300);
       // A server error is one bug per place it throws (first frame); anything else, per problem and label.
       const site = /thrown: (.*? at [^<]*)/.exec(head)?.[1]?.replace(/:\d+\)\s*$/, ')');
       const kind = head.replace(/\b(GET|POST|PATCH|DELETE|PUT|OPTIONS|HEAD)\b/g, '<method>').replace(/\([^)]*\)/g, '(...)');
       const key = site ? `thrown :: ${site}` : kind;
-      const group = groups.get(key) ?? { problem: site ? `server error: ${head.replace(/^server error \d+, thrown: /, '')}` : head, where: new Set<string>(), example: describeRequest(request).slice(0, 400) };
+      const group = groups.get(key) ?? {
+        problem: site ? `server error: ${head.replace(/^server error \d+, thrown: /, '')}` : head,
+        where: new Set<string>(),
+        example: describeRequest(request).slice(0, 400),
+      };
       group.where.add(request.label ? `${where} [${request.label}]` : where);
       groups.set(key, group);
     }
@@ -332,7 +374,10 @@ const label = <T extends RawRequest>(request: T, text: string): Labelled => ({ .
 // What organization A sends when it means well
 
 function baseline(endpoint: Endpoint) {
-  const prefer: Record<string, string> = { ...(endpoint.method === 'get' ? {} : { shipment_id: p.a.conceptShipmentId }), ...preferredReturnParams(endpoint, p.a.returns) };
+  const prefer: Record<string, string> = {
+    ...(endpoint.method === 'get' ? {} : { shipment_id: p.a.conceptShipmentId }),
+    ...preferredReturnParams(endpoint, p.a.returns),
+  };
   const params = ownParams(p.sandbox.store, endpoint, p.a.organizationId, prefer)!;
   const body: Json = endpoint.body ? (validBody(p.sandbox.store, endpoint, p.a, params) ?? {}) : undefined;
   return { params, path: fillPath(endpoint.path, params), body };
@@ -347,7 +392,9 @@ function jsonTo(endpoint: Endpoint, path: string, text: string | Uint8Array | un
 /** The request once without and, for POSTs, once more under a fresh Idempotency-Key (a different code path). */
 function bothWays(endpoint: Endpoint, path: string, text: string | Uint8Array, what: string): Labelled[] {
   const plain = label(jsonTo(endpoint, path, text), what);
-  return endpoint.method === 'post' ? [plain, label(jsonTo(endpoint, path, text, { 'idempotency-key': randomUUID() }), `${what}, with Idempotency-Key`)] : [plain];
+  return endpoint.method === 'post'
+    ? [plain, label(jsonTo(endpoint, path, text, { 'idempotency-key': randomUUID() }), `${what}, with Idempotency-Key`)]
+    : [plain];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -419,7 +466,15 @@ const mutation: fc.Arbitrary<BodyMutation> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('add' as const), at: fc.nat(), key: anyString, value: wrongValue }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('prototype-keys' as const), at: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deep' as const), at: fc.nat(), depth: fc.constantFrom(100, 1000, 5000), shape: fc.constantFrom('array' as const, 'object' as const, 'mixed' as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('deep' as const),
+      at: fc.nat(),
+      depth: fc.constantFrom(100, 1000, 5000),
+      shape: fc.constantFrom('array' as const, 'object' as const, 'mixed' as const),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('huge' as const), at: fc.nat(), size: fc.constantFrom(65_536, 1 << 20) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('bad-utf8' as const), at: fc.nat() }) },
 );
@@ -458,7 +513,23 @@ function mutate(body: unknown, mutations: readonly BodyMutation[]): unknown {
   return current;
 }
 
-const RAW_BODIES = ['', ' ', 'null', 'true', '0', '"text"', '[]', '{}', '{', '{"data":', '{"data":{}}garbage', '\ufeff{}', '{"a":1,"a":2}', 'a=b&__proto__[polluted]=1&constructor[prototype][polluted]=1', '\u0000'];
+const RAW_BODIES = [
+  '',
+  ' ',
+  'null',
+  'true',
+  '0',
+  '"text"',
+  '[]',
+  '{}',
+  '{',
+  '{"data":',
+  '{"data":{}}garbage',
+  '\ufeff{}',
+  '{"a":1,"a":2}',
+  'a=b&__proto__[polluted]=1&constructor[prototype][polluted]=1',
+  '\u0000',
+];
 
 const CONTENT_TYPES = [
   'application/vnd.api+json',
@@ -476,8 +547,38 @@ const CONTENT_TYPES = [
   'application/',
   '*/*',
 ];
-const ACCEPTS = ['*/*', 'application/json', 'application/vnd.api+json', 'application/vnd.api+json; ext=x', 'text/html', 'image/png', 'application/pdf', 'application/zpl', 'text/*', '', ',,,', 'application/xml;q=0.9, */*;q=0.1', 'x'.repeat(2000)];
-const QUERY_KEYS = ['include', 'page[number]', 'page[size]', 'page', 'sort', 'filter', 'filter[x]', 'filter[__proto__]', 'fields[shops]', '__proto__', '__proto__[polluted]', 'constructor', 'constructor[prototype][polluted]', 'toString', 'hasOwnProperty'];
+const ACCEPTS = [
+  '*/*',
+  'application/json',
+  'application/vnd.api+json',
+  'application/vnd.api+json; ext=x',
+  'text/html',
+  'image/png',
+  'application/pdf',
+  'application/zpl',
+  'text/*',
+  '',
+  ',,,',
+  'application/xml;q=0.9, */*;q=0.1',
+  'x'.repeat(2000),
+];
+const QUERY_KEYS = [
+  'include',
+  'page[number]',
+  'page[size]',
+  'page',
+  'sort',
+  'filter',
+  'filter[x]',
+  'filter[__proto__]',
+  'fields[shops]',
+  '__proto__',
+  '__proto__[polluted]',
+  'constructor',
+  'constructor[prototype][polluted]',
+  'toString',
+  'hasOwnProperty',
+];
 const RAW_ESCAPES = ['%', '%f', '%ff', '%c3%28', '%ed%a0%80', '%e2%82', '%00', '%2e%2e%2f', '%25', '+', '&', '=', '%26%3D', '%E0%A4%A'];
 const METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS', 'HEAD'];
 
@@ -489,7 +590,32 @@ const headerSafe = (value: string): string => value.replace(/[^\x20-\x7e]/g, '?'
 
 function arbitraries() {
   const { a, b, limitedToken } = p;
-  const ids = [a.shopId, b.shopId, a.registeredShipmentId, b.registeredShipmentId, a.conceptShipmentId, b.conceptShipmentId, a.contractId, b.contractId, a.organizationHookId, b.organizationHookId, a.hookLogId, b.hookLogId, a.collectionId, b.collectionId, a.fileId, b.fileId, a.statusId, b.statusId, a.logoId, b.logoId, a.trackingCode, b.trackingCode, a.organizationId, b.organizationId];
+  const ids = [
+    a.shopId,
+    b.shopId,
+    a.registeredShipmentId,
+    b.registeredShipmentId,
+    a.conceptShipmentId,
+    b.conceptShipmentId,
+    a.contractId,
+    b.contractId,
+    a.organizationHookId,
+    b.organizationHookId,
+    a.hookLogId,
+    b.hookLogId,
+    a.collectionId,
+    b.collectionId,
+    a.fileId,
+    b.fileId,
+    a.statusId,
+    b.statusId,
+    a.logoId,
+    b.logoId,
+    a.trackingCode,
+    b.trackingCode,
+    a.organizationId,
+    b.organizationId,
+  ];
   const authorization = fc.oneof(
     { weight: 6, arbitrary: fc.constant(`Bearer ${a.token}`) },
     { weight: 1, arbitrary: fc.constantFrom(`Bearer ${b.token}`, `Bearer ${limitedToken}`, `bearer ${a.token}`, `Bearer  ${a.token}  `) },
@@ -517,7 +643,12 @@ function arbitraries() {
     },
     { weight: 1, arbitrary: fc.string({ maxLength: 40 }).map((s) => headerSafe(s)) },
     // HTTP Basic client credentials (read by POST /access-token), with hostile ids and secrets.
-    { weight: 1, arbitrary: fc.tuple(fc.oneof(anyString, fc.constantFrom('sandbox-client', ...RAW_ESCAPES)), fc.oneof(anyString, fc.constantFrom(...RAW_ESCAPES))).map(([id, secret]) => basic(id, secret)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.oneof(anyString, fc.constantFrom('sandbox-client', ...RAW_ESCAPES)), fc.oneof(anyString, fc.constantFrom(...RAW_ESCAPES)))
+        .map(([id, secret]) => basic(id, secret)),
+    },
   );
   const idLike = fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...ids) },
@@ -544,10 +675,20 @@ function arbitraries() {
         { weight: 2, arbitrary: fc.constant([] as [string, string, boolean][]) },
         {
           weight: 3,
-          arbitrary: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), anyString.map((s) => s.replace(/[\ud800-\udfff]/g, '?'))), queryValue, fc.boolean()), {
-            minLength: 1,
-            maxLength: 5,
-          }),
+          arbitrary: fc.array(
+            fc.tuple(
+              fc.oneof(
+                fc.constantFrom(...QUERY_KEYS),
+                anyString.map((s) => s.replace(/[\ud800-\udfff]/g, '?')),
+              ),
+              queryValue,
+              fc.boolean(),
+            ),
+            {
+              minLength: 1,
+              maxLength: 5,
+            },
+          ),
         },
       ),
       duplicate: fc.boolean(),
@@ -557,13 +698,23 @@ function arbitraries() {
         { weight: 2, arbitrary: fc.record({ kind: fc.constant('mutated' as const), mutations: fc.array(mutation, { minLength: 2, maxLength: 3 }) }) },
         { weight: 3, arbitrary: fc.record({ kind: fc.constant('valid' as const) }) },
         { weight: 2, arbitrary: fc.record({ kind: fc.constant('random' as const), value: fc.jsonValue({ maxDepth: 4 }) }) },
-        { weight: 1, arbitrary: fc.record({ kind: fc.constant('raw' as const), text: fc.oneof(fc.constantFrom(...RAW_BODIES), fc.string({ maxLength: 50 })) }) },
+        {
+          weight: 1,
+          arbitrary: fc.record({ kind: fc.constant('raw' as const), text: fc.oneof(fc.constantFrom(...RAW_BODIES), fc.string({ maxLength: 50 })) }),
+        },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('none' as const) }) },
       ),
-      contentType: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) }, { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map(headerSafe) }),
+      contentType: fc.oneof(
+        { weight: 6, arbitrary: fc.constant(undefined) },
+        { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map(headerSafe) },
+      ),
       accept: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...ACCEPTS) }),
       authorization,
-      idempotencyKey: fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.oneof(fc.uuid(), fc.constantFrom('', 'x'.repeat(256), 'key with spaces', '__proto__')) }),
+      idempotencyKey: fc.oneof(
+        { weight: 5, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.oneof(fc.uuid(), fc.constantFrom('', 'x'.repeat(256), 'key with spaces', '__proto__')) },
+      ),
       badUtf8Variant: fc.nat(BAD_UTF8.length - 1),
     })
     .map((g): RawRequest => {
@@ -574,7 +725,9 @@ function arbitraries() {
       if (endpoint) {
         const names = pathParams(endpoint.path);
         const own = baseline(endpoint);
-        const values = Object.fromEntries(names.map((name, index) => [name, g.ownParams ? encodeURIComponent(own.params[name]!) : g.params[index % g.params.length]!]));
+        const values = Object.fromEntries(
+          names.map((name, index) => [name, g.ownParams ? encodeURIComponent(own.params[name]!) : g.params[index % g.params.length]!]),
+        );
         path = fillPath(endpoint.path, values, true);
         body = own.body ?? {};
       } else {
@@ -646,9 +799,11 @@ describe('fuzz: every endpoint under hostile input', () => {
       for (const at of pathsOf(body).slice(1)) {
         requests.push(...bothWays(endpoint, path, serialize(replaceAt(body, at, deep(5000))), `deep at ${pointer(at)}`));
         const target = valueAt(body, at);
-        if (isObject(target)) requests.push(...bothWays(endpoint, path, serialize(replaceAt(body, at, { ...target, extra: deep(5000) })), `deep at ${pointer([...at, 'extra'])}`));
+        if (isObject(target))
+          requests.push(...bothWays(endpoint, path, serialize(replaceAt(body, at, { ...target, extra: deep(5000) })), `deep at ${pointer([...at, 'extra'])}`));
       }
-      for (const at of freeFormPaths(endpoint.body)) requests.push(...bothWays(endpoint, path, serialize(setDeep(body, at, deep(5000))), `deep at free-form ${pointer(at)}`));
+      for (const at of freeFormPaths(endpoint.body))
+        requests.push(...bothWays(endpoint, path, serialize(setDeep(body, at, deep(5000))), `deep at free-form ${pointer(at)}`));
     }
     const { count, failures } = await sweep(requests);
     expect(count).toBeGreaterThan(200);
@@ -661,12 +816,23 @@ describe('fuzz: every endpoint under hostile input', () => {
       const { path, body } = baseline(endpoint);
       for (const at of pathsOf(body)) {
         const target = valueAt(body, at);
-        requests.push(...bothWays(endpoint, path, serialize(replaceAt(body, at, prototypeKeys(isObject(target) ? target : {}))), `prototype keys at ${pointer(at)}`));
+        requests.push(
+          ...bothWays(endpoint, path, serialize(replaceAt(body, at, prototypeKeys(isObject(target) ? target : {}))), `prototype keys at ${pointer(at)}`),
+        );
       }
-      for (const at of freeFormPaths(endpoint.body)) requests.push(...bothWays(endpoint, path, serialize(setDeep(body, at, prototypeKeys())), `prototype keys at free-form ${pointer(at)}`));
+      for (const at of freeFormPaths(endpoint.body))
+        requests.push(...bothWays(endpoint, path, serialize(setDeep(body, at, prototypeKeys())), `prototype keys at free-form ${pointer(at)}`));
       // And as a form body where forms are read.
       if (endpoint.bodyFormat === 'json-or-form') {
-        requests.push(label({ ...jsonTo(endpoint, path, 'grant_type=client_credentials&__proto__[polluted]=1&constructor[prototype][polluted]=1&__proto__=x'), headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 'form with prototype keys'));
+        requests.push(
+          label(
+            {
+              ...jsonTo(endpoint, path, 'grant_type=client_credentials&__proto__[polluted]=1&constructor[prototype][polluted]=1&__proto__=x'),
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            },
+            'form with prototype keys',
+          ),
+        );
       }
     }
     const { count, failures } = await sweep(requests);
@@ -681,8 +847,10 @@ describe('fuzz: every endpoint under hostile input', () => {
     function* requests(): Generator<Labelled> {
       for (const endpoint of withBody) {
         const { path, body } = baseline(endpoint);
-        for (const at of pathsOf(body)) if (typeof valueAt(body, at) === 'string') yield label(jsonTo(endpoint, path, serialize(replaceAt(body, at, huge))), `1 MB at ${pointer(at)}`);
-        for (const at of freeFormPaths(endpoint.body)) yield label(jsonTo(endpoint, path, serialize(setDeep(body, at, huge))), `1 MB at free-form ${pointer(at)}`);
+        for (const at of pathsOf(body))
+          if (typeof valueAt(body, at) === 'string') yield label(jsonTo(endpoint, path, serialize(replaceAt(body, at, huge))), `1 MB at ${pointer(at)}`);
+        for (const at of freeFormPaths(endpoint.body))
+          yield label(jsonTo(endpoint, path, serialize(setDeep(body, at, huge))), `1 MB at free-form ${pointer(at)}`);
       }
     }
     const { count, failures } = await sweep(requests());
@@ -697,7 +865,13 @@ describe('fuzz: every endpoint under hostile input', () => {
       if (endpoint.body) {
         let variant = 0;
         for (const at of pathsOf(body)) {
-          if (typeof valueAt(body, at) === 'string') requests.push(label(jsonTo(endpoint, path, encode(serialize(replaceAt(body, at, `${valueAt(body, at) as string}${BAD_UTF8_MARK}`)), variant++)), `bad UTF-8 at ${pointer(at)}`));
+          if (typeof valueAt(body, at) === 'string')
+            requests.push(
+              label(
+                jsonTo(endpoint, path, encode(serialize(replaceAt(body, at, `${valueAt(body, at) as string}${BAD_UTF8_MARK}`)), variant++)),
+                `bad UTF-8 at ${pointer(at)}`,
+              ),
+            );
         }
         requests.push(label(jsonTo(endpoint, path, encode(`{"${BAD_UTF8_MARK}":1}`)), 'bad UTF-8 in a key'));
       }
@@ -708,7 +882,12 @@ describe('fuzz: every endpoint under hostile input', () => {
           requests.push(label(jsonTo(endpoint, fillPath(endpoint.path, raw, true), bodyText), `{${name}} = x${escape}`));
         }
         const keys = [...Object.keys(endpoint.query?.shape ?? {}), 'include', 'page[number]', 'page[size]', 'filter[x]'];
-        requests.push(label(jsonTo(endpoint, `${path}?${keys.map((key) => `${encodeURIComponent(key)}=a${escape}`).join('&')}&${escape}=1`, bodyText), `query values a${escape}`));
+        requests.push(
+          label(
+            jsonTo(endpoint, `${path}?${keys.map((key) => `${encodeURIComponent(key)}=a${escape}`).join('&')}&${escape}=1`, bodyText),
+            `query values a${escape}`,
+          ),
+        );
       }
     }
     const { count, failures } = await sweep(requests);
@@ -722,8 +901,14 @@ describe('fuzz: every endpoint under hostile input', () => {
       const { path, body } = baseline(endpoint);
       const bodyText = endpoint.body ? serialize(body) : undefined;
       const keys = [...Object.keys(endpoint.query?.shape ?? {}), 'include', 'page[number]', 'page[size]'];
-      requests.push(label(jsonTo(endpoint, `${path}?${keys.flatMap((key) => [`${encodeURIComponent(key)}=1`, `${encodeURIComponent(key)}=2`]).join('&')}`, bodyText), 'duplicate query keys'));
-      for (const suffix of ['/', '//', '/.', '/..', '/%2e%2e', '/%2F', '%20', ';x=1', '/x']) requests.push(label(jsonTo(endpoint, path + suffix, bodyText), `path + '${suffix}'`));
+      requests.push(
+        label(
+          jsonTo(endpoint, `${path}?${keys.flatMap((key) => [`${encodeURIComponent(key)}=1`, `${encodeURIComponent(key)}=2`]).join('&')}`, bodyText),
+          'duplicate query keys',
+        ),
+      );
+      for (const suffix of ['/', '//', '/.', '/..', '/%2e%2e', '/%2F', '%20', ';x=1', '/x'])
+        requests.push(label(jsonTo(endpoint, path + suffix, bodyText), `path + '${suffix}'`));
       for (const method of METHODS.filter((m) => m !== endpoint.method.toUpperCase())) {
         requests.push(label({ ...jsonTo(endpoint, path, canHaveBody(method) ? (bodyText ?? '{}') : undefined), method }, `as ${method}`));
       }
@@ -752,10 +937,16 @@ describe('fuzz: every endpoint under hostile input', () => {
     for (const endpoint of all) {
       const { path, body } = baseline(endpoint);
       const bodyText = endpoint.body ? serialize(body) : undefined;
-      for (const type of CONTENT_TYPES) if (bodyText !== undefined) requests.push(label(jsonTo(endpoint, path, bodyText, { 'content-type': type }), `Content-Type: ${type}`));
+      for (const type of CONTENT_TYPES)
+        if (bodyText !== undefined) requests.push(label(jsonTo(endpoint, path, bodyText, { 'content-type': type }), `Content-Type: ${type}`));
       for (const accept of ACCEPTS) requests.push(label(jsonTo(endpoint, path, bodyText, { accept }), `Accept: ${accept.slice(0, 40)}`));
       for (const authorization of odd) {
-        requests.push(label({ ...jsonTo(endpoint, path, bodyText), headers: { ...(bodyText ? { 'content-type': 'application/json' } : {}), authorization } }, `Authorization: ${authorization.slice(0, 20)}`));
+        requests.push(
+          label(
+            { ...jsonTo(endpoint, path, bodyText), headers: { ...(bodyText ? { 'content-type': 'application/json' } : {}), authorization } },
+            `Authorization: ${authorization.slice(0, 20)}`,
+          ),
+        );
       }
     }
     const { count, failures } = await sweep(requests);
@@ -797,7 +988,12 @@ describe('fuzz: every endpoint under hostile input', () => {
       }
     }
     // A body within the limit is not refused for its size.
-    const fits = await send(small, { method: 'POST', path: '/access-token', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }) });
+    const fits = await send(small, {
+      method: 'POST',
+      path: '/access-token',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }),
+    });
     expect(fits.status).toBe(200);
     expect(count).toBeGreaterThan(60);
     expect(failures).toEqual([]);
@@ -819,10 +1015,17 @@ describe('fuzz: every endpoint under hostile input', () => {
         const pointer = template.replace('<name>', name);
         const created = hookBody(owner);
         created.data.attributes.action.values = [{ pointer, value }];
-        const changed = { data: { type: 'hooks', id: p.a.organizationHookId, attributes: { action: { action_type: 'update-resource', values: [{ pointer, value }] } } } };
+        const changed = {
+          data: { type: 'hooks', id: p.a.organizationHookId, attributes: { action: { action_type: 'update-resource', values: [{ pointer, value }] } } },
+        };
         for (const request of [
           { method: 'POST', path: '/hooks', headers: { ...bearer(p.a.token), 'content-type': 'application/vnd.api+json' }, body: JSON.stringify(created) },
-          { method: 'PATCH', path: `/hooks/${p.a.organizationHookId}`, headers: { ...bearer(p.a.token), 'content-type': 'application/vnd.api+json' }, body: JSON.stringify(changed) },
+          {
+            method: 'PATCH',
+            path: `/hooks/${p.a.organizationHookId}`,
+            headers: { ...bearer(p.a.token), 'content-type': 'application/vnd.api+json' },
+            body: JSON.stringify(changed),
+          },
         ]) {
           count += 1;
           const { answer, problems } = await check(request);
@@ -852,11 +1055,21 @@ describe('fuzz: every endpoint under hostile input', () => {
     };
     for (const name of ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf']) {
       for (const body of hooks(name)) {
-        const hook = await send(p.sandbox, { method: 'POST', path: '/hooks', headers: { ...bearer(p.a.token), 'content-type': 'application/vnd.api+json' }, body: JSON.stringify(body) });
+        const hook = await send(p.sandbox, {
+          method: 'POST',
+          path: '/hooks',
+          headers: { ...bearer(p.a.token), 'content-type': 'application/vnd.api+json' },
+          body: JSON.stringify(body),
+        });
         failures.push(...answerProblems('POST', hook).map((problem) => `hook on ${name}: ${problem}`));
       }
       const { path, body: shipment } = baseline(all.find((e) => e.operationId === 'createShipment')!);
-      const { answer, problems } = await check({ method: 'POST', path, headers: { ...bearer(p.a.token), 'content-type': 'application/vnd.api+json' }, body: JSON.stringify(shipment) });
+      const { answer, problems } = await check({
+        method: 'POST',
+        path,
+        headers: { ...bearer(p.a.token), 'content-type': 'application/vnd.api+json' },
+        body: JSON.stringify(shipment),
+      });
       failures.push(...problems.map((problem) => `shipment after hooks on ${name}: ${problem}`));
       if (answer.status !== 201) failures.push(`shipment after hooks on ${name}: expected 201, got ${answer.status} ${answer.text.slice(0, 200)}`);
       await p.restore();
@@ -873,10 +1086,16 @@ describe('fuzz: every endpoint under hostile input', () => {
       ['sandbox-client', '%ff%fe'],
       ['%zz', '%zz'],
     ]) {
-      const request = { method: 'POST', path: '/access-token', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(id!, secret!) }, body: 'grant_type=client_credentials' };
+      const request = {
+        method: 'POST',
+        path: '/access-token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(id!, secret!) },
+        body: 'grant_type=client_credentials',
+      };
       const { answer, problems } = await check(request);
       failures.push(...problems.map((problem) => `Basic ${id}:${secret}: ${problem}`));
-      if (problems.length === 0 && (answer.status !== 401 || answer.body?.errors?.[0]?.code !== '14000')) failures.push(`Basic ${id}:${secret}: expected 401/14000 (client authentication failed), got ${answer.status} ${answer.text.slice(0, 160)}`);
+      if (problems.length === 0 && (answer.status !== 401 || answer.body?.errors?.[0]?.code !== '14000'))
+        failures.push(`Basic ${id}:${secret}: expected 401/14000 (client authentication failed), got ${answer.status} ${answer.text.slice(0, 160)}`);
     }
     expect(failures).toEqual([]);
   });
@@ -886,7 +1105,12 @@ describe('fuzz: every endpoint under hostile input', () => {
     const moves = [{ advance: Number.MAX_SAFE_INTEGER }, { now: Number.MAX_SAFE_INTEGER }, { now: 8.64e12 + 1 }, { advance: 1e11 }, { now: 253402300799 }];
     for (const move of moves) {
       const world = await populate(await testSandbox({ logger }));
-      const moved = await send(world.sandbox, { method: 'POST', path: '/_sandbox/clock', headers: { 'content-type': 'application/json' }, body: JSON.stringify(move) });
+      const moved = await send(world.sandbox, {
+        method: 'POST',
+        path: '/_sandbox/clock',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(move),
+      });
       const what = `after POST /_sandbox/clock ${JSON.stringify(move)} (${moved.status})`;
       failures.push(...answerProblems('POST', moved).map((problem) => `${what}: ${problem}`));
       if (moved.status >= 400) continue; // refused: fine
@@ -898,18 +1122,28 @@ describe('fuzz: every endpoint under hostile input', () => {
       });
       const token = issued.body?.access_token as string | undefined;
       const used = token ? await send(world.sandbox, { method: 'GET', path: '/shipments', headers: bearer(token) }) : undefined;
-      if (!used || used.status !== 200) failures.push(`${what}: a token issued now does not work: ${issued.status} then ${used?.status} ${used?.text.slice(0, 160)}`);
+      if (!used || used.status !== 200)
+        failures.push(`${what}: a token issued now does not work: ${issued.status} then ${used?.status} ${used?.text.slice(0, 160)}`);
       const snapshot = world.sandbox.store.snapshot();
       const offset = world.sandbox.clock.offsetMs();
       for (const endpoint of all) {
         await world.sandbox.store.replace(snapshot);
         world.sandbox.clock.setOffsetMs(offset);
-        const prefer: Record<string, string> = { ...(endpoint.method === 'get' ? {} : { shipment_id: world.a.conceptShipmentId }), ...preferredReturnParams(endpoint, world.a.returns) };
+        const prefer: Record<string, string> = {
+          ...(endpoint.method === 'get' ? {} : { shipment_id: world.a.conceptShipmentId }),
+          ...preferredReturnParams(endpoint, world.a.returns),
+        };
         const params = ownParams(world.sandbox.store, endpoint, world.a.organizationId, prefer)!;
         const body = endpoint.body ? (validBody(world.sandbox.store, endpoint, world.a, params) ?? {}) : undefined;
         thrown.length = 0;
-        const answer = await send(world.sandbox, { ...jsonTo(endpoint, fillPath(endpoint.path, params), body === undefined ? undefined : JSON.stringify(body)), headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? bearer(token) : {}) } });
-        if (answer.status >= 500) failures.push(`${what}: ${endpoint.method.toUpperCase()} ${endpoint.path} answers ${answer.status}${thrown[0] ? `, thrown: ${whereThrown(thrown[0])}` : ''}`);
+        const answer = await send(world.sandbox, {
+          ...jsonTo(endpoint, fillPath(endpoint.path, params), body === undefined ? undefined : JSON.stringify(body)),
+          headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? bearer(token) : {}) },
+        });
+        if (answer.status >= 500)
+          failures.push(
+            `${what}: ${endpoint.method.toUpperCase()} ${endpoint.path} answers ${answer.status}${thrown[0] ? `, thrown: ${whereThrown(thrown[0])}` : ''}`,
+          );
       }
     }
     expect(failures).toEqual([]);
@@ -917,11 +1151,19 @@ describe('fuzz: every endpoint under hostile input', () => {
 
   it('the request log keeps a request whose body nests deeply (the API refuses it, the log still shows it)', async () => {
     const marker = randomUUID();
-    const refused = await send(p.sandbox, { method: 'POST', path: `/shops?deep=${marker}`, headers: { ...bearer(p.a.token), 'content-type': 'application/json' }, body: `{"data":${deepText(4000, 'array')}}` });
+    const refused = await send(p.sandbox, {
+      method: 'POST',
+      path: `/shops?deep=${marker}`,
+      headers: { ...bearer(p.a.token), 'content-type': 'application/json' },
+      body: `{"data":${deepText(4000, 'array')}}`,
+    });
     expect(refused.status).toBe(400);
     const log = await send(p.sandbox, { method: 'GET', path: `/_sandbox/requests?path=${encodeURIComponent(`/shops?deep=${marker}`)}` });
     expect(log.status).toBe(200);
-    expect(log.body.data.map((entry: Json) => entry.status), 'the request is missing from GET /_sandbox/requests').toEqual([400]);
+    expect(
+      log.body.data.map((entry: Json) => entry.status),
+      'the request is missing from GET /_sandbox/requests',
+    ).toEqual([400]);
   });
 
   it('the request log keeps a __proto__ member of a body as a member (secrets in it redacted)', async () => {
@@ -938,10 +1180,20 @@ describe('fuzz: every endpoint under hostile input', () => {
   });
 
   it('error answers carry no internals, whatever the cause (sanity of the checker)', () => {
-    const fake = (text: string): Answer => ({ status: 400, headers: new Headers({ 'content-type': 'application/vnd.api+json' }), body: JSON.parse(text), text });
-    const good = '{"errors":[{"status":"400","code":"10003","title":"Invalid JSON Schema","detail":"The request body is not valid JSON: Unexpected end of JSON input."}]}';
+    const fake = (text: string): Answer => ({
+      status: 400,
+      headers: new Headers({ 'content-type': 'application/vnd.api+json' }),
+      body: JSON.parse(text),
+      text,
+    });
+    const good =
+      '{"errors":[{"status":"400","code":"10003","title":"Invalid JSON Schema","detail":"The request body is not valid JSON: Unexpected end of JSON input."}]}';
     expect(errorDocumentProblem(fake(good))).toBeUndefined();
-    expect(errorDocumentProblem(fake('{"errors":[{"status":"400","code":"10003","title":"x","detail":"TypeError: x is not a function\\n    at f (/work/main/src/a.ts:1:2)"}]}'))).toBeDefined();
+    expect(
+      errorDocumentProblem(
+        fake('{"errors":[{"status":"400","code":"10003","title":"x","detail":"TypeError: x is not a function\\n    at f (/work/main/src/a.ts:1:2)"}]}'),
+      ),
+    ).toBeDefined();
     expect(errorDocumentProblem(fake('{"errors":[{"status":400,"code":"10003","title":"x","detail":"y"}]}'))).toBeDefined();
     expect(errorDocumentProblem(fake('{"message":"Bad Request"}'))).toBeDefined();
   });

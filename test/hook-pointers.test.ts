@@ -17,7 +17,13 @@ async function setup() {
   const body = (values: Json[]) => ({
     data: {
       type: 'hooks',
-      attributes: { name: 'pointers', order: 100, active: true, trigger: { resource_type: 'shipments', resource_action: 'create' }, action: { action_type: 'update-resource', values } },
+      attributes: {
+        name: 'pointers',
+        order: 100,
+        active: true,
+        trigger: { resource_type: 'shipments', resource_action: 'create' },
+        action: { action_type: 'update-resource', values },
+      },
       relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
     },
   });
@@ -28,7 +34,11 @@ async function setup() {
     return answer.body.data;
   };
   const ship = (attributes: Json = {}, relationships: { service?: Json; contract?: Json } = {}) =>
-    createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.NL, attributes: { physical_properties: { weight: 500 }, ...attributes }, ...relationships }));
+    createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.NL, attributes: { physical_properties: { weight: 500 }, ...attributes }, ...relationships }),
+    );
   const logsOf = async (hookId: string) => (await sandbox.get(`/hooks/${hookId}/logs`, w.token)).body.data;
   const letterbox = w.service('postnl-letterbox-parcel', 'NL');
   return { sandbox, w, body, post, hook, ship, logsOf, letterbox, contract: w.contractFor(letterbox) };
@@ -62,7 +72,10 @@ describe('hooks: update-resource pointer forms', () => {
   });
 
   const forms: [string, (id: string) => Json[]][] = [
-    ['/data/type before /data/id, without the leading /', (id) => [set('relationships/service/data/type', 'services'), set('relationships/service/data/id', id)]],
+    [
+      '/data/type before /data/id, without the leading /',
+      (id) => [set('relationships/service/data/type', 'services'), set('relationships/service/data/id', id)],
+    ],
     ['/data/id alone (the type is the one a service can have)', (id) => [set('/relationships/service/data/id', id)]],
     ['/data with {type, id}', (id) => [set('/relationships/service/data', { type: 'services', id })]],
     ['the relationship with {data: {type, id}}', (id) => [set('/relationships/service', { data: { type: 'services', id } })]],
@@ -86,16 +99,66 @@ describe('hooks: update-resource pointer forms', () => {
   });
 
   const refused: [string, (id: string) => Json[], string, string][] = [
-    ['a /data/type that is not the relationship\'s type', (id) => [set('/relationships/service/data/id', id), set('/relationships/service/data/type', 'shipments')], '/data/attributes/action/values/1/value', "points at 'services' only"],
-    ['a /data/type without an id', () => [set('/relationships/contract/data/type', 'contracts')], '/data/attributes/action/values/0/pointer', "'/relationships/contract/data/id'"],
-    ['a /data/type whose id is for another relationship', (id) => [set('/relationships/service/data/id', id), set('/relationships/contract/data/type', 'contracts')], '/data/attributes/action/values/1/pointer', 'sets no contract'],
-    ['a relationship shipments do not have', (id) => [set('/relationships/carrier/data/id', id)], '/data/attributes/action/values/0/pointer', "no relationship 'carrier'"],
-    ['a relationship only the sandbox sets', (id) => [set('/relationships/shop/data/id', id)], '/data/attributes/action/values/0/pointer', 'set by the sandbox'],
-    ['a member of data other than type and id', (id) => [set('/relationships/service/data/meta', { id })], '/data/attributes/action/values/0/pointer', "'/relationships/service/data/id'"],
-    ['the relationship set to an identifier without data', (id) => [set('/relationships/service', { type: 'services', id })], '/data/attributes/action/values/0/value', '{data: {type: "services", id}}'],
-    ['/data with another type', (id) => [set('/relationships/service/data', { type: 'contracts', id })], '/data/attributes/action/values/0/value', '{type: "services", id}'],
-    ['a converter on /data/type', () => [set('/relationships/service/data/type', 'services', 'service-code-to-id')], '/data/attributes/action/values/0/pointer', 'only applies to'],
-    ['one service option by index', (id) => [set('/relationships/service_options/data/0', { type: 'service-options', id })], '/data/attributes/action/values/0/pointer', 'as a whole'],
+    [
+      "a /data/type that is not the relationship's type",
+      (id) => [set('/relationships/service/data/id', id), set('/relationships/service/data/type', 'shipments')],
+      '/data/attributes/action/values/1/value',
+      "points at 'services' only",
+    ],
+    [
+      'a /data/type without an id',
+      () => [set('/relationships/contract/data/type', 'contracts')],
+      '/data/attributes/action/values/0/pointer',
+      "'/relationships/contract/data/id'",
+    ],
+    [
+      'a /data/type whose id is for another relationship',
+      (id) => [set('/relationships/service/data/id', id), set('/relationships/contract/data/type', 'contracts')],
+      '/data/attributes/action/values/1/pointer',
+      'sets no contract',
+    ],
+    [
+      'a relationship shipments do not have',
+      (id) => [set('/relationships/carrier/data/id', id)],
+      '/data/attributes/action/values/0/pointer',
+      "no relationship 'carrier'",
+    ],
+    [
+      'a relationship only the sandbox sets',
+      (id) => [set('/relationships/shop/data/id', id)],
+      '/data/attributes/action/values/0/pointer',
+      'set by the sandbox',
+    ],
+    [
+      'a member of data other than type and id',
+      (id) => [set('/relationships/service/data/meta', { id })],
+      '/data/attributes/action/values/0/pointer',
+      "'/relationships/service/data/id'",
+    ],
+    [
+      'the relationship set to an identifier without data',
+      (id) => [set('/relationships/service', { type: 'services', id })],
+      '/data/attributes/action/values/0/value',
+      '{data: {type: "services", id}}',
+    ],
+    [
+      '/data with another type',
+      (id) => [set('/relationships/service/data', { type: 'contracts', id })],
+      '/data/attributes/action/values/0/value',
+      '{type: "services", id}',
+    ],
+    [
+      'a converter on /data/type',
+      () => [set('/relationships/service/data/type', 'services', 'service-code-to-id')],
+      '/data/attributes/action/values/0/pointer',
+      'only applies to',
+    ],
+    [
+      'one service option by index',
+      (id) => [set('/relationships/service_options/data/0', { type: 'service-options', id })],
+      '/data/attributes/action/values/0/pointer',
+      'as a whole',
+    ],
   ];
   it.each(refused)('refuses %s with a pointer to the value', async (_name, values, pointer, detail) => {
     const before = s.sandbox.store.count('hooks');
@@ -111,7 +174,10 @@ describe('hooks: update-resource pointer forms', () => {
   it('checks the pointer forms on PATCH too', async () => {
     const created = await s.hook([set('/relationships/service/data/id', s.letterbox.id)]);
     const action = { action_type: 'update-resource', values: [set('/relationships/service/data/type', 'services')] };
-    const answer = await s.sandbox.request('PATCH', `/hooks/${created.id}`, { token: s.w.token, body: { data: { type: 'hooks', id: created.id, attributes: { action } } } });
+    const answer = await s.sandbox.request('PATCH', `/hooks/${created.id}`, {
+      token: s.w.token,
+      body: { data: { type: 'hooks', id: created.id, attributes: { action } } },
+    });
     expect(answer.status, answer.text).toBe(422);
     expect(answer.body.errors[0].source.pointer).toBe('/data/attributes/action/values/0/pointer');
   });

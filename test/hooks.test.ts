@@ -3,7 +3,17 @@ import { firstError, testSandbox, type Json } from './support/app.js';
 import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
 
 /** A hook body: `values` set with update-resource unless an action is given. */
-function hookBody(options: { name?: string; order?: number; active?: boolean; owner: Json; ownerType?: string; predicates?: Json[]; values?: Json[]; action?: Json; resourceType?: string }) {
+function hookBody(options: {
+  name?: string;
+  order?: number;
+  active?: boolean;
+  owner: Json;
+  ownerType?: string;
+  predicates?: Json[];
+  values?: Json[];
+  action?: Json;
+  resourceType?: string;
+}) {
   return {
     data: {
       type: 'hooks',
@@ -14,7 +24,9 @@ function hookBody(options: { name?: string; order?: number; active?: boolean; ow
         trigger: { resource_type: options.resourceType ?? 'shipments', resource_action: 'create', predicates: options.predicates ?? [] },
         action: options.action ?? { action_type: 'update-resource', values: options.values ?? [{ pointer: '/attributes/channel', value: 'hooked' }] },
       },
-      relationships: { owner: { data: { type: options.ownerType ?? 'organizations', id: typeof options.owner === 'string' ? options.owner : options.owner.id } } },
+      relationships: {
+        owner: { data: { type: options.ownerType ?? 'organizations', id: typeof options.owner === 'string' ? options.owner : options.owner.id } },
+      },
     },
   };
 }
@@ -50,7 +62,10 @@ describe('hooks: the API', () => {
     const list = await s.sandbox.get('/hooks?filter[action][action_type]=update-resource&include=owner', s.w.token);
     expect(list.body.data.map((h: Json) => h.id)).toContain(created.id);
     expect(list.body.included[0].type).toBe('organizations');
-    const patched = await s.sandbox.request('PATCH', `/hooks/${created.id}`, { token: s.w.token, body: { data: { type: 'hooks', id: created.id, attributes: { order: 300 } } } });
+    const patched = await s.sandbox.request('PATCH', `/hooks/${created.id}`, {
+      token: s.w.token,
+      body: { data: { type: 'hooks', id: created.id, attributes: { order: 300 } } },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data.attributes).toMatchObject({ order: 300, name: 'Tag gifts' });
     const theirs = await s.sandbox.token('other-client');
@@ -62,14 +77,49 @@ describe('hooks: the API', () => {
   });
 
   const bad: [string, (owner: Json, shopOfOther: Json) => Json, number, string][] = [
-    ['an unknown operator', (o) => hookBody({ owner: o, predicates: [{ pointer: '/attributes/channel', operator: '~=', value: 'x' }] }), 400, '/data/attributes/trigger/predicates/0/operator'],
-    ['a pointer outside attributes and relationships', (o) => hookBody({ owner: o, predicates: [{ pointer: '/meta/x', operator: '==', value: 'x' }] }), 400, '/data/attributes/trigger/predicates/0/pointer'],
-    ['an unknown action type', (o) => hookBody({ owner: o, action: { action_type: 'delete-resource', values: [] } }), 400, '/data/attributes/action/action_type'],
-    ['a value of the wrong type for its pointer', (o) => hookBody({ owner: o, values: [set('/attributes/physical_properties/weight', 'heavy')] }), 422, '/data/attributes/action/values/0/value'],
-    ['a pointer at a read-only attribute', (o) => hookBody({ owner: o, values: [set('/attributes/tracking_code', 'X')] }), 422, '/data/attributes/action/values/0/pointer'],
-    ['an order that is not an integer', (o) => ({ data: { ...hookBody({ owner: o }).data, attributes: { ...hookBody({ owner: o }).data.attributes, order: 1.5 } } }), 400, '/data/attributes/order'],
+    [
+      'an unknown operator',
+      (o) => hookBody({ owner: o, predicates: [{ pointer: '/attributes/channel', operator: '~=', value: 'x' }] }),
+      400,
+      '/data/attributes/trigger/predicates/0/operator',
+    ],
+    [
+      'a pointer outside attributes and relationships',
+      (o) => hookBody({ owner: o, predicates: [{ pointer: '/meta/x', operator: '==', value: 'x' }] }),
+      400,
+      '/data/attributes/trigger/predicates/0/pointer',
+    ],
+    [
+      'an unknown action type',
+      (o) => hookBody({ owner: o, action: { action_type: 'delete-resource', values: [] } }),
+      400,
+      '/data/attributes/action/action_type',
+    ],
+    [
+      'a value of the wrong type for its pointer',
+      (o) => hookBody({ owner: o, values: [set('/attributes/physical_properties/weight', 'heavy')] }),
+      422,
+      '/data/attributes/action/values/0/value',
+    ],
+    [
+      'a pointer at a read-only attribute',
+      (o) => hookBody({ owner: o, values: [set('/attributes/tracking_code', 'X')] }),
+      422,
+      '/data/attributes/action/values/0/pointer',
+    ],
+    [
+      'an order that is not an integer',
+      (o) => ({ data: { ...hookBody({ owner: o }).data, attributes: { ...hookBody({ owner: o }).data.attributes, order: 1.5 } } }),
+      400,
+      '/data/attributes/order',
+    ],
     ['an owner of another tenant', (_o, shop) => hookBody({ owner: shop, ownerType: 'shops' }), 422, '/data/relationships/owner/data/id'],
-    ['update-resource on shipment statuses', (o) => hookBody({ owner: o, resourceType: 'shipment-statuses', values: [set('/attributes/channel', 'x')] }), 422, '/data/attributes/action/action_type'],
+    [
+      'update-resource on shipment statuses',
+      (o) => hookBody({ owner: o, resourceType: 'shipment-statuses', values: [set('/attributes/channel', 'x')] }),
+      422,
+      '/data/attributes/action/action_type',
+    ],
   ];
   it.each(bad)('refuses %s', async (_name, build, status, pointer) => {
     const theirs = await world(s.sandbox, 'other-client');
@@ -87,7 +137,11 @@ describe('hooks: the ordering rules of the API', () => {
     const letterbox = w.service('postnl-letterbox-parcel', 'NL');
     const contract = w.contractFor(letterbox);
     await hook({ order: 100, values: [set('/relationships/service/data/id', letterbox.id)] });
-    await hook({ order: 200, predicates: [{ pointer: '/relationships/service/data/id', operator: '==', value: letterbox.id }], values: [set('/relationships/contract/data/id', contract.id)] });
+    await hook({
+      order: 200,
+      predicates: [{ pointer: '/relationships/service/data/id', operator: '==', value: letterbox.id }],
+      values: [set('/relationships/contract/data/id', contract.id)],
+    });
     const shipment = await ship({ physical_properties: { weight: 500 } });
     expect(shipment.relationships.service.data.id).toBe(letterbox.id);
     expect(shipment.relationships.contract.data.id).toBe(contract.id);
@@ -150,9 +204,17 @@ describe('hooks: the ordering rules of the API', () => {
   it('rule 7: orders in steps of 100 leave room to insert a hook between two others', async () => {
     const { hook, ship } = await setup();
     await hook({ order: 100, values: [set('/attributes/channel', 'step-1')] });
-    await hook({ order: 200, predicates: [{ pointer: '/attributes/customer_reference', operator: '==', value: 'step-2' }], values: [set('/attributes/description', 'step-3')] });
+    await hook({
+      order: 200,
+      predicates: [{ pointer: '/attributes/customer_reference', operator: '==', value: 'step-2' }],
+      values: [set('/attributes/description', 'step-3')],
+    });
     expect((await ship()).attributes).not.toHaveProperty('description');
-    await hook({ order: 150, predicates: [{ pointer: '/attributes/channel', operator: '==', value: 'step-1' }], values: [set('/attributes/customer_reference', 'step-2')] });
+    await hook({
+      order: 150,
+      predicates: [{ pointer: '/attributes/channel', operator: '==', value: 'step-1' }],
+      values: [set('/attributes/customer_reference', 'step-2')],
+    });
     expect((await ship()).attributes).toMatchObject({ channel: 'step-1', customer_reference: 'step-2', description: 'step-3' });
   });
 });
@@ -197,10 +259,25 @@ describe('hooks: predicates, converters and consistency', () => {
 
   it('turns a service code into a fitting service with service-code-to-id, or logs why not', async () => {
     const { hook, ship, sandbox, w } = await setup();
-    const converted = await hook({ order: 100, values: [{ pointer: '/relationships/service/data/id', value: 'postnl-parcel-standard', converter: 'service-code-to-id' }] });
+    const converted = await hook({
+      order: 100,
+      values: [{ pointer: '/relationships/service/data/id', value: 'postnl-parcel-standard', converter: 'service-code-to-id' }],
+    });
     const shipment = await ship();
     expect(shipment.relationships.service.data.id).toBe(w.service('postnl-parcel-standard', 'NL').id);
-    const gb = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, attributes: { description: 'x', items: [{ description: 'x', quantity: 1, item_value: { amount: 100, currency: 'EUR' }, origin_country_code: 'NL' }], customs: { content_type: 'gifts', non_delivery: 'return', incoterm: 'DAP' } } }));
+    const gb = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        recipient: recipients.GB,
+        attributes: {
+          description: 'x',
+          items: [{ description: 'x', quantity: 1, item_value: { amount: 100, currency: 'EUR' }, origin_country_code: 'NL' }],
+          customs: { content_type: 'gifts', non_delivery: 'return', incoterm: 'DAP' },
+        },
+      }),
+    );
     expect(gb.relationships).not.toHaveProperty('service');
     const logs = (await sandbox.get(`/hooks/${converted.id}/logs?filter[has_errors]=true`, w.token)).body.data;
     expect(logs).toHaveLength(1);
@@ -210,7 +287,9 @@ describe('hooks: predicates, converters and consistency', () => {
   it('logs an impossible service as an error and changes nothing', async () => {
     const { hook, ship, sandbox, w } = await setup();
     const dpdContract = w.contracts.find((c: Json) => c.attributes.name.startsWith('DPD') && c.attributes.status === 'active');
-    const bad = await hook({ values: [set('/relationships/service/data/id', w.service('postnl-parcel-standard', 'NL').id), set('/relationships/contract/data/id', dpdContract.id)] });
+    const bad = await hook({
+      values: [set('/relationships/service/data/id', w.service('postnl-parcel-standard', 'NL').id), set('/relationships/contract/data/id', dpdContract.id)],
+    });
     const shipment = await ship();
     expect(shipment.relationships).not.toHaveProperty('service');
     expect(shipment.relationships).not.toHaveProperty('contract');
@@ -247,8 +326,15 @@ describe('hooks: predicates, converters and consistency', () => {
             name: 'Letterbox for light parcels',
             order: 100,
             active: true,
-            trigger: { resource_type: 'shipments', resource_action: 'create', predicates: [{ pointer: '/attributes/physical_properties/weight', operator: '<', value: 2000 }] },
-            action: { action_type: 'update-resource', values: [{ pointer: '/relationships/service/data/id', value: 'postnl-letterbox-parcel', converter: 'service-code-to-id' }] },
+            trigger: {
+              resource_type: 'shipments',
+              resource_action: 'create',
+              predicates: [{ pointer: '/attributes/physical_properties/weight', operator: '<', value: 2000 }],
+            },
+            action: {
+              action_type: 'update-resource',
+              values: [{ pointer: '/relationships/service/data/id', value: 'postnl-letterbox-parcel', converter: 'service-code-to-id' }],
+            },
           },
           relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
         },
@@ -259,4 +345,3 @@ describe('hooks: predicates, converters and consistency', () => {
     expect((await ship({ physical_properties: { weight: 2500 } })).relationships).not.toHaveProperty('service');
   });
 });
-

@@ -163,10 +163,7 @@ describe('Idempotency-Key on POST /shipments', () => {
     const text = unpackBody(record!);
     const { body_gzip: _gzip, ...rest } = record as typeof record & { body_gzip: string };
     // Older data files hold the text itself, or the text deflated against the preset dictionary.
-    const legacy = [
-      { body: text },
-      { body_deflated: deflateRawSync(text, { dictionary: LEGACY_DICTIONARIES[1] }).toString('base64'), body_dictionary: 1 },
-    ];
+    const legacy = [{ body: text }, { body_deflated: deflateRawSync(text, { dictionary: LEGACY_DICTIONARIES[1] }).toString('base64'), body_dictionary: 1 }];
     for (const stored of legacy) {
       await sandbox.store.transact((tx) => {
         tx.remove('idempotencyKeys', record!.id);

@@ -63,7 +63,9 @@ describe('include paths', () => {
       reached += expected.length;
     }
     // Each endpoint's paths reach something on the populated tenant, except where every target is not emulated yet.
-    const emptyByNature = endpoint.include!.every((path) => ['zone_from', 'zone_to', 'manifest', 'contract_template', 'colli', 'consolidation_shipment'].includes(path));
+    const emptyByNature = endpoint.include!.every((path) =>
+      ['zone_from', 'zone_to', 'manifest', 'contract_template', 'colli', 'consolidation_shipment'].includes(path),
+    );
     if (!emptyByNature) expect(reached, 'resources embedded over all paths').toBeGreaterThan(0);
   });
 });

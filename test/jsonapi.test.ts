@@ -123,7 +123,9 @@ describe('include', () => {
     const types = new Set(answer.body.included.map((resource: any) => resource.type));
     // A nested path includes every resource along it: contract.carrier brings the contracts too.
     expect(types).toEqual(new Set(['services', 'carriers', 'contracts']));
-    const carriers = new Set(answer.body.data.map((rate: any) => answer.body.included.find((r: any) => r.id === rate.relationships.service.data.id).relationships.carrier.data.id));
+    const carriers = new Set(
+      answer.body.data.map((rate: any) => answer.body.included.find((r: any) => r.id === rate.relationships.service.data.id).relationships.carrier.data.id),
+    );
     for (const id of carriers) expect(answer.body.included.some((r: any) => r.type === 'carriers' && r.id === id)).toBe(true);
     const single = await sandbox.get(`/services/${answer.body.data[0].relationships.service.data.id}?include=carrier`);
     expect(single.body.included).toHaveLength(1);

@@ -73,7 +73,15 @@ const domestic: LabelData = {
   carrier: { name: 'DPD', code: 'dpd' },
   service: { name: 'DPD Home', code: 'dpd-home' },
   sender: { company: 'Fietsenwinkel Utrecht', street_1: 'Oudegracht', street_number: 12, postal_code: '3511 AN', city: 'Utrecht', country_code: 'NL' },
-  recipient: { first_name: 'Sanne', last_name: 'Bakker', street_1: 'Dorpsstraat', street_number: 5, postal_code: '9711 AB', city: 'Groningen', country_code: 'NL' },
+  recipient: {
+    first_name: 'Sanne',
+    last_name: 'Bakker',
+    street_1: 'Dorpsstraat',
+    street_number: 5,
+    postal_code: '9711 AB',
+    city: 'Groningen',
+    country_code: 'NL',
+  },
   returnAddress: { street_1: 'Oudegracht', street_number: 12, postal_code: '3511 AN', city: 'Utrecht', country_code: 'NL' },
   weight: 850,
   registeredAt: REGISTERED_AT + 3600,
@@ -82,8 +90,7 @@ const domestic: LabelData = {
 };
 
 const pdf = (data: LabelData, size: 'A4' | 'A6' = 'A6') => renderLabel(data, { mime_type: 'application/pdf', size });
-const zpl = async (data: LabelData, size: 'A4' | 'A6' = 'A6') =>
-  (await renderLabel(data, { mime_type: 'application/zpl', size })).toString('utf8');
+const zpl = async (data: LabelData, size: 'A4' | 'A6' = 'A6') => (await renderLabel(data, { mime_type: 'application/zpl', size })).toString('utf8');
 
 describe('PDF label', () => {
   it('is one A6 page with the shipment printed as real text', async () => {

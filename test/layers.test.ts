@@ -12,9 +12,13 @@ describe('the layers of src/', () => {
     const cwd = process.cwd();
     process.chdir(root);
     try {
-      const result = await cruise(['src'], { ruleSet: config, ...config.options, validate: true }, undefined, { tsConfig: { fileName: 'tsconfig.json' } } as never);
+      const result = await cruise(['src'], { ruleSet: config, ...config.options, validate: true }, undefined, {
+        tsConfig: { fileName: 'tsconfig.json' },
+      } as never);
       const output = result.output as ICruiseResult;
-      const violations = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (circle: ${v.cycle.map((c) => c.name).join(' -> ')})` : ''}`);
+      const violations = output.summary.violations.map(
+        (v) => `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (circle: ${v.cycle.map((c) => c.name).join(' -> ')})` : ''}`,
+      );
       expect(violations).toEqual([]);
       expect(output.summary.totalCruised).toBeGreaterThan(150);
     } finally {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -13,5 +14,13 @@ describe('the code', () => {
     );
     expect(problems).toEqual([]);
     expect(results.length).toBeGreaterThan(200);
+  }, 120_000);
+
+  it('is formatted as Prettier writes it (.prettierrc.json; `npm run lint` checks the same)', () => {
+    const run = spawnSync(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--list-different', '.'], { cwd: root, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    // --list-different names every file whose text differs from what Prettier would write.
+    expect(run.stdout.split('\n').filter(Boolean)).toEqual([]);
+    expect(run.status).toBe(0);
   }, 120_000);
 });

@@ -11,7 +11,17 @@ async function setup() {
   const w = await world(sandbox);
   const nl = carrierSetup(w, 'NL', 'postnl-parcel-standard');
   const parcel = (attributes: Json = { register_at: TEST_NOW }, setup = nl) =>
-    createShipment(sandbox, w.token, shipmentBody({ shop: setup.shop, recipient: recipients[setup.shop.attributes.sender_address.country_code as 'NL'], service: setup.service, contract: setup.contract, attributes }));
+    createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: setup.shop,
+        recipient: recipients[setup.shop.attributes.sender_address.country_code as 'NL'],
+        service: setup.service,
+        contract: setup.contract,
+        attributes,
+      }),
+    );
   const body = (shipmentIds: string[], extra: { relationships?: Json; meta?: Json } = {}) => ({
     data: {
       type: 'manifests',
@@ -21,7 +31,8 @@ async function setup() {
     ...(extra.meta ? { meta: extra.meta } : {}),
   });
   const post = (b: Json, token = w.token) => sandbox.request('POST', '/manifests', { token, body: b });
-  const status = async (id: string) => (await sandbox.get(`/shipments/${id}?include=shipment_status.status`, w.token)).body.included.find((r: Json) => r.type === 'statuses').attributes.code;
+  const status = async (id: string) =>
+    (await sandbox.get(`/shipments/${id}?include=shipment_status.status`, w.token)).body.included.find((r: Json) => r.type === 'statuses').attributes.code;
   return { sandbox, w, nl, parcel, body, post, status };
 }
 
@@ -45,7 +56,13 @@ describe('POST /manifests', () => {
     expect(read.body.data).toEqual(manifest);
     expect(read.body.included.map((r: Json) => r.type).sort()).toEqual(['carriers', 'contracts', 'files', 'shops']);
     const file = read.body.included.find((r: Json) => r.type === 'files');
-    expect(file.attributes).toMatchObject({ document_type: 'manifest', formats: [{ extension: 'pdf', mime_type: 'application/pdf' }, { extension: 'csv', mime_type: 'text/csv' }] });
+    expect(file.attributes).toMatchObject({
+      document_type: 'manifest',
+      formats: [
+        { extension: 'pdf', mime_type: 'application/pdf' },
+        { extension: 'csv', mime_type: 'text/csv' },
+      ],
+    });
     expect(file.links.self).toBe(`http://sandbox.test/manifests/${manifest.id}/files/${file.id}`);
     expect((await sandbox.get('/manifests', w.token)).body.data.map((m: Json) => m.id)).toEqual([manifest.id]);
     // The shipment names its manifest, and include=manifest (a path production documents) embeds it.
@@ -53,15 +70,23 @@ describe('POST /manifests', () => {
     expect(listed.body.data.relationships.manifest.data).toEqual({ type: 'manifests', id: manifest.id });
     expect(listed.body.included.map((r: Json) => `${r.type}:${r.id}`)).toEqual([`manifests:${manifest.id}`]);
 
-    const download = (accept: string) => sandbox.app.request(`http://sandbox.test${new URL(file.links.self).pathname}`, { headers: { authorization: `Bearer ${w.token}`, accept } });
+    const download = (accept: string) =>
+      sandbox.app.request(`http://sandbox.test${new URL(file.links.self).pathname}`, { headers: { authorization: `Bearer ${w.token}`, accept } });
     const pdf = Buffer.from(await (await download('application/pdf')).arrayBuffer());
-    const text = readPdf(pdf).map((page) => page.text).join(' ').replace(/\s+/g, ' ');
+    const text = readPdf(pdf)
+      .map((page) => page.text)
+      .join(' ')
+      .replace(/\s+/g, ' ');
     const codes = await Promise.all([a, b].map(async (s) => (await sandbox.get(`/shipments/${s.id}`, w.token)).body.data.attributes.tracking_code));
     for (const code of codes) expect(text).toContain(code);
     expect(text).toContain('Total: 2 shipments, 3.00 kg');
     const csv = await download('text/csv');
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect((await csv.text()).split('\r\n')).toEqual(['tracking_code,recipient,destination,service,weight_g', ...codes.map((code) => `${code},Anna de Vries,1012 PH Amsterdam NL,PostNL Standard Parcel,1500`), '']);
+    expect((await csv.text()).split('\r\n')).toEqual([
+      'tracking_code,recipient,destination,service,weight_g',
+      ...codes.map((code) => `${code},Anna de Vries,1012 PH Amsterdam NL,PostNL Standard Parcel,1500`),
+      '',
+    ]);
     expect((await download('image/png')).status).toBe(406);
     const wrongFile = await sandbox.get(`/manifests/${manifest.id}/files/${manifest.id}`, w.token);
     expect(firstError(wrongFile)).toMatchObject({ status: '404', code: '10002' });
@@ -100,7 +125,10 @@ describe('POST /manifests', () => {
     const broker = await post(body([fine.id], { relationships: { owner: { data: { type: 'brokers', id: w.contracts[0].relationships.owner.data.id } } } }));
     expect(firstError(broker).source.pointer).toBe('/data/relationships/owner/data/type');
     const otherShop = await post(body([fine.id], { relationships: { owner: { data: { type: 'shops', id: w.shopIn('DE').id } } } }));
-    expect(firstError(otherShop)).toMatchObject({ source: { pointer: '/data/relationships/shipments/data/0/id' }, detail: expect.stringMatching(/another shop/) });
+    expect(firstError(otherShop)).toMatchObject({
+      source: { pointer: '/data/relationships/shipments/data/0/id' },
+      detail: expect.stringMatching(/another shop/),
+    });
     const scopeless = await sandbox.request('POST', '/manifests', { token: await sandbox.token('sandbox-client', 'shops.manage'), body: body([fine.id]) });
     expect(firstError(scopeless)).toMatchObject({ status: '403', code: '14004' });
     expect(sandbox.store.snapshot()).toEqual(before);
@@ -113,7 +141,11 @@ describe('POST /create-manifest-for-collection', () => {
   it('refuses an unknown, empty or voided collection, and one without registered shipments (naming each)', async () => {
     const { sandbox, w, nl, parcel } = await setup();
     const make = (collectionId: string) => rpc(sandbox, w.token, '/create-manifest-for-collection', { collection_id: collectionId });
-    const collection = await createCollection(sandbox, w.token, collectionBody(nl.shop, { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR }, { contract: nl.contract, register: true }));
+    const collection = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(nl.shop, { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR }, { contract: nl.contract, register: true }),
+    );
     const before = sandbox.store.snapshot();
     const empty = await make(collection.id);
     expect(firstError(empty)).toMatchObject({ status: '422', source: { pointer: '/data/collection_id' }, detail: expect.stringMatching(/has no shipments/) });

@@ -18,7 +18,8 @@ function body(w: World, colli: Json[], extra: { attributes?: Json; meta?: Json; 
   return made;
 }
 
-const post = (sandbox: TestSandbox, w: World, payload: Json, headers: Record<string, string> = {}) => sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body: payload, headers });
+const post = (sandbox: TestSandbox, w: World, payload: Json, headers: Record<string, string> = {}) =>
+  sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body: payload, headers });
 
 async function statusOf(sandbox: TestSandbox, token: string, id: string): Promise<string> {
   const answer = await sandbox.get(`/shipments/${id}?include=shipment_status.status`, token);
@@ -33,7 +34,11 @@ async function download(sandbox: TestSandbox, token: string, fileId: string): Pr
 describe('POST /multi-colli-shipments', () => {
   it('registers a master and its colli, each collo with its own tracking code and a label that scans to it', async () => {
     const { sandbox, w } = await setup();
-    const answer = await post(sandbox, w, body(w, [{ physical_properties: { weight: 2000 }, description: 'Table top' }, ...weights(3500, 1200)], { attributes: { description: 'Garden table' } }));
+    const answer = await post(
+      sandbox,
+      w,
+      body(w, [{ physical_properties: { weight: 2000 }, description: 'Table top' }, ...weights(3500, 1200)], { attributes: { description: 'Garden table' } }),
+    );
     expect(answer.status).toBe(201);
     const master = answer.body.data;
     expect(answer.headers.get('location')).toBe(`${BASE}/shipments/${master.id}`);
@@ -56,7 +61,12 @@ describe('POST /multi-colli-shipments', () => {
 
     // A collo is a shipment: it points at the master, has its number and weight, no price of its own.
     const first = (await sandbox.get(`/shipments/${colli[0].id}`, w.token)).body.data;
-    expect(first.attributes).toMatchObject({ collo_number: 1, description: 'Table top', physical_properties: { weight: 2000 }, tracking_code: colli[0].meta.tracking_code });
+    expect(first.attributes).toMatchObject({
+      collo_number: 1,
+      description: 'Table top',
+      physical_properties: { weight: 2000 },
+      tracking_code: colli[0].meta.tracking_code,
+    });
     expect(first.attributes.price).toBeUndefined();
     expect(first.relationships.multi_colli_shipment.data).toEqual({ type: 'shipments', id: master.id });
     expect((await sandbox.get(`/shipments/${colli[1].id}`, w.token)).body.data.attributes.description).toBe('Garden table');
@@ -74,7 +84,12 @@ describe('POST /multi-colli-shipments', () => {
   it('picks a multi-colli service by meta.service_code, and is listed by filter[package_type]=multi-colli', async () => {
     const { sandbox, w } = await setup();
     const services = (await sandbox.get('/services?filter[package_type]=multi-colli&include=carrier')).body;
-    expect(services.data.map((s: Json) => s.attributes.code).sort()).toEqual(['dhl-express-domestic-multi-piece', 'dpd-multi-colli', 'dpd-multi-colli', 'postnl-multi-colli']);
+    expect(services.data.map((s: Json) => s.attributes.code).sort()).toEqual([
+      'dhl-express-domestic-multi-piece',
+      'dpd-multi-colli',
+      'dpd-multi-colli',
+      'postnl-multi-colli',
+    ]);
     const made = shipmentBody({ shop: w.shopIn('NL'), meta: { service_code: 'postnl-multi-colli', colli: weights(1000, 1000) } });
     delete made.data.attributes.physical_properties;
     const answer = await post(sandbox, w, made);
@@ -89,22 +104,31 @@ describe('POST /multi-colli-shipments', () => {
     const [one, two, three] = voided.body.data.relationships.colli.data.map((c: Json) => c.id);
     const statuses = (await sandbox.get('/statuses?page[size]=100', w.token)).body.data;
     const received = statuses.find((s: Json) => s.attributes.code === 'shipment-received-by-carrier');
-    const simulate = await sandbox.request('POST', '/update-shipment-status', { token: w.token, body: { data: { shipment_id: three, status_id: received.id } }, headers: { 'content-type': 'application/json' } });
+    const simulate = await sandbox.request('POST', '/update-shipment-status', {
+      token: w.token,
+      body: { data: { shipment_id: three, status_id: received.id } },
+      headers: { 'content-type': 'application/json' },
+    });
     expect(simulate.status).toBe(204);
     expect(await statusOf(sandbox, w.token, one)).toBe('shipment-registered');
-    const voiding = await sandbox.request('POST', '/void-shipment', { token: w.token, body: { data: { shipment_id: voided.body.data.id } }, headers: { 'content-type': 'application/json' } });
+    const voiding = await sandbox.request('POST', '/void-shipment', {
+      token: w.token,
+      body: { data: { shipment_id: voided.body.data.id } },
+      headers: { 'content-type': 'application/json' },
+    });
     expect(voiding.status).toBe(204);
-    expect([await statusOf(sandbox, w.token, voided.body.data.id), await statusOf(sandbox, w.token, one), await statusOf(sandbox, w.token, two), await statusOf(sandbox, w.token, three)]).toEqual([
-      'shipment-voided',
-      'shipment-voided',
-      'shipment-voided',
-      'shipment-received-by-carrier',
-    ]);
+    expect([
+      await statusOf(sandbox, w.token, voided.body.data.id),
+      await statusOf(sandbox, w.token, one),
+      await statusOf(sandbox, w.token, two),
+      await statusOf(sandbox, w.token, three),
+    ]).toEqual(['shipment-voided', 'shipment-voided', 'shipment-voided', 'shipment-received-by-carrier']);
     expect((await sandbox.get(`/shipments/${one}/files`, w.token)).body.data).toEqual([]);
 
     await sandbox.advance(86400);
     const token = await sandbox.token();
-    for (const id of [walked.body.data.id, ...walked.body.data.relationships.colli.data.map((c: Json) => c.id)]) expect(await statusOf(sandbox, token, id)).toBe('shipment-delivered');
+    for (const id of [walked.body.data.id, ...walked.body.data.relationships.colli.data.map((c: Json) => c.id)])
+      expect(await statusOf(sandbox, token, id)).toBe('shipment-delivered');
   });
 
   it('replays the first answer for the same Idempotency-Key', async () => {
@@ -148,7 +172,13 @@ describe('POST /multi-colli-shipments refuses, creating nothing', () => {
     expect(firstError(await post(sandbox, w, byCode)).source).toEqual({ pointer: '/meta/service_code' });
     const b = await world(sandbox, 'other-client');
     const royalMail = b.service('royal-mail-tracked-48', 'GB');
-    const gb = shipmentBody({ shop: b.shopIn('GB'), recipient: recipients.GB, service: royalMail, contract: b.contractFor(royalMail), meta: { colli: weights(1000, 1000) } });
+    const gb = shipmentBody({
+      shop: b.shopIn('GB'),
+      recipient: recipients.GB,
+      service: royalMail,
+      contract: b.contractFor(royalMail),
+      meta: { colli: weights(1000, 1000) },
+    });
     delete gb.data.attributes.physical_properties;
     const none = await post(sandbox, b, gb);
     expect(none.status).toBe(422);

@@ -22,7 +22,11 @@ const patchBody = (id: string, attributes: Json, extra: Json = {}) => ({ data: {
 
 /** A tenant created through the control API: its token and organization id. */
 async function tenant(sandbox: TestSandbox, token = ADMIN) {
-  const created = await sandbox.request('POST', '/_sandbox/tenants', { token, body: { name: 'Fresh tenant', country_code: 'NL' }, headers: { 'content-type': 'application/json' } });
+  const created = await sandbox.request('POST', '/_sandbox/tenants', {
+    token,
+    body: { name: 'Fresh tenant', country_code: 'NL' },
+    headers: { 'content-type': 'application/json' },
+  });
   expect(created.status, created.text).toBe(201);
   const answer = await sandbox.request('POST', '/access-token', {
     body: { grant_type: 'client_credentials', client_id: created.body.client_id, client_secret: created.body.client_secret },
@@ -37,10 +41,19 @@ describe('PATCH /organizations/{organization_id}', () => {
     const numbers = [{ type: 'ioss', country_code: 'NL', number: 'IM5280001234' }];
     const answer = await sandbox.request('PATCH', `/organizations/${orgA.id}`, {
       token: a,
-      body: patchBody(orgA.id, { name: 'Renamed B.V.', reference: 'ref-9', company_registration_number: null, tax_identification_numbers: numbers, created_at: 1 }, { relationships: orgA.relationships }),
+      body: patchBody(
+        orgA.id,
+        { name: 'Renamed B.V.', reference: 'ref-9', company_registration_number: null, tax_identification_numbers: numbers, created_at: 1 },
+        { relationships: orgA.relationships },
+      ),
     });
     expect(answer.status, answer.text).toBe(200);
-    expect(answer.body.data.attributes).toMatchObject({ name: 'Renamed B.V.', reference: 'ref-9', tax_identification_numbers: numbers, created_at: orgA.attributes.created_at });
+    expect(answer.body.data.attributes).toMatchObject({
+      name: 'Renamed B.V.',
+      reference: 'ref-9',
+      tax_identification_numbers: numbers,
+      created_at: orgA.attributes.created_at,
+    });
     expect(answer.body.data.attributes.company_registration_number).toBeUndefined();
     expect((await sandbox.get(`/organizations/${orgA.id}`, a)).body.data.attributes.name).toBe('Renamed B.V.');
   });
@@ -55,9 +68,15 @@ describe('PATCH /organizations/{organization_id}', () => {
   it('refuses another broker, a bad billing address and a mismatched id, each with a pointer', async () => {
     const { sandbox, a, orgA } = await setup();
     const otherBroker = { data: { type: 'brokers', id: '00000000-0000-4000-8000-000000000000' } };
-    const moved = await sandbox.request('PATCH', `/organizations/${orgA.id}`, { token: a, body: patchBody(orgA.id, {}, { relationships: { broker: otherBroker } }) });
+    const moved = await sandbox.request('PATCH', `/organizations/${orgA.id}`, {
+      token: a,
+      body: patchBody(orgA.id, {}, { relationships: { broker: otherBroker } }),
+    });
     expect(firstError(moved)).toMatchObject({ status: '422', source: { pointer: '/data/relationships/broker/data/id' } });
-    const address = await sandbox.request('PATCH', `/organizations/${orgA.id}`, { token: a, body: patchBody(orgA.id, { billing_address: { street_1: 'Dam', city: 'Amsterdam', country_code: 'XX' } }) });
+    const address = await sandbox.request('PATCH', `/organizations/${orgA.id}`, {
+      token: a,
+      body: patchBody(orgA.id, { billing_address: { street_1: 'Dam', city: 'Amsterdam', country_code: 'XX' } }),
+    });
     expect(firstError(address)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/billing_address/country_code' } });
     const mismatch = await sandbox.request('PATCH', `/organizations/${orgA.id}`, { token: a, body: patchBody('00000000-0000-4000-8000-000000000000', {}) });
     expect(firstError(mismatch)).toMatchObject({ status: '409', code: '10007', source: { pointer: '/data/id' } });
@@ -75,12 +94,16 @@ describe('POST /organizations', () => {
   const createBody = (brokerId: string, attributes: Json = {}) => ({
     data: {
       type: 'organizations',
-      attributes: { name: 'New Merchant Ltd', billing_address: { street_1: 'High Street', street_number: 1, city: 'Leeds', postal_code: 'LS1 1AA', country_code: 'GB' }, ...attributes },
+      attributes: {
+        name: 'New Merchant Ltd',
+        billing_address: { street_1: 'High Street', street_number: 1, city: 'Leeds', postal_code: 'LS1 1AA', country_code: 'GB' },
+        ...attributes,
+      },
       relationships: { broker: { data: { type: 'brokers', id: brokerId } } },
     },
   });
 
-  it('is the broker\'s: the admin token creates one, a tenant\'s token is refused with 403', async () => {
+  it("is the broker's: the admin token creates one, a tenant's token is refused with 403", async () => {
     const { sandbox, a, brokerId } = await setup();
     const refused = await sandbox.request('POST', '/organizations', { token: a, body: createBody(brokerId) });
     expect(firstError(refused)).toMatchObject({ status: '403', code: '10013' });
@@ -132,7 +155,13 @@ describe('DELETE /organizations/{organization_id}', () => {
     const fresh = await tenant(sandbox);
     const address = await sandbox.request('POST', '/addresses', {
       token: fresh.token,
-      body: { data: { type: 'addresses', attributes: { street_1: 'Dam', street_number: 1, city: 'Amsterdam', country_code: 'NL' }, relationships: { organization: { data: { type: 'organizations', id: fresh.organizationId } } } } },
+      body: {
+        data: {
+          type: 'addresses',
+          attributes: { street_1: 'Dam', street_number: 1, city: 'Amsterdam', country_code: 'NL' },
+          relationships: { organization: { data: { type: 'organizations', id: fresh.organizationId } } },
+        },
+      },
     });
     expect(address.status, address.text).toBe(201);
     expect((await sandbox.request('DELETE', `/organizations/${orgB.id}`, { token: fresh.token })).status).toBe(404);
@@ -148,7 +177,7 @@ describe('DELETE /organizations/{organization_id}', () => {
   });
 });
 
-describe('contracts of an organization, and sharing the broker\'s', () => {
+describe("contracts of an organization, and sharing the broker's", () => {
   it("lists the organization's own contracts and those shared with it; another's is 404", async () => {
     const { sandbox, a, orgA, orgB } = await setup();
     const listed = await sandbox.get(`/organizations/${orgA.id}/contracts?page[size]=100`, a);
@@ -164,7 +193,10 @@ describe('contracts of an organization, and sharing the broker\'s', () => {
     const w = await world(sandbox);
     const service = w.service('postnl-parcel-standard');
     const contract = w.contractFor(service);
-    const unshare = await sandbox.request('DELETE', `/organizations/${fresh.organizationId}/relationships/contracts`, { token: ADMIN, body: { data: [{ type: 'contracts', id: contract.id }] } });
+    const unshare = await sandbox.request('DELETE', `/organizations/${fresh.organizationId}/relationships/contracts`, {
+      token: ADMIN,
+      body: { data: [{ type: 'contracts', id: contract.id }] },
+    });
     expect(unshare.status, unshare.text).toBe(204);
     const shops = (await sandbox.get('/shops', fresh.token)).body.data;
     const body = shipmentBody({ shop: shops[0], recipient: recipients.NL, service, contract });
@@ -172,7 +204,10 @@ describe('contracts of an organization, and sharing the broker\'s', () => {
     expect(firstError(refused)).toMatchObject({ status: '422', source: { pointer: '/data/relationships/contract/data/id' } });
     expect((await sandbox.get(`/contracts/${contract.id}`, fresh.token)).status).toBe(404);
 
-    const share = await sandbox.request('POST', `/organizations/${fresh.organizationId}/relationships/contracts`, { token: ADMIN, body: { data: [{ type: 'contracts', id: contract.id }] } });
+    const share = await sandbox.request('POST', `/organizations/${fresh.organizationId}/relationships/contracts`, {
+      token: ADMIN,
+      body: { data: [{ type: 'contracts', id: contract.id }] },
+    });
     expect(share.status, share.text).toBe(204);
     const shipped = await sandbox.request('POST', '/shipments', { token: fresh.token, body });
     expect(shipped.status, shipped.text).toBe(201);
@@ -186,16 +221,33 @@ describe('contracts of an organization, and sharing the broker\'s', () => {
     const before = sandbox.store.snapshot();
     const foreign = await sandbox.request('POST', `/organizations/${orgB.id}/relationships/contracts`, {
       token: ADMIN,
-      body: { data: [{ type: 'contracts', id: broker.id }, { type: 'contracts', id: ownOfA.id }] },
+      body: {
+        data: [
+          { type: 'contracts', id: broker.id },
+          { type: 'contracts', id: ownOfA.id },
+        ],
+      },
     });
     expect(firstError(foreign)).toMatchObject({ status: '422', source: { pointer: '/data/1/id' } });
-    const typed = await sandbox.request('POST', `/organizations/${orgB.id}/relationships/contracts`, { token: ADMIN, body: { data: [{ type: 'shops', id: broker.id }] } });
+    const typed = await sandbox.request('POST', `/organizations/${orgB.id}/relationships/contracts`, {
+      token: ADMIN,
+      body: { data: [{ type: 'shops', id: broker.id }] },
+    });
     expect(firstError(typed)).toMatchObject({ status: '409', source: { pointer: '/data/0/type' } });
-    const ownUnlink = await sandbox.request('DELETE', `/organizations/${orgA.id}/relationships/contracts`, { token: ADMIN, body: { data: [{ type: 'contracts', id: ownOfA.id }] } });
+    const ownUnlink = await sandbox.request('DELETE', `/organizations/${orgA.id}/relationships/contracts`, {
+      token: ADMIN,
+      body: { data: [{ type: 'contracts', id: ownOfA.id }] },
+    });
     expect(firstError(ownUnlink)).toMatchObject({ status: '422', source: { pointer: '/data/0/id' } });
-    const byTenant = await sandbox.request('POST', `/organizations/${orgA.id}/relationships/contracts`, { token: a, body: { data: [{ type: 'contracts', id: broker.id }] } });
+    const byTenant = await sandbox.request('POST', `/organizations/${orgA.id}/relationships/contracts`, {
+      token: a,
+      body: { data: [{ type: 'contracts', id: broker.id }] },
+    });
     expect(firstError(byTenant)).toMatchObject({ status: '403', code: '10013' });
-    const otherTenant = await sandbox.request('POST', `/organizations/${orgB.id}/relationships/contracts`, { token: a, body: { data: [{ type: 'contracts', id: broker.id }] } });
+    const otherTenant = await sandbox.request('POST', `/organizations/${orgB.id}/relationships/contracts`, {
+      token: a,
+      body: { data: [{ type: 'contracts', id: broker.id }] },
+    });
     expect(firstError(otherTenant)).toMatchObject({ status: '404', code: '10002' });
     expect(sandbox.store.snapshot()).toEqual(before);
   });
@@ -203,7 +255,10 @@ describe('contracts of an organization, and sharing the broker\'s', () => {
   it('a tenant reset shares the seeded contracts again', async () => {
     const { sandbox, a, orgA } = await setup();
     const broker = sandbox.store.all('contracts').find((row) => row.owner.type === 'brokers')!;
-    await sandbox.request('DELETE', `/organizations/${orgA.id}/relationships/contracts`, { token: ADMIN, body: { data: [{ type: 'contracts', id: broker.id }] } });
+    await sandbox.request('DELETE', `/organizations/${orgA.id}/relationships/contracts`, {
+      token: ADMIN,
+      body: { data: [{ type: 'contracts', id: broker.id }] },
+    });
     expect((await sandbox.get(`/contracts/${broker.id}`, a)).status).toBe(404);
     const reset = await sandbox.request('POST', '/_sandbox/reset', { token: a, body: {}, headers: { 'content-type': 'application/json' } });
     expect(reset.status, reset.text).toBe(200);

@@ -71,13 +71,24 @@ describe('the packed package, installed into a new project', () => {
 
     // Types as the user's editor sees them: from the package's dist/, not from this repository.
     const tsconfig = {
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, typeRoots: [join(root, 'node_modules', '@types')], types: ['node'] },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        typeRoots: [join(root, 'node_modules', '@types')],
+        types: ['node'],
+      },
       include: ['test'],
     };
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
     await timed('tsc on the example', () => exec(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], project));
 
-    const { stdout } = await timed('vitest run of the example', () => exec(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], project));
+    const { stdout } = await timed('vitest run of the example', () =>
+      exec(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], project),
+    );
     // eslint-disable-next-line no-control-regex -- terminal escapes and control characters are what this looks for
     expect(stdout.replace(/\x1b\[[\d;]*m/g, '')).toMatch(/Tests\s+1 passed \(1\)/);
     const installed = JSON.parse(await readFile(join(project, 'node_modules', 'parcel-sandbox', 'package.json'), 'utf8')) as { version: string };

@@ -66,7 +66,12 @@ describe('bodies that nest too deep', () => {
   it('closes the connection after any answer to a body it stopped reading (here a 401 before the body mattered)', async () => {
     const sandbox = await testSandbox();
     const { stream, counter } = deepStream(5 * 1024 * 1024);
-    const answer = await sandbox.app.request(`${BASE}/shipments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    const answer = await sandbox.app.request(`${BASE}/shipments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     expect(answer.status).toBe(401);
     expect(answer.headers.get('connection')).toBe('close');
     expect(counter.pulled).toBeLessThanOrEqual(64 * 1024);
@@ -90,7 +95,10 @@ describe('bodies that nest too deep', () => {
     const fits = await sandbox.request('POST', '/_sandbox/clock', { body: `{"advance":${nest(MAX_DEPTH)}}`, headers: { 'content-type': 'application/json' } });
     expect(fits.status).toBe(400);
     expect(fits.body.errors[0].source).toEqual({ pointer: '/advance' });
-    const deep = await sandbox.request('POST', '/_sandbox/clock', { body: `{"advance":${nest(MAX_DEPTH + 1)}}`, headers: { 'content-type': 'application/json' } });
+    const deep = await sandbox.request('POST', '/_sandbox/clock', {
+      body: `{"advance":${nest(MAX_DEPTH + 1)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(deep.status).toBe(400);
     expect(deep.body.errors[0]).toMatchObject({ detail: `The request body nests deeper than ${MAX_DEPTH} levels.`, source: { pointer: '' } });
   });
@@ -99,7 +107,12 @@ describe('bodies that nest too deep', () => {
 describe('the token endpoint takes small bodies only', () => {
   it(`answers 413 past ${TOKEN_REQUEST_MAX_BYTES} bytes, as JSON or as a form, and works below`, async () => {
     const sandbox = await testSandbox();
-    const big = { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret', padding: 'x'.repeat(TOKEN_REQUEST_MAX_BYTES) };
+    const big = {
+      grant_type: 'client_credentials',
+      client_id: 'sandbox-client',
+      client_secret: 'sandbox-secret',
+      padding: 'x'.repeat(TOKEN_REQUEST_MAX_BYTES),
+    };
     const json = await sandbox.request('POST', '/access-token', { body: big, headers: { 'content-type': 'application/json' } });
     expect(json.status).toBe(413);
     expect(json.body.errors[0]).toMatchObject({ code: '10003', source: { header: 'Content-Length' } });

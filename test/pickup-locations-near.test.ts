@@ -59,7 +59,11 @@ describe('pick-up/drop-off locations around coordinates', () => {
       expect(Math.abs(away - location.meta.distance)).toBeLessThan(10);
     }
     // A Dutch carrier's Dutch names.
-    expect(list.some((l: Json) => /Postkantoor|Pakketautomaat|Tabakszaak|Boekhandel|Supermarkt|Drogisterij|Bloemenhuis|Buurtwinkel/.test(l.attributes.address.company))).toBe(true);
+    expect(
+      list.some((l: Json) =>
+        /Postkantoor|Pakketautomaat|Tabakszaak|Boekhandel|Supermarkt|Drogisterij|Bloemenhuis|Buurtwinkel/.test(l.attributes.address.company),
+      ),
+    ).toBe(true);
   });
 
   it('are the same for the same carrier and rounded coordinates, whatever the seed', async () => {
@@ -100,7 +104,10 @@ describe('pick-up/drop-off locations around coordinates', () => {
     const all = (await near('dhl-express', ...AMSTERDAM, 'page[size]=100')).data;
     const check = async (query: string, keep: (l: Json) => boolean) => {
       const filtered = (await near('dhl-express', ...AMSTERDAM, query)).data;
-      expect(filtered.map((l: Json) => l.id), query).toEqual(all.filter(keep).map((l: Json) => l.id));
+      expect(
+        filtered.map((l: Json) => l.id),
+        query,
+      ).toEqual(all.filter(keep).map((l: Json) => l.id));
     };
     await check('filter[categories]=pick-up', (l) => l.attributes.categories.includes('pick-up'));
     await check('filter[categories]=pick-up,drop-off', (l) => l.attributes.categories.length === 2);
@@ -141,7 +148,11 @@ describe('pick-up/drop-off locations around coordinates', () => {
 
   it('are none far from every city the sandbox knows', async () => {
     // The North Sea (70 km off Middelburg), the Gulf of Guinea, the middle of the Atlantic.
-    for (const [latitude, longitude] of [['52.0', '3.0'], ['0', '0'], ['-30.5', '-20.25']]) {
+    for (const [latitude, longitude] of [
+      ['52.0', '3.0'],
+      ['0', '0'],
+      ['-30.5', '-20.25'],
+    ]) {
       const body = await near('postnl', latitude!, longitude!);
       expect(body.data, `${latitude}/${longitude}`).toEqual([]);
       expect(body.meta).toEqual({ total_pages: 0, total_records: 0 });
@@ -182,7 +193,11 @@ describe('pick-up/drop-off locations around coordinates', () => {
       expect(firstError(answer).detail).toContain('latitude (-90 to 90) and a longitude (-180 to 180)');
     }
     // The limits themselves are coordinates (no locations there).
-    for (const [first, second] of [['90', '180'], ['-90.0', '-180.000']]) expect((await near('postnl', first!, second!)).data).toEqual([]);
+    for (const [first, second] of [
+      ['90', '180'],
+      ['-90.0', '-180.000'],
+    ])
+      expect((await near('postnl', first!, second!)).data).toEqual([]);
     const unknown = await sandbox.get(`/carriers/00000000-0000-4000-8000-000000000000/pickup-dropoff-locations/${AMSTERDAM.join('/')}`, token);
     expect(unknown.status).toBe(404);
   });

@@ -106,7 +106,10 @@ describe('pick-up/drop-off locations', () => {
     const all = (await locations('dhl-express', 'DE', '10115', 'page[size]=100')).data;
     const check = async (query: string, keep: (l: Json) => boolean) => {
       const filtered = (await locations('dhl-express', 'DE', '10115', query)).data;
-      expect(filtered.map((l: Json) => l.id), query).toEqual(all.filter(keep).map((l: Json) => l.id));
+      expect(
+        filtered.map((l: Json) => l.id),
+        query,
+      ).toEqual(all.filter(keep).map((l: Json) => l.id));
     };
     await check('filter[categories]=pick-up', (l) => l.attributes.categories.includes('pick-up'));
     await check('filter[categories]=drop-off', (l) => l.attributes.categories.includes('drop-off'));
@@ -114,7 +117,10 @@ describe('pick-up/drop-off locations', () => {
     await check('filter[features]=print-label-in-store', (l) => l.attributes.features.includes('print-label-in-store'));
     await check('filter[location_type]=locker', (l) => l.attributes.location_type === 'locker');
     await check('filter[location_type]=office-shop,office', (l) => ['office-shop', 'office'].includes(l.attributes.location_type));
-    await check('filter[location_type]=locker&filter[categories]=drop-off', (l) => l.attributes.location_type === 'locker' && l.attributes.categories.includes('drop-off'));
+    await check(
+      'filter[location_type]=locker&filter[categories]=drop-off',
+      (l) => l.attributes.location_type === 'locker' && l.attributes.categories.includes('drop-off'),
+    );
   });
 
   it('rejects bad filter values with the parameter named', async () => {

@@ -21,7 +21,8 @@ function deref(schema: Schema | undefined): Schema {
   for (let guard = 0; guard < 20; guard++) {
     if (current.$ref) current = schemas[String(current.$ref).split('/').pop()!]!;
     else if (current.allOf?.length === 1) current = current.allOf[0];
-    else if (current.anyOf?.length === 2 && current.anyOf.some((s: Schema) => s.type === 'null')) current = current.anyOf.find((s: Schema) => s.type !== 'null');
+    else if (current.anyOf?.length === 2 && current.anyOf.some((s: Schema) => s.type === 'null'))
+      current = current.anyOf.find((s: Schema) => s.type !== 'null');
     else break;
   }
   return current;
@@ -52,21 +53,30 @@ describe("the sandbox's document against production's contract", () => {
     expect(served.length).toBeGreaterThanOrEqual(50);
   });
 
-  it.each(served.map(([key, endpoint, operation]) => [key, endpoint, operation] as const))('%s accepts every query parameter production documents', (_key, endpoint, operation) => {
-    const declared = new Set(Object.keys(endpoint.query?.shape ?? {}));
-    const missing = Object.keys(operation.query).filter((name) => name !== 'include' && !declared.has(name));
-    expect(missing).toEqual([]);
-  });
+  it.each(served.map(([key, endpoint, operation]) => [key, endpoint, operation] as const))(
+    '%s accepts every query parameter production documents',
+    (_key, endpoint, operation) => {
+      const declared = new Set(Object.keys(endpoint.query?.shape ?? {}));
+      const missing = Object.keys(operation.query).filter((name) => name !== 'include' && !declared.has(name));
+      expect(missing).toEqual([]);
+    },
+  );
 
-  it.each(served.map(([key, endpoint, operation]) => [key, endpoint, operation] as const))('%s offers exactly production\'s include paths', (_key, endpoint, operation) => {
-    const documented = (operation.query.include?.values as string[] | undefined) ?? [];
-    expect([...(endpoint.include ?? [])].sort()).toEqual([...documented].sort());
-  });
+  it.each(served.map(([key, endpoint, operation]) => [key, endpoint, operation] as const))(
+    "%s offers exactly production's include paths",
+    (_key, endpoint, operation) => {
+      const documented = (operation.query.include?.values as string[] | undefined) ?? [];
+      expect([...(endpoint.include ?? [])].sort()).toEqual([...documented].sort());
+    },
+  );
 
-  it.each(served.map(([key, endpoint, operation]) => [key, endpoint, operation] as const))('%s answers with production\'s success status', (_key, endpoint, operation) => {
-    const success = (statuses: string[]) => statuses.filter((status) => status.startsWith('2')).sort();
-    expect(success(Object.keys(endpoint.responses))).toEqual(success(Object.keys(operation.responses)));
-  });
+  it.each(served.map(([key, endpoint, operation]) => [key, endpoint, operation] as const))(
+    "%s answers with production's success status",
+    (_key, endpoint, operation) => {
+      const success = (statuses: string[]) => statuses.filter((status) => status.startsWith('2')).sort();
+      expect(success(Object.keys(endpoint.responses))).toEqual(success(Object.keys(operation.responses)));
+    },
+  );
 
   const documents = served.flatMap(([key, endpoint, operation]) =>
     Object.entries(operation.responses).flatMap(([status, response]) => {
@@ -82,16 +92,32 @@ describe("the sandbox's document against production's contract", () => {
     const attributes = deref(resource!.properties.attributes);
     const names = new Set(Object.keys(attributes.properties ?? {}));
     const required = new Set(attributes.required ?? []);
-    const productionRequired = Object.entries(entry.attributes ?? {}).filter(([, node]: [string, any]) => node.required).map(([name]) => name);
-    expect(productionRequired.filter((name) => !required.has(name)), 'attributes production requires').toEqual([]);
+    const productionRequired = Object.entries(entry.attributes ?? {})
+      .filter(([, node]: [string, any]) => node.required)
+      .map(([name]) => name);
+    expect(
+      productionRequired.filter((name) => !required.has(name)),
+      'attributes production requires',
+    ).toEqual([]);
     if (entry.attributes_closed) {
-      expect([...names].filter((name) => !(name in entry.attributes)), 'attributes outside production\'s closed set').toEqual([]);
+      expect(
+        [...names].filter((name) => !(name in entry.attributes)),
+        "attributes outside production's closed set",
+      ).toEqual([]);
     }
     const relationships = deref(resource!.properties.relationships);
     const relationshipNames = Object.keys(relationships.properties ?? {});
-    expect(relationshipNames.filter((name) => !(name in (entry.relationships ?? {}))), 'relationships production does not have').toEqual([]);
-    const requiredRelationships = Object.entries(entry.relationships ?? {}).filter(([, rel]: [string, any]) => rel.required).map(([name]) => name);
-    expect(requiredRelationships.filter((name) => !(relationships.required ?? []).includes(name)), 'relationships production requires').toEqual([]);
+    expect(
+      relationshipNames.filter((name) => !(name in (entry.relationships ?? {}))),
+      'relationships production does not have',
+    ).toEqual([]);
+    const requiredRelationships = Object.entries(entry.relationships ?? {})
+      .filter(([, rel]: [string, any]) => rel.required)
+      .map(([name]) => name);
+    expect(
+      requiredRelationships.filter((name) => !(relationships.required ?? []).includes(name)),
+      'relationships production requires',
+    ).toEqual([]);
   });
 
   const requests = served.flatMap(([key, endpoint, operation]) => {

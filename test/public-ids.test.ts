@@ -22,7 +22,11 @@ async function publicTraces(options: { keys?: Keys; config?: Partial<Config> } =
     body: {
       data: {
         type: 'shops',
-        attributes: { name: 'Logo shop', sender_address: { street_1: 'Damrak', city: 'Amsterdam', country_code: 'NL' }, return_address: { street_1: 'Damrak', city: 'Amsterdam', country_code: 'NL' } },
+        attributes: {
+          name: 'Logo shop',
+          sender_address: { street_1: 'Damrak', city: 'Amsterdam', country_code: 'NL' },
+          return_address: { street_1: 'Damrak', city: 'Amsterdam', country_code: 'NL' },
+        },
         relationships: { organization: { data: { type: 'organizations', id: organization } } },
         meta: { logo: { mime_type: 'image/png', contents: tinyPng().toString('base64') } },
       },
@@ -30,8 +34,15 @@ async function publicTraces(options: { keys?: Keys; config?: Partial<Config> } =
   });
   expect(shop.status, shop.text).toBe(201);
   const service = w.service('postnl-parcel-standard', 'NL');
-  const shipment = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { register_at: TEST_NOW } }));
-  const moved = await sandbox.request('POST', '/_sandbox/clock', { body: { advance: 10 }, ...(options.config?.adminToken ? { token: options.config.adminToken } : {}) });
+  const shipment = await createShipment(
+    sandbox,
+    w.token,
+    shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { register_at: TEST_NOW } }),
+  );
+  const moved = await sandbox.request('POST', '/_sandbox/clock', {
+    body: { advance: 10 },
+    ...(options.config?.adminToken ? { token: options.config.adminToken } : {}),
+  });
   expect(moved.status).toBe(200);
   const registered = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data;
   expect(registered.attributes.tracking_code).toBeDefined();

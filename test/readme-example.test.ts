@@ -15,7 +15,7 @@ function asPublished(source: string): string {
 describe('the README example', () => {
   const example = read('../examples/sandbox.test.ts');
 
-  it('imports only vitest and the package entry, so it runs unchanged in an integrator\'s project', () => {
+  it("imports only vitest and the package entry, so it runs unchanged in an integrator's project", () => {
     const imports = [...example.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);
     expect(imports).toEqual(['vitest', '../src/index.js']);
     expect(asPublished(example)).toContain(`from 'parcel-sandbox';`);
@@ -65,7 +65,9 @@ describe('compose.yaml', () => {
 
   it('sets only variables the sandbox knows', () => {
     const known = new Set(settings.map((setting) => setting.env));
-    const commented = [...text.matchAll(/^\s*#\s*([A-Z_]+): /gm)].map((match) => match[1]!).filter((name) => !name.startsWith('SANDBOX_CLIENT') && name !== 'SANDBOX_URL');
+    const commented = [...text.matchAll(/^\s*#\s*([A-Z_]+): /gm)]
+      .map((match) => match[1]!)
+      .filter((name) => !name.startsWith('SANDBOX_CLIENT') && name !== 'SANDBOX_URL');
     for (const name of [...Object.keys(compose.services.sandbox!.environment), ...commented]) expect(known, name).toContain(name);
   });
 

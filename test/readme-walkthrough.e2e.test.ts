@@ -87,7 +87,9 @@ describe.skipIf(tools.length > 0)('the README walkthrough, in one shell', () => 
       status: status!,
       request: `${method} ${url}`,
     }));
-    const unexpected = answers.filter((answer) => !answer.status.startsWith('2') && !expected(walkthrough.find((block) => block.line === answer.line)!).includes(answer.status));
+    const unexpected = answers.filter(
+      (answer) => !answer.status.startsWith('2') && !expected(walkthrough.find((block) => block.line === answer.line)!).includes(answer.status),
+    );
     expect(unexpected, `answers README.md does not expect (line: where the block starts)\n${stderr}`).toEqual([]);
     expect(code, `the walkthrough stopped (bash exit ${code}); its script is ${file}\n${stderr}`).toBe(0);
 

@@ -34,7 +34,9 @@ const SECRET_NAMES = [
 
 /** Writes a member name with some characters as \uXXXX escapes (or none), as JSON allows. */
 function escapedName(name: string, mask: readonly boolean[]): string {
-  return [...name].map((char, i) => (mask.length > 0 && mask[i % mask.length] ? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}` : JSON.stringify(char).slice(1, -1))).join('');
+  return [...name]
+    .map((char, i) => (mask.length > 0 && mask[i % mask.length] ? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}` : JSON.stringify(char).slice(1, -1)))
+    .join('');
 }
 
 /** JSON text of a value, with the members named in `escape` written with escapes. */

@@ -77,7 +77,11 @@ describe('POST /registered-shipments', () => {
   it('hands back the customs declaration of an international shipment too', async () => {
     const { sandbox, w } = await setup();
     const service = w.service('postnl-parcel-international', 'GB');
-    const answer = await post(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, service, contract: w.contractFor(service), attributes: customsContent }));
+    const answer = await post(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, service, contract: w.contractFor(service), attributes: customsContent }),
+    );
     expect(answer.status).toBe(201);
     const types = answer.body.meta.files.map((f: Json) => f.document_type).sort();
     expect(types).toEqual(['customs-declaration-form', 'label']);
@@ -103,7 +107,11 @@ describe('POST /registered-shipments', () => {
     expect(good.status).toBe(201);
     expect(good.body.data.relationships.collection.data.id).toBe(target.id);
     const before = footprint(sandbox);
-    const bad = await post(sandbox, w.token, ready(w, { meta: { collection: { collection_time: { from: TEST_NOW + 7 * 86400 + 1, to: TEST_NOW + 7 * 86400 + 3600 } } } }));
+    const bad = await post(
+      sandbox,
+      w.token,
+      ready(w, { meta: { collection: { collection_time: { from: TEST_NOW + 7 * 86400 + 1, to: TEST_NOW + 7 * 86400 + 3600 } } } }),
+    );
     expect(bad.status).toBe(422);
     expect(firstError(bad).source).toEqual({ pointer: '/meta/collection/collection_time' });
     expect(footprint(sandbox)).toEqual(before);

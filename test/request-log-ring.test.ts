@@ -4,7 +4,18 @@ import { RequestLog, type RawEntry } from '../src/requestlog/log.js';
 /** A minimal logged request with `id`, of client `client`, to `path`. */
 function entry(id: number, client = 'a', path = `/shipments/${id}`): RawEntry {
   const message = { headers: { 'content-type': 'application/json' }, type: 'application/json', text: `{"n":${id}}` };
-  return { id, time: 1_700_000_000 + id, method: 'GET', url: `http://sandbox.test${path}`, path, status: 200, duration_ms: 1, client_id: client, request: message, response: message };
+  return {
+    id,
+    time: 1_700_000_000 + id,
+    method: 'GET',
+    url: `http://sandbox.test${path}`,
+    path,
+    status: 200,
+    duration_ms: 1,
+    client_id: client,
+    request: message,
+    response: message,
+  };
 }
 
 describe('the request log ring', () => {

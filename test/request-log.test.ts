@@ -184,7 +184,10 @@ describe('the request log', () => {
 
   it('keeps JSON responses over a smaller limit cut down by their structure: every top-level member named', async () => {
     const sandbox = await testSandbox();
-    const token = await sandbox.request('POST', '/access-token', { body: { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, headers: { 'content-type': 'application/json' } });
+    const token = await sandbox.request('POST', '/access-token', {
+      body: { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
+      headers: { 'content-type': 'application/json' },
+    });
     const page = await sandbox.request('GET', '/services?page[size]=30', { token: token.body.access_token });
     expect(page.text.length).toBeGreaterThan(REQUEST_LOG_RESPONSE_LIMIT);
     const small = await sandbox.request('GET', '/regions?page[size]=1', { token: token.body.access_token });
@@ -248,7 +251,11 @@ describe('redaction in the request log', () => {
       body: {
         data: {
           type: 'contracts',
-          attributes: { name: 'Secret contract', currency: 'EUR', credentials: { customer_code: 'DEVC', customer_number: '11223344', api_key: credentialSecret } },
+          attributes: {
+            name: 'Secret contract',
+            currency: 'EUR',
+            credentials: { customer_code: 'DEVC', customer_number: '11223344', api_key: credentialSecret },
+          },
           relationships: { carrier: { data: { type: 'carriers', id: postnl.id } }, owner: { data: { type: 'organizations', id: organization } } },
         },
       },
@@ -256,7 +263,13 @@ describe('redaction in the request log', () => {
     expect(contract.status, contract.text).toBe(201);
     const patched = await sandbox.request('PATCH', `/contracts/${contract.body.data.id}`, {
       token,
-      body: { data: { type: 'contracts', id: contract.body.data.id, attributes: { credentials: { customer_code: 'DEVC', customer_number: '11223344', api_key: `${credentialSecret}-2` } } } },
+      body: {
+        data: {
+          type: 'contracts',
+          id: contract.body.data.id,
+          attributes: { credentials: { customer_code: 'DEVC', customer_number: '11223344', api_key: `${credentialSecret}-2` } },
+        },
+      },
     });
     expect(patched.status, patched.text).toBe(200);
 

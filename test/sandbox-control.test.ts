@@ -121,7 +121,7 @@ describe('revoking tokens', () => {
     const sandbox = await testSandbox();
     const token = await sandbox.token();
     expect((await sandbox.request('POST', '/_sandbox/revoke', { body: {} })).status).toBe(400);
-    expect((await sandbox.request('POST', '/_sandbox/revoke', { body: '' , headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect((await sandbox.request('POST', '/_sandbox/revoke', { body: '', headers: { 'content-type': 'application/json' } })).status).toBe(400);
     expect((await sandbox.request('POST', '/_sandbox/revoke', { body: { token, client_id: 'sandbox-client' } })).status).toBe(400);
     expect((await sandbox.request('POST', '/_sandbox/revoke', { body: { jti: 'x' } })).status).toBe(400);
     for (const bad of ['not-a-token', `${token.slice(0, -4)}AAAA`, 'eyJhbGciOiJub25lIn0.eyJqdGkiOiJ4In0.']) {

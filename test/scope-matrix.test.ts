@@ -48,7 +48,10 @@ const label = (subset: readonly string[]) => (subset.length === 0 ? '{}' : `{${s
 beforeAll(async () => {
   p = await populate(await testSandbox());
   for (const subset of subsets) {
-    tokens.set(label(subset), subset.length === 0 ? await tokenWithScopes(p.sandbox, 'sandbox-client', []) : await p.sandbox.token('sandbox-client', subset.join(' ')));
+    tokens.set(
+      label(subset),
+      subset.length === 0 ? await tokenWithScopes(p.sandbox, 'sandbox-client', []) : await p.sandbox.token('sandbox-client', subset.join(' ')),
+    );
   }
 });
 
@@ -56,7 +59,8 @@ beforeAll(async () => {
 function requestFor(endpoint: Endpoint) {
   const { store } = p.sandbox;
   // Writes take what they can succeed on: a concept shipment, and the shop and contract made through the API (no shipments use them).
-  const prefer: Record<string, string> = endpoint.method === 'get' ? {} : { shipment_id: p.a.conceptShipmentId, shop_id: p.a.apiShopId, contract_id: p.a.contractId };
+  const prefer: Record<string, string> =
+    endpoint.method === 'get' ? {} : { shipment_id: p.a.conceptShipmentId, shop_id: p.a.apiShopId, contract_id: p.a.contractId };
   // Returns actions need a return in the right state (open, failed, approved, waiting for a payment).
   const params = ownParams(store, endpoint, p.a.organizationId, { ...prefer, ...preferredReturnParams(endpoint, p.a.returns) });
   if (!params) throw new Error(`${nameOf(endpoint)}: organization A has nothing to put in its path`);
@@ -121,21 +125,26 @@ describe('scope matrix: every endpoint x every scope subset', () => {
       // (Whether it is valid is asked of the data as it was: the call may have deleted what it names.)
       // Success is a 2xx, or the redirect an endpoint documents (a checkout URL answers 302).
       const adminOnly = auth === 'control' && answer.status === 403;
-      const succeeded = (answer.status >= 200 && answer.status <= 299) || (answer.status >= 300 && answer.status <= 399 && String(answer.status) in endpoint.responses);
-      if (subset.length === 3 && refusal && answer.status !== refusal.status) failures.push(`${who}: expected ${refusal.status} (${refusal.why}), got ${brief(answer)}`);
-      if (subset.length === 3 && valid && !refusal && !adminOnly && !succeeded) failures.push(`${who}: a valid request with every scope should succeed, got ${brief(answer)}`);
+      const succeeded =
+        (answer.status >= 200 && answer.status <= 299) || (answer.status >= 300 && answer.status <= 399 && String(answer.status) in endpoint.responses);
+      if (subset.length === 3 && refusal && answer.status !== refusal.status)
+        failures.push(`${who}: expected ${refusal.status} (${refusal.why}), got ${brief(answer)}`);
+      if (subset.length === 3 && valid && !refusal && !adminOnly && !succeeded)
+        failures.push(`${who}: a valid request with every scope should succeed, got ${brief(answer)}`);
       failures.push(...answerProblems(endpoint.method, answer).map((problem) => `${who}: ${problem}`));
       const code = answer.body?.errors?.[0]?.code;
       if (auth === 'scoped') {
         const accepted = (endpoint.auth as { anyOf: readonly string[] }).anyOf;
         const holds = subset.some((scope) => accepted.includes(scope));
-        if (!holds && (answer.status !== 403 || code !== '14004')) failures.push(`${who}: holds none of ${accepted.join(', ')}, expected 403/14004, got ${brief(answer)}`);
+        if (!holds && (answer.status !== 403 || code !== '14004'))
+          failures.push(`${who}: holds none of ${accepted.join(', ')}, expected 403/14004, got ${brief(answer)}`);
         if (holds && (answer.status === 401 || answer.status === 403)) failures.push(`${who}: holds an accepted scope, got ${brief(answer)}`);
       } else if (auth === 'token') {
         if (answer.status === 401 || answer.status === 403) failures.push(`${who}: any valid token will do here, got ${brief(answer)}`);
       } else if (auth === 'control') {
         const refused = answer.status === 403 && code === '10013';
-        if (answer.status === 401 || (answer.status !== anonymous.status && !refused)) failures.push(`${who}: a tenant's token answers like no token or 403/10013, got ${brief(answer)} (no token: ${anonymous.status})`);
+        if (answer.status === 401 || (answer.status !== anonymous.status && !refused))
+          failures.push(`${who}: a tenant's token answers like no token or 403/10013, got ${brief(answer)} (no token: ${anonymous.status})`);
       } else if (auth === 'open' || auth === 'public') {
         if (answer.status !== anonymous.status) failures.push(`${who}: answers ${answer.status} with the token but ${anonymous.status} without`);
         // GETs must answer the very same document; writes (new tokens, tenants) differ by nature.

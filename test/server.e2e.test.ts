@@ -37,10 +37,14 @@ describe('a running sandbox', () => {
 
   it('ignores a body sent with a GET request', async () => {
     const { status } = await new Promise<{ status: number }>((resolve, reject) => {
-      const request = httpRequest(`${server.url}/carriers`, { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': 2 } }, (response) => {
-        response.resume();
-        resolve({ status: response.statusCode ?? 0 });
-      });
+      const request = httpRequest(
+        `${server.url}/carriers`,
+        { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': 2 } },
+        (response) => {
+          response.resume();
+          resolve({ status: response.statusCode ?? 0 });
+        },
+      );
       request.on('error', reject);
       request.end('[]');
     });
@@ -66,7 +70,11 @@ describe('a running sandbox', () => {
   });
 
   it('has a write on disk by the time it answers', async () => {
-    const move = await fetch(`${server.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: 42 }) });
+    const move = await fetch(`${server.url}/_sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance: 42 }),
+    });
     expect(move.status).toBe(200);
     // The snapshot plus its journal, read as the next start would read them.
     const data = (await filePersistence(join(dir, 'sandbox.json')).load())!;

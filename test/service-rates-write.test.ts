@@ -16,7 +16,10 @@ async function setup(templateId?: string) {
   const carrierId: string = service.relationships.carrier.data.id;
   const relationships: Json = { carrier: { data: { type: 'carriers', id: carrierId } }, owner: { data: { type: 'organizations', id: organizationId } } };
   if (templateId) relationships.contract_template = { data: { type: 'contract-templates', id: templateId } };
-  const created = await sandbox.request('POST', '/contracts', { token, body: { data: { type: 'contracts', attributes: { name: 'Own PostNL', currency: 'EUR', credentials: postnlCredentials }, relationships } } });
+  const created = await sandbox.request('POST', '/contracts', {
+    token,
+    body: { data: { type: 'contracts', attributes: { name: 'Own PostNL', currency: 'EUR', credentials: postnlCredentials }, relationships } },
+  });
   expect(created.status, created.text).toBe(201);
   const contract = created.body.data;
   expect((await sandbox.request('POST', `/contracts/${contract.id}/validate`, { token })).body.data.valid).toBe(true);
@@ -30,22 +33,34 @@ async function setup(templateId?: string) {
   });
   const post = (body: Json, t = token) => sandbox.request('POST', '/service-rates', { token: t, body });
   const priceOf = async (weight: number) =>
-    (await createShipment(sandbox, token, shipmentBody({ shop, recipient: recipients.NL, service, contract, attributes: { physical_properties: { weight } } }))).attributes.price;
+    (await createShipment(sandbox, token, shipmentBody({ shop, recipient: recipients.NL, service, contract, attributes: { physical_properties: { weight } } })))
+      .attributes.price;
   return { sandbox, w, token, contract, service, rateBody, post, priceOf };
 }
 
 describe('POST /service-rates', () => {
   it('adds a rate the next shipment is priced with; a change to it prices the one after', async () => {
     const { sandbox, token, contract, rateBody, post, priceOf } = await setup();
-    const created = await post(rateBody({ weight_min: 0, weight_max: 10000, price: { amount: 333, currency: 'EUR' }, fuel_surcharge: { amount: 12, currency: 'EUR' } }));
+    const created = await post(
+      rateBody({ weight_min: 0, weight_max: 10000, price: { amount: 333, currency: 'EUR' }, fuel_surcharge: { amount: 12, currency: 'EUR' } }),
+    );
     expect(created.status, created.text).toBe(201);
     const rate = created.body.data;
     expect(created.headers.get('location')).toBe(rate.links.self);
-    expect(rate.attributes).toMatchObject({ weight_min: 0, weight_max: 10000, is_dynamic: false, includes_vat: false, price: { amount: 333, currency: 'EUR' } });
+    expect(rate.attributes).toMatchObject({
+      weight_min: 0,
+      weight_max: 10000,
+      is_dynamic: false,
+      includes_vat: false,
+      price: { amount: 333, currency: 'EUR' },
+    });
     expect((await sandbox.get(`/service-rates?filter[contract]=${contract.id}`, token)).body.data.map((row: Json) => row.id)).toEqual([rate.id]);
     expect(await priceOf(1500)).toEqual({ amount: 345, currency: 'EUR' });
 
-    const changed = await sandbox.request('PATCH', `/service-rates/${rate.id}`, { token, body: { data: { type: 'service-rates', id: rate.id, attributes: { price: { amount: 444, currency: 'EUR' }, fuel_surcharge: null } } } });
+    const changed = await sandbox.request('PATCH', `/service-rates/${rate.id}`, {
+      token,
+      body: { data: { type: 'service-rates', id: rate.id, attributes: { price: { amount: 444, currency: 'EUR' }, fuel_surcharge: null } } },
+    });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.data.attributes.fuel_surcharge).toBeUndefined();
     expect(await priceOf(1500)).toEqual({ amount: 444, currency: 'EUR' });
@@ -61,7 +76,9 @@ describe('POST /service-rates', () => {
       ),
     );
     expect(created.status, created.text).toBe(201);
-    expect(created.body.data.relationships.service_options.data).toEqual([{ type: 'service-options', id: option.id, meta: { price: { amount: 75, currency: 'EUR' }, included: false } }]);
+    expect(created.body.data.relationships.service_options.data).toEqual([
+      { type: 'service-options', id: option.id, meta: { price: { amount: 75, currency: 'EUR' }, included: false } },
+    ]);
     expect(await priceOf(1500)).toEqual({ amount: 500, currency: 'EUR' });
     expect(await priceOf(4500)).toEqual({ amount: 800, currency: 'EUR' });
   });
@@ -76,7 +93,9 @@ describe('POST /service-rates', () => {
     expect(sandbox.store.count('serviceRates')).toBe(before);
     expect((await post(rateBody({ weight_min: 10001, weight_max: 20000, price: { amount: 500, currency: 'EUR' } }))).status).toBe(201);
     const pickup = w.service('postnl-parcel-pickup-point');
-    const otherService = await post(rateBody({ weight_min: 0, weight_max: 10000, price: { amount: 300, currency: 'EUR' } }, { service: { data: { type: 'services', id: pickup.id } } }));
+    const otherService = await post(
+      rateBody({ weight_min: 0, weight_max: 10000, price: { amount: 300, currency: 'EUR' } }, { service: { data: { type: 'services', id: pickup.id } } }),
+    );
     expect(otherService.status, otherService.text).toBe(201);
   });
 
@@ -102,8 +121,14 @@ describe('POST /service-rates', () => {
       '/data/attributes/weight_bracket/start',
       '/data/attributes/weight_max',
     ]);
-    expect(firstError(await post(rateBody({ weight_min: 0, weight_max: 100 })))).toMatchObject({ status: '422', source: { pointer: '/data/attributes/price' } });
-    expect(firstError(await post(rateBody({ weight_max: 100, price: { amount: 1, currency: 'EUR' } })))).toMatchObject({ status: '400', source: { pointer: '/data/attributes/weight_min' } });
+    expect(firstError(await post(rateBody({ weight_min: 0, weight_max: 100 })))).toMatchObject({
+      status: '422',
+      source: { pointer: '/data/attributes/price' },
+    });
+    expect(firstError(await post(rateBody({ weight_max: 100, price: { amount: 1, currency: 'EUR' } })))).toMatchObject({
+      status: '400',
+      source: { pointer: '/data/attributes/weight_min' },
+    });
     expect(sandbox.store.count('serviceRates')).toBe(before);
   });
 
@@ -115,14 +140,27 @@ describe('POST /service-rates', () => {
       status: '422',
       source: { pointer: '/data/relationships/service/data/id' },
     });
-    const unknownOption = await post(rateBody({ weight_min: 0, weight_max: 100, price }, { service_options: { data: [{ type: 'service-options', id: '00000000-0000-4000-8000-000000000000' }] } }));
+    const unknownOption = await post(
+      rateBody(
+        { weight_min: 0, weight_max: 100, price },
+        { service_options: { data: [{ type: 'service-options', id: '00000000-0000-4000-8000-000000000000' }] } },
+      ),
+    );
     expect(firstError(unknownOption)).toMatchObject({ status: '422', source: { pointer: '/data/relationships/service_options/data/0/id' } });
     const broker = w.contractFor(w.service('postnl-parcel-standard'));
-    expect(firstError(await post(rateBody({ weight_min: 0, weight_max: 100, price }, { contract: { data: { type: 'contracts', id: broker.id } } })))).toMatchObject({ status: '403', code: '10013' });
+    expect(
+      firstError(await post(rateBody({ weight_min: 0, weight_max: 100, price }, { contract: { data: { type: 'contracts', id: broker.id } } }))),
+    ).toMatchObject({ status: '403', code: '10013' });
     const other = await sandbox.token('other-client');
-    expect(firstError(await post(rateBody({ weight_min: 0, weight_max: 100, price }), other))).toMatchObject({ status: '422', source: { pointer: '/data/relationships/contract/data/id' } });
+    expect(firstError(await post(rateBody({ weight_min: 0, weight_max: 100, price }), other))).toMatchObject({
+      status: '422',
+      source: { pointer: '/data/relationships/contract/data/id' },
+    });
     const brokerRate = (await sandbox.get(`/service-rates?filter[contract]=${broker.id}`, token)).body.data[0];
-    const patchBroker = await sandbox.request('PATCH', `/service-rates/${brokerRate.id}`, { token, body: { data: { type: 'service-rates', id: brokerRate.id, attributes: { weight_max: 1 } } } });
+    const patchBroker = await sandbox.request('PATCH', `/service-rates/${brokerRate.id}`, {
+      token,
+      body: { data: { type: 'service-rates', id: brokerRate.id, attributes: { weight_max: 1 } } },
+    });
     expect(firstError(patchBroker)).toMatchObject({ status: '403', code: '10013' });
   });
 
@@ -130,7 +168,10 @@ describe('POST /service-rates', () => {
     const { sandbox, rateBody, post } = await setup();
     const rate = (await post(rateBody({ weight_min: 0, weight_max: 100, price: { amount: 1, currency: 'EUR' } }))).body.data;
     const other = await sandbox.token('other-client');
-    const answer = await sandbox.request('PATCH', `/service-rates/${rate.id}`, { token: other, body: { data: { type: 'service-rates', id: rate.id, attributes: { weight_max: 5 } } } });
+    const answer = await sandbox.request('PATCH', `/service-rates/${rate.id}`, {
+      token: other,
+      body: { data: { type: 'service-rates', id: rate.id, attributes: { weight_max: 5 } } },
+    });
     expect(firstError(answer)).toMatchObject({ status: '404', code: '10002' });
     expect(sandbox.store.get('serviceRates', rate.id)?.weight_max).toBe(100);
   });
@@ -168,7 +209,10 @@ describe('POST /service-rates', () => {
         },
       },
     });
-    const body = probe.rateBody({ weight_min: 0, weight_max: 100, price: { amount: 1, currency: 'EUR' } }, { contract: { data: { type: 'contracts', id: contract.body.data.id } } });
+    const body = probe.rateBody(
+      { weight_min: 0, weight_max: 100, price: { amount: 1, currency: 'EUR' } },
+      { contract: { data: { type: 'contracts', id: contract.body.data.id } } },
+    );
     expect(firstError(await probe.post(body))).toMatchObject({ status: '422', source: { pointer: '/data/relationships/service/data/id' } });
   });
 });

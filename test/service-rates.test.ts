@@ -10,8 +10,22 @@ let limited: string;
 /** Every rate organization A sees, as the unfiltered list answers them: the oracle of the filters. */
 let all: Json[];
 
-const ATTRIBUTES = ['weight_min', 'weight_max', 'weight_bracket', 'length_max', 'width_max', 'height_max', 'volume_max',
-  'is_dynamic', 'price', 'fuel_surcharge', 'oversize_surcharge', 'includes_vat', 'step_price', 'step_size'];
+const ATTRIBUTES = [
+  'weight_min',
+  'weight_max',
+  'weight_bracket',
+  'length_max',
+  'width_max',
+  'height_max',
+  'volume_max',
+  'is_dynamic',
+  'price',
+  'fuel_surcharge',
+  'oversize_surcharge',
+  'includes_vat',
+  'step_price',
+  'step_size',
+];
 
 /** Every page of a list, so oracles never depend on the page size. */
 async function list(query: string, token = tokenA): Promise<Json[]> {
@@ -29,7 +43,16 @@ const contractOf = (rate: Json) => sandbox.store.get('contracts', rate.relations
 const serviceOf = (rate: Json) => sandbox.store.get('services', rate.relationships.service.data.id)!;
 const contractId = (name: string) => sandbox.store.all('contracts').find((c) => c.name === name)!.id;
 const serviceId = (code: string, from: string, to: string) =>
-  sandbox.store.all('services').find((s) => s.code === code && s.regions_from[0]!.country_code === from && s.regions_to[0]!.country_code === to && !s.regions_to[0]!.postal_code && !s.regions_to[0]!.state_code)!.id;
+  sandbox.store
+    .all('services')
+    .find(
+      (s) =>
+        s.code === code &&
+        s.regions_from[0]!.country_code === from &&
+        s.regions_to[0]!.country_code === to &&
+        !s.regions_to[0]!.postal_code &&
+        !s.regions_to[0]!.state_code,
+    )!.id;
 /** Organization A: the owner of the organization-owned contracts (B has none). */
 const orgA = () => sandbox.store.all('contracts').find((c) => c.owner.type === 'organizations')!.owner.id;
 const covers = (rate: Json, weight: number) => rate.attributes.weight_min <= weight && weight <= rate.attributes.weight_max;
@@ -110,7 +133,7 @@ describe('GET /service-rates filters', () => {
     expect(ids(active)).toEqual(ids(all.filter((r) => contractOf(r).status === 'active')));
     expect(ids(others)).toEqual(ids(all.filter((r) => contractOf(r).status !== 'active')));
     expect(others.length).toBeGreaterThan(0);
-    expect((await list('filter[has_active_contract]=false', tokenB))).toEqual([]);
+    expect(await list('filter[has_active_contract]=false', tokenB)).toEqual([]);
   });
 
   it('filter[service] and filter[contract] take comma separated ids', async () => {
@@ -131,7 +154,12 @@ describe('GET /service-rates filters', () => {
     // PostNL Business on the broker contract: start 2000 / 625 cents, then 45 per started 1000 g.
     const contract = contractId('PostNL (broker)');
     const service = serviceId('postnl-parcel-business', 'NL', 'NL');
-    for (const [weight, amount] of [[2000, 625], [2001, 670], [3000, 670], [3001, 715]] as const) {
+    for (const [weight, amount] of [
+      [2000, 625],
+      [2001, 670],
+      [3000, 670],
+      [3001, 715],
+    ] as const) {
       const [rate] = await list(`filter[weight]=${weight}&filter[contract]=${contract}&filter[service]=${service}`);
       expect(rate.meta, `${weight} g`).toEqual({ bracket_price: { amount, currency: 'EUR' } });
     }
@@ -177,14 +205,29 @@ describe('GET /service-rates filters', () => {
 
   it('combines every filter with AND', async () => {
     const dpd = contractId('DPD (broker)');
-    const found = await list(`filter[has_active_contract]=true&filter[weight]=5000&filter[volume]=40&filter[contract]=${dpd},${contractId('Organization A own DPD contract')}`);
-    expect(ids(found)).toEqual(ids(all.filter((r) => contractOf(r).id === dpd && covers(r, serviceOf(r).uses_volumetric_weight ? Math.max(5000, Math.ceil(40e6 / divisorOf(r))) : 5000))));
+    const found = await list(
+      `filter[has_active_contract]=true&filter[weight]=5000&filter[volume]=40&filter[contract]=${dpd},${contractId('Organization A own DPD contract')}`,
+    );
+    expect(ids(found)).toEqual(
+      ids(
+        all.filter((r) => contractOf(r).id === dpd && covers(r, serviceOf(r).uses_volumetric_weight ? Math.max(5000, Math.ceil(40e6 / divisorOf(r))) : 5000)),
+      ),
+    );
     expect(found.length).toBeGreaterThan(0);
   });
 
   it('rejects bad filter values with 400/10003 naming the parameter', async () => {
-    const bad = ['filter[weight]=-1', 'filter[weight]=abc', 'filter[weight]=1.5', 'filter[volume]=-0.5', 'filter[volume]=lots',
-      'filter[volumetric_weight]=-3', 'filter[service]=not-a-uuid', 'filter[contract]=ABC', 'filter[has_active_contract]=maybe'];
+    const bad = [
+      'filter[weight]=-1',
+      'filter[weight]=abc',
+      'filter[weight]=1.5',
+      'filter[volume]=-0.5',
+      'filter[volume]=lots',
+      'filter[volumetric_weight]=-3',
+      'filter[service]=not-a-uuid',
+      'filter[contract]=ABC',
+      'filter[has_active_contract]=maybe',
+    ];
     for (const query of bad) {
       const answer = await sandbox.get(`/service-rates?${query}`, tokenA);
       expect(answer.status, query).toBe(400);
@@ -202,7 +245,11 @@ function divisorOf(rate: Json): number {
 describe('POST /get-dynamic-service-rates', () => {
   const address = (country_code: string) => ({ street_1: 'Main Street 1', city: 'Somewhere', country_code });
   const body = (from: string, to: string, physical_properties: Json, relationships?: Json) => ({
-    data: { type: 'shipments', attributes: { sender_address: address(from), recipient_address: address(to), physical_properties }, ...(relationships ? { relationships } : {}) },
+    data: {
+      type: 'shipments',
+      attributes: { sender_address: address(from), recipient_address: address(to), physical_properties },
+      ...(relationships ? { relationships } : {}),
+    },
   });
   const post = (payload: unknown, token = tokenA) => sandbox.request('POST', '/get-dynamic-service-rates', { body: payload, token });
   const stored = (id: string) => sandbox.store.get('serviceRates', id) as ServiceRateRecord;
@@ -238,7 +285,9 @@ describe('POST /get-dynamic-service-rates', () => {
 
   it('accepts a visible active contract and an own shop in the relationships', async () => {
     const shop = sandbox.store.all('shops').find((s) => s.organization_id === orgA())!;
-    const answer = await post(body('NL', 'GB', { weight: 1000 }, { contract: ref('contracts', contractId('DHL Express (broker)')), shop: ref('shops', shop.id) }));
+    const answer = await post(
+      body('NL', 'GB', { weight: 1000 }, { contract: ref('contracts', contractId('DHL Express (broker)')), shop: ref('shops', shop.id) }),
+    );
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.data).toHaveLength(1);
   });
@@ -261,10 +310,18 @@ describe('POST /get-dynamic-service-rates', () => {
   });
 
   it('answers 400/10003 with pointers for schema violations', async () => {
-    const missing = await post({ data: { attributes: { sender_address: address('NL'), recipient_address: { city: 'X', country_code: 'XX' }, physical_properties: { weight: 0 } } } });
+    const missing = await post({
+      data: { attributes: { sender_address: address('NL'), recipient_address: { city: 'X', country_code: 'XX' }, physical_properties: { weight: 0 } } },
+    });
     expect(missing.status).toBe(400);
     const pointers = missing.body.errors.map((e: Json) => e.source.pointer).sort();
-    expect(pointers).toEqual(['/data/attributes/physical_properties/weight', '/data/attributes/recipient_address/country_code', '/data/attributes/recipient_address/street_1']);
-    expect(firstError(await post({ ...body('NL', 'GB', { weight: 1 }), data: { ...body('NL', 'GB', { weight: 1 }).data, type: 'parcels' } })).source.pointer).toBe('/data/type');
+    expect(pointers).toEqual([
+      '/data/attributes/physical_properties/weight',
+      '/data/attributes/recipient_address/country_code',
+      '/data/attributes/recipient_address/street_1',
+    ]);
+    expect(
+      firstError(await post({ ...body('NL', 'GB', { weight: 1 }), data: { ...body('NL', 'GB', { weight: 1 }).data, type: 'parcels' } })).source.pointer,
+    ).toBe('/data/type');
   });
 });

@@ -31,7 +31,12 @@ describe('GET /services and /services/{id}', () => {
     expect(offered.length).toBeGreaterThan(0);
     const types = answer.body.included.map((resource: Json) => resource.type);
     expect(types.filter((type: string) => type === 'carriers')).toHaveLength(1);
-    expect(answer.body.included.filter((r: Json) => r.type === 'service-options').map((o: Json) => o.id).sort()).toEqual(offered);
+    expect(
+      answer.body.included
+        .filter((r: Json) => r.type === 'service-options')
+        .map((o: Json) => o.id)
+        .sort(),
+    ).toEqual(offered);
     const zones = answer.body.included.filter((r: Json) => r.type === 'zones');
     const { zone_from: from, zone_to: to } = answer.body.data.relationships;
     expect(zones.map((zone: Json) => zone.id).sort()).toEqual([...new Set([from.data.id, to.data.id])].sort());
@@ -94,7 +99,9 @@ describe('GET /services filters', () => {
   });
 
   it('filter[address_from][postal_code] and [state_code] narrow the origin the same way', async () => {
-    const answer = await sandbox.get('/services?page[size]=100&filter[address_from][country_code]=GB&filter[address_from][postal_code]=EC1A 1BB&filter[address_from][state_code]=ENG');
+    const answer = await sandbox.get(
+      '/services?page[size]=100&filter[address_from][country_code]=GB&filter[address_from][postal_code]=EC1A 1BB&filter[address_from][state_code]=ENG',
+    );
     expect(answer.body.data.length).toBeGreaterThan(0);
     for (const service of answer.body.data) expect(service.attributes.regions_from[0].country_code).toBe('GB');
   });
@@ -124,7 +131,9 @@ describe('GET /services filters', () => {
   });
 
   it('combines filters with AND', async () => {
-    const answer = await sandbox.get('/services?page[size]=100&filter[package_type]=parcel&filter[delivery_method]=pick-up&filter[address_to][country_code]=NL');
+    const answer = await sandbox.get(
+      '/services?page[size]=100&filter[package_type]=parcel&filter[delivery_method]=pick-up&filter[address_to][country_code]=NL',
+    );
     expect(ids(answer)).toEqual(
       idsOf(
         all.filter(
@@ -140,9 +149,7 @@ describe('GET /services filters', () => {
 
 describe('GET /services filter[has_active_contract]', () => {
   const byCode = (code: string, to?: string) =>
-    all
-      .filter((s) => s.attributes.code === code && (!to || s.attributes.regions_to[0].country_code === to))
-      .map((s) => s.id as string);
+    all.filter((s) => s.attributes.code === code && (!to || s.attributes.regions_to[0].country_code === to)).map((s) => s.id as string);
 
   it('splits the catalogue into services with and without an active contract', async () => {
     const withContract = ids(await sandbox.get('/services?page[size]=100&filter[has_active_contract]=true'));

@@ -9,7 +9,8 @@ beforeAll(async () => {
   w = await world(sandbox);
 });
 
-const patch = (id: string, data: Json, token = w.token) => sandbox.request('PATCH', `/shipments/${id}`, { token, body: { data: { type: 'shipments', id, ...data } } });
+const patch = (id: string, data: Json, token = w.token) =>
+  sandbox.request('PATCH', `/shipments/${id}`, { token, body: { data: { type: 'shipments', id, ...data } } });
 
 describe("shipment attributes production's request schema allows", () => {
   it('stores and echoes drop-off location, deprecated tax numbers and is_consolidation; null removes them', async () => {
@@ -17,9 +18,17 @@ describe("shipment attributes production's request schema allows", () => {
     const created = await createShipment(
       sandbox,
       w.token,
-      shipmentBody({ shop: w.shopIn('NL'), attributes: { drop_off_location: dropOff, sender_tax_number: 'NL123456789B01', recipient_tax_number: 'NL987654321B01', is_consolidation: false } }),
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        attributes: { drop_off_location: dropOff, sender_tax_number: 'NL123456789B01', recipient_tax_number: 'NL987654321B01', is_consolidation: false },
+      }),
     );
-    expect(created.attributes).toMatchObject({ drop_off_location: dropOff, sender_tax_number: 'NL123456789B01', recipient_tax_number: 'NL987654321B01', is_consolidation: false });
+    expect(created.attributes).toMatchObject({
+      drop_off_location: dropOff,
+      sender_tax_number: 'NL123456789B01',
+      recipient_tax_number: 'NL987654321B01',
+      is_consolidation: false,
+    });
     const cleared = await patch(created.id, { attributes: { drop_off_location: null, sender_tax_number: null, is_consolidation: true } });
     expect(cleared.status).toBe(200);
     expect(cleared.body.data.attributes).not.toHaveProperty('drop_off_location');
@@ -28,7 +37,17 @@ describe("shipment attributes production's request schema allows", () => {
   });
 
   it('takes null for the attributes production lets be null, as if they were left out', async () => {
-    const nulls = { description: null, customer_reference: null, channel: null, total_value: null, items: null, customs: null, tags: null, pickup_location: null, register_at: null };
+    const nulls = {
+      description: null,
+      customer_reference: null,
+      channel: null,
+      total_value: null,
+      items: null,
+      customs: null,
+      tags: null,
+      pickup_location: null,
+      register_at: null,
+    };
     const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), attributes: nulls }));
     for (const name of Object.keys(nulls)) expect(created.attributes).not.toHaveProperty(name);
   });
@@ -48,9 +67,19 @@ describe("shipment attributes production's request schema allows", () => {
 
   it('takes back the whole resource as read, read-only attributes and relationships included, and ignores them', async () => {
     const service = w.service('postnl-parcel-standard', 'NL');
-    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { tags: ['a'] } }));
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { tags: ['a'] } }),
+    );
     const { links: _links, ...resource } = created;
-    resource.attributes = { ...resource.attributes, sync_active: true, collo_number: 2, verified: { price: { amount: 1, currency: 'EUR' } }, final_mile_carrier: { name: 'X', tracking_url: 'https://x.example' } };
+    resource.attributes = {
+      ...resource.attributes,
+      sync_active: true,
+      collo_number: 2,
+      verified: { price: { amount: 1, currency: 'EUR' } },
+      final_mile_carrier: { name: 'X', tracking_url: 'https://x.example' },
+    };
     resource.relationships = { ...resource.relationships, manifest: { data: { type: 'manifests', id: '00000000-0000-4000-8000-000000000001' } } };
     const answer = await patch(created.id, resource);
     expect(answer.status, answer.text).toBe(200);
@@ -65,7 +94,10 @@ describe('consolidation_shipment', () => {
     const hub = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), attributes: { is_consolidation: true } }));
     const link = { consolidation_shipment: { data: { type: 'shipments', id: hub.id } } };
     const child = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), relationships: link }));
-    expect(child.relationships.consolidation_shipment).toEqual({ data: { type: 'shipments', id: hub.id }, links: { related: `http://sandbox.test/shipments/${hub.id}` } });
+    expect(child.relationships.consolidation_shipment).toEqual({
+      data: { type: 'shipments', id: hub.id },
+      links: { related: `http://sandbox.test/shipments/${hub.id}` },
+    });
     const read = await sandbox.get(`/shipments/${child.id}?include=consolidation_shipment`, w.token);
     expect(read.body.included.map((r: Json) => r.id)).toEqual([hub.id]);
     const itself = await patch(hub.id, { relationships: { consolidation_shipment: { data: { type: 'shipments', id: hub.id } } } });
@@ -84,7 +116,11 @@ describe('consolidation_shipment', () => {
     expect(refused.status).toBe(422);
     expect(firstError(refused)).toMatchObject({ code: '10008', source: { pointer: '/data/relationships/consolidation_shipment/data/id' } });
     const hub = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), attributes: { is_consolidation: true } }));
-    const child = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), relationships: { consolidation_shipment: { data: { type: 'shipments', id: hub.id } } } }));
+    const child = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), relationships: { consolidation_shipment: { data: { type: 'shipments', id: hub.id } } } }),
+    );
     expect((await sandbox.request('DELETE', `/shipments/${hub.id}`, { token: w.token })).status).toBe(204);
     const after = await sandbox.get(`/shipments/${child.id}`, w.token);
     expect(after.body.data.relationships).not.toHaveProperty('consolidation_shipment');

@@ -21,12 +21,23 @@ beforeAll(async () => {
   sandbox = await testSandbox();
   w = await world(sandbox);
   const nl = w.service('postnl-parcel-standard', 'NL');
-  domestic = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), service: nl, contract: w.contractFor(nl), attributes: { register_at: TEST_NOW } }));
+  domestic = await createShipment(
+    sandbox,
+    w.token,
+    shipmentBody({ shop: w.shopIn('NL'), service: nl, contract: w.contractFor(nl), attributes: { register_at: TEST_NOW } }),
+  );
   const gb = w.service('postnl-parcel-international', 'GB');
   international = await createShipment(
     sandbox,
     w.token,
-    shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, service: gb, contract: w.contractFor(gb), attributes: { ...customsContent, register_at: TEST_NOW }, meta: { label: { mime_type: 'application/zpl', size: 'A6' } } }),
+    shipmentBody({
+      shop: w.shopIn('NL'),
+      recipient: recipients.GB,
+      service: gb,
+      contract: w.contractFor(gb),
+      attributes: { ...customsContent, register_at: TEST_NOW },
+      meta: { label: { mime_type: 'application/zpl', size: 'A6' } },
+    }),
   );
   await sandbox.advance(5);
   domestic = (await sandbox.get(`/shipments/${domestic.id}`, w.token)).body.data;
@@ -80,7 +91,14 @@ describe('shipment files', () => {
     const shipment = await createShipment(
       sandbox,
       them.token,
-      shipmentBody({ shop: them.shopIn('GB'), recipient: recipients.GB, service, contract: them.contractFor(service), attributes: { register_at: TEST_NOW + 5 }, meta: { label: pngFormat } }),
+      shipmentBody({
+        shop: them.shopIn('GB'),
+        recipient: recipients.GB,
+        service,
+        contract: them.contractFor(service),
+        attributes: { register_at: TEST_NOW + 5 },
+        meta: { label: pngFormat },
+      }),
     );
     await sandbox.advance(5);
     const registered = (await sandbox.get(`/shipments/${shipment.id}`, them.token)).body.data;

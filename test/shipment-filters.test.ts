@@ -96,7 +96,11 @@ describe('GET /shipments filters production documents', () => {
     expect(await list('filter[carrier_status][category]=damaged')).toEqual([]);
     expect(await list('')).toContain(concept.id);
     // A later carrier status of the same status moves the category on.
-    await update({ shipment_id: delayed.id, status_id: statusId('shipment-at-sorting'), carrier_statuses: [{ code: 'B02', description: 'On the next truck', assigned_at: TEST_NOW + 60 }] });
+    await update({
+      shipment_id: delayed.id,
+      status_id: statusId('shipment-at-sorting'),
+      carrier_statuses: [{ code: 'B02', description: 'On the next truck', assigned_at: TEST_NOW + 60 }],
+    });
     expect(await list('filter[carrier_status][category]=delay')).toEqual([]);
     expect((await list('filter[carrier_status][category]=default')).sort()).toEqual([delayed.id, sorted.id].sort());
     await refused('filter[carrier_status][category]=late', 'filter[carrier_status][category]');

@@ -69,7 +69,13 @@ describe('registration', () => {
     const created = await createShipment(
       sandbox,
       w.token,
-      shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, service, contract: w.contractFor(service), attributes: { ...customsContent, register_at: TEST_NOW, sender_tax_identification_numbers: own } }),
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        recipient: recipients.GB,
+        service,
+        contract: w.contractFor(service),
+        attributes: { ...customsContent, register_at: TEST_NOW, sender_tax_identification_numbers: own },
+      }),
     );
     await sandbox.advance(DELAY);
     const files = await sandbox.get(`/shipments/${created.id}/files`, w.token);
@@ -99,7 +105,12 @@ describe('registration', () => {
     expect((await current(sandbox, w.token, created.id)).code).toBe('shipment-concept');
     await sandbox.advance(DELAY);
     expect((await current(sandbox, w.token, created.id)).code).toBe('shipment-registered');
-    expect(await history(sandbox, w.token, created.id)).toEqual(['shipment-concept', 'shipment-registration-failed', 'shipment-concept', 'shipment-registered']);
+    expect(await history(sandbox, w.token, created.id)).toEqual([
+      'shipment-concept',
+      'shipment-registration-failed',
+      'shipment-concept',
+      'shipment-registered',
+    ]);
   });
 
   it('fails registration when the contract was switched off meanwhile', async () => {
@@ -141,7 +152,10 @@ describe('after registration', () => {
     const { sandbox, w } = await setup();
     const created = await createShipment(sandbox, w.token, registrable(w));
     await sandbox.advance(DELAY);
-    const patch = await sandbox.request('PATCH', `/shipments/${created.id}`, { token: w.token, body: { data: { type: 'shipments', id: created.id, attributes: { description: 'x' } } } });
+    const patch = await sandbox.request('PATCH', `/shipments/${created.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: created.id, attributes: { description: 'x' } } },
+    });
     expect(patch.status).toBe(423);
     expect(firstError(patch)).toMatchObject({ status: '423', code: '10005' });
     const del = await sandbox.request('DELETE', `/shipments/${created.id}`, { token: w.token });
@@ -162,7 +176,10 @@ describe('after registration', () => {
     expect((await sandbox.get(`/shipments/${created.id}/files`, w.token)).body.data).toEqual([]);
     const again = await sandbox.request('POST', '/void-shipment', { token: w.token, body: { data: { shipment_id: created.id } } });
     expect(again.status).toBe(423);
-    const unknown = await sandbox.request('POST', '/void-shipment', { token: w.token, body: { data: { shipment_id: '00000000-0000-4000-8000-000000000000' } } });
+    const unknown = await sandbox.request('POST', '/void-shipment', {
+      token: w.token,
+      body: { data: { shipment_id: '00000000-0000-4000-8000-000000000000' } },
+    });
     expect(firstError(unknown)).toMatchObject({ code: '10008', source: { pointer: '/data/shipment_id' } });
   });
 
@@ -171,18 +188,30 @@ describe('after registration', () => {
     const statuses = (await sandbox.get('/statuses?page[size]=100', w.token)).body.data;
     const id = (code: string) => statuses.find((s: Json) => s.attributes.code === code).id;
     const created = await createShipment(sandbox, w.token, registrable(w));
-    const early = await sandbox.request('POST', '/update-shipment-status', { token: w.token, body: { data: { shipment_id: created.id, status_id: id('shipment-delivered') } } });
+    const early = await sandbox.request('POST', '/update-shipment-status', {
+      token: w.token,
+      body: { data: { shipment_id: created.id, status_id: id('shipment-delivered') } },
+    });
     expect(early.status).toBe(422);
     await sandbox.advance(DELAY);
     await sandbox.advance(60);
-    const answer = await sandbox.request('POST', '/update-shipment-status', { token: w.token, body: { data: { shipment_id: created.id, status_id: id('shipment-at-sorting') } } });
+    const answer = await sandbox.request('POST', '/update-shipment-status', {
+      token: w.token,
+      body: { data: { shipment_id: created.id, status_id: id('shipment-at-sorting') } },
+    });
     expect(answer.status).toBe(204);
     const now = await current(sandbox, w.token, created.id);
     expect(now.code).toBe('shipment-at-sorting');
     expect(now.shipment.attributes.synced_at).toBe(TEST_NOW + DELAY + 60);
-    await sandbox.request('POST', '/update-shipment-status', { token: w.token, body: { data: { shipment_id: created.id, status_id: id('shipment-at-sorting') } } });
+    await sandbox.request('POST', '/update-shipment-status', {
+      token: w.token,
+      body: { data: { shipment_id: created.id, status_id: id('shipment-at-sorting') } },
+    });
     expect(await history(sandbox, w.token, created.id)).toHaveLength(3);
-    const notCarrier = await sandbox.request('POST', '/update-shipment-status', { token: w.token, body: { data: { shipment_id: created.id, status_id: id('shipment-concept') } } });
+    const notCarrier = await sandbox.request('POST', '/update-shipment-status', {
+      token: w.token,
+      body: { data: { shipment_id: created.id, status_id: id('shipment-concept') } },
+    });
     expect(firstError(notCarrier).source.pointer).toBe('/data/status_id');
   });
 

@@ -12,7 +12,12 @@ beforeAll(async () => {
   w = await world(sandbox);
   // DPD Classic within Germany on the broker's contract: its rate has a fuel surcharge, an
   // oversize surcharge above 1750 mm and paid options, and the contract offers paid coverage.
-  service = w.services.find((s: Json) => s.attributes.code === 'dpd-classic' && s.attributes.regions_from.some((r: Json) => r.country_code === 'DE') && s.attributes.regions_to.some((r: Json) => r.country_code === 'DE'));
+  service = w.services.find(
+    (s: Json) =>
+      s.attributes.code === 'dpd-classic' &&
+      s.attributes.regions_from.some((r: Json) => r.country_code === 'DE') &&
+      s.attributes.regions_to.some((r: Json) => r.country_code === 'DE'),
+  );
   contract = w.contracts.find((c: Json) => c.attributes.name === 'DPD (broker)');
   const coverages = (await sandbox.get(`/contracts/${contract.id}?include=liability_coverages`, w.token)).body.included;
   coverage = coverages.find((c: Json) => c.attributes.price.amount > 0);
@@ -35,13 +40,15 @@ const fullBody = () =>
     },
   });
 
-const surchargesOf = async (shipmentId: string, token = w.token) => (await sandbox.get(`/shipments/${shipmentId}/surcharges?page[size]=100`, token)).body.data as Json[];
+const surchargesOf = async (shipmentId: string, token = w.token) =>
+  (await sandbox.get(`/shipments/${shipmentId}/surcharges?page[size]=100`, token)).body.data as Json[];
 const feeSum = (rows: Json[]) => rows.reduce((sum, row) => sum + row.fee.amount, 0);
 
 describe('shipment surcharges', () => {
   it('are the parts of the price on top of the base rate: base rate plus fees is the price', async () => {
     const created = await createShipment(sandbox, w.token, fullBody());
-    const rate = (await sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${contract.id}&filter[weight]=${parcel.weight}`, w.token)).body.data[0];
+    const rate = (await sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${contract.id}&filter[weight]=${parcel.weight}`, w.token))
+      .body.data[0];
     const offered = (code: string) => rate.relationships.service_options.data.find((o: Json) => o.id === w.option(code).id).meta.price.amount;
     const rows = await surchargesOf(created.id);
     const fees = Object.fromEntries(rows.map((row) => [row.attributes.name, row.attributes.fee]));
@@ -79,8 +86,12 @@ describe('shipment surcharges', () => {
     const created = await createShipment(sandbox, w.token, fullBody());
     const before = await surchargesOf(created.id);
     await sandbox.advance(60);
-    const patch = (data: Json) => sandbox.request('PATCH', `/shipments/${created.id}`, { token: w.token, body: { data: { type: 'shipments', id: created.id, ...data } } });
-    const smaller = await patch({ attributes: { physical_properties: { weight: 2000, length: 400 } }, relationships: { service_options: { data: [] }, liability_coverage: { data: null } } });
+    const patch = (data: Json) =>
+      sandbox.request('PATCH', `/shipments/${created.id}`, { token: w.token, body: { data: { type: 'shipments', id: created.id, ...data } } });
+    const smaller = await patch({
+      attributes: { physical_properties: { weight: 2000, length: 400 } },
+      relationships: { service_options: { data: [] }, liability_coverage: { data: null } },
+    });
     expect(smaller.status).toBe(200);
     const after = await surchargesOf(created.id);
     expect(after.map((row) => row.attributes.name)).toEqual(['Fuel surcharge']);

@@ -14,7 +14,10 @@ const pointersOf = (answer: Json) => answer.body.errors.map((e: Json) => e.sourc
 
 describe('creating a shipment', () => {
   it('creates a concept with the computed volumetric weight and no price before a service is chosen', async () => {
-    const body = shipmentBody({ shop: w.shopIn('NL'), attributes: { physical_properties: { weight: 1200, length: 400, width: 300, height: 200, volumetric_weight: 1 } } });
+    const body = shipmentBody({
+      shop: w.shopIn('NL'),
+      attributes: { physical_properties: { weight: 1200, length: 400, width: 300, height: 200, volumetric_weight: 1 } },
+    });
     const answer = await post(body);
     expect(answer.status).toBe(201);
     expect(answer.headers.get('location')).toBe(answer.body.data.links.self);
@@ -61,12 +64,19 @@ describe('creating a shipment', () => {
   });
 
   it('picks the service and the cheapest active contract from meta.service_code', async () => {
-    const body = shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.DE, attributes: { physical_properties: { weight: 2000 }, ...customsContent }, meta: { service_code: 'dpd-classic' } });
+    const body = shipmentBody({
+      shop: w.shopIn('NL'),
+      recipient: recipients.DE,
+      attributes: { physical_properties: { weight: 2000 }, ...customsContent },
+      meta: { service_code: 'dpd-classic' },
+    });
     const created = await createShipment(sandbox, w.token, body);
     const service = w.services.find((s: Json) => s.id === created.relationships.service.data.id);
     expect(service.attributes.code).toBe('dpd-classic');
     const rates = await sandbox.get(`/service-rates?filter[service]=${service.id}&filter[weight]=2000&filter[has_active_contract]=true`, w.token);
-    const cheapest = rates.body.data.reduce((a: Json, b: Json) => ((a.attributes.price?.amount ?? Infinity) <= (b.attributes.price?.amount ?? Infinity) ? a : b));
+    const cheapest = rates.body.data.reduce((a: Json, b: Json) =>
+      (a.attributes.price?.amount ?? Infinity) <= (b.attributes.price?.amount ?? Infinity) ? a : b,
+    );
     expect(rates.body.data.length).toBeGreaterThan(1);
     expect(created.relationships.contract.data.id).toBe(cheapest.relationships.contract.data.id);
     const unknown = await post({ ...body, meta: { service_code: 'pigeon-post' } });
@@ -76,17 +86,25 @@ describe('creating a shipment', () => {
 
   it('computes the total value from the items of an international shipment', async () => {
     const service = w.service('postnl-parcel-international', 'GB');
-    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, service, contract: w.contractFor(service), attributes: customsContent }));
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, service, contract: w.contractFor(service), attributes: customsContent }),
+    );
     expect(created.attributes.total_value).toEqual({ amount: 2 * 1250 + 300, currency: 'EUR' });
     expect(created.attributes.items).toHaveLength(2);
   });
 
   it('accepts a label choice the carrier offers and never echoes meta', async () => {
     const service = w.service('postnl-parcel-standard', 'NL');
-    const answer = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), meta: { label: { mime_type: 'application/zpl', size: 'A6' } } }));
+    const answer = await post(
+      shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), meta: { label: { mime_type: 'application/zpl', size: 'A6' } } }),
+    );
     expect(answer.status).toBe(201);
     expect(answer.body).not.toHaveProperty('meta');
-    const refused = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), meta: { label: { mime_type: 'image/png', size: 'A4' } } }));
+    const refused = await post(
+      shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), meta: { label: { mime_type: 'image/png', size: 'A4' } } }),
+    );
     expect(refused.status).toBe(422);
     expect(firstError(refused).source.pointer).toBe('/meta/label');
   });
@@ -119,13 +137,19 @@ describe('bad shipment input', () => {
   });
 
   it.each([0, -5, 'heavy', 1.5])('refuses weight %s', async (weight) => {
-    const answer = await expectRefused(shipmentBody({ shop: w.shopIn('NL'), attributes: { physical_properties: { weight } } }), 400, ['/data/attributes/physical_properties/weight']);
+    const answer = await expectRefused(shipmentBody({ shop: w.shopIn('NL'), attributes: { physical_properties: { weight } } }), 400, [
+      '/data/attributes/physical_properties/weight',
+    ]);
     expect(firstError(answer).code).toBe('10003');
   });
 
   it('refuses an unknown country code', async () => {
-    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), recipient: { ...recipients.NL, country_code: 'XX' } }), 400, ['/data/attributes/recipient_address/country_code']);
-    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), recipient: { ...recipients.NL, country_code: 'NLD' } }), 400, ['/data/attributes/recipient_address/country_code']);
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), recipient: { ...recipients.NL, country_code: 'XX' } }), 400, [
+      '/data/attributes/recipient_address/country_code',
+    ]);
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), recipient: { ...recipients.NL, country_code: 'NLD' } }), 400, [
+      '/data/attributes/recipient_address/country_code',
+    ]);
   });
 
   it('needs description, items and customs for an international shipment', async () => {
@@ -148,9 +172,11 @@ describe('bad shipment input', () => {
     const pending = w.contracts.find((c: Json) => c.attributes.status === 'pending');
     const answer = await expectRefused(shipmentBody({ shop: w.shopIn('NL'), service, contract: pending }), 422, ['/data/relationships/contract/data/id']);
     expect(firstError(answer).detail).toContain('pending');
-    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.DE, service, contract: w.contractFor(service), attributes: customsContent }), 422, [
-      '/data/relationships/service/data/id',
-    ]);
+    await expectRefused(
+      shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.DE, service, contract: w.contractFor(service), attributes: customsContent }),
+      422,
+      ['/data/relationships/service/data/id'],
+    );
   });
 
   it('refuses two options of one category and an option the rate does not offer', async () => {
@@ -166,7 +192,9 @@ describe('bad shipment input', () => {
     expect(answer.status).toBe(422);
     expect(pointersOf(answer)).toContain('/data/relationships/service_options/data/1');
     const notOffered = w.options.find((o: Json) => !offered.some((x: Json) => x?.id === o.id) && !o.attributes.values_format);
-    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: options([notOffered]) }), 422, ['/data/relationships/service_options/data/0']);
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: options([notOffered]) }), 422, [
+      '/data/relationships/service_options/data/0',
+    ]);
   });
 
   it('refuses a liability coverage of another contract', async () => {
@@ -188,15 +216,19 @@ describe('bad shipment input', () => {
   it('needs a pickup location for a service that delivers to a pickup point', async () => {
     const service = w.service('postnl-parcel-pickup-point', 'NL');
     await expectRefused(shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service) }), 422, ['/data/attributes/pickup_location']);
-    const ok = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { pickup_location: { code: '205604' } } }));
+    const ok = await post(
+      shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { pickup_location: { code: '205604' } } }),
+    );
     expect(ok.status).toBe(201);
   });
 
   it('refuses a weight outside every rate', async () => {
     const service = w.service('postnl-letterbox-parcel', 'NL');
-    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { physical_properties: { weight: 900000 } } }), 422, [
-      '/data/attributes/physical_properties/weight',
-    ]);
+    await expectRefused(
+      shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { physical_properties: { weight: 900000 } } }),
+      422,
+      ['/data/attributes/physical_properties/weight'],
+    );
   });
 
   it('refuses a wrong type with 409 and unknown attributes with 400', async () => {
@@ -228,10 +260,23 @@ describe('reading shipments', () => {
     const s = await testSandbox();
     const m = await world(s);
     const service = m.service('postnl-parcel-standard', 'NL');
-    const a = await createShipment(s, m.token, shipmentBody({ shop: m.shopIn('NL'), service, contract: m.contractFor(service), attributes: { customer_reference: 'ORDER-1', channel: 'webshop', tags: ['gift', 7], description: 'Blue teapot', register_at: TEST_NOW + 86400 } }));
+    const a = await createShipment(
+      s,
+      m.token,
+      shipmentBody({
+        shop: m.shopIn('NL'),
+        service,
+        contract: m.contractFor(service),
+        attributes: { customer_reference: 'ORDER-1', channel: 'webshop', tags: ['gift', 7], description: 'Blue teapot', register_at: TEST_NOW + 86400 },
+      }),
+    );
     await s.advance(2 * 86400);
     const t = await s.token();
-    const b = await createShipment(s, t, shipmentBody({ shop: m.shopIn('DE'), recipient: recipients.DE, attributes: { customer_reference: 'ORDER-2', channel: 'pos', tags: ['b2b'] } }));
+    const b = await createShipment(
+      s,
+      t,
+      shipmentBody({ shop: m.shopIn('DE'), recipient: recipients.DE, attributes: { customer_reference: 'ORDER-2', channel: 'pos', tags: ['b2b'] } }),
+    );
     const ids = async (query: string) => (await s.get(`/shipments?${query}`, t)).body.data.map((x: Json) => x.id);
     expect(await ids(`filter[shop]=${m.shopIn('DE').id}`)).toEqual([b.id]);
     expect(await ids('filter[current_status_code]=shipment-concept')).toEqual([b.id]);
@@ -264,7 +309,11 @@ describe('reading shipments', () => {
 
 describe('changing and deleting a shipment', () => {
   it('changes a concept, keeping what is not sent and ignoring read-only fields', async () => {
-    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), attributes: { description: 'Old', customer_reference: 'R-1' } }));
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), attributes: { description: 'Old', customer_reference: 'R-1' } }),
+    );
     const answer = await sandbox.request('PATCH', `/shipments/${created.id}`, {
       token: w.token,
       body: { data: { type: 'shipments', id: created.id, attributes: { description: 'New', price: { amount: 1, currency: 'EUR' }, tracking_code: 'X' } } },
@@ -277,7 +326,10 @@ describe('changing and deleting a shipment', () => {
 
   it('deletes a concept (204, then 404), and refuses mismatched ids', async () => {
     const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
-    const mismatch = await sandbox.request('PATCH', `/shipments/${created.id}`, { token: w.token, body: { data: { type: 'shipments', id: '00000000-0000-4000-8000-000000000000' } } });
+    const mismatch = await sandbox.request('PATCH', `/shipments/${created.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: '00000000-0000-4000-8000-000000000000' } },
+    });
     expect(mismatch.status).toBe(409);
     expect((await sandbox.request('DELETE', `/shipments/${created.id}`, { token: w.token })).status).toBe(204);
     expect((await sandbox.get(`/shipments/${created.id}`, w.token)).status).toBe(404);

@@ -3,7 +3,9 @@ import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } 
 import { tinyPng } from './support/images.js';
 
 /** The start of a JFIF JPEG: SOI and an APP0 segment, enough for its type to show. */
-const tinyJpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9]);
+const tinyJpeg = Buffer.from([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9,
+]);
 const tinyGif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
 const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#ff0000"/></svg>';
 
@@ -41,7 +43,8 @@ function shopBody(overrides: Json = {}): Json {
 }
 
 const createShop = (body: Json = shopBody(), as = token) => sandbox.request('POST', '/shops', { body, token: as });
-const patchShop = (id: string, data: Json, as = token) => sandbox.request('PATCH', `/shops/${id}`, { body: { data: { type: 'shops', id, ...data } }, token: as });
+const patchShop = (id: string, data: Json, as = token) =>
+  sandbox.request('PATCH', `/shops/${id}`, { body: { data: { type: 'shops', id, ...data } }, token: as });
 
 describe('reading shops', () => {
   it("lists only the caller's organization's shops, with an organization relationship", async () => {
@@ -93,7 +96,12 @@ describe('filtering shops', () => {
   let shopId: string;
   beforeAll(async () => {
     const body = shopBody({
-      attributes: { name: 'Filter Me Exactly', reference: 'REF-Zebra-42', website: 'https://filters.example.com', return_address: { ...address, city: 'Utrecht' } },
+      attributes: {
+        name: 'Filter Me Exactly',
+        reference: 'REF-Zebra-42',
+        website: 'https://filters.example.com',
+        return_address: { ...address, city: 'Utrecht' },
+      },
     });
     shopId = (await createShop(body)).body.data.id;
   });
@@ -108,7 +116,10 @@ describe('filtering shops', () => {
   it('filter[search] finds text in name, reference, website and addresses, ignoring case', async () => {
     for (const text of ['me exact', 'zebra-42', 'FILTERS.example', 'utrecht']) {
       const found = await sandbox.get(`/shops?filter[search]=${encodeURIComponent(text)}`, token);
-      expect(found.body.data.map((shop: Json) => shop.id), text).toEqual([shopId]);
+      expect(
+        found.body.data.map((shop: Json) => shop.id),
+        text,
+      ).toEqual([shopId]);
     }
     expect((await sandbox.get('/shops?filter[search]=no-such-text-anywhere', token)).body.data).toEqual([]);
     expect(firstError(await sandbox.get('/shops?filter[colour]=red', token)).source).toEqual({ parameter: 'filter[colour]' });
@@ -117,8 +128,21 @@ describe('filtering shops', () => {
 
 describe('creating shops', () => {
   it('answers 201 with every attribute, the branding and a Location, and lists the new shop', async () => {
-    const returns = { domain: 'returns.complete.example.com', primary_color: '#112233', accent_color: '#ff00ff', hide_product_price: true, logo_url: 'https://cdn.example.com/logo.png' };
-    const tracking = { primary_color: '#445566', secondary_color: '#abc', background_color: '#FFFFFF', foreground_color: '#000000', accent_color: '#ff00ff', hide_sender_address: true };
+    const returns = {
+      domain: 'returns.complete.example.com',
+      primary_color: '#112233',
+      accent_color: '#ff00ff',
+      hide_product_price: true,
+      logo_url: 'https://cdn.example.com/logo.png',
+    };
+    const tracking = {
+      primary_color: '#445566',
+      secondary_color: '#abc',
+      background_color: '#FFFFFF',
+      foreground_color: '#000000',
+      accent_color: '#ff00ff',
+      hide_sender_address: true,
+    };
     const attributes = {
       name: 'Complete Shop',
       website: 'https://complete.example.com',
@@ -170,7 +194,7 @@ describe('creating shops', () => {
     }
   });
 
-  it('drops unknown branding members, as production\'s open branding objects do, and refuses an unknown locale', async () => {
+  it("drops unknown branding members, as production's open branding objects do, and refuses an unknown locale", async () => {
     const answer = await createShop(shopBody({ attributes: { branding: { tracking: { primary_color: '#123456', sparkle: true } } } }));
     expect(answer.body.data.attributes.branding).toEqual({ tracking: { primary_color: '#123456' } });
     const locale = await createShop(shopBody({ attributes: { locale: 'xx-XX' } }));
@@ -237,7 +261,8 @@ describe('invalid shop requests', () => {
 describe('updating shops', () => {
   let shop: Json;
   beforeEach(async () => {
-    shop = (await createShop(shopBody({ attributes: { name: 'Before', reference: 'ref-1', website: 'https://before.example.com', sender_address: address } }))).body.data;
+    shop = (await createShop(shopBody({ attributes: { name: 'Before', reference: 'ref-1', website: 'https://before.example.com', sender_address: address } })))
+      .body.data;
   });
 
   it('changes only the attributes sent and answers with the whole shop', async () => {
@@ -371,7 +396,9 @@ describe('rejected requests', () => {
     const before = sandbox.store.snapshot();
     const attempts = [
       createShop(shopBody({ meta: { logo: logo('image/png', tinyGif) } })),
-      createShop(shopBody({ relationships: { organization: { data: { type: 'organizations', id: otherOrgId } } }, meta: { logo: logo('image/png', tinyPng()) } })),
+      createShop(
+        shopBody({ relationships: { organization: { data: { type: 'organizations', id: otherOrgId } } }, meta: { logo: logo('image/png', tinyPng()) } }),
+      ),
       createShop(shopBody({ attributes: { name: 'X', sender_address: { ...address, country_code: 'NLD' } } })),
       patchShop(shop.id, { attributes: { name: 'Changed' }, meta: { logo: logo('image/gif', tinyPng()) } }),
       patchShop(shop.id, { attributes: { name: 'Changed', website: 'not a url' } }),

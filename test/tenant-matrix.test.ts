@@ -93,7 +93,11 @@ async function attempt(endpoint: Endpoint, caller: Tenant, params: Record<string
 
 describe('tenant matrix: ids in the path', () => {
   it('classifies every path parameter of every endpoint', () => {
-    const unknown = all.flatMap((endpoint) => pathParams(endpoint.path).map((param) => classify(endpoint, param)).filter((found) => typeof found === 'string'));
+    const unknown = all.flatMap((endpoint) =>
+      pathParams(endpoint.path)
+        .map((param) => classify(endpoint, param))
+        .filter((found) => typeof found === 'string'),
+    );
     expect(unknown).toEqual([]);
     expect(withTenantParams.length).toBeGreaterThanOrEqual(15);
   });
@@ -117,7 +121,10 @@ describe('tenant matrix: ids in the path', () => {
         }
       }
       // And a path that is the other tenant's throughout.
-      const theirs = ownParams(p.sandbox.store, endpoint, owner.organizationId, { shipment_id: owner.conceptShipmentId, ...preferredReturnParams(endpoint, owner.returns) });
+      const theirs = ownParams(p.sandbox.store, endpoint, owner.organizationId, {
+        shipment_id: owner.conceptShipmentId,
+        ...preferredReturnParams(endpoint, owner.returns),
+      });
       if (!theirs) throw new Error(`${nameOf(endpoint)}: ${direction.name}: the owner has nothing to fill the path with`);
       attempts += 1;
       failures.push(...(await attempt(endpoint, caller, theirs)).map((f) => `${direction.name}: ${f}`));
@@ -129,7 +136,9 @@ describe('tenant matrix: ids in the path', () => {
   it('leaves out only resources that are public by design, and those are reachable without a token', async () => {
     const publicTypes = Object.entries(RESOURCES).filter(([, resource]) => resource.kind === 'public');
     expect(publicTypes.map(([type]) => type).sort()).toEqual(['logos', 'return-checkouts', 'return-portals', 'tracking-codes']);
-    for (const endpoint of all.filter((e) => pathParams(e.path).some((param) => (classify(e, param) as { resource: ResourceClass }).resource?.kind === 'public'))) {
+    for (const endpoint of all.filter((e) =>
+      pathParams(e.path).some((param) => (classify(e, param) as { resource: ResourceClass }).resource?.kind === 'public'),
+    )) {
       expect(endpoint.auth, nameOf(endpoint)).toBe('none');
       const params = ownParams(p.sandbox.store, endpoint, p.b.organizationId)!;
       const answer = await send(p.sandbox, { method: endpoint.method, path: fillPath(endpoint.path, params) });
@@ -140,7 +149,6 @@ describe('tenant matrix: ids in the path', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-
 /** Every include path of a type up to two steps deep (`contract`, `contract.owner`, ...). */
 /** The document without its top-level links (which echo the query string). */
 const content = (body: Json) => JSON.stringify({ data: body?.data, included: body?.included, meta: body?.meta });
@@ -148,7 +156,7 @@ const content = (body: Json) => JSON.stringify({ data: body?.data, included: bod
 const readable = all.filter((endpoint) => endpoint.method === 'get' && (endpoint.paginated || endpoint.include) && endpoint.auth !== 'control');
 
 describe('tenant matrix: what reads show', () => {
-  it.each(readable.map((endpoint) => [nameOf(endpoint), endpoint] as const))('%s shows none of the other tenant\'s ids', async (_name, endpoint) => {
+  it.each(readable.map((endpoint) => [nameOf(endpoint), endpoint] as const))("%s shows none of the other tenant's ids", async (_name, endpoint) => {
     await p.restore();
     const failures: string[] = [];
     for (const direction of directions) {
@@ -174,7 +182,8 @@ describe('tenant matrix: what reads show', () => {
           const answer = await send(p.sandbox, { method: 'GET', path: url, headers: { authorization: `Bearer ${caller.token}` } });
           failures.push(...answerProblems('GET', answer).map((f) => `${direction.name}: ${url}: ${f}`));
           if (answer.status !== 200) {
-            if (mustSucceed || answer.status !== 400) failures.push(`${direction.name}: GET ${url}: expected 200, got ${answer.status} ${answer.text.slice(0, 200)}`);
+            if (mustSucceed || answer.status !== 400)
+              failures.push(`${direction.name}: GET ${url}: expected 200, got ${answer.status} ${answer.text.slice(0, 200)}`);
             break;
           }
           const text = content(answer.body);
@@ -203,7 +212,13 @@ describe('tenant matrix: what reads show', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-type BodyCase = { name: string; method: string; path: (caller: Tenant) => string; body: (caller: Tenant, id: string) => Json; foreign: (owner: Tenant) => string };
+type BodyCase = {
+  name: string;
+  method: string;
+  path: (caller: Tenant) => string;
+  body: (caller: Tenant, id: string) => Json;
+  foreign: (owner: Tenant) => string;
+};
 
 const shopOf = (tenant: Tenant) => tenant.world.shops.find((shop: Json) => shop.id === tenant.shopId);
 const withRelationship = (caller: Tenant, name: string, type: string, id: string) => {
@@ -215,7 +230,13 @@ const withRelationship = (caller: Tenant, name: string, type: string, id: string
 
 /** Requests that name another resource in their body: a foreign id must look exactly like a missing one. */
 const bodyCases: BodyCase[] = [
-  { name: 'void a shipment', method: 'POST', path: () => '/void-shipment', body: (_c, id) => ({ data: { shipment_id: id } }), foreign: (o) => o.registeredShipmentId },
+  {
+    name: 'void a shipment',
+    method: 'POST',
+    path: () => '/void-shipment',
+    body: (_c, id) => ({ data: { shipment_id: id } }),
+    foreign: (o) => o.registeredShipmentId,
+  },
   {
     name: 'simulate a carrier status',
     method: 'POST',
@@ -223,9 +244,27 @@ const bodyCases: BodyCase[] = [
     body: (_c, id) => ({ data: { shipment_id: id, status_id: p.sandbox.store.find('statuses', 'code', 'shipment-delivered')[0]!.id } }),
     foreign: (o) => o.registeredShipmentId,
   },
-  { name: 'ship from their shop', method: 'POST', path: () => '/shipments', body: (c, id) => withRelationship(c, 'shop', 'shops', id), foreign: (o) => o.shopId },
-  { name: 'ship on their contract', method: 'POST', path: () => '/shipments', body: (c, id) => withRelationship(c, 'contract', 'contracts', id), foreign: (o) => o.contractId },
-  { name: 'ship in their collection', method: 'POST', path: () => '/shipments', body: (c, id) => withRelationship(c, 'collection', 'collections', id), foreign: (o) => o.collectionId },
+  {
+    name: 'ship from their shop',
+    method: 'POST',
+    path: () => '/shipments',
+    body: (c, id) => withRelationship(c, 'shop', 'shops', id),
+    foreign: (o) => o.shopId,
+  },
+  {
+    name: 'ship on their contract',
+    method: 'POST',
+    path: () => '/shipments',
+    body: (c, id) => withRelationship(c, 'contract', 'contracts', id),
+    foreign: (o) => o.contractId,
+  },
+  {
+    name: 'ship in their collection',
+    method: 'POST',
+    path: () => '/shipments',
+    body: (c, id) => withRelationship(c, 'collection', 'collections', id),
+    foreign: (o) => o.collectionId,
+  },
   {
     name: 'insure with their coverage',
     method: 'POST',
@@ -305,7 +344,13 @@ const bodyCases: BodyCase[] = [
     body: (_c, id) => ({ data: { collection_id: id } }),
     foreign: (o) => o.manifestCollectionId,
   },
-  { name: 'manifest of their shipment', method: 'POST', path: () => '/manifests', body: (c, id) => manifestBody(shopOf(c), id), foreign: (o) => o.registeredShipmentId },
+  {
+    name: 'manifest of their shipment',
+    method: 'POST',
+    path: () => '/manifests',
+    body: (c, id) => manifestBody(shopOf(c), id),
+    foreign: (o) => o.registeredShipmentId,
+  },
   {
     name: 'manifest owned by their shop',
     method: 'POST',
@@ -317,7 +362,13 @@ const bodyCases: BodyCase[] = [
     },
     foreign: (o) => o.shopId,
   },
-  { name: 'hook owned by their organization', method: 'POST', path: () => '/hooks', body: (_c, id) => hookBody({ type: 'organizations', id }), foreign: (o) => o.organizationId },
+  {
+    name: 'hook owned by their organization',
+    method: 'POST',
+    path: () => '/hooks',
+    body: (_c, id) => hookBody({ type: 'organizations', id }),
+    foreign: (o) => o.organizationId,
+  },
   { name: 'hook owned by their shop', method: 'POST', path: () => '/hooks', body: (_c, id) => hookBody({ type: 'shops', id }), foreign: (o) => o.shopId },
   {
     name: 'shop in their organization',
@@ -359,7 +410,11 @@ const bodyCases: BodyCase[] = [
     path: () => '/get-dynamic-service-rates',
     body: (c, id) => ({
       data: {
-        attributes: { sender_address: shopOf(c).attributes.sender_address, recipient_address: shopOf(c).attributes.sender_address, physical_properties: { weight: 1000 } },
+        attributes: {
+          sender_address: shopOf(c).attributes.sender_address,
+          recipient_address: shopOf(c).attributes.sender_address,
+          physical_properties: { weight: 1000 },
+        },
         relationships: { contract: { data: { type: 'contracts', id } } },
       },
     }),
@@ -386,7 +441,9 @@ describe('tenant matrix: ids in request bodies', () => {
         expect(storeDiff(before, p.sandbox.store.snapshot()), direction.name).toEqual([]);
         answers.push(answer);
       }
-      expect(normalized(answers[0]!, foreign), `${direction.name}: the other tenant's id must answer like a missing id`).toEqual(normalized(answers[1]!, missing));
+      expect(normalized(answers[0]!, foreign), `${direction.name}: the other tenant's id must answer like a missing id`).toEqual(
+        normalized(answers[1]!, missing),
+      );
     }
   });
 });

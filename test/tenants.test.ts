@@ -180,7 +180,10 @@ describe('resetting one tenant', () => {
     const originalShop = (await sandbox.get(`/shops/${a.shop_id}`, tokenA)).body;
     const shipmentsA = [await tenantShipment(sandbox, tokenA, a.shop_id), await tenantShipment(sandbox, tokenA, a.shop_id)];
     const shipmentB = await tenantShipment(sandbox, tokenB, b.shop_id);
-    const renamed = await sandbox.request('PATCH', `/shops/${a.shop_id}`, { token: tokenA, body: { data: { type: 'shops', id: a.shop_id, attributes: { name: 'Renamed' } } } });
+    const renamed = await sandbox.request('PATCH', `/shops/${a.shop_id}`, {
+      token: tokenA,
+      body: { data: { type: 'shops', id: a.shop_id, attributes: { name: 'Renamed' } } },
+    });
     expect(renamed.status).toBe(200);
     const extra = await sandbox.request('POST', '/shops', {
       token: tokenA,
@@ -200,13 +203,24 @@ describe('resetting one tenant', () => {
 
     const reset = await sandbox.request('POST', '/_sandbox/reset', { body: { client_id: a.client_id } });
     expect(reset.status, reset.text).toBe(200);
-    expect(reset.body).toMatchObject({ reset: 'tenant', client_id: a.client_id, organization_id: a.organization_id, removed: { shipments: 2, shops: 1 }, restored: { shops: 1 } });
+    expect(reset.body).toMatchObject({
+      reset: 'tenant',
+      client_id: a.client_id,
+      organization_id: a.organization_id,
+      removed: { shipments: 2, shops: 1 },
+      restored: { shops: 1 },
+    });
     expect(reset.body.removed.shipment_statuses).toBeGreaterThanOrEqual(2);
 
     for (const shipment of shipmentsA) expect((await sandbox.get(`/shipments/${shipment.id}`, tokenA)).status).toBe(404);
     expect((await sandbox.get('/shipments', tokenA)).body.data).toEqual([]);
     expect((await sandbox.get(`/shipments/${shipmentB.id}`, tokenB)).status).toBe(200);
-    expect((await sandbox.get('/shops', tokenA)).body).toEqual({ ...originalShop, data: [originalShop.data], meta: expect.anything(), links: expect.anything() });
+    expect((await sandbox.get('/shops', tokenA)).body).toEqual({
+      ...originalShop,
+      data: [originalShop.data],
+      meta: expect.anything(),
+      links: expect.anything(),
+    });
     expect((await sandbox.get(`/shops/${a.shop_id}`, tokenA)).body).toEqual(originalShop);
     expect(sandbox.store.find('shipmentStatuses', 'shipment_id', shipmentsA[0].id)).toEqual([]);
     // The tenant keeps its client and its tokens.
@@ -227,7 +241,10 @@ describe('resetting one tenant', () => {
     const keyed = await sandbox.request('POST', '/shipments', { token: tokenA, body: shipmentBody({ shop: shopA }), headers: { 'idempotency-key': 'k-1' } });
     expect(keyed.status).toBe(201);
     await sandbox.store.transact((tx) => {
-      for (const [tenant, shipment] of [[a, shipmentA], [b, shipmentB]] as const) {
+      for (const [tenant, shipment] of [
+        [a, shipmentA],
+        [b, shipmentB],
+      ] as const) {
         const hookId = tx.newId();
         tx.insert('hooks', {
           id: hookId,
@@ -290,7 +307,10 @@ describe('resetting one tenant', () => {
     const mine = await createShipment(sandbox, fixture.token, shipmentBody({ shop: fixture.shopIn('NL') }));
     const theirs = await createShipment(sandbox, other.token, shipmentBody({ shop: other.shopIn('GB'), recipient: recipients.GB }));
     const shop = fixture.shopIn('NL');
-    await sandbox.request('PATCH', `/shops/${shop.id}`, { token: fixture.token, body: { data: { type: 'shops', id: shop.id, attributes: { name: 'Changed' } } } });
+    await sandbox.request('PATCH', `/shops/${shop.id}`, {
+      token: fixture.token,
+      body: { data: { type: 'shops', id: shop.id, attributes: { name: 'Changed' } } },
+    });
     const postnl = (await sandbox.get('/carriers')).body.data.find((c: Json) => c.attributes.code === 'postnl');
     const contract = await sandbox.request('POST', '/contracts', {
       token: fixture.token,
@@ -304,7 +324,10 @@ describe('resetting one tenant', () => {
     });
     expect(contract.status, contract.text).toBe(201);
     const ownSeeded = before.contracts.find((c: Json) => c.relationships.owner.data.type === 'organizations');
-    const renamed = await sandbox.request('PATCH', `/contracts/${ownSeeded.id}`, { token: fixture.token, body: { data: { type: 'contracts', id: ownSeeded.id, attributes: { name: 'Renamed' } } } });
+    const renamed = await sandbox.request('PATCH', `/contracts/${ownSeeded.id}`, {
+      token: fixture.token,
+      body: { data: { type: 'contracts', id: ownSeeded.id, attributes: { name: 'Renamed' } } },
+    });
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.body.data.attributes.name).toBe('Renamed');
 

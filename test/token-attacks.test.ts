@@ -105,13 +105,21 @@ const rows: Row[] = [
     },
     detail: /signature/,
   },
-  { name: 'tampered payload (sub switched to other-client)', token: async ({ valid }) => tamper(valid, (c) => ({ ...c, sub: 'other-client' })), detail: /signature/ },
+  {
+    name: 'tampered payload (sub switched to other-client)',
+    token: async ({ valid }) => tamper(valid, (c) => ({ ...c, sub: 'other-client' })),
+    detail: /signature/,
+  },
   {
     name: 'tampered payload (limited-client scope widened)',
     token: async ({ sandbox }) => tamper(await sandbox.token('limited-client'), (c) => ({ ...c, scope: SCOPES.join(' ') })),
     detail: /signature/,
   },
-  { name: 'tampered payload (exp pushed a year out)', token: async ({ valid }) => tamper(valid, (c) => ({ ...c, exp: Number(c.exp) + 365 * 86400 })), detail: /signature/ },
+  {
+    name: 'tampered payload (exp pushed a year out)',
+    token: async ({ valid }) => tamper(valid, (c) => ({ ...c, exp: Number(c.exp) + 365 * 86400 })),
+    detail: /signature/,
+  },
   { name: 'signature stripped', token: async ({ valid }) => `${valid.split('.').slice(0, 2).join('.')}.`, detail: /signature|verified/ },
   { name: 'extra segment', token: async ({ valid }) => `${valid}.${valid.split('.')[2]}` },
   { name: 'wrong iss', token: ({ sign }) => sign({ iss: 'https://evil.example.com' }), detail: /iss claim/ },
@@ -150,7 +158,11 @@ const rows: Row[] = [
     },
     detail: /expired/,
   },
-  { name: 'expired (signed with an exp in the past)', token: ({ sign, sandbox }) => sign({ iat: sandbox.clock.now() - 7200, exp: sandbox.clock.now() - 3600 }), detail: /expired/ },
+  {
+    name: 'expired (signed with an exp in the past)',
+    token: ({ sign, sandbox }) => sign({ iat: sandbox.clock.now() - 7200, exp: sandbox.clock.now() - 3600 }),
+    detail: /expired/,
+  },
   {
     name: 'revoked by token',
     token: async ({ valid, sandbox }) => {
@@ -271,7 +283,8 @@ describe('token attacks', () => {
         if (answer.status < 200 || answer.status > 299) failures.push(`${target.name}: expected success, got ${answer.status} ${answer.text.slice(0, 200)}`);
         continue;
       }
-      if (answer.status !== 401 || code !== '14002') failures.push(`${target.name}: expected 401/14002, got ${answer.status} ${code ?? ''} ${answer.text.slice(0, 200)}`);
+      if (answer.status !== 401 || code !== '14002')
+        failures.push(`${target.name}: expected 401/14002, got ${answer.status} ${code ?? ''} ${answer.text.slice(0, 200)}`);
       const problem = errorDocumentProblem(answer);
       if (problem) failures.push(`${target.name}: ${problem}`);
       if (row.detail && !row.detail.test(detail)) failures.push(`${target.name}: detail '${detail}' does not match ${row.detail}`);

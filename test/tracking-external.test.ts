@@ -14,7 +14,13 @@ function external(w: World, code: string, extra: { attributes?: Json; relationsh
   const service = w.service('postnl-parcel-standard', 'NL');
   const shop = w.shops[0];
   const recipient = recipients[shop.attributes.sender_address.country_code as keyof typeof recipients];
-  const body = shipmentBody({ shop, recipient, contract: w.contractFor(service), attributes: { tracking_code: code, ...extra.attributes }, relationships: extra.relationships });
+  const body = shipmentBody({
+    shop,
+    recipient,
+    contract: w.contractFor(service),
+    attributes: { tracking_code: code, ...extra.attributes },
+    relationships: extra.relationships,
+  });
   return body;
 }
 
@@ -50,15 +56,23 @@ describe('GET /get-carrier-status-categories', () => {
       token: w.token,
       body: shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { tags: ['sandbox:auto-deliver'] } }),
     });
-    const voided = await sandbox.request('POST', '/registered-shipments', { token: w.token, body: shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service) }) });
-    await sandbox.request('POST', '/void-shipment', { token: w.token, body: { data: { shipment_id: voided.body.data.id } }, headers: { 'content-type': 'application/json' } });
+    const voided = await sandbox.request('POST', '/registered-shipments', {
+      token: w.token,
+      body: shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service) }),
+    });
+    await sandbox.request('POST', '/void-shipment', {
+      token: w.token,
+      body: { data: { shipment_id: voided.body.data.id } },
+      headers: { 'content-type': 'application/json' },
+    });
     expect((await track(sandbox, w.token, external(w, '3SEXT000000001', { attributes: { tags: ['sandbox:auto-deliver'] } }))).status).toBe(204);
     await sandbox.advance(86400);
     const emitted = sandbox.store.all('shipmentStatuses').flatMap((row) => row.carrier_statuses.map((carrier) => carrier.category));
     expect(emitted.length).toBeGreaterThan(8);
     for (const category of emitted) expect(listed.has(category), category).toBe(true);
     const token = await sandbox.token();
-    const delivered = (await sandbox.get('/shipments?filter[carrier_status][category]=default&filter[current_status_code]=shipment-delivered', token)).body.data;
+    const delivered = (await sandbox.get('/shipments?filter[carrier_status][category]=default&filter[current_status_code]=shipment-delivered', token)).body
+      .data;
     expect(delivered.map((s: Json) => s.id).sort()).toEqual([walked.body.data.id, (await byCode(sandbox, token, '3SEXT000000001'))[0].id].sort());
   });
 });
@@ -71,14 +85,22 @@ describe('POST /track-external-shipment', () => {
     expect(answer.text).toBe('');
     const [shipment, ...more] = await byCode(sandbox, w.token, '3SOUT123456789');
     expect(more).toEqual([]);
-    expect(shipment.attributes).toMatchObject({ tracking_code: '3SOUT123456789', barcode: '3SOUT123456789', customer_reference: 'POS-12', synced_at: TEST_NOW });
+    expect(shipment.attributes).toMatchObject({
+      tracking_code: '3SOUT123456789',
+      barcode: '3SOUT123456789',
+      customer_reference: 'POS-12',
+      synced_at: TEST_NOW,
+    });
     expect(shipment.attributes.tracking_url).toContain('3SOUT123456789');
     expect(shipment.attributes.price).toBeUndefined();
     expect(shipment.relationships.files.data).toEqual([]);
     expect(shipment.relationships.shipment_surcharges.data).toEqual([]);
     const status = (await sandbox.get(`/shipments/${shipment.id}?include=shipment_status.status`, w.token)).body.included;
     expect(status.find((r: Json) => r.type === 'statuses').attributes.code).toBe('shipment-registered');
-    expect(status.find((r: Json) => r.type === 'shipment-statuses').attributes.carrier_statuses[0]).toMatchObject({ tracking_code: '3SOUT123456789', category: 'default' });
+    expect(status.find((r: Json) => r.type === 'shipment-statuses').attributes.carrier_statuses[0]).toMatchObject({
+      tracking_code: '3SOUT123456789',
+      category: 'default',
+    });
     // The public tracking page knows it too, and other tenants do not.
     expect((await sandbox.app.request('http://sandbox.test/tracking/3SOUT123456789')).status).toBe(200);
     const other = await sandbox.token('other-client');
@@ -111,7 +133,13 @@ describe('POST /track-external-shipment', () => {
     const sorting = statuses.find((s: Json) => s.attributes.code === 'shipment-at-sorting');
     const simulated = await sandbox.request('POST', '/update-shipment-status', {
       token: w.token,
-      body: { data: { shipment_id: shipment.id, status_id: sorting.id, carrier_statuses: [{ code: 'X1', description: 'Delayed at the hub', assigned_at: TEST_NOW, category: 'delay' }] } },
+      body: {
+        data: {
+          shipment_id: shipment.id,
+          status_id: sorting.id,
+          carrier_statuses: [{ code: 'X1', description: 'Delayed at the hub', assigned_at: TEST_NOW, category: 'delay' }],
+        },
+      },
       headers: { 'content-type': 'application/json' },
     });
     expect(simulated.status).toBe(204);
@@ -130,7 +158,7 @@ describe('POST /track-external-shipment', () => {
     expect((await track(sandbox, other.token, external(other, '3SDUP000000001'))).status).toBe(204);
   });
 
-  it('refuses a missing tracking code or contract, a contract that is not active and another tenant\'s shop, creating nothing', async () => {
+  it("refuses a missing tracking code or contract, a contract that is not active and another tenant's shop, creating nothing", async () => {
     const { sandbox, w } = await setup();
     const before = sandbox.store.count('shipments');
     const noCode = external(w, 'x');
@@ -149,11 +177,19 @@ describe('POST /track-external-shipment', () => {
     expect(nulled.status).toBe(422);
     expect(firstError(nulled).source).toEqual({ pointer: '/data/relationships/contract' });
     const pending = w.contracts.find((c: Json) => c.attributes.status === 'pending');
-    const inactive = await track(sandbox, w.token, external(w, '3SPEND00000001', { relationships: { contract: { data: { type: 'contracts', id: pending.id } } } }));
+    const inactive = await track(
+      sandbox,
+      w.token,
+      external(w, '3SPEND00000001', { relationships: { contract: { data: { type: 'contracts', id: pending.id } } } }),
+    );
     expect(inactive.status).toBe(422);
     expect(inactive.body.errors.map((e: Json) => e.source?.pointer)).toContain('/data/relationships/contract/data/id');
     const other = await world(sandbox, 'other-client');
-    const theirShop = await track(sandbox, w.token, external(w, '3SSHOP00000001', { relationships: { shop: { data: { type: 'shops', id: other.shops[0].id } } } }));
+    const theirShop = await track(
+      sandbox,
+      w.token,
+      external(w, '3SSHOP00000001', { relationships: { shop: { data: { type: 'shops', id: other.shops[0].id } } } }),
+    );
     expect(theirShop.status).toBe(422);
     expect(sandbox.store.count('shipments')).toBe(before);
   });

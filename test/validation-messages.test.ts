@@ -49,7 +49,10 @@ describe('validation messages: body members', () => {
 
   it('names the string a shop name must be', async () => {
     const shop = w.shopIn('NL');
-    const answer = await sandbox.request('PATCH', `/shops/${shop.id}`, { token: w.token, body: { data: { type: 'shops', id: shop.id, attributes: { name: 42 } } } });
+    const answer = await sandbox.request('PATCH', `/shops/${shop.id}`, {
+      token: w.token,
+      body: { data: { type: 'shops', id: shop.id, attributes: { name: 42 } } },
+    });
     expect(errorAt(answer, { pointer: '/data/attributes/name' }).detail).toBe("'name' must be a string, not a number.");
   });
 

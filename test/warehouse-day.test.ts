@@ -75,7 +75,10 @@ describe('a warehouse day', () => {
 
     // 1. The slots PostNL offers at the warehouse this week, and one booked.
     const postal = encodeURIComponent(shop.attributes.sender_address.postal_code);
-    const slots = await sandbox.get(`/carriers/${postnl}/collection-time-slots?country_code=NL&postal_code=${postal}&date_from=2026-01-12&date_to=2026-01-16`, token);
+    const slots = await sandbox.get(
+      `/carriers/${postnl}/collection-time-slots?country_code=NL&postal_code=${postal}&date_from=2026-01-12&date_to=2026-01-16`,
+      token,
+    );
     expect(slots.status, slots.text).toBe(200);
     expect(slots.body.meta.total_records).toBe(10);
     const morning = slots.body.data[0];
@@ -114,12 +117,18 @@ describe('a warehouse day', () => {
         (c: Json) => c.attributes.description === 'Afternoon pick-up',
       );
     const week = await scheduled();
-    expect(week.map((c: Json) => c.attributes.collection_time)).toEqual([0, 1, 2, 3, 4].map((day) => ({ from: MONDAY + day * 86400 + 13 * HOUR, to: MONDAY + day * 86400 + 17 * HOUR })));
+    expect(week.map((c: Json) => c.attributes.collection_time)).toEqual(
+      [0, 1, 2, 3, 4].map((day) => ({ from: MONDAY + day * 86400 + 13 * HOUR, to: MONDAY + day * 86400 + 17 * HOUR })),
+    );
     const today = week[0];
 
     // 3. The day's shipments: two into the afternoon collection, one with add_to_next_collection, one not ready yet.
     const parcel = (weight: number, recipient: Json, meta?: Json) =>
-      createShipment(sandbox, token, shipmentBody({ shop, service, contract, recipient, attributes: { physical_properties: { weight }, register_at: TEST_NOW + 600 }, meta }));
+      createShipment(
+        sandbox,
+        token,
+        shipmentBody({ shop, service, contract, recipient, attributes: { physical_properties: { weight }, register_at: TEST_NOW + 600 }, meta }),
+      );
     const a = await parcel(1200, recipients.NL);
     const b = await parcel(2750, { ...recipients.NL, first_name: 'Bram', last_name: 'Jansen', city: 'Utrecht', postal_code: '3511 AB' });
     const next = await parcel(800, recipients.NL, { add_to_next_collection: true });
@@ -137,7 +146,11 @@ describe('a warehouse day', () => {
     for (const shipment of registered) expect(shipment.relationships.collection.data.id).toBe(today.id);
 
     // 4. The collection's manifest, read as a person and a scanner would.
-    const made = await sandbox.request('POST', '/create-manifest-for-collection', { token, body: { data: { collection_id: today.id } }, headers: { 'content-type': 'application/json' } });
+    const made = await sandbox.request('POST', '/create-manifest-for-collection', {
+      token,
+      body: { data: { collection_id: today.id } },
+      headers: { 'content-type': 'application/json' },
+    });
     expect(made.status, made.text).toBe(200);
     expect(made.headers.get('content-type')).toMatch(/^application\/json/);
     const manifest = made.body.data;
@@ -152,7 +165,11 @@ describe('a warehouse day', () => {
     const pdf = await sandbox.request('GET', `/collections/${today.id}/files/${fileId}`, { token, headers: { accept: 'application/pdf' } });
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    const bytes = Buffer.from(await (await sandbox.app.request(`http://sandbox.test/collections/${today.id}/files/${fileId}`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer());
+    const bytes = Buffer.from(
+      await (
+        await sandbox.app.request(`http://sandbox.test/collections/${today.id}/files/${fileId}`, { headers: { authorization: `Bearer ${token}` } })
+      ).arrayBuffer(),
+    );
     const [page] = readPdf(bytes);
     const text = page!.text.replace(/\s+/g, ' ');
     for (const shipment of registered) expect(text).toContain(shipment.attributes.tracking_code);

@@ -51,7 +51,13 @@ async function setup(config: Partial<Config> = {}) {
       body: {
         data: {
           type: 'hooks',
-          attributes: { name: 'Notify', order: 100, active: true, trigger: { resource_type: 'shipments', resource_action: 'create', predicates: [] }, action: { action_type: 'send-resource', values: [{ url, ...extra }] } },
+          attributes: {
+            name: 'Notify',
+            order: 100,
+            active: true,
+            trigger: { resource_type: 'shipments', resource_action: 'create', predicates: [] },
+            action: { action_type: 'send-resource', values: [{ url, ...extra }] },
+          },
           relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
         },
       },
@@ -104,7 +110,13 @@ describe('webhook targets when a hook is saved', () => {
   });
 
   it('accepts public addresses and names, and loopback on a local sandbox', async () => {
-    for (const url of ['https://hooks.example.com/in', 'http://93.184.216.34/in', `http://127.0.0.1:${receiver.port}/in`, 'http://[::1]:9/in', 'http://localhost:9/in']) {
+    for (const url of [
+      'https://hooks.example.com/in',
+      'http://93.184.216.34/in',
+      `http://127.0.0.1:${receiver.port}/in`,
+      'http://[::1]:9/in',
+      'http://localhost:9/in',
+    ]) {
       expect((await s.hook(url)).status, url).toBe(201);
     }
   });
@@ -114,7 +126,9 @@ describe('HOOK_ALLOWED_HOSTS', () => {
   it('pins the port of an entry given with one; entries without a port allow any', async () => {
     const s = await setup({ hookAllowedHosts: 'hooks.example.com:8443,*.example.org' });
     expect((await s.hook('https://hooks.example.com:8443/in')).status).toBe(201);
-    expect(refusedAt(await s.hook('https://hooks.example.com/in'))).toBe('Webhooks to hooks.example.com are allowed on port 8443 only, not 443 (HOOK_ALLOWED_HOSTS).');
+    expect(refusedAt(await s.hook('https://hooks.example.com/in'))).toBe(
+      'Webhooks to hooks.example.com are allowed on port 8443 only, not 443 (HOOK_ALLOWED_HOSTS).',
+    );
     expect(refusedAt(await s.hook('http://hooks.example.com:8080/in'))).toMatch(/port 8443 only, not 8080/);
     expect((await s.hook('http://a.example.org:9999/in')).status).toBe(201);
     expect(refusedAt(await s.hook('gopher://hooks.example.com:8443/'))).toMatch(/over http or https only/);
@@ -134,7 +148,9 @@ describe('HOOK_ALLOWED_HOSTS', () => {
     // The hook as an older sandbox (or a hand-edited data file) could hold it.
     await s.sandbox.store.transact((tx) => {
       const row = tx.get('hooks', saved.body.data.id)!;
-      tx.update('hooks', row.id, { action: { action_type: 'send-resource', values: [{ url: 'http://169.254.169.254/latest/meta-data/', tries: 3, retry_delay: 1 }] } });
+      tx.update('hooks', row.id, {
+        action: { action_type: 'send-resource', values: [{ url: 'http://169.254.169.254/latest/meta-data/', tries: 3, retry_delay: 1 }] },
+      });
     });
     const before = receiver.received;
     await s.fire();
@@ -209,7 +225,23 @@ describe('what the hook log keeps of an answer', () => {
 describe('the address checks', () => {
   it('know the kinds of addresses', () => {
     const kinds = Object.fromEntries(
-      ['127.0.0.1', '::1', '10.1.2.3', '172.31.255.255', '172.32.0.1', '192.168.0.1', '169.254.169.254', 'fe80::1', 'fd00:ec2::254', '::ffff:192.168.0.1', '100.64.0.1', '0.0.0.0', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'].map((address) => [address, addressKind(address)]),
+      [
+        '127.0.0.1',
+        '::1',
+        '10.1.2.3',
+        '172.31.255.255',
+        '172.32.0.1',
+        '192.168.0.1',
+        '169.254.169.254',
+        'fe80::1',
+        'fd00:ec2::254',
+        '::ffff:192.168.0.1',
+        '100.64.0.1',
+        '0.0.0.0',
+        '8.8.8.8',
+        '2606:4700::1111',
+        '::ffff:8.8.8.8',
+      ].map((address) => [address, addressKind(address)]),
     );
     expect(kinds).toEqual({
       '127.0.0.1': 'loopback',
@@ -232,12 +264,18 @@ describe('the address checks', () => {
 
   it('check every address a name resolves to, and hand the connection only those', async () => {
     const policy = targetPolicy({ hookAllowedHosts: undefined, shared: false });
-    const resolveTo = (addresses: string[]) => (_host: string, _options: unknown, callback: (error: null, found: { address: string; family: number }[]) => void) =>
-      callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+    const resolveTo =
+      (addresses: string[]) => (_host: string, _options: unknown, callback: (error: null, found: { address: string; family: number }[]) => void) =>
+        callback(
+          null,
+          addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+        );
     const target = (checkTarget('http://hooks.example.test/in', policy) as { target: any }).target;
     const run = (addresses: string[], all: boolean) =>
       new Promise<{ error: Error | null; result: unknown }>((resolve) =>
-        guardedLookup(target, policy, resolveTo(addresses) as never)('hooks.example.test', { all }, (error: Error | null, result: unknown) => resolve({ error, result })),
+        guardedLookup(target, policy, resolveTo(addresses) as never)('hooks.example.test', { all }, (error: Error | null, result: unknown) =>
+          resolve({ error, result }),
+        ),
       );
     const rebinding = await run(['93.184.216.34', '10.0.0.5'], true);
     expect(rebinding.error).toBeInstanceOf(RefusedAddress);

@@ -47,14 +47,24 @@ async function setup(config: Json = {}) {
       body: {
         data: {
           type: 'hooks',
-          attributes: { name: 'Notify', order: 100, active: true, trigger: { resource_type: resourceType, resource_action: 'create', predicates }, action: { action_type: 'send-resource', values: [value] } },
+          attributes: {
+            name: 'Notify',
+            order: 100,
+            active: true,
+            trigger: { resource_type: resourceType, resource_action: 'create', predicates },
+            action: { action_type: 'send-resource', values: [value] },
+          },
           relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
         },
       },
     });
   const registered = async () => {
     const service = w.service('postnl-parcel-standard', 'NL');
-    return createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { register_at: TEST_NOW } }));
+    return createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { register_at: TEST_NOW } }),
+    );
   };
   return { sandbox, w, statusId, webhook, registered };
 }
@@ -63,10 +73,9 @@ describe('send-resource webhooks', () => {
   it('posts the new status, signed with the secret, to a real receiver', async () => {
     const { sandbox, w, statusId, webhook, registered } = await setup();
     receiver.received.length = 0;
-    const hook = await webhook(
-      { url: receiver.url, secret: 's3cret', includes: ['status', 'shipment'] },
-      [{ pointer: '/relationships/status/data/id', operator: '==', value: statusId('shipment-registered') }],
-    );
+    const hook = await webhook({ url: receiver.url, secret: 's3cret', includes: ['status', 'shipment'] }, [
+      { pointer: '/relationships/status/data/id', operator: '==', value: statusId('shipment-registered') },
+    ]);
     expect(hook.status).toBe(201);
     const shipment = await registered();
     await sandbox.advance(2);

@@ -18,7 +18,11 @@ describe('the seeded zones', () => {
   it('are one per place the services ship from or to, filterable by country and text', async () => {
     const { sandbox, a, seeded } = await setup();
     expect(seeded.map((zone) => zone.attributes.code).sort()).toEqual(['BE', 'DE', 'FR', 'GB', 'GB-NIR', 'NL']);
-    expect(seeded.find((zone) => zone.attributes.code === 'GB-NIR').attributes).toMatchObject({ country_codes: ['GB'], postal_code: '^BT[0-9]', state_codes: ['NIR'] });
+    expect(seeded.find((zone) => zone.attributes.code === 'GB-NIR').attributes).toMatchObject({
+      country_codes: ['GB'],
+      postal_code: '^BT[0-9]',
+      state_codes: ['NIR'],
+    });
     const british = await sandbox.get('/zones?filter[country_code]=GB', a);
     expect(british.body.data.map((zone: Json) => zone.attributes.code).sort()).toEqual(['GB', 'GB-NIR']);
     expect((await sandbox.get('/zones?filter[search]=ireland', a)).body.data).toHaveLength(2);
@@ -35,14 +39,20 @@ describe('the seeded zones', () => {
     expect(toBelgium.relationships.zone_to.data).toEqual({ type: 'zones', id: byCode('BE').id });
     expect(toBelgium.relationships.zone_to.links.related).toBe(byCode('BE').links.self);
     expect(services.body.included.map((row: Json) => row.attributes.code).sort()).toEqual(['BE', 'NL']);
-    const northernIreland = await sandbox.get('/services?filter[code]=royal-mail-tracked-48&filter[address_to][postal_code]=BT1 5GS&filter[address_to][country_code]=GB');
+    const northernIreland = await sandbox.get(
+      '/services?filter[code]=royal-mail-tracked-48&filter[address_to][postal_code]=BT1 5GS&filter[address_to][country_code]=GB',
+    );
     expect(northernIreland.body.data.map((row: Json) => row.relationships.zone_to.data.id)).toContain(byCode('GB-NIR').id);
   });
 
   it('cannot be changed or deleted', async () => {
     const { sandbox, a, byCode } = await setup();
     const nl = byCode('NL');
-    expect(firstError(await sandbox.request('PATCH', `/zones/${nl.id}`, { token: a, body: { data: { type: 'zones', id: nl.id, attributes: { name: 'Holland' } } } }))).toMatchObject({ status: '403', code: '10013' });
+    expect(
+      firstError(
+        await sandbox.request('PATCH', `/zones/${nl.id}`, { token: a, body: { data: { type: 'zones', id: nl.id, attributes: { name: 'Holland' } } } }),
+      ),
+    ).toMatchObject({ status: '403', code: '10013' });
     expect(firstError(await sandbox.request('DELETE', `/zones/${nl.id}`, { token: a }))).toMatchObject({ status: '403', code: '10013' });
     expect(sandbox.store.get('zones', nl.id)?.name).toBe('Netherlands');
   });
@@ -61,7 +71,10 @@ describe("an organization's own zones", () => {
     expect((await sandbox.get('/zones?filter[country_code]=LU', b)).body.data).toEqual([]);
     expect((await sandbox.request('DELETE', `/zones/${id}`, { token: b })).status).toBe(404);
 
-    const changed = await sandbox.request('PATCH', `/zones/${id}`, { token: a, body: { data: { type: 'zones', id, attributes: { postal_code: null, country_codes: ['NL', 'BE'] } } } });
+    const changed = await sandbox.request('PATCH', `/zones/${id}`, {
+      token: a,
+      body: { data: { type: 'zones', id, attributes: { postal_code: null, country_codes: ['NL', 'BE'] } } },
+    });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.data.attributes.postal_code).toBeUndefined();
     expect(changed.body.data.attributes.country_codes).toEqual(['NL', 'BE']);
@@ -72,11 +85,23 @@ describe("an organization's own zones", () => {
   it('refuses a taken code, a bad pattern, an unknown country and unknown attributes, changing nothing', async () => {
     const { sandbox, a } = await setup();
     const before = sandbox.store.count('zones');
-    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, code: 'nl' }) }))).toMatchObject({ status: '422', source: { pointer: '/data/attributes/code' } });
-    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, postal_code: '([' }) }))).toMatchObject({ status: '400', source: { pointer: '/data/attributes/postal_code' } });
-    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, country_codes: ['NL', 'QQ'] }) }))).toMatchObject({ status: '400', source: { pointer: '/data/attributes/country_codes/1' } });
+    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, code: 'nl' }) }))).toMatchObject({
+      status: '422',
+      source: { pointer: '/data/attributes/code' },
+    });
+    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, postal_code: '([' }) }))).toMatchObject({
+      status: '400',
+      source: { pointer: '/data/attributes/postal_code' },
+    });
+    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, country_codes: ['NL', 'QQ'] }) }))).toMatchObject({
+      status: '400',
+      source: { pointer: '/data/attributes/country_codes/1' },
+    });
     expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, colour: 'red' }) }))).toMatchObject({ status: '400' });
-    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, country_codes: [] }) }))).toMatchObject({ status: '400', source: { pointer: '/data/attributes/country_codes' } });
+    expect(firstError(await sandbox.request('POST', '/zones', { token: a, body: zoneBody({ ...benelux, country_codes: [] }) }))).toMatchObject({
+      status: '400',
+      source: { pointer: '/data/attributes/country_codes' },
+    });
     expect(sandbox.store.count('zones')).toBe(before);
   });
 

@@ -10,7 +10,15 @@ export type SeedSummary = { document?: string; token?: string };
 export async function seedWithSummary(dir: string, name: string, shipments: number): Promise<{ file: string; summary: SeedSummary }> {
   const file = join(dir, name, 'sandbox.json');
   const started = performance.now();
-  const { code, stdout, stderr } = await run(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'bench', 'seed.ts'), '--file', file, '--shipments', String(shipments)]);
+  const { code, stdout, stderr } = await run(process.execPath, [
+    '--import',
+    TSX_LOADER,
+    join(ROOT, 'bench', 'seed.ts'),
+    '--file',
+    file,
+    '--shipments',
+    String(shipments),
+  ]);
   if (code !== 0) throw new Error(`seeding ${shipments} shipments failed:\n${stderr}`);
   const summary = JSON.parse(stdout.trim().split('\n').at(-1)!);
   const size = (await stat(file)).size;

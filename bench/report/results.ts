@@ -60,7 +60,8 @@ function growthJson(outcome: Outcome) {
 
 /** `began` is performance.now() at the start of the bench, for `elapsed_s`. */
 export async function writeResults(outcome: Outcome, targets: Target[], began: number): Promise<void> {
-  const { baseline, baselineFirst, baselineLast, tiny, measured, pairedGet, startup, mainMemory, idleMemory, shipmentsAfter, hostile, logCost, profiles } = outcome;
+  const { baseline, baselineFirst, baselineLast, tiny, measured, pairedGet, startup, mainMemory, idleMemory, shipmentsAfter, hostile, logCost, profiles } =
+    outcome;
   const results = {
     generated_at: new Date().toISOString(),
     machine: { node: process.version, cpus: CPUS },
@@ -83,9 +84,21 @@ export async function writeResults(outcome: Outcome, targets: Target[], began: n
       p90_ms: baseline.p90_ms,
       cpu_us_per_request: baseline.cpu_per_request,
       document: 'the sandbox answer to GET /shipments/{id}, with the same Authorization header',
-      runs: [baselineFirst, baselineLast].map((m) => ({ rps: m.rps, p50_ms: m.p50_ms, p99_ms: m.p99_ms, cpu_us_per_request: m.cpu_per_request, machine_speed_pct: speedPct(m) })),
+      runs: [baselineFirst, baselineLast].map((m) => ({
+        rps: m.rps,
+        p50_ms: m.p50_ms,
+        p99_ms: m.p99_ms,
+        cpu_us_per_request: m.cpu_per_request,
+        machine_speed_pct: speedPct(m),
+      })),
     },
-    baseline_tiny_document: { name: 'bare hono (tiny document)', rps: tiny.rps, p50_ms: tiny.p50_ms, p99_ms: tiny.p99_ms, cpu_us_per_request: tiny.cpu_per_request },
+    baseline_tiny_document: {
+      name: 'bare hono (tiny document)',
+      rps: tiny.rps,
+      p50_ms: tiny.p50_ms,
+      p99_ms: tiny.p99_ms,
+      cpu_us_per_request: tiny.cpu_per_request,
+    },
     scenarios: measured.map((m) => scenarioJson(m, baseline)),
     paired_get: pairedGet ? { name: 'GET /shipments/{id}', rounds_of_s: PAIRED_SECONDS, ...pairedGet } : null,
     startup_ms: startupMs(outcome),
@@ -95,7 +108,13 @@ export async function writeResults(outcome: Outcome, targets: Target[], began: n
     rss_after_start_mb: idleMemory.rss_mb,
     shipments_after_run: shipmentsAfter ?? null,
     hostile_bodies: hostile ?? null,
-    log_cost: logCost ? { info: scenarioJson(logCost.info, baseline), rps_ratio_to_warn: ratio(logCost.info.rps, logCost.warn.rps), log_bytes_per_request: logCost.log_bytes_per_request } : null,
+    log_cost: logCost
+      ? {
+          info: scenarioJson(logCost.info, baseline),
+          rps_ratio_to_warn: ratio(logCost.info.rps, logCost.warn.rps),
+          log_bytes_per_request: logCost.log_bytes_per_request,
+        }
+      : null,
     growth: growthJson(outcome),
     profiles: profiles.map((p) => ({ scenario: p.scenario, rps_while_profiled: p.rps ?? null, ...p.summary, file: undefined })),
     targets: targets.map((t) => ({ pass: t.ok, target: t.text })),

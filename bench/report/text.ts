@@ -32,10 +32,25 @@ function row(measured: Measured, base: Measured | undefined): string[] {
 function growthLines(outcome: Outcome): string[] {
   const { growth } = outcome;
   const out: string[] = [''];
-  out.push(`growth: a fresh sandbox per N shipments stored; GET /shipments?page[size]=30 (${DURATION}s), then POST /shipments (${GROWTH_DURATION}s, counting journal compactions)`);
+  out.push(
+    `growth: a fresh sandbox per N shipments stored; GET /shipments?page[size]=30 (${DURATION}s), then POST /shipments (${GROWTH_DURATION}s, counting journal compactions)`,
+  );
   out.push(
     table([
-      ['shipments', 'data file MB', 'start-up ms', 'list req/s', 'list p99 ms', 'POST req/s', 'POST p50 ms', 'POST p99 ms', 'POST CPU us/req', 'compactions', 'RSS MB', 'speed'],
+      [
+        'shipments',
+        'data file MB',
+        'start-up ms',
+        'list req/s',
+        'list p99 ms',
+        'POST req/s',
+        'POST p50 ms',
+        'POST p99 ms',
+        'POST CPU us/req',
+        'compactions',
+        'RSS MB',
+        'speed',
+      ],
       ...growth.map((g) => [
         String(g.shipments),
         fmt(g.data_file_mb, 1),
@@ -64,7 +79,8 @@ function growthLines(outcome: Outcome): string[] {
 }
 
 export function report(outcome: Outcome, targets: Target[], notes: string[]): string {
-  const { baseline, baselineFirst, baselineLast, tiny, measured, startup, idleMemory, mainMemory, shipmentsAfter, logCost, hostile, growth, profiles } = outcome;
+  const { baseline, baselineFirst, baselineLast, tiny, measured, startup, idleMemory, mainMemory, shipmentsAfter, logCost, hostile, growth, profiles } =
+    outcome;
   const out: string[] = [];
   out.push('');
   out.push(
@@ -74,24 +90,35 @@ export function report(outcome: Outcome, targets: Target[], notes: string[]): st
     `node ${process.version}, ${CPUS} CPUs, ${PIN ? 'server pinned to CPU 0 (all its threads), load driver to CPU 1' : 'no CPU pinning'}; baseline = mean of a run before and after the sandbox (${fmt(baselineFirst.rps, 0)} and ${fmt(baselineLast.rps, 0)} req/s)`,
   );
   out.push('');
-  out.push(table([HEADER, row(baseline, undefined), row(tiny, baseline), ...measured.map((m) => row(m, baseline)), ...(logCost ? [row(logCost.info, baseline)] : [])]));
+  out.push(
+    table([HEADER, row(baseline, undefined), row(tiny, baseline), ...measured.map((m) => row(m, baseline)), ...(logCost ? [row(logCost.info, baseline)] : [])]),
+  );
   out.push('');
   out.push(
     'CPU us/req: server CPU time per request in the measured run, main JS thread + other threads (V8 GC/compiler helpers, libuv pool: WebCrypto, fs); steadier than req/s on this VM. RSS MB: after that scenario.',
   );
-  out.push('speed: machine speed probed around the run, % of the fastest probe; this VM slows down by up to 5x at times, and figures measured below ~85% are unreliable.');
+  out.push(
+    'speed: machine speed probed around the run, % of the fastest probe; this VM slows down by up to 5x at times, and figures measured below ~85% are unreliable.',
+  );
   out.push(
     `start-up (spawn to first 200 on /health, median of 3): ${startup.existing_median_ms} ms with the seeded data file [${startup.existing_file_ms.join(', ')}], ${startup.first_start_median_ms} ms on a first start that writes it [${startup.first_start_ms.join(', ')}]`,
   );
-  out.push(`memory: RSS ${idleMemory.rss_mb} MB right after start, ${mainMemory.rss_mb} MB after the run (peak ${mainMemory.hwm_mb} MB), ${shipmentsAfter ?? '?'} shipments stored at the end`);
+  out.push(
+    `memory: RSS ${idleMemory.rss_mb} MB right after start, ${mainMemory.rss_mb} MB after the run (peak ${mainMemory.hwm_mb} MB), ${shipmentsAfter ?? '?'} shipments stored at the end`,
+  );
   if (logCost) {
     out.push(
       `logging: LOG_LEVEL=info serves GET /shipments/{id} at ${fmt(logCost.info.rps, 0)}/s vs ${fmt(logCost.warn.rps, 0)}/s with warn (${times(ratio(logCost.info.rps, logCost.warn.rps))}), p99 ${fmt(logCost.info.p99_ms, 2)} vs ${fmt(logCost.warn.p99_ms, 2)} ms, ~${logCost.log_bytes_per_request} bytes of log per request`,
     );
   }
   if (hostile) {
-    for (const [label, runResult] of [['bursts 250 ms apart', hostile.bursts], ['bursts back to back (a flood)', hostile.flood]] as const) {
-      const statuses = Object.entries(runResult.hostile.statuses).map(([key, count]) => `${key}: ${count}`).join(', ');
+    for (const [label, runResult] of [
+      ['bursts 250 ms apart', hostile.bursts],
+      ['bursts back to back (a flood)', hostile.flood],
+    ] as const) {
+      const statuses = Object.entries(runResult.hostile.statuses)
+        .map(([key, count]) => `${key}: ${count}`)
+        .join(', ');
       out.push(
         `hostile bodies, ${label}: /health p50 ${fmt(runResult.under_attack.p50_ms, 2)} ms, p99 ${fmt(runResult.under_attack.p99_ms, 2)} ms, max ${fmt(runResult.under_attack.max_ms, 2)} ms (${runResult.under_attack.probes} probes; idle p99 ${fmt(runResult.idle.p99_ms, 2)} ms) while ${runResult.hostile.bursts} bursts of ${hostile.senders} x ${hostile.body_mb} MB [[[... were sent in ${hostile.seconds}s; each answered in p50 ${fmt(runResult.hostile.p50_ms, 1)} ms, max ${fmt(runResult.hostile.max_ms, 1)} ms [${statuses}]; RSS ${runResult.rss_before_mb} MB before, peak ${runResult.rss_peak_mb} MB`,
       );
@@ -100,7 +127,9 @@ export function report(outcome: Outcome, targets: Target[], notes: string[]): st
   if (growth.length > 0) out.push(...growthLines(outcome));
   for (const profile of profiles) {
     out.push('');
-    out.push(formatProfile(`CPU profile of ${profile.scenario}${profile.rps === undefined ? '' : ` (${fmt(profile.rps, 0)} req/s while profiled)`}`, profile.summary));
+    out.push(
+      formatProfile(`CPU profile of ${profile.scenario}${profile.rps === undefined ? '' : ` (${fmt(profile.rps, 0)} req/s while profiled)`}`, profile.summary),
+    );
   }
   out.push('');
   for (const target of targets) out.push(`${target.ok ? 'PASS  ' : 'MISSED'}  ${target.text}`);

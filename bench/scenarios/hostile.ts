@@ -43,7 +43,10 @@ export async function hostileBodies(dir: string, pristine: string): Promise<Host
       const { token } = await prepare(server);
       const before = await memory(server.pid);
       log(`/health while bursts of ${HOSTILE_SENDERS} ${HOSTILE_BYTES / MB} MB [[[... bodies arrive ${pauseMs} ms apart, ${seconds}s`);
-      const [command, argv] = onCpu(1, [join(ROOT, 'bench', 'hostile.mjs'), JSON.stringify({ url: server.url, token, senders: HOSTILE_SENDERS, bytes: HOSTILE_BYTES, seconds, pauseMs })]);
+      const [command, argv] = onCpu(1, [
+        join(ROOT, 'bench', 'hostile.mjs'),
+        JSON.stringify({ url: server.url, token, senders: HOSTILE_SENDERS, bytes: HOSTILE_BYTES, seconds, pauseMs }),
+      ]);
       const result = await run(command, argv);
       if (result.code !== 0) throw new Error(`bench/hostile.mjs failed (${result.code}): ${result.stderr.slice(-2000)}`);
       const after = await memory(server.pid);

@@ -22,7 +22,14 @@ export interface Paired {
  * `seconds` (each after its warm-up), both servers running and pinned to the same CPU. The ratio
  * of the summed requests is what the GET target is checked against.
  */
-async function paired(baseline: Server, baselineScenario: Scenario, sandbox: Server, scenario: Scenario, rounds = PAIRED_ROUNDS, seconds = PAIRED_SECONDS): Promise<Paired> {
+async function paired(
+  baseline: Server,
+  baselineScenario: Scenario,
+  sandbox: Server,
+  scenario: Scenario,
+  rounds = PAIRED_ROUNDS,
+  seconds = PAIRED_SECONDS,
+): Promise<Paired> {
   log(`paired: ${baselineScenario.name} and ${scenario.name} in turns, ${rounds} rounds of ${seconds}s each`);
   const results: Paired['rounds'] = [];
   let base = 0;

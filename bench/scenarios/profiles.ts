@@ -13,7 +13,11 @@ export interface Profile {
   rps?: number;
 }
 
-async function profiled(dir: string, seeded: string, scenarioKey: 'get' | 'create'): Promise<{ scenario: string; summary: ProfileSummary; measured: Measured }> {
+async function profiled(
+  dir: string,
+  seeded: string,
+  scenarioKey: 'get' | 'create',
+): Promise<{ scenario: string; summary: ProfileSummary; measured: Measured }> {
   const profileDir = join(dir, `profile-${scenarioKey}`);
   const copy = await copyData(seeded, dir, `profile-data-${scenarioKey}`);
   const server = await startSandbox(`sandbox (--cpu-prof)`, copy, { nodeFlags: ['--cpu-prof', '--cpu-prof-dir', profileDir] });

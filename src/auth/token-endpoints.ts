@@ -17,9 +17,7 @@ const tokenRequest = z
   })
   .meta({ id: 'AccessTokenRequest' });
 
-const tokenResponse = z
-  .object({ token_type: z.literal('Bearer'), expires_in: z.number().int(), access_token: z.string() })
-  .meta({ id: 'AccessTokenResponse' });
+const tokenResponse = z.object({ token_type: z.literal('Bearer'), expires_in: z.number().int(), access_token: z.string() }).meta({ id: 'AccessTokenResponse' });
 
 const jwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).meta({ id: 'JsonWebKeySet' });
 

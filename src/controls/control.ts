@@ -11,7 +11,10 @@ import { resetTenant, tenantEndpoints } from './tenants.js';
 import { plainJson } from '../http/respond.js';
 
 const clockState = z
-  .object({ now: z.number().int().describe('Sandbox time, Unix seconds'), offset: z.number().int().describe('Seconds the sandbox clock runs ahead of real time') })
+  .object({
+    now: z.number().int().describe('Sandbox time, Unix seconds'),
+    offset: z.number().int().describe('Seconds the sandbox clock runs ahead of real time'),
+  })
   .meta({ id: 'SandboxClock' });
 
 const clockMove = z
@@ -23,9 +26,7 @@ const clockMove = z
 
 const resetResult = z.object({ reset: z.literal('sandbox'), now: z.number().int() }).meta({ id: 'SandboxReset' });
 
-const resetRequest = z
-  .strictObject({ client_id: z.string().min(1).describe('Reset only the tenant of this client') })
-  .meta({ id: 'SandboxResetRequest' });
+const resetRequest = z.strictObject({ client_id: z.string().min(1).describe('Reset only the tenant of this client') }).meta({ id: 'SandboxResetRequest' });
 
 const tenantResetResult = z
   .object({
@@ -137,7 +138,10 @@ export const controlEndpoints = [
       }
       // Dates past the year 9999 cannot be written as ISO dates, which tokens and filters rely on.
       if (targetMs > LATEST_MS) {
-        throw ApiError.unprocessable(`The sandbox clock cannot go past ${LATEST_MS / 1000} (9999-12-31T23:59:59Z).`, body.now !== undefined ? '/now' : '/advance');
+        throw ApiError.unprocessable(
+          `The sandbox clock cannot go past ${LATEST_MS / 1000} (9999-12-31T23:59:59Z).`,
+          body.now !== undefined ? '/now' : '/advance',
+        );
       }
       await moveClock(ctx.services, targetMs - startMs);
       await ctx.services.jobs.runDue();
@@ -160,7 +164,7 @@ export const controlEndpoints = [
     responses: {
       200: { description: 'The sandbox or the tenant was reset.', schema: resetAnswer, contentTypes: json },
       400: errorResponse('The body is not JSON or violates SandboxResetRequest (10003).'),
-      404: errorResponse('No client with that client_id (in the organization of the token, with a tenant\'s token) (10002, pointer /client_id).'),
+      404: errorResponse("No client with that client_id (in the organization of the token, with a tenant's token) (10002, pointer /client_id)."),
     },
     handler: async (ctx, { body }) => {
       const tenant = ctx.principal;

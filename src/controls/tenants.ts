@@ -90,12 +90,18 @@ export async function createTenant(services: Services, request: z.output<typeof 
     // Like the fixture organizations, a tenant gets every contract of the broker shared with it.
     const shared = brokerContracts(tx, broker.id);
     for (const contract of shared) shareContract(tx, contract, organizationId);
-    putSetting(tx, tenantSetting(organizationId), { client_id: clientId, shops: [shop], contract_ids: shared.map((row) => row.id), organization } satisfies TenantSeed);
+    putSetting(tx, tenantSetting(organizationId), {
+      client_id: clientId,
+      shops: [shop],
+      contract_ids: shared.map((row) => row.id),
+      organization,
+    } satisfies TenantSeed);
     return { client_id: clientId, client_secret: secret, organization_id: organizationId, shop_id: shop.id };
   });
 }
 
-const brokerContracts = (store: ReadView, brokerId: string) => store.all('contracts').filter((row) => row.owner.type === 'brokers' && row.owner.id === brokerId);
+const brokerContracts = (store: ReadView, brokerId: string) =>
+  store.all('contracts').filter((row) => row.owner.type === 'brokers' && row.owner.id === brokerId);
 
 /** What a tenant reset removed and restored, by table. */
 export interface TenantResetSummary {
@@ -120,7 +126,9 @@ export function tenantOf(services: Services, clientId: string, within?: string):
   const user = client && store.get('users', client.user_id);
   const organization = user && store.get('organizations', user.organization_id);
   if (!client || !organization || (within !== undefined && organization.id !== within)) {
-    throw ApiError.of('resourceNotFound', `No client with client_id '${clientId}' exists${within !== undefined ? ' in your organization' : ''}.`, { source: { pointer: '/client_id' } });
+    throw ApiError.of('resourceNotFound', `No client with client_id '${clientId}' exists${within !== undefined ? ' in your organization' : ''}.`, {
+      source: { pointer: '/client_id' },
+    });
   }
   return { client, organizationId: organization.id };
 }
@@ -128,7 +136,9 @@ export function tenantOf(services: Services, clientId: string, within?: string):
 /** The ids of every client of an organization (its users' clients). */
 export function clientsOf(services: Services, organizationId: string): Set<string> {
   const { store } = services;
-  return new Set(store.find('users', 'organization_id', organizationId).flatMap((user) => store.find('clients', 'user_id', user.id).map((client) => client.id)));
+  return new Set(
+    store.find('users', 'organization_id', organizationId).flatMap((user) => store.find('clients', 'user_id', user.id).map((client) => client.id)),
+  );
 }
 
 /**

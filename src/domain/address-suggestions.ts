@@ -26,7 +26,12 @@ export const MAX_SUGGESTIONS = 10;
 
 /** Lower case, without accents or spaces: `Mönckebergstraße ` and `monckebergstrasse` compare alike. */
 const fold = (text: string) =>
-  text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'ss').replace(/\s+/g, '').toLowerCase();
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ß/g, 'ss')
+    .replace(/\s+/g, '')
+    .toLowerCase();
 
 function fits(entry: StreetEntry, query: AddressQuery): boolean {
   const [postalCode, street, city, first, last] = entry;

@@ -24,12 +24,24 @@ function checkCarrier(tx: Tx, acting: Acting, carrierId: string): void {
 }
 
 /** A new carrier surcharge of the caller's organization; shipments priced from now on carry it. */
-export function createCarrierSurcharge(tx: Tx, acting: Acting, input: Required<Pick<CarrierSurchargeInput, 'name' | 'fee' | 'carrierId'>> & CarrierSurchargeInput): CarrierSurchargeRecord {
+export function createCarrierSurcharge(
+  tx: Tx,
+  acting: Acting,
+  input: Required<Pick<CarrierSurchargeInput, 'name' | 'fee' | 'carrierId'>> & CarrierSurchargeInput,
+): CarrierSurchargeRecord {
   const organizationId = acting.principal?.organizationId;
   if (!organizationId) throw DomainError.notAllowed('Carrier surcharges belong to an organization.');
   checkCarrier(tx, acting, input.carrierId);
   const now = acting.rules.clock.now();
-  const row: CarrierSurchargeRecord = { id: tx.newId(), organization_id: organizationId, carrier_id: input.carrierId, name: input.name, fee: input.fee, created_at: now, updated_at: now };
+  const row: CarrierSurchargeRecord = {
+    id: tx.newId(),
+    organization_id: organizationId,
+    carrier_id: input.carrierId,
+    name: input.name,
+    fee: input.fee,
+    created_at: now,
+    updated_at: now,
+  };
   if (input.description) row.description = input.description;
   return tx.insert('carrierSurcharges', row);
 }

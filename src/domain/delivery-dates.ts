@@ -49,7 +49,11 @@ function resolve(rules: Rules, request: DeliveryDatesRequest, problems: Problems
   const services = store.find('services', 'carrier_id', carrier.id).filter((s) => s.code === request.serviceCode);
   const service = services.find((s) => coversAddress(s.regions_to, request.address));
   if (services.length === 0) problems.add(`${carrier.name} has no service '${request.serviceCode}'.`, '/data/service_code');
-  else if (!service) problems.add(`Service '${request.serviceCode}' does not deliver to ${request.address.country_code} ${request.address.postal_code}.`, '/data/address/country_code');
+  else if (!service)
+    problems.add(
+      `Service '${request.serviceCode}' does not deliver to ${request.address.country_code} ${request.address.postal_code}.`,
+      '/data/address/country_code',
+    );
   const rates = service ? store.find('serviceRates', 'service_id', service.id) : [];
   request.optionCodes.forEach((code, index) => {
     const pointer = `/data/service_option_codes/${index}`;
@@ -75,7 +79,7 @@ function earliestDelivery(service: ServiceRecord, now: { day: Day; hour: number 
   while (!WORKING_DAYS.has(weekday(handover))) handover = addDays(handover, 1);
   const delivers = (day: Day) => service.delivery_days.includes(nameOf(day) as ServiceRecord['delivery_days'][number]);
   let day = handover;
-  for (let counted = 0; counted < service.transit_time.min; ) {
+  for (let counted = 0; counted < service.transit_time.min;) {
     day = addDays(day, 1);
     if (delivers(day)) counted += 1;
   }

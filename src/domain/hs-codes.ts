@@ -15,7 +15,11 @@ const STOP_WORDS = new Set(['and', 'for', 'the', 'with', 'of', 'in', 'set', 'pac
  * parts (`t-shirt`, `t`, `shirt`); one-letter words and filler words are left out.
  */
 export function words(text: string): Set<string> {
-  const folded = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/'s\b/g, '');
+  const folded = text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/'s\b/g, '');
   const out = new Set<string>();
   for (const word of folded.split(/[^a-z0-9-]+/)) {
     for (const part of [word, ...word.split('-')]) if (part.length > 1 && !STOP_WORDS.has(part)) out.add(part);

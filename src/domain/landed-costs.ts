@@ -59,7 +59,10 @@ function validate(tables: LandedCostTables, request: LandedCostRequest): { rules
   const rules = tables.rules[request.recipient_country_code];
   if (!rules) {
     const known = Object.keys(tables.rules).join(', ');
-    problems.push({ detail: `Landed costs are computed for imports into ${known}; not into ${request.recipient_country_code}.`, where: { pointer: '/data/recipient_country_code' } });
+    problems.push({
+      detail: `Landed costs are computed for imports into ${known}; not into ${request.recipient_country_code}.`,
+      where: { pointer: '/data/recipient_country_code' },
+    });
   }
   const values = valuesOf(request);
   for (const { price, pointer } of values) {
@@ -70,11 +73,19 @@ function validate(tables: LandedCostTables, request: LandedCostRequest): { rules
   const currency = request.convert ? (rules?.currency ?? '') : values[0]!.price.currency;
   if (!request.convert) {
     const other = values.find(({ price }) => price.currency !== currency);
-    if (other) problems.push({ detail: `Without convert_to_destination_currency every value must be in one currency (${currency}).`, where: { pointer: other.pointer } });
+    if (other)
+      problems.push({
+        detail: `Without convert_to_destination_currency every value must be in one currency (${currency}).`,
+        where: { pointer: other.pointer },
+      });
   }
   const hsCodes = request.items.map((item, index) => {
     const code = item.hs_code ?? suggestHsCodes(tables.hsCodes, item.description, 1)[0]?.hs_code;
-    if (!code) problems.push({ detail: `No HS code matches '${item.description.slice(0, 60)}'; send the item's hs_code.`, where: { pointer: `/data/items/${index}/description` } });
+    if (!code)
+      problems.push({
+        detail: `No HS code matches '${item.description.slice(0, 60)}'; send the item's hs_code.`,
+        where: { pointer: `/data/items/${index}/description` },
+      });
     return code ?? '';
   });
   if (problems.length > 0) throw new DomainError('unprocessable', problems);

@@ -9,7 +9,10 @@ export type LogoMimeType = (typeof logoMimeTypes)[number];
 /** `meta.logo` of a shop create or update request. */
 export const logoUpload = z
   .object({
-    mime_type: z.string().min(1).describe(`MIME type of the image: ${logoMimeTypes.join(', ')}.`),
+    mime_type: z
+      .string()
+      .min(1)
+      .describe(`MIME type of the image: ${logoMimeTypes.join(', ')}.`),
     contents: z.string().min(1).describe('The file contents, base64 encoded (standard alphabet, padded).'),
   })
   .meta({ id: 'LogoUpload' });
@@ -54,10 +57,14 @@ export async function decodeLogo(upload: LogoUpload, maxBytes: number, pointer: 
   const bytes = decodeBase64(upload.contents, `${pointer}/contents`);
   const mimeType = upload.mime_type.split(';')[0]!.trim().toLowerCase();
   if (!(logoMimeTypes as readonly string[]).includes(mimeType)) {
-    throw DomainError.unprocessable(`Logos of type '${upload.mime_type}' are not supported; use one of: ${logoMimeTypes.join(', ')}.`, { pointer: `${pointer}/mime_type` });
+    throw DomainError.unprocessable(`Logos of type '${upload.mime_type}' are not supported; use one of: ${logoMimeTypes.join(', ')}.`, {
+      pointer: `${pointer}/mime_type`,
+    });
   }
   if (bytes.length > maxBytes) {
-    throw DomainError.unprocessable(`The logo is ${bytes.length} bytes; the largest logo accepted is ${maxBytes} bytes (after base64 decoding).`, { pointer: `${pointer}/contents` });
+    throw DomainError.unprocessable(`The logo is ${bytes.length} bytes; the largest logo accepted is ${maxBytes} bytes (after base64 decoding).`, {
+      pointer: `${pointer}/contents`,
+    });
   }
   const actual = await sniff(bytes);
   if (actual !== mimeType) {

@@ -31,10 +31,15 @@ function shapeProblems(rate: RateCandidate, contract: ContractRecord): Problem[]
   if (rate.price && rate.weight_bracket) add('A rate has a price or a weight_bracket, not both.', attribute('weight_bracket'));
   const bracket = rate.weight_bracket;
   if (bracket && (bracket.start < rate.weight_min || bracket.start > rate.weight_max)) {
-    add(`weight_bracket.start (${bracket.start} g) must lie within weight_min and weight_max (${rate.weight_min}-${rate.weight_max} g).`, attribute('weight_bracket/start'));
+    add(
+      `weight_bracket.start (${bracket.start} g) must lie within weight_min and weight_max (${rate.weight_min}-${rate.weight_max} g).`,
+      attribute('weight_bracket/start'),
+    );
   }
-  if ((rate.step_price === undefined) !== (rate.step_size === undefined)) add('step_price and step_size go together.', attribute(rate.step_price ? 'step_size' : 'step_price'));
-  if (rate.oversize_surcharge && rate.length_max === undefined) add('An oversize_surcharge is charged above length_max, so length_max is needed.', attribute('length_max'));
+  if ((rate.step_price === undefined) !== (rate.step_size === undefined))
+    add('step_price and step_size go together.', attribute(rate.step_price ? 'step_size' : 'step_price'));
+  if (rate.oversize_surcharge && rate.length_max === undefined)
+    add('An oversize_surcharge is charged above length_max, so length_max is needed.', attribute('length_max'));
   for (const { price, where } of pricesOf(rate)) {
     if (price.currency !== contract.currency) add(`Prices of this contract are in ${contract.currency}, not ${price.currency}.`, where);
     if (price.amount < 0) add('An amount cannot be negative.', { pointer: where.pointer.replace(/currency$/, 'amount') });
@@ -47,10 +52,14 @@ function linkProblems(store: ReadView, rate: RateCandidate, contract: ContractRe
   const problems: Problem[] = [];
   const service = store.get('services', rate.service_id);
   if (!service) problems.push({ detail: `No service with id '${rate.service_id}' exists.`, where: relationship('service') });
-  else if (service.carrier_id !== contract.carrier_id) problems.push({ detail: `The service '${service.code}' is of another carrier than the contract.`, where: relationship('service') });
+  else if (service.carrier_id !== contract.carrier_id)
+    problems.push({ detail: `The service '${service.code}' is of another carrier than the contract.`, where: relationship('service') });
   const template = contract.contract_template_id ? store.get('contractTemplates', contract.contract_template_id) : undefined;
   if (service && template && !template.service_ids.includes(service.id)) {
-    problems.push({ detail: `The contract was made from the template '${template.name}', which does not offer the service '${service.code}'.`, where: relationship('service') });
+    problems.push({
+      detail: `The contract was made from the template '${template.name}', which does not offer the service '${service.code}'.`,
+      where: relationship('service'),
+    });
   }
   const seen = new Set<string>();
   rate.service_options.forEach((option, index) => {

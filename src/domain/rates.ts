@@ -58,11 +58,7 @@ export function volumeToVolumetricWeight(litres: number, divisor: number): numbe
  * The weight a service charges for: the higher of the actual and the volumetric weight for
  * services that use volumetric weight, the actual weight for all others.
  */
-export function chargeableWeight(
-  service: Pick<ServiceRecord, 'uses_volumetric_weight'>,
-  weight: number,
-  volumetric: number | undefined,
-): number {
+export function chargeableWeight(service: Pick<ServiceRecord, 'uses_volumetric_weight'>, weight: number, volumetric: number | undefined): number {
   return service.uses_volumetric_weight && volumetric !== undefined ? Math.max(weight, volumetric) : weight;
 }
 

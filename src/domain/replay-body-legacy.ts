@@ -4,7 +4,8 @@
  * must never change.
  */
 
-const ADDRESS = '{"street_1":"","street_2":"","street_number":,"street_number_suffix":"","postal_code":"","city":"","state_code":"","country_code":"NL","first_name":"","last_name":"","company":"","email":"@example.com","phone_number":"+31"}';
+const ADDRESS =
+  '{"street_1":"","street_2":"","street_number":,"street_number_suffix":"","postal_code":"","city":"","state_code":"","country_code":"NL","first_name":"","last_name":"","company":"","email":"@example.com","phone_number":"+31"}';
 
 /** Dictionary 1: the keys, types and shapes of shipment documents and error documents. */
 const DICTIONARY_1 = [
@@ -13,9 +14,15 @@ const DICTIONARY_1 = [
   '"included":[{"type":"services","type":"contracts","type":"carriers","type":"shops","attributes":{"name":"","code":""}}],',
   '"items":[{"sku":"","description":"","quantity":1,"hs_code":"","origin_country_code":"","item_value":{"amount":,"currency":"EUR"},"nett_weight":}],',
   '"customs":{"content_type":"merchandise","invoice_number":"","non_delivery":"return","incoterm":"DAP","license_number":""},',
-  '"pickup_location":{"code":"","address":', ADDRESS, '},"register_at":,"barcode":"","tracking_code":"3S","tracking_url":"https://","synced_at":,',
-  '{"data":{"type":"shipments","id":"","attributes":{"recipient_address":', ADDRESS,
-  ',"return_address":', ADDRESS, ',"sender_address":', ADDRESS,
+  '"pickup_location":{"code":"","address":',
+  ADDRESS,
+  '},"register_at":,"barcode":"","tracking_code":"3S","tracking_url":"https://","synced_at":,',
+  '{"data":{"type":"shipments","id":"","attributes":{"recipient_address":',
+  ADDRESS,
+  ',"return_address":',
+  ADDRESS,
+  ',"sender_address":',
+  ADDRESS,
   ',"description":"Order ","customer_reference":"order-","channel":"","total_value":{"amount":,"currency":"EUR"},',
   '"price":{"amount":,"currency":"EUR"},"physical_properties":{"weight":,"length":,"width":,"height":,"volume":,"volumetric_weight":},',
   '"tags":[""],"created_at":17,"updated_at":17},"relationships":{"shop":{"data":{"type":"shops","id":""},"links":{"related":"http://localhost:8080/shops/"}},',

@@ -63,9 +63,7 @@ export interface Acting {
  * job, so the effect and the job's completion land together; `run` is for work that must wait
  * on the outside world (HTTP calls) and makes its own transactions.
  */
-export type JobHandler =
-  | { apply(tx: Tx, job: JobRecord, rules: Rules): void }
-  | { run(rules: Rules, job: JobRecord): Promise<void> };
+export type JobHandler = { apply(tx: Tx, job: JobRecord, rules: Rules): void } | { run(rules: Rules, job: JobRecord): Promise<void> };
 
 export interface Scheduler {
   /** Schedules a job, replacing a pending job of the same kind and subject. */

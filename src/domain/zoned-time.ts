@@ -15,7 +15,16 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 function partsAt(zone: string, ms: number): Record<string, number> {
   let format = formats.get(zone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
     formats.set(zone, format);
   }
   const parts: Record<string, number> = {};

@@ -9,7 +9,6 @@ import type { AppEnv } from './env.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 
-
 /**
  * Bodies with a Content-Length up to this are read at once and then scanned (the path of nearly
  * every request); larger or chunked ones are scanned as they arrive, and reading stops at the

@@ -113,10 +113,14 @@ export function requireJsonContentType(c: Context): void {
   const type = header === undefined ? '' : mediaType(header);
   if (isJsonMediaType(type)) return;
   const sent = type === '' ? 'no Content-Type' : `Content-Type '${type}'`;
-  throw ApiError.of('invalidHeader', `The sandbox controls need Content-Type: application/json on every POST (this request has ${sent}); the body may be empty or {}.`, {
-    status: 415,
-    source: { header: 'Content-Type' },
-  });
+  throw ApiError.of(
+    'invalidHeader',
+    `The sandbox controls need Content-Type: application/json on every POST (this request has ${sent}); the body may be empty or {}.`,
+    {
+      status: 415,
+      source: { header: 'Content-Type' },
+    },
+  );
 }
 
 /** A refusal for what only the admin token (or no token on a sandbox without one) may do. */

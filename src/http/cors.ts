@@ -31,7 +31,9 @@ export function openCors(): MiddlewareHandler {
     const control = isControlPath(c.req.path);
     if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
       if (control) {
-        const refusal = errorObject('actionNotAllowed', 'The sandbox controls (/_sandbox/) are not open to web pages of other origins.', { source: { header: 'Origin' } });
+        const refusal = errorObject('actionNotAllowed', 'The sandbox controls (/_sandbox/) are not open to web pages of other origins.', {
+          source: { header: 'Origin' },
+        });
         const response = jsonApi({ errors: [refusal] }, 403);
         withoutCors(response);
         return response;

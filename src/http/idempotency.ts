@@ -77,7 +77,9 @@ export async function idempotent(
   const fresh = stored && stored.created_at + REPLAY_WINDOW > clock.now();
   if (stored && fresh) {
     if (stored.fingerprint !== bodyFingerprint) {
-      throw ApiError.of('unprocessable', 'This Idempotency-Key was already used with a different request (body or query).', { source: { header: 'Idempotency-Key' } });
+      throw ApiError.of('unprocessable', 'This Idempotency-Key was already used with a different request (body or query).', {
+        source: { header: 'Idempotency-Key' },
+      });
     }
     return replay(stored);
   }

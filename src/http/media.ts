@@ -23,10 +23,7 @@ export function negotiate(accept: string | undefined, produces: readonly string[
   const fits = (type: string) =>
     wanted.some(
       (want) =>
-        want === '*/*' ||
-        want === type ||
-        (want.endsWith('/*') && type.startsWith(want.slice(0, -1))) ||
-        (isJsonMediaType(want) && isJsonMediaType(type)),
+        want === '*/*' || want === type || (want.endsWith('/*') && type.startsWith(want.slice(0, -1))) || (isJsonMediaType(want) && isJsonMediaType(type)),
     );
   if (produces.some(fits)) return;
   throw ApiError.of('invalidHeader', `Cannot answer with any type in the Accept header; this endpoint answers with ${produces.join(', ')}.`, {

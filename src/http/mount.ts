@@ -94,7 +94,9 @@ function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
       throw ApiError.of('invalidSchema', 'Sorting is not supported by this API.', { source: { parameter: 'sort' } });
     } else if (endpoint.strictQuery && !offered(endpoint, key)) {
       const known = [...Object.keys(shape), ...(endpoint.include ? ['include'] : []), ...(endpoint.paginated ? ['page[number]', 'page[size]'] : [])];
-      throw ApiError.of('invalidSchema', `Unknown query parameter '${key}'. This endpoint takes: ${known.join(', ') || 'none'}.`, { source: { parameter: key } });
+      throw ApiError.of('invalidSchema', `Unknown query parameter '${key}'. This endpoint takes: ${known.join(', ') || 'none'}.`, {
+        source: { parameter: key },
+      });
     }
   }
   if (!endpoint.query) return {};

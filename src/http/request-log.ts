@@ -8,7 +8,6 @@ import { UNREAD_BODY_LOG_BYTES, bodyWasRead, declaredLength } from './body.js';
 import { isJsonMediaType, mediaType } from './media.js';
 import { knownResponse } from './response-text.js';
 
-
 /**
  * Logs one line per request: method, path, status, duration and client. Headers and bodies are
  * never logged, so tokens and credentials cannot leak into the log.
@@ -28,7 +27,9 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
 }
 
 function isTextual(type: string): boolean {
-  return isJsonMediaType(type) || type.startsWith('text/') || type === 'application/x-www-form-urlencoded' || type.endsWith('+xml') || type === 'application/xml';
+  return (
+    isJsonMediaType(type) || type.startsWith('text/') || type === 'application/x-www-form-urlencoded' || type.endsWith('+xml') || type === 'application/xml'
+  );
 }
 
 function note(type: string, length: string | null | undefined, why = 'not logged'): string {
@@ -62,7 +63,8 @@ async function keepRequest(c: Context<AppEnv>): Promise<RawMessage> {
     // Answered without its body (404, 405, 401, 413 on the Content-Length): the log reads a small
     // one, never a large one, so a refusal costs no more than the bytes it needed.
     const known = declaredLength(c);
-    if (known === undefined || known > UNREAD_BODY_LOG_BYTES) return { headers, type, note: note(type, length, 'not read: the request was answered without it') };
+    if (known === undefined || known > UNREAD_BODY_LOG_BYTES)
+      return { headers, type, note: note(type, length, 'not read: the request was answered without it') };
   }
   try {
     // The handler has usually read the body already; Hono keeps it, so no stream is read twice.

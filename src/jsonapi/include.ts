@@ -4,7 +4,14 @@ import { toResourceObject, type Linkage, type RenderContext, type ResourceObject
 /** Splits the `include` parameter and rejects any path the endpoint does not offer. */
 export function parseIncludes(allowed: readonly string[] | undefined, raw: string | null): string[] {
   if (raw === null) return [];
-  const paths = [...new Set(raw.split(',').map((path) => path.trim()).filter(Boolean))];
+  const paths = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((path) => path.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (paths.length === 0) return [];
   if (!allowed || allowed.length === 0) {
     throw ApiError.of('invalidSchema', 'This endpoint does not support include.', { source: { parameter: 'include' } });

@@ -36,8 +36,7 @@ export function paginate<T>(rows: readonly T[], page: Page, ctx: RenderContext, 
   const start = (page.number - 1) * page.size;
   const kept = [...ctx.requestUrl.searchParams].filter(([key]) => key !== 'page[number]' && key !== 'page[size]');
   const link = (number: number) =>
-    ctx.url(ctx.requestUrl.pathname) +
-    formatQuery([...kept, ['page[number]', String(number)], ['page[size]', String(page.size)]]);
+    ctx.url(ctx.requestUrl.pathname) + formatQuery([...kept, ['page[number]', String(number)], ['page[size]', String(page.size)]]);
   const links: PageLinks = { self: link(page.number), first: link(1), last: link(last) };
   if (page.number > 1) links.prev = link(Math.min(page.number - 1, last));
   if (page.number < last) links.next = link(page.number + 1);

@@ -16,18 +16,14 @@ export const errorSchema = z
     code: z.string(),
     title: z.string(),
     detail: z.string(),
-    source: z
-      .object({ pointer: z.string().optional(), parameter: z.string().optional(), header: z.string().optional() })
-      .optional(),
+    source: z.object({ pointer: z.string().optional(), parameter: z.string().optional(), header: z.string().optional() }).optional(),
     meta: z.record(z.string(), z.unknown()).optional(),
   })
   .meta({ id: 'Error' });
 
 export const errorDocument = z.object({ errors: z.array(errorSchema) }).meta({ id: 'ErrorDocument' });
 
-export const paginationMeta = z
-  .object({ total_pages: z.number().int(), total_records: z.number().int() })
-  .meta({ id: 'PaginationMeta' });
+export const paginationMeta = z.object({ total_pages: z.number().int(), total_records: z.number().int() }).meta({ id: 'PaginationMeta' });
 
 // Plain strings, as production declares them: the URLs carry `page[number]`, whose brackets a strict URI check refuses.
 export const paginationLinks = z
@@ -62,8 +58,6 @@ export function resourceSchemas(kind: ResourceKind<any>, extra: { links?: string
   return {
     resource,
     document: z.object({ data: resource, included }).meta({ id: `${name}Document` }),
-    list: z
-      .object({ data: z.array(resource), meta: paginationMeta, links: paginationLinks, included })
-      .meta({ id: `${name}List` }),
+    list: z.object({ data: z.array(resource), meta: paginationMeta, links: paginationLinks, included }).meta({ id: `${name}List` }),
   };
 }

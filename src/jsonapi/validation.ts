@@ -44,7 +44,9 @@ const listing = (items: string[]) => (items.length < 2 ? items.join('') : `${ite
 
 /** The types a plain union (`string | number | ...`) takes, when every branch failed on the type alone. */
 function unionTypes(issue: RawIssue & { code: 'invalid_union' }): string[] | undefined {
-  const branches = issue.errors.map((branch) => (branch.length === 1 && branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0 ? branch[0] : undefined));
+  const branches = issue.errors.map((branch) =>
+    branch.length === 1 && branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0 ? branch[0] : undefined,
+  );
   if (branches.length === 0 || branches.some((branch) => branch === undefined)) return undefined;
   return [...new Set(branches.map((branch) => expectedOf(branch as { expected: string })))];
 }
@@ -97,15 +99,16 @@ function detailOf(issue: z.core.$ZodIssue, field: string): string {
 export function schemaErrors(error: z.ZodError, where: 'pointer' | 'parameter' | 'header', prefix: readonly (string | number)[] = []): ErrorObject[] {
   const errors: ErrorObject[] = [];
   for (const issue of error.issues) {
-    const paths =
-      issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
+    const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
     for (const path of paths) {
       const full = [...prefix, ...path];
       const parameter = String(full[0] ?? '');
       const source = where === 'pointer' ? { pointer: toPointer(full) } : where === 'header' ? { header: parameter } : { parameter };
       // A header the API cannot use is an Invalid Request Header (10004), as production names it.
       const kind = where === 'header' ? 'invalidHeader' : 'invalidSchema';
-      errors.push(errorObject(kind, detailOf(issue, where === 'pointer' ? fieldOf(full) : parameter), { source, ...(where === 'header' ? { status: 400 } : {}) }));
+      errors.push(
+        errorObject(kind, detailOf(issue, where === 'pointer' ? fieldOf(full) : parameter), { source, ...(where === 'header' ? { status: 400 } : {}) }),
+      );
     }
   }
   return errors;

@@ -7,9 +7,7 @@ export type Weekday = (typeof weekdays)[number];
 /** Production's pattern of a schedule time: `HH:MM`, optionally with a zone (`Z`, `+02:00`, `-5`). */
 export const SCHEDULE_TIME_PATTERN = /^([0-1]\d|2[0-3]):[0-5]\d(Z|(\+|-)\d?\d?(:\d\d)?)?$/;
 
-const scheduleTime = z
-  .string()
-  .regex(SCHEDULE_TIME_PATTERN, 'must be HH:MM, optionally with a zone: Z, +02:00 or -05:00 (without one: UTC)');
+const scheduleTime = z.string().regex(SCHEDULE_TIME_PATTERN, 'must be HH:MM, optionally with a zone: Z, +02:00 or -05:00 (without one: UTC)');
 
 export const collectionScheduleTime = z.object({ from: scheduleTime, to: scheduleTime }).meta({ id: 'CollectionScheduleTime' });
 
@@ -42,4 +40,3 @@ export type CollectionScheduleRecord = z.infer<typeof collectionScheduleAttribut
   /** `collection_time.from` of the latest collection it booked: occurrences up to here are done. */
   booked_until?: number;
 };
-

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { address, timestamp } from './common.js';
 
-export const collectionTime = z
-  .object({ from: timestamp, to: timestamp })
-  .meta({ id: 'CollectionTime' });
+export const collectionTime = z.object({ from: timestamp, to: timestamp }).meta({ id: 'CollectionTime' });
 
 export const collectionAttributes = z
   .strictObject({

@@ -2,9 +2,7 @@ import { createRequire } from 'node:module';
 import { z } from 'zod';
 
 /** Lower-case UUID, the id format of every resource except pickup-dropoff locations. */
-export const uuid = z
-  .string()
-  .regex(/^[a-f\d]{8}(-[a-f\d]{4}){3}-[a-f\d]{12}$/, 'must be a lower-case UUID');
+export const uuid = z.string().regex(/^[a-f\d]{8}(-[a-f\d]{4}){3}-[a-f\d]{12}$/, 'must be a lower-case UUID');
 
 /** Integer Unix seconds. */
 export const timestamp = z.number().int().nonnegative();
@@ -44,7 +42,10 @@ export const address = z
     street_number_suffix: text.optional(),
     postal_code: z.string().max(20).optional(),
     city: text,
-    state_code: z.string().regex(/^[A-Z0-9]{1,3}$/, 'must be a 1 to 3 character ISO 3166-2 subdivision code').optional(),
+    state_code: z
+      .string()
+      .regex(/^[A-Z0-9]{1,3}$/, 'must be a 1 to 3 character ISO 3166-2 subdivision code')
+      .optional(),
     country_code: countryCode,
     first_name: text.optional(),
     last_name: text.optional(),
@@ -56,12 +57,9 @@ export const address = z
 export type Address = z.infer<typeof address>;
 
 /** Address of a recipient: a person must be named. */
-export const personAddress = address
-  .extend({ first_name: text, last_name: text })
-  .meta({ id: 'RecipientAddress' });
+export const personAddress = address.extend({ first_name: text, last_name: text }).meta({ id: 'RecipientAddress' });
 
-export const identifier = <T extends string>(type: T) =>
-  z.object({ type: z.literal(type), id: z.string() });
+export const identifier = <T extends string>(type: T) => z.object({ type: z.literal(type), id: z.string() });
 
 export type Identifier = { type: string; id: string };
 

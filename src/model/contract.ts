@@ -38,9 +38,7 @@ export type ContractRecord = z.infer<typeof contractAttributes> & {
   shared_with?: string[];
 };
 
-export const liabilityCoverageAttributes = z
-  .object({ name: z.string(), price, coverage_max: price })
-  .meta({ id: 'LiabilityCoverageAttributes' });
+export const liabilityCoverageAttributes = z.object({ name: z.string(), price, coverage_max: price }).meta({ id: 'LiabilityCoverageAttributes' });
 
 export type LiabilityCoverageRecord = z.infer<typeof liabilityCoverageAttributes> & {
   id: string;

@@ -7,7 +7,14 @@ export const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'old
 export const hookResourceTypes = ['shipments', 'shipment-statuses', 'returns'] as const;
 
 /** What hooks can do; the return actions apply to `returns` triggers only. */
-export const hookActionTypes = ['update-resource', 'send-resource', 'approve-return', 'reject-return', 'request-payment', 'set-return-deadline-passed'] as const;
+export const hookActionTypes = [
+  'update-resource',
+  'send-resource',
+  'approve-return',
+  'reject-return',
+  'request-payment',
+  'set-return-deadline-passed',
+] as const;
 
 /** A JSON Pointer into a resource's attributes or relationships, with or without the leading `/`. */
 const resourcePointer = z
@@ -24,7 +31,9 @@ const predicatePointer = z
 export const predicate = z
   .object({
     pointer: predicatePointer,
-    operator: z.enum(hookOperators).describe('`older_than` and `newer_than` compare a Unix time with the sandbox clock; their value is seconds or a duration such as `30 days`.'),
+    operator: z
+      .enum(hookOperators)
+      .describe('`older_than` and `newer_than` compare a Unix time with the sandbox clock; their value is seconds or a duration such as `30 days`.'),
     value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
   })
   .meta({ id: 'HookPredicate' });
@@ -64,10 +73,19 @@ export const hookAction = z
     z.object({ action_type: z.literal('update-resource'), values: z.array(updateValue).min(1).max(50) }),
     z.object({ action_type: z.literal('send-resource'), values: z.array(sendValue).min(1).max(10) }),
     z.object({ action_type: z.literal('approve-return') }),
-    z.object({ action_type: z.literal('reject-return'), values: z.array(z.strictObject({ message: z.string().max(255).nullable().optional() })).max(1).optional() }),
+    z.object({
+      action_type: z.literal('reject-return'),
+      values: z
+        .array(z.strictObject({ message: z.string().max(255).nullable().optional() }))
+        .max(1)
+        .optional(),
+    }),
     z.object({
       action_type: z.literal('request-payment'),
-      values: z.array(z.strictObject({ price: z.strictObject({ amount: z.number().int().min(1), currency: z.string().regex(/^[A-Z]{3}$/) }) })).min(1).max(1),
+      values: z
+        .array(z.strictObject({ price: z.strictObject({ amount: z.number().int().min(1), currency: z.string().regex(/^[A-Z]{3}$/) }) }))
+        .min(1)
+        .max(1),
     }),
     z.object({ action_type: z.literal('set-return-deadline-passed') }),
   ])

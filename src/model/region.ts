@@ -9,7 +9,10 @@ export const regionAttributes = z
     name: z.string(),
     country_code: z.string().optional(),
     region_code: z.string().optional().describe('Deprecated.'),
-    currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
     category: z.enum(['country']).optional(),
   })
   .meta({ id: 'RegionAttributes' });

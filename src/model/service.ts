@@ -39,12 +39,13 @@ export const serviceAttributes = z
 /** The flags production answers that the sandbox's services leave at their defaults (older data files lack them). */
 type ServiceFlags = 'strict_consolidation' | 'is_label_in_the_box' | 'is_shipping_and_return';
 
-export type ServiceRecord = Omit<z.infer<typeof serviceAttributes>, ServiceFlags> & Partial<Pick<z.infer<typeof serviceAttributes>, ServiceFlags>> & {
-  id: string;
-  carrier_id: string;
-  region_from_id: string;
-  region_to_id: string;
-  /** The seeded zones of its route (data files written before zones existed have none). */
-  zone_from_id?: string;
-  zone_to_id?: string;
-};
+export type ServiceRecord = Omit<z.infer<typeof serviceAttributes>, ServiceFlags> &
+  Partial<Pick<z.infer<typeof serviceAttributes>, ServiceFlags>> & {
+    id: string;
+    carrier_id: string;
+    region_from_id: string;
+    region_to_id: string;
+    /** The seeded zones of its route (data files written before zones existed have none). */
+    zone_from_id?: string;
+    zone_to_id?: string;
+  };

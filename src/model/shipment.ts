@@ -43,14 +43,10 @@ export const customs = z
   .meta({ id: 'Customs' });
 export type Customs = z.infer<typeof customs>;
 
-export const pickupLocation = z
-  .object({ code: z.string().min(1).max(64), address: address.optional() })
-  .meta({ id: 'PickupLocation' });
+export const pickupLocation = z.object({ code: z.string().min(1).max(64), address: address.optional() }).meta({ id: 'PickupLocation' });
 
 /** Where the sender hands the parcel in; the sandbox stores it as given (no carrier checks it). */
-export const dropOffLocation = z
-  .object({ code: z.string().min(1).max(64), address: address.optional() })
-  .meta({ id: 'DropOffLocation' });
+export const dropOffLocation = z.object({ code: z.string().min(1).max(64), address: address.optional() }).meta({ id: 'DropOffLocation' });
 
 /** The attributes a client may write; the read-only ones are added by `shipmentAttributes`. */
 export const writableShipmentAttributes = {
@@ -72,7 +68,11 @@ export const writableShipmentAttributes = {
   channel: z.string().max(255).optional(),
   total_value: price.optional(),
   register_at: timestamp.nullable().optional(),
-  tags: z.array(z.union([z.string().max(255), z.number()])).max(100).optional().describe('Strings or numbers; answered as strings.'),
+  tags: z
+    .array(z.union([z.string().max(255), z.number()]))
+    .max(100)
+    .optional()
+    .describe('Strings or numbers; answered as strings.'),
 };
 
 export const shipmentAttributes = z
@@ -128,13 +128,37 @@ export type ShipmentRecord = Omit<ShipmentAttributes, 'price' | 'sync_active'> &
 
 /** What kind of event a carrier status is (production's CarrierStatusCategory). */
 export const carrierStatusCategories = [
-  'change-in-flight', 'damaged', 'default', 'delay', 'dropped-at-pudo-by-sender', 'failed-cash-on-delivery', 'failed-collection',
-  'failed-collection-attempt', 'failed-collection-attempt-force-majeure', 'failed-collection-attempt-invalid-data',
-  'failed-collection-attempt-invalid-data-address', 'failed-collection-attempt-invalid-data-time', 'failed-collection-attempt-package-issue',
-  'failed-collection-attempt-user', 'failed-customs-clearance', 'failed-delivery-attempt', 'failed-delivery-attempt-force-majeure',
-  'failed-delivery-attempt-user', 'failed-miscellaneous', 'failed-oversized', 'failed-pre-advice', 'failed-refused-delivery',
-  'failed-shipment-damaged', 'failed-shipment-lost', 'failed-shipment-missing', 'partial-collection', 'partial-delivery', 'relabelling',
-  'require-delivery-instructions', 'security-alert', 'successful-collection',
+  'change-in-flight',
+  'damaged',
+  'default',
+  'delay',
+  'dropped-at-pudo-by-sender',
+  'failed-cash-on-delivery',
+  'failed-collection',
+  'failed-collection-attempt',
+  'failed-collection-attempt-force-majeure',
+  'failed-collection-attempt-invalid-data',
+  'failed-collection-attempt-invalid-data-address',
+  'failed-collection-attempt-invalid-data-time',
+  'failed-collection-attempt-package-issue',
+  'failed-collection-attempt-user',
+  'failed-customs-clearance',
+  'failed-delivery-attempt',
+  'failed-delivery-attempt-force-majeure',
+  'failed-delivery-attempt-user',
+  'failed-miscellaneous',
+  'failed-oversized',
+  'failed-pre-advice',
+  'failed-refused-delivery',
+  'failed-shipment-damaged',
+  'failed-shipment-lost',
+  'failed-shipment-missing',
+  'partial-collection',
+  'partial-delivery',
+  'relabelling',
+  'require-delivery-instructions',
+  'security-alert',
+  'successful-collection',
 ] as const;
 export type CarrierStatusCategory = (typeof carrierStatusCategories)[number];
 

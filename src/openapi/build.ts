@@ -1,4 +1,12 @@
-import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type ResponsesObject, type SchemaObject, type SecurityRequirementObject } from 'openapi3-ts/oas31';
+import {
+  OpenApiBuilder,
+  type OpenAPIObject,
+  type OperationObject,
+  type ParameterObject,
+  type ResponsesObject,
+  type SchemaObject,
+  type SecurityRequirementObject,
+} from 'openapi3-ts/oas31';
 import { z } from 'zod';
 import type { Endpoint } from '../http/endpoint.js';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
@@ -91,9 +99,10 @@ function responses(endpoint: Endpoint): ResponsesObject {
   const add = (status: string, description: string) => {
     out[status] ??= errorResponse(description);
   };
-  if (endpoint.body || endpoint.query || endpoint.include) add('400', 'The request is malformed or violates the schema (10003); `source` names the field or parameter.');
+  if (endpoint.body || endpoint.query || endpoint.include)
+    add('400', 'The request is malformed or violates the schema (10003); `source` names the field or parameter.');
   if (endpoint.auth === 'control') {
-    add('401', "With an admin token configured: no token (14003), or a bearer token that is neither the admin token nor a valid access token (14002).");
+    add('401', 'With an admin token configured: no token (14003), or a bearer token that is neither the admin token nor a valid access token (14002).');
     add('403', "No token from a web page of another origin, or a tenant's access token where only the admin token may act (10013).");
     if (endpoint.method === 'post') add('415', 'The Content-Type is not JSON, or missing: every control POST needs Content-Type: application/json (10004).');
   } else if (endpoint.auth !== 'none') add('401', 'No access token (14003), or an invalid, expired or revoked one (14002).');
@@ -160,7 +169,11 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string):
       },
     },
   });
-  builder.addSecurityScheme('SandboxAdmin', { type: 'http', scheme: 'bearer', description: 'The SANDBOX_ADMIN_TOKEN, when one is configured: acts on every tenant.' });
+  builder.addSecurityScheme('SandboxAdmin', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The SANDBOX_ADMIN_TOKEN, when one is configured: acts on every tenant.',
+  });
   const paths = new Map<string, Record<string, OperationObject>>();
   for (const endpoint of endpoints) {
     if (endpoint.internal) continue;

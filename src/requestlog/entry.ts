@@ -86,5 +86,3 @@ export const REQUEST_LOG_BODY_LIMIT = 16 * 1024;
  * the whole response, and a log full of list pages then holds ~2 MiB instead of ~8.
  */
 export const REQUEST_LOG_RESPONSE_LIMIT = 4 * 1024;
-
-

@@ -11,7 +11,21 @@ export const REDACTED = '[REDACTED]';
  * (escapes decoded), lower-cased and without separators: `api_key`, `apiKey`, `API-KEY` and
  * `"api_k\u0065y"` are one name.
  */
-const secretNames = new Set(['authorization', 'credentials', 'credential', 'cookie', 'setcookie', 'password', 'passwd', 'pwd', 'passphrase', 'secret', 'token', 'apikey', 'privatekey']);
+const secretNames = new Set([
+  'authorization',
+  'credentials',
+  'credential',
+  'cookie',
+  'setcookie',
+  'password',
+  'passwd',
+  'pwd',
+  'passphrase',
+  'secret',
+  'token',
+  'apikey',
+  'privatekey',
+]);
 
 /** Parts that make a name secret wherever they occur in it: `api_secret`, `dhl_password`, `x-api-key`. */
 const secretParts = ['secret', 'password', 'passphrase', 'apikey', 'privatekey', 'accesskey', 'signingkey'];
@@ -229,7 +243,12 @@ export function shortened(value: unknown, budget: number, clean: (text: string) 
   }
   if (value === null || typeof value !== 'object') return value;
   if (jsonSizeUpTo(value, budget) <= budget) return value;
-  const note = (item: unknown) => (Array.isArray(item) ? `[a list of ${item.length} items, not kept]` : item !== null && typeof item === 'object' ? `[an object of ${Object.keys(item).length} members, not kept]` : '[not kept]');
+  const note = (item: unknown) =>
+    Array.isArray(item)
+      ? `[a list of ${item.length} items, not kept]`
+      : item !== null && typeof item === 'object'
+        ? `[an object of ${Object.keys(item).length} members, not kept]`
+        : '[not kept]';
   let room = budget - 2;
   if (Array.isArray(value)) {
     const items: unknown[] = [];

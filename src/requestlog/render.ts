@@ -41,7 +41,10 @@ function parse(message: RawMessage, side: 'request' | 'response'): Parsed {
   if (side === 'response') return { kind: 'text', value: text };
   const bytes = Buffer.byteLength(text);
   const why = json ? 'is not valid JSON' : 'is neither JSON nor a form';
-  return { kind: 'note', note: `${message.type || 'untyped'} body of ${bytes} bytes, not shown: it ${why}, and the log shows only bodies it can parse (so no secret in them can be missed)` };
+  return {
+    kind: 'note',
+    note: `${message.type || 'untyped'} body of ${bytes} bytes, not shown: it ${why}, and the log shows only bodies it can parse (so no secret in them can be missed)`,
+  };
 }
 
 function captured(message: RawMessage, headers: Record<string, string>, parsed: Parsed, secrets: SecretSet, limit: number): CapturedMessage {
@@ -53,7 +56,14 @@ function captured(message: RawMessage, headers: Record<string, string>, parsed: 
     return message.truncated ? { ...out, body: text, truncated: true } : { ...out, body: text };
   }
   const value = redactJson(parsed.value, secrets);
-  if (message.summary) return { ...out, body: value, truncated: true, ...(message.size !== undefined ? { size: message.size } : {}), ...(message.note ? { note: message.note } : {}) };
+  if (message.summary)
+    return {
+      ...out,
+      body: value,
+      truncated: true,
+      ...(message.size !== undefined ? { size: message.size } : {}),
+      ...(message.note ? { note: message.note } : {}),
+    };
   // Redaction can lengthen a body (a short secret becomes [REDACTED]): still within bounds, by structure.
   if (jsonSizeUpTo(value, limit) <= limit) return { ...out, body: value };
   return { ...out, body: shortened(value, limit), truncated: true };

@@ -96,7 +96,12 @@ export const addressEndpoints = [
       return rows.filter(
         (row) =>
           (!q['filter[organization]'] || q['filter[organization]'].includes(row.organization_id)) &&
-          (!needle || fields.some((field) => String(row[field] ?? '').toLowerCase().includes(needle))),
+          (!needle ||
+            fields.some((field) =>
+              String(row[field] ?? '')
+                .toLowerCase()
+                .includes(needle),
+            )),
       );
     },
   }),
@@ -105,7 +110,8 @@ export const addressEndpoints = [
     path: '/addresses',
     operationId: 'createAddress',
     summary: 'Add an address to the address book',
-    description: "Takes organizations.manage. Validated like a shipment's addresses (street_1, city and an ISO 3166-1 country_code are required); `relationships.organization` must be the caller's own.",
+    description:
+      "Takes organizations.manage. Validated like a shipment's addresses (street_1, city and an ISO 3166-1 country_code are required); `relationships.organization` must be the caller's own.",
     tag: 'Addresses',
     auth: manage,
     body: createRequest,
@@ -119,7 +125,9 @@ export const addressEndpoints = [
       ownOrganization(ctx, body.data.relationships.organization, true);
       const organizationId = principalOf(ctx).organizationId;
       const now = ctx.services.clock.now();
-      const row = await ctx.services.store.transact((tx) => tx.insert('addresses', { ...body.data.attributes, id: tx.newId(), organization_id: organizationId, created_at: now }));
+      const row = await ctx.services.store.transact((tx) =>
+        tx.insert('addresses', { ...body.data.attributes, id: tx.newId(), organization_id: organizationId, created_at: now }),
+      );
       return jsonApi(resourceDocument(ctx, addressKind, row), 201, { location: ctx.url(addressKind.self(row)) });
     },
   }),

@@ -77,14 +77,22 @@ async function saveBroker(ctx: Ctx, sent: Attributes, enterpriseId: string | und
 
 const params = z.object({ broker_id: z.string() });
 const carrierList = z
-  .object({ data: z.array(z.object({ type: z.string(), id: z.string() })).min(1).max(100) })
+  .object({
+    data: z
+      .array(z.object({ type: z.string(), id: z.string() }))
+      .min(1)
+      .max(100),
+  })
   .meta({ id: 'CarrierIdentifierList' });
 
 async function linkCarriers(ctx: Ctx, brokerId: string, data: z.output<typeof carrierList>['data'], add: boolean): Promise<Response> {
   const broker = brokerOf(ctx, brokerId);
   if (ctx.principal) throw brokerOnly(add ? "Adding carriers to a broker's offer" : "Taking carriers from a broker's offer");
   const ids = data.map((entry, index) => {
-    if (entry.type !== 'carriers') throw ApiError.of('conflict', `This relationship holds resources of type 'carriers', not '${entry.type}'.`, { source: { pointer: `/data/${index}/type` } });
+    if (entry.type !== 'carriers')
+      throw ApiError.of('conflict', `This relationship holds resources of type 'carriers', not '${entry.type}'.`, {
+        source: { pointer: `/data/${index}/type` },
+      });
     if (!ctx.services.store.get('carriers', entry.id)) throw unknownRelated('carriers', 'carriers', entry.id, `/data/${index}/id`);
     return entry.id;
   });

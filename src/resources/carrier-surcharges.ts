@@ -47,13 +47,15 @@ const createRequest = resourceRequest({
 const updateRequest = resourceRequest({
   id: 'CarrierSurchargeUpdateRequest',
   update: true,
-  attributes: z.strictObject({ name: writable.name.optional(), description: writable.description, fee: price.optional(), created_at: readOnly, updated_at: readOnly }).optional(),
+  attributes: z
+    .strictObject({ name: writable.name.optional(), description: writable.description, fee: price.optional(), created_at: readOnly, updated_at: readOnly })
+    .optional(),
   relationships: z.object({ carrier: toOneRef.optional() }).optional(),
 });
 
 const params = z.object({ carrier_surcharge_id: z.string() });
 const what =
-  'A carrier surcharge is a fee of your organization on the shipments of one carrier (one you have a contract with): every shipment priced afterwards (created, changed, or registered in the request) on a contract of that carrier, in the fee\'s currency, carries it as a shipment surcharge, added to its price. Shipments priced before keep what they were charged.';
+  "A carrier surcharge is a fee of your organization on the shipments of one carrier (one you have a contract with): every shipment priced afterwards (created, changed, or registered in the request) on a contract of that carrier, in the fee's currency, carries it as a shipment surcharge, added to its price. Shipments priced before keep what they were charged.";
 
 export const carrierSurchargeEndpoints = [
   ...readEndpoints({

@@ -62,8 +62,7 @@ export const carrierEndpoints = [
     responses: { 200: { description: 'The logo.', contentTypes: ['image/svg+xml'] } },
     handler: (ctx, { params }) => {
       const [, kind, key] = /^(carrier|broker)-(.+)\.svg$/.exec(params.brand_logo)!;
-      const brand =
-        kind === 'carrier' ? ctx.services.store.all('carriers').find((row) => row.code === key) : ctx.services.store.get('brokers', key!);
+      const brand = kind === 'carrier' ? ctx.services.store.all('carriers').find((row) => row.code === key) : ctx.services.store.get('brokers', key!);
       if (!brand) throw ApiError.of('resourceNotFound', `No ${kind} logo is served as '${params.brand_logo}'.`);
       return new Response(brandLogoSvg(kind === 'carrier' ? key! : '', brand.name), {
         headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' },

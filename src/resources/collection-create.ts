@@ -23,7 +23,9 @@ const schemas = resourceSchemas(collectionKind);
 /** Unix seconds, or an ISO-8601 date-time with a zone (`Z` or `+02:00`), turned into Unix seconds. */
 const unixOrIso = z.union([
   timestamp,
-  z.iso.datetime({ offset: true, error: () => 'must be Unix seconds or an ISO-8601 date-time with a time zone' }).transform((raw) => Math.floor(Date.parse(raw) / 1000)),
+  z.iso
+    .datetime({ offset: true, error: () => 'must be Unix seconds or an ISO-8601 date-time with a time zone' })
+    .transform((raw) => Math.floor(Date.parse(raw) / 1000)),
 ]);
 
 const timeInput = z
@@ -70,7 +72,11 @@ function usableContract(ctx: Ctx, data: CreateData, problems: ErrorObject[]): Co
     return undefined;
   }
   if (contract.status !== 'active') {
-    problems.push(errorObject('unprocessable', `Contract '${contractId}' is ${contract.status}; only active contracts can be used for a collection.`, { source: { pointer: CONTRACT } }));
+    problems.push(
+      errorObject('unprocessable', `Contract '${contractId}' is ${contract.status}; only active contracts can be used for a collection.`, {
+        source: { pointer: CONTRACT },
+      }),
+    );
     return undefined;
   }
   return contract;
@@ -94,20 +100,29 @@ function checkCreate(ctx: Ctx, data: CreateData): { problems: ErrorObject[]; sho
     );
   }
   if (data.attributes.register === true && !data.relationships.contract?.data) {
-    problems.push(errorObject('unprocessable', 'Registering books the collection with a carrier: give it a contract.', { source: { pointer: '/data/attributes/register' } }));
+    problems.push(
+      errorObject('unprocessable', 'Registering books the collection with a carrier: give it a contract.', {
+        source: { pointer: '/data/attributes/register' },
+      }),
+    );
   }
   const { from, to } = data.attributes.collection_time;
   const now = ctx.services.clock.now();
   const pointer = (member: string) => ({ source: { pointer: `/data/attributes/collection_time/${member}` } });
-  if (from < now) problems.push(errorObject('unprocessable', `The collection time lies in the past: 'from' (${from}) is before the current time (${now}).`, pointer('from')));
+  if (from < now)
+    problems.push(errorObject('unprocessable', `The collection time lies in the past: 'from' (${from}) is before the current time (${now}).`, pointer('from')));
   if (to <= from) problems.push(errorObject('unprocessable', `'to' (${to}) must be after 'from' (${from}).`, pointer('to')));
   if (contract && from >= now && to > from) {
     // With a contract the carrier is known: the window must be one of its slots, still bookable.
-    const booking = bookingProblems(store, { contract, countryCode: data.attributes.address.country_code, window: { from, to }, now }, {
-      contract: { pointer: CONTRACT },
-      country: { pointer: '/data/attributes/address/country_code' },
-      window: { pointer: '/data/attributes/collection_time' },
-    });
+    const booking = bookingProblems(
+      store,
+      { contract, countryCode: data.attributes.address.country_code, window: { from, to }, now },
+      {
+        contract: { pointer: CONTRACT },
+        country: { pointer: '/data/attributes/address/country_code' },
+        window: { pointer: '/data/attributes/collection_time' },
+      },
+    );
     if (booking.problems.length > 0) problems.push(...apiErrorOf(new DomainError('unprocessable', booking.problems)).errors);
   }
   return { problems, shop, contract };
@@ -149,7 +164,7 @@ export const collectionCreateEndpoint = endpoint({
     "A carrier pick-up at `address` in the window `collection_time {from, to}` (Unix seconds or ISO-8601 date-times, answered as Unix seconds) for one of the caller's shops. " +
     'Without a contract it is a plan (`collection-concept`). With an active contract the window must lie in a slot the carrier still offers ' +
     '(GET /carriers/{carrier_id}/collection-time-slots) at an address in a country it collects in; `register: true` also books it at once: ' +
-    '`collection-registered`, with the carrier\'s reference in `tracking_code`, collected when the window opens. Any valid token may create them (production: collections.manage).',
+    "`collection-registered`, with the carrier's reference in `tracking_code`, collected when the window opens. Any valid token may create them (production: collections.manage).",
   tag: 'Collections',
   auth: 'token',
   body: createRequest,

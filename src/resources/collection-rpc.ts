@@ -22,7 +22,7 @@ const addRequest = z
   .object({
     data: z.object({
       collection_id: z.string(),
-      shipment_ids: z.array(z.string()).min(1).max(1000).describe('The shipments to add: of the collection\'s shop and contract, not with the carrier yet.'),
+      shipment_ids: z.array(z.string()).min(1).max(1000).describe("The shipments to add: of the collection's shop and contract, not with the carrier yet."),
     }),
   })
   .meta({ id: 'AddShipmentsToCollectionRequest' });
@@ -38,7 +38,7 @@ export const collectionRpcEndpoints = [
     summary: 'Add shipments to a collection',
     description:
       "Every shipment joins the collection, or none does: each must be the caller's, of the collection's shop and contract, not voided and not with the carrier yet; a " +
-      "registered one only where the carrier allows it (`collections.allows_adding_registered_shipments_to_collection`); one in another, registered collection stays there. " +
+      'registered one only where the carrier allows it (`collections.allows_adding_registered_shipments_to_collection`); one in another, registered collection stays there. ' +
       'The collection must be open (concept or registered, its window not begun). A shipment already in it is left as it is. Any valid token.',
     tag: 'Collections',
     auth: 'token',
@@ -46,7 +46,10 @@ export const collectionRpcEndpoints = [
     produces: json,
     responses: {
       204: { description: 'The shipments are in the collection.' },
-      422: { description: 'An unknown or closed collection, and every shipment that cannot join, each with its pointer (`/data/shipment_ids/{index}`) (10008).', schema: errorDocument },
+      422: {
+        description: 'An unknown or closed collection, and every shipment that cannot join, each with its pointer (`/data/shipment_ids/{index}`) (10008).',
+        schema: errorDocument,
+      },
     },
     handler: async (ctx, { body }) => {
       const { services } = ctx;
@@ -84,7 +87,8 @@ export const collectionRpcEndpoints = [
     path: '/collections/{collection_id}/files/{file_id}',
     operationId: 'getCollectionFile',
     summary: "Download a collection's manifest",
-    description: "The PDF of a manifest made for the collection (one of its `files`), as GET /manifests/{manifest_id}/files/{file_id} answers it. Any valid token.",
+    description:
+      'The PDF of a manifest made for the collection (one of its `files`), as GET /manifests/{manifest_id}/files/{file_id} answers it. Any valid token.',
     tag: 'Collections',
     auth: 'token',
     params: z.object({ collection_id: z.string(), file_id: z.string() }),

@@ -62,12 +62,24 @@ function calendarProblems(ctx: Ctx, data: CreateData, contract: ContractRecord, 
   const carrier = ctx.services.store.get('carriers', contract.carrier_id)!;
   const calendar = calendarOf(carrier);
   if (!calendar) {
-    problems.push(errorObject('unprocessable', `${carrier.name} does not collect (its collections.offers_collections is false).`, pointer('relationships/contract/data/id')));
+    problems.push(
+      errorObject(
+        'unprocessable',
+        `${carrier.name} does not collect (its collections.offers_collections is false).`,
+        pointer('relationships/contract/data/id'),
+      ),
+    );
     return;
   }
   const { address } = data.attributes.collection;
   if (!collectsIn(calendar, address.country_code)) {
-    problems.push(errorObject('unprocessable', `${carrier.name} does not collect in ${address.country_code}; it collects in ${calendar.countries.join(', ')}.`, pointer('attributes/collection/address/country_code')));
+    problems.push(
+      errorObject(
+        'unprocessable',
+        `${carrier.name} does not collect in ${address.country_code}; it collects in ${calendar.countries.join(', ')}.`,
+        pointer('attributes/collection/address/country_code'),
+      ),
+    );
   }
   const today = Math.floor(ctx.services.clock.now() / DAY) * DAY;
   let outside = false;
@@ -77,11 +89,19 @@ function calendarProblems(ctx: Ctx, data: CreateData, contract: ContractRecord, 
     const window = windowOn(data.attributes, today + offset * DAY);
     if (slotHolding(calendar, window)) return;
     if (!calendar.days.includes(new Date(window.from * 1000).getUTCDay())) {
-      problems.push(errorObject('unprocessable', `${carrier.name} does not collect on ${name} (${describeCalendar(calendar)}).`, pointer(`attributes/days/${index}`)));
+      problems.push(
+        errorObject('unprocessable', `${carrier.name} does not collect on ${name} (${describeCalendar(calendar)}).`, pointer(`attributes/days/${index}`)),
+      );
     } else outside = true;
   });
   if (outside) {
-    problems.push(errorObject('unprocessable', `The window lies in no collection slot of ${carrier.name} (${describeCalendar(calendar)}).`, pointer('attributes/collection/time')));
+    problems.push(
+      errorObject(
+        'unprocessable',
+        `The window lies in no collection slot of ${carrier.name} (${describeCalendar(calendar)}).`,
+        pointer('attributes/collection/time'),
+      ),
+    );
   }
 }
 
@@ -92,7 +112,8 @@ function checkCreate(ctx: Ctx, data: CreateData): { problems: ErrorObject[]; sho
   const shopId = relatedId(data.relationships.shop, 'shop', ['shops'])!;
   if (store.get('shops', shopId)?.organization_id !== principal.organizationId) problems.push(...unknownRelated('shop', 'shops', shopId).errors);
   const window = windowOn(data.attributes, 0);
-  if (window.to <= window.from) problems.push(errorObject('unprocessable', "'to' must be after 'from' (both in UTC once their zones apply).", pointer('attributes/collection/time/to')));
+  if (window.to <= window.from)
+    problems.push(errorObject('unprocessable', "'to' must be after 'from' (both in UTC once their zones apply).", pointer('attributes/collection/time/to')));
   const contractId = relatedId(data.relationships.contract, 'contract', ['contracts'], false);
   if (contractId === undefined) return { problems, shopId };
   const contract = store.get('contracts', contractId);
@@ -101,7 +122,13 @@ function checkCreate(ctx: Ctx, data: CreateData): { problems: ErrorObject[]; sho
     return { problems, shopId };
   }
   if (contract.status !== 'active') {
-    problems.push(errorObject('unprocessable', `Contract '${contractId}' is ${contract.status}; only an active contract can book collections.`, pointer('relationships/contract/data/id')));
+    problems.push(
+      errorObject(
+        'unprocessable',
+        `Contract '${contractId}' is ${contract.status}; only an active contract can book collections.`,
+        pointer('relationships/contract/data/id'),
+      ),
+    );
   } else if (window.to > window.from) calendarProblems(ctx, data, contract, problems);
   return { problems, shopId, contract };
 }
@@ -121,7 +148,10 @@ export const collectionScheduleEndpoints = [
     description: "The collection schedules of the caller's organization's shops. Any valid token (production: collections.manage).",
     filter: (ctx, rows, q) => {
       const carrierOf = (row: CollectionScheduleRecord) => (row.contract_id ? ctx.services.store.get('contracts', row.contract_id)?.carrier_id : undefined);
-      return rows.filter((row) => (!q['filter[shop]'] || q['filter[shop]'].includes(row.shop_id)) && (!q['filter[carrier]'] || q['filter[carrier]'].includes(carrierOf(row) ?? '')));
+      return rows.filter(
+        (row) =>
+          (!q['filter[shop]'] || q['filter[shop]'].includes(row.shop_id)) && (!q['filter[carrier]'] || q['filter[carrier]'].includes(carrierOf(row) ?? '')),
+      );
     },
   }),
   endpoint({
@@ -140,7 +170,11 @@ export const collectionScheduleEndpoints = [
     responses: {
       201: { description: 'The schedule; `Location` holds its URL. Its first collections exist already.', schema: schemas.document },
       409: { description: 'The body `type` is not `collection-schedules` (10007).', schema: errorDocument },
-      422: { description: "A shop other than the caller's, an unknown or inactive contract, `to` not after `from`, days or a window the carrier does not collect in (10008).", schema: errorDocument },
+      422: {
+        description:
+          "A shop other than the caller's, an unknown or inactive contract, `to` not after `from`, days or a window the carrier does not collect in (10008).",
+        schema: errorDocument,
+      },
     },
     handler: async (ctx, { body }) => {
       checkIdentity(body.data, 'collection-schedules');
@@ -169,7 +203,8 @@ export const collectionScheduleEndpoints = [
     path: '/collection-schedules/{collection_schedule_id}',
     operationId: 'deleteCollectionSchedule',
     summary: 'Stop a recurring collection',
-    description: 'No more collections are booked; the ones it booked already stay (cancel them with DELETE /collections/{collection_id}). Any valid token (production: collections.manage).',
+    description:
+      'No more collections are booked; the ones it booked already stay (cancel them with DELETE /collections/{collection_id}). Any valid token (production: collections.manage).',
     tag: 'CollectionSchedules',
     auth: 'token',
     params: z.object({ collection_schedule_id: z.string() }),

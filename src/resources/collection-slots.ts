@@ -56,8 +56,16 @@ const query = z.object({
   country_code: countryCode.describe('Country of the collection address.'),
   postal_code: z.string().trim().min(1).max(20).describe('Postal code of the collection address.'),
   date_from: moment.describe('Unix seconds, YYYY-MM-DD or an ISO-8601 date-time: slots that open from here on.'),
-  date_to: moment.describe(`Unix seconds, YYYY-MM-DD (that whole day included) or an ISO-8601 date-time: slots that open before it; at most ${MAX_RANGE_DAYS} days after date_from.`),
-  service_code: z.string().trim().min(1).max(255).optional().describe('A service of this carrier that is handed over by collection; checked, the slots are the same for every such service.'),
+  date_to: moment.describe(
+    `Unix seconds, YYYY-MM-DD (that whole day included) or an ISO-8601 date-time: slots that open before it; at most ${MAX_RANGE_DAYS} days after date_from.`,
+  ),
+  service_code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe('A service of this carrier that is handed over by collection; checked, the slots are the same for every such service.'),
 });
 
 export const collectionSlotEndpoints = [
@@ -78,18 +86,24 @@ export const collectionSlotEndpoints = [
     paginated: true,
     responses: {
       200: { description: 'The bookable slots.', schema: schemas.list },
-      422: { description: 'A carrier that offers no collections, a country it does not collect in, a service it does not collect for, or a range that ends before it starts or spans more than 31 days (10008).', schema: errorDocument },
+      422: {
+        description:
+          'A carrier that offers no collections, a country it does not collect in, a service it does not collect for, or a range that ends before it starts or spans more than 31 days (10008).',
+        schema: errorDocument,
+      },
     },
     handler: (ctx, { params, query: q, page }) => {
       const carrier = findOr404(ctx, 'carriers', 'carriers', params.carrier_id);
       const refuse = (detail: string, parameter: string) => ApiError.of('unprocessable', detail, { source: { parameter } });
       const calendar = calendarOf(carrier);
       if (!calendar) throw refuse(`${carrier.name} does not collect (its collections.offers_collections is false).`, 'carrier_id');
-      if (!collectsIn(calendar, q.country_code)) throw refuse(`${carrier.name} does not collect in ${q.country_code}; it collects in ${calendar.countries.join(', ')}.`, 'country_code');
+      if (!collectsIn(calendar, q.country_code))
+        throw refuse(`${carrier.name} does not collect in ${q.country_code}; it collects in ${calendar.countries.join(', ')}.`, 'country_code');
       if (q.service_code !== undefined) {
         const services = ctx.services.store.find('services', 'carrier_id', carrier.id).filter((service) => service.code === q.service_code);
         if (services.length === 0) throw refuse(`${carrier.name} has no service '${q.service_code}'.`, 'service_code');
-        if (services.every((service) => service.handover_method === 'drop-off')) throw refuse(`'${q.service_code}' is handed over at a drop-off point: there is nothing to collect.`, 'service_code');
+        if (services.every((service) => service.handover_method === 'drop-off'))
+          throw refuse(`'${q.service_code}' is handed over at a drop-off point: there is nothing to collect.`, 'service_code');
       }
       const start = q.date_from.seconds;
       const end = q.date_to.day ? q.date_to.seconds + DAY : q.date_to.seconds;

@@ -74,12 +74,17 @@ function registrationProblems(ctx: Ctx, collection: CollectionRecord): DomainErr
   const { store } = ctx.services;
   const contract = collection.contract_id ? store.get('contracts', collection.contract_id) : undefined;
   if (!contract) return DomainError.unprocessable('Registering books the collection with a carrier, and this collection has no contract to say which.', where);
-  if (contract.status !== 'active') return DomainError.unprocessable(`Contract '${contract.id}' is ${contract.status}; only an active contract can book a collection.`, where);
-  const { problems } = bookingProblems(store, { contract, countryCode: collection.address.country_code, window: collection.collection_time, now: ctx.services.clock.now() }, {
-    contract: where,
-    country: where,
-    window: where,
-  });
+  if (contract.status !== 'active')
+    return DomainError.unprocessable(`Contract '${contract.id}' is ${contract.status}; only an active contract can book a collection.`, where);
+  const { problems } = bookingProblems(
+    store,
+    { contract, countryCode: collection.address.country_code, window: collection.collection_time, now: ctx.services.clock.now() },
+    {
+      contract: where,
+      country: where,
+      window: where,
+    },
+  );
   return problems.length > 0 ? new DomainError('unprocessable', problems) : undefined;
 }
 
@@ -100,7 +105,10 @@ export const collectionWriteEndpoints = [
     responses: {
       200: { description: 'The whole collection.', schema: schemas.document },
       409: { description: 'The body `type` is not `collections` or its `id` is not the one in the URL (10007).', schema: errorDocument },
-      422: { description: '`register: true` for a collection without an active contract or outside a bookable slot of its carrier (10008).', schema: errorDocument },
+      422: {
+        description: '`register: true` for a collection without an active contract or outside a bookable slot of its carrier (10008).',
+        schema: errorDocument,
+      },
       423: { description: 'The collection is booked, collected or voided, or its window has begun (10005).', schema: errorDocument },
     },
     handler: async (ctx, { params: path, body }) => {
@@ -138,7 +146,10 @@ export const collectionWriteEndpoints = [
     params,
     responses: {
       204: { description: 'Removed or voided; its shipments no longer point at it.' },
-      423: { description: 'The collection is collected or voided, booked with a carrier that does not cancel bookings, or its window has begun (10005).', schema: errorDocument },
+      423: {
+        description: 'The collection is collected or voided, booked with a carrier that does not cancel bookings, or its window has begun (10005).',
+        schema: errorDocument,
+      },
     },
     handler: async (ctx, { params: path }) => {
       const current = findOr404(ctx, 'collections', 'collections', path.collection_id, (row) => collectionVisible(ctx, row));
@@ -152,7 +163,10 @@ export const collectionWriteEndpoints = [
         const contract = current.contract_id ? services.store.get('contracts', current.contract_id) : undefined;
         const carrier = contract && services.store.get('carriers', contract.carrier_id);
         if (!carrier?.collections?.voids_registered_collections) {
-          throw ApiError.of('cannotModify', `${carrier?.name ?? 'The carrier'} does not cancel booked collections (collections.voids_registered_collections is false): collection '${current.id}' stays registered.`);
+          throw ApiError.of(
+            'cannotModify',
+            `${carrier?.name ?? 'The carrier'} does not cancel booked collections (collections.voids_registered_collections is false): collection '${current.id}' stays registered.`,
+          );
         }
         await services.store.transact((tx) => voidCollection(tx, services.rules, current, services.clock.now()));
       } else {

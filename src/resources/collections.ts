@@ -27,7 +27,7 @@ const isoDate = z
 const query = z.object({
   'filter[shop]': csvIds.optional().describe('Comma separated shop ids.'),
   'filter[status]': csvOf(collectionStatusCodes).optional().describe('Comma separated status codes, e.g. `collection-concept`.'),
-  'filter[carrier]': csvIds.optional().describe("Comma separated carrier ids: collections whose contract is of one of these carriers."),
+  'filter[carrier]': csvIds.optional().describe('Comma separated carrier ids: collections whose contract is of one of these carriers.'),
   'filter[collection_date]': isoDate.optional().describe('YYYY-MM-DD: collections whose `collection_time.from` falls on this day (UTC).'),
 });
 

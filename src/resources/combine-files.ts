@@ -14,8 +14,14 @@ const combineRequest = z
         .min(1, 'name at least one file')
         .max(MAX_COMBINED_FILES, `name at most ${MAX_COMBINED_FILES} files`)
         .describe('The files (labels, customs declarations) in the order they are printed.'),
-      page_size: z.enum(COMBINED_PAGE_SIZES).optional().describe('A6: a label per page; A4: four A6 labels per sheet; original (default): each document in its own size.'),
-      starting_position: z.enum(SHEET_POSITIONS).optional().describe('With A4: the quarter of the first sheet the first label takes (default top-left); the quarters before it stay empty.'),
+      page_size: z
+        .enum(COMBINED_PAGE_SIZES)
+        .optional()
+        .describe('A6: a label per page; A4: four A6 labels per sheet; original (default): each document in its own size.'),
+      starting_position: z
+        .enum(SHEET_POSITIONS)
+        .optional()
+        .describe('With A4: the quarter of the first sheet the first label takes (default top-left); the quarters before it stay empty.'),
     }),
   })
   .meta({ id: 'CombineFilesRequest' });
@@ -36,7 +42,7 @@ export const combineFileEndpoints = [
     produces: ['text/plain', 'application/json', JSONAPI_MEDIA_TYPE],
     responses: {
       200: { description: 'The combined PDF, base64.', schema: z.string().meta({ id: 'CombinedFile' }), contentTypes: ['text/plain'] },
-      404: { description: 'A file that does not exist or is not the caller\'s (10002); the pointer names it.', schema: errorDocument },
+      404: { description: "A file that does not exist or is not the caller's (10002); the pointer names it.", schema: errorDocument },
       422: { description: 'A customs declaration on A6 pages (10008).', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {

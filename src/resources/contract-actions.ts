@@ -60,7 +60,9 @@ export const contractActionEndpoints = [
         // Checked inside the transaction, so a shipment made meanwhile cannot lose its contract.
         const usage = contractUsage(tx, contract);
         const counted = (count: number, noun: string) => (count > 0 ? `${count} ${noun}${count === 1 ? '' : 's'}` : '');
-        const uses = [counted(usage.shipments, 'shipment'), counted(usage.collections, 'collection'), counted(usage.schedules, 'collection schedule')].filter(Boolean).join(' and ');
+        const uses = [counted(usage.shipments, 'shipment'), counted(usage.collections, 'collection'), counted(usage.schedules, 'collection schedule')]
+          .filter(Boolean)
+          .join(' and ');
         if (uses !== '') {
           throw ApiError.unprocessable(
             `Contract '${contract.id}' is used by ${uses} and cannot be deleted. Switch it to inactive (PATCH status) to stop using it for new shipments.`,

@@ -154,7 +154,8 @@ export const contractTemplateEndpoints = [
       const template = findOr404(ctx, 'contractTemplates', 'contract-templates', params.contract_template_id, (row) => templateVisible(ctx, row));
       if (ctx.principal) throw brokerOnly('Deleting a contract template');
       await ctx.services.store.transact((tx) => {
-        for (const contract of tx.all('contracts')) if (contract.contract_template_id === template.id) tx.update('contracts', contract.id, { contract_template_id: undefined });
+        for (const contract of tx.all('contracts'))
+          if (contract.contract_template_id === template.id) tx.update('contracts', contract.id, { contract_template_id: undefined });
         tx.remove('contractTemplates', template.id);
       });
       return new Response(null, { status: 204 });

@@ -26,7 +26,9 @@ const createRequest = resourceRequest({
   relationships: z.object({
     carrier: toOneRef,
     owner: toOneRef,
-    contract_template: toOneRef.optional().describe("A template of your broker for the same carrier: the contract takes rates for the template's services only."),
+    contract_template: toOneRef
+      .optional()
+      .describe("A template of your broker for the same carrier: the contract takes rates for the template's services only."),
   }),
 });
 
@@ -51,7 +53,10 @@ function ownerOf(ctx: Ctx, ref: z.infer<typeof toOneRef>): string {
   const principal = principalOf(ctx);
   const id = relatedId(ref, 'owner', ['organizations', 'brokers'])!;
   if (ref.data?.type === 'brokers') {
-    throw ApiError.unprocessable('Contracts shared by a broker are set up by the broker; own contracts belong to your organization.', '/data/relationships/owner/data/type');
+    throw ApiError.unprocessable(
+      'Contracts shared by a broker are set up by the broker; own contracts belong to your organization.',
+      '/data/relationships/owner/data/type',
+    );
   }
   if (id !== principal.organizationId) throw unknownRelated('owner', 'organizations', id);
   return id;
@@ -66,7 +71,10 @@ function templateOf(ctx: Ctx, ref: z.infer<typeof toOneRef> | undefined, carrier
   const principal = principalOf(ctx);
   const broker = store.get('brokers', principal.brokerId);
   if (broker && !brokerCarrierIds(store, broker).includes(carrierId)) {
-    throw ApiError.unprocessable(`Your broker does not offer carrier '${carrierId}' (see GET /brokers/${broker.id}/carriers).`, '/data/relationships/carrier/data/id');
+    throw ApiError.unprocessable(
+      `Your broker does not offer carrier '${carrierId}' (see GET /brokers/${broker.id}/carriers).`,
+      '/data/relationships/carrier/data/id',
+    );
   }
   const id = relatedId(ref, 'contract_template', ['contract-templates'], false);
   if (id === undefined) return undefined;

@@ -12,7 +12,10 @@ const scopes = { anyOf: ['shipments.manage', 'organizations.manage'] } as const;
 const json = ['application/json'] as const;
 const money = z.object({ amount: z.number().int().min(0).describe('Cents.'), currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code') });
 const description = z.string().min(1).max(1000);
-const hsCode = z.string().regex(/^[0-9.]+$/, 'must be digits and dots').max(16);
+const hsCode = z
+  .string()
+  .regex(/^[0-9.]+$/, 'must be digits and dots')
+  .max(16);
 
 const hsRequest = z
   .object({ data: z.object({ sku: z.string().min(1).max(255), description, origin_country_code: countryCode.optional() }) })
@@ -45,9 +48,7 @@ const landedRequest = z
   .meta({ id: 'CalculateLandedCostsRequest' });
 
 const landedItem = z.object({ description: z.string(), item_value: money, hs_code: z.string(), tax: money, duty: money });
-const landedResponse = z
-  .object({ data: z.object({ items: z.array(landedItem), total_tax: money, total_duty: money }) })
-  .meta({ id: 'LandedCosts' });
+const landedResponse = z.object({ data: z.object({ items: z.array(landedItem), total_tax: money, total_duty: money }) }).meta({ id: 'LandedCosts' });
 
 const territories = Object.fromEntries(euCountries.map((code) => [code, 'EU']));
 const destinations = Object.keys(importRules).join(', ');
@@ -93,7 +94,10 @@ export const customsHelperEndpoints = [
     responses: {
       200: { description: 'The duties and taxes.', schema: landedResponse, contentTypes: json },
       413: { description: 'A body over 256 KiB (10003).', schema: errorDocument },
-      422: { description: 'A destination or currency the sandbox does not price, mixed currencies without conversion, or an item no HS code matches (10008).', schema: errorDocument },
+      422: {
+        description: 'A destination or currency the sandbox does not price, mixed currencies without conversion, or an item no HS code matches (10008).',
+        schema: errorDocument,
+      },
     },
     handler: (_ctx, { body }) =>
       plainJson({

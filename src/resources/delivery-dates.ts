@@ -42,9 +42,7 @@ const request = z
   })
   .meta({ id: 'AvailableDeliveryDatesRequest' });
 
-const response = z
-  .strictObject({ data: z.array(z.object({ date_from: z.string(), date_to: z.string() })) })
-  .meta({ id: 'AvailableDeliveryDates' });
+const response = z.strictObject({ data: z.array(z.object({ date_from: z.string(), date_to: z.string() })) }).meta({ id: 'AvailableDeliveryDates' });
 
 export const deliveryDateEndpoints = [
   endpoint({

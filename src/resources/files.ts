@@ -32,7 +32,12 @@ export const fileEndpoints = [
     auth: { anyOf: ['shipments.manage'] },
     params: z.object({ file_id: z.string() }),
     produces,
-    headers: z.object({ Accept: z.string().optional().describe(`Which representation: ${produces.join(', ')}; none (or any JSON type) gives the resource.`) }),
+    headers: z.object({
+      Accept: z
+        .string()
+        .optional()
+        .describe(`Which representation: ${produces.join(', ')}; none (or any JSON type) gives the resource.`),
+    }),
     responses: {
       200: { description: 'The file resource, or the document in the requested format.', schema: fileSchemas.document, binary: downloads },
     },

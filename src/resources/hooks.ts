@@ -52,7 +52,8 @@ function checkAction(ctx: Ctx, attributes: HookAttributes): void {
   const { action, trigger } = attributes;
   // Only returns have meta a predicate can read (`/meta/order_created_at`): elsewhere such a pointer is malformed.
   const metaAt = trigger.resource_type === 'returns' ? -1 : (trigger.predicates ?? []).findIndex((p) => /^\/?meta(\/|$)/.test(p.pointer));
-  if (metaAt >= 0) throw ApiError.invalid('must point into /attributes or /relationships (only returns have /meta)', `/data/attributes/trigger/predicates/${metaAt}/pointer`);
+  if (metaAt >= 0)
+    throw ApiError.invalid('must point into /attributes or /relationships (only returns have /meta)', `/data/attributes/trigger/predicates/${metaAt}/pointer`);
   if (action.action_type === 'update-resource') {
     if (trigger.resource_type !== 'shipments') problems.add('update-resource can only change shipments; use a shipments trigger.', `${base}/action_type`);
     for (const problem of updateProblems(action.values)) problems.add(problem.message, `${base}/values/${problem.index}/${problem.field}`);
@@ -66,7 +67,11 @@ function checkAction(ctx: Ctx, attributes: HookAttributes): void {
       if ('refusal' in checked) problems.add(checked.refusal, `${base}/values/${index}/url`);
       const offered = webhookIncludes[trigger.resource_type] ?? [];
       (value.includes ?? []).forEach((path, at) => {
-        if (!offered.includes(path)) problems.add(`Unknown include path '${path}'. ${trigger.resource_type} can include: ${offered.join(', ')}.`, `${base}/values/${index}/includes/${at}`);
+        if (!offered.includes(path))
+          problems.add(
+            `Unknown include path '${path}'. ${trigger.resource_type} can include: ${offered.join(', ')}.`,
+            `${base}/values/${index}/includes/${at}`,
+          );
       });
     });
   }
@@ -132,7 +137,13 @@ export const hookEndpoints = [
       const owner = ownerOf(ctx, body.data.relationships.owner);
       checkAction(ctx, body.data.attributes);
       const hook = await ctx.services.store.transact((tx) =>
-        tx.insert('hooks', { ...body.data.attributes, id: tx.newId(), owner, organization_id: principalOf(ctx).organizationId, created_at: ctx.services.clock.now() }),
+        tx.insert('hooks', {
+          ...body.data.attributes,
+          id: tx.newId(),
+          owner,
+          organization_id: principalOf(ctx).organizationId,
+          created_at: ctx.services.clock.now(),
+        }),
       );
       return jsonApi(resourceDocument(ctx, hookKind, hook), 201, { location: ctx.url(hookKind.self(hook)) });
     },
@@ -166,7 +177,8 @@ export const hookEndpoints = [
     path: '/hooks/{hook_id}',
     operationId: 'deleteHook',
     summary: 'Delete a hook',
-    description: 'The hook stops running at once. Its logs go with it (a hook log cannot outlive its hook), also from the `hook_logs` of the shipments it ran on, and so do its pending webhook deliveries.',
+    description:
+      'The hook stops running at once. Its logs go with it (a hook log cannot outlive its hook), also from the `hook_logs` of the shipments it ran on, and so do its pending webhook deliveries.',
     tag: 'Hooks',
     auth: manage,
     params: z.object({ hook_id: z.string() }),
@@ -215,6 +227,13 @@ export const hookEndpoints = [
     params: z.object({ hook_log_id: z.string() }),
     responses: { 200: { description: 'The hook log.', schema: hookLogSchemas.document } },
     handler: (ctx, { params, include }) =>
-      jsonApi(resourceDocument(ctx, hookLogKind, findOr404(ctx, 'hookLogs', 'hook-logs', params.hook_log_id, (row) => hookVisible(ctx, row)), include)),
+      jsonApi(
+        resourceDocument(
+          ctx,
+          hookLogKind,
+          findOr404(ctx, 'hookLogs', 'hook-logs', params.hook_log_id, (row) => hookVisible(ctx, row)),
+          include,
+        ),
+      ),
   }),
 ];

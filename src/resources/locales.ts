@@ -45,7 +45,9 @@ export const localeEndpoint = endpoint({
   handler: (ctx, { query: q, page }) => {
     const back = q['filter[available_in_back_office]'];
     const portal = q['filter[available_in_return_portal]'];
-    const listed = rows.filter((row) => (back === undefined || row.available_in_back_office === back) && (portal === undefined || row.available_in_return_portal === portal));
+    const listed = rows.filter(
+      (row) => (back === undefined || row.available_in_back_office === back) && (portal === undefined || row.available_in_return_portal === portal),
+    );
     return jsonApi(collectionDocument(ctx, localeKind, listed, page));
   },
 });

@@ -24,7 +24,9 @@ import { readEndpoints } from './read-endpoints.js';
 const manage = { anyOf: ['shipments.manage'] } as const;
 
 export const manifestSchemas = resourceSchemas(manifestKind, {
-  meta: z.object({ errors: z.array(z.string()).optional().describe("Shipments of the collection left off the manifest, and why.") }).meta({ id: 'ManifestMeta' }),
+  meta: z
+    .object({ errors: z.array(z.string()).optional().describe('Shipments of the collection left off the manifest, and why.') })
+    .meta({ id: 'ManifestMeta' }),
 });
 
 // Clients send whole resources back, so read-only members are accepted and ignored.
@@ -41,7 +43,12 @@ const createRequest = resourceRequest({
     files: readOnly,
   }),
   documentMeta: z
-    .object({ update_shipment_statuses: z.boolean().optional().describe('`true`: the manifest is the hand-over; its registered shipments become shipment-received-by-carrier at once.') })
+    .object({
+      update_shipment_statuses: z
+        .boolean()
+        .optional()
+        .describe('`true`: the manifest is the hand-over; its registered shipments become shipment-received-by-carrier at once.'),
+    })
     .meta({ id: 'ManifestCreateMeta' }),
 });
 
@@ -55,7 +62,10 @@ export async function manifestDocument(ctx: Ctx, manifest: ManifestRecord, mimeT
   const csv = mimeType === 'text/csv';
   const bytes = csv ? manifestCsv(data) : await manifestPdf(data);
   return new Response(new Uint8Array(bytes), {
-    headers: { 'content-type': csv ? 'text/csv; charset=utf-8' : mimeType, 'content-disposition': `attachment; filename="manifest-${manifest.id}.${csv ? 'csv' : 'pdf'}"` },
+    headers: {
+      'content-type': csv ? 'text/csv; charset=utf-8' : mimeType,
+      'content-disposition': `attachment; filename="manifest-${manifest.id}.${csv ? 'csv' : 'pdf'}"`,
+    },
   });
 }
 
@@ -89,14 +99,18 @@ export const manifestEndpoints = [
     responses: {
       201: { description: 'The manifest; `Location` holds its URL.', schema: manifestSchemas.document },
       409: { description: 'The body `type` is not `manifests` (10007).', schema: errorDocument },
-      422: { description: 'No shipments, or shipments that are not yours, not registered, voided, of another contract or shop; an owner that is not yours (10008).', schema: errorDocument },
+      422: {
+        description: 'No shipments, or shipments that are not yours, not registered, voided, of another contract or shop; an owner that is not yours (10008).',
+        schema: errorDocument,
+      },
     },
     handler: async (ctx, { body }) => {
       const { data } = body;
       checkIdentity(data, 'manifests');
       const rel = data.relationships;
       const shipmentIds = (rel.shipments?.data ?? []).map((entry, index) => {
-        if (entry.type !== 'shipments') throw ApiError.unprocessable(`Entries of 'shipments' point at shipments, not '${entry.type}'.`, `/data/relationships/shipments/data/${index}/type`);
+        if (entry.type !== 'shipments')
+          throw ApiError.unprocessable(`Entries of 'shipments' point at shipments, not '${entry.type}'.`, `/data/relationships/shipments/data/${index}/type`);
         return entry.id;
       });
       const owner = rel.owner?.data ?? undefined;
@@ -119,7 +133,8 @@ export const manifestEndpoints = [
     path: '/manifests/{manifest_id}/files/{file_id}',
     operationId: 'getManifestFile',
     summary: "Download a manifest's document",
-    description: 'The manifest as a PDF (`Accept: application/pdf`, the default): one row per shipment with its tracking code and Code 128 barcode, recipient, destination, service and weight, and the total; or as CSV (`Accept: text/csv`).',
+    description:
+      'The manifest as a PDF (`Accept: application/pdf`, the default): one row per shipment with its tracking code and Code 128 barcode, recipient, destination, service and weight, and the total; or as CSV (`Accept: text/csv`).',
     tag: 'Manifests',
     auth: manage,
     params: z.object({ manifest_id: z.string(), file_id: z.string() }),
@@ -130,8 +145,18 @@ export const manifestEndpoints = [
       const manifest = findOr404(ctx, 'manifests', 'manifests', params.manifest_id, (row) => manifestVisible(ctx, row));
       const file = findOr404(ctx, 'manifestFiles', 'files', params.file_id, (row) => row.manifest_id === manifest.id);
       const accept = headers.Accept;
-      negotiate(accept, file.formats.map((format) => format.mime_type));
-      return manifestDocument(ctx, manifest, preferred(accept, file.formats.map((format) => format.mime_type)));
+      negotiate(
+        accept,
+        file.formats.map((format) => format.mime_type),
+      );
+      return manifestDocument(
+        ctx,
+        manifest,
+        preferred(
+          accept,
+          file.formats.map((format) => format.mime_type),
+        ),
+      );
     },
   }),
 ];

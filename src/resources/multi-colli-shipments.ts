@@ -31,13 +31,20 @@ const collo = z
 const meta = z
   .object({
     ...labelAndServiceMeta,
-    colli: z.array(collo).min(2, 'a multi-colli shipment has at least 2 colli').max(MAX_COLLI, `at most ${MAX_COLLI} colli`).describe('The parcels, each with its weight; what a collo leaves out it takes from the shipment.'),
+    colli: z
+      .array(collo)
+      .min(2, 'a multi-colli shipment has at least 2 colli')
+      .max(MAX_COLLI, `at most ${MAX_COLLI} colli`)
+      .describe('The parcels, each with its weight; what a collo leaves out it takes from the shipment.'),
   })
   .meta({ id: 'MultiColliShipmentRequestMeta' });
 
 const multiColliRequest = resourceRequest({
   id: 'MultiColliShipmentCreateRequest',
-  attributes: z.strictObject({ ...createAttributes, physical_properties: physicalProperties.optional().describe('Optional: the weight is that of all colli together.') }),
+  attributes: z.strictObject({
+    ...createAttributes,
+    physical_properties: physicalProperties.optional().describe('Optional: the weight is that of all colli together.'),
+  }),
   relationships: createRelationships,
   documentMeta: meta,
 });
@@ -57,7 +64,13 @@ async function respond(ctx: Ctx, body: Body, colli: z.output<typeof meta>['colli
       data: created.colli.map((row) => ({
         type: 'shipments',
         id: row.id,
-        meta: { collo_number: row.collo_number, barcode: row.barcode, tracking_code: row.tracking_code, tracking_url: row.tracking_url, files: embeddedFiles(tx, renderers, row) },
+        meta: {
+          collo_number: row.collo_number,
+          barcode: row.barcode,
+          tracking_code: row.tracking_code,
+          tracking_url: row.tracking_url,
+          files: embeddedFiles(tx, renderers, row),
+        },
       })),
     };
     const text = JSON.stringify(document);
@@ -83,7 +96,10 @@ export const multiColliShipmentEndpoints = [
     responses: {
       201: { description: 'The master shipment, its colli with their tracking and documents.', schema: multiColliShipmentDocument },
       409: { description: 'Wrong type (10007).', schema: errorDocument },
-      422: { description: 'A business rule was broken (10008) or the carrier refused the shipment (13002); each error points at its cause.', schema: errorDocument },
+      422: {
+        description: 'A business rule was broken (10008) or the carrier refused the shipment (13002); each error points at its cause.',
+        schema: errorDocument,
+      },
       423: { description: 'A request with the same Idempotency-Key is still being processed.', schema: errorDocument },
     },
     handler: async (ctx, { body, rawBody, search, headers }) => {
@@ -92,7 +108,14 @@ export const multiColliShipmentEndpoints = [
       if (!colli) throw ApiError.invalid('meta with colli is required: the parcels of the shipment, each with its weight.', '/meta');
       const key = headers['Idempotency-Key'];
       if (key === undefined) return respond(ctx, body, colli);
-      return idempotent(ctx.services, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) => respond(ctx, body, colli, remember), 423);
+      return idempotent(
+        ctx.services,
+        principalOf(ctx).clientId,
+        key,
+        requestFingerprint(rawBody, search),
+        (remember) => respond(ctx, body, colli, remember),
+        423,
+      );
     },
   }),
 ];

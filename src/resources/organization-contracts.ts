@@ -19,7 +19,12 @@ const schemas = resourceSchemas(contractKind, { meta: z.object({ verification_er
 
 /** `{data: [{type, id}, ...]}`: the contracts to link or unlink. */
 const identifiers = z
-  .object({ data: z.array(z.object({ type: z.string(), id: z.string() })).min(1).max(100) })
+  .object({
+    data: z
+      .array(z.object({ type: z.string(), id: z.string() }))
+      .min(1)
+      .max(100),
+  })
   .meta({ id: 'ContractIdentifierList' });
 
 /** The organization a request names: a tenant names only its own; the broker (admin token) any. */
@@ -50,7 +55,10 @@ async function link(ctx: Ctx, organizationId: string, data: z.output<typeof iden
   const contracts = contractsOf(ctx, organization, data);
   const own = contracts.findIndex((contract) => contract.owner.type === 'organizations');
   if (!share && own >= 0) {
-    throw ApiError.unprocessable("An organization's own contract is not shared with it and cannot be unlinked: delete it (DELETE /contracts/{id}) instead.", `/data/${own}/id`);
+    throw ApiError.unprocessable(
+      "An organization's own contract is not shared with it and cannot be unlinked: delete it (DELETE /contracts/{id}) instead.",
+      `/data/${own}/id`,
+    );
   }
   await ctx.services.store.transact((tx) => {
     for (const { id } of contracts) {

@@ -61,7 +61,8 @@ function changesOf(attributes: Attributes, before?: OrganizationRecord): Partial
   const { created_at: _ignored, tax_identification_numbers: numbers, logo_url: logoUrl, ...rest } = attributes;
   const changes: Partial<OrganizationRecord> = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, value ?? undefined]));
   if (numbers !== undefined) changes.tax_identification_numbers = numbers ?? [];
-  const ownLogo = before?.logo_id !== undefined && typeof logoUrl === 'string' && URL.canParse(logoUrl) && new URL(logoUrl).pathname === logoPath(before.logo_id);
+  const ownLogo =
+    before?.logo_id !== undefined && typeof logoUrl === 'string' && URL.canParse(logoUrl) && new URL(logoUrl).pathname === logoPath(before.logo_id);
   if ('logo_url' in attributes && !ownLogo) Object.assign(changes, { logo_url: logoUrl ?? undefined, logo_id: undefined });
   return changes;
 }
@@ -85,7 +86,8 @@ function changeable(ctx: Ctx, id: string): OrganizationRecord {
 
 const params = z.object({ organization_id: z.string() });
 const manage = { anyOf: ['organizations.manage'], admin: true } as const;
-const ownOrAny = "Takes organizations.manage: a client changes its own organization only (another's id is 404); the sandbox's admin token (SANDBOX_ADMIN_TOKEN) acts as the broker and may change any.";
+const ownOrAny =
+  "Takes organizations.manage: a client changes its own organization only (another's id is 404); the sandbox's admin token (SANDBOX_ADMIN_TOKEN) acts as the broker and may change any.";
 
 export const organizationWriteEndpoints = [
   endpoint({
@@ -113,7 +115,14 @@ export const organizationWriteEndpoints = [
       const now = ctx.services.clock.now();
       const { name, ...rest } = data.attributes;
       const row = await ctx.services.store.transact((tx) => {
-        const created = tx.insert('organizations', { tax_identification_numbers: [], ...changesOf(rest), name, id: tx.newId(), broker_id: brokerId, created_at: now });
+        const created = tx.insert('organizations', {
+          tax_identification_numbers: [],
+          ...changesOf(rest),
+          name,
+          id: tx.newId(),
+          broker_id: brokerId,
+          created_at: now,
+        });
         return storeLogo(tx, created, logo, now);
       });
       return jsonApi(resourceDocument(ctx, organizationKind, row), 201, { location: ctx.url(organizationKind.self(row)) });

@@ -10,7 +10,13 @@ import { brokerAttributes, organizationAttributes, type BrokerRecord, type Organ
 import { readEndpoints } from './read-endpoints.js';
 
 /** The colours of a broker that has none stored (data files written before brokers had a style). */
-const DEFAULT_STYLE: Style = { background_color: '#ffffff', foreground_color: '#1f2937', primary_color: '#1d4ed8', secondary_color: '#64748b', accent_color: '#f59e0b' };
+const DEFAULT_STYLE: Style = {
+  background_color: '#ffffff',
+  foreground_color: '#1f2937',
+  primary_color: '#1d4ed8',
+  secondary_color: '#64748b',
+  accent_color: '#f59e0b',
+};
 
 export const organizationKind: Kind<OrganizationRecord> = {
   type: 'organizations',
@@ -86,7 +92,7 @@ export const organizationEndpoints = readEndpoints({
   auth: 'token',
   schemas: resourceSchemas(organizationKind),
   query: organizationQuery,
-  description: "A client sees only its own organization; any valid token may read it.",
+  description: 'A client sees only its own organization; any valid token may read it.',
   visible: (ctx, row) => row.id === ctx.principal?.organizationId,
   filter: (_ctx, rows, q) => {
     const search = q['filter[search]']?.toLowerCase();

@@ -49,7 +49,10 @@ export const pickupLocationAttributes = z
       .array(z.object({ day: z.enum(weekdays), open: hhmm, closed: hhmm }).meta({ id: 'OpeningHours' }))
       .optional()
       .describe('Local times; a day may appear twice (lunch break) or not at all (closed). Lockers are open 00:00-23:59 every day.'),
-    position: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).meta({ id: 'Position' }).optional(),
+    position: z
+      .object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
+      .meta({ id: 'Position' })
+      .optional(),
   })
   .meta({ id: 'PickupDropoffLocationAttributes' });
 
@@ -104,8 +107,12 @@ const params = z.object({
   carrier_id: z.string(),
   country_code: z
     .string()
-    .describe('An ISO 3166-1 alpha-2 country code (lower case is read as upper case), or the latitude of a search around coordinates: decimal degrees, -90 to 90.'),
-  postal_code: z.string().describe('A postal code in any notation (`1012AB`, `1012 ab`), or the longitude of a search around coordinates: decimal degrees, -180 to 180.'),
+    .describe(
+      'An ISO 3166-1 alpha-2 country code (lower case is read as upper case), or the latitude of a search around coordinates: decimal degrees, -90 to 90.',
+    ),
+  postal_code: z
+    .string()
+    .describe('A postal code in any notation (`1012AB`, `1012 ab`), or the longitude of a search around coordinates: decimal degrees, -180 to 180.'),
 });
 
 const postalSearch = z.object({
@@ -157,7 +164,7 @@ function refuseOtherSearchParams(search: Search, query: Record<string, unknown>)
 const contractParam = uuid
   .optional()
   .describe(
-    'The contract whose credentials ask the carrier, as in production: one of yours or your broker\'s, of this carrier and active (else 422). The sandbox answers the same locations for any such contract.',
+    "The contract whose credentials ask the carrier, as in production: one of yours or your broker's, of this carrier and active (else 422). The sandbox answers the same locations for any such contract.",
   );
 
 const query = z.object({
@@ -166,14 +173,24 @@ const query = z.object({
   'filter[location_type]': csvOf(locationTypes).optional().describe('Comma separated; a location must be of one of these types.'),
   'filter[radius]': integerParam
     .optional()
-    .describe('Metres: only locations at most this far from the coordinates. Searches around coordinates only, as in production (400 on a search by postal code).'),
-  street: z.string().trim().min(1).max(255).optional().describe('Street of the search address; the nearest location is placed on it. Searches by postal code only.'),
+    .describe(
+      'Metres: only locations at most this far from the coordinates. Searches around coordinates only, as in production (400 on a search by postal code).',
+    ),
+  street: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe('Street of the search address; the nearest location is placed on it. Searches by postal code only.'),
   street_number: z
     .string()
     .regex(/^\s*[1-9]\d{0,8}(\s*[-/ ]?\s*[A-Za-z0-9]{1,10})?\s*$/, 'must be a house number, optionally with a suffix (221B, 12-14)')
     .transform((raw) => Number(/\d+/.exec(raw)![0]))
     .optional()
-    .describe('House number of the search address (with `street`), a string as in production: `221B` is number 221 with suffix B; the nearest location is placed a few doors away. Searches by postal code only.'),
+    .describe(
+      'House number of the search address (with `street`), a string as in production: `221B` is number 221 with suffix B; the nearest location is placed a few doors away. Searches by postal code only.',
+    ),
   city: z.string().trim().min(1).max(255).optional().describe('City of the search address; the locations take its name. Searches by postal code only.'),
   contract: contractParam,
 });
@@ -198,7 +215,7 @@ export const pickupLocationEndpoints = [
     operationId: 'listPickupDropoffLocations',
     summary: "List a carrier's pick-up/drop-off locations near a postal code or coordinates",
     description:
-      'Serves both of production\'s searches, `{country_code}/{postal_code}` and `{latitude}/{longitude}`: two decimal numbers in range (`52.3728/4.8936`) are coordinates. ' +
+      "Serves both of production's searches, `{country_code}/{postal_code}` and `{latitude}/{longitude}`: two decimal numbers in range (`52.3728/4.8936`) are coordinates. " +
       'Generated, realistic locations: the same carrier and country and postal code, or the same carrier and coordinates (rounded to 4 decimals), always give the same 5 to 10 locations, nearest first (`meta.distance` in metres). ' +
       'Around coordinates they are placed around the point, in the country and city of the nearest city the sandbox knows; a point more than 50 km from every such city (the sea) gives an empty list, ' +
       'as does a country the sandbox has no map for. An unknown carrier, or segments that are neither a country code (ISO 3166-1 alpha-2) and postal code nor coordinates, is 404. ' +
@@ -240,7 +257,7 @@ export const pickupLocationEndpoints = [
     summary: 'Get one pick-up/drop-off location',
     description:
       'The location with an `id` a search answered (ids name their search: `NL-1012AB-205604` by postal code, `N52.3728-E4.8936-205604` around coordinates), as that search without `street`, `street_number` and `city` showed it. ' +
-      "Anything else, or a location of another carrier, is 404. `contract` is checked as in the search. Any valid token may call it.",
+      'Anything else, or a location of another carrier, is 404. `contract` is checked as in the search. Any valid token may call it.',
     tag: 'Pickup-dropoff locations',
     auth: 'token',
     params: z.object({ carrier_id: z.string(), pudo_id: z.string() }),

@@ -29,7 +29,9 @@ const query = z.object({
   'filter[country_code]': csvStrings.optional(),
   'filter[region_code]': csvStrings.optional(),
   'filter[name]': z.string().optional(),
-  'filter[category]': csvStrings.optional().describe('Comma separated: country (production), or world, continent, subdivision (the sandbox\'s other tree levels).'),
+  'filter[category]': csvStrings
+    .optional()
+    .describe("Comma separated: country (production), or world, continent, subdivision (the sandbox's other tree levels)."),
   'filter[postal_code]': z.string().min(1).max(20).optional().describe('Regions whose postal codes look like this one (a code may fit several countries).'),
 });
 

@@ -22,7 +22,11 @@ const registeredRequest = resourceRequest({
     .object({
       ...labelAndServiceMeta,
       collection: z
-        .object({ name: z.string().max(255).optional().describe('Deprecated.'), description: z.string().max(255).nullable().optional(), collection_time: collectionTime })
+        .object({
+          name: z.string().max(255).optional().describe('Deprecated.'),
+          description: z.string().max(255).nullable().optional(),
+          collection_time: collectionTime,
+        })
         .optional()
         .describe("Puts the shipment in the shop's collection with exactly this collection_time (plan it first with POST /collections)."),
     })
@@ -66,14 +70,24 @@ export const registeredShipmentEndpoints = [
     responses: {
       201: { description: 'The registered shipment, its documents in meta.files.', schema: registeredShipmentDocument },
       409: { description: 'Wrong type (10007).', schema: errorDocument },
-      422: { description: 'A business rule was broken (10008) or the carrier refused the shipment (13002); each error points at its cause.', schema: errorDocument },
+      422: {
+        description: 'A business rule was broken (10008) or the carrier refused the shipment (13002); each error points at its cause.',
+        schema: errorDocument,
+      },
       423: { description: 'A request with the same Idempotency-Key is still being processed.', schema: errorDocument },
     },
     handler: async (ctx, { body, rawBody, search, include, headers }) => {
       checkIdentity(body.data, 'shipments');
       const key = headers['Idempotency-Key'];
       if (key === undefined) return respond(ctx, body, include);
-      return idempotent(ctx.services, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) => respond(ctx, body, include, remember), 423);
+      return idempotent(
+        ctx.services,
+        principalOf(ctx).clientId,
+        key,
+        requestFingerprint(rawBody, search),
+        (remember) => respond(ctx, body, include, remember),
+        423,
+      );
     },
   }),
 ];

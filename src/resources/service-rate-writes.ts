@@ -39,7 +39,13 @@ const attributes = {
 
 const optionRefs = z.object({
   data: z
-    .array(z.object({ type: z.literal('service-options'), id: z.string(), meta: z.object({ price: price.optional(), included: z.boolean().optional() }).optional() }))
+    .array(
+      z.object({
+        type: z.literal('service-options'),
+        id: z.string(),
+        meta: z.object({ price: price.optional(), included: z.boolean().optional() }).optional(),
+      }),
+    )
     .max(50),
 });
 
@@ -89,11 +95,22 @@ async function save(ctx: Ctx, candidate: RateCandidate, contract: ContractRecord
   });
 }
 
-function merged(ctx: Ctx, current: ServiceRateRecord, attributes: Attributes, relationships: Relationships | undefined): { candidate: RateCandidate; contract: ContractRecord } {
+function merged(
+  ctx: Ctx,
+  current: ServiceRateRecord,
+  attributes: Attributes,
+  relationships: Relationships | undefined,
+): { candidate: RateCandidate; contract: ContractRecord } {
   const contractId = relatedId(relationships?.contract, 'contract', ['contracts'], false) ?? current.contract_id;
   const contract = ownContract(ctx, contractId);
   const serviceId = relatedId(relationships?.service, 'service', ['services'], false) ?? current.service_id;
-  const candidate = { ...current, ...fieldsOf(attributes), contract_id: contract.id, service_id: serviceId, service_options: optionsOf(relationships?.service_options) ?? current.service_options };
+  const candidate = {
+    ...current,
+    ...fieldsOf(attributes),
+    contract_id: contract.id,
+    service_id: serviceId,
+    service_options: optionsOf(relationships?.service_options) ?? current.service_options,
+  };
   return { candidate, contract };
 }
 

@@ -27,9 +27,7 @@ const query = z.object({
   'filter[volume]': numberParam
     .optional()
     .describe("Litres; turned into a volumetric weight with the service's divisor times the contract factor. Only volumetric services."),
-  'filter[volumetric_weight]': integerParam
-    .optional()
-    .describe('Grams; for volumetric services the higher of this and filter[weight] selects the range.'),
+  'filter[volumetric_weight]': integerParam.optional().describe('Grams; for volumetric services the higher of this and filter[weight] selects the range.'),
   'filter[service]': csvIds.optional().describe('Comma separated service ids.'),
   'filter[contract]': csvIds.optional().describe('Comma separated contract ids.'),
   'filter[organization]': csvIds
@@ -133,7 +131,10 @@ function requestedIds(ctx: Ctx, relationships: DynamicRequest['data']['relations
     const contract = store.get('contracts', contractId);
     if (!contract || !canSeeContract(principal, contract)) throw unknownRelated('contract', 'contracts', contractId);
     if (contract.status !== 'active') {
-      throw ApiError.unprocessable(`The contract '${contractId}' is ${contract.status}; only active contracts can be used.`, '/data/relationships/contract/data/id');
+      throw ApiError.unprocessable(
+        `The contract '${contractId}' is ${contract.status}; only active contracts can be used.`,
+        '/data/relationships/contract/data/id',
+      );
     }
   }
   const serviceId = refIdOf(relationships?.service, 'service', 'services');
@@ -187,11 +188,14 @@ const dynamicRatesEndpoint = endpoint({
   // An RPC endpoint: production answers it as plain JSON (with a JSON:API-like body).
   produces: ['application/json'],
   responses: {
-    200: { description: 'The dynamic rates that fit the shipment, each with its computed price.', schema: dynamicRatesResponse, contentTypes: ['application/json'] },
+    200: {
+      description: 'The dynamic rates that fit the shipment, each with its computed price.',
+      schema: dynamicRatesResponse,
+      contentTypes: ['application/json'],
+    },
     422: { description: 'A relationship names an unknown, invisible or inactive resource (10008).', schema: errorDocument },
   },
-  handler: (ctx, { body }) =>
-    plainJson({ data: dynamicRates(ctx, body).map((row) => toResourceObject(serviceRateKind, row, ctx)), meta: {}, links: {} }),
+  handler: (ctx, { body }) => plainJson({ data: dynamicRates(ctx, body).map((row) => toResourceObject(serviceRateKind, row, ctx)), meta: {}, links: {} }),
 });
 
 export const serviceRateEndpoints = [

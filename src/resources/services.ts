@@ -48,7 +48,10 @@ function offeredOptions(ctx: Ctx, serviceId: string): Linkage[] {
   return [...ids].map((id) => ({ type: 'service-options', id }));
 }
 
-const stateCode = z.string().regex(/^[A-Za-z0-9]{1,3}$/, 'must be a 1 to 3 character subdivision code').optional();
+const stateCode = z
+  .string()
+  .regex(/^[A-Za-z0-9]{1,3}$/, 'must be a 1 to 3 character subdivision code')
+  .optional();
 const postalCode = z.string().min(1).max(20).optional();
 
 const query = z.object({
@@ -88,8 +91,7 @@ export const serviceEndpoints = readEndpoints({
   auth: 'public',
   schemas: resourceSchemas(serviceKind),
   query,
-  description:
-    'No scope is needed. `filter[has_active_contract]` counts active contracts the caller can see (broker-shared ones when no token is sent).',
+  description: 'No scope is needed. `filter[has_active_contract]` counts active contracts the caller can see (broker-shared ones when no token is sent).',
   filter: (ctx, rows, q) => {
     const from = addressOf(q, 'address_from');
     const to = addressOf(q, 'address_to');

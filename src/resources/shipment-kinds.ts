@@ -73,10 +73,15 @@ export const shipmentKind: Kind<ShipmentRecord> = {
     shipment_surcharges: {
       targets: ['shipment-surcharges'],
       many: true,
-      data: (row, ctx) => ctx.services.store.find('shipmentSurcharges', 'shipment_id', row.id).map((charge) => ({ type: 'shipment-surcharges', id: charge.id })),
+      data: (row, ctx) =>
+        ctx.services.store.find('shipmentSurcharges', 'shipment_id', row.id).map((charge) => ({ type: 'shipment-surcharges', id: charge.id })),
     },
     consolidation_shipment: { targets: ['shipments'], optional: true, data: (row) => linkTo('shipments', row.consolidation_shipment_id) },
-    colli: { targets: ['shipments'], many: true, data: (row, ctx) => colliOf(ctx.services.store, row.id).map((collo) => ({ type: 'shipments', id: collo.id })) },
+    colli: {
+      targets: ['shipments'],
+      many: true,
+      data: (row, ctx) => colliOf(ctx.services.store, row.id).map((collo) => ({ type: 'shipments', id: collo.id })),
+    },
     multi_colli_shipment: { targets: ['shipments'], optional: true, data: (row) => linkTo('shipments', row.multi_colli_shipment_id) },
     // The latest manifest that lists the shipment (`include=manifest`, documented by production,
     // embeds it, though production's schema forgets manifests among the included types).

@@ -22,11 +22,27 @@ const readOnlyAttributes = {
 };
 
 /** Attributes production's request schema lets be `null`: on create that is the same as leaving them out, on update it removes them. */
-const NULLABLE = ['pickup_location', 'drop_off_location', 'description', 'customer_reference', 'channel', 'total_value', 'items', 'customs', 'register_at', 'tags', 'sender_tax_number', 'recipient_tax_number'] as const;
+const NULLABLE = [
+  'pickup_location',
+  'drop_off_location',
+  'description',
+  'customer_reference',
+  'channel',
+  'total_value',
+  'items',
+  'customs',
+  'register_at',
+  'tags',
+  'sender_tax_number',
+  'recipient_tax_number',
+] as const;
 type Writable = typeof writableShipmentAttributes;
 type RequestAttributes = { [K in keyof Writable]: K extends (typeof NULLABLE)[number] ? z.ZodNullable<Writable[K]> : Writable[K] };
 const requestAttributes = Object.fromEntries(
-  Object.entries(writableShipmentAttributes).map(([name, schema]) => [name, (NULLABLE as readonly string[]).includes(name) ? (schema as z.ZodType).nullable() : schema]),
+  Object.entries(writableShipmentAttributes).map(([name, schema]) => [
+    name,
+    (NULLABLE as readonly string[]).includes(name) ? (schema as z.ZodType).nullable() : schema,
+  ]),
 ) as RequestAttributes;
 
 const relationshipShape = {
@@ -48,7 +64,11 @@ const relationshipShape = {
 
 /** The request meta every create takes: the label format and the service code. */
 export const labelAndServiceMeta = {
-  label: z.object({ mime_type: z.string(), size: z.string() }).partial().optional().describe('Label format: mime_type (default application/pdf) and size (default A6).'),
+  label: z
+    .object({ mime_type: z.string(), size: z.string() })
+    .partial()
+    .optional()
+    .describe('Label format: mime_type (default application/pdf) and size (default A6).'),
   label_mime_type: z.string().optional().describe('Deprecated form of label.mime_type.'),
   service_code: z.string().min(1).max(255).optional().describe('Picks the service with this code and the cheapest active contract.'),
 };
@@ -71,9 +91,9 @@ export const createShipmentRequest = resourceRequest({
   documentMeta,
 });
 
-const partialWritable = Object.fromEntries(
-  Object.entries(requestAttributes).map(([name, schema]) => [name, (schema as z.ZodType).optional()]),
-) as { [K in keyof RequestAttributes]: z.ZodOptional<RequestAttributes[K]> };
+const partialWritable = Object.fromEntries(Object.entries(requestAttributes).map(([name, schema]) => [name, (schema as z.ZodType).optional()])) as {
+  [K in keyof RequestAttributes]: z.ZodOptional<RequestAttributes[K]>;
+};
 
 export const updateShipmentRequest = resourceRequest({
   id: 'ShipmentUpdateRequest',
@@ -93,7 +113,10 @@ type CreateLike = { data: { attributes: object; relationships: CreateBody['data'
 function options(ref: Relationships['service_options']): ShipmentDraft['options'] {
   return (ref?.data ?? []).map((entry, index) => {
     if (entry.type !== 'service-options') {
-      throw ApiError.unprocessable(`Service options must be of type 'service-options', not '${entry.type}'.`, `/data/relationships/service_options/data/${index}/type`);
+      throw ApiError.unprocessable(
+        `Service options must be of type 'service-options', not '${entry.type}'.`,
+        `/data/relationships/service_options/data/${index}/type`,
+      );
     }
     const values = entry.meta?.values;
     return values && typeof values === 'object' ? { id: entry.id, values: values as Record<string, unknown> } : { id: entry.id };
@@ -151,7 +174,11 @@ export function draftFromUpdate(current: ShipmentRecord, body: UpdateBody): Ship
     options: keep('service_options', () => options(rel.service_options), current.service_options),
     coverageId: keep('liability_coverage', () => toOne(rel.liability_coverage, 'liability_coverage', 'liability-coverages'), current.liability_coverage_id),
     collectionId: keep('collection', () => toOne(rel.collection, 'collection', 'collections'), current.collection_id),
-    consolidationShipmentId: keep('consolidation_shipment', () => toOne(rel.consolidation_shipment, 'consolidation_shipment', 'shipments'), current.consolidation_shipment_id),
+    consolidationShipmentId: keep(
+      'consolidation_shipment',
+      () => toOne(rel.consolidation_shipment, 'consolidation_shipment', 'shipments'),
+      current.consolidation_shipment_id,
+    ),
     label: label(body.meta as Meta) ?? current.label,
     serviceCode,
   };

@@ -27,7 +27,12 @@ const statusRequest = z
     data: z.object({
       shipment_id: z.string(),
       status_id: z.string(),
-      carrier_statuses: z.array(carrierStatus).min(1).max(20).optional().describe('The carrier statuses behind the status, as the carrier reported them; default: one simulated carrier status.'),
+      carrier_statuses: z
+        .array(carrierStatus)
+        .min(1)
+        .max(20)
+        .optional()
+        .describe('The carrier statuses behind the status, as the carrier reported them; default: one simulated carrier status.'),
     }),
   })
   .meta({ id: 'UpdateShipmentStatusRequest' });
@@ -63,7 +68,10 @@ export const shipmentRpcEndpoints = [
     handler: async (ctx, { body }) => {
       const shipment = shipmentOf(ctx, body.data.shipment_id);
       if (shipment.status_code !== 'shipment-registered') {
-        throw ApiError.of('cannotModify', `Only a registered shipment that the carrier has not handled yet can be voided; this one is ${shipment.status_code}.`);
+        throw ApiError.of(
+          'cannotModify',
+          `Only a registered shipment that the carrier has not handled yet can be voided; this one is ${shipment.status_code}.`,
+        );
       }
       await ctx.services.store.transact((tx) => voidShipment(tx, ctx.rules, shipment));
       return new Response(null, { status: 204 });
@@ -82,7 +90,10 @@ export const shipmentRpcEndpoints = [
     produces: json,
     responses: {
       204: { description: 'The status was applied; when it was already current, given carrier statuses were added to it.' },
-      422: { description: 'Unknown shipment or status, a status that is not a carrier status, or a shipment that is not registered (10008).', schema: errorDocument },
+      422: {
+        description: 'Unknown shipment or status, a status that is not a carrier status, or a shipment that is not registered (10008).',
+        schema: errorDocument,
+      },
     },
     handler: async (ctx, { body }) => {
       const shipment = shipmentOf(ctx, body.data.shipment_id);
@@ -101,7 +112,12 @@ export const shipmentRpcEndpoints = [
       if (status.code !== shipment.status_code) {
         await services.store.transact((tx) => {
           services.jobs.cancel(tx, WALK_SHIPMENT, shipment.id);
-          addStatus(tx, services.rules, shipment, { code: status.code, at: services.clock.now(), carrier: { code: 'SIM', description: `Simulated: ${status.name}` }, carrierStatuses });
+          addStatus(tx, services.rules, shipment, {
+            code: status.code,
+            at: services.clock.now(),
+            carrier: { code: 'SIM', description: `Simulated: ${status.name}` },
+            carrierStatuses,
+          });
         });
       } else if (carrierStatuses) {
         // Carrier statuses of the status the shipment already has join its current shipment-status, as production's do.

@@ -56,7 +56,8 @@ export const shipmentStatusEndpoints = [
     path: '/shipments/{shipment_id}/files',
     operationId: 'listShipmentFiles',
     summary: "A shipment's documents",
-    description: 'Labels and customs documents exist once the shipment is registered. Download one with GET /files/{file_id} and an Accept header of one of its formats.',
+    description:
+      'Labels and customs documents exist once the shipment is registered. Download one with GET /files/{file_id} and an Accept header of one of its formats.',
     tag: 'Shipments',
     auth: manage,
     params: z.object({ shipment_id: z.string() }),

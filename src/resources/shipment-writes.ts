@@ -50,7 +50,9 @@ export const shipmentWriteEndpoints = [
       const draft = draftFromCreate(body);
       const key = headers['Idempotency-Key'];
       if (key === undefined) return respondCreated(ctx, draft, include);
-      return idempotent(ctx.services, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) => respondCreated(ctx, draft, include, remember));
+      return idempotent(ctx.services, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) =>
+        respondCreated(ctx, draft, include, remember),
+      );
     },
   }),
   endpoint({
@@ -58,7 +60,8 @@ export const shipmentWriteEndpoints = [
     path: '/shipments/{shipment_id}',
     operationId: 'updateShipment',
     summary: 'Change a shipment that is not registered yet',
-    description: 'Send only what changes. A concept or a shipment whose registration failed can be changed; it becomes a concept again. Registered shipments answer 423.',
+    description:
+      'Send only what changes. A concept or a shipment whose registration failed can be changed; it becomes a concept again. Registered shipments answer 423.',
     tag: 'Shipments',
     auth: manage,
     params: idParams,

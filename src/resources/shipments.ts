@@ -38,7 +38,9 @@ const query = z.object({
   'filter[search]': z.string().min(1).optional().describe('Case-insensitive text in description, customer reference, tracking code or recipient address.'),
   'filter[recipient_address][country_code]': z.string().optional(),
   'filter[sender_address][country_code]': z.string().optional(),
-  'filter[organization]': csvIds.optional().describe("Comma separated organization ids. A client sees only its own organization's shipments: another id gives an empty list."),
+  'filter[organization]': csvIds
+    .optional()
+    .describe("Comma separated organization ids. A client sees only its own organization's shipments: another id gives an empty list."),
   'filter[broker]': csvIds.optional().describe("Comma separated broker ids; like filter[organization], only the caller's own broker keeps its shipments."),
   'filter[consolidation_shipment]': csvIds.optional().describe('Comma separated ids of consolidation shipments: the shipments consolidated into them.'),
   'filter[date_from]': dateBound.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_from].' }),
@@ -58,7 +60,11 @@ function inRange(value: number | undefined | null, from: string | undefined, to:
 
 function carrierOf(ctx: Ctx, row: ShipmentRecord): string | undefined {
   const { store } = ctx.services;
-  return (row.service_id && store.get('services', row.service_id)?.carrier_id) || (row.contract_id && store.get('contracts', row.contract_id)?.carrier_id) || undefined;
+  return (
+    (row.service_id && store.get('services', row.service_id)?.carrier_id) ||
+    (row.contract_id && store.get('contracts', row.contract_id)?.carrier_id) ||
+    undefined
+  );
 }
 
 /** The category of the latest carrier status on the shipment's current shipment-status, if it has any. */
@@ -91,7 +97,14 @@ function filterShipments(ctx: Ctx, rows: readonly ShipmentRecord[], q: Query): r
   // The plain first page of a shipment overview needs no pass over every shipment.
   if (Object.values(q).every((value) => value === undefined)) return rows;
   checkStatusCodes(ctx, q['filter[current_status_code]']);
-  const services = q['filter[service_code]'] && new Set(ctx.services.store.all('services').filter((s) => q['filter[service_code]']!.includes(s.code)).map((s) => s.id));
+  const services =
+    q['filter[service_code]'] &&
+    new Set(
+      ctx.services.store
+        .all('services')
+        .filter((s) => q['filter[service_code]']!.includes(s.code))
+        .map((s) => s.id),
+    );
   const kept = rows.filter(
     (row) =>
       (!q['filter[shop]'] || q['filter[shop]'].includes(row.shop_id)) &&

@@ -62,9 +62,7 @@ const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.'
 const shape = writableShopAttributes;
 
 /** Attributes are a closed set, as in production: an unknown attribute is a 400. */
-const createAttributes = z
-  .strictObject({ ...writableShopAttributes, created_at: readOnly, return_portal_url: readOnly })
-  .meta({ id: 'ShopCreateAttributes' });
+const createAttributes = z.strictObject({ ...writableShopAttributes, created_at: readOnly, return_portal_url: readOnly }).meta({ id: 'ShopCreateAttributes' });
 
 /** Every attribute is optional on update; `null` removes an optional one (the addresses stay required). */
 const updateAttributes = z
@@ -192,7 +190,7 @@ const query = z.object({
     .describe('Only shops whose name, reference, website or an address field contains this text (case-insensitive).'),
   'filter[search.name]': z.string().min(1).optional().describe('Only shops whose name contains this text (case-insensitive).'),
   'filter[organization]': csvIds.optional().describe('Comma separated organization ids (a client only ever sees its own).'),
-  'filter[broker]': csvIds.optional().describe("Comma separated broker ids: the shops of organizations of these brokers."),
+  'filter[broker]': csvIds.optional().describe('Comma separated broker ids: the shops of organizations of these brokers.'),
   'filter[returns_domain]': z.string().min(1).optional().describe('Only the shop whose return portal runs on this domain (`branding.returns.domain`).'),
 });
 

@@ -51,7 +51,11 @@ export const suggestAddressEndpoint = endpoint({
   maxBodyBytes: 16 * 1024,
   produces: ['application/json'],
   responses: {
-    200: { description: 'The suggestions, at most 10.', schema: z.object({ data: z.array(suggestion) }).meta({ id: 'AddressSuggestions' }), contentTypes: ['application/json'] },
+    200: {
+      description: 'The suggestions, at most 10.',
+      schema: z.object({ data: z.array(suggestion) }).meta({ id: 'AddressSuggestions' }),
+      contentTypes: ['application/json'],
+    },
     413: { description: 'A body over 16 KiB (10003).', schema: errorDocument },
     422: { description: 'An attribute the lookup needs is missing, or the country has no table (10008).', schema: errorDocument },
   },

@@ -45,7 +45,7 @@ export const trackingRpcEndpoints = [
     operationId: 'trackExternalShipment',
     summary: 'Track a shipment registered outside the API',
     description:
-      "Stores a shipment the carrier of `contract` registered elsewhere, under its `tracking_code`, as `shipment-registered` (no files, no price). Its carrier statuses then come as for any registered shipment: with the `sandbox:auto-deliver` tag it walks through them on the sandbox clock, and POST /update-shipment-status sets them. Find it with `filter[tracking_code]` of GET /shipments. A tracking code the organization already tracks with that carrier is 422. Takes shipments.manage.",
+      'Stores a shipment the carrier of `contract` registered elsewhere, under its `tracking_code`, as `shipment-registered` (no files, no price). Its carrier statuses then come as for any registered shipment: with the `sandbox:auto-deliver` tag it walks through them on the sandbox clock, and POST /update-shipment-status sets them. Find it with `filter[tracking_code]` of GET /shipments. A tracking code the organization already tracks with that carrier is 422. Takes shipments.manage.',
     tag: 'Shipments',
     auth: manage,
     body: trackRequest,

@@ -63,7 +63,12 @@ const writable = {
 
 // Production's zone attributes are a closed set.
 const createRequest = resourceRequest({ id: 'ZoneCreateRequest', attributes: z.strictObject(writable), relationships: z.unknown().optional() });
-const updateRequest = resourceRequest({ id: 'ZoneUpdateRequest', update: true, attributes: z.strictObject(writable).partial().default({}), relationships: z.unknown().optional() });
+const updateRequest = resourceRequest({
+  id: 'ZoneUpdateRequest',
+  update: true,
+  attributes: z.strictObject(writable).partial().default({}),
+  relationships: z.unknown().optional(),
+});
 
 /** A zone's code is unique among the zones its organization sees. */
 function checkCode(ctx: Ctx, code: string | undefined, except?: string): void {
@@ -76,7 +81,10 @@ function checkCode(ctx: Ctx, code: string | undefined, except?: string): void {
 function ownZone(ctx: Ctx, id: string): ZoneRecord {
   const row = findOr404(ctx, 'zones', 'zones', id, (candidate) => zoneVisible(ctx, candidate));
   if (row.organization_id === undefined) {
-    throw ApiError.of('actionNotAllowed', "This zone is one of the sandbox's own: the catalogue's services ship from and to it, so it cannot be changed or deleted.");
+    throw ApiError.of(
+      'actionNotAllowed',
+      "This zone is one of the sandbox's own: the catalogue's services ship from and to it, so it cannot be changed or deleted.",
+    );
   }
   return row;
 }
@@ -103,8 +111,7 @@ export const zoneEndpoints = [
     auth: manage,
     schemas,
     query,
-    description:
-      `${scopes} The sandbox's zones (one per place its services ship from or to, named by every service's zone_from and zone_to) and the caller's own.`,
+    description: `${scopes} The sandbox's zones (one per place its services ship from or to, named by every service's zone_from and zone_to) and the caller's own.`,
     visible: zoneVisible,
     filter: (_ctx, rows, q) => {
       const needle = q['filter[search]']?.toLowerCase();

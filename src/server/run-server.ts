@@ -39,9 +39,9 @@ async function openData(config: Config) {
 function banner(local: string, publicUrl: string | undefined, location: string, authUrl?: string, config?: Config): string {
   const url = publicUrl ?? local;
   const controls = config?.shared
-    ? '  controls:    shared mode: /_sandbox/ needs the admin token (or a tenant\'s own token); random ids; no loopback webhooks'
+    ? "  controls:    shared mode: /_sandbox/ needs the admin token (or a tenant's own token); random ids; no loopback webhooks"
     : config?.adminToken
-      ? '  controls:    /_sandbox/ needs the admin token (or a tenant\'s own token)'
+      ? "  controls:    /_sandbox/ needs the admin token (or a tenant's own token)"
       : '  controls:    /_sandbox/ works without a token (not from web pages of other origins); set SANDBOX_ADMIN_TOKEN when others can reach it';
   const clients = defaultClients.map((client) => `    ${client.id.padEnd(15)} ${client.secret.padEnd(15)} ${client.scopes.join(' ')}`);
   return [

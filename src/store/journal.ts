@@ -84,7 +84,7 @@ export function parseSegment(buffer: Buffer, path: string): ParsedSegment {
   let damaged: number | undefined;
   let committed = { lines: 0, bytes: 0 };
   let lineNo = 0;
-  for (let start = 0; start < buffer.length; ) {
+  for (let start = 0; start < buffer.length;) {
     const newline = buffer.indexOf(10, start);
     lineNo++;
     // A line without its newline was cut off mid-append, whatever it holds.

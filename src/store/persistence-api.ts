@@ -2,8 +2,7 @@ import type { StateData, TableName } from './tables.js';
 
 /** One change handed to the persistence: a row put or deleted, or the whole data replaced. */
 export type WriteOp =
-  | { kind: 'row'; table: TableName; id: string; before: { id: string } | undefined; after: { id: string } | undefined }
-  | { kind: 'replace' };
+  { kind: 'row'; table: TableName; id: string; before: { id: string } | undefined; after: { id: string } | undefined } | { kind: 'replace' };
 
 /** Where the store keeps its data between runs. */
 export interface Persistence {

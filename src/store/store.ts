@@ -49,7 +49,6 @@ export interface Store extends ReadView {
 
 type Pending = { ops: WriteOp[]; resolve: () => void; reject: (error: unknown) => void };
 
-
 class MemoryStore implements Store {
   private readonly tables = new Map<TableName, Table<{ id: string }>>();
   private pending: Pending[] = [];
@@ -226,11 +225,7 @@ class MemoryStore implements Store {
  * Opens a store on `persistence`: loads what it holds, or seeds it with `initial()` and writes
  * that out first, so a fresh data file exists as soon as the store is open.
  */
-export async function openStore(options: {
-  persistence: Persistence;
-  seed: number;
-  initial: () => StateData | Promise<StateData>;
-}): Promise<Store> {
+export async function openStore(options: { persistence: Persistence; seed: number; initial: () => StateData | Promise<StateData> }): Promise<Store> {
   const loaded = await options.persistence.load();
   const store = new MemoryStore(loaded?.seed ?? options.seed, options.persistence);
   if (loaded) {

@@ -35,7 +35,15 @@ describe('return reasons and questions', () => {
     const body = (code: string, extra: Json = {}) => ({
       data: {
         type: 'return-reasons',
-        attributes: { code, description: { 'en-GB': 'Smells odd' }, accepts_attachments: false, requires_attachments: false, accepts_comment: true, requires_comment: false, ...extra },
+        attributes: {
+          code,
+          description: { 'en-GB': 'Smells odd' },
+          accepts_attachments: false,
+          requires_attachments: false,
+          accepts_comment: true,
+          requires_comment: false,
+          ...extra,
+        },
       },
     });
     const created = await post('/returns/v1/reasons', body('odd-smell'));
@@ -47,14 +55,19 @@ describe('return reasons and questions', () => {
     expect(firstError(unreachable).source.pointer).toBe('/data/attributes/accepts_attachments');
 
     const id = created.body.data.id;
-    const changed = await sandbox.request('PATCH', `/returns/v1/reasons/${id}`, { token: w.token, body: { data: { type: 'return-reasons', id, attributes: { requires_comment: true } } } });
+    const changed = await sandbox.request('PATCH', `/returns/v1/reasons/${id}`, {
+      token: w.token,
+      body: { data: { type: 'return-reasons', id, attributes: { requires_comment: true } } },
+    });
     expect(changed.body.data.attributes.requires_comment).toBe(true);
     expect((await sandbox.request('DELETE', `/returns/v1/reasons/${id}`, { token: w.token })).status).toBe(204);
     expect((await sandbox.get(`/returns/v1/reasons/${id}`, w.token)).status).toBe(404);
   });
 
   it('questions default to text answers', async () => {
-    const created = await post('/returns/v1/questions', { data: { type: 'return-questions', attributes: { code: 'colour', description: 'Which colour did you order?' } } });
+    const created = await post('/returns/v1/questions', {
+      data: { type: 'return-questions', attributes: { code: 'colour', description: 'Which colour did you order?' } },
+    });
     expect(created.status).toBe(201);
     expect(created.body.data.attributes).toEqual({ code: 'colour', description: 'Which colour did you order?', answer_type: 'string' });
     expect((await sandbox.get('/returns/v1/questions?page[size]=100', w.token)).body.data).toHaveLength(4);
@@ -62,14 +75,20 @@ describe('return reasons and questions', () => {
 });
 
 describe('the reasons a shop offers', () => {
-  it('shows each reason with the shop\'s rules and questions in the shop\'s language', async () => {
+  it("shows each reason with the shop's rules and questions in the shop's language", async () => {
     const shop = w.shopIn('NL');
     const list = await sandbox.get(`/returns/v1/shops/${shop.id}/reasons`, w.token);
     expect(list.status).toBe(200);
     const damaged = list.body.data.find((r: Json) => r.attributes.code === 'damaged');
     expect(damaged.attributes.description).toBe('Beschadigd aangekomen');
     expect(damaged.attributes.questions).toEqual([
-      { code: 'original-packaging', description: 'Zit het artikel in de originele verpakking?', is_required: true, answer_type: 'boolean', no_note: expect.any(String) },
+      {
+        code: 'original-packaging',
+        description: 'Zit het artikel in de originele verpakking?',
+        is_required: true,
+        answer_type: 'boolean',
+        no_note: expect.any(String),
+      },
     ]);
     const english = await sandbox.request('GET', `/returns/v1/shops/${shop.id}/reasons`, { token: w.token, headers: { 'accept-language': 'en-GB,en;q=0.8' } });
     expect(english.body.data[0].attributes.description).toBe('Too small');
@@ -83,10 +102,17 @@ describe('the reasons a shop offers', () => {
     const bad = await sandbox.request('PATCH', path, { token: w.token, body: { data: { questions: [{ code: 'nope', is_required: true }] } } });
     expect(bad.status).toBe(422);
     expect(firstError(bad).source.pointer).toBe('/data/questions/0/code');
-    const ok = await sandbox.request('PATCH', path, { token: w.token, body: { data: { comment: 'required', questions: [{ code: 'expectation', is_required: false }] } } });
+    const ok = await sandbox.request('PATCH', path, {
+      token: w.token,
+      body: { data: { comment: 'required', questions: [{ code: 'expectation', is_required: false }] } },
+    });
     expect(ok.status).toBe(204);
     const after = (await sandbox.get(`/returns/v1/shops/${shop.id}/reasons`, w.token)).body.data.find((r: Json) => r.id === changedMind.id);
-    expect(after.attributes).toMatchObject({ accepts_comment: true, requires_comment: true, questions: [{ code: 'expectation', is_required: false, answer_type: 'string' }] });
+    expect(after.attributes).toMatchObject({
+      accepts_comment: true,
+      requires_comment: true,
+      questions: [{ code: 'expectation', is_required: false, answer_type: 'string' }],
+    });
 
     expect((await sandbox.request('DELETE', path, { token: w.token })).status).toBe(204);
     expect((await sandbox.request('DELETE', path, { token: w.token })).status).toBe(404);
@@ -100,11 +126,15 @@ describe('the reasons a shop offers', () => {
 describe('return tags', () => {
   it('belong to a shop of the caller', async () => {
     const shop = w.shopIn('NL');
-    const created = await post('/returns/v1/tags', { data: { type: 'return-tags', attributes: { name: 'VIP', color: '#123456' }, relationships: { shop: { data: { type: 'shops', id: shop.id } } } } });
+    const created = await post('/returns/v1/tags', {
+      data: { type: 'return-tags', attributes: { name: 'VIP', color: '#123456' }, relationships: { shop: { data: { type: 'shops', id: shop.id } } } },
+    });
     expect(created.status).toBe(201);
     expect(created.body.data.relationships.shop.data.id).toBe(shop.id);
     const foreignShop = (await sandbox.get('/shops', await sandbox.token('other-client'))).body.data[0];
-    const foreign = await post('/returns/v1/tags', { data: { type: 'return-tags', attributes: { name: 'VIP', color: '#123456' }, relationships: { shop: { data: { type: 'shops', id: foreignShop.id } } } } });
+    const foreign = await post('/returns/v1/tags', {
+      data: { type: 'return-tags', attributes: { name: 'VIP', color: '#123456' }, relationships: { shop: { data: { type: 'shops', id: foreignShop.id } } } },
+    });
     expect(foreign.status).toBe(422);
     expect(firstError(foreign).source.pointer).toBe('/data/relationships/shop/data/id');
     const list = await sandbox.get(`/returns/v1/tags?filter[shop]=${shop.id}&include=shop`, w.token);

@@ -42,7 +42,13 @@ describe('a consumer return, end to end', () => {
           attributes: {
             order_reference: order.id,
             consumer_address: consumer,
-            items: [{ id: item.id, quantity: 1, reason: { code: tooLarge.attributes.code, comment: 'One size smaller, please.', questions: [{ code: 'worn', answer: false }] } }],
+            items: [
+              {
+                id: item.id,
+                quantity: 1,
+                reason: { code: tooLarge.attributes.code, comment: 'One size smaller, please.', questions: [{ code: 'worn', answer: false }] },
+              },
+            ],
           },
           relationships: { shop: { data: { type: 'shops', id: shop.id } }, return_method: { data: { type: 'return-methods', id: method.id } } },
         },
@@ -64,9 +70,13 @@ describe('a consumer return, end to end', () => {
     expect(read.data.attributes.shipment_registrations).toMatchObject([{ invocation: 'automatic', status: 'success' }]);
 
     // 5. The consumer downloads the label: a PDF addressed to the shop, its barcode the tracking code.
-    const response = await sandbox.app.request(BASE + new URL(label.links.self).pathname, { headers: { authorization: `Bearer ${w.token}`, accept: 'application/pdf' } });
+    const response = await sandbox.app.request(BASE + new URL(label.links.self).pathname, {
+      headers: { authorization: `Bearer ${w.token}`, accept: 'application/pdf' },
+    });
     const pdf = Buffer.from(await response.arrayBuffer());
-    const text = readPdf(pdf).map((page) => page.text).join('\n');
+    const text = readPdf(pdf)
+      .map((page) => page.text)
+      .join('\n');
     expect(text).toContain(shop.attributes.return_address.city);
     expect(text).toContain(consumer.city);
     expect(decodeCode128(renderPdfPage(pdf, 0, 2))).toBe(shipment.attributes.tracking_code);
@@ -79,7 +89,9 @@ describe('a consumer return, end to end', () => {
     await sandbox.advance(10);
     const finished = (await sandbox.get(`/returns/v1/reports/${report.body.data.id}?include=file`, w.token)).body;
     const csv = await (
-      await sandbox.app.request(BASE + new URL(finished.included[0].links.self).pathname, { headers: { authorization: `Bearer ${w.token}`, accept: 'text/csv' } })
+      await sandbox.app.request(BASE + new URL(finished.included[0].links.self).pathname, {
+        headers: { authorization: `Bearer ${w.token}`, accept: 'text/csv' },
+      })
     ).text();
     const [columns, ...lines] = parseCsv(csv);
     const line = lines.map((fields) => Object.fromEntries(fields.map((value, i) => [columns![i], value]))).find((l) => l.return_id === returnId);

@@ -8,14 +8,24 @@ describe('listing returns', () => {
     const w = await returnsWorld(sandbox);
     const shop = w.shopIn('NL');
     const method = await w.method(shop.id, 'Send it yourself');
-    await sandbox.request('PATCH', `/shops/${shop.id}`, { token: w.token, body: { data: { type: 'shops', id: shop.id, attributes: { return_outcomes: { exchange: true } } } } });
+    await sandbox.request('PATCH', `/shops/${shop.id}`, {
+      token: w.token,
+      body: { data: { type: 'shops', id: shop.id, attributes: { return_outcomes: { exchange: true } } } },
+    });
     const order = await demoOrder(sandbox, w.token, shop);
     const priority = (await sandbox.get(`/returns/v1/tags?filter[shop]=${shop.id}`, w.token)).body.data[0];
     const item = (extra: Json = {}) => [{ id: order.attributes.items[0].id, quantity: 1, reason: { code: 'changed-mind' }, ...extra }];
-    const refund = (await sandbox.request('POST', '/returns/v1/returns', { token: w.token, body: returnBody({ shop, order, method, items: item(), tags: [priority.id] }) })).body.data;
+    const refund = (
+      await sandbox.request('POST', '/returns/v1/returns', { token: w.token, body: returnBody({ shop, order, method, items: item(), tags: [priority.id] }) })
+    ).body.data;
     await sandbox.advance(2 * 86400);
     w.token = await sandbox.token();
-    const exchange = (await sandbox.request('POST', '/returns/v1/returns', { token: w.token, body: returnBody({ shop, order, method, items: item({ preferred_outcome: 'exchange' }) }) })).body.data;
+    const exchange = (
+      await sandbox.request('POST', '/returns/v1/returns', {
+        token: w.token,
+        body: returnBody({ shop, order, method, items: item({ preferred_outcome: 'exchange' }) }),
+      })
+    ).body.data;
     await sandbox.request('POST', `/returns/v1/returns/${refund.id}/reject`, { token: w.token });
 
     const ids = async (query: string) => (await sandbox.get(`/returns/v1/returns?${query}`, w.token)).body.data.map((row: Json) => row.id);

@@ -30,7 +30,9 @@ describe('return methods', () => {
     const services = (await sandbox.get('/services?page[size]=100')).body.data;
     const gbService = services.find((s: Json) => s.attributes.code === 'royal-mail-tracked-48');
     const postnl = (await w.methods(shop.id))[0];
-    const missing = await post('/returns/v1/return-methods', { data: { type: 'return-methods', attributes: { return_type: 'shipment' }, relationships: { shop: { data: { type: 'shops', id: shop.id } } } } });
+    const missing = await post('/returns/v1/return-methods', {
+      data: { type: 'return-methods', attributes: { return_type: 'shipment' }, relationships: { shop: { data: { type: 'shops', id: shop.id } } } },
+    });
     expect(missing.status).toBe(422);
     const wrong = await post('/returns/v1/return-methods', {
       data: {
@@ -58,7 +60,10 @@ describe('return methods', () => {
     expect(ok.status).toBe(201);
     expect(ok.body.data.meta.price).toEqual({ amount: 795, currency: 'EUR' });
     const id = ok.body.data.id;
-    const renamed = await sandbox.request('PATCH', `/returns/v1/return-methods/${id}`, { token: w.token, body: { data: { type: 'return-methods', id, attributes: { title: 'Bulky' } } } });
+    const renamed = await sandbox.request('PATCH', `/returns/v1/return-methods/${id}`, {
+      token: w.token,
+      body: { data: { type: 'return-methods', id, attributes: { title: 'Bulky' } } },
+    });
     expect(renamed.body.data.attributes.title).toBe('Bulky');
     expect((await sandbox.request('DELETE', `/returns/v1/return-methods/${id}`, { token: w.token })).status).toBe(204);
     expect((await sandbox.get(`/returns/v1/return-methods/${id}`, w.token)).status).toBe(404);
@@ -68,7 +73,8 @@ describe('return methods', () => {
     const shop = w.shopIn('NL');
     const [order] = await w.orders(shop.id);
     const email = order.attributes.recipient_address.email;
-    const resolve = (consumer: Json, reference = order.id) => post('/returns/v1/return-methods/resolve', { data: { order_reference: reference, shop_id: shop.id, consumer_address: consumer, weight: 3000 } });
+    const resolve = (consumer: Json, reference = order.id) =>
+      post('/returns/v1/return-methods/resolve', { data: { order_reference: reference, shop_id: shop.id, consumer_address: consumer, weight: 3000 } });
     const dutch = await resolve({ country_code: 'NL', email });
     expect(dutch.status).toBe(200);
     expect(dutch.body.data.map((m: Json) => m.attributes.title)).toEqual(['Return label (PostNL)', 'Bring it to our store', 'Send it yourself']);
@@ -95,7 +101,10 @@ describe('orders', () => {
     expect(found.status).toBe(200);
     expect(found.body.data).toMatchObject({ type: 'orders', id: order.id, meta: { return_exists: false, package_type: 'parcel' } });
     expect(found.body.data.attributes.items).toEqual(order.attributes.items);
-    const byPostal = await sandbox.get(`/orders/v1/orders/${order.id}?shop_id=${shop.id}&postal_code=${encodeURIComponent(` ${postal_code.toLowerCase()} `)}`, w.token);
+    const byPostal = await sandbox.get(
+      `/orders/v1/orders/${order.id}?shop_id=${shop.id}&postal_code=${encodeURIComponent(` ${postal_code.toLowerCase()} `)}`,
+      w.token,
+    );
     expect(byPostal.status).toBe(200);
     const legacy = await sandbox.get(`/returns/v1/shops/${shop.id}/orders/${order.id}/${encodeURIComponent(email)}`, w.token);
     expect(legacy.status).toBe(200);
@@ -110,7 +119,9 @@ describe('orders', () => {
     const neither = await sandbox.get(`/orders/v1/orders/${order.id}?shop_id=${shop.id}`, w.token);
     expect(neither.status).toBe(400);
     expect(firstError(neither).source.parameter).toBe('email');
-    expect((await sandbox.get(`/orders/v1/orders/${order.id}?shop_id=${shop.id}&email=${encodeURIComponent(email)}`, await sandbox.token('other-client'))).status).toBe(404);
+    expect(
+      (await sandbox.get(`/orders/v1/orders/${order.id}?shop_id=${shop.id}&email=${encodeURIComponent(email)}`, await sandbox.token('other-client'))).status,
+    ).toBe(404);
   });
 
   it('creates demo orders with whole-number ids that are their references', async () => {
@@ -119,7 +130,16 @@ describe('orders', () => {
       data: {
         type: 'demo-orders',
         attributes: {
-          recipient_address: { first_name: 'Mia', last_name: 'Wolf', street_1: 'Hauptstraße', street_number: 3, postal_code: '10115', city: 'Berlin', country_code: 'DE', email: 'mia@example.com' },
+          recipient_address: {
+            first_name: 'Mia',
+            last_name: 'Wolf',
+            street_1: 'Hauptstraße',
+            street_number: 3,
+            postal_code: '10115',
+            city: 'Berlin',
+            country_code: 'DE',
+            email: 'mia@example.com',
+          },
           items: [{ sku: 'X-1', name: 'Lamp', description: 'Desk lamp', quantity: 2, item_price: { amount: 3999, currency: 'EUR' } }],
         },
         relationships: { shop: { data: { type: 'shops', id: shop.id } } },

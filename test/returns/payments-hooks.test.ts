@@ -18,7 +18,8 @@ beforeEach(async () => {
 });
 
 const items = () => [{ id: order.attributes.items[0].id, quantity: 1, reason: { code: 'changed-mind' } }];
-const newReturn = async () => (await sandbox.request('POST', '/returns/v1/returns', { token: w.token, body: returnBody({ shop, order, method: postnl, items: items() }) })).body.data;
+const newReturn = async () =>
+  (await sandbox.request('POST', '/returns/v1/returns', { token: w.token, body: returnBody({ shop, order, method: postnl, items: items() }) })).body.data;
 const read = async (id: string) => (await sandbox.get(`/returns/v1/returns/${id}?include=status`, w.token)).body;
 const statusOf = (doc: Json) => doc.included.find((r: Json) => r.type === 'statuses').attributes.code;
 const sign = (message: string) => createHmac('sha256', 'parcel-sandbox-returns').update(message).digest('hex');
@@ -37,7 +38,10 @@ async function checkout(url: string, outcome: string): Promise<Response> {
 describe('payments', () => {
   it('asks the consumer to pay; paid on the payment page, the return is approved and gets its shipment', async () => {
     const created = await newReturn();
-    const ask = await sandbox.request('POST', `/returns/v1/returns/${created.id}/request-payment`, { token: w.token, body: { data: { return_payment: { amount: 495, currency: 'EUR' } } } });
+    const ask = await sandbox.request('POST', `/returns/v1/returns/${created.id}/request-payment`, {
+      token: w.token,
+      body: { data: { return_payment: { amount: 495, currency: 'EUR' } } },
+    });
     expect(ask.status).toBe(204);
     let doc = await read(created.id);
     expect(statusOf(doc)).toBe('return-payment-pending');
@@ -45,7 +49,7 @@ describe('payments', () => {
     expect(payment).toMatchObject({ amount: 495, currency: 'EUR', checkout_url: expect.stringContaining('/payment-checkout-url/') });
     const paid = await checkout(payment.checkout_url, 'paid');
     expect(paid.status).toBe(200);
-    expect(await paid.text()).toContain("Paid.");
+    expect(await paid.text()).toContain('Paid.');
     doc = await read(created.id);
     expect(statusOf(doc)).toBe('return-approved');
     expect(doc.data.attributes.payment).toMatchObject({ paid_at: expect.any(Number), external_payment_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -56,7 +60,10 @@ describe('payments', () => {
 
   it('rejects a tampered checkout signature; a cancelled payment fails the return, and an unpaid one expires', async () => {
     const created = await newReturn();
-    await sandbox.request('POST', `/returns/v1/returns/${created.id}/request-payment`, { token: w.token, body: { data: { return_payment: { amount: 495, currency: 'EUR' } } } });
+    await sandbox.request('POST', `/returns/v1/returns/${created.id}/request-payment`, {
+      token: w.token,
+      body: { data: { return_payment: { amount: 495, currency: 'EUR' } } },
+    });
     const url = new URL((await read(created.id)).data.attributes.payment.checkout_url);
     const tampered = await sandbox.request('GET', `${url.pathname}?hmac=${'0'.repeat(64)}`, { token: w.token });
     expect(tampered.status).toBe(403);
@@ -67,7 +74,10 @@ describe('payments', () => {
     expect(statusOf(doc)).toBe('return-payment-failed');
     expect(doc.data.attributes.payment.failures).toEqual([{ code: 'cancelled', description: expect.any(String), created_at: expect.any(Number) }]);
 
-    await sandbox.request('POST', `/returns/v1/returns/${created.id}/request-payment`, { token: w.token, body: { data: { return_payment: { amount: 295, currency: 'EUR' } } } });
+    await sandbox.request('POST', `/returns/v1/returns/${created.id}/request-payment`, {
+      token: w.token,
+      body: { data: { return_payment: { amount: 295, currency: 'EUR' } } },
+    });
     await sandbox.advance(24 * 3600 + 1);
     w.token = await sandbox.token();
     doc = await read(created.id);
@@ -86,7 +96,13 @@ describe('recovery shipments', () => {
     expect(noRecovery.status).toBe(422);
     await sandbox.request('PATCH', `/returns/v1/return-methods/${postnl.id}`, {
       token: w.token,
-      body: { data: { type: 'return-methods', id: postnl.id, relationships: { recovery_service: postnl.relationships.service, recovery_contract: postnl.relationships.contract } } },
+      body: {
+        data: {
+          type: 'return-methods',
+          id: postnl.id,
+          relationships: { recovery_service: postnl.relationships.service, recovery_contract: postnl.relationships.contract },
+        },
+      },
     });
     const before = (await read(created.id)).data.relationships.shipment.data.id;
     expect((await sandbox.request('POST', `${path}?hmac=${sign(`recovery-shipment:${created.id}`)}`, { token: w.token })).status).toBe(204);
@@ -111,8 +127,26 @@ describe('hooks on returns', () => {
 
   it('approve, reject or pass the deadline of new returns, as their predicates say', async () => {
     order = await demoOrder(sandbox, w.token, shop);
-    expect((await hook('too late', { action_type: 'set-return-deadline-passed' }, [{ pointer: '/meta/order_created_at', operator: 'older_than', value: '30 days' }], 1)).status).toBe(201);
-    expect((await hook('approve changed minds', { action_type: 'approve-return' }, [{ pointer: '/attributes/items/0/reason/code', operator: '==', value: 'changed-mind' }], 2)).status).toBe(201);
+    expect(
+      (
+        await hook(
+          'too late',
+          { action_type: 'set-return-deadline-passed' },
+          [{ pointer: '/meta/order_created_at', operator: 'older_than', value: '30 days' }],
+          1,
+        )
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await hook(
+          'approve changed minds',
+          { action_type: 'approve-return' },
+          [{ pointer: '/attributes/items/0/reason/code', operator: '==', value: 'changed-mind' }],
+          2,
+        )
+      ).status,
+    ).toBe(201);
     expect((await hook('reject the rest', { action_type: 'reject-return', values: [{ message: 'Please contact us.' }] }, [], 3)).status).toBe(201);
     const approved = await newReturn();
     let doc = await read(approved.id);
@@ -150,23 +184,38 @@ describe('hooks on returns', () => {
       body: {
         data: {
           type: 'hooks',
-          attributes: { name: 'x', order: 1, active: true, trigger: { resource_type: 'shipments', resource_action: 'create' }, action: { action_type: 'approve-return' } },
+          attributes: {
+            name: 'x',
+            order: 1,
+            active: true,
+            trigger: { resource_type: 'shipments', resource_action: 'create' },
+            action: { action_type: 'approve-return' },
+          },
           relationships: { owner: { data: { type: 'shops', id: shop.id } } },
         },
       },
     });
     expect(wrong.status).toBe(422);
     expect(firstError(wrong).source.pointer).toBe('/data/attributes/action/action_type');
-    const webhook = await hook('tell my system', { action_type: 'send-resource', values: [{ url: 'https://example.com/returns', includes: ['status', 'items'] }] });
+    const webhook = await hook('tell my system', {
+      action_type: 'send-resource',
+      values: [{ url: 'https://example.com/returns', includes: ['status', 'items'] }],
+    });
     expect(webhook.status).toBe(422);
     expect(firstError(webhook).source.pointer).toBe('/data/attributes/action/values/0/includes/1');
-    expect((await hook('tell my system', { action_type: 'send-resource', values: [{ url: 'https://example.com/returns', includes: ['status', 'shipment'] }] })).status).toBe(201);
+    expect(
+      (await hook('tell my system', { action_type: 'send-resource', values: [{ url: 'https://example.com/returns', includes: ['status', 'shipment'] }] }))
+        .status,
+    ).toBe(201);
     const payment = await hook('charge', { action_type: 'request-payment', values: [{ price: { amount: 350, currency: 'EUR' } }] });
     expect(payment.status).toBe(201);
     const created = await newReturn();
     expect(statusOf(await read(created.id))).toBe('return-payment-pending');
     // The webhook waits on the sandbox clock with the return's document (and its includes) as its body.
     const delivery = sandbox.store.all('jobs').find((job) => job.kind === 'deliver-webhook');
-    expect(JSON.parse((delivery!.payload as Json).body as string)).toMatchObject({ data: { type: 'returns', id: created.id }, included: [{ type: 'statuses' }] });
+    expect(JSON.parse((delivery!.payload as Json).body as string)).toMatchObject({
+      data: { type: 'returns', id: created.id },
+      included: [{ type: 'statuses' }],
+    });
   });
 });

@@ -14,7 +14,10 @@ beforeEach(async () => {
 
 async function makeReturn(order: Json, itemIndex: number, quantity: number, reason: Json) {
   const method = await w.method(shop.id, 'Return label (PostNL)');
-  const answer = await sandbox.request('POST', '/returns/v1/returns', { token: w.token, body: returnBody({ shop, order, method, items: [{ id: order.attributes.items[itemIndex].id, quantity, reason }] }) });
+  const answer = await sandbox.request('POST', '/returns/v1/returns', {
+    token: w.token,
+    body: returnBody({ shop, order, method, items: [{ id: order.attributes.items[itemIndex].id, quantity, reason }] }),
+  });
   if (answer.status !== 201) throw new Error(answer.text);
   return answer.body.data;
 }
@@ -26,10 +29,16 @@ describe('return reports', () => {
     await makeReturn(order, 1, 1, { code: 'changed-mind' });
     await sandbox.request('POST', `/returns/v1/returns/${first.id}/approve`, { token: w.token });
     const filters = { created_at: { date_from: '2020-01-01', date_to: TEST_NOW + 10 }, shops: [shop.id], return_reasons: ['not-as-described', 'changed-mind'] };
-    const count = await sandbox.request('POST', '/returns/v1/reports/count-report-entries', { token: w.token, body: { data: { type: 'return-reports', attributes: { filters } } } });
+    const count = await sandbox.request('POST', '/returns/v1/reports/count-report-entries', {
+      token: w.token,
+      body: { data: { type: 'return-reports', attributes: { filters } } },
+    });
     expect(count.body).toEqual({ data: { total_entries: 2 } });
 
-    const created = await sandbox.request('POST', '/returns/v1/reports', { token: w.token, body: { data: { type: 'return-reports', attributes: { name: 'All of it', filters } } } });
+    const created = await sandbox.request('POST', '/returns/v1/reports', {
+      token: w.token,
+      body: { data: { type: 'return-reports', attributes: { name: 'All of it', filters } } },
+    });
     expect(created.status).toBe(201);
     const id = created.body.data.id;
     expect(created.body.data.attributes.progress).toEqual({ total: 2, processed: 0 });
@@ -39,7 +48,9 @@ describe('return reports', () => {
     expect(report.body.included.find((r: Json) => r.type === 'statuses').attributes.code).toBe('report-finished');
     const file = report.body.included.find((r: Json) => r.type === 'files');
     expect(file.attributes).toMatchObject({ document_type: 'report', formats: [{ extension: 'csv', mime_type: 'text/csv' }] });
-    const download = await sandbox.app.request(BASE + new URL(file.links.self).pathname, { headers: { authorization: `Bearer ${w.token}`, accept: 'text/csv' } });
+    const download = await sandbox.app.request(BASE + new URL(file.links.self).pathname, {
+      headers: { authorization: `Bearer ${w.token}`, accept: 'text/csv' },
+    });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toContain('text/csv');
     const rows = parseCsv(await download.text());
@@ -47,13 +58,23 @@ describe('return reports', () => {
     const lines = rows.slice(1).map((row) => Object.fromEntries(rows[0]!.map((name, i) => [name, row[i]])));
     expect(lines).toHaveLength(2);
     const described = lines.find((line) => line.reason_code === 'not-as-described')!;
-    expect(described).toMatchObject({ return_id: first.id, quantity: '2', comment: 'Colour is "off", really', status: 'return-approved', item_sku: 'LAMP-1', item_price: '39.99' });
+    expect(described).toMatchObject({
+      return_id: first.id,
+      quantity: '2',
+      comment: 'Colour is "off", really',
+      status: 'return-approved',
+      item_sku: 'LAMP-1',
+      item_price: '39.99',
+    });
     expect((await sandbox.request('DELETE', `/returns/v1/reports/${id}`, { token: w.token })).status).toBe(204);
     expect((await sandbox.get(`/returns/v1/reports/${id}`, w.token)).status).toBe(404);
   });
 
   it('refuses a date it cannot read, with a pointer', async () => {
-    const answer = await sandbox.request('POST', '/returns/v1/reports', { token: w.token, body: { data: { type: 'return-reports', attributes: { name: 'x', filters: { created_at: { date_from: 'yesterday', date_to: '2026-01-01' } } } } } });
+    const answer = await sandbox.request('POST', '/returns/v1/reports', {
+      token: w.token,
+      body: { data: { type: 'return-reports', attributes: { name: 'x', filters: { created_at: { date_from: 'yesterday', date_to: '2026-01-01' } } } } },
+    });
     expect(answer.status).toBe(400);
     expect(firstError(answer).source.pointer).toBe('/data/attributes/filters/created_at/date_from');
   });

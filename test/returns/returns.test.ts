@@ -22,7 +22,7 @@ const oneItem = (extra: Json = {}) => [{ id: first().id, quantity: 1, reason: { 
 const pointers = (answer: Json) => answer.body.errors.map((e: Json) => e.source?.pointer);
 
 describe('creating a return', () => {
-  it('stores a pending return with the order items, the reason in the consumer\'s language and the return address', async () => {
+  it("stores a pending return with the order items, the reason in the consumer's language and the return address", async () => {
     const answer = await create(returnBody({ shop, order, method: postnl, items: oneItem() }));
     expect(answer.status).toBe(201);
     const data = answer.body.data;
@@ -35,14 +35,27 @@ describe('creating a return', () => {
       return_address: { country_code: 'NL', first_name: expect.any(String) },
     });
     expect(data.attributes.items).toEqual([
-      expect.objectContaining({ id: first().id, sku: first().sku, quantity: 1, preferred_outcome: 'refund', reason: { code: 'too-small', description: 'Te klein', questions: [{ code: 'worn', answer: false, description: 'Is het artikel gedragen of gebruikt?' }] } }),
+      expect.objectContaining({
+        id: first().id,
+        sku: first().sku,
+        quantity: 1,
+        preferred_outcome: 'refund',
+        reason: {
+          code: 'too-small',
+          description: 'Te klein',
+          questions: [{ code: 'worn', answer: false, description: 'Is het artikel gedragen of gebruikt?' }],
+        },
+      }),
     ]);
     expect(data.meta).toEqual({ order_created_at: order.attributes.created_at, package_type: 'parcel', allows_reissue: false });
     const status = await sandbox.get(`/returns/v1/returns/${data.id}?include=status,return_method`, w.token);
     expect(status.body.included.find((r: Json) => r.type === 'statuses').attributes).toMatchObject({ code: 'return-pending', resource_type: 'returns' });
     const english = await sandbox.request('GET', `/returns/v1/returns/${data.id}`, { token: w.token, headers: { 'accept-language': 'en-GB' } });
     expect(english.body.data.attributes.items[0].reason.description).toBe('Too small');
-    const lookup = await sandbox.get(`/orders/v1/orders/${order.id}?shop_id=${shop.id}&email=${encodeURIComponent(order.attributes.recipient_address.email)}`, w.token);
+    const lookup = await sandbox.get(
+      `/orders/v1/orders/${order.id}?shop_id=${shop.id}&email=${encodeURIComponent(order.attributes.recipient_address.email)}`,
+      w.token,
+    );
     expect(lookup.body.data.meta.return_exists).toBe(true);
   });
 
@@ -79,13 +92,17 @@ describe('creating a return', () => {
     expect(sandbox.store.all('returns').length).toBe(before);
   });
 
-  it('refuses an unknown order, a wrong e-mail address, another shop\'s method and another tenant\'s shop', async () => {
-    const wrongEmail = await create(returnBody({ shop, order, method: postnl, items: oneItem(), consumer: { ...order.attributes.recipient_address, email: 'x@example.com' } }));
+  it("refuses an unknown order, a wrong e-mail address, another shop's method and another tenant's shop", async () => {
+    const wrongEmail = await create(
+      returnBody({ shop, order, method: postnl, items: oneItem(), consumer: { ...order.attributes.recipient_address, email: 'x@example.com' } }),
+    );
     expect(pointers(wrongEmail)).toEqual(['/data/attributes/order_reference']);
     const unknown = await create(returnBody({ shop, order: { ...order, id: '999999' }, method: postnl, items: oneItem() }));
     expect(pointers(unknown)).toEqual(['/data/attributes/order_reference']);
     const otherShopMethod = (await w.methods(w.shopIn('DE').id))[0];
-    expect(pointers(await create(returnBody({ shop, order, method: otherShopMethod, items: oneItem() })))).toEqual(['/data/relationships/return_method/data/id']);
+    expect(pointers(await create(returnBody({ shop, order, method: otherShopMethod, items: oneItem() })))).toEqual([
+      '/data/relationships/return_method/data/id',
+    ]);
     const other = await returnsWorld(sandbox, 'other-client');
     const theirs = await create(returnBody({ shop, order, method: postnl, items: oneItem() }), other.token);
     expect(theirs.status).toBe(422);
@@ -97,7 +114,10 @@ describe('creating a return', () => {
     expect((await create(returnBody({ shop, order, method: postnl, items: all }))).status).toBe(201);
     const again = await create(returnBody({ shop, order, method: postnl, items: all }));
     expect(pointers(again)).toEqual(['/data/attributes/items/0/quantity']);
-    const reissue = await sandbox.request('POST', '/returns/v1/allow-reissue', { token: w.token, body: { data: { shop_id: shop.id, order_reference: order.id } } });
+    const reissue = await sandbox.request('POST', '/returns/v1/allow-reissue', {
+      token: w.token,
+      body: { data: { shop_id: shop.id, order_reference: order.id } },
+    });
     expect(reissue.status).toBe(201);
     const reissued = await create(returnBody({ shop, order, method: postnl, items: all }));
     expect(reissued.status).toBe(201);
@@ -115,16 +135,26 @@ describe('deciding on a return', () => {
     let read = (await sandbox.get(`/returns/v1/returns/${created.id}?include=shipment`, w.token)).body;
     expect(read.data.attributes.shipment_registrations).toEqual([{ invocation: 'automatic', status: 'pending', created_at: expect.any(Number) }]);
     const shipment = read.included.find((r: Json) => r.type === 'shipments');
-    expect(shipment.attributes).toMatchObject({ customer_reference: order.id, sender_address: { email: order.attributes.recipient_address.email }, recipient_address: { country_code: 'NL' } });
+    expect(shipment.attributes).toMatchObject({
+      customer_reference: order.id,
+      sender_address: { email: order.attributes.recipient_address.email },
+      recipient_address: { country_code: 'NL' },
+    });
     expect((await sandbox.get(`/returns/v1/returns/${created.id}/files`, w.token)).body.data).toEqual([]);
     await sandbox.advance(5);
     read = (await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body;
     expect(read.data.attributes.shipment_registrations[0].status).toBe('success');
     const files = (await sandbox.get(`/returns/v1/returns/${created.id}/files?filter[document_type]=label`, w.token)).body.data;
     expect(files).toHaveLength(1);
-    const pdf = await sandbox.app.request(new URL(files[0].links.self).pathname, { headers: { authorization: `Bearer ${w.token}`, accept: 'application/pdf' } });
+    const pdf = await sandbox.app.request(new URL(files[0].links.self).pathname, {
+      headers: { authorization: `Bearer ${w.token}`, accept: 'application/pdf' },
+    });
     expect(pdf.status).toBe(200);
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     const listed = (await sandbox.get('/returns/v1/returns?filter[status]=return-approved', w.token)).body.data[0];
     expect(listed.meta).toMatchObject({ shipment_status_code: 'shipment-registered', shipment_tracking_code: expect.any(String) });
     const again = await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token });
@@ -144,7 +174,11 @@ describe('deciding on a return', () => {
 
   it('rejects with a message; a rejected return cannot be approved and frees its items', async () => {
     const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem() }))).body.data;
-    const reject = await sandbox.request('POST', `/returns/v1/returns/${created.id}/reject`, { token: w.token, body: { data: { message: 'Worn items cannot be returned.' } }, headers: { 'content-type': 'application/json' } });
+    const reject = await sandbox.request('POST', `/returns/v1/returns/${created.id}/reject`, {
+      token: w.token,
+      body: { data: { message: 'Worn items cannot be returned.' } },
+      headers: { 'content-type': 'application/json' },
+    });
     expect(reject.status).toBe(204);
     const read = (await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data;
     expect(read.attributes.rejection_message).toBe('Worn items cannot be returned.');
@@ -154,17 +188,25 @@ describe('deciding on a return', () => {
     expect((await create(returnBody({ shop, order, method: postnl, items: [{ id: first().id, quantity: first().quantity }] }))).status).toBe(201);
   });
 
-  it('retries a return shipment the carrier refused, with the return\'s tags of now', async () => {
+  it("retries a return shipment the carrier refused, with the return's tags of now", async () => {
     const trigger = await sandbox.request('POST', '/returns/v1/tags', {
       token: w.token,
-      body: { data: { type: 'return-tags', attributes: { name: 'sandbox:registration-failed', color: '#000' }, relationships: { shop: { data: { type: 'shops', id: shop.id } } } } },
+      body: {
+        data: {
+          type: 'return-tags',
+          attributes: { name: 'sandbox:registration-failed', color: '#000' },
+          relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+        },
+      },
     });
     const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem(), tags: [trigger.body.data.id] }))).body.data;
     expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/retry-shipment`, { token: w.token })).status).toBe(422);
     await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token });
     await sandbox.advance(5);
     let read = (await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data;
-    expect(read.attributes.shipment_registrations).toEqual([{ invocation: 'automatic', status: 'failed', error: expect.stringContaining('sandbox:registration-failed'), created_at: expect.any(Number) }]);
+    expect(read.attributes.shipment_registrations).toEqual([
+      { invocation: 'automatic', status: 'failed', error: expect.stringContaining('sandbox:registration-failed'), created_at: expect.any(Number) },
+    ]);
     expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/tag`, { token: w.token })).status).toBe(204);
     expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/retry-shipment`, { token: w.token })).status).toBe(204);
     await sandbox.advance(5);

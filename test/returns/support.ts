@@ -59,9 +59,25 @@ export async function demoOrder(sandbox: TestSandbox, token: string, shop: Json,
       data: {
         type: 'demo-orders',
         attributes: {
-          recipient_address: { first_name: 'Sam', last_name: 'Jansen', street_1: 'Main Street', street_number: 1, postal_code: country === 'GB' ? 'SW1A 1AA' : '1011 AB', city: 'Town', country_code: country, email: 'sam@example.com' },
+          recipient_address: {
+            first_name: 'Sam',
+            last_name: 'Jansen',
+            street_1: 'Main Street',
+            street_number: 1,
+            postal_code: country === 'GB' ? 'SW1A 1AA' : '1011 AB',
+            city: 'Town',
+            country_code: country,
+            email: 'sam@example.com',
+          },
           items: [
-            { sku: 'LAMP-1', name: 'Lamp', description: 'Desk lamp', quantity, item_price: { amount: 3999, currency }, item_weight: { amount: 1200, unit: 'g' } },
+            {
+              sku: 'LAMP-1',
+              name: 'Lamp',
+              description: 'Desk lamp',
+              quantity,
+              item_price: { amount: 3999, currency },
+              item_weight: { amount: 1200, unit: 'g' },
+            },
             { sku: 'BOOK-1', name: 'Book', description: 'A novel', quantity: 1, item_price: { amount: 1999, currency } },
           ],
         },
@@ -101,4 +117,3 @@ export function parseCsv(text: string): string[][] {
   }
   return rows;
 }
-

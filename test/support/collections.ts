@@ -7,7 +7,11 @@ export const DAY = 86400;
 export const MONDAY = TEST_NOW + DAY;
 
 /** A collection body at the shop's sender address; with `contract` it is a booking of that carrier. */
-export function collectionBody(shop: Json, window: { from: number; to: number }, options: { contract?: Json; register?: boolean; description?: string } = {}): Json {
+export function collectionBody(
+  shop: Json,
+  window: { from: number; to: number },
+  options: { contract?: Json; register?: boolean; description?: string } = {},
+): Json {
   const relationships: Json = { shop: { data: { type: 'shops', id: shop.id } } };
   if (options.contract) relationships.contract = { data: { type: 'contracts', id: options.contract.id } };
   return {

@@ -45,8 +45,19 @@ export function demoOrderBody(shop: Json): Json {
     data: {
       type: 'demo-orders',
       attributes: {
-        recipient_address: { first_name: 'Matrix', last_name: 'Consumer', street_1: 'Main Street', street_number: 1, postal_code: country === 'GB' ? 'SW1A 1AA' : '1011 AB', city: 'Town', country_code: country, email: 'matrix@example.com' },
-        items: [{ sku: 'LAMP-10', name: 'Lamp', description: 'Desk lamp', quantity: 10, item_price: { amount: 2500, currency: country === 'GB' ? 'GBP' : 'EUR' } }],
+        recipient_address: {
+          first_name: 'Matrix',
+          last_name: 'Consumer',
+          street_1: 'Main Street',
+          street_number: 1,
+          postal_code: country === 'GB' ? 'SW1A 1AA' : '1011 AB',
+          city: 'Town',
+          country_code: country,
+          email: 'matrix@example.com',
+        },
+        items: [
+          { sku: 'LAMP-10', name: 'Lamp', description: 'Desk lamp', quantity: 10, item_price: { amount: 2500, currency: country === 'GB' ? 'GBP' : 'EUR' } },
+        ],
       },
       relationships: { shop: { data: { type: 'shops', id: shop.id } } },
     },
@@ -58,7 +69,11 @@ export function returnCreateBody(store: ReadView, caller: Caller, returns: Tenan
   return {
     data: {
       type: 'returns',
-      attributes: { order_reference: order.id, consumer_address: order.recipient_address, items: [{ id: order.items[0]!.id, quantity: 1, reason: { code: 'changed-mind' } }] },
+      attributes: {
+        order_reference: order.id,
+        consumer_address: order.recipient_address,
+        items: [{ id: order.items[0]!.id, quantity: 1, reason: { code: 'changed-mind' } }],
+      },
       relationships: {
         shop: { data: { type: 'shops', id: caller.shopId } },
         return_method: { data: { type: 'return-methods', id: returns.methodId } },
@@ -76,18 +91,48 @@ export async function populateReturns(sandbox: TestSandbox, caller: Caller): Pro
   const reasons = (await must(sandbox.get('/returns/v1/reasons?page[size]=100', token), 200, 'reasons')).data.map((row: Json) => row.id);
   await must(post(`/returns/v1/shops/${caller.apiShopId}/reasons`, { data: { return_reason_ids: reasons } }), 204, 'shop reasons');
   const order = (await must(post('/returns/v1/demo-orders', demoOrderBody(shop)), 201, 'demo order')).data;
-  const method = (await must(sandbox.get(`/returns/v1/return-methods?filter[shop]=${shop.id}`, token), 200, 'methods')).data.find((row: Json) => row.attributes.return_type === 'shipment');
+  const method = (await must(sandbox.get(`/returns/v1/return-methods?filter[shop]=${shop.id}`, token), 200, 'methods')).data.find(
+    (row: Json) => row.attributes.return_type === 'shipment',
+  );
   await must(
     sandbox.request('PATCH', `/returns/v1/return-methods/${method.id}`, {
       token,
-      body: { data: { type: 'return-methods', id: method.id, relationships: { recovery_service: method.relationships.service, recovery_contract: method.relationships.contract } } },
+      body: {
+        data: {
+          type: 'return-methods',
+          id: method.id,
+          relationships: { recovery_service: method.relationships.service, recovery_contract: method.relationships.contract },
+        },
+      },
     }),
     200,
     'recovery service',
   );
-  const trigger = (await must(post('/returns/v1/tags', { data: { type: 'return-tags', attributes: { name: 'sandbox:registration-failed', color: '#000000' }, relationships: { shop: { data: { type: 'shops', id: shop.id } } } } }), 201, 'tag')).data;
-  const partial: TenantReturns = { orderId: order.id, methodId: method.id, pendingId: '', payingId: '', paymentId: '', failedId: '', approvedId: '', reportId: '' };
-  const create = async (tagId?: string) => (await must(post('/returns/v1/returns', returnCreateBody(sandbox.store, caller, partial, tagId)), 201, 'return')).data.id as string;
+  const trigger = (
+    await must(
+      post('/returns/v1/tags', {
+        data: {
+          type: 'return-tags',
+          attributes: { name: 'sandbox:registration-failed', color: '#000000' },
+          relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+        },
+      }),
+      201,
+      'tag',
+    )
+  ).data;
+  const partial: TenantReturns = {
+    orderId: order.id,
+    methodId: method.id,
+    pendingId: '',
+    payingId: '',
+    paymentId: '',
+    failedId: '',
+    approvedId: '',
+    reportId: '',
+  };
+  const create = async (tagId?: string) =>
+    (await must(post('/returns/v1/returns', returnCreateBody(sandbox.store, caller, partial, tagId)), 201, 'return')).data.id as string;
   partial.pendingId = await create();
   partial.payingId = await create();
   await must(post(`/returns/v1/returns/${partial.payingId}/request-payment`, { data: { return_payment: { amount: 500, currency: 'EUR' } } }), 204, 'payment');
@@ -96,7 +141,9 @@ export async function populateReturns(sandbox: TestSandbox, caller: Caller): Pro
   await must(post(`/returns/v1/returns/${partial.failedId}/approve`), 204, 'approve (to fail)');
   partial.approvedId = await create();
   await must(post(`/returns/v1/returns/${partial.approvedId}/approve`), 204, 'approve');
-  partial.reportId = (await must(post('/returns/v1/reports', { data: { type: 'return-reports', attributes: { name: 'Matrix report', filters: {} } } }), 201, 'report')).data.id;
+  partial.reportId = (
+    await must(post('/returns/v1/reports', { data: { type: 'return-reports', attributes: { name: 'Matrix report', filters: {} } } }), 201, 'report')
+  ).data.id;
   return partial;
 }
 
@@ -136,13 +183,30 @@ export function requiredQuery(store: ReadView, endpoint: Endpoint, params: Recor
 }
 
 /** Valid bodies of the returns operations, as `caller` would send them. */
-export function returnsValidBody(store: ReadView, endpoint: Endpoint, caller: Caller & { organizationId: string; returns: TenantReturns }, params: Record<string, string>): Json | undefined {
+export function returnsValidBody(
+  store: ReadView,
+  endpoint: Endpoint,
+  caller: Caller & { organizationId: string; returns: TenantReturns },
+  params: Record<string, string>,
+): Json | undefined {
   const shop = { data: { type: 'shops', id: caller.shopId } };
   const firstReason = store.find('returnReasons', 'organization_id', caller.organizationId)[0];
   const order = caller.returns ? store.get('demoOrders', caller.returns.orderId) : undefined;
   switch (endpoint.operationId) {
     case 'createReturnReason':
-      return { data: { type: 'return-reasons', attributes: { code: 'matrix', description: 'Matrix', accepts_attachments: false, requires_attachments: false, accepts_comment: false, requires_comment: false } } };
+      return {
+        data: {
+          type: 'return-reasons',
+          attributes: {
+            code: 'matrix',
+            description: 'Matrix',
+            accepts_attachments: false,
+            requires_attachments: false,
+            accepts_comment: false,
+            requires_comment: false,
+          },
+        },
+      };
     case 'updateReturnReason':
       return { data: { type: 'return-reasons', id: params.return_reason_id, attributes: { description: 'Changed by the matrix' } } };
     case 'createReturnQuestion':
@@ -164,7 +228,15 @@ export function returnsValidBody(store: ReadView, endpoint: Endpoint, caller: Ca
     case 'createDemoOrder':
       return demoOrderBody(caller.world.shops.find((row) => row.id === caller.shopId)!);
     case 'resolveReturnMethods':
-      return order && { data: { order_reference: order.id, shop_id: order.shop_id, consumer_address: { country_code: order.recipient_address.country_code, email: order.recipient_address.email } } };
+      return (
+        order && {
+          data: {
+            order_reference: order.id,
+            shop_id: order.shop_id,
+            consumer_address: { country_code: order.recipient_address.country_code, email: order.recipient_address.email },
+          },
+        }
+      );
     case 'createReturn':
       return caller.returns && returnCreateBody(store, caller, caller.returns);
     case 'allowReturnReissue':

@@ -167,8 +167,10 @@ export type ResourceClass =
   /** Not owned by a tenant: the catalogue, the broker, search keys. */
   | { kind: 'shared'; why: string; pick: (store: ReadView, chosen: Record<string, string>) => string | undefined };
 
-const first = <T extends TableName>(table: T, where: (row: Row<T>) => boolean = () => true) => (store: ReadView) =>
-  store.all(table).find(where)?.id;
+const first =
+  <T extends TableName>(table: T, where: (row: Row<T>) => boolean = () => true) =>
+  (store: ReadView) =>
+    store.all(table).find(where)?.id;
 
 const contractOwner = (store: ReadView, contractId: string): string | undefined => {
   const contract = store.get('contracts', contractId);
@@ -205,8 +207,18 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   },
   'collection-schedules': { kind: 'tenant', table: 'collectionSchedules', ownerOf: (_, row) => row.organization_id },
   manifests: { kind: 'tenant', table: 'manifests', ownerOf: (_, row) => row.organization_id },
-  'manifest-files': { kind: 'tenant', table: 'manifestFiles', ownerOf: (_, row) => row.organization_id, parent: { param: 'manifest_id', field: 'manifest_id' } },
-  'collection-files': { kind: 'tenant', table: 'manifestFiles', ownerOf: (_, row) => row.organization_id, parent: { param: 'collection_id', field: 'collection_id' } },
+  'manifest-files': {
+    kind: 'tenant',
+    table: 'manifestFiles',
+    ownerOf: (_, row) => row.organization_id,
+    parent: { param: 'manifest_id', field: 'manifest_id' },
+  },
+  'collection-files': {
+    kind: 'tenant',
+    table: 'manifestFiles',
+    ownerOf: (_, row) => row.organization_id,
+    parent: { param: 'collection_id', field: 'collection_id' },
+  },
   hooks: { kind: 'tenant', table: 'hooks', ownerOf: (_, row) => row.organization_id },
   'carrier-surcharges': { kind: 'tenant', table: 'carrierSurcharges', ownerOf: (_, row) => row.organization_id },
   'hook-logs': { kind: 'tenant', table: 'hookLogs', ownerOf: (_, row) => row.organization_id },
@@ -230,7 +242,7 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   statuses: { kind: 'shared', why: 'catalogue', pick: first('statuses') },
   brokers: {
     kind: 'shared',
-    why: 'both fixture organizations belong to the one sandbox broker; GET /brokers/{id} shows only the caller\'s broker',
+    why: "both fixture organizations belong to the one sandbox broker; GET /brokers/{id} shows only the caller's broker",
     pick: first('brokers'),
   },
   'pickup-location-searches': {
@@ -269,10 +281,15 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   returns: { kind: 'tenant', table: 'returns', ownerOf: (_, row) => row.organization_id },
   'return-payments': { kind: 'tenant', table: 'returnPayments', ownerOf: (_, row) => row.organization_id, parent: { param: 'return_id', field: 'return_id' } },
   'return-reports': { kind: 'tenant', table: 'returnReports', ownerOf: (_, row) => row.organization_id },
-  'return-report-files': { kind: 'tenant', table: 'returnReportFiles', ownerOf: (_, row) => row.organization_id, parent: { param: 'report_id', field: 'report_id' } },
+  'return-report-files': {
+    kind: 'tenant',
+    table: 'returnReportFiles',
+    ownerOf: (_, row) => row.organization_id,
+    parent: { param: 'report_id', field: 'report_id' },
+  },
   'return-portals': {
     kind: 'public',
-    why: "GET /return-portal/{portal_id} is the shop's return_portal_url, a consumer-facing page (auth \"none\") that shows the shop's name",
+    why: 'GET /return-portal/{portal_id} is the shop\'s return_portal_url, a consumer-facing page (auth "none") that shows the shop\'s name',
     pick: (store, organizationId) => store.find('shops', 'organization_id', organizationId)[0]?.id,
   },
   'return-checkouts': {
@@ -295,7 +312,12 @@ export function classify(endpoint: Endpoint, param: string): { type: string; res
 }
 
 /** Ids of the tenant rows of a type that `organizationId` owns (under the chosen parent, if any). */
-export function ownedIds(store: ReadView, resource: Extract<ResourceClass, { kind: 'tenant' }>, organizationId: string, chosen: Record<string, string> = {}): string[] {
+export function ownedIds(
+  store: ReadView,
+  resource: Extract<ResourceClass, { kind: 'tenant' }>,
+  organizationId: string,
+  chosen: Record<string, string> = {},
+): string[] {
   return (store.all(resource.table) as readonly any[])
     .filter((row) => resource.ownerOf(store, row) === organizationId)
     .filter((row) => !resource.parent || chosen[resource.parent.param] === undefined || row[resource.parent.field] === chosen[resource.parent.param])
@@ -416,7 +438,10 @@ export function scheduleBody(shop: Json): Json {
   return {
     data: {
       type: 'collection-schedules',
-      attributes: { days: ['monday'], collection: { description: 'Matrix schedule', time: { from: '14:00', to: '16:00' }, address: shop.attributes.sender_address } },
+      attributes: {
+        days: ['monday'],
+        collection: { description: 'Matrix schedule', time: { from: '14:00', to: '16:00' }, address: shop.attributes.sender_address },
+      },
       relationships: { shop: { data: { type: 'shops', id: shop.id } } },
     },
   };
@@ -472,12 +497,20 @@ async function populateTenant(
   clientId: string,
   country: 'NL' | 'GB',
   serviceCode: string,
-): Promise<Omit<Tenant, 'serviceRateId' | 'coverageId' | 'registeredShipmentId' | 'trackingCode' | 'fileId' | 'statusId' | 'hookLogId' | 'manifestId' | 'returns'> & { pending: string }> {
+): Promise<
+  Omit<Tenant, 'serviceRateId' | 'coverageId' | 'registeredShipmentId' | 'trackingCode' | 'fileId' | 'statusId' | 'hookLogId' | 'manifestId' | 'returns'> & {
+    pending: string;
+  }
+> {
   const w = await world(sandbox, clientId);
   const token = w.token;
   const organizationId = (await must(sandbox.get('/organizations', token), 200, 'organizations')).data[0].id as string;
   const shop = w.shopIn(country);
-  const orgHook = await must(sandbox.request('POST', '/hooks', { token, body: hookBody({ type: 'organizations', id: organizationId }) }), 201, 'organization hook');
+  const orgHook = await must(
+    sandbox.request('POST', '/hooks', { token, body: hookBody({ type: 'organizations', id: organizationId }) }),
+    201,
+    'organization hook',
+  );
   const shopHook = await must(sandbox.request('POST', '/hooks', { token, body: hookBody({ type: 'shops', id: shop.id }, 'shop hook') }), 201, 'shop hook');
   const apiShop = await must(
     sandbox.request('POST', '/shops', {
@@ -510,12 +543,24 @@ async function populateTenant(
   // Two, so one is left when a request deletes the other.
   const schedule = await must(sandbox.request('POST', '/collection-schedules', { token, body: scheduleBody(shop) }), 201, 'collection schedule');
   await must(sandbox.request('POST', '/collection-schedules', { token, body: scheduleBody(shop) }), 201, 'second collection schedule');
-  const address = await must(sandbox.request('POST', '/addresses', { token, body: addressBody(organizationId, shop.attributes.sender_address) }), 201, 'address');
+  const address = await must(
+    sandbox.request('POST', '/addresses', { token, body: addressBody(organizationId, shop.attributes.sender_address) }),
+    201,
+    'address',
+  );
   const zone = await must(sandbox.request('POST', '/zones', { token, body: zoneBody(`ZONE-${clientId}`, country) }), 201, 'zone');
   const recipient = recipients[country];
   // A paid option the shipment's rate offers, so the registered shipment has a surcharge.
-  const rate = (await must(sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${w.contractFor(service).id}&filter[weight]=1500`, token), 200, 'rates')).data[0];
-  const paid = rate.relationships.service_options.data.find((o: Json) => !o.meta.included && o.meta.price && !w.options.find((x: Json) => x.id === o.id)?.attributes.values_format);
+  const rate = (
+    await must(
+      sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${w.contractFor(service).id}&filter[weight]=1500`, token),
+      200,
+      'rates',
+    )
+  ).data[0];
+  const paid = rate.relationships.service_options.data.find(
+    (o: Json) => !o.meta.included && o.meta.price && !w.options.find((x: Json) => x.id === o.id)?.attributes.values_format,
+  );
   if (!paid) throw new Error(`fixture: the rate of ${serviceCode} offers no paid option`);
   const registered = await createShipment(
     sandbox,
@@ -534,16 +579,35 @@ async function populateTenant(
   );
   // A carrier surcharge on the shipments' carrier, made after them so their prices stay as they were.
   const carrierId = service.relationships.carrier.data.id;
-  const surchargeBody = { data: { type: 'carrier-surcharges', attributes: { name: 'Matrix peak fee', fee: { amount: 75, currency: country === 'GB' ? 'GBP' : 'EUR' } }, relationships: { carrier: { data: { type: 'carriers', id: carrierId } } } } };
+  const surchargeBody = {
+    data: {
+      type: 'carrier-surcharges',
+      attributes: { name: 'Matrix peak fee', fee: { amount: 75, currency: country === 'GB' ? 'GBP' : 'EUR' } },
+      relationships: { carrier: { data: { type: 'carriers', id: carrierId } } },
+    },
+  };
   // Priced too (with the paid option), so nested surcharge paths can be filled from the concept.
   const concept = await createShipment(
     sandbox,
     token,
-    shipmentBody({ shop, recipient, service, contract: w.contractFor(service), relationships: { service_options: { data: [{ type: 'service-options', id: paid.id }] } } }),
+    shipmentBody({
+      shop,
+      recipient,
+      service,
+      contract: w.contractFor(service),
+      relationships: { service_options: { data: [{ type: 'service-options', id: paid.id }] } },
+    }),
   );
   // Two, so a DELETE in the scope matrix leaves one to name in the path.
   await must(sandbox.request('POST', '/carrier-surcharges', { token, body: surchargeBody }), 201, 'carrier surcharge');
-  await must(sandbox.request('POST', '/carrier-surcharges', { token, body: { data: { ...surchargeBody.data, attributes: { ...surchargeBody.data.attributes, name: 'Matrix handling fee' } } } }), 201, 'carrier surcharge');
+  await must(
+    sandbox.request('POST', '/carrier-surcharges', {
+      token,
+      body: { data: { ...surchargeBody.data, attributes: { ...surchargeBody.data.attributes, name: 'Matrix handling fee' } } },
+    }),
+    201,
+    'carrier surcharge',
+  );
   return {
     clientId,
     token,
@@ -594,8 +658,14 @@ export async function populate(sandbox: TestSandbox): Promise<Populated> {
   const manifests: Record<string, string> = {};
   for (const part of [partA, partB]) {
     const shop = part.world.shops.find((s: Json) => s.id === part.shopId);
-    manifests[part.clientId] = (await must(sandbox.request('POST', '/manifests', { token: part.token, body: manifestBody(shop, part.pending) }), 201, 'manifest')).data.id;
-    await must(sandbox.request('POST', '/create-manifest-for-collection', { token: part.token, body: { data: { collection_id: part.manifestCollectionId } } }), 200, 'collection manifest');
+    manifests[part.clientId] = (
+      await must(sandbox.request('POST', '/manifests', { token: part.token, body: manifestBody(shop, part.pending) }), 201, 'manifest')
+    ).data.id;
+    await must(
+      sandbox.request('POST', '/create-manifest-for-collection', { token: part.token, body: { data: { collection_id: part.manifestCollectionId } } }),
+      200,
+      'collection manifest',
+    );
   }
 
   const finish = (part: typeof partA, extra: { serviceRateId: string; coverageId: string }): Tenant => {
@@ -607,7 +677,17 @@ export async function populate(sandbox: TestSandbox): Promise<Populated> {
     const log = store.all('hookLogs').find((row) => row.organization_id === part.organizationId);
     if (!file || !status || !log) throw new Error(`fixture: ${part.clientId} lacks a file, status or hook log`);
     const { pending: _pending, ...rest } = part;
-    return { ...rest, ...extra, registeredShipmentId: shipment.id, trackingCode: shipment.tracking_code, fileId: file.id, statusId: status.id, hookLogId: log.id, manifestId: manifests[part.clientId]!, returns: undefined as unknown as TenantReturns };
+    return {
+      ...rest,
+      ...extra,
+      registeredShipmentId: shipment.id,
+      trackingCode: shipment.tracking_code,
+      fileId: file.id,
+      statusId: status.id,
+      hookLogId: log.id,
+      manifestId: manifests[part.clientId]!,
+      returns: undefined as unknown as TenantReturns,
+    };
   };
   const a = finish(partA, inserted.a);
   const b = finish(partB, inserted.b);
@@ -676,12 +756,17 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
     case 'updateShipment':
       return { data: { type: 'shipments', id: params.shipment_id, attributes: { description: 'Changed by the matrix' } } };
     case 'createRegisteredShipment': {
-      const service = w.services.find((s: Json) => s.attributes.code === (country === 'NL' ? 'postnl-parcel-standard' : 'royal-mail-tracked-48') && s.attributes.regions_to[0].country_code === country);
+      const service = w.services.find(
+        (s: Json) =>
+          s.attributes.code === (country === 'NL' ? 'postnl-parcel-standard' : 'royal-mail-tracked-48') && s.attributes.regions_to[0].country_code === country,
+      );
       return shipmentBody({ shop, recipient: recipients[country], service, contract: w.contractFor(service) });
     }
     case 'trackExternalShipment': {
       const body = shipmentBody({ shop, recipient: recipients[country], attributes: { tracking_code: 'MATRIX-TRACK-1' } });
-      body.data.relationships.contract = { data: { type: 'contracts', id: w.contractFor(w.services.find((s: Json) => s.attributes.regions_from[0].country_code === country)).id } };
+      body.data.relationships.contract = {
+        data: { type: 'contracts', id: w.contractFor(w.services.find((s: Json) => s.attributes.regions_from[0].country_code === country)).id },
+      };
       return body;
     }
     case 'getAvailableDeliveryDates':
@@ -695,8 +780,19 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
         },
       };
     case 'createMultiColliShipment': {
-      const service = w.services.find((s: Json) => s.attributes.package_type === 'multi-colli' && s.attributes.regions_from[0].country_code === country && s.attributes.regions_to[0].country_code === country);
-      const body = shipmentBody({ shop, recipient: recipients[country], service, contract: w.contractFor(service), meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 1500 } }] } });
+      const service = w.services.find(
+        (s: Json) =>
+          s.attributes.package_type === 'multi-colli' &&
+          s.attributes.regions_from[0].country_code === country &&
+          s.attributes.regions_to[0].country_code === country,
+      );
+      const body = shipmentBody({
+        shop,
+        recipient: recipients[country],
+        service,
+        contract: w.contractFor(service),
+        meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 1500 } }] },
+      });
       delete body.data.attributes.physical_properties;
       return body;
     }
@@ -705,7 +801,11 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
         data: {
           type: 'carrier-surcharges',
           attributes: { name: 'Matrix fee', fee: { amount: 10, currency: 'EUR' } },
-          relationships: { carrier: { data: { type: 'carriers', id: w.services.find((s: Json) => s.attributes.regions_from[0].country_code === country).relationships.carrier.data.id } } },
+          relationships: {
+            carrier: {
+              data: { type: 'carriers', id: w.services.find((s: Json) => s.attributes.regions_from[0].country_code === country).relationships.carrier.data.id },
+            },
+          },
         },
       };
     case 'updateCarrierSurcharge':
@@ -749,17 +849,37 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
 function accountBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params: Record<string, string>): Json | undefined {
   switch (endpoint.operationId) {
     case 'createOrganization':
-      return { data: { type: 'organizations', attributes: { name: 'Matrix organization' }, relationships: { broker: { data: { type: 'brokers', id: store.get('organizations', caller.organizationId)!.broker_id } } } } };
+      return {
+        data: {
+          type: 'organizations',
+          attributes: { name: 'Matrix organization' },
+          relationships: { broker: { data: { type: 'brokers', id: store.get('organizations', caller.organizationId)!.broker_id } } },
+        },
+      };
     case 'updateOrganization':
       return { data: { type: 'organizations', id: params.organization_id, attributes: { reference: 'matrix' } } };
     case 'shareOrganizationContracts':
     case 'unshareOrganizationContracts':
-      return { data: [{ type: 'contracts', id: store.all('contracts').find((row) => row.owner.type === 'brokers' && row.owner.id === store.get('organizations', caller.organizationId)!.broker_id)!.id }] };
+      return {
+        data: [
+          {
+            type: 'contracts',
+            id: store
+              .all('contracts')
+              .find((row) => row.owner.type === 'brokers' && row.owner.id === store.get('organizations', caller.organizationId)!.broker_id)!.id,
+          },
+        ],
+      };
     case 'createBroker':
       return {
         data: {
           type: 'brokers',
-          attributes: { name: 'Matrix broker', favicon_url: 'https://matrix.example.com/favicon.ico', logo_url: 'https://matrix.example.com/logo.png', style: { background_color: '#ffffff', foreground_color: '#000000', primary_color: '#111111', secondary_color: '#222222', accent_color: '#333333' } },
+          attributes: {
+            name: 'Matrix broker',
+            favicon_url: 'https://matrix.example.com/favicon.ico',
+            logo_url: 'https://matrix.example.com/logo.png',
+            style: { background_color: '#ffffff', foreground_color: '#000000', primary_color: '#111111', secondary_color: '#222222', accent_color: '#333333' },
+          },
           relationships: { enterprise: { data: { type: 'enterprises', id: randomUUID() } } },
         },
       };
@@ -899,7 +1019,8 @@ export function answerProblems(method: string, answer: Answer): string[] {
   }
   if (answer.status === 405) {
     const allow = (answer.headers.get('allow') ?? '').split(',').map((m) => m.trim().toUpperCase());
-    if (allow.includes(method.toUpperCase())) problems.push(`405 refuses ${method.toUpperCase()} while its Allow header lists it (${allow.join(', ')}): ${answer.text.slice(0, 200)}`);
+    if (allow.includes(method.toUpperCase()))
+      problems.push(`405 refuses ${method.toUpperCase()} while its Allow header lists it (${allow.join(', ')}): ${answer.text.slice(0, 200)}`);
   }
   return problems;
 }

@@ -1,8 +1,28 @@
 import type { Json, TestSandbox } from './app.js';
 
 export const recipients = {
-  NL: { first_name: 'Anna', last_name: 'de Vries', street_1: 'Kalverstraat', street_number: 92, postal_code: '1012 PH', city: 'Amsterdam', country_code: 'NL', email: 'anna@example.com', phone_number: '+31201234567' },
-  GB: { first_name: 'Oliver', last_name: 'Smith', street_1: 'Baker Street', street_number: 221, street_number_suffix: 'B', postal_code: 'NW1 6XE', city: 'London', country_code: 'GB', phone_number: '+442071234567' },
+  NL: {
+    first_name: 'Anna',
+    last_name: 'de Vries',
+    street_1: 'Kalverstraat',
+    street_number: 92,
+    postal_code: '1012 PH',
+    city: 'Amsterdam',
+    country_code: 'NL',
+    email: 'anna@example.com',
+    phone_number: '+31201234567',
+  },
+  GB: {
+    first_name: 'Oliver',
+    last_name: 'Smith',
+    street_1: 'Baker Street',
+    street_number: 221,
+    street_number_suffix: 'B',
+    postal_code: 'NW1 6XE',
+    city: 'London',
+    country_code: 'GB',
+    phone_number: '+442071234567',
+  },
   DE: { first_name: 'Lena', last_name: 'Schmidt', street_1: 'Unter den Linden', street_number: 5, postal_code: '10117', city: 'Berlin', country_code: 'DE' },
   BE: { first_name: 'Lucas', last_name: 'Peeters', street_1: 'Grote Markt', street_number: 1, postal_code: '1000', city: 'Brussel', country_code: 'BE' },
 };
@@ -11,7 +31,15 @@ export const recipients = {
 export const customsContent = {
   description: 'Two books',
   items: [
-    { sku: 'BK-1', description: 'Paperback novel', quantity: 2, item_value: { amount: 1250, currency: 'EUR' }, hs_code: '490199', origin_country_code: 'NL', item_weight: 300 },
+    {
+      sku: 'BK-1',
+      description: 'Paperback novel',
+      quantity: 2,
+      item_value: { amount: 1250, currency: 'EUR' },
+      hs_code: '490199',
+      origin_country_code: 'NL',
+      item_weight: 300,
+    },
     { description: 'Bookmark', quantity: 1, item_value: { amount: 300, currency: 'EUR' }, hs_code: '491110', origin_country_code: 'NL' },
   ],
   customs: { content_type: 'merchandise', invoice_number: 'INV-2026-001', non_delivery: 'return', incoterm: 'DAP' },
@@ -46,10 +74,17 @@ export async function world(sandbox: TestSandbox, clientId = 'sandbox-client'): 
   return {
     token,
     shops,
-    shopIn: (country) => pick(shops.find((s: Json) => s.attributes.sender_address?.country_code === country), `shop in ${country}`),
+    shopIn: (country) =>
+      pick(
+        shops.find((s: Json) => s.attributes.sender_address?.country_code === country),
+        `shop in ${country}`,
+      ),
     services,
     service: (code, to) =>
-      pick(services.find((s: Json) => s.attributes.code === code && (!to || s.attributes.regions_to.some((r: Json) => r.country_code === to))), `service ${code}`),
+      pick(
+        services.find((s: Json) => s.attributes.code === code && (!to || s.attributes.regions_to.some((r: Json) => r.country_code === to))),
+        `service ${code}`,
+      ),
     contracts,
     contractFor: (service) =>
       pick(
@@ -57,7 +92,11 @@ export async function world(sandbox: TestSandbox, clientId = 'sandbox-client'): 
         `active contract for ${service.attributes.code}`,
       ),
     options,
-    option: (code) => pick(options.find((o: Json) => o.attributes.code === code), `option ${code}`),
+    option: (code) =>
+      pick(
+        options.find((o: Json) => o.attributes.code === code),
+        `option ${code}`,
+      ),
   };
 }
 

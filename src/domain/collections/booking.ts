@@ -33,11 +33,21 @@ export function bookingProblems(store: ReadView, booking: Booking, places: Booki
   if (!carrier) return { problems: [{ detail: `The carrier of contract '${booking.contract.id}' does not exist.`, where: places.contract }] };
   const calendar = calendarOf(carrier);
   if (!calendar) {
-    return { problems: [{ detail: `${carrier.name} does not collect (its collections.offers_collections is false): use a contract of a carrier that does.`, where: places.contract }] };
+    return {
+      problems: [
+        {
+          detail: `${carrier.name} does not collect (its collections.offers_collections is false): use a contract of a carrier that does.`,
+          where: places.contract,
+        },
+      ],
+    };
   }
   const problems: Problem[] = [];
   if (!collectsIn(calendar, booking.countryCode)) {
-    problems.push({ detail: `${carrier.name} does not collect in ${booking.countryCode}; it collects in ${calendar.countries.join(', ')}.`, where: places.country });
+    problems.push({
+      detail: `${carrier.name} does not collect in ${booking.countryCode}; it collects in ${calendar.countries.join(', ')}.`,
+      where: places.country,
+    });
   }
   const { from, to } = booking.window;
   const slot = slotHolding(calendar, booking.window);

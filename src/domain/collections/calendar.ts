@@ -25,10 +25,30 @@ const window = (from: string, to: string) => [at(from), at(to)] as const;
 const WEEKDAYS = [1, 2, 3, 4, 5];
 
 const CALENDARS: Readonly<Record<string, CollectionCalendar>> = {
-  postnl: { countries: ['NL', 'BE'], days: WEEKDAYS, windows: [window('09:00', '12:00'), window('13:00', '17:00')], cutoff: { daysBefore: 1, minute: at('22:00') } },
-  dpd: { countries: ['DE', 'NL', 'BE', 'FR', 'AT', 'LU'], days: WEEKDAYS, windows: [window('08:00', '12:00'), window('12:00', '17:00')], cutoff: { daysBefore: 0, minute: at('10:00') } },
-  'dhl-express': { countries: ['NL', 'BE', 'DE', 'FR', 'GB'], days: WEEKDAYS, windows: [window('09:00', '13:00'), window('13:00', '18:00')], cutoff: { daysBefore: 0, minute: at('12:00') } },
-  'royal-mail': { countries: ['GB'], days: [1, 2, 3, 4, 5, 6], windows: [window('10:00', '13:00'), window('14:00', '18:00')], cutoff: { daysBefore: 1, minute: at('23:00') } },
+  postnl: {
+    countries: ['NL', 'BE'],
+    days: WEEKDAYS,
+    windows: [window('09:00', '12:00'), window('13:00', '17:00')],
+    cutoff: { daysBefore: 1, minute: at('22:00') },
+  },
+  dpd: {
+    countries: ['DE', 'NL', 'BE', 'FR', 'AT', 'LU'],
+    days: WEEKDAYS,
+    windows: [window('08:00', '12:00'), window('12:00', '17:00')],
+    cutoff: { daysBefore: 0, minute: at('10:00') },
+  },
+  'dhl-express': {
+    countries: ['NL', 'BE', 'DE', 'FR', 'GB'],
+    days: WEEKDAYS,
+    windows: [window('09:00', '13:00'), window('13:00', '18:00')],
+    cutoff: { daysBefore: 0, minute: at('12:00') },
+  },
+  'royal-mail': {
+    countries: ['GB'],
+    days: [1, 2, 3, 4, 5, 6],
+    windows: [window('10:00', '13:00'), window('14:00', '18:00')],
+    cutoff: { daysBefore: 1, minute: at('23:00') },
+  },
 };
 
 /** For a carrier that offers collections but has no entry above: office hours, booked the day before. */

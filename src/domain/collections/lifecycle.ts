@@ -23,11 +23,7 @@ import { scheduleWalk, WALK_SHIPMENT } from '../shipments/walk.js';
 export const COLLECT_COLLECTION = 'collect-collection';
 
 export type CollectionStatusCode =
-  | 'collection-concept'
-  | 'collection-registered'
-  | 'collection-registration-failed'
-  | 'collection-collected'
-  | 'collection-voided';
+  'collection-concept' | 'collection-registered' | 'collection-registration-failed' | 'collection-collected' | 'collection-voided';
 
 export function collectionStatus(store: ReadView, collection: CollectionRecord): CollectionStatusCode {
   return store.get('statuses', collection.status_id)?.code as CollectionStatusCode;
@@ -43,7 +39,10 @@ export function isOpen(store: ReadView, collection: CollectionRecord, now: numbe
 export function collectionReference(carrierCode: string, collectionId: string): string {
   const hex = createHash('sha256').update(`collection:${collectionId}`).digest('hex');
   const digits = [...hex.slice(0, 20)].map((char) => (parseInt(char, 16) % 10).toString()).join('');
-  return `${carrierCode.replace(/[^a-z]/g, '').slice(0, 3).toUpperCase()}-COL-${digits.slice(0, 10)}`;
+  return `${carrierCode
+    .replace(/[^a-z]/g, '')
+    .slice(0, 3)
+    .toUpperCase()}-COL-${digits.slice(0, 10)}`;
 }
 
 /** Books a collection with its carrier: registered, with a reference, collected when its window opens. */
@@ -69,7 +68,13 @@ export function release(tx: Tx, shipment: ShipmentRecord, at: number): void {
  * The carrier has the parcel. A shipment on the `sandbox:auto-deliver` walk goes on from here
  * (sorting, courier, delivered) instead of being handed over a second time by the walk.
  */
-export function handOver(tx: Tx, rules: Rules, shipment: ShipmentRecord, at: number, carrier: { code: string; description: string; category?: string }): ShipmentRecord {
+export function handOver(
+  tx: Tx,
+  rules: Rules,
+  shipment: ShipmentRecord,
+  at: number,
+  carrier: { code: string; description: string; category?: string },
+): ShipmentRecord {
   rules.jobs.cancel(tx, WALK_SHIPMENT, shipment.id);
   const updated = addStatus(tx, rules, shipment, { code: 'shipment-received-by-carrier', at, carrier });
   if (hasTag(updated, TRIGGERS.autoDeliver)) scheduleWalk(tx, rules, updated, 1, at);

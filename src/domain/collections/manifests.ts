@@ -41,17 +41,25 @@ function unlisted(shipment: ShipmentRecord): string | undefined {
 function ownerOf(tx: Tx, principal: Principal, request: ManifestRequest, shipments: ShipmentRecord[], problems: Problem[]): ManifestOwner {
   const own = (shopId: string) => tx.get('shops', shopId)?.organization_id === principal.organizationId;
   const { owner, shopId } = request;
-  if (shopId !== undefined && !own(shopId)) problems.push({ detail: `No shop with id '${shopId}' is available to you.`, where: { pointer: '/data/relationships/shop/data/id' } });
+  if (shopId !== undefined && !own(shopId))
+    problems.push({ detail: `No shop with id '${shopId}' is available to you.`, where: { pointer: '/data/relationships/shop/data/id' } });
   if (owner?.type === 'shops' || owner?.type === 'organizations') {
     const known = owner.type === 'shops' ? own(owner.id) : owner.id === principal.organizationId;
-    if (!known) problems.push({ detail: `No ${owner.type === 'shops' ? 'shop' : 'organization'} with id '${owner.id}' is available to you.`, where: { pointer: '/data/relationships/owner/data/id' } });
+    if (!known)
+      problems.push({
+        detail: `No ${owner.type === 'shops' ? 'shop' : 'organization'} with id '${owner.id}' is available to you.`,
+        where: { pointer: '/data/relationships/owner/data/id' },
+      });
     else if (owner.type === 'shops' && shopId !== undefined && shopId !== owner.id) {
       problems.push({ detail: 'The shop relationship names another shop than the owner.', where: { pointer: '/data/relationships/shop/data/id' } });
     }
     return owner as ManifestOwner;
   }
   if (owner) {
-    problems.push({ detail: `A manifest's owner is a shop or your organization, not ${owner.type}.`, where: { pointer: '/data/relationships/owner/data/type' } });
+    problems.push({
+      detail: `A manifest's owner is a shop or your organization, not ${owner.type}.`,
+      where: { pointer: '/data/relationships/owner/data/type' },
+    });
   }
   if (shopId !== undefined) return { type: 'shops', id: shopId };
   const shops = new Set(shipments.map((shipment) => shipment.shop_id));
@@ -66,7 +74,8 @@ function listedShipments(tx: Tx, principal: Principal, request: ManifestRequest,
   request.shipmentIds.forEach((id, index) => {
     const where = { pointer: `${SHIPMENTS}/data/${index}/id` };
     const shipment = tx.get('shipments', id);
-    if (!shipment || shipment.organization_id !== principal.organizationId) problems.push({ detail: `No shipment with id '${id}' is available to you.`, where });
+    if (!shipment || shipment.organization_id !== principal.organizationId)
+      problems.push({ detail: `No shipment with id '${id}' is available to you.`, where });
     else if (seen.has(id)) problems.push({ detail: `Shipment '${id}' is listed more than once.`, where });
     else {
       const why = unlisted(shipment);
@@ -94,12 +103,24 @@ export function createManifest(tx: Tx, rules: Rules, principal: Principal, reque
   for (const shipment of shipments) {
     const where = { pointer: `${SHIPMENTS}/data/${request.shipmentIds.indexOf(shipment.id)}/id` };
     if (shipment.contract_id !== contractId) {
-      problems.push({ detail: `Shipment '${shipment.id}' has another contract than the manifest ('${contractId}'): a manifest is for one carrier contract.`, where });
+      problems.push({
+        detail: `Shipment '${shipment.id}' has another contract than the manifest ('${contractId}'): a manifest is for one carrier contract.`,
+        where,
+      });
     }
-    if (owner.type === 'shops' && shipment.shop_id !== owner.id) problems.push({ detail: `Shipment '${shipment.id}' is of another shop than the manifest's.`, where });
+    if (owner.type === 'shops' && shipment.shop_id !== owner.id)
+      problems.push({ detail: `Shipment '${shipment.id}' is of another shop than the manifest's.`, where });
   }
   if (problems.length > 0) throw new DomainError('unprocessable', problems);
-  const manifest = insertManifest(tx, { name: request.name, address: request.address, owner, contractId, shipments, organizationId: principal.organizationId, now });
+  const manifest = insertManifest(tx, {
+    name: request.name,
+    address: request.address,
+    owner,
+    contractId,
+    shipments,
+    organizationId: principal.organizationId,
+    now,
+  });
   if (request.updateStatuses) {
     for (const shipment of shipments) {
       const current = tx.get('shipments', shipment.id)!;
@@ -124,11 +145,18 @@ export function createCollectionManifest(tx: Tx, principal: Principal, collectio
   }
   const all = [...tx.find('shipments', 'collection_id', collection.id)].sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
   if (all.length === 0) {
-    throw DomainError.unprocessable(`Collection '${collection.id}' has no shipments: add them (POST /add-shipments-to-collection) before making its manifest.`, where);
+    throw DomainError.unprocessable(
+      `Collection '${collection.id}' has no shipments: add them (POST /add-shipments-to-collection) before making its manifest.`,
+      where,
+    );
   }
   const shipments = all.filter(listable);
   const errors = all.filter((shipment) => !listable(shipment)).map((shipment) => unlisted(shipment)!);
-  if (shipments.length === 0) throw new DomainError('unprocessable', errors.map((detail) => ({ detail, where })));
+  if (shipments.length === 0)
+    throw new DomainError(
+      'unprocessable',
+      errors.map((detail) => ({ detail, where })),
+    );
   const contract = collection.contract_id ? tx.get('contracts', collection.contract_id) : undefined;
   const carrier = contract ? tx.get('carriers', contract.carrier_id) : undefined;
   const name = `${collection.description ?? `${carrier?.name ?? 'Collection'} pick-up`} ${utcText(collection.collection_time.from)}`.slice(0, 255);

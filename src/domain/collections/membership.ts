@@ -99,6 +99,7 @@ export function addShipments(tx: Tx, principal: Principal, request: { collection
   });
   if (problems.length > 0) throw new DomainError('unprocessable', problems);
   for (const shipment of joining) {
-    if (shipment.collection_id !== collection.id) tx.update('shipments', shipment.id, { collection_id: collection.id, updated_at: Math.max(shipment.updated_at, now) });
+    if (shipment.collection_id !== collection.id)
+      tx.update('shipments', shipment.id, { collection_id: collection.id, updated_at: Math.max(shipment.updated_at, now) });
   }
 }

@@ -26,7 +26,12 @@ function actingFor(rules: Rules, shipment: ShipmentRecord): Acting {
  * the same checks as a client's update; if they do not, or any value cannot apply, the hook
  * changes nothing and its log says why.
  */
-function updateShipment(tx: Tx, acting: Acting, hook: HookRecord, shipment: ShipmentRecord): { shipment: ShipmentRecord; diff: Record<string, unknown>; errors: string[] } {
+function updateShipment(
+  tx: Tx,
+  acting: Acting,
+  hook: HookRecord,
+  shipment: ShipmentRecord,
+): { shipment: ShipmentRecord; diff: Record<string, unknown>; errors: string[] } {
   if (hook.action.action_type !== 'update-resource') return { shipment, diff: {}, errors: [] };
   const before = shipmentDocument(shipment);
   const { document, errors } = applyUpdate(acting, before, hook.action.values);

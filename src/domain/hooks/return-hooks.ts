@@ -14,7 +14,20 @@ import { scheduleDeliveries } from './webhooks.js';
 
 /** A return as hook predicates see it: attributes, relationships and `meta.order_created_at`. */
 export function returnDocument(tx: Tx, row: ReturnRecord): HookDocument & { meta: Record<string, unknown> } {
-  const { id, organization_id: _o, shop_id, order_id, return_method_id, tag_ids, status_id, shipment_id, status_code: _s, registrations: _r, payment_id: _p, ...attributes } = row;
+  const {
+    id,
+    organization_id: _o,
+    shop_id,
+    order_id,
+    return_method_id,
+    tag_ids,
+    status_id,
+    shipment_id,
+    status_code: _s,
+    registrations: _r,
+    payment_id: _p,
+    ...attributes
+  } = row;
   const link = (type: string, target: string | undefined) => ({ data: target ? { type, id: target } : null });
   return {
     type: 'returns',

@@ -15,8 +15,20 @@ const link = (type: string, id: string | undefined) => ({ data: id ? { type, id 
 /** The shipment as a document: its attributes and relationships, as a client would read them. */
 export function shipmentDocument(shipment: ShipmentRecord): HookDocument {
   const {
-    id: _id, shop_id, organization_id: _o, service_id, contract_id, service_options, liability_coverage_id, collection_id,
-    consolidation_shipment_id, shipment_status_id, status_code: _s, label: _l, client_id: _c, ...attributes
+    id: _id,
+    shop_id,
+    organization_id: _o,
+    service_id,
+    contract_id,
+    service_options,
+    liability_coverage_id,
+    collection_id,
+    consolidation_shipment_id,
+    shipment_status_id,
+    status_code: _s,
+    label: _l,
+    client_id: _c,
+    ...attributes
   } = shipment;
   return {
     type: 'shipments',
@@ -80,4 +92,3 @@ export function diff(before: HookDocument, after: HookDocument): Record<string, 
   }
   return out;
 }
-

@@ -61,7 +61,10 @@ interface HostRule {
 
 /** The parsed `HOOK_ALLOWED_HOSTS`: `undefined` (or `*`) allows any host. */
 export function hostRules(allowed: string | undefined): HostRule[] | undefined {
-  const entries = (allowed ?? '*').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const entries = (allowed ?? '*')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
   if (entries.includes('*')) return undefined;
   return entries.map((entry) => {
     const match = /^(.*?)(?::(\d+))?$/.exec(entry)!;
@@ -114,7 +117,9 @@ export function checkTarget(raw: string, policy: TargetPolicy): { target: Target
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   let named = false;
   if (policy.rules) {
-    const hostMatches = policy.rules.filter((rule) => (rule.wildcard ? host.endsWith(rule.host) : host === rule.host || bare === rule.host.replace(/^\[|\]$/g, '')));
+    const hostMatches = policy.rules.filter((rule) =>
+      rule.wildcard ? host.endsWith(rule.host) : host === rule.host || bare === rule.host.replace(/^\[|\]$/g, ''),
+    );
     if (hostMatches.length === 0) return { refusal: `Webhooks to ${url.hostname} are not allowed here (HOOK_ALLOWED_HOSTS).` };
     const portMatches = hostMatches.filter((rule) => rule.port === undefined || rule.port === port);
     if (portMatches.length === 0) {
@@ -125,7 +130,10 @@ export function checkTarget(raw: string, policy: TargetPolicy): { target: Target
   }
   if (isIP(bare) !== 0) {
     const why = kindRefusal(addressKind(bare), policy, named);
-    if (why) return { refusal: `Webhooks to ${url.hostname} are refused: it is ${why}. Send them to a public address${policy.allowLoopback ? ' or to this machine' : ''}.` };
+    if (why)
+      return {
+        refusal: `Webhooks to ${url.hostname} are refused: it is ${why}. Send them to a public address${policy.allowLoopback ? ' or to this machine' : ''}.`,
+      };
   }
   return { target: { url, host: bare, port, named } };
 }
@@ -135,7 +143,11 @@ export class RefusedAddress extends Error {
   readonly code = 'EREFUSEDTARGET';
 }
 
-type LookupFn = (hostname: string, options: LookupOptions & { all: true }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+type LookupFn = (
+  hostname: string,
+  options: LookupOptions & { all: true },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /**
  * A `lookup` for `http.request` that resolves the name, refuses it when any of its addresses may

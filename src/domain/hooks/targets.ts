@@ -28,7 +28,8 @@ const PARTS = { '': 'relationship', data: 'data', 'data/id': 'id', 'data/type': 
 export function targetOf(pointer: string): Target | UpdateProblem {
   const [root, name, ...rest] = tokens(pointer);
   const fail = (message: string): UpdateProblem => ({ field: 'pointer', message });
-  if (root === 'attributes') return name === undefined ? fail("Point at one attribute, e.g. '/attributes/description'.") : { kind: 'attribute', path: [name, ...rest] };
+  if (root === 'attributes')
+    return name === undefined ? fail("Point at one attribute, e.g. '/attributes/description'.") : { kind: 'attribute', path: [name, ...rest] };
   if (root !== 'relationships' || name === undefined) return fail(`A pointer must start with /attributes/ or /relationships/, not '${pointer}'.`);
   const part = Object.hasOwn(PARTS, rest.join('/')) ? PARTS[rest.join('/') as keyof typeof PARTS] : undefined;
   if (name === 'service_options') {
@@ -38,7 +39,9 @@ export function targetOf(pointer: string): Target | UpdateProblem {
   if (Object.hasOwn(TO_ONE, name)) {
     const type = TO_ONE[name as ToOneName];
     if (part) return { kind: 'to-one', name: name as ToOneName, type, part };
-    return fail(`Point at '/relationships/${name}/data/id' (and '/data/type' with '${type}' if you like), '/relationships/${name}/data' or '/relationships/${name}'.`);
+    return fail(
+      `Point at '/relationships/${name}/data/id' (and '/data/type' with '${type}' if you like), '/relationships/${name}/data' or '/relationships/${name}'.`,
+    );
   }
   if (READ_ONLY.includes(name)) return fail(`The ${name} relationship is set by the sandbox; a hook cannot set it.`);
   return fail(`Shipments have no relationship '${name}'. A hook can set: ${[...Object.keys(TO_ONE), 'service_options'].join(', ')}.`);
@@ -93,7 +96,9 @@ function valueProblem(target: Target, pointer: string, value: unknown, converter
   if (target.kind === 'to-many') {
     const list = z.array(identifier(type));
     const fits = part === 'data' ? list.safeParse(value).success : z.object({ data: list }).safeParse(value).success;
-    return fits ? undefined : fail(part === 'data' ? `The value must be a list of {type: "${type}", id}.` : `The value must be {data: [{type: "${type}", id}, ...]}.`);
+    return fits
+      ? undefined
+      : fail(part === 'data' ? `The value must be a list of {type: "${type}", id}.` : `The value must be {data: [{type: "${type}", id}, ...]}.`);
   }
   if (part === 'id') return isCode(value) ? undefined : fail('The value must be an id (a string).');
   if (part === 'type') return value === type ? undefined : fail(`The ${target.name} relationship points at '${type}' only, not ${JSON.stringify(value)}.`);
@@ -117,7 +122,11 @@ export function updateProblems(values: readonly { pointer: string; value?: unkno
   const withId = new Set(targets.flatMap((t) => (t?.kind === 'to-one' && t.part !== 'type' ? [t.name] : [])));
   targets.forEach((target, index) => {
     if (target?.kind !== 'to-one' || target.part !== 'type' || withId.has(target.name)) return;
-    problems.push({ index, field: 'pointer', message: `A type alone sets no ${target.name}: add a value for '/relationships/${target.name}/data/id' to this action.` });
+    problems.push({
+      index,
+      field: 'pointer',
+      message: `A type alone sets no ${target.name}: add a value for '/relationships/${target.name}/data/id' to this action.`,
+    });
   });
   return problems.sort((a, b) => a.index - b.index);
 }

@@ -24,7 +24,8 @@ function serviceCodeToId(ctx: Acting, document: HookDocument, code: string): str
 }
 
 /** The id of a to-one relationship in the document, or `undefined` when it is empty. */
-const idIn = (document: HookDocument, name: string): string | undefined => (document.relationships[name]?.data as { id?: string } | null | undefined)?.id || undefined;
+const idIn = (document: HookDocument, name: string): string | undefined =>
+  (document.relationships[name]?.data as { id?: string } | null | undefined)?.id || undefined;
 
 /** The id a to-one value gives, in whichever form its pointer takes. */
 function idOf(part: 'relationship' | 'data' | 'id', value: unknown): string {
@@ -41,7 +42,8 @@ function idOf(part: 'relationship' | 'data' | 'id', value: unknown): string {
  */
 function write(ctx: Acting, next: HookDocument, target: Target, value: UpdateValue): string | undefined {
   if (target.kind === 'attribute') {
-    if (!isSet(valueAt(next, value.pointer))) setAt(next as unknown as Record<string, unknown>, value.pointer, structuredClone(attributeValue(target.path, value.value)));
+    if (!isSet(valueAt(next, value.pointer)))
+      setAt(next as unknown as Record<string, unknown>, value.pointer, structuredClone(attributeValue(target.path, value.value)));
     return undefined;
   }
   if (target.kind === 'to-many') {

@@ -44,7 +44,10 @@ export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, res
 
 /** A short excerpt of an answer, safe to show: printable characters only, whitespace collapsed. */
 export function excerpt(text: string): string {
-  const clean = text.replace(/[^\x20-\x7e\u00a0-\u024f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const clean = text
+    .replace(/[^\x20-\x7e\u00a0-\u024f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return clean.length > EXCERPT_CHARS ? `${clean.slice(0, EXCERPT_CHARS)}…` : clean;
 }
 

@@ -6,7 +6,6 @@ import { createPdf, drawOps, pdfBuffer, pdfMeasure } from './pdf.js';
 import { SHEET_POSITIONS, type CombinedPageSize, type SheetPosition } from './sheet.js';
 import type { LabelData, LabelSize } from './types.js';
 
-
 /** One document of a combined file: a label in the size its shipment asked for, or a customs declaration (A4). */
 export type CombinedDocument = { kind: 'label'; data: LabelData; size: LabelSize } | { kind: 'customs'; data: LabelData };
 
@@ -55,7 +54,10 @@ export function combinePdf(documents: readonly CombinedDocument[], pageSize: Com
 /** The dashed lines between the four quarters of a sheet. */
 function sheetCutLines(doc: PDFKit.PDFDocument): void {
   doc.save().lineWidth(0.5).dash(4, { space: 4 });
-  doc.moveTo(A6.width, 0).lineTo(A6.width, 2 * A6.height).stroke('#888888');
+  doc
+    .moveTo(A6.width, 0)
+    .lineTo(A6.width, 2 * A6.height)
+    .stroke('#888888');
   doc.moveTo(0, A6.height).lineTo(A4.width, A6.height).stroke('#888888');
   doc.undash().restore();
 }

@@ -48,7 +48,11 @@ function drawRow(doc: PDFKit.PDFDocument, row: ItemRow, top: number, style: { he
   let x = PAGE.left;
   row.forEach((cell, index) => {
     const column = ITEM_COLUMNS[index]!;
-    if (index > 0) doc.moveTo(x, top).lineTo(x, top + height).stroke('black');
+    if (index > 0)
+      doc
+        .moveTo(x, top)
+        .lineTo(x, top + height)
+        .stroke('black');
     doc
       .font(bold ? BOLD : REGULAR)
       .fontSize(SIZE)

@@ -17,12 +17,5 @@ export function pdfLabel(content: LabelContent, size: LabelSize, createdAt: numb
 }
 
 function cutLines(doc: PDFKit.PDFDocument): void {
-  doc
-    .lineWidth(0.5)
-    .dash(4, { space: 4 })
-    .moveTo(A6.width, 0)
-    .lineTo(A6.width, A6.height)
-    .lineTo(0, A6.height)
-    .stroke('#888888')
-    .undash();
+  doc.lineWidth(0.5).dash(4, { space: 4 }).moveTo(A6.width, 0).lineTo(A6.width, A6.height).lineTo(0, A6.height).stroke('#888888').undash();
 }

@@ -46,8 +46,7 @@ function textField(op: TextOp, scale: number): string {
   const justify = op.align === 'center' ? 'C' : op.align === 'right' ? 'R' : 'L';
   const reverse = op.inverse ? '^FR' : '';
   return (
-    `^FO${dots(op.x, scale)},${dots(op.y, scale)}${reverse}^A0N,${height},${height}` +
-    `^FB${dots(op.width, scale)},1,0,${justify}${fieldData(op.text)}^FS`
+    `^FO${dots(op.x, scale)},${dots(op.y, scale)}${reverse}^A0N,${height},${height}` + `^FB${dots(op.width, scale)},1,0,${justify}${fieldData(op.text)}^FS`
   );
 }
 

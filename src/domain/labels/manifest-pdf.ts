@@ -52,7 +52,14 @@ const COLUMNS = [
   { title: 'Weight', x: L.left + 480, width: L.right - L.left - 480 },
 ] as const;
 
-function write(doc: PDFKit.PDFDocument, text: string, x: number, y: number, size: number, options: { bold?: boolean; width?: number; align?: 'left' | 'right' | 'center' } = {}): void {
+function write(
+  doc: PDFKit.PDFDocument,
+  text: string,
+  x: number,
+  y: number,
+  size: number,
+  options: { bold?: boolean; width?: number; align?: 'left' | 'right' | 'center' } = {},
+): void {
   const op: TextOp = { kind: 'text', x, y, size, text, width: options.width ?? L.right - x, ...options };
   drawText(doc, fitText(op, pdfMeasure(doc)));
 }
@@ -95,7 +102,11 @@ function columnTitles(doc: PDFKit.PDFDocument, top: number): number {
 }
 
 function row(doc: PDFKit.PDFDocument, data: ManifestRow, index: number, top: number): void {
-  doc.lineWidth(0.5).moveTo(L.left, top + L.rowHeight).lineTo(L.right, top + L.rowHeight).stroke('black');
+  doc
+    .lineWidth(0.5)
+    .moveTo(L.left, top + L.rowHeight)
+    .lineTo(L.right, top + L.rowHeight)
+    .stroke('black');
   const cell = (column: number, text: string, options: { bold?: boolean; align?: 'left' | 'right' } = {}) =>
     write(doc, text, COLUMNS[column]!.x + 2, top + 5, 8, { width: COLUMNS[column]!.width - 4, ...options });
   cell(0, String(index + 1));
@@ -143,7 +154,9 @@ export async function manifestPdf(data: ManifestData): Promise<Buffer> {
     doc.addPage();
     bottom = L.top;
   }
-  write(doc, `Total: ${data.rows.length} shipment${data.rows.length === 1 ? '' : 's'}, ${formatWeight(totalWeight(data))}`, L.left, bottom + 10, 10, { bold: true });
+  write(doc, `Total: ${data.rows.length} shipment${data.rows.length === 1 ? '' : 's'}, ${formatWeight(totalWeight(data))}`, L.left, bottom + 10, 10, {
+    bold: true,
+  });
   write(doc, 'Driver signature: ____________________', L.left + 300, bottom + 10, 9);
   footers(doc, data);
   return pdfBuffer(doc);

@@ -76,7 +76,10 @@ export function pdfBuffer(doc: PDFKit.PDFDocument): Buffer {
 /** Width of a line of text in points, with the font it would be drawn in. */
 export function pdfMeasure(doc: PDFKit.PDFDocument) {
   return (text: string, size: number, bold: boolean): number =>
-    doc.font(bold ? BOLD : REGULAR).fontSize(size).widthOfString(text);
+    doc
+      .font(bold ? BOLD : REGULAR)
+      .fontSize(size)
+      .widthOfString(text);
 }
 
 /** Draws layout operations; `dx`/`dy` move the whole layout (an A6 label on an A4 page). */
@@ -84,7 +87,11 @@ export function drawOps(doc: PDFKit.PDFDocument, ops: DrawOp[], dx = 0, dy = 0):
   for (const op of ops) {
     if (op.kind === 'text') drawText(doc, op, dx, dy);
     else if (op.kind === 'box' && op.fill) doc.rect(op.x + dx, op.y + dy, op.width, op.height).fill('black');
-    else if (op.kind === 'box') doc.lineWidth(op.line ?? 1).rect(op.x + dx, op.y + dy, op.width, op.height).stroke('black');
+    else if (op.kind === 'box')
+      doc
+        .lineWidth(op.line ?? 1)
+        .rect(op.x + dx, op.y + dy, op.width, op.height)
+        .stroke('black');
     else {
       for (const bar of op.symbol.bars) {
         doc.rect(op.x + dx + bar.start * op.module, op.y + dy, bar.width * op.module, op.height);

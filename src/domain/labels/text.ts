@@ -19,9 +19,7 @@ export function personName(address: Address): string {
 }
 
 export function streetLine(address: Address): string {
-  return [address.street_1, address.street_number, address.street_number_suffix]
-    .filter((part) => part !== undefined && part !== '')
-    .join(' ');
+  return [address.street_1, address.street_number, address.street_number_suffix].filter((part) => part !== undefined && part !== '').join(' ');
 }
 
 export function cityLine(address: Address): string {
@@ -35,14 +33,7 @@ export function oneLine(text: string): string {
 
 /** The lines of an address block, top to bottom, without empty lines. */
 export function addressLines(address: Address): string[] {
-  return [
-    personName(address),
-    address.company ?? '',
-    streetLine(address),
-    address.street_2 ?? '',
-    cityLine(address),
-    countryLine(address.country_code),
-  ]
+  return [personName(address), address.company ?? '', streetLine(address), address.street_2 ?? '', cityLine(address), countryLine(address.country_code)]
     .map(oneLine)
     .filter((line) => line !== '');
 }

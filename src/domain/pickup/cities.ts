@@ -78,7 +78,14 @@ export const countryMaps: Record<string, CountryMap> = {
       ['Gent', 51.0543, 3.7174, '90'],
     ],
   },
-  LU: { language: 'fr', postal: '####', cities: [['Luxembourg', 49.6116, 6.1319, '1'], ['Esch-sur-Alzette', 49.4958, 5.9806, '4']] },
+  LU: {
+    language: 'fr',
+    postal: '####',
+    cities: [
+      ['Luxembourg', 49.6116, 6.1319, '1'],
+      ['Esch-sur-Alzette', 49.4958, 5.9806, '4'],
+    ],
+  },
   DE: {
     language: 'de',
     match: 'range',
@@ -120,12 +127,24 @@ export const countryMaps: Record<string, CountryMap> = {
   AT: {
     language: 'de',
     postal: '####',
-    cities: [['Wien', 48.2082, 16.3738, '1'], ['Graz', 47.0707, 15.4395, '80'], ['Linz', 48.3069, 14.2858, '40'], ['Salzburg', 47.8095, 13.055, '50'], ['Innsbruck', 47.2692, 11.4041, '60']],
+    cities: [
+      ['Wien', 48.2082, 16.3738, '1'],
+      ['Graz', 47.0707, 15.4395, '80'],
+      ['Linz', 48.3069, 14.2858, '40'],
+      ['Salzburg', 47.8095, 13.055, '50'],
+      ['Innsbruck', 47.2692, 11.4041, '60'],
+    ],
   },
   CH: {
     language: 'de',
     postal: '####',
-    cities: [['Zürich', 47.3769, 8.5417, '80'], ['Basel', 47.5596, 7.5886, '40'], ['Bern', 46.948, 7.4474, '30'], ['Genève', 46.2044, 6.1432, '12'], ['Lausanne', 46.5197, 6.6323, '10']],
+    cities: [
+      ['Zürich', 47.3769, 8.5417, '80'],
+      ['Basel', 47.5596, 7.5886, '40'],
+      ['Bern', 46.948, 7.4474, '30'],
+      ['Genève', 46.2044, 6.1432, '12'],
+      ['Lausanne', 46.5197, 6.6323, '10'],
+    ],
   },
   GB: {
     language: 'en',
@@ -156,7 +175,12 @@ export const countryMaps: Record<string, CountryMap> = {
   IE: {
     language: 'en',
     postal: '@## @###',
-    cities: [['Dublin', 53.3498, -6.2603, 'D'], ['Cork', 51.8985, -8.4756, 'T'], ['Galway', 53.2707, -9.0568, 'H'], ['Limerick', 52.6638, -8.6267, 'V']],
+    cities: [
+      ['Dublin', 53.3498, -6.2603, 'D'],
+      ['Cork', 51.8985, -8.4756, 'T'],
+      ['Galway', 53.2707, -9.0568, 'H'],
+      ['Limerick', 52.6638, -8.6267, 'V'],
+    ],
   },
   FR: {
     language: 'fr',
@@ -184,12 +208,23 @@ export const countryMaps: Record<string, CountryMap> = {
   ES: {
     language: 'other',
     postal: '#####',
-    cities: [['Madrid', 40.4168, -3.7038, '28'], ['Barcelona', 41.3874, 2.1686, '08'], ['Valencia', 39.4699, -0.3763, '46'], ['Sevilla', 37.3891, -5.9845, '41'], ['Bilbao', 43.263, -2.935, '48']],
+    cities: [
+      ['Madrid', 40.4168, -3.7038, '28'],
+      ['Barcelona', 41.3874, 2.1686, '08'],
+      ['Valencia', 39.4699, -0.3763, '46'],
+      ['Sevilla', 37.3891, -5.9845, '41'],
+      ['Bilbao', 43.263, -2.935, '48'],
+    ],
   },
   PT: {
     language: 'other',
     postal: '####-###',
-    cities: [['Lisboa', 38.7223, -9.1393, '1'], ['Porto', 41.1579, -8.6291, '4'], ['Braga', 41.5454, -8.4265, '47'], ['Coimbra', 40.2033, -8.4103, '30']],
+    cities: [
+      ['Lisboa', 38.7223, -9.1393, '1'],
+      ['Porto', 41.1579, -8.6291, '4'],
+      ['Braga', 41.5454, -8.4265, '47'],
+      ['Coimbra', 40.2033, -8.4103, '30'],
+    ],
   },
   IT: {
     language: 'other',
@@ -207,24 +242,119 @@ export const countryMaps: Record<string, CountryMap> = {
     language: 'other',
     match: 'range',
     postal: '##-###',
-    cities: [['Warszawa', 52.2297, 21.0122, '00'], ['Kraków', 50.0647, 19.945, '30'], ['Wrocław', 51.1079, 17.0385, '50'], ['Poznań', 52.4064, 16.9252, '60'], ['Gdańsk', 54.352, 18.6466, '80']],
+    cities: [
+      ['Warszawa', 52.2297, 21.0122, '00'],
+      ['Kraków', 50.0647, 19.945, '30'],
+      ['Wrocław', 51.1079, 17.0385, '50'],
+      ['Poznań', 52.4064, 16.9252, '60'],
+      ['Gdańsk', 54.352, 18.6466, '80'],
+    ],
   },
-  CZ: { language: 'other', postal: '### ##', cities: [['Praha', 50.0755, 14.4378, '1'], ['Brno', 49.1951, 16.6068, '6'], ['Ostrava', 49.8209, 18.2625, '7']] },
-  SK: { language: 'other', postal: '### ##', cities: [['Bratislava', 48.1486, 17.1077, '8'], ['Košice', 48.7164, 21.2611, '04']] },
-  HU: { language: 'other', postal: '####', cities: [['Budapest', 47.4979, 19.0402, '1'], ['Debrecen', 47.5316, 21.6273, '40'], ['Szeged', 46.253, 20.1414, '67']] },
-  SI: { language: 'other', postal: '####', cities: [['Ljubljana', 46.0569, 14.5058, '1'], ['Maribor', 46.5547, 15.6459, '2']] },
-  HR: { language: 'other', postal: '#####', cities: [['Zagreb', 45.815, 15.9819, '10'], ['Split', 43.5081, 16.4402, '21'], ['Rijeka', 45.3271, 14.4422, '51']] },
-  RO: { language: 'other', postal: '######', cities: [['București', 44.4268, 26.1025, '0'], ['Cluj-Napoca', 46.7712, 23.6236, '400'], ['Timișoara', 45.7489, 21.2087, '300']] },
-  GR: { language: 'other', postal: '### ##', cities: [['Athina', 37.9838, 23.7275, '10'], ['Thessaloniki', 40.6401, 22.9444, '54']] },
-  LV: { language: 'other', postal: 'LV-####', cities: [['Rīga', 56.9496, 24.1052, 'LV-10'], ['Daugavpils', 55.8714, 26.5161, 'LV-54']] },
-  DK: { language: 'other', postal: '####', cities: [['København', 55.6761, 12.5683, '1'], ['Aarhus', 56.1629, 10.2039, '80'], ['Odense', 55.4038, 10.4024, '50']] },
+  CZ: {
+    language: 'other',
+    postal: '### ##',
+    cities: [
+      ['Praha', 50.0755, 14.4378, '1'],
+      ['Brno', 49.1951, 16.6068, '6'],
+      ['Ostrava', 49.8209, 18.2625, '7'],
+    ],
+  },
+  SK: {
+    language: 'other',
+    postal: '### ##',
+    cities: [
+      ['Bratislava', 48.1486, 17.1077, '8'],
+      ['Košice', 48.7164, 21.2611, '04'],
+    ],
+  },
+  HU: {
+    language: 'other',
+    postal: '####',
+    cities: [
+      ['Budapest', 47.4979, 19.0402, '1'],
+      ['Debrecen', 47.5316, 21.6273, '40'],
+      ['Szeged', 46.253, 20.1414, '67'],
+    ],
+  },
+  SI: {
+    language: 'other',
+    postal: '####',
+    cities: [
+      ['Ljubljana', 46.0569, 14.5058, '1'],
+      ['Maribor', 46.5547, 15.6459, '2'],
+    ],
+  },
+  HR: {
+    language: 'other',
+    postal: '#####',
+    cities: [
+      ['Zagreb', 45.815, 15.9819, '10'],
+      ['Split', 43.5081, 16.4402, '21'],
+      ['Rijeka', 45.3271, 14.4422, '51'],
+    ],
+  },
+  RO: {
+    language: 'other',
+    postal: '######',
+    cities: [
+      ['București', 44.4268, 26.1025, '0'],
+      ['Cluj-Napoca', 46.7712, 23.6236, '400'],
+      ['Timișoara', 45.7489, 21.2087, '300'],
+    ],
+  },
+  GR: {
+    language: 'other',
+    postal: '### ##',
+    cities: [
+      ['Athina', 37.9838, 23.7275, '10'],
+      ['Thessaloniki', 40.6401, 22.9444, '54'],
+    ],
+  },
+  LV: {
+    language: 'other',
+    postal: 'LV-####',
+    cities: [
+      ['Rīga', 56.9496, 24.1052, 'LV-10'],
+      ['Daugavpils', 55.8714, 26.5161, 'LV-54'],
+    ],
+  },
+  DK: {
+    language: 'other',
+    postal: '####',
+    cities: [
+      ['København', 55.6761, 12.5683, '1'],
+      ['Aarhus', 56.1629, 10.2039, '80'],
+      ['Odense', 55.4038, 10.4024, '50'],
+    ],
+  },
   SE: {
     language: 'other',
     postal: '### ##',
-    cities: [['Stockholm', 59.3293, 18.0686, '1'], ['Göteborg', 57.7089, 11.9746, '41'], ['Malmö', 55.605, 13.0038, '21'], ['Uppsala', 59.8586, 17.6389, '75']],
+    cities: [
+      ['Stockholm', 59.3293, 18.0686, '1'],
+      ['Göteborg', 57.7089, 11.9746, '41'],
+      ['Malmö', 55.605, 13.0038, '21'],
+      ['Uppsala', 59.8586, 17.6389, '75'],
+    ],
   },
-  NO: { language: 'other', postal: '####', cities: [['Oslo', 59.9139, 10.7522, '0'], ['Bergen', 60.3913, 5.3221, '50'], ['Trondheim', 63.4305, 10.3951, '70']] },
-  FI: { language: 'other', postal: '#####', cities: [['Helsinki', 60.1699, 24.9384, '00'], ['Tampere', 61.4978, 23.761, '33'], ['Turku', 60.4518, 22.2666, '20']] },
+  NO: {
+    language: 'other',
+    postal: '####',
+    cities: [
+      ['Oslo', 59.9139, 10.7522, '0'],
+      ['Bergen', 60.3913, 5.3221, '50'],
+      ['Trondheim', 63.4305, 10.3951, '70'],
+    ],
+  },
+  FI: {
+    language: 'other',
+    postal: '#####',
+    cities: [
+      ['Helsinki', 60.1699, 24.9384, '00'],
+      ['Tampere', 61.4978, 23.761, '33'],
+      ['Turku', 60.4518, 22.2666, '20'],
+    ],
+  },
   US: {
     language: 'en',
     postal: '#####',
@@ -239,11 +369,21 @@ export const countryMaps: Record<string, CountryMap> = {
   CA: {
     language: 'en',
     postal: '@#@ #@#',
-    cities: [['Toronto', 43.6532, -79.3832, 'M'], ['Montréal', 45.5017, -73.5673, 'H'], ['Vancouver', 49.2827, -123.1207, 'V'], ['Calgary', 51.0447, -114.0719, 'T']],
+    cities: [
+      ['Toronto', 43.6532, -79.3832, 'M'],
+      ['Montréal', 45.5017, -73.5673, 'H'],
+      ['Vancouver', 49.2827, -123.1207, 'V'],
+      ['Calgary', 51.0447, -114.0719, 'T'],
+    ],
   },
   AU: {
     language: 'en',
     postal: '####',
-    cities: [['Sydney', -33.8688, 151.2093, '20'], ['Melbourne', -37.8136, 144.9631, '30'], ['Brisbane', -27.4698, 153.0251, '40'], ['Perth', -31.9505, 115.8605, '60']],
+    cities: [
+      ['Sydney', -33.8688, 151.2093, '20'],
+      ['Melbourne', -37.8136, 144.9631, '30'],
+      ['Brisbane', -27.4698, 153.0251, '40'],
+      ['Perth', -31.9505, 115.8605, '60'],
+    ],
   },
 };

@@ -139,11 +139,21 @@ function categoriesOf(faker: Faker, type: LocationType): LocationCategory[] {
     case 'office':
       return both;
     case 'locker':
-      return weighted(faker, [[both, 80], [['pick-up'], 20]] as const).slice();
+      return weighted(faker, [
+        [both, 80],
+        [['pick-up'], 20],
+      ] as const).slice();
     case 'office-agency':
-      return weighted(faker, [[both, 70], [['drop-off'], 30]] as const).slice();
+      return weighted(faker, [
+        [both, 70],
+        [['drop-off'], 30],
+      ] as const).slice();
     default:
-      return weighted(faker, [[both, 70], [['drop-off'], 15], [['pick-up'], 15]] as const).slice();
+      return weighted(faker, [
+        [both, 70],
+        [['drop-off'], 15],
+        [['pick-up'], 15],
+      ] as const).slice();
   }
 }
 
@@ -151,8 +161,7 @@ const printChance: Record<LocationType, number> = { locker: 0, office: 0.6, 'off
 
 function companyName(faker: Faker, language: Language, brand: string, type: LocationType, street: string, city: string): string {
   const w = words[language];
-  const fill = (template: string) =>
-    template.replace('{last}', faker.person.lastName()).replace('{street}', street).replace('{company}', faker.company.name());
+  const fill = (template: string) => template.replace('{last}', faker.person.lastName()).replace('{street}', street).replace('{company}', faker.company.name());
   switch (type) {
     case 'locker':
       return `${brand} ${w.locker} ${street}`;

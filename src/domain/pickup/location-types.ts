@@ -99,8 +99,7 @@ export function pointLocationId(latitude: number, longitude: number, code: strin
 
 /** The search an id names: by postal code (`pickupLocationId`) or around coordinates (`pointLocationId`). */
 export type LocationSearchId =
-  | { kind: 'postal'; countryCode: string; postalCode: string; code: string }
-  | { kind: 'point'; latitude: number; longitude: number; code: string };
+  { kind: 'postal'; countryCode: string; postalCode: string; code: string } | { kind: 'point'; latitude: number; longitude: number; code: string };
 
 /** The search and code an id names, or `undefined` when it is no id of either form. */
 export function parsePickupLocationId(id: string): LocationSearchId | undefined {

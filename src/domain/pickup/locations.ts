@@ -16,8 +16,7 @@ import { cityFor, displayPostalCode } from './postal-codes.js';
 /** The countries the sandbox has locations in; elsewhere a search finds none. */
 export const pickupCountries: readonly string[] = Object.keys(countryMaps);
 
-const sameName = (a: string, b: string): boolean =>
-  a.localeCompare(b, undefined, { sensitivity: 'base' }) === 0;
+const sameName = (a: string, b: string): boolean => a.localeCompare(b, undefined, { sensitivity: 'base' }) === 0;
 
 /**
  * The locations of `carrierCode` around `postalCode` in `countryCode`: 5 to 10 of them, nearest

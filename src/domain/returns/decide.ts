@@ -31,7 +31,11 @@ export function approveInTx(tx: Tx, acting: Acting, row: ReturnRecord): ReturnRe
   let extra: Partial<ReturnRecord> = { approved_at: now };
   if (method.service_id && method.contract_id) {
     const shipment = createReturnShipment(tx, acting, row, method, { serviceId: method.service_id, contractId: method.contract_id });
-    extra = { ...extra, shipment_id: shipment.id, registrations: [...row.registrations, { invocation: 'automatic', created_at: now, shipment_id: shipment.id }] };
+    extra = {
+      ...extra,
+      shipment_id: shipment.id,
+      registrations: [...row.registrations, { invocation: 'automatic', created_at: now, shipment_id: shipment.id }],
+    };
   }
   return setStatus(tx, row, 'return-approved', now, extra);
 }

@@ -38,16 +38,19 @@ function checkReason(offered: OfferedReason, reason: NonNullable<ItemInput['reas
   if (offered.attachments === 'disabled' && attachments.length > 0) problems.add(`Reason '${reason.code}' takes no photos.`, `${at}/attachments`);
   attachments.forEach((file, index) => {
     if (!isImage(file.data, file.extension)) problems.add(`Attachment ${index} is not base64 ${file.extension} image data.`, `${at}/attachments/${index}/data`);
-    else if (Math.floor((file.data.length * 3) / 4) > MAX_ATTACHMENT_BYTES) problems.add(`Attachment ${index} is larger than 2 MB.`, `${at}/attachments/${index}/data`);
+    else if (Math.floor((file.data.length * 3) / 4) > MAX_ATTACHMENT_BYTES)
+      problems.add(`Attachment ${index} is larger than 2 MB.`, `${at}/attachments/${index}/data`);
   });
   const answers = reason.questions ?? [];
   answers.forEach((answer, index) => {
     const asked = offered.questions.find((q) => q.question.code === answer.code);
     if (!asked) problems.add(`Reason '${reason.code}' asks no question '${answer.code}' in this shop.`, `${at}/questions/${index}/code`);
-    else if (typeof answer.answer !== asked.question.answer_type) problems.add(`Question '${answer.code}' takes a ${asked.question.answer_type} answer.`, `${at}/questions/${index}/answer`);
+    else if (typeof answer.answer !== asked.question.answer_type)
+      problems.add(`Question '${answer.code}' takes a ${asked.question.answer_type} answer.`, `${at}/questions/${index}/answer`);
   });
   for (const asked of offered.questions) {
-    if (asked.is_required && !answers.some((answer) => answer.code === asked.question.code)) problems.add(`Question '${asked.question.code}' must be answered.`, `${at}/questions`);
+    if (asked.is_required && !answers.some((answer) => answer.code === asked.question.code))
+      problems.add(`Question '${asked.question.code}' must be answered.`, `${at}/questions`);
   }
 }
 
@@ -71,9 +74,14 @@ export function returnItems(store: ReadView, shop: ShopRecord, order: DemoOrderR
     const total = (asked.get(item.id) ?? 0) + item.quantity;
     asked.set(item.id, total);
     const left = ordered.quantity - (claimed.get(item.id) ?? 0);
-    if (total > left) problems.add(`${ordered.quantity} of item '${item.id}' were ordered and ${ordered.quantity - left} returned already: at most ${left} can be returned.`, `${at}/quantity`);
+    if (total > left)
+      problems.add(
+        `${ordered.quantity} of item '${item.id}' were ordered and ${ordered.quantity - left} returned already: at most ${left} can be returned.`,
+        `${at}/quantity`,
+      );
     const outcome = item.preferred_outcome ?? 'refund';
-    if (outcome === 'exchange' && shop.return_outcomes?.exchange !== true) problems.add('The shop offers no exchanges, only refunds.', `${at}/preferred_outcome`);
+    if (outcome === 'exchange' && shop.return_outcomes?.exchange !== true)
+      problems.add('The shop offers no exchanges, only refunds.', `${at}/preferred_outcome`);
     const offered = item.reason && reasons.find((candidate) => candidate.reason.code === item.reason!.code);
     if (item.reason && !offered) problems.add(`The shop offers no return reason '${item.reason.code}'.`, `${at}/reason/code`);
     if (item.reason && offered) checkReason(offered, item.reason, `${at}/reason`, problems);
@@ -89,7 +97,9 @@ export function returnItems(store: ReadView, shop: ShopRecord, order: DemoOrderR
                 code: offered.reason.code,
                 description: offered.reason.description,
                 ...(item.reason.comment?.trim() ? { comment: item.reason.comment } : {}),
-                ...(item.reason.attachments?.length ? { attachments: item.reason.attachments.map((file) => ({ mime_type: MIME[file.extension], data: file.data })) } : {}),
+                ...(item.reason.attachments?.length
+                  ? { attachments: item.reason.attachments.map((file) => ({ mime_type: MIME[file.extension], data: file.data })) }
+                  : {}),
                 ...(item.reason.questions?.length
                   ? {
                       questions: item.reason.questions.map((answer) => ({

@@ -15,7 +15,13 @@ export type MethodInput = Omit<ReturnMethodRecord, 'id' | 'organization_id' | 'c
 const rel = (name: string) => `/data/relationships/${name}/data/id`;
 
 /** A service and contract that can carry returns to the method's address; problems at their pointers. */
-function checkCarriage(acting: Acting, input: MethodInput, shop: ShopRecord | undefined, which: { service: string; contract: string }, problems: Problems): void {
+function checkCarriage(
+  acting: Acting,
+  input: MethodInput,
+  shop: ShopRecord | undefined,
+  which: { service: string; contract: string },
+  problems: Problems,
+): void {
   const { store } = acting.rules;
   const serviceId = which.service === 'service' ? input.service_id : input.recovery_service_id;
   const contractId = which.contract === 'contract' ? input.contract_id : input.recovery_contract_id;
@@ -25,12 +31,15 @@ function checkCarriage(acting: Acting, input: MethodInput, shop: ShopRecord | un
   if (serviceId === undefined) problems.add(`A ${which.contract} needs a ${which.service} to go with it.`, `/data/relationships/${which.service}`);
   else if (!service) problems.add(`No service with id '${serviceId}' exists.`, rel(which.service));
   if (contractId === undefined) problems.add(`A ${which.service} needs a ${which.contract} to go with it.`, `/data/relationships/${which.contract}`);
-  else if (!contract || !canSeeContract(acting.principal, contract)) problems.add(`No contract with id '${contractId}' is available to you.`, rel(which.contract));
-  else if (contract.status !== 'active') problems.add(`Contract '${contract.name}' is ${contract.status}; only active contracts can carry returns.`, rel(which.contract));
+  else if (!contract || !canSeeContract(acting.principal, contract))
+    problems.add(`No contract with id '${contractId}' is available to you.`, rel(which.contract));
+  else if (contract.status !== 'active')
+    problems.add(`Contract '${contract.name}' is ${contract.status}; only active contracts can carry returns.`, rel(which.contract));
   if (!service || !contract) return;
   if (service.carrier_id !== contract.carrier_id) problems.add('The service and the contract belong to different carriers.', rel(which.contract));
   const to = shop && returnAddressOf(shop, input.address);
-  if (to && !coversAddress(service.regions_to, to)) problems.add(`Service '${service.code}' does not deliver to ${to.country_code}, where these returns go.`, rel(which.service));
+  if (to && !coversAddress(service.regions_to, to))
+    problems.add(`Service '${service.code}' does not deliver to ${to.country_code}, where these returns go.`, rel(which.service));
   if (store.find('serviceRates', 'contract_id', contract.id).every((rate) => rate.service_id !== service.id)) {
     problems.add(`Contract '${contract.name}' has no rate for service '${service.code}'.`, rel(which.contract));
   }
@@ -46,12 +55,15 @@ export function checkMethod(acting: Acting, input: MethodInput): ShopRecord {
   }
   checkCarriage(acting, input, shop, { service: 'service', contract: 'contract' }, problems);
   checkCarriage(acting, input, shop, { service: 'recovery_service', contract: 'recovery_contract' }, problems);
-  const rates = input.contract_id ? acting.rules.store.find('serviceRates', 'contract_id', input.contract_id).filter((rate) => rate.service_id === input.service_id) : [];
+  const rates = input.contract_id
+    ? acting.rules.store.find('serviceRates', 'contract_id', input.contract_id).filter((rate) => rate.service_id === input.service_id)
+    : [];
   input.service_option_ids.forEach((id, index) => {
     const option = acting.rules.store.get('serviceOptions', id);
     const pointer = `/data/relationships/service_options/data/${index}`;
     if (!option) problems.add(`No service option with id '${id}' exists.`, pointer);
-    else if (!rates.some((rate) => rate.service_options.some((offered) => offered.service_option_id === id))) problems.add(`Service option '${option.code}' is not offered with this service and contract.`, pointer);
+    else if (!rates.some((rate) => rate.service_options.some((offered) => offered.service_option_id === id)))
+      problems.add(`Service option '${option.code}' is not offered with this service and contract.`, pointer);
   });
   problems.throwIfAny();
   return shop!;

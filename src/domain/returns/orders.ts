@@ -103,7 +103,10 @@ export function lookUpOrder(acting: Acting, query: { shopId: string; reference: 
 export function orderFor(acting: Acting, shopId: string, reference: string, proof: { email?: string; postal_code?: string }, where: Where): DemoOrderRecord {
   const order = orderOf(acting.rules.store, shopId, reference);
   if (!order || !consumerKnows(order, proof)) {
-    throw DomainError.unprocessable(`No order '${reference}' with this ${proof.email !== undefined ? 'e-mail address' : 'postal code'} exists for the shop.`, where);
+    throw DomainError.unprocessable(
+      `No order '${reference}' with this ${proof.email !== undefined ? 'e-mail address' : 'postal code'} exists for the shop.`,
+      where,
+    );
   }
   return order;
 }

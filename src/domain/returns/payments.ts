@@ -46,7 +46,8 @@ export async function requestPayment(acting: Acting, id: string, price: { amount
 function payable(row: ReturnRecord | undefined, payment: ReturnPaymentRecord | undefined): ReturnPaymentRecord {
   if (!row || !payment || payment.return_id !== row.id) throw DomainError.notFound('No such payment of this return exists.');
   if (payment.paid_at !== undefined) throw DomainError.unprocessable('This payment has been paid already.');
-  if (row.payment_id !== payment.id || row.status_code !== 'return-payment-pending') throw DomainError.unprocessable('This payment is no longer open: the shop asked for a newer one, or the return moved on.');
+  if (row.payment_id !== payment.id || row.status_code !== 'return-payment-pending')
+    throw DomainError.unprocessable('This payment is no longer open: the shop asked for a newer one, or the return moved on.');
   return payment;
 }
 
@@ -76,7 +77,12 @@ function settleInTx(tx: Tx, rules: Rules, row: ReturnRecord, payment: ReturnPaym
   const now = rules.clock.now();
   rules.jobs.cancel(tx, EXPIRE_RETURN_PAYMENT, payment.id);
   if (outcome !== 'paid') {
-    tx.update('returnPayments', payment.id, { failures: [...payment.failures, { code: outcome, description: `The consumer's payment ${outcome === 'failed' ? 'failed' : `was ${outcome}`}.`, created_at: now }] });
+    tx.update('returnPayments', payment.id, {
+      failures: [
+        ...payment.failures,
+        { code: outcome, description: `The consumer's payment ${outcome === 'failed' ? 'failed' : `was ${outcome}`}.`, created_at: now },
+      ],
+    });
     setStatus(tx, row, 'return-payment-failed', now);
     return;
   }

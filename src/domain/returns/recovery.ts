@@ -20,7 +20,10 @@ export async function retryShipment(acting: Acting, id: string): Promise<ReturnR
   const now = acting.rules.clock.now();
   return acting.rules.store.transact((tx) => {
     reregister(tx, acting, row, shipment);
-    return tx.update('returns', row.id, { registrations: [...row.registrations, { invocation: 'manual', created_at: now, shipment_id: shipment.id }], updated_at: now });
+    return tx.update('returns', row.id, {
+      registrations: [...row.registrations, { invocation: 'manual', created_at: now, shipment_id: shipment.id }],
+      updated_at: now,
+    });
   });
 }
 
@@ -35,7 +38,8 @@ export const recoveryMessage = (returnId: string) => `recovery-shipment:${return
 export async function requestRecoveryShipment(acting: Acting, id: string, hmac: string): Promise<ReturnRecord> {
   const row = ownOr404(acting, 'returns', 'returns', id);
   checkSignature(recoveryMessage(row.id), hmac);
-  if (row.status_code !== 'return-approved') throw DomainError.unprocessable(`The return is ${row.status_code}: only approved returns get a recovery shipment.`);
+  if (row.status_code !== 'return-approved')
+    throw DomainError.unprocessable(`The return is ${row.status_code}: only approved returns get a recovery shipment.`);
   const method = acting.rules.store.get('returnMethods', row.return_method_id);
   if (!method?.recovery_service_id || !method.recovery_contract_id) {
     throw DomainError.unprocessable('The return method has no recovery service and contract.');

@@ -58,9 +58,29 @@ export function reportEntries(store: ReadView, organizationId: string, filters: 
 }
 
 const COLUMNS = [
-  'return_id', 'created_at', 'status', 'shop', 'order_reference', 'consumer_name', 'consumer_email', 'consumer_country',
-  'return_method', 'item_id', 'item_sku', 'item_name', 'quantity', 'item_price', 'currency', 'reason_code', 'reason',
-  'comment', 'preferred_outcome', 'approved_at', 'tracking_code', 'payment_amount', 'paid_at',
+  'return_id',
+  'created_at',
+  'status',
+  'shop',
+  'order_reference',
+  'consumer_name',
+  'consumer_email',
+  'consumer_country',
+  'return_method',
+  'item_id',
+  'item_sku',
+  'item_name',
+  'quantity',
+  'item_price',
+  'currency',
+  'reason_code',
+  'reason',
+  'comment',
+  'preferred_outcome',
+  'approved_at',
+  'tracking_code',
+  'payment_amount',
+  'paid_at',
 ] as const;
 
 /** A CSV field (RFC 4180): quoted when it holds a comma, quote or line break; formulas defused. */

@@ -70,7 +70,13 @@ export const generateReportJob: JobHandler = {
       setReportStatus(tx, report, 'report-failed', at);
       return;
     }
-    const file = tx.insert('returnReportFiles', { id: tx.newId(), report_id: report.id, organization_id: report.organization_id, content: reportCsv(tx, entries), created_at: at });
+    const file = tx.insert('returnReportFiles', {
+      id: tx.newId(),
+      report_id: report.id,
+      organization_id: report.organization_id,
+      content: reportCsv(tx, entries),
+      created_at: at,
+    });
     setReportStatus(tx, report, 'report-finished', at, { file_id: file.id, progress: { total: entries.length, processed: entries.length } });
   },
 };

@@ -28,7 +28,13 @@ function parcelGrams(row: ReturnRecord, method: ReturnMethodRecord): number {
 }
 
 /** The return as a shipment from the consumer to the return address, registered at once. */
-function returnDraft(tx: Tx, acting: Acting, row: ReturnRecord, method: ReturnMethodRecord, carriage: { serviceId: string; contractId: string }): ShipmentDraft {
+function returnDraft(
+  tx: Tx,
+  acting: Acting,
+  row: ReturnRecord,
+  method: ReturnMethodRecord,
+  carriage: { serviceId: string; contractId: string },
+): ShipmentDraft {
   const { email: _email, ...consumer } = row.consumer_address;
   const international = consumer.country_code !== row.return_address.country_code;
   const origin = tx.get('shops', row.shop_id)?.sender_address?.country_code ?? row.return_address.country_code;
@@ -53,7 +59,12 @@ function returnDraft(tx: Tx, acting: Acting, row: ReturnRecord, method: ReturnMe
               origin_country_code: origin,
               ...(item.item_weight ? { item_weight: grams(item.item_weight) } : {}),
             })),
-            customs: { content_type: 'returned_merchandise' as const, invoice_number: row.order_reference, non_delivery: 'return' as const, incoterm: 'DAP' as const },
+            customs: {
+              content_type: 'returned_merchandise' as const,
+              invoice_number: row.order_reference,
+              non_delivery: 'return' as const,
+              incoterm: 'DAP' as const,
+            },
           }
         : {}),
     },
@@ -69,7 +80,13 @@ function returnDraft(tx: Tx, acting: Acting, row: ReturnRecord, method: ReturnMe
  * shipment with `register_at` now would be: registered (with a label) REGISTRATION_DELAY
  * seconds later, or failed (a `sandbox:registration-failed` tag on the return does that).
  */
-export function createReturnShipment(tx: Tx, acting: Acting, row: ReturnRecord, method: ReturnMethodRecord, carriage: { serviceId: string; contractId: string }): ShipmentRecord {
+export function createReturnShipment(
+  tx: Tx,
+  acting: Acting,
+  row: ReturnRecord,
+  method: ReturnMethodRecord,
+  carriage: { serviceId: string; contractId: string },
+): ShipmentRecord {
   const { rules } = acting;
   const draft = returnDraft(tx, acting, row, method, carriage);
   let resolved;
@@ -122,7 +139,10 @@ export function registrationsOf(store: ReadView, row: ReturnRecord): Registratio
     const outcome = store
       .find('shipmentStatuses', 'shipment_id', shipment_id)
       .map((status) => ({ status, code: store.get('statuses', status.status_id)?.code }))
-      .find(({ status, code }) => (code === 'shipment-registered' || code === 'shipment-registration-failed') && status.created_at >= created_at && status.created_at < next);
+      .find(
+        ({ status, code }) =>
+          (code === 'shipment-registered' || code === 'shipment-registration-failed') && status.created_at >= created_at && status.created_at < next,
+      );
     if (!outcome) return { invocation, created_at, status: 'pending' };
     if (outcome.code === 'shipment-registered') return { invocation, created_at, status: 'success' };
     const detail = (outcome.status.errors[0] as { detail?: string } | undefined)?.detail;

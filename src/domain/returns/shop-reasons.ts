@@ -82,11 +82,13 @@ export async function updateShopReason(acting: Acting, shopId: string, reasonId:
       problems.add('yes_note and no_note belong to yes/no (boolean) questions.', `/data/questions/${index}`);
     }
   });
-  if (new Set((changes.questions ?? []).map((q) => q.code)).size !== (changes.questions ?? []).length) problems.add('Each question can be asked once.', '/data/questions');
+  if (new Set((changes.questions ?? []).map((q) => q.code)).size !== (changes.questions ?? []).length)
+    problems.add('Each question can be asked once.', '/data/questions');
   problems.throwIfAny();
   const update: Partial<ShopReasonRecord> = {};
   if ('attachments' in changes) update.attachments = changes.attachments ?? undefined;
   if ('comment' in changes) update.comment = changes.comment ?? undefined;
-  if ('questions' in changes) update.questions = changes.questions?.map(({ code, is_required, yes_note, no_note }) => ({ code, is_required, yes_note, no_note }));
+  if ('questions' in changes)
+    update.questions = changes.questions?.map(({ code, is_required, yes_note, no_note }) => ({ code, is_required, yes_note, no_note }));
   await acting.rules.store.transact((tx) => tx.update('shopReasons', link.id, update));
 }

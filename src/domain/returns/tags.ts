@@ -17,7 +17,14 @@ export async function createTag(acting: Acting, input: { shopId: string; name: s
   checkName(acting, shop.id, input.name);
   const { store, clock } = acting.rules;
   return store.transact((tx) =>
-    tx.insert('returnTags', { id: tx.newId(), shop_id: shop.id, organization_id: shop.organization_id, name: input.name, color: input.color, created_at: clock.now() }),
+    tx.insert('returnTags', {
+      id: tx.newId(),
+      shop_id: shop.id,
+      organization_id: shop.organization_id,
+      name: input.name,
+      color: input.color,
+      created_at: clock.now(),
+    }),
   );
 }
 

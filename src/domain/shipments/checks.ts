@@ -42,7 +42,8 @@ export function checkOptions(ctx: Acting, chosen: readonly ChosenOption[], rate:
     }
     if (option.category) {
       const first = categories.get(option.category);
-      if (first !== undefined) problems.add(`Only one service option per category: '${option.category}' is already chosen (entry ${first}).`, pointers.option(index));
+      if (first !== undefined)
+        problems.add(`Only one service option per category: '${option.category}' is already chosen (entry ${first}).`, pointers.option(index));
       else categories.set(option.category, index);
     }
     if (rate && !rate.service_options.some((offered) => offered.service_option_id === option.id)) {

@@ -14,7 +14,12 @@ export const MAX_CONSOLIDATED = 100;
  * strictly), a shipment is named once and is not the consolidation shipment, and consolidation
  * is one level deep: a shipment others are consolidated into is not consolidated itself.
  */
-function check(store: ReadView, organizationId: string | undefined, targetId: string, shipmentIds: readonly string[]): { target: ShipmentRecord; shipments: ShipmentRecord[] } {
+function check(
+  store: ReadView,
+  organizationId: string | undefined,
+  targetId: string,
+  shipmentIds: readonly string[],
+): { target: ShipmentRecord; shipments: ShipmentRecord[] } {
   const problems = new Problems();
   const mine = (id: string) => {
     const row = store.get('shipments', id);
@@ -26,7 +31,8 @@ function check(store: ReadView, organizationId: string | undefined, targetId: st
     problems.add(`No shipment with id '${targetId}' is available to you.`, pointer);
     problems.throwIfAny();
   }
-  if (!EDITABLE_STATUSES.has(target!.status_code)) problems.add(`The consolidation shipment is ${target!.status_code}; shipments are consolidated before it is registered.`, pointer);
+  if (!EDITABLE_STATUSES.has(target!.status_code))
+    problems.add(`The consolidation shipment is ${target!.status_code}; shipments are consolidated before it is registered.`, pointer);
   if (target!.consolidation_shipment_id) problems.add('The consolidation shipment is itself consolidated into another shipment.', pointer);
   const service = target!.service_id ? store.get('services', target!.service_id) : undefined;
   const seen = new Set<string>();
@@ -38,11 +44,14 @@ function check(store: ReadView, organizationId: string | undefined, targetId: st
     if (seen.has(id)) return problems.add(`Shipment '${id}' is named twice.`, at);
     seen.add(id);
     if (id === targetId) return problems.add('A shipment cannot be consolidated into itself.', at);
-    if (!EDITABLE_STATUSES.has(shipment.status_code)) problems.add(`Shipment '${id}' is ${shipment.status_code}; only shipments not registered yet can be consolidated.`, at);
+    if (!EDITABLE_STATUSES.has(shipment.status_code))
+      problems.add(`Shipment '${id}' is ${shipment.status_code}; only shipments not registered yet can be consolidated.`, at);
     if (shipment.shop_id !== target!.shop_id) problems.add(`Shipment '${id}' belongs to another shop than the consolidation shipment.`, at);
     if (shipment.contract_id !== target!.contract_id) problems.add(`Shipment '${id}' has another contract than the consolidation shipment.`, at);
-    if (service?.strict_consolidation && shipment.service_id !== service.id) problems.add(`Service '${service.code}' consolidates strictly: shipment '${id}' must have that service too.`, at);
-    if (store.find('shipments', 'consolidation_shipment_id', id).length > 0) problems.add(`Other shipments are consolidated into shipment '${id}'; consolidation is one level deep.`, at);
+    if (service?.strict_consolidation && shipment.service_id !== service.id)
+      problems.add(`Service '${service.code}' consolidates strictly: shipment '${id}' must have that service too.`, at);
+    if (store.find('shipments', 'consolidation_shipment_id', id).length > 0)
+      problems.add(`Other shipments are consolidated into shipment '${id}'; consolidation is one level deep.`, at);
     shipments.push(shipment);
   });
   problems.throwIfAny();

@@ -23,12 +23,23 @@ export function trackExternalShipment(tx: Tx, acting: Acting, draft: ShipmentDra
     const otherContract = other.contract_id ? tx.get('contracts', other.contract_id) : undefined;
     return other.organization_id === principal?.organizationId && otherContract?.carrier_id === carrier.id;
   });
-  if (taken) throw DomainError.unprocessable(`${carrier.name} tracking code '${code}' is already tracked for your organization.`, at('/data/attributes/tracking_code'));
+  if (taken)
+    throw DomainError.unprocessable(`${carrier.name} tracking code '${code}' is already tracked for your organization.`, at('/data/attributes/tracking_code'));
   const now = rules.clock.now();
-  const shipment = createShipment(tx, acting, draft, { ...resolved, price: undefined, surcharges: [] }, {
-    status: { code: 'shipment-registered', at: now, carrier: { code: 'TRACKING', description: 'Tracking started for a shipment registered outside the API' } },
-    fields: { tracking_code: code, barcode: code, tracking_url: carrierTrackingUrl(carrier.code, code), synced_at: now },
-  });
+  const shipment = createShipment(
+    tx,
+    acting,
+    draft,
+    { ...resolved, price: undefined, surcharges: [] },
+    {
+      status: {
+        code: 'shipment-registered',
+        at: now,
+        carrier: { code: 'TRACKING', description: 'Tracking started for a shipment registered outside the API' },
+      },
+      fields: { tracking_code: code, barcode: code, tracking_url: carrierTrackingUrl(carrier.code, code), synced_at: now },
+    },
+  );
   if (hasTag(shipment, TRIGGERS.autoDeliver)) scheduleWalk(tx, rules, shipment, 0, now);
   return shipment;
 }

@@ -78,7 +78,8 @@ export function deleteShipment(tx: Tx, shipment: ShipmentRecord): void {
   for (const file of tx.find('files', 'shipment_id', shipment.id)) tx.remove('files', file.id);
   removeSurcharges(tx, shipment.id);
   // Shipments consolidated into this one are no longer: they keep no link to a deleted shipment.
-  for (const child of [...tx.find('shipments', 'consolidation_shipment_id', shipment.id)]) tx.update('shipments', child.id, { consolidation_shipment_id: undefined });
+  for (const child of [...tx.find('shipments', 'consolidation_shipment_id', shipment.id)])
+    tx.update('shipments', child.id, { consolidation_shipment_id: undefined });
   for (const job of tx.find('jobs', 'subject', shipment.id)) tx.remove('jobs', job.id);
   tx.remove('shipments', shipment.id);
 }

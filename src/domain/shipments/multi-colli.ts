@@ -37,10 +37,21 @@ export function masterDraft(draft: ShipmentDraft, colli: readonly ColloInput[]):
 /** A multi-colli shipment needs a service of package type `multi-colli` (see GET /services?filter[package_type]=multi-colli). */
 export function checkMultiColliService(store: ReadView, draft: ShipmentDraft, resolved: ResolvedShipment): void {
   const { service } = resolved;
-  if (!service) throw DomainError.unprocessable('A multi-colli shipment needs a multi-colli service: give the service relationship or meta.service_code.', at('/data/relationships/service'));
+  if (!service)
+    throw DomainError.unprocessable(
+      'A multi-colli shipment needs a multi-colli service: give the service relationship or meta.service_code.',
+      at('/data/relationships/service'),
+    );
   if (service.package_type === 'multi-colli') return;
   const carrier = store.get('carriers', service.carrier_id);
-  const codes = [...new Set(store.find('services', 'carrier_id', service.carrier_id).filter((s) => s.package_type === 'multi-colli').map((s) => s.code))];
+  const codes = [
+    ...new Set(
+      store
+        .find('services', 'carrier_id', service.carrier_id)
+        .filter((s) => s.package_type === 'multi-colli')
+        .map((s) => s.code),
+    ),
+  ];
   const detail =
     codes.length > 0
       ? `Service '${service.code}' carries single parcels; ${carrier?.name ?? 'its carrier'} carries multi-colli shipments with ${codes.join(', ')}.`
@@ -54,7 +65,13 @@ export function checkMultiColliService(store: ReadView, draft: ShipmentDraft, re
  * code and label, that follows the life cycle on its own. Colli have no price of their own (the
  * master's covers them); they share the master's addresses, service, contract and tags.
  */
-export function createMultiColliShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, resolved: ResolvedShipment, colli: readonly ColloInput[]): { master: ShipmentRecord; colli: ShipmentRecord[] } {
+export function createMultiColliShipment(
+  tx: Tx,
+  acting: Acting,
+  draft: ShipmentDraft,
+  resolved: ResolvedShipment,
+  colli: readonly ColloInput[],
+): { master: ShipmentRecord; colli: ShipmentRecord[] } {
   const { rules } = acting;
   const now = rules.clock.now();
   const base = { ...draft, attributes: { ...draft.attributes, register_at: draft.attributes.register_at ?? now } };

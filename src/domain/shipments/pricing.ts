@@ -22,9 +22,7 @@ export interface PricedChoice {
 /** The rate of a service on a contract that carries the parcel's chargeable weight, if any. */
 export function findRate(store: ReadView, choice: Pick<PricedChoice, 'service' | 'contract' | 'physical'>): ServiceRateRecord | undefined {
   const weight = parcelChargeableWeight(choice.service, choice.contract, choice.physical);
-  return store
-    .find('serviceRates', 'contract_id', choice.contract.id)
-    .find((rate) => rate.service_id === choice.service.id && rateAcceptsWeight(rate, weight));
+  return store.find('serviceRates', 'contract_id', choice.contract.id).find((rate) => rate.service_id === choice.service.id && rateAcceptsWeight(rate, weight));
 }
 
 /** One part of a shipment's price on top of its base rate, as a shipment-surcharges row shows it. */
@@ -73,12 +71,22 @@ export function priceBreakdown(store: ReadView, choice: PricedChoice, carrierCod
   if (!rate.is_dynamic) {
     for (const { optionId, amount } of optionCharges(rate, choice.optionIds)) {
       const option = store.get('serviceOptions', optionId);
-      surcharges.push({ source: `option:${optionId}`, name: option?.name ?? 'Service option', description: option && `Service option ${option.code}.`, amount });
+      surcharges.push({
+        source: `option:${optionId}`,
+        name: option?.name ?? 'Service option',
+        description: option && `Service option ${option.code}.`,
+        amount,
+      });
     }
   }
   const coverage = choice.coverage;
   if (coverage?.price.amount) {
-    surcharges.push({ source: `coverage:${coverage.id}`, name: coverage.name, description: `Liability coverage up to ${money(coverage.coverage_max)}.`, amount: coverage.price.amount });
+    surcharges.push({
+      source: `coverage:${coverage.id}`,
+      name: coverage.name,
+      description: `Liability coverage up to ${money(coverage.coverage_max)}.`,
+      amount: coverage.price.amount,
+    });
   }
   surcharges.push(...carrierSurchargeLines(store, choice, base.currency));
   const amount = surcharges.reduce((sum, line) => sum + line.amount, base.amount);

@@ -32,10 +32,16 @@ export function collectionAt(store: ReadView, shopId: string, time: { from: numb
 /** Registers a concept now, or throws the carrier's refusal (422, 13002) with a pointer into the request. */
 export function registerInRequest(tx: Tx, rules: Rules, shipment: ShipmentRecord): ShipmentRecord {
   if (!shipment.service_id) {
-    throw DomainError.unprocessable('A shipment registered in the request needs a service: give the service relationship or meta.service_code.', at('/data/relationships/service'));
+    throw DomainError.unprocessable(
+      'A shipment registered in the request needs a service: give the service relationship or meta.service_code.',
+      at('/data/relationships/service'),
+    );
   }
   if (!shipment.contract_id) {
-    throw DomainError.unprocessable('A shipment registered in the request needs a contract: give the contract relationship or meta.service_code.', at('/data/relationships/contract'));
+    throw DomainError.unprocessable(
+      'A shipment registered in the request needs a contract: give the contract relationship or meta.service_code.',
+      at('/data/relationships/contract'),
+    );
   }
   const refused = refusal(tx, shipment);
   if (refused) throw DomainError.carrierRefused(refused.detail, at(refused.pointer), carrierMeta(refused.detail));

@@ -21,8 +21,7 @@ export const hasTag = (shipment: ShipmentRecord, tag: string): boolean => (shipm
  * now, when that lies in the past). Anything else cancels a queued registration.
  */
 export function scheduleRegistration(tx: Tx, rules: Rules, shipment: ShipmentRecord): void {
-  const ready =
-    shipment.status_code === 'shipment-concept' && shipment.register_at != null && shipment.service_id && shipment.contract_id;
+  const ready = shipment.status_code === 'shipment-concept' && shipment.register_at != null && shipment.service_id && shipment.contract_id;
   if (!ready) {
     rules.jobs.cancel(tx, REGISTER_SHIPMENT, shipment.id);
     return;
@@ -60,7 +59,10 @@ export function refusal(tx: ReadView, shipment: ShipmentRecord): Refusal | undef
     return { detail: `The carrier rejected the shipment (sandbox trigger tag '${TRIGGERS.registrationFailed}').`, pointer: '/data/attributes/tags' };
   }
   if (!contract || contract.status !== 'active') {
-    return { detail: `The contract of this shipment is ${contract?.status ?? 'gone'}; the carrier refused it.`, pointer: '/data/relationships/contract/data/id' };
+    return {
+      detail: `The contract of this shipment is ${contract?.status ?? 'gone'}; the carrier refused it.`,
+      pointer: '/data/relationships/contract/data/id',
+    };
   }
   return undefined;
 }

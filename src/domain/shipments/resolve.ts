@@ -153,10 +153,31 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft): ResolvedShipmen
   problems.throwIfAny();
   const priced =
     service && contract && carrier
-      ? priceBreakdown(store, { service, contract, physical, optionIds: options.map((o) => o.id), coverage, crossBorder: isInternational(draft), organizationId: shop!.organization_id }, carrier.code)
+      ? priceBreakdown(
+          store,
+          {
+            service,
+            contract,
+            physical,
+            optionIds: options.map((o) => o.id),
+            coverage,
+            crossBorder: isInternational(draft),
+            organizationId: shop!.organization_id,
+          },
+          carrier.code,
+        )
       : undefined;
   return {
-    shop: shop!, service, contract, carrier, options, coverage, collection, consolidationShipment, label, physical,
+    shop: shop!,
+    service,
+    contract,
+    carrier,
+    options,
+    coverage,
+    collection,
+    consolidationShipment,
+    label,
+    physical,
     price: priced?.price,
     surcharges: priced?.surcharges ?? [],
     totalValue: totalValue(draft),

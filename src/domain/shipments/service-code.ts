@@ -31,7 +31,14 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
       .filter((c) => c.status === 'active' && canSeeContract(ctx.principal, c) && (!draft.contractId || c.id === draft.contractId));
     for (const contract of contracts) {
       const physical = withVolumetricWeight(draft.attributes.physical_properties, service, contract);
-      const choice = { service, contract, physical, optionIds: draft.options.map((o) => o.id), crossBorder: isInternational(draft), organizationId: ctx.principal?.organizationId };
+      const choice = {
+        service,
+        contract,
+        physical,
+        optionIds: draft.options.map((o) => o.id),
+        crossBorder: isInternational(draft),
+        organizationId: ctx.principal?.organizationId,
+      };
       const price = carrier && shipmentPrice(store, choice, carrier.code);
       if (price && (!best || price.amount < best.amount)) best = { service, contract, amount: price.amount };
     }

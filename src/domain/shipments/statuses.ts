@@ -24,25 +24,33 @@ export interface NewStatus {
 }
 
 /** The history row of `next` for a shipment (with a new id), and the catalogue status it is of; not yet inserted. */
-export function statusRowFor(tx: Tx, shipment: Pick<ShipmentRecord, 'id' | 'tracking_code'>, next: NewStatus): { row: ShipmentStatusRecord; status: StatusRecord } {
+export function statusRowFor(
+  tx: Tx,
+  shipment: Pick<ShipmentRecord, 'id' | 'tracking_code'>,
+  next: NewStatus,
+): { row: ShipmentStatusRecord; status: StatusRecord } {
   const status = statusByCode(tx, next.code);
   const row: ShipmentStatusRecord = {
     id: tx.newId(),
     shipment_id: shipment.id,
     status_id: status.id,
     carrier_statuses: next.carrierStatuses
-      ? next.carrierStatuses.map((carrier) => ({ ...(shipment.tracking_code ? { tracking_code: shipment.tracking_code } : {}), ...carrier, category: carrier.category ?? 'default' }))
+      ? next.carrierStatuses.map((carrier) => ({
+          ...(shipment.tracking_code ? { tracking_code: shipment.tracking_code } : {}),
+          ...carrier,
+          category: carrier.category ?? 'default',
+        }))
       : next.carrier
-      ? [
-          {
-            code: next.carrier.code,
-            description: next.carrier.description,
-            category: next.carrier.category ?? 'default',
-            assigned_at: next.at,
-            ...(shipment.tracking_code ? { tracking_code: shipment.tracking_code } : {}),
-          },
-        ]
-      : [],
+        ? [
+            {
+              code: next.carrier.code,
+              description: next.carrier.description,
+              category: next.carrier.category ?? 'default',
+              assigned_at: next.at,
+              ...(shipment.tracking_code ? { tracking_code: shipment.tracking_code } : {}),
+            },
+          ]
+        : [],
     errors: next.errors ?? [],
     created_at: next.at,
   };

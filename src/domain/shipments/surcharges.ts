@@ -26,8 +26,23 @@ export function syncSurcharges(tx: Tx, shipment: Pick<ShipmentRecord, 'id' | 'or
   for (const row of existing.values()) tx.remove('shipmentSurcharges', row.id);
 }
 
-function newRow(id: string, shipment: Pick<ShipmentRecord, 'id' | 'organization_id'>, line: SurchargeLine, fee: ShipmentSurchargeRecord['fee'], now: number): ShipmentSurchargeRecord {
-  const row: ShipmentSurchargeRecord = { id, shipment_id: shipment.id, organization_id: shipment.organization_id, source: line.source, name: line.name, fee, created_at: now, updated_at: now };
+function newRow(
+  id: string,
+  shipment: Pick<ShipmentRecord, 'id' | 'organization_id'>,
+  line: SurchargeLine,
+  fee: ShipmentSurchargeRecord['fee'],
+  now: number,
+): ShipmentSurchargeRecord {
+  const row: ShipmentSurchargeRecord = {
+    id,
+    shipment_id: shipment.id,
+    organization_id: shipment.organization_id,
+    source: line.source,
+    name: line.name,
+    fee,
+    created_at: now,
+    updated_at: now,
+  };
   if (line.description !== undefined) row.description = line.description;
   return row;
 }

@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { address, countryCode } from '../common.js';
 
 /** A weight in one of production's units; the sandbox converts to grams where it weighs. */
-export const weight = z
-  .strictObject({ amount: z.number().int().min(0), unit: z.enum(['mg', 'g', 'kg', 'oz', 'lb']) })
-  .meta({ id: 'ReturnWeight' });
+export const weight = z.strictObject({ amount: z.number().int().min(0), unit: z.enum(['mg', 'g', 'kg', 'oz', 'lb']) }).meta({ id: 'ReturnWeight' });
 export type Weight = z.infer<typeof weight>;
 
 const GRAMS: Record<Weight['unit'], number> = { mg: 0.001, g: 1, kg: 1000, oz: 28.349523125, lb: 453.59237 };

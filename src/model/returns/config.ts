@@ -49,7 +49,7 @@ export const shopReasonQuestion = z
     code: z.string().min(1).max(255),
     description: z.string().optional().describe('Read-only: the question text.'),
     is_required: z.boolean(),
-    answer_type: z.enum(answerTypes).optional().describe('Read-only: the question\'s answer type.'),
+    answer_type: z.enum(answerTypes).optional().describe("Read-only: the question's answer type."),
     yes_note: z.string().max(255).optional(),
     no_note: z.string().max(255).optional(),
   })
@@ -75,7 +75,11 @@ export const shopReturnReasonAttributes = returnReasonAttributes
   .meta({ id: 'ShopReturnReasonAttributes' });
 
 export const returnTagAttributes = z
-  .strictObject({ name: z.string().min(1).max(255), color: z.string().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hexadecimal color such as #ff8800'), created_at: timestamp })
+  .strictObject({
+    name: z.string().min(1).max(255),
+    color: z.string().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hexadecimal color such as #ff8800'),
+    created_at: timestamp,
+  })
   .meta({ id: 'ReturnTagAttributes' });
 
 export type ReturnTagRecord = { id: string; shop_id: string; organization_id: string; name: string; color: string; created_at: number };
@@ -87,7 +91,7 @@ export const returnMethodAttributes = z
     title: z.string().max(255).nullable().optional(),
     description: z.string().max(255).nullable().optional(),
     country_codes: returnCountryCodes.optional().describe('Consumer countries the method is offered in; empty or left out: every country.'),
-    address: returnToAddress.optional().describe('Where returns of this method go (a store for store-drop-off); default the shop\'s return address.'),
+    address: returnToAddress.optional().describe("Where returns of this method go (a store for store-drop-off); default the shop's return address."),
     created_at: timestamp,
   })
   .meta({ id: 'ReturnMethodAttributes' });

@@ -12,7 +12,11 @@ const day = z.string().max(32).describe('A date (YYYY-MM-DD) or Unix seconds.');
 const shopFilter = csvIds.optional().describe('Comma separated shop ids.');
 
 const chart = z
-  .strictObject({ unit_type: z.enum(['amount']), labels: z.array(z.string()), datasets: z.array(z.object({ label: z.string(), data: z.array(z.number().int()) })) })
+  .strictObject({
+    unit_type: z.enum(['amount']),
+    labels: z.array(z.string()),
+    datasets: z.array(z.object({ label: z.string(), data: z.array(z.number().int()) })),
+  })
   .meta({ id: 'ReturnAnalyticsChart' });
 const chartDocument = (id: string) => z.object({ data: chart }).meta({ id });
 const mostReturned = z
@@ -26,7 +30,8 @@ const mostReturned = z
   })
   .meta({ id: 'MostReturnedItems' });
 
-const WINDOW = 'Labels are days (`YYYY-MM-DD`) from `filter[date_from]` to `filter[date_to]`, by default the 30 days up to today on the sandbox clock, so moving the clock moves the window.';
+const WINDOW =
+  'Labels are days (`YYYY-MM-DD`) from `filter[date_from]` to `filter[date_to]`, by default the 30 days up to today on the sandbox clock, so moving the clock moves the window.';
 
 export const analyticsEndpoints = [
   endpoint({
@@ -41,7 +46,14 @@ export const analyticsEndpoints = [
     produces: ['application/json'],
     responses: { 200: { description: 'The chart.', schema: chartDocument('ReturnAnalyticsApproved'), contentTypes: ['application/json'] } },
     handler: (ctx, { query }) =>
-      plainJson({ data: approvedChart(ctx.services.store, organizationOf(ctx), { shops: query['filter[shop]'], date_from: query['filter[date_from]'], date_to: query['filter[date_to]'] }, ctx.services.clock.now()) }),
+      plainJson({
+        data: approvedChart(
+          ctx.services.store,
+          organizationOf(ctx),
+          { shops: query['filter[shop]'], date_from: query['filter[date_from]'], date_to: query['filter[date_to]'] },
+          ctx.services.clock.now(),
+        ),
+      }),
   }),
   endpoint({
     method: 'get',
@@ -51,7 +63,12 @@ export const analyticsEndpoints = [
     description: `Datasets \`orders\` (demo orders placed) and \`returns\` (returns requested). ${WINDOW} With \`group_by=month\` the labels are months (\`YYYY-MM\`). ${scopes}`,
     tag: TAG,
     auth: returnsScope,
-    query: z.object({ 'filter[shop]': shopFilter, 'filter[date_from]': day.optional(), 'filter[date_to]': day.optional(), group_by: z.enum(['day', 'month']).optional() }),
+    query: z.object({
+      'filter[shop]': shopFilter,
+      'filter[date_from]': day.optional(),
+      'filter[date_to]': day.optional(),
+      group_by: z.enum(['day', 'month']).optional(),
+    }),
     produces: ['application/json'],
     responses: { 200: { description: 'The chart.', schema: chartDocument('ReturnAnalyticsOrders'), contentTypes: ['application/json'] } },
     handler: (ctx, { query }) =>

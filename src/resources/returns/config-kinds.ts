@@ -20,7 +20,8 @@ import {
 } from '../../model/returns/config.js';
 import { carrierLogoPath } from '../carriers.js';
 
-const mine = <R extends { organization_id: string }>(ctx: Ctx, row: R | undefined): R | undefined => (row && row.organization_id === ctx.principal?.organizationId ? row : undefined);
+const mine = <R extends { organization_id: string }>(ctx: Ctx, row: R | undefined): R | undefined =>
+  row && row.organization_id === ctx.principal?.organizationId ? row : undefined;
 
 /** Reasons in the reader's language (`Accept-Language`): one kind per choice. */
 export function reasonKind(locale: LocaleChoice): Kind<ReturnReasonRecord> {

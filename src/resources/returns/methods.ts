@@ -54,7 +54,11 @@ function fields(attributes: Attributes, rels: Relationships): Partial<MethodInpu
   if (rels.recovery_service) out.recovery_service_id = one(rels.recovery_service, 'recovery_service', 'services');
   if (rels.service_options) {
     rels.service_options.data.forEach((entry, index) => {
-      if (entry.type !== 'service-options') throw ApiError.unprocessable(`service_options must point at service-options, not '${entry.type}'.`, `/data/relationships/service_options/data/${index}/type`);
+      if (entry.type !== 'service-options')
+        throw ApiError.unprocessable(
+          `service_options must point at service-options, not '${entry.type}'.`,
+          `/data/relationships/service_options/data/${index}/type`,
+        );
     });
     out.service_option_ids = rels.service_options.data.map((entry) => entry.id);
   }
@@ -89,7 +93,7 @@ export const methodEndpoints = [
     operationId: 'createReturnMethod',
     summary: 'Create a return method',
     description:
-      'A `shipment` method needs a service and a contract (an active one the caller can use, of the same carrier, with a rate for the service) whose service delivers to the return address (the method\'s `address`, else the shop\'s return address); service options must be offered by that rate. `country_codes` limits the consumer countries. Recovery service and contract are checked the same way. Takes shipments.manage (production: returns.manage).',
+      "A `shipment` method needs a service and a contract (an active one the caller can use, of the same carrier, with a rate for the service) whose service delivers to the return address (the method's `address`, else the shop's return address); service options must be offered by that rate. `country_codes` limits the consumer countries. Recovery service and contract are checked the same way. Takes shipments.manage (production: returns.manage).",
     tag: TAG,
     auth: returnsScope,
     body: createRequest,
@@ -124,7 +128,8 @@ export const methodEndpoints = [
     path: '/returns/v1/return-methods/{return_method_id}',
     operationId: 'updateReturnMethod',
     summary: 'Change a return method',
-    description: 'Send only what changes; the whole method is checked again as on create. Returns already made keep their shipments. Takes shipments.manage (production: returns.manage).',
+    description:
+      'Send only what changes; the whole method is checked again as on create. Returns already made keep their shipments. Takes shipments.manage (production: returns.manage).',
     tag: TAG,
     auth: returnsScope,
     params,

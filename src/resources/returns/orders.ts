@@ -26,7 +26,9 @@ const createRequest = resourceRequest({
   relationships: z.object({ shop: toOneRef }),
 });
 
-const reissueRequest = z.strictObject({ data: z.strictObject({ shop_id: uuid, order_reference: z.string().min(1).max(255) }) }).meta({ id: 'AllowReissueRequest' });
+const reissueRequest = z
+  .strictObject({ data: z.strictObject({ shop_id: uuid, order_reference: z.string().min(1).max(255) }) })
+  .meta({ id: 'AllowReissueRequest' });
 
 const LOOKUP =
   "The order must be one of the shop's demo orders (its reference is its id) and the consumer must prove it with the order's e-mail address (any case) or postal code (any spacing); a shop, order or proof that does not match is the same 404. `meta.return_exists` says whether it has returns; 409 when everything in it was returned already and no reissue is allowed.";
@@ -84,7 +86,8 @@ export const orderEndpoints = [
     params: z.object({ demo_order_id: z.string().describe('A whole number.') }),
     include: demoOrderIncludes,
     responses: { 200: { description: 'The demo order.', schema: demoOrderSchemas.document } },
-    handler: (ctx, { params, include }) => jsonApi(resourceDocument(ctx, demoOrderKind, ownOr404(ctx, 'demoOrders', 'demo-orders', params.demo_order_id), include)),
+    handler: (ctx, { params, include }) =>
+      jsonApi(resourceDocument(ctx, demoOrderKind, ownOr404(ctx, 'demoOrders', 'demo-orders', params.demo_order_id), include)),
   }),
   endpoint({
     method: 'get',
@@ -105,7 +108,13 @@ export const orderEndpoints = [
       409: { description: 'Everything in the order was returned already (10007).', schema: errorDocument },
     },
     handler: (ctx, { params, query }) =>
-      jsonApi(resourceDocument(ctx, orderKind, lookUpOrder(ctx, { shopId: query.shop_id, reference: params.reference, email: query.email, postal_code: query.postal_code }))),
+      jsonApi(
+        resourceDocument(
+          ctx,
+          orderKind,
+          lookUpOrder(ctx, { shopId: query.shop_id, reference: params.reference, email: query.email, postal_code: query.postal_code }),
+        ),
+      ),
   }),
   endpoint({
     method: 'get',
@@ -120,7 +129,8 @@ export const orderEndpoints = [
       200: { description: 'The order.', schema: orderSchemas.document },
       409: { description: 'Everything in the order was returned already (10007).', schema: errorDocument },
     },
-    handler: (ctx, { params }) => jsonApi(resourceDocument(ctx, orderKind, lookUpOrder(ctx, { shopId: params.shop_id, reference: params.reference, email: params.email }))),
+    handler: (ctx, { params }) =>
+      jsonApi(resourceDocument(ctx, orderKind, lookUpOrder(ctx, { shopId: params.shop_id, reference: params.reference, email: params.email }))),
   }),
   endpoint({
     method: 'post',

@@ -22,7 +22,12 @@ function paymentPage(rules: Rules, token: string): string {
   const { payment, row } = paymentOfToken(rules, token);
   const shop = rules.store.get('shops', row.shop_id);
   const open = payment.paid_at === undefined && row.payment_id === payment.id && row.status_code === 'return-payment-pending';
-  const state = payment.paid_at !== undefined ? '<p><strong>Paid.</strong> Thank you: your return is approved.</p>' : open ? '' : '<p><strong>This payment is closed.</strong></p>';
+  const state =
+    payment.paid_at !== undefined
+      ? '<p><strong>Paid.</strong> Thank you: your return is approved.</p>'
+      : open
+        ? ''
+        : '<p><strong>This payment is closed.</strong></p>';
   const button = (outcome: string, label: string) => `<button name="outcome" value="${outcome}">${label}</button>`;
   const buttons = open ? `<form method="post">${button('paid', 'Pay')}${button('cancelled', 'Cancel')}${button('failed', 'Fail the payment')}</form>` : '';
   const title = `<h1>${escape(shop?.name ?? 'Your return')}</h1><p>Return of order ${escape(row.order_reference)}: <strong>${money(payment.amount, payment.currency)}</strong></p>`;
@@ -79,7 +84,8 @@ export const portalEndpoints = [
     path: '/return-portal/checkout/{checkout_token}',
     operationId: 'settleReturnPayment',
     summary: 'Pay, cancel or fail a payment',
-    description: '`outcome` `paid` (the default) approves the return (its return shipment follows as on approve); `cancelled` or `failed` make it `return-payment-failed`. Answers the page as it is then.',
+    description:
+      '`outcome` `paid` (the default) approves the return (its return shipment follows as on approve); `cancelled` or `failed` make it `return-payment-failed`. Answers the page as it is then.',
     tag: 'Returns',
     auth: 'none',
     params: z.object({ checkout_token: z.string() }),

@@ -74,14 +74,22 @@ export const questionEndpoints = [
     params,
     responses: { 200: { description: 'The question.', schema: questionSchemas.document } },
     headers: languageHeader,
-    handler: (ctx, { params: path, headers }) => jsonApi(resourceDocument(ctx, questionKind(acceptLanguage(headers['Accept-Language'])), ownOr404(ctx, 'returnQuestions', 'return-questions', path.return_question_id))),
+    handler: (ctx, { params: path, headers }) =>
+      jsonApi(
+        resourceDocument(
+          ctx,
+          questionKind(acceptLanguage(headers['Accept-Language'])),
+          ownOr404(ctx, 'returnQuestions', 'return-questions', path.return_question_id),
+        ),
+      ),
   }),
   endpoint({
     method: 'patch',
     path: '/returns/v1/questions/{return_question_id}',
     operationId: 'updateReturnQuestion',
     summary: 'Change a return question',
-    description: 'Send only what changes. A new code is carried into the shops that ask the question; returns already made keep the question as it was. Takes shops.manage (production: return_questions.manage).',
+    description:
+      'Send only what changes. A new code is carried into the shops that ask the question; returns already made keep the question as it was. Takes shops.manage (production: return_questions.manage).',
     tag: TAG,
     auth: catalogueWrite,
     params,

@@ -77,7 +77,10 @@ export const reasonEndpoints = [
     params,
     responses: { 200: { description: 'The reason.', schema: reasonSchemas.document } },
     headers: languageHeader,
-    handler: (ctx, { params: path, headers }) => jsonApi(resourceDocument(ctx, reasonKind(acceptLanguage(headers['Accept-Language'])), ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id))),
+    handler: (ctx, { params: path, headers }) =>
+      jsonApi(
+        resourceDocument(ctx, reasonKind(acceptLanguage(headers['Accept-Language'])), ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id)),
+      ),
   }),
   endpoint({
     method: 'patch',

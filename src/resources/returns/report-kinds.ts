@@ -4,7 +4,8 @@ import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { returnReportAttributes, type ReturnReportFileRecord, type ReturnReportRecord } from '../../model/returns/report.js';
 import { fileKind } from '../shipment-kinds.js';
 
-const mine = <R extends { organization_id: string }>(ctx: Ctx, row: R | undefined): R | undefined => (row && row.organization_id === ctx.principal?.organizationId ? row : undefined);
+const mine = <R extends { organization_id: string }>(ctx: Ctx, row: R | undefined): R | undefined =>
+  row && row.organization_id === ctx.principal?.organizationId ? row : undefined;
 
 export const reportFilePath = (file: ReturnReportFileRecord) => `/returns/v1/reports/${file.report_id}/files/${file.id}`;
 
@@ -34,6 +35,5 @@ export const reportFileKind: Kind<ReturnReportFileRecord> = {
   self: reportFilePath,
   load: (ctx, id) => mine(ctx, ctx.services.store.get('returnReportFiles', id)),
 };
-
 
 export const reportSchemas = resourceSchemas(returnReportKind);

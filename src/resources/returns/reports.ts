@@ -18,12 +18,24 @@ const params = z.object({ report_id: z.string() });
 
 const createRequest = resourceRequest({
   id: 'ReturnReportCreateRequest',
-  attributes: z.strictObject({ name: z.string().min(1).max(255), filters: returnReportFilters, progress: readOnly, created_at: readOnly, updated_at: readOnly }),
+  attributes: z.strictObject({
+    name: z.string().min(1).max(255),
+    filters: returnReportFilters,
+    progress: readOnly,
+    created_at: readOnly,
+    updated_at: readOnly,
+  }),
   relationships: z.record(z.string(), z.unknown()).optional(),
 });
 const countRequest = resourceRequest({
   id: 'ReturnReportCountRequest',
-  attributes: z.strictObject({ name: z.string().max(255).optional(), filters: returnReportFilters, progress: readOnly, created_at: readOnly, updated_at: readOnly }),
+  attributes: z.strictObject({
+    name: z.string().max(255).optional(),
+    filters: returnReportFilters,
+    progress: readOnly,
+    created_at: readOnly,
+    updated_at: readOnly,
+  }),
   relationships: z.record(z.string(), z.unknown()).optional(),
 });
 const countDocument = z.strictObject({ data: z.object({ total_entries: z.number().int() }) }).meta({ id: 'ReturnReportCount' });
@@ -41,7 +53,9 @@ export const reportEndpoints = [
     paginated: true,
     responses: { 200: { description: 'The reports.', schema: reportSchemas.list } },
     handler: (ctx, { page, include }) => {
-      const rows = [...ctx.services.store.find('returnReports', 'organization_id', organizationOf(ctx))].sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+      const rows = [...ctx.services.store.find('returnReports', 'organization_id', organizationOf(ctx))].sort(
+        (a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1),
+      );
       return jsonApi(collectionDocument(ctx, returnReportKind, rows, page, include, true));
     },
   }),
@@ -90,7 +104,8 @@ export const reportEndpoints = [
     params,
     include: returnReportIncludes,
     responses: { 200: { description: 'The report.', schema: reportSchemas.document } },
-    handler: (ctx, { params: path, include }) => jsonApi(resourceDocument(ctx, returnReportKind, ownOr404(ctx, 'returnReports', 'return-reports', path.report_id), include)),
+    handler: (ctx, { params: path, include }) =>
+      jsonApi(resourceDocument(ctx, returnReportKind, ownOr404(ctx, 'returnReports', 'return-reports', path.report_id), include)),
   }),
   endpoint({
     method: 'delete',
@@ -122,7 +137,9 @@ export const reportEndpoints = [
       const report = ownOr404(ctx, 'returnReports', 'return-reports', path.report_id);
       const file = report.file_id === path.file_id ? ctx.services.store.get('returnReportFiles', path.file_id) : undefined;
       if (!file) throw DomainError.notFound(`No files resource with id '${path.file_id}' exists for this report.`);
-      return new Response(file.content, { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="return-report-${report.id}.csv"` } });
+      return new Response(file.content, {
+        headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="return-report-${report.id}.csv"` },
+      });
     },
   }),
 ];

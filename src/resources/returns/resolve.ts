@@ -22,7 +22,10 @@ const resolveRequest = z
       weight: z.number().int().min(1).max(2147483647).optional().describe('Grams: prices in `meta` are for this weight.'),
       shipping_and_return: z.boolean().optional(),
       label_in_the_box: z.boolean().optional(),
-      items: z.array(z.object({ reason: z.object({ code: z.string() }) })).max(500).optional(),
+      items: z
+        .array(z.object({ reason: z.object({ code: z.string() }) }))
+        .max(500)
+        .optional(),
     }),
   })
   .meta({ id: 'ReturnMethodResolveRequest' });

@@ -27,7 +27,10 @@ export const returnActionEndpoints = [
     tag: 'Returns',
     auth: returnsScope,
     params,
-    responses: { 204: { description: 'Approved.' }, 422: { description: 'The return is not open, or its shipment cannot be made (10008).', schema: errorDocument } },
+    responses: {
+      204: { description: 'Approved.' },
+      422: { description: 'The return is not open, or its shipment cannot be made (10008).', schema: errorDocument },
+    },
     handler: async (ctx, { params: path }) => (await approveReturn(ctx, path.return_id), done()),
   }),
   endpoint({
@@ -72,7 +75,9 @@ export const returnActionEndpoints = [
     handler: (ctx, { params: path, query }) => {
       const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
       const type = query['filter[document_type]'];
-      const files = row.shipment_id ? ctx.services.store.find('files', 'shipment_id', row.shipment_id).filter((file) => !type || file.document_type === type) : [];
+      const files = row.shipment_id
+        ? ctx.services.store.find('files', 'shipment_id', row.shipment_id).filter((file) => !type || file.document_type === type)
+        : [];
       return jsonApi({ data: files.map((file) => toResourceObject(fileKind, file, ctx)) });
     },
   }),
@@ -115,7 +120,10 @@ export const returnActionEndpoints = [
     auth: returnsScope,
     params,
     body: paymentRequest,
-    responses: { 204: { description: 'The payment is requested.' }, 422: { description: 'The return is not open, or the amount is not positive (10008).', schema: errorDocument } },
+    responses: {
+      204: { description: 'The payment is requested.' },
+      422: { description: 'The return is not open, or the amount is not positive (10008).', schema: errorDocument },
+    },
     handler: async (ctx, { params: path, body }) => (await requestPayment(ctx, path.return_id, body.data.return_payment), done()),
   }),
   endpoint({

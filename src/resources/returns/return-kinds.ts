@@ -4,7 +4,14 @@ import { textIn } from '../../domain/returns/localize.js';
 import type { Ctx, Kind } from '../../http/context.js';
 import { linkTo, type RelationshipDef } from '../../jsonapi/resource.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
-import { returnAttributes, returnMeta, returnSimpleAttributes, returnSimpleMeta, type ReturnItemRecord, type ReturnRecord } from '../../model/returns/return.js';
+import {
+  returnAttributes,
+  returnMeta,
+  returnSimpleAttributes,
+  returnSimpleMeta,
+  type ReturnItemRecord,
+  type ReturnRecord,
+} from '../../model/returns/return.js';
 
 export const returnVisible = (ctx: Ctx, row: ReturnRecord): boolean => row.organization_id === ctx.principal?.organizationId;
 
@@ -36,10 +43,19 @@ const simple = (row: ReturnRecord) => ({
 });
 
 const relationships: Record<string, RelationshipDef<ReturnRecord, Ctx>> = {
-  return_method: { targets: ['return-methods'], data: (row) => linkTo('return-methods', row.return_method_id), related: (row) => `/returns/v1/return-methods/${row.return_method_id}` },
+  return_method: {
+    targets: ['return-methods'],
+    data: (row) => linkTo('return-methods', row.return_method_id),
+    related: (row) => `/returns/v1/return-methods/${row.return_method_id}`,
+  },
   shop: { targets: ['shops'], data: (row) => linkTo('shops', row.shop_id) },
   // A to-one in production's schema, although a return can carry several tags: the first is shown.
-  tags: { targets: ['return-tags'], optional: true, data: (row) => linkTo('return-tags', row.tag_ids[0]), related: (row) => `/returns/v1/tags/${row.tag_ids[0]}` },
+  tags: {
+    targets: ['return-tags'],
+    optional: true,
+    data: (row) => linkTo('return-tags', row.tag_ids[0]),
+    related: (row) => `/returns/v1/tags/${row.tag_ids[0]}`,
+  },
   status: { targets: ['statuses'], data: (row) => linkTo('statuses', row.status_id) },
   shipment: { targets: ['shipments'], optional: true, data: (row) => linkTo('shipments', row.shipment_id) },
 };

@@ -19,7 +19,10 @@ export const postReturnItem = z
           .array(z.strictObject({ data: z.string().min(1).describe('Base64 image data.'), extension: z.enum(['jpg', 'jpeg', 'png']) }))
           .max(5)
           .optional(),
-        questions: z.array(z.strictObject({ code: z.string().min(1).max(255), answer: z.union([z.string().max(1000), z.boolean()]) })).max(20).optional(),
+        questions: z
+          .array(z.strictObject({ code: z.string().min(1).max(255), answer: z.union([z.string().max(1000), z.boolean()]) }))
+          .max(20)
+          .optional(),
       })
       .optional(),
     preferred_outcome: z.enum(outcomes).optional().describe('Default refund.'),

@@ -22,7 +22,7 @@ const squash = (text: string | undefined) => (text ?? '').replace(/\s+/g, '').to
 const query = z.object({
   'filter[email]': z.string().max(255).optional().describe("The consumer's e-mail address (any case)."),
   'filter[postal_code]': z.string().max(20).optional().describe("The consumer's postal code (any spacing)."),
-  'filter[search]': z.string().max(255).optional().describe('Text in the order reference, the consumer\'s name or e-mail address, or an item\'s name or SKU.'),
+  'filter[search]': z.string().max(255).optional().describe("Text in the order reference, the consumer's name or e-mail address, or an item's name or SKU."),
   'filter[status]': csvStrings.optional().describe('Comma separated return status codes (`return-pending`, `return-approved`, ...).'),
   'filter[shop]': csvIds.optional().describe('Comma separated shop ids.'),
   'filter[created_at][date_from]': moment.optional(),
@@ -35,7 +35,9 @@ const query = z.object({
 function matches(row: ReturnRecord, q: z.output<typeof query>, from?: number, to?: number): boolean {
   const search = q['filter[search]']?.toLowerCase();
   const consumer = row.consumer_address;
-  const haystack = [row.order_reference, consumer.first_name, consumer.last_name, consumer.email, ...row.items.flatMap((i) => [i.name ?? '', i.sku ?? ''])].join('\n').toLowerCase();
+  const haystack = [row.order_reference, consumer.first_name, consumer.last_name, consumer.email, ...row.items.flatMap((i) => [i.name ?? '', i.sku ?? ''])]
+    .join('\n')
+    .toLowerCase();
   return (
     (!q['filter[email]'] || consumer.email.toLowerCase() === q['filter[email]'].trim().toLowerCase()) &&
     (!q['filter[postal_code]'] || squash(consumer.postal_code) === squash(q['filter[postal_code]'])) &&
@@ -45,8 +47,10 @@ function matches(row: ReturnRecord, q: z.output<typeof query>, from?: number, to
     (from === undefined || row.created_at >= from) &&
     (to === undefined || row.created_at <= to) &&
     (!q['filter[tags]'] || row.tag_ids.some((id) => q['filter[tags]']!.includes(id))) &&
-    (q['filter[has_preferred_outcome_refund]'] === undefined || row.items.some((i) => i.preferred_outcome === 'refund') === q['filter[has_preferred_outcome_refund]']) &&
-    (q['filter[has_preferred_outcome_exchange]'] === undefined || row.items.some((i) => i.preferred_outcome === 'exchange') === q['filter[has_preferred_outcome_exchange]'])
+    (q['filter[has_preferred_outcome_refund]'] === undefined ||
+      row.items.some((i) => i.preferred_outcome === 'refund') === q['filter[has_preferred_outcome_refund]']) &&
+    (q['filter[has_preferred_outcome_exchange]'] === undefined ||
+      row.items.some((i) => i.preferred_outcome === 'exchange') === q['filter[has_preferred_outcome_exchange]'])
   );
 }
 
@@ -56,7 +60,8 @@ export const returnEndpoints = [
     path: '/returns/v1/returns',
     operationId: 'listReturns',
     summary: 'List returns',
-    description: "The returns of the caller's shops, newest first, without their items; `meta` shows the return shipment's tracking code and status. Takes shipments.manage (production: returns.manage).",
+    description:
+      "The returns of the caller's shops, newest first, without their items; `meta` shows the return shipment's tracking code and status. Takes shipments.manage (production: returns.manage).",
     tag: 'Returns',
     auth: returnsScope,
     query,
@@ -124,6 +129,7 @@ export const returnEndpoints = [
     include: returnIncludes,
     responses: { 200: { description: 'The return.', schema: returnSchemas.document } },
     headers: languageHeader,
-    handler: (ctx, { params, include, headers }) => jsonApi(resourceDocument(ctx, returnKind(acceptLanguage(headers['Accept-Language'])), ownOr404(ctx, 'returns', 'returns', params.return_id), include)),
+    handler: (ctx, { params, include, headers }) =>
+      jsonApi(resourceDocument(ctx, returnKind(acceptLanguage(headers['Accept-Language'])), ownOr404(ctx, 'returns', 'returns', params.return_id), include)),
   }),
 ];

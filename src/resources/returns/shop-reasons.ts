@@ -15,15 +15,13 @@ const TAG = 'Return reasons';
 const shopParams = z.object({ shop_id: z.string() });
 const linkParams = z.object({ shop_id: z.string(), return_reason_id: z.string() });
 
-const addRequest = z
-  .strictObject({ data: z.strictObject({ return_reason_ids: z.array(uuid).max(100) }) })
-  .meta({ id: 'ShopReturnReasonsAddRequest' });
+const addRequest = z.strictObject({ data: z.strictObject({ return_reason_ids: z.array(uuid).max(100) }) }).meta({ id: 'ShopReturnReasonsAddRequest' });
 
 const updateRequest = z
   .strictObject({
     data: z.object({
-      attachments: usage.nullable().optional().describe('Photos: `disabled`, `optional` or `required`; `null` goes back to the reason\'s own rule.'),
-      comment: usage.nullable().optional().describe('A comment: `disabled`, `optional` or `required`; `null` goes back to the reason\'s own rule.'),
+      attachments: usage.nullable().optional().describe("Photos: `disabled`, `optional` or `required`; `null` goes back to the reason's own rule."),
+      comment: usage.nullable().optional().describe("A comment: `disabled`, `optional` or `required`; `null` goes back to the reason's own rule."),
       questions: z.array(shopReasonQuestion).max(20).nullable().optional().describe('The questions asked with this reason, by code; replaces the list.'),
     }),
   })
@@ -56,7 +54,8 @@ export const shopReasonEndpoints = [
     path: '/returns/v1/shops/{shop_id}/reasons',
     operationId: 'addShopReturnReasons',
     summary: 'Offer reasons in a shop',
-    description: "Adds reasons of the organization's catalogue to the shop; ones it offers already stay as they are. Takes shipments.manage (production: returns.manage).",
+    description:
+      "Adds reasons of the organization's catalogue to the shop; ones it offers already stay as they are. Takes shipments.manage (production: returns.manage).",
     tag: TAG,
     auth: returnsScope,
     params: shopParams,
@@ -64,7 +63,7 @@ export const shopReasonEndpoints = [
     bodyOptional: true,
     responses: {
       204: { description: 'Added.' },
-      422: { description: 'A reason that is not in the organization\'s catalogue (10008), pointing at its entry.', schema: errorDocument },
+      422: { description: "A reason that is not in the organization's catalogue (10008), pointing at its entry.", schema: errorDocument },
     },
     handler: async (ctx, { params, body }) => {
       await addShopReasons(ctx, params.shop_id, body?.data.return_reason_ids ?? []);
@@ -76,7 +75,8 @@ export const shopReasonEndpoints = [
     path: '/returns/v1/shops/{shop_id}/reasons/{return_reason_id}',
     operationId: 'updateShopReturnReason',
     summary: 'How a shop offers a reason',
-    description: 'Whether consumers may or must add a comment or photos with this reason in this shop, and which questions they answer. Send only what changes. Takes shipments.manage (production: returns.manage).',
+    description:
+      'Whether consumers may or must add a comment or photos with this reason in this shop, and which questions they answer. Send only what changes. Takes shipments.manage (production: returns.manage).',
     tag: TAG,
     auth: returnsScope,
     params: linkParams,

@@ -99,10 +99,15 @@ class OwnDocument {
     if (!content) return observed.text === '' ? [] : [`${observed.method} ${match!.path} ${observed.status} is documented without a body, but one was sent`];
     const media = mediaOf(observed.contentType);
     const entry = media ? content[media] : undefined;
-    if (!entry) return [`media type ${media} is not documented for ${observed.method} ${match!.path} ${observed.status} (documented: ${Object.keys(content).join(', ')})`];
+    if (!entry)
+      return [
+        `media type ${media} is not documented for ${observed.method} ${match!.path} ${observed.status} (documented: ${Object.keys(content).join(', ')})`,
+      ];
     if (entry.schema.format === 'binary' || observed.body === undefined) return [];
     const validate = this.validator(entry.schema);
-    return validate(observed.body) ? [] : [`body does not match the sandbox's document (${observed.method} ${match!.path} ${observed.status}):\n      ${describeErrors(validate)}`];
+    return validate(observed.body)
+      ? []
+      : [`body does not match the sandbox's document (${observed.method} ${match!.path} ${observed.status}):\n      ${describeErrors(validate)}`];
   }
 }
 
@@ -131,7 +136,8 @@ class Production {
     if (!operation || observed.status >= 400) return [];
     const response = operation.responses[String(observed.status)];
     const documented = Object.keys(operation.responses).filter((status) => status.startsWith('2'));
-    if (!response) return documented.length > 0 ? [`production answers ${operation.key} with ${documented.join('/')}, the sandbox with ${observed.status}`] : [];
+    if (!response)
+      return documented.length > 0 ? [`production answers ${operation.key} with ${documented.join('/')}, the sandbox with ${observed.status}`] : [];
     const content = response.content ?? {};
     if (Object.keys(content).length === 0) return observed.text === '' ? [] : [`production answers ${operation.key} ${observed.status} without a body`];
     const media = mediaOf(observed.contentType);
