@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
+import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { KindRegistry } from './jsonapi/resource.js';
-import { endpoint, pathPattern, type Endpoint } from './http/endpoint.js';
+import { endpoint, type Endpoint } from './http/endpoint.js';
 import { mount } from './http/mount.js';
 import { UNREAD_BODY_HEADERS, declaredLength, readsAsJson, streamBody } from './http/body.js';
 import { openCors } from './http/cors.js';
@@ -73,21 +74,18 @@ function renderError(error: unknown, c: Context, services: Services): Response {
   return jsonApi({ errors: [errorObject('internal', 'The sandbox failed to handle this request; the error was logged.')] }, 500);
 }
 
-/** 405 with an Allow header when another method serves the path, else 404/10000. */
-function notFound(endpoints: readonly Endpoint[]) {
-  const patterns = endpoints.map((endpoint) => ({ method: endpoint.method.toUpperCase(), pattern: pathPattern(endpoint.path) }));
-  return (c: Context) => {
-    const path = new URL(c.req.url).pathname;
-    const allowed = [...new Set(patterns.filter(({ pattern }) => pattern.test(path)).map(({ method }) => method))];
-    if (allowed.length > 0) {
-      if (allowed.includes('GET')) allowed.push('HEAD');
-      const error = ApiError.of('methodNotAllowed', `${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`, {
-        headers: { allow: allowed.join(', ') },
-      });
-      return jsonApi({ errors: error.errors }, 405, error.headers);
-    }
-    return jsonApi({ errors: [errorObject('notFound', `Nothing is served at ${path}. GET /openapi.json lists every endpoint.`)] }, 404);
-  };
+/** 404/10000 for a path no endpoint serves (hono's `methodNotAllowed` turns it into 405 when another method does). */
+function notFound(c: Context): Response {
+  const path = new URL(c.req.url).pathname;
+  return jsonApi({ errors: [errorObject('notFound', `Nothing is served at ${path}. GET /openapi.json lists every endpoint.`)] }, 404);
+}
+
+/** 405/10009 with an Allow header, for a path another method serves. */
+function methodRefused(c: Context, methods: string[]): Response {
+  const path = new URL(c.req.url).pathname;
+  const allowed = methods.join(', ');
+  const error = ApiError.of('methodNotAllowed', `${c.req.method} is not allowed on ${path}; allowed: ${allowed}.`, { headers: { allow: allowed } });
+  return jsonApi({ errors: error.errors }, 405, error.headers);
 }
 
 /**
@@ -147,11 +145,12 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   const services = 'jobs' in deps ? deps : createServices(deps);
 
   const endpoints = allEndpoints();
-  // Not strict: `/carriers/` is `/carriers`, as the 405 check (which allows a trailing slash) assumes.
+  // Not strict: `/carriers/` is `/carriers`.
   const app = new Hono<AppEnv>({ strict: false });
   if (services.logger) app.use('*', requestLog(services.logger));
   app.use('*', captureRequests(services));
   app.use('*', openCors());
+  app.use('*', methodNotAllowed({ app, onMethodNotAllowed: methodRefused }));
   // Endpoints that take less than BODY_LIMIT (the token endpoint), by path.
   const smallBodies = new Map(
     endpoints.flatMap((endpoint) =>
@@ -179,7 +178,7 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
     if (c.get('bodyRefused')) c.res.headers.set('connection', 'close');
   });
   mount(app, endpoints, services);
-  app.notFound(notFound(endpoints));
+  app.notFound(notFound);
   app.onError((error, c) => renderError(error, c, services));
   return app;
 }

@@ -65,6 +65,12 @@ describe('unknown paths and methods', () => {
     expect(answer.status).toBe(405);
     expect(firstError(answer)).toMatchObject({ code: '10009' });
     expect(answer.headers.get('allow')).toContain('GET');
+    expect(answer.headers.get('allow')).not.toContain('DELETE');
+    // With a trailing slash, and on a path of several methods, the Allow header lists exactly them.
+    const slashed = await sandbox.request('PUT', '/shipments/');
+    expect(slashed.status).toBe(405);
+    expect(slashed.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
+    expect(firstError(slashed).detail).toContain('PUT is not allowed on /shipments/');
   });
 
   it('answers an unknown id with 404/10002', async () => {

@@ -117,12 +117,3 @@ export function endpoint<
 export function honoPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
 }
-
-/** A matcher for the endpoint's path, used to tell 405 from 404. */
-export function pathPattern(path: string): RegExp {
-  const source = path
-    .split(/\{[^}]+\}/)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^/]+');
-  return new RegExp(`^${source}/?$`);
-}
