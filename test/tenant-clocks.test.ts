@@ -194,6 +194,19 @@ describe('a sandbox clock per tenant', () => {
     expect((await clockOf(sandbox, ta)).now).toBe(TEST_NOW + 2 * DAY - 30);
   });
 
+  it("offers collection time slots that can still be booked on the caller's clock", async () => {
+    const sandbox = await testSandbox();
+    const [a, b] = await twoTenants(sandbox);
+    const postnl = (await sandbox.get('/carriers')).body.data.find((carrier: Json) => carrier.attributes.code === 'postnl');
+    const firstSlot = async (token: string) =>
+      (await sandbox.get(`/carriers/${postnl.id}/collection-time-slots?country_code=NL&postal_code=1012AB&date_from=2026-01-12&date_to=2026-01-18`, token)).body
+        .data[0].attributes.from;
+    // TEST_NOW is Sunday 00:00 UTC. At 22:00 on A's clock PostNL's Monday slots are closed for A only.
+    await move(sandbox, { advance: 22 * 3600 }, a.token);
+    expect(await firstSlot(a.token)).toBe(TEST_NOW + 2 * DAY + 9 * 3600);
+    expect(await firstSlot(b.token)).toBe(TEST_NOW + DAY + 9 * 3600);
+  });
+
   it('keeps the replay window of Idempotency-Key on the tenant clock', async () => {
     const sandbox = await testSandbox();
     const [wa, wb] = [await world(sandbox, 'sandbox-client'), await world(sandbox, 'other-client')];
