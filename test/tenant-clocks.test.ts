@@ -4,6 +4,7 @@
  * organizations (`sandbox-client` and `other-client`) and tenants made with POST /_sandbox/tenants.
  */
 import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,6 +92,14 @@ describe('a sandbox clock per tenant', () => {
     expect(await clockOf(sandbox, a.token)).toMatchObject({ now: TEST_NOW + 7200, follows_global: false });
     expect(await clockOf(sandbox, b.token)).toEqual({ now: TEST_NOW, offset: 0, organization_id: b.organizationId, follows_global: true });
     expect(await clockOf(sandbox)).toEqual({ now: TEST_NOW, offset: 0 });
+
+    // The request log dates each tenant's requests on its clock.
+    const lastLogged = async (who: Tenant) => {
+      await sandbox.get('/shops', who.token);
+      return (await sandbox.get('/_sandbox/requests?path=/shops&limit=1', who.token)).body.data[0].time;
+    };
+    expect(await lastLogged(a)).toBe(TEST_NOW + 7200);
+    expect(await lastLogged(b)).toBe(TEST_NOW);
   });
 
   it("expires a tenant's tokens when its own clock passes their expiry, while the other tenant's tokens keep working", async () => {
@@ -192,6 +201,60 @@ describe('a sandbox clock per tenant', () => {
     expect(sandbox.store.all('tenantClocks')).toEqual([]);
     await move(sandbox, { advance: 30 });
     expect((await clockOf(sandbox, ta)).now).toBe(TEST_NOW + 2 * DAY - 30);
+  });
+
+  it("retries a tenant's failed webhook deliveries on its own clock", async () => {
+    const received: string[] = [];
+    const answers = [500, 500];
+    const server = createServer((request, response) => {
+      request.resume().on('end', () => {
+        received.push(new URL(request.url!, 'http://receiver').searchParams.get('tenant')!);
+        response.writeHead(answers.shift() ?? 200).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
+      const sandbox = await testSandbox();
+      const [wa, wb] = [await world(sandbox, 'sandbox-client'), await world(sandbox, 'other-client')];
+      const concept = (await sandbox.get('/statuses?page[size]=100', wa.token)).body.data.find((row: Json) => row.attributes.code === 'shipment-concept').id;
+      for (const [w, name] of [
+        [wa, 'a'],
+        [wb, 'b'],
+      ] as const) {
+        const organizationId = (await sandbox.get('/organizations', w.token)).body.data[0].id;
+        const hook = await sandbox.request('POST', '/hooks', {
+          token: w.token,
+          body: {
+            data: {
+              type: 'hooks',
+              attributes: {
+                name: 'Notify',
+                order: 100,
+                active: true,
+                trigger: {
+                  resource_type: 'shipment-statuses',
+                  resource_action: 'create',
+                  predicates: [{ pointer: '/relationships/status/data/id', operator: '==', value: concept }],
+                },
+                action: { action_type: 'send-resource', values: [{ url: `${url}?tenant=${name}`, tries: 2, retry_delay: 60 }] },
+              },
+              relationships: { owner: { data: { type: 'organizations', id: organizationId } } },
+            },
+          },
+        });
+        expect(hook.status, hook.text).toBe(201);
+        await createShipment(sandbox, w.token, deliverable(w, TEST_NOW + 9 * DAY));
+      }
+      await move(sandbox, { advance: 0 });
+      expect(received.sort()).toEqual(['a', 'b']);
+      await move(sandbox, { advance: 60 }, wa.token);
+      expect(received).toEqual(['a', 'b', 'a']);
+      await move(sandbox, { advance: 60 }, wb.token);
+      expect(received).toEqual(['a', 'b', 'a', 'b']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("offers collection time slots that can still be booked on the caller's clock", async () => {
