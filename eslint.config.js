@@ -48,5 +48,23 @@ export default tseslint.config(
       'no-useless-assignment': 'off',
     },
   },
+  {
+    // Every tenant has its own sandbox clock: an endpoint reads the caller's (`ctx.clock`, `ctx.rules`),
+    // or an organization's (`services.clocks.of(id)`), never the global one by accident.
+    files: ['src/resources/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='services'][property.name=/^(clock|rules)$/]",
+          message: "The global clock and rules: use the caller's tenant's (ctx.clock, ctx.rules) or services.clocks.of(organizationId).",
+        },
+        {
+          selector: "MemberExpression[object.property.name='services'][property.name=/^(clock|rules)$/]",
+          message: "The global clock and rules: use the caller's tenant's (ctx.clock, ctx.rules) or services.clocks.of(organizationId).",
+        },
+      ],
+    },
+  },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
 );

@@ -16,12 +16,13 @@ import type { AppDeps, Services } from './services.js';
 import type { Rules } from './domain/rules.js';
 import { callerCtx } from './http/context.js';
 import { resourceDocument } from './jsonapi/document.js';
-import { createScheduler } from './domain/scheduler.js';
+import { createScheduler, tenantScheduler } from './domain/scheduler.js';
 import { hookEvents } from './domain/hooks/engine.js';
 import { tokenVerifier } from './auth/tokens.js';
 import { RenderCache } from './jsonapi/render-cache.js';
 import { RequestLog } from './requestlog/log.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
+import { TenantClocks } from './store/tenant-clocks.js';
 import { IdSource, publicIdKey } from './ids.js';
 
 /** Endpoints that describe the sandbox itself: the API root and the OpenAPI document. */
@@ -98,7 +99,21 @@ export function createServices(deps: AppDeps): Services {
   const handlers = Object.assign({}, ...modules.map((module) => module.jobs ?? {}));
   const jobs = createScheduler(() => rules, handlers);
   const events = hookEvents(() => rules);
+  const clocks = new TenantClocks(deps.clock, deps.store);
+  // One `Rules` per tenant, made on its first request and kept: a request finds its tenant's
+  // rules with a Map lookup. The clocks read the store, so nothing here goes stale.
+  const tenantRules = new Map<string, Rules>();
+  const forTenant = (organizationId: string | undefined): Rules => {
+    if (organizationId === undefined) return rules;
+    let found = tenantRules.get(organizationId);
+    if (!found) {
+      found = { ...rules, organizationId, clock: clocks.of(organizationId), jobs: tenantScheduler(jobs, organizationId) };
+      tenantRules.set(organizationId, found);
+    }
+    return found;
+  };
   const rules: Rules = {
+    forTenant,
     store: deps.store,
     clock: deps.clock,
     jobs,
@@ -122,6 +137,7 @@ export function createServices(deps: AppDeps): Services {
   const services: Services = {
     ...deps,
     rules,
+    clocks,
     kinds,
     jobs,
     events,

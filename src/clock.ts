@@ -1,14 +1,19 @@
 /**
- * The sandbox clock. Every "now" in the sandbox comes from here, so moving the clock expires
- * tokens, verifies contracts and registers shipments exactly as waiting would.
+ * A sandbox clock as the rules read it. Every "now" in the sandbox comes from one, so moving a
+ * clock expires tokens, verifies contracts and registers shipments exactly as waiting would.
+ * Each tenant reads its own (`store/tenant-clocks.ts`); the global clock is the `Clock` below.
  */
-export interface Clock {
+export interface ClockView {
   /** Current sandbox time in milliseconds since the epoch. */
   nowMs(): number;
   /** Current sandbox time in whole Unix seconds. */
   now(): number;
   /** How far the sandbox clock runs ahead of its time source, in milliseconds. */
   offsetMs(): number;
+}
+
+/** The global sandbox clock, which can be set. */
+export interface Clock extends ClockView {
   /** Moves the clock so that it runs `offsetMs` ahead of its time source. */
   setOffsetMs(offsetMs: number): void;
 }

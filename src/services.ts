@@ -8,6 +8,7 @@ import type { KindRegistry } from './jsonapi/resource.js';
 import type { RequestLog } from './requestlog/log.js';
 import type { ResourceEvents, Rules } from './domain/rules.js';
 import type { Store } from './store/store.js';
+import type { TenantClocks } from './store/tenant-clocks.js';
 
 /** The logging calls the sandbox makes; a pino logger fits. */
 export interface Logger {
@@ -22,6 +23,7 @@ export interface Logger {
 /** What the app factory is handed: nothing in the sandbox reaches for globals. */
 export interface AppDeps {
   store: Store;
+  /** The global sandbox clock; each tenant's clock is never behind it (`clocks`). */
   clock: Clock;
   keys: Keys;
   config: Config;
@@ -31,8 +33,13 @@ export interface AppDeps {
 
 /** The deps plus what the app builds from them once, shared by every request. */
 export interface Services extends AppDeps {
-  /** What the domain rules are handed (store, clock, jobs, their settings, events, renderer). */
+  /**
+   * What the domain rules are handed (store, clock, jobs, their settings, events, renderer), on
+   * the global clock; `rules.forTenant(organizationId)` gives a tenant's, on its clock.
+   */
   rules: Rules;
+  /** The clock of every tenant (organization); `clock` is the global one. */
+  clocks: TenantClocks;
   kinds: KindRegistry;
   jobs: Scheduler;
   events?: ResourceEvents;

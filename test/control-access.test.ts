@@ -101,15 +101,14 @@ describe("a tenant's access token on the sandbox controls", () => {
     expect((await sandbox.get('/shops', b.token)).status).toBe(200);
   });
 
-  it('may read the clock, but not move it or create tenants (403, 10013)', async () => {
+  it("reads and moves its own tenant's clock, never the global one; may not create tenants (403, 10013)", async () => {
     const sandbox = await testSandbox();
     const a = await tenant(sandbox, 'A');
     const before = (await sandbox.get('/_sandbox/clock')).body;
-    expect((await sandbox.get('/_sandbox/clock', a.token)).body).toEqual(before);
-    const move = await sandbox.request('POST', '/_sandbox/clock', { token: a.token, body: { advance: 86400 } });
-    expect(move.status).toBe(403);
-    expect(firstError(move)).toMatchObject({ code: '10013', source: { header: 'Authorization' } });
-    expect(firstError(move).detail).toContain('admin token');
+    expect((await sandbox.get('/_sandbox/clock', a.token)).body).toEqual({ ...before, organization_id: a.organization_id, follows_global: true });
+    const move = await sandbox.request('POST', '/_sandbox/clock', { token: a.token, body: { advance: 3600 } });
+    expect(move.status, move.text).toBe(200);
+    expect(move.body).toEqual({ now: before.now + 3600, offset: before.offset + 3600, organization_id: a.organization_id, follows_global: false });
     expect((await sandbox.get('/_sandbox/clock')).body).toEqual(before);
     const create = await sandbox.request('POST', '/_sandbox/tenants', { token: a.token, body: {} });
     expect(create.status).toBe(403);
@@ -123,14 +122,18 @@ describe("a tenant's access token on the sandbox controls", () => {
     await shipmentOf(sandbox, b);
     expect((await sandbox.get('/_sandbox/requests', a.token)).body.data.every((entry: Json) => entry.client_id === a.client_id)).toBe(true);
     expect((await sandbox.request('POST', '/_sandbox/reset', { token: a.token, body: { client_id: b.client_id } })).status).toBe(404);
-    expect((await sandbox.request('POST', '/_sandbox/clock', { token: a.token, body: { advance: 1 } })).status).toBe(403);
+    const own = await sandbox.request('POST', '/_sandbox/clock', { token: a.token, body: { advance: 1 } });
+    expect(own.status, own.text).toBe(200);
+    expect(own.body).toMatchObject({ organization_id: a.organization_id, follows_global: false });
     const none = await sandbox.request('POST', '/_sandbox/reset', { body: {} });
     expect(none.status).toBe(401);
     expect(firstError(none)).toMatchObject({ code: '14003', source: { header: 'Authorization' } });
     const wrong = await sandbox.get('/_sandbox/requests', `${admin}x`);
     expect(wrong.status).toBe(401);
     expect(firstError(wrong)).toMatchObject({ code: '14002' });
-    expect((await sandbox.request('POST', '/_sandbox/clock', { token: admin, body: { advance: 1 } })).status).toBe(200);
+    const global = await sandbox.request('POST', '/_sandbox/clock', { token: admin, body: { advance: 1 } });
+    expect(global.status).toBe(200);
+    expect(global.body).not.toHaveProperty('organization_id');
   });
 });
 

@@ -2,12 +2,12 @@ import type { Services } from '../services.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Scope } from '../model/tenancy.js';
 import type { Principal } from '../model/tenancy.js';
-import { invalid } from './tokens.js';
+import { expired, invalid } from './tokens.js';
 
 /**
  * Resolves the `Authorization` header to a principal: `undefined` when no token was sent,
- * a 14002 error when a token was sent but cannot be trusted (bad signature, expired, revoked,
- * or its client no longer exists).
+ * a 14002 error when a token was sent but cannot be trusted (bad signature, expired on the clock
+ * of its organization, revoked, or its client no longer exists).
  */
 export async function authenticate(services: Services, header: string | undefined): Promise<Principal | undefined> {
   const token = bearerToken(header);
@@ -22,6 +22,8 @@ export async function authenticate(services: Services, header: string | undefine
   const user = store.get('users', client.user_id);
   const organization = user && store.get('organizations', user.organization_id);
   if (!organization) throw invalid('The organization of this access token no longer exists.');
+  // The verifier checked expiry on the global clock; the token expires on its tenant's, which may be ahead.
+  if (claims.exp <= services.clocks.of(organization.id).now()) throw expired();
   // Rows are replaced, never changed, so the same rows give the same principal.
   const known = principals.get(claims);
   if (known && known.client === client && known.organization === organization) return known.principal;

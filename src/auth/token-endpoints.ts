@@ -82,7 +82,10 @@ async function issue(services: Services, body: z.output<typeof tokenRequest>, au
     });
   }
   const scopes = grantedScopes(body.scope, client.scopes);
-  return signToken(services.keys, services.clock, services.config, {
+  // Issued and expiring on the clock of the client's organization (the global clock if it has none).
+  const organizationId = services.store.get('users', client.user_id)?.organization_id;
+  const clock = organizationId === undefined ? services.clock : services.clocks.of(organizationId);
+  return signToken(services.keys, clock, services.config, {
     clientId: client.id,
     scopes,
     jti: randomUUID(),

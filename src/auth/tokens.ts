@@ -1,5 +1,5 @@
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
-import type { Clock } from '../clock.js';
+import type { ClockView } from '../clock.js';
 import type { Config } from '../config.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { TOKEN_ALG, type Keys } from './keys.js';
@@ -24,7 +24,7 @@ export const AUDIENCE = 'parcel-sandbox-api';
 /** Signs an access token for `clientId` with the given scopes. */
 export async function signToken(
   keys: Keys,
-  clock: Clock,
+  clock: ClockView,
   config: Config,
   claims: { clientId: string; scopes: readonly string[]; jti: string; generation: number },
 ): Promise<{ token: string; expiresIn: number }> {
@@ -42,10 +42,10 @@ export async function signToken(
 }
 
 /**
- * Verifies signature, algorithm, issuer, audience and expiry (on the sandbox clock).
- * Any failure is a 14002 error; the detail says what was wrong without echoing the token.
+ * Verifies signature, algorithm, issuer, audience and expiry on `clock`. Any failure is a 14002
+ * error; the detail says what was wrong without echoing the token.
  */
-export async function verifyToken(keys: Keys, clock: Clock, token: string): Promise<TokenClaims> {
+export async function verifyToken(keys: Keys, clock: ClockView, token: string): Promise<TokenClaims> {
   try {
     const { payload } = await jwtVerify(token, keys.publicKey, {
       algorithms: [TOKEN_ALG],
@@ -63,12 +63,17 @@ export async function verifyToken(keys: Keys, clock: Clock, token: string): Prom
 }
 
 function describe(error: unknown): string {
-  if (error instanceof joseErrors.JWTExpired) return 'The access token has expired; request a new one.';
+  if (error instanceof joseErrors.JWTExpired) return EXPIRED;
   if (error instanceof joseErrors.JWTClaimValidationFailed) return `The access token's ${error.claim} claim is not acceptable.`;
   if (error instanceof joseErrors.JOSEAlgNotAllowed) return 'The access token is not signed with an accepted algorithm.';
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'The access token signature could not be verified.';
   return 'The access token could not be verified.';
 }
+
+const EXPIRED = 'The access token has expired; request a new one.';
+
+/** The refusal of a token whose `exp` has passed. */
+export const expired = (): ApiError => invalid(EXPIRED);
 
 export function invalid(detail: string): ApiError {
   return ApiError.of('invalidToken', detail);
@@ -81,10 +86,11 @@ export interface TokenVerifier {
 
 /**
  * A verifier with a bounded cache of verified tokens, keyed by the whole token string (so a
- * tampered token never hits). Expiry is checked on every use against the sandbox clock, which
- * can move.
+ * tampered token never hits). Expiry is checked on every use against `clock`, which can move.
+ * The app hands it the global clock: no tenant's clock is behind it, so a token expired on it
+ * has expired for its tenant too; `authenticate` then checks expiry on the tenant's own clock.
  */
-export function tokenVerifier(keys: Keys, clock: Clock, capacity = 10_000): TokenVerifier {
+export function tokenVerifier(keys: Keys, clock: ClockView, capacity = 10_000): TokenVerifier {
   const verified = new Map<string, TokenClaims>();
   return {
     async verify(token) {
@@ -92,7 +98,7 @@ export function tokenVerifier(keys: Keys, clock: Clock, capacity = 10_000): Toke
       if (cached) {
         if (cached.exp <= clock.now()) {
           verified.delete(token);
-          throw invalid('The access token has expired; request a new one.');
+          throw expired();
         }
         return cached;
       }

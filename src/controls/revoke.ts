@@ -41,7 +41,9 @@ async function claimsOf(keys: Keys, token: string): Promise<{ jti: string; exp: 
 
 /**
  * Drops what the clock made obsolete: revoked-token entries past their token's expiry (the token
- * is refused as expired anyway) and idempotency entries past the replay window.
+ * is refused as expired anyway) and idempotency entries past the replay window. `now` is the
+ * global clock: no tenant's clock is behind it, so what is obsolete on it is obsolete for every
+ * tenant (an entry obsolete only on a tenant's clock that ran ahead waits, and is ignored there).
  */
 export function purgeExpired(tx: Tx, now: number): number {
   let count = 0;

@@ -55,6 +55,7 @@ export async function createTenant(services: Services, request: z.output<typeof 
   // The fixture helpers bring faker: loaded when the first tenant is made, not at start-up.
   const { seededFakers } = await import('../fixtures/people.js');
   const { fakeOrganization, fakeShop, fakeUser } = await import('../fixtures/tenancy.js');
+  // A new tenant follows the global clock until it moves its own.
   const { store, clock } = services;
   const country = request.country_code ?? 'NL';
   const secret = randomBytes(24).toString('base64url');
@@ -149,13 +150,16 @@ export function clientsOf(services: Services, organizationId: string): Set<strin
  * configuration); then restores its shops and the broker contracts shared with it as seeded.
  * Fixture organizations get their seeded shops, own contracts, upcoming collections and returns
  * configuration back; tenants created through the
- * control API get their one shop as it was created. Clients, users and tokens are untouched.
+ * control API get their one shop as it was created. Clients, users, tokens and the tenant's clock
+ * are untouched.
  */
 export async function resetTenant(services: Services, clientId: string, within?: string): Promise<TenantResetSummary> {
-  const { store, clock } = services;
+  const { store, clocks } = services;
   const { organizationId } = tenantOf(services, clientId, within);
   const apiSeed = getSetting<TenantSeed>(store, tenantSetting(organizationId));
-  const fixture: StateData | undefined = apiSeed ? undefined : (await import('../fixtures/generate.js')).generateState(store.seed, clock.now());
+  // Seeded upcoming collections lie ahead of the tenant's clock, which the reset leaves where it is.
+  const now = clocks.of(organizationId).now();
+  const fixture: StateData | undefined = apiSeed ? undefined : (await import('../fixtures/generate.js')).generateState(store.seed, now);
   const isFixture = fixture?.tables.organizations?.some((row) => row.id === organizationId) ?? false;
 
   return store.transact((tx) => {

@@ -1,5 +1,6 @@
 import type { ContractRecord } from '../model/contract.js';
 import type { ReadView, Tx } from '../store/store.js';
+import { forgetTenantClock } from '../store/tenant-clocks.js';
 import { DomainError } from './errors.js';
 import { removeContract, removeHook, removeShop } from './removals.js';
 import { sharedWith } from './tenancy.js';
@@ -35,8 +36,8 @@ export function shipmentsOfOrganization(store: ReadView, organizationId: string)
 /**
  * Removes an organization without shipments, with its shops (their logos, hooks and collections),
  * hooks, own contracts (with their rates and coverages), address book, zones, logo, users and
- * their clients (whose tokens stop working) and their idempotency entries; its broker's contracts
- * are no longer shared with it. Throws `unprocessable` while it has shipments.
+ * their clients (whose tokens stop working) and their idempotency entries, and its own sandbox
+ * clock; its broker's contracts are no longer shared with it. Throws `unprocessable` while it has shipments.
  */
 export function removeOrganization(tx: Tx, organizationId: string, now: number): void {
   const organization = tx.get('organizations', organizationId);
@@ -64,5 +65,7 @@ export function removeOrganization(tx: Tx, organizationId: string, now: number):
     }
     tx.remove('users', user.id);
   }
+  // Its own sandbox clock goes with it.
+  forgetTenantClock(tx, organizationId);
   tx.remove('organizations', organizationId);
 }

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { ClockView } from '../clock.js';
 import type { ReturnRecord } from '../model/returns/return.js';
 import type { ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js';
 import type { Principal } from '../model/tenancy.js';
@@ -10,11 +10,23 @@ import type { JobRecord } from '../store/tables.js';
  * the few settings they read, and the hooks the edge provides (automation events, the renderer
  * of webhook payloads). The app builds one `Rules` from its configuration; nothing in the
  * domain reads the configuration or the app's other services.
+ *
+ * Every tenant (organization) has its own clock, so there is one `Rules` per tenant (made once,
+ * kept): `forTenant` gives it. Its `clock` is the tenant's and its `jobs` records the tenant on
+ * every job it schedules, so a job is due on the clock of the tenant whose data it touches. Work
+ * on a tenant's data uses that tenant's rules; the rules of no tenant (`organizationId`
+ * undefined) read the global clock.
  */
 export interface Rules {
   readonly store: Store;
-  readonly clock: Clock;
+  /** The clock of `organizationId`, or the global clock. */
+  readonly clock: ClockView;
+  /** Schedules jobs due on `clock`, for `organizationId`. */
   readonly jobs: Scheduler;
+  /** The tenant whose clock these rules read; `undefined` for the global clock. */
+  readonly organizationId?: string;
+  /** The same rules on the clock of an organization (the global clock for `undefined`): a Map lookup. */
+  forTenant(organizationId: string | undefined): Rules;
   readonly settings: RuleSettings;
   /** The AES key contract credentials are stored under. */
   readonly credentialsKey: Buffer;
@@ -66,11 +78,14 @@ export interface Acting {
 export type JobHandler = { apply(tx: Tx, job: JobRecord, rules: Rules): void } | { run(rules: Rules, job: JobRecord): Promise<void> };
 
 export interface Scheduler {
-  /** Schedules a job, replacing a pending job of the same kind and subject. */
-  schedule(tx: Tx, job: { kind: string; subject: string; dueMs: number; payload?: Record<string, unknown> }): void;
+  /**
+   * Schedules a job, replacing a pending job of the same kind and subject. `dueMs` is on the
+   * clock of the job's tenant: `organizationId`, or the tenant of the rules whose `jobs` this is.
+   */
+  schedule(tx: Tx, job: { kind: string; subject: string; dueMs: number; payload?: Record<string, unknown>; organizationId?: string }): void;
   /** Drops the pending job of a kind and subject, if any. */
   cancel(tx: Tx, kind: string, subject: string): void;
-  /** Runs every job due on the sandbox clock, including jobs those schedule that are due too. */
+  /** Runs every job that is due on the clock of its tenant, including jobs those schedule that are due too. */
   runDue(): Promise<number>;
   /** Runs due jobs as real time passes (the CLI server); tests move the clock instead. */
   start(intervalMs?: number): void;

@@ -6,22 +6,33 @@ export type { JobHandler, Scheduler } from './rules.js';
 
 const MAX_JOBS_PER_RUN = 100_000;
 
-/** The scheduler of one sandbox. Runs are serialized, so a job never runs twice at once. */
+/**
+ * The scheduler of one sandbox. Runs are serialized, so a job never runs twice at once. A job is
+ * due when the clock of its tenant (`organization_id`; the global clock without one) passes its
+ * `due_ms`, and runs on that tenant's rules, so what it writes is dated on the tenant's clock and
+ * what it schedules is the tenant's again.
+ */
 export function createScheduler(rules: () => Rules, handlers: Readonly<Record<string, JobHandler>>): Scheduler {
   let running: Promise<number> = Promise.resolve(0);
   let timer: NodeJS.Timeout | undefined;
 
   const dueJobs = (): JobRecord[] => {
-    const { store, clock } = rules();
-    const now = clock.nowMs();
-    return store
+    const global = rules();
+    // One reading per tenant, so every job of a tenant is judged against the same moment.
+    const nowOf = new Map<string | undefined, number>();
+    const now = (organizationId: string | undefined) => {
+      let value = nowOf.get(organizationId);
+      if (value === undefined) nowOf.set(organizationId, (value = global.forTenant(organizationId).clock.nowMs()));
+      return value;
+    };
+    return global.store
       .all('jobs')
-      .filter((job) => job.due_ms <= now)
+      .filter((job) => job.due_ms <= now(job.organization_id))
       .sort((a, b) => a.due_ms - b.due_ms);
   };
 
   const runOne = async (job: JobRecord): Promise<void> => {
-    const s = rules();
+    const s = rules().forTenant(job.organization_id);
     const handler = handlers[job.kind];
     const done = (tx: Tx) => {
       if (tx.get('jobs', job.id)) tx.remove('jobs', job.id);
@@ -56,14 +67,23 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
     return count;
   };
 
+  const cancel: Scheduler['cancel'] = (tx, kind, subject) => {
+    for (const job of tx.find('jobs', 'subject', subject)) if (job.kind === kind) tx.remove('jobs', job.id);
+  };
+
   return {
-    schedule(tx, { kind, subject, dueMs, payload }) {
-      this.cancel(tx, kind, subject);
-      tx.insert('jobs', { id: tx.newId(), kind, subject, due_ms: dueMs, ...(payload ? { payload } : {}) });
+    schedule(tx, { kind, subject, dueMs, payload, organizationId }) {
+      cancel(tx, kind, subject);
+      tx.insert('jobs', {
+        id: tx.newId(),
+        kind,
+        subject,
+        due_ms: dueMs,
+        ...(organizationId !== undefined ? { organization_id: organizationId } : {}),
+        ...(payload ? { payload } : {}),
+      });
     },
-    cancel(tx, kind, subject) {
-      for (const job of tx.find('jobs', 'subject', subject)) if (job.kind === kind) tx.remove('jobs', job.id);
-    },
+    cancel,
     runDue() {
       running = running.then(drain, drain);
       return running;
@@ -78,5 +98,16 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
       if (timer) clearInterval(timer);
       timer = undefined;
     },
+  };
+}
+
+/** The scheduler as a tenant's rules hand it out: what it schedules is that tenant's. */
+export function tenantScheduler(scheduler: Scheduler, organizationId: string): Scheduler {
+  return {
+    schedule: (tx, job) => scheduler.schedule(tx, { ...job, organizationId: job.organizationId ?? organizationId }),
+    cancel: (tx, kind, subject) => scheduler.cancel(tx, kind, subject),
+    runDue: () => scheduler.runDue(),
+    start: (intervalMs) => scheduler.start(intervalMs),
+    stop: () => scheduler.stop(),
   };
 }

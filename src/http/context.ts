@@ -1,3 +1,4 @@
+import type { ClockView } from '../clock.js';
 import type { Principal } from '../model/tenancy.js';
 import type { Services } from '../services.js';
 import type { Acting, Rules } from '../domain/rules.js';
@@ -9,6 +10,10 @@ export interface Ctx extends RenderContext, Acting {
   readonly services: Services;
   /** The authenticated client, or `undefined` on a public endpoint called without a token. */
   readonly principal: Principal | undefined;
+  /** The rules on the clock of the caller's tenant (the global clock without a caller). */
+  readonly rules: Rules;
+  /** The clock of the caller's tenant (`rules.clock`): every "now" of a request is read from it. */
+  readonly clock: ClockView;
   /** Absolute URL of a path on this sandbox (from the configured public URL or the request host). */
   url(path: string): string;
   /** The URL the request was made to. */
@@ -24,13 +29,16 @@ function originOf(url: string): string {
 /** One request's context; a class, because an object literal with a getter is slow to make. */
 class RequestCtx implements Ctx {
   private parsed: URL | undefined;
+  readonly rules: Rules;
 
   constructor(
     readonly services: Services,
     readonly principal: Principal | undefined,
     private readonly base: string,
     private readonly rawUrl: string,
-  ) {}
+  ) {
+    this.rules = services.rules.forTenant(principal?.organizationId);
+  }
 
   get requestUrl(): URL {
     return (this.parsed ??= new URL(this.rawUrl));
@@ -40,8 +48,8 @@ class RequestCtx implements Ctx {
     return this.services.kinds;
   }
 
-  get rules(): Rules {
-    return this.services.rules;
+  get clock(): ClockView {
+    return this.rules.clock;
   }
 
   url(path: string): string {

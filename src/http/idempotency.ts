@@ -5,13 +5,13 @@ import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { apiErrorOf } from './domain-errors.js';
 import { DomainError } from '../domain/errors.js';
-import type { Services } from '../services.js';
+import type { Ctx } from './context.js';
 import type { Tx } from '../store/store.js';
 import type { IdempotencyRecord } from '../store/tables.js';
 import { canonicalJson } from '../domain/canonical-json.js';
 import { packBody, unpackBody } from '../domain/replay-body.js';
 
-/** How long a finished request is replayed for its key: 24 hours on the sandbox clock. */
+/** How long a finished request is replayed for its key: 24 hours on the clock of the caller's tenant. */
 export const REPLAY_WINDOW = 24 * 3600;
 export const MAX_KEY_LENGTH = 255;
 
@@ -57,7 +57,7 @@ function replay(record: IdempotencyRecord): Response {
  * that makes its effect durable, so an acknowledged create and its key can never part.
  */
 export async function idempotent(
-  services: Services,
+  ctx: Ctx,
   clientId: string,
   key: string,
   bodyFingerprint: string,
@@ -65,7 +65,9 @@ export async function idempotent(
   /** The status of a repeat while the first still runs: 409 on POST /shipments (the seed's), 423 where production documents it. */
   inFlightStatus = 409,
 ): Promise<Response> {
-  const { store, clock, inFlight } = services;
+  // The replay window runs on the clock of the caller's tenant.
+  const { services, clock } = ctx;
+  const { store, inFlight } = services;
   const id = createHash('sha256').update(`${clientId}\u0000${key}`).digest('hex');
   if (inFlight.has(id)) {
     throw ApiError.of('conflict', 'A request with this Idempotency-Key is still being processed; retry when it has finished.', {

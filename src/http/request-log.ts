@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './env.js';
 import type { Clock } from '../clock.js';
+import type { TenantClocks } from '../store/tenant-clocks.js';
 import { isUnlogged, type RawMessage, type RequestLog } from '../requestlog/log.js';
 import { keptMessage } from '../requestlog/keep.js';
 import type { Logger } from '../services.js';
@@ -112,19 +113,23 @@ function tokenClient(c: Context, status: number, request: RawMessage): string | 
  * Only text is kept here; parsing and redaction wait until the log is read, so this costs
  * little on every request. A failure to capture is logged and otherwise ignored.
  */
-export function captureRequests(services: { requestLog: RequestLog; clock: Clock; logger?: Logger }): MiddlewareHandler<AppEnv> {
+export function captureRequests(services: { requestLog: RequestLog; clock: Clock; clocks: TenantClocks; logger?: Logger }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (isUnlogged(c.req.path)) return next();
     const log = services.requestLog;
     const id = log.nextId();
-    const time = services.clock.now();
+    const arrivedMs = services.clock.nowMs();
     const started = performance.now();
     await next();
     const duration = Math.round((performance.now() - started) * 10) / 10;
     try {
       const request = keepBodilessRequest(c) ?? (await keepRequest(c));
       const url = c.req.url;
-      const clientId = c.get('principal')?.clientId ?? tokenClient(c, c.res.status, request);
+      const principal = c.get('principal');
+      const clientId = principal?.clientId ?? tokenClient(c, c.res.status, request);
+      // A tenant's request is dated on its clock (as far ahead of the global clock as it is now).
+      const aheadMs = principal ? services.clocks.of(principal.organizationId).nowMs() - services.clock.nowMs() : 0;
+      const time = Math.floor((arrivedMs + aheadMs) / 1000);
       log.add({
         id,
         time,

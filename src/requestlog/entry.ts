@@ -16,7 +16,7 @@ export interface CapturedMessage {
 export interface RequestLogEntry {
   /** Sequence number in this sandbox process; higher is newer. */
   id: number;
-  /** Sandbox clock (Unix seconds) when the request arrived. */
+  /** Sandbox clock (Unix seconds) when the request arrived: the clock of its tenant, or the global clock. */
   time: number;
   method: string;
   /** Path with query string. */

@@ -124,7 +124,7 @@ export const addressEndpoints = [
       checkIdentity(body.data, 'addresses');
       ownOrganization(ctx, body.data.relationships.organization, true);
       const organizationId = principalOf(ctx).organizationId;
-      const now = ctx.services.clock.now();
+      const now = ctx.clock.now();
       const row = await ctx.services.store.transact((tx) =>
         tx.insert('addresses', { ...body.data.attributes, id: tx.newId(), organization_id: organizationId, created_at: now }),
       );

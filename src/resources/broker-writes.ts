@@ -63,7 +63,7 @@ function brokerOf(ctx: Ctx, id: string): BrokerRecord {
 
 async function saveBroker(ctx: Ctx, sent: Attributes, enterpriseId: string | undefined, existing?: BrokerRecord): Promise<BrokerRecord> {
   const logo = sent.logo && (await decodeLogo(sent.logo, ctx.services.config.logoMaxBytes, '/data/attributes/logo'));
-  const now = ctx.services.clock.now();
+  const now = ctx.clock.now();
   return ctx.services.store.transact((tx) => {
     const changes = { ...changesOf(sent), ...(enterpriseId !== undefined ? { enterprise_id: enterpriseId } : {}) };
     const before = existing && tx.get('brokers', existing.id);

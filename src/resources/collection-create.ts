@@ -107,7 +107,7 @@ function checkCreate(ctx: Ctx, data: CreateData): { problems: ErrorObject[]; sho
     );
   }
   const { from, to } = data.attributes.collection_time;
-  const now = ctx.services.clock.now();
+  const now = ctx.clock.now();
   const pointer = (member: string) => ({ source: { pointer: `/data/attributes/collection_time/${member}` } });
   if (from < now)
     problems.push(errorObject('unprocessable', `The collection time lies in the past: 'from' (${from}) is before the current time (${now}).`, pointer('from')));
@@ -135,7 +135,7 @@ async function createCollection(ctx: Ctx, body: z.output<typeof createRequest>, 
   if (problems.length > 0 || !shop) throw new ApiError(problems);
   const { name, description, address: where, collection_time } = data.attributes;
   const { services } = ctx;
-  const now = services.clock.now();
+  const now = ctx.clock.now();
   const row = await services.store.transact((tx) => {
     const collection: CollectionRecord = tx.insert('collections', {
       id: tx.newId(),
@@ -150,7 +150,7 @@ async function createCollection(ctx: Ctx, body: z.output<typeof createRequest>, 
       ...(contract ? { contract_id: contract.id } : {}),
       status_id: statusByCode(tx, 'collection-concept').id,
     });
-    return data.attributes.register === true ? registerCollection(tx, services.rules, collection) : collection;
+    return data.attributes.register === true ? registerCollection(tx, ctx.rules, collection) : collection;
   });
   return jsonApi(resourceDocument(ctx, collectionKind, row, include), 201, { location: ctx.url(collectionKind.self(row)) });
 }

@@ -54,7 +54,7 @@ export const collectionRpcEndpoints = [
     handler: async (ctx, { body }) => {
       const { services } = ctx;
       await services.store.transact((tx) =>
-        addShipments(tx, principalOf(ctx), { collectionId: body.data.collection_id, shipmentIds: body.data.shipment_ids, now: services.clock.now() }),
+        addShipments(tx, principalOf(ctx), { collectionId: body.data.collection_id, shipmentIds: body.data.shipment_ids, now: ctx.clock.now() }),
       );
       return new Response(null, { status: 204 });
     },
@@ -78,7 +78,7 @@ export const collectionRpcEndpoints = [
     },
     handler: async (ctx, { body }) => {
       const { services } = ctx;
-      const manifest = await services.store.transact((tx) => createCollectionManifest(tx, principalOf(ctx), body.data.collection_id, services.clock.now()));
+      const manifest = await services.store.transact((tx) => createCollectionManifest(tx, principalOf(ctx), body.data.collection_id, ctx.clock.now()));
       return plainJson({ data: toResourceObject(manifestKind, manifest, ctx) });
     },
   }),

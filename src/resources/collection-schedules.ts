@@ -81,7 +81,7 @@ function calendarProblems(ctx: Ctx, data: CreateData, contract: ContractRecord, 
       ),
     );
   }
-  const today = Math.floor(ctx.services.clock.now() / DAY) * DAY;
+  const today = Math.floor(ctx.clock.now() / DAY) * DAY;
   let outside = false;
   data.attributes.days.forEach((name, index) => {
     // The next date that is this day of the week, and the schedule's window on it.
@@ -181,7 +181,7 @@ export const collectionScheduleEndpoints = [
       const { problems, shopId, contract } = checkCreate(ctx, body.data);
       if (problems.length > 0) throw new ApiError(problems);
       const { services } = ctx;
-      const now = services.clock.now();
+      const now = ctx.clock.now();
       const row = await services.store.transact((tx) => {
         const schedule = tx.insert('collectionSchedules', {
           id: tx.newId(),
@@ -192,7 +192,7 @@ export const collectionScheduleEndpoints = [
           ...(contract ? { contract_id: contract.id } : {}),
           created_at: now,
         });
-        topUp(tx, services.rules, schedule, now);
+        topUp(tx, ctx.rules, schedule, now);
         return tx.get('collectionSchedules', schedule.id)!;
       });
       return jsonApi(resourceDocument(ctx, collectionScheduleKind, row), 201, { location: ctx.url(collectionScheduleKind.self(row)) });
@@ -211,7 +211,7 @@ export const collectionScheduleEndpoints = [
     responses: { 204: { description: 'Deleted.' } },
     handler: async (ctx, { params }) => {
       const row = findOr404(ctx, 'collectionSchedules', 'collection-schedules', params.collection_schedule_id, (candidate) => visible(ctx, candidate));
-      await ctx.services.store.transact((tx) => removeSchedule(tx, ctx.services.rules, row.id));
+      await ctx.services.store.transact((tx) => removeSchedule(tx, ctx.rules, row.id));
       return new Response(null, { status: 204 });
     },
   }),

@@ -109,7 +109,7 @@ export const collectionSlotEndpoints = [
       const end = q.date_to.day ? q.date_to.seconds + DAY : q.date_to.seconds;
       if (end <= start) throw refuse('date_to must lie after date_from.', 'date_to');
       if (end - start > MAX_RANGE_DAYS * DAY) throw refuse(`The range spans more than ${MAX_RANGE_DAYS} days; ask for less at a time.`, 'date_to');
-      const now = ctx.services.clock.now();
+      const now = ctx.clock.now();
       const search = `country_code=${q.country_code}&postal_code=${encodeURIComponent(q.postal_code)}`;
       const rows = slotsBetween(calendar, start, end)
         .filter((slot) => slot.bookBefore > now)

@@ -52,7 +52,7 @@ const updateRequest = resourceRequest({
 
 /** 423/10005 once the collection window has begun on the sandbox clock. */
 function assertNotStarted(ctx: Ctx, collection: CollectionRecord, action: string): void {
-  const now = ctx.services.clock.now();
+  const now = ctx.clock.now();
   if (!collectionStarted(collection, now)) return;
   throw ApiError.of(
     'cannotModify',
@@ -78,7 +78,7 @@ function registrationProblems(ctx: Ctx, collection: CollectionRecord): DomainErr
     return DomainError.unprocessable(`Contract '${contract.id}' is ${contract.status}; only an active contract can book a collection.`, where);
   const { problems } = bookingProblems(
     store,
-    { contract, countryCode: collection.address.country_code, window: collection.collection_time, now: ctx.services.clock.now() },
+    { contract, countryCode: collection.address.country_code, window: collection.collection_time, now: ctx.clock.now() },
     {
       contract: where,
       country: where,
@@ -128,7 +128,7 @@ export const collectionWriteEndpoints = [
       const { services } = ctx;
       const row = await services.store.transact((tx) => {
         const changed = tx.update('collections', current.id, changes);
-        return attributes.register === true ? registerCollection(tx, services.rules, changed) : changed;
+        return attributes.register === true ? registerCollection(tx, ctx.rules, changed) : changed;
       });
       return jsonApi(resourceDocument(ctx, collectionKind, row));
     },
@@ -168,9 +168,9 @@ export const collectionWriteEndpoints = [
             `${carrier?.name ?? 'The carrier'} does not cancel booked collections (collections.voids_registered_collections is false): collection '${current.id}' stays registered.`,
           );
         }
-        await services.store.transact((tx) => voidCollection(tx, services.rules, current, services.clock.now()));
+        await services.store.transact((tx) => voidCollection(tx, ctx.rules, current, ctx.clock.now()));
       } else {
-        await services.store.transact((tx) => removeCollection(tx, current.id, services.clock.now()));
+        await services.store.transact((tx) => removeCollection(tx, current.id, ctx.clock.now()));
       }
       return new Response(null, { status: 204 });
     },

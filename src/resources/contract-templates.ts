@@ -116,7 +116,8 @@ export const contractTemplateEndpoints = [
       if (ctx.principal) throw brokerOnly('Creating a contract template');
       const { data } = body;
       checkIdentity(data, 'contract-templates');
-      const { store, clock } = ctx.services;
+      const { store } = ctx.services;
+      const { clock } = ctx;
       const brokerId = relatedId(data.relationships.broker, 'broker', ['brokers'])!;
       if (!store.get('brokers', brokerId)) throw unknownRelated('broker', 'brokers', brokerId);
       const carrierId = relatedId(data.relationships.carrier, 'carrier', ['carriers'])!;

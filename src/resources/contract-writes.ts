@@ -123,7 +123,7 @@ export const contractWriteEndpoints = [
       const owner = ownerOf(ctx, data.relationships.owner);
       const templateId = templateOf(ctx, data.relationships.contract_template, carrierId);
       const { services } = ctx;
-      const now = services.clock.now();
+      const now = ctx.clock.now();
       const contract = await services.store.transact((tx) => {
         const row = tx.insert('contracts', {
           id: tx.newId(),
@@ -138,7 +138,7 @@ export const contractWriteEndpoints = [
           ...(templateId ? { contract_template_id: templateId } : {}),
           credentials: sealCredentials(services.keys.credentialsKey, data.attributes.credentials),
         });
-        scheduleVerification(tx, services.rules, row.id);
+        scheduleVerification(tx, ctx.rules, row.id);
         return row;
       });
       return jsonApi(resourceDocument(ctx, contractKind, contract), 201, { location: ctx.url(contractKind.self(contract)) });
@@ -180,9 +180,9 @@ export const contractWriteEndpoints = [
           ...(changes.volumetric_weight_divisor_factor !== undefined ? { volumetric_weight_divisor_factor: changes.volumetric_weight_divisor_factor } : {}),
           status: rekeyed ? 'pending' : status,
           ...(rekeyed ? { credentials: sealCredentials(services.keys.credentialsKey, changes.credentials!), verification_errors: undefined } : {}),
-          updated_at: services.clock.now(),
+          updated_at: ctx.clock.now(),
         });
-        if (rekeyed) scheduleVerification(tx, services.rules, row.id);
+        if (rekeyed) scheduleVerification(tx, ctx.rules, row.id);
         return row;
       });
       return jsonApi(resourceDocument(ctx, contractKind, updated));

@@ -142,7 +142,7 @@ export const hookEndpoints = [
           id: tx.newId(),
           owner,
           organization_id: principalOf(ctx).organizationId,
-          created_at: ctx.services.clock.now(),
+          created_at: ctx.clock.now(),
         }),
       );
       return jsonApi(resourceDocument(ctx, hookKind, hook), 201, { location: ctx.url(hookKind.self(hook)) });

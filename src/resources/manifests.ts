@@ -124,7 +124,7 @@ export const manifestEndpoints = [
         updateStatuses: body.meta?.update_shipment_statuses === true,
       };
       const { services } = ctx;
-      const manifest = await services.store.transact((tx) => createManifest(tx, services.rules, principalOf(ctx), request, services.clock.now()));
+      const manifest = await services.store.transact((tx) => createManifest(tx, ctx.rules, principalOf(ctx), request, ctx.clock.now()));
       return jsonApi(resourceDocument(ctx, manifestKind, manifest), 201, { location: ctx.url(manifestKind.self(manifest)) });
     },
   }),

@@ -108,14 +108,7 @@ export const multiColliShipmentEndpoints = [
       if (!colli) throw ApiError.invalid('meta with colli is required: the parcels of the shipment, each with its weight.', '/meta');
       const key = headers['Idempotency-Key'];
       if (key === undefined) return respond(ctx, body, colli);
-      return idempotent(
-        ctx.services,
-        principalOf(ctx).clientId,
-        key,
-        requestFingerprint(rawBody, search),
-        (remember) => respond(ctx, body, colli, remember),
-        423,
-      );
+      return idempotent(ctx, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) => respond(ctx, body, colli, remember), 423);
     },
   }),
 ];

@@ -112,7 +112,7 @@ export const organizationWriteEndpoints = [
       const brokerId = relatedId(data.relationships.broker, 'broker', ['brokers'])!;
       if (!ctx.services.store.get('brokers', brokerId)) throw unknownRelated('broker', 'brokers', brokerId);
       const logo = await uploaded(ctx, data.meta?.logo);
-      const now = ctx.services.clock.now();
+      const now = ctx.clock.now();
       const { name, ...rest } = data.attributes;
       const row = await ctx.services.store.transact((tx) => {
         const created = tx.insert('organizations', {
@@ -151,7 +151,8 @@ export const organizationWriteEndpoints = [
         throw ApiError.unprocessable('An organization stays with its broker: `broker` can only be sent as it is.', '/data/relationships/broker/data/id');
       }
       const logo = await uploaded(ctx, body.data.meta?.logo);
-      const now = ctx.services.clock.now();
+      // On the organization's clock, also when the broker (admin token) changes it.
+      const now = ctx.services.clocks.of(current.id).now();
       const row = await ctx.services.store.transact((tx) => {
         const before = tx.get('organizations', current.id);
         if (!before) throw ApiError.notFound('organizations', current.id);
@@ -179,8 +180,8 @@ export const organizationWriteEndpoints = [
     },
     handler: async (ctx, { params }) => {
       const organization = changeable(ctx, params.organization_id);
-      const { store, clock } = ctx.services;
-      await store.transact((tx) => removeOrganization(tx, organization.id, clock.now()));
+      const { store, clocks } = ctx.services;
+      await store.transact((tx) => removeOrganization(tx, organization.id, clocks.of(organization.id).now()));
       return new Response(null, { status: 204 });
     },
   }),

@@ -80,14 +80,7 @@ export const registeredShipmentEndpoints = [
       checkIdentity(body.data, 'shipments');
       const key = headers['Idempotency-Key'];
       if (key === undefined) return respond(ctx, body, include);
-      return idempotent(
-        ctx.services,
-        principalOf(ctx).clientId,
-        key,
-        requestFingerprint(rawBody, search),
-        (remember) => respond(ctx, body, include, remember),
-        423,
-      );
+      return idempotent(ctx, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) => respond(ctx, body, include, remember), 423);
     },
   }),
 ];

@@ -112,9 +112,9 @@ export const shipmentRpcEndpoints = [
       if (status.code !== shipment.status_code) {
         await services.store.transact((tx) => {
           services.jobs.cancel(tx, WALK_SHIPMENT, shipment.id);
-          addStatus(tx, services.rules, shipment, {
+          addStatus(tx, ctx.rules, shipment, {
             code: status.code,
-            at: services.clock.now(),
+            at: ctx.clock.now(),
             carrier: { code: 'SIM', description: `Simulated: ${status.name}` },
             carrierStatuses,
           });
@@ -125,7 +125,7 @@ export const shipmentRpcEndpoints = [
           const current = tx.get('shipmentStatuses', shipment.shipment_status_id)!;
           const added = carrierStatuses.map((carrier) => ({ ...carrier, category: carrier.category ?? 'default' }));
           tx.update('shipmentStatuses', current.id, { carrier_statuses: [...current.carrier_statuses, ...added] });
-          tx.update('shipments', shipment.id, { synced_at: services.clock.now(), updated_at: Math.max(shipment.updated_at, services.clock.now()) });
+          tx.update('shipments', shipment.id, { synced_at: ctx.clock.now(), updated_at: Math.max(shipment.updated_at, ctx.clock.now()) });
         });
       }
       return new Response(null, { status: 204 });

@@ -50,9 +50,7 @@ export const shipmentWriteEndpoints = [
       const draft = draftFromCreate(body);
       const key = headers['Idempotency-Key'];
       if (key === undefined) return respondCreated(ctx, draft, include);
-      return idempotent(ctx.services, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) =>
-        respondCreated(ctx, draft, include, remember),
-      );
+      return idempotent(ctx, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) => respondCreated(ctx, draft, include, remember));
     },
   }),
   endpoint({

@@ -29,7 +29,8 @@ export const shopDeleteEndpoint = endpoint({
   },
   handler: async (ctx, { params }) => {
     const shop = findOr404(ctx, 'shops', 'shops', params.shop_id, (row) => shopVisible(ctx, row));
-    const { store, clock } = ctx.services;
+    const { store } = ctx.services;
+    const { clock } = ctx;
     await store.transact((tx) => {
       // Checked inside the transaction, so a shipment created meanwhile cannot be orphaned.
       const shipments = shipmentsOfShop(tx, shop.id).length;

@@ -122,7 +122,7 @@ async function createShop(ctx: Ctx, body: z.output<typeof createRequest>, includ
   if (organizationId !== principal.organizationId) throw unknownRelated('organization', 'organizations', organizationId);
   const upload = uploadOf(body);
   const logo = upload && (await decodeLogo(upload.logo, ctx.services.config.logoMaxBytes, upload.pointer));
-  const now = ctx.services.clock.now();
+  const now = ctx.clock.now();
   const { created_at: _ignored, return_portal_url: _derived, ...attributes } = body.data.attributes;
   const row = await ctx.services.store.transact((tx) => {
     const id = tx.newId();
@@ -163,7 +163,7 @@ async function updateShop(ctx: Ctx, shopId: string, body: z.output<typeof update
   checkIdentity(body.data, 'shops', shopId);
   const upload = uploadOf(body);
   const logo = upload && (await decodeLogo(upload.logo, ctx.services.config.logoMaxBytes, upload.pointer));
-  const now = ctx.services.clock.now();
+  const now = ctx.clock.now();
   const attributes = body.data.attributes ?? {};
   const row = await ctx.services.store.transact((tx) => {
     // Read again inside the transaction: the row may have changed while the logo was checked.

@@ -140,7 +140,7 @@ export const zoneEndpoints = [
       checkIdentity(body.data, 'zones');
       checkCode(ctx, body.data.attributes.code);
       const organizationId = principalOf(ctx).organizationId;
-      const now = ctx.services.clock.now();
+      const now = ctx.clock.now();
       const { name, code, country_codes } = body.data.attributes;
       const row = await ctx.services.store.transact((tx) =>
         tx.insert('zones', { ...changesOf(body.data.attributes), name, code, country_codes, id: tx.newId(), organization_id: organizationId, created_at: now }),

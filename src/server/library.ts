@@ -22,7 +22,7 @@ export interface SandboxOptions {
   logger?: Logger;
 }
 
-/** One in-process sandbox: its own data in memory and its own clock, no port. */
+/** One in-process sandbox: its own data in memory and its own clocks, no port. */
 export interface Sandbox {
   /** The base URL `request()` resolves paths against and links in answers start with. */
   readonly url: string;
@@ -42,12 +42,14 @@ export interface Sandbox {
   /**
    * Moves the sandbox clock forward and runs everything that became due (registrations,
    * verifications, status walks), like `POST /_sandbox/clock`. Resolves with the new time.
+   * With `{ token }` (an access token of a tenant) it moves that tenant's clock only, as the
+   * control does with that token; without, the global clock (and every tenant that follows it).
    */
-  advanceClock(seconds: number): Promise<number>;
+  advanceClock(seconds: number, options?: { token?: string }): Promise<number>;
   /** Restores the seeded data and the start time, like `POST /_sandbox/reset`. */
   reset(): Promise<void>;
-  /** The sandbox time in Unix seconds. */
-  now(): number;
+  /** The sandbox time in Unix seconds: of the global clock, or of an organization's clock. */
+  now(organizationId?: string): number;
   /** Releases the sandbox; requests afterwards fail. */
   close(): Promise<void>;
 }
@@ -87,10 +89,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     return fetch(new URL(path, url), { ...init, headers });
   };
 
-  /** Calls a `/_sandbox/` control endpoint, with the admin token when one is configured. */
-  const control = async <T>(path: string, body?: unknown): Promise<T> => {
+  /** Calls a `/_sandbox/` control endpoint, with `token` or else the admin token when one is configured. */
+  const control = async <T>(path: string, body?: unknown, token = config.adminToken): Promise<T> => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (config.adminToken !== undefined) headers.authorization = `Bearer ${config.adminToken}`;
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
     const answer = await request(path, { method: 'POST', headers, body: JSON.stringify(body ?? {}) });
     if (!answer.ok) throw new Error(`parcel-sandbox: POST ${path} failed with ${answer.status}: ${await answer.text()}`);
     return (await answer.json()) as T;
@@ -112,14 +114,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       if (!answer.ok) throw new Error(`parcel-sandbox: token for '${clientId}' refused with ${answer.status}: ${await answer.text()}`);
       return ((await answer.json()) as { access_token: string }).access_token;
     },
-    async advanceClock(seconds) {
+    async advanceClock(seconds, options = {}) {
       if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError(`parcel-sandbox: advanceClock takes whole seconds, 0 or more; got ${seconds}`);
-      return (await control<{ now: number }>('/_sandbox/clock', { advance: seconds })).now;
+      return (await control<{ now: number }>('/_sandbox/clock', { advance: seconds }, options.token ?? config.adminToken)).now;
     },
     async reset() {
       await control('/_sandbox/reset');
     },
-    now: () => clock.now(),
+    now: (organizationId) => (organizationId === undefined ? clock.now() : services.clocks.of(organizationId).now()),
     async close() {
       if (closed) return;
       closed = true;

@@ -26,14 +26,20 @@ import type { ReturnReportFileRecord, ReturnReportRecord } from '../model/return
 export type SettingRecord = { id: string; value: unknown };
 
 /**
- * Work scheduled on the sandbox clock (contract verification, shipment registration, ...).
+ * Work scheduled on a sandbox clock (contract verification, shipment registration, ...).
  * `subject` is the id of the resource the job is about; one job per kind and subject.
  */
 export type JobRecord = {
   id: string;
   kind: string;
   subject: string;
+  /** Milliseconds on the clock of the job's tenant at which the job is due. */
   due_ms: number;
+  /**
+   * The organization whose data the job touches: the job is due on its clock and runs on it.
+   * Jobs without one (written before tenants had clocks, or about no tenant) are due on the global clock.
+   */
+  organization_id?: string;
   payload?: Record<string, unknown>;
 };
 
@@ -53,10 +59,18 @@ export type IdempotencyRecord = {
 /** A single revoked access token, by `jti`, kept until the token would have expired anyway. */
 export type RevokedTokenRecord = { id: string; expires_at: number };
 
+/**
+ * A tenant that moved its own sandbox clock (`store/tenant-clocks.ts`): `id` is the organization
+ * id, `offset_ms` how far its clock runs ahead of the time source. Tenants without a row follow
+ * the global clock.
+ */
+export type TenantClockRecord = { id: string; offset_ms: number };
+
 /** Every table of the sandbox and the row type it holds. */
 export interface Tables {
   settings: SettingRecord;
   revokedTokens: RevokedTokenRecord;
+  tenantClocks: TenantClockRecord;
   jobs: JobRecord;
   brokers: BrokerRecord;
   organizations: OrganizationRecord;
@@ -105,6 +119,7 @@ export type Row<T extends TableName> = Tables[T];
 export const tableNames: readonly TableName[] = [
   'settings',
   'revokedTokens',
+  'tenantClocks',
   'jobs',
   'brokers',
   'organizations',

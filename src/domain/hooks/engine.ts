@@ -81,11 +81,14 @@ function onStatusCreated(rules: Rules, tx: Tx, shipment: ShipmentRecord, status:
   }
 }
 
-/** The hook engine, as the resource events the shipment life cycle raises. */
+/**
+ * The hook engine, as the resource events the shipment life cycle raises. Hooks run on the clock
+ * of the organization whose resource it is: their logs are dated and their webhooks due on it.
+ */
 export function hookEvents(rules: () => Rules): ResourceEvents {
   return {
-    shipmentCreated: (tx, shipment) => onShipmentCreated(rules(), tx, shipment),
-    statusCreated: (tx, shipment, status) => onStatusCreated(rules(), tx, shipment, status),
-    returnCreated: (tx, created) => onReturnCreated(rules(), tx, created),
+    shipmentCreated: (tx, shipment) => onShipmentCreated(rules().forTenant(shipment.organization_id), tx, shipment),
+    statusCreated: (tx, shipment, status) => onStatusCreated(rules().forTenant(shipment.organization_id), tx, shipment, status),
+    returnCreated: (tx, created) => onReturnCreated(rules().forTenant(created.organization_id), tx, created),
   };
 }

@@ -92,11 +92,12 @@ function settleInTx(tx: Tx, rules: Rules, row: ReturnRecord, payment: ReturnPaym
   approveInTx(tx, { rules, principal: automationFor(row.organization_id, organization?.broker_id ?? '') }, tx.get('returns', row.id)!);
 }
 
-/** The consumer pays (or not) on the payment page. */
+/** The consumer pays (or not) on the payment page: on the clock of the return's organization. */
 export async function settlePayment(rules: Rules, token: string, outcome: Exclude<Outcome, 'expired'>): Promise<void> {
   const { payment, row } = paymentOfToken(rules, token);
   payable(row, payment);
-  await rules.store.transact((tx) => settleInTx(tx, rules, row, payment, outcome));
+  const tenant = rules.forTenant(row.organization_id);
+  await tenant.store.transact((tx) => settleInTx(tx, tenant, row, payment, outcome));
 }
 
 /** An unpaid checkout expires PAYMENT_TTL seconds after it was asked for. */

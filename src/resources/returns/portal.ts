@@ -77,7 +77,7 @@ export const portalEndpoints = [
     params: z.object({ checkout_token: z.string() }),
     produces: ['text/html'],
     responses: { 200: { description: 'An HTML page.', contentTypes: ['text/html'] } },
-    handler: (ctx, { params }) => html(paymentPage(ctx.services.rules, params.checkout_token)),
+    handler: (ctx, { params }) => html(paymentPage(ctx.rules, params.checkout_token)),
   }),
   endpoint({
     method: 'post',
@@ -99,8 +99,8 @@ export const portalEndpoints = [
       422: { description: 'The payment was paid already or is no longer open (10008).' },
     },
     handler: async (ctx, { params, body }) => {
-      await settlePayment(ctx.services.rules, params.checkout_token, body?.outcome ?? 'paid');
-      return html(paymentPage(ctx.services.rules, params.checkout_token));
+      await settlePayment(ctx.rules, params.checkout_token, body?.outcome ?? 'paid');
+      return html(paymentPage(ctx.rules, params.checkout_token));
     },
   }),
 ];

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import type { ClockView } from '../clock.js';
+import { endpoint } from '../http/endpoint.js';
+import { plainJson } from '../http/respond.js';
+import { ApiError } from '../jsonapi/errors.js';
+import type { Services } from '../services.js';
+import { CLOCK_OFFSET, putSetting } from '../store/settings.js';
+import { forgetCaughtUpClocks, setTenantClock } from '../store/tenant-clocks.js';
+import { errorResponse } from './responses.js';
+import { purgeExpired } from './revoke.js';
+
+const clockState = z
+  .object({
+    now: z.number().int().describe('Sandbox time of this clock, Unix seconds'),
+    offset: z.number().int().describe('Seconds this clock runs ahead of real time'),
+    organization_id: z
+      .string()
+      .optional()
+      .describe("The organization whose clock this is, when a tenant's access token asked; absent for the global clock (admin token, or no token)"),
+    follows_global: z
+      .boolean()
+      .optional()
+      .describe(
+        "With organization_id: whether the tenant's clock is the global clock (it never moved its own, or the global clock caught up with it), so that moving the global clock moves it",
+      ),
+  })
+  .meta({ id: 'SandboxClock' });
+
+const clockMove = z
+  .strictObject({
+    advance: z.number().int().optional().describe('Seconds to move the clock forward'),
+    now: z.number().int().optional().describe('Unix seconds to set the clock to; never earlier than the current time of the clock'),
+  })
+  .meta({ id: 'SandboxClockMove' });
+
+const json = ['application/json'] as const;
+
+/** The latest moment a sandbox clock may show: the end of the year 9999. */
+const LATEST_MS = 253402300799 * 1000;
+
+/** The clock of a tenant, or the global clock for `undefined`. */
+const clockOf = (services: Services, organizationId: string | undefined): ClockView =>
+  organizationId === undefined ? services.clock : services.clocks.of(organizationId);
+
+/** What GET /_sandbox/clock answers: the global clock, or a tenant's and whether it follows the global one. */
+export function clockBody(services: Services, organizationId?: string): z.output<typeof clockState> {
+  if (organizationId === undefined) return { now: services.clock.now(), offset: Math.round(services.clock.offsetMs() / 1000) };
+  const clock = services.clocks.of(organizationId);
+  return { now: clock.now(), offset: Math.round(clock.offsetMs() / 1000), organization_id: organizationId, follows_global: clock.followsGlobal() };
+}
+
+/**
+ * Moves the global clock (`organizationId` undefined) or one tenant's clock forward, persists it
+ * with the data, and runs what became due. A tenant's move writes only its own setting; a global
+ * move forgets the tenant settings it caught up with (those tenants follow it from now on).
+ */
+export async function moveClock(services: Services, organizationId: string | undefined, move: z.output<typeof clockMove>): Promise<void> {
+  const clock = clockOf(services, organizationId);
+  if ((move.advance === undefined) === (move.now === undefined)) {
+    throw ApiError.invalid("Send exactly one of 'advance' (seconds) or 'now' (Unix seconds).", '');
+  }
+  // One reading of the clock, so `advance` moves it by exactly that many seconds.
+  const startMs = clock.nowMs();
+  const targetMs = move.advance !== undefined ? startMs + move.advance * 1000 : move.now! * 1000;
+  const whose = organizationId === undefined ? 'The sandbox clock' : "Your tenant's sandbox clock";
+  if (move.advance !== undefined && move.advance < 0) {
+    throw ApiError.unprocessable(`${whose} cannot move backwards; advance must be 0 or more.`, '/advance');
+  }
+  if (move.now !== undefined && targetMs < Math.floor(startMs / 1000) * 1000) {
+    throw ApiError.unprocessable(`${whose} cannot move backwards; it is already at ${Math.floor(startMs / 1000)}.`, '/now');
+  }
+  // Dates past the year 9999 cannot be written as ISO dates, which tokens and filters rely on.
+  if (targetMs > LATEST_MS) {
+    throw ApiError.unprocessable(`${whose} cannot go past ${LATEST_MS / 1000} (9999-12-31T23:59:59Z).`, move.now !== undefined ? '/now' : '/advance');
+  }
+  const offset = clock.offsetMs() + (targetMs - startMs);
+  const { store } = services;
+  if (organizationId === undefined) {
+    services.clock.setOffsetMs(offset);
+    await store.transact((tx) => {
+      putSetting(tx, CLOCK_OFFSET, offset);
+      forgetCaughtUpClocks(tx, offset);
+    });
+  } else if (targetMs > startMs) {
+    await store.transact((tx) => setTenantClock(tx, organizationId, offset));
+  }
+  await services.jobs.runDue();
+  // On the global clock, which no tenant's is behind: what expired there expired for everyone.
+  await store.transact((tx) => purgeExpired(tx, services.clock.now()));
+}
+
+export const clockEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/_sandbox/clock',
+    operationId: 'getSandboxClock',
+    summary: 'Read the sandbox clock',
+    description:
+      "Every tenant (organization) has its own sandbox clock, never behind the global clock. With a tenant's access token: that tenant's clock, with its `organization_id` and whether it `follows_global`. With the admin token (or no token, on a sandbox without one): the global clock.",
+    tag: 'Sandbox',
+    auth: 'control',
+    produces: json,
+    responses: { 200: { description: 'The current time of the clock.', schema: clockState, contentTypes: json } },
+    handler: (ctx) => plainJson(clockBody(ctx.services, ctx.principal?.organizationId)),
+  }),
+  endpoint({
+    method: 'post',
+    path: '/_sandbox/clock',
+    operationId: 'moveSandboxClock',
+    summary: 'Move the sandbox clock forward',
+    description:
+      'Send `{"advance": seconds}` or `{"now": unix_seconds}`. A clock never moves backwards (422, pointing at `/advance` or `/now`). ' +
+      "With a tenant's access token it moves that tenant's clock only: its tokens expire, its contracts are verified, its shipments registered and walked, its webhooks retried on it; other tenants see no change. " +
+      'With the admin token (or no token, on a sandbox without one) it moves the global clock, and with it every tenant that has not moved its own clock ahead of it; a tenant whose own clock is ahead keeps its time until the global clock catches up, then follows it again. ' +
+      'Everything that became due runs before the answer.',
+    tag: 'Sandbox',
+    auth: 'control',
+    body: clockMove,
+    produces: json,
+    responses: {
+      200: { description: 'The new time of the clock that moved.', schema: clockState, contentTypes: json },
+      403: errorResponse('No token, from a web page of another origin (10013).'),
+      422: errorResponse('The move would take the clock backwards (pointer /advance or /now), or past the year 9999 (10008).'),
+    },
+    handler: async (ctx, { body }) => {
+      const organizationId = ctx.principal?.organizationId;
+      await moveClock(ctx.services, organizationId, body);
+      return plainJson(clockBody(ctx.services, organizationId));
+    },
+  }),
+];
