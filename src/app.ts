@@ -22,6 +22,7 @@ import { RenderCache } from './jsonapi/render-cache.js';
 import { RequestLog } from './requestlog/log.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
 import { IdSource, publicIdKey } from './ids.js';
+import { forgetTenant } from './controls/forget.js';
 
 /** Endpoints that describe the sandbox itself: the API root and the OpenAPI document. */
 function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
@@ -120,6 +121,7 @@ export function createServices(deps: AppDeps): Services {
       return kind && row ? JSON.stringify(resourceDocument(ctx, kind, row, includes)) : undefined;
     },
     logger: deps.logger,
+    tenantRemoved: (removal) => forgetTenant(services, removal, 'expired'),
   };
   const services: Services = {
     ...deps,

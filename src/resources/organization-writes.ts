@@ -179,8 +179,7 @@ export const organizationWriteEndpoints = [
     },
     handler: async (ctx, { params }) => {
       const organization = changeable(ctx, params.organization_id);
-      const { store, clock } = ctx.services;
-      await store.transact((tx) => removeOrganization(tx, organization.id, clock.now()));
+      await ctx.services.store.transact((tx) => removeOrganization(tx, organization.id));
       return new Response(null, { status: 204 });
     },
   }),
