@@ -29,7 +29,7 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
   const problems: string[] = [];
 
   const sandbox = () => server!.url;
-  const admin = async (path: string) => (await fetch(`${sandbox()}${path}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json();
+  const admin = async (path: string): Promise<any> => (await fetch(`${sandbox()}${path}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json();
 
   beforeAll(async () => {
     const [started, launched] = await Promise.allSettled([
@@ -94,7 +94,9 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
     expect(shopCalls[0]!.headers().authorization).toBe(`Bearer ${visitor.access_token}`);
     expect(body).toContain(visitor.shop_id);
     const fixtureToken = await getToken(sandbox());
-    const fixtureShops = (await (await fetch(`${sandbox()}/shops`, { headers: { authorization: `Bearer ${fixtureToken}` } })).json()) as { data: { id: string }[] };
+    const fixtureShops = (await (await fetch(`${sandbox()}/shops`, { headers: { authorization: `Bearer ${fixtureToken}` } })).json()) as {
+      data: { id: string }[];
+    };
     expect(fixtureShops.data.length).toBeGreaterThan(0);
     for (const shop of fixtureShops.data) expect(body).not.toContain(shop.id);
 
