@@ -114,6 +114,27 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
     expect((await admin('/_sandbox/tenants')).data).toHaveLength(1);
   });
 
+  it('asks for a new tenant when the sandbox says the old one is gone (expired, or made way at the cap)', async () => {
+    const deleted = await fetch(`${sandbox()}/_sandbox/tenants/${visitor.organization_id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    expect(deleted.status).toBe(200);
+    const operation = page.locator('#operations-Shops-listShops');
+    const renewed = page.waitForResponse((response) => new URL(response.url()).pathname === '/_sandbox/visitor');
+    await operation.locator('button.execute').click();
+    const next = (await (await renewed).json()) as Visitor;
+    expect(next.organization_id).not.toBe(visitor.organization_id);
+    await page.locator(`body[data-visitor="${next.organization_id}"]`).waitFor();
+    expect(await page.locator('#sandbox-token-status').innerText()).toContain('had expired');
+
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/shops');
+    await operation.locator('button.execute').click();
+    expect((await answered).status()).toBe(200);
+    expect(shopCalls.at(-1)!.headers().authorization).toBe(`Bearer ${next.access_token}`);
+    expect((await admin('/_sandbox/tenants')).data.map((row: { organization_id: string }) => row.organization_id)).toEqual([next.organization_id]);
+  });
+
   it('loaded everything from the sandbox, without script errors or CSP violations', () => {
     expect(requests.foreign()).toEqual([]);
     expect(problems).toEqual([]);

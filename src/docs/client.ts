@@ -121,6 +121,13 @@ export const docsScript = String.raw`'use strict';
   /** Whether a 401 says the token's tenant is gone (expired, or made way for newer visitors). */
   function visitorGone(response) {
     var body = response.body || response.obj;
+    if (!body && typeof response.text === 'string') {
+      try {
+        body = JSON.parse(response.text);
+      } catch (error) {
+        body = undefined;
+      }
+    }
     var error = body && body.errors && body.errors[0];
     return Boolean(error && error.code === '14002' && /no longer exists|tenant of this access token expired/.test(error.detail || ''));
   }
