@@ -37,8 +37,8 @@ export function shipmentsOfOrganization(store: ReadView, organizationId: string)
  * `purgeOrganization`): its clients' tokens stop working. Throws `unprocessable` while it has
  * shipments.
  */
-export function removeOrganization(tx: Tx, organizationId: string): void {
-  if (!tx.get('organizations', organizationId)) return;
+export function removeOrganization(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
+  if (!tx.get('organizations', organizationId)) return undefined;
   const shipments = shipmentsOfOrganization(tx, organizationId);
   if (shipments > 0) {
     throw DomainError.unprocessable(
@@ -46,7 +46,7 @@ export function removeOrganization(tx: Tx, organizationId: string): void {
         'Delete its concept shipments first; an organization with registered shipments stays.',
     );
   }
-  purgeOrganization(tx, organizationId);
+  return purgeOrganization(tx, organizationId);
 }
 
 /** What removing an organization took away: rows by table, and the ids of its clients (gone with it). */
