@@ -24,6 +24,7 @@ import { RequestLog } from './requestlog/log.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
 import { TenantClocks } from './store/tenant-clocks.js';
 import { IdSource, publicIdKey } from './ids.js';
+import { forgetTenant } from './controls/forget.js';
 
 /** Endpoints that describe the sandbox itself: the API root and the OpenAPI document. */
 function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
@@ -114,6 +115,10 @@ export function createServices(deps: AppDeps): Services {
   };
   const rules: Rules = {
     forTenant,
+    forgetTenant(organizationId) {
+      tenantRules.delete(organizationId);
+      clocks.forget(organizationId);
+    },
     store: deps.store,
     clock: deps.clock,
     jobs,
@@ -133,6 +138,7 @@ export function createServices(deps: AppDeps): Services {
       return kind && row ? JSON.stringify(resourceDocument(ctx, kind, row, includes)) : undefined;
     },
     logger: deps.logger,
+    tenantRemoved: (removal) => forgetTenant(services, removal, 'expired'),
   };
   const services: Services = {
     ...deps,

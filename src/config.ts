@@ -42,7 +42,19 @@ export interface Config {
    * webhooks to loopback addresses and makes ids random.
    */
   shared: boolean;
+  /**
+   * How many tenants created through `POST /_sandbox/tenants` (and for visitors) may exist at once;
+   * at the cap a new one takes the place of the oldest ephemeral tenant, or is refused (429).
+   */
+  maxTenants: number;
+  /** The API reference page (`/docs`) makes a short-lived tenant of its own for each visitor. */
+  tenantPerVisitor: boolean;
+  /** Seconds a visitor's tenant lives. */
+  visitorTtl: number;
 }
+
+/** The longest `ttl` a tenant may be given: 30 days. */
+export const MAX_TENANT_TTL = 30 * 86400;
 
 type Kind = 'port' | 'int' | 'string' | 'bool' | 'url' | 'level';
 
@@ -136,6 +148,30 @@ export const settings: readonly Setting[] = [
     default: 'false',
     help: 'one sandbox for many: needs an admin token, no webhooks to loopback, random ids',
   },
+  {
+    key: 'maxTenants',
+    env: 'MAX_TENANTS',
+    flag: 'max-tenants',
+    kind: 'int',
+    default: '1000',
+    help: 'most tenants made through the controls at once; at the cap the oldest ephemeral one makes way, else 429',
+  },
+  {
+    key: 'tenantPerVisitor',
+    env: 'TENANT_PER_VISITOR',
+    flag: 'tenant-per-visitor',
+    kind: 'bool',
+    default: 'false',
+    help: 'the /docs page makes a short-lived tenant of its own for each visitor (needs an admin token)',
+  },
+  {
+    key: 'visitorTtl',
+    env: 'VISITOR_TTL',
+    flag: 'visitor-ttl',
+    kind: 'int',
+    default: '1800',
+    help: "seconds a visitor's tenant lives (--tenant-per-visitor)",
+  },
 ];
 
 /**
@@ -221,6 +257,18 @@ export function parseConfig(env: Record<string, string | undefined>, overrides: 
   }
   if (config.shared && config.adminToken === undefined) {
     throw new ConfigError('SANDBOX_SHARED (--shared) needs an admin token: set SANDBOX_ADMIN_TOKEN (--admin-token), or every caller could reset every tenant');
+  }
+  if ((config.maxTenants as number) < 1) {
+    throw new ConfigError(`MAX_TENANTS (--max-tenants) must be at least 1, got ${config.maxTenants as number}`);
+  }
+  const visitorTtl = config.visitorTtl as number;
+  if (visitorTtl < 1 || visitorTtl > MAX_TENANT_TTL) {
+    throw new ConfigError(`VISITOR_TTL (--visitor-ttl) must be 1 to ${MAX_TENANT_TTL} seconds (30 days), got ${visitorTtl}`);
+  }
+  if (config.tenantPerVisitor && config.adminToken === undefined) {
+    throw new ConfigError(
+      'TENANT_PER_VISITOR (--tenant-per-visitor) needs an admin token: set SANDBOX_ADMIN_TOKEN (--admin-token), or every visitor of the page could reset every tenant',
+    );
   }
   if (config.hookAllowedHosts !== undefined) {
     for (const entry of (config.hookAllowedHosts as string)

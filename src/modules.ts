@@ -40,6 +40,8 @@ import { COLLECT_COLLECTION, collectCollectionJob } from './domain/collections/l
 import { TOP_UP_SCHEDULE, topUpScheduleJob } from './domain/collections/schedules.js';
 import { pickupLocationEndpoints, pickupLocationKind } from './resources/pickup-locations.js';
 import { controlEndpoints } from './controls/control.js';
+import { visitorEndpoints } from './controls/visitor.js';
+import { EXPIRE_TENANT, expireTenantJob } from './domain/tenant-lifetime.js';
 import { REGISTER_SHIPMENT, registerShipmentJob } from './domain/shipments/registration.js';
 import { WALK_SHIPMENT, walkShipmentJob } from './domain/shipments/walk.js';
 import { shipmentKind, shipmentStatusKind } from './resources/shipment-kinds.js';
@@ -123,6 +125,6 @@ export const modules: readonly SandboxModule[] = [
   { kinds: [pickupLocationKind], endpoints: pickupLocationEndpoints },
   { kinds: [hookKind, hookLogKind], endpoints: hookEndpoints, jobs: { [DELIVER_WEBHOOK]: deliverWebhookJob } },
   returnsModule,
-  { endpoints: controlEndpoints },
+  { endpoints: [...controlEndpoints, ...visitorEndpoints], jobs: { [EXPIRE_TENANT]: expireTenantJob } },
   { endpoints: docsEndpoints },
 ];

@@ -94,6 +94,8 @@ function effectiveAuth(endpoint: Endpoint): 'open' | 'public' | 'token' | 'scope
 /** Valid requests the populated data refuses by a business rule, with the status expected instead of success. */
 const REFUSED_ON_PURPOSE: Record<string, { status: number; why: string }> = {
   'DELETE /organizations/{organization_id}': { status: 422, why: 'organization A has shipments, and an organization with shipments cannot be deleted' },
+  'DELETE /_sandbox/tenants/{tenant}': { status: 422, why: 'organization A is seeded; only tenants made through the controls can be deleted' },
+  'POST /_sandbox/visitor': { status: 404, why: 'the matrix sandbox runs without --tenant-per-visitor' },
 };
 
 const brief = (answer: Answer) => `${answer.status} ${answer.body?.errors?.[0]?.code ?? ''} ${answer.text.slice(0, 160)}`;

@@ -3,11 +3,12 @@ import { ApiError } from '../jsonapi/errors.js';
 import type { Scope } from '../model/tenancy.js';
 import type { Principal } from '../model/tenancy.js';
 import { expired, invalid } from './tokens.js';
+import { tenantEntry, tenantExpired } from '../domain/tenant-lifetime.js';
 
 /**
  * Resolves the `Authorization` header to a principal: `undefined` when no token was sent,
  * a 14002 error when a token was sent but cannot be trusted (bad signature, expired on the clock
- * of its organization, revoked, or its client no longer exists).
+ * of its organization, revoked, its client no longer exists, or its tenant expired).
  */
 export async function authenticate(services: Services, header: string | undefined): Promise<Principal | undefined> {
   const token = bearerToken(header);
@@ -23,7 +24,13 @@ export async function authenticate(services: Services, header: string | undefine
   const organization = user && store.get('organizations', user.organization_id);
   if (!organization) throw invalid('The organization of this access token no longer exists.');
   // The verifier checked expiry on the global clock; the token expires on its tenant's, which may be ahead.
-  if (claims.exp <= services.clocks.of(organization.id).now()) throw expired();
+  const clock = services.clocks.of(organization.id);
+  if (claims.exp <= clock.now()) throw expired();
+  // An expired tenant is refused from the moment it expires (on its own clock), before the job that removes it has run.
+  const tenant = tenantEntry(store, organization.id);
+  if (tenant && tenantExpired(clock, tenant)) {
+    throw invalid(`The tenant of this access token expired at ${new Date(tenant.expires_at! * 1000).toISOString()} (sandbox clock) and is being removed.`);
+  }
   // Rows are replaced, never changed, so the same rows give the same principal.
   const known = principals.get(claims);
   if (known && known.client === client && known.organization === organization) return known.principal;

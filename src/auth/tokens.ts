@@ -82,6 +82,8 @@ export function invalid(detail: string): ApiError {
 /** Verifies tokens, remembering the ones that passed so each signature is checked once. */
 export interface TokenVerifier {
   verify(token: string): Promise<TokenClaims>;
+  /** Forgets the verified tokens of these clients (removed with their tenant). */
+  forget(clientIds: ReadonlySet<string>): void;
 }
 
 /**
@@ -106,6 +108,9 @@ export function tokenVerifier(keys: Keys, clock: ClockView, capacity = 10_000): 
       if (verified.size >= capacity) verified.delete(verified.keys().next().value!);
       verified.set(token, claims);
       return claims;
+    },
+    forget(clientIds) {
+      for (const [token, claims] of verified) if (clientIds.has(claims.sub)) verified.delete(token);
     },
   };
 }

@@ -8,12 +8,21 @@
  * the default client, and wires the "Get sandbox token" bar: POST the token URL of the
  * document's OAuth2 scheme, then hand the token to Swagger UI as if the Authorize dialog had
  * fetched it, so every "Execute" sends `Authorization: Bearer <token>`.
+ *
+ * With a tenant per visitor (`visitorUrl` in the page's config) it first asks that URL for a
+ * short-lived tenant of the visitor's own (kept in sessionStorage, so a reload or another page
+ * of the tab keeps it until it expires), authorizes Swagger UI with its token and fills the bar
+ * and the Authorize dialog with its client. When the sandbox says the tenant is gone (401), it
+ * asks for a new one.
  */
 export const docsScript = String.raw`'use strict';
 (function () {
   var config = JSON.parse(document.getElementById('docs-config').textContent);
   var form = document.getElementById('sandbox-token');
   var status = document.getElementById('sandbox-token-status');
+
+  var VISITOR_KEY = 'parcel-sandbox.visitor';
+  var renewing = false;
 
   var ui = SwaggerUIBundle({
     url: new URL(config.specUrl, window.location.href).href,
@@ -29,6 +38,16 @@ export const docsScript = String.raw`'use strict';
     layout: 'BaseLayout',
     onComplete: function () {
       document.body.setAttribute('data-docs-ready', 'true');
+      if (config.visitorUrl) useVisitor(false);
+    },
+    responseInterceptor: function (response) {
+      if (config.visitorUrl && response.status === 401 && !renewing && visitorGone(response)) {
+        renewing = true;
+        useVisitor(true, 'Your visitor tenant had expired; a new one is ready: Execute again. ').then(function () {
+          renewing = false;
+        });
+      }
+      return response;
     },
   });
   ui.initOAuth({ clientId: config.clientId, clientSecret: config.clientSecret, appName: 'parcel-sandbox' });
@@ -97,6 +116,82 @@ export const docsScript = String.raw`'use strict';
       'Bearer token set for ' + clientId + (scopes ? ' (' + scopes + ')' : '') + ', valid for ' + body.expires_in + ' s. Every Execute below sends it.',
       'ok',
     );
+  }
+
+  /** Whether a 401 says the token's tenant is gone (expired, or made way for newer visitors). */
+  function visitorGone(response) {
+    var body = response.body || response.obj;
+    if (!body && typeof response.text === 'string') {
+      try {
+        body = JSON.parse(response.text);
+      } catch (error) {
+        body = undefined;
+      }
+    }
+    var error = body && body.errors && body.errors[0];
+    return Boolean(error && error.code === '14002' && /no longer exists|tenant of this access token expired/.test(error.detail || ''));
+  }
+
+  /** The visitor tenant this tab was given, while it has more than a few seconds left. */
+  function storedVisitor() {
+    try {
+      var visitor = JSON.parse(window.sessionStorage.getItem(VISITOR_KEY) || 'null');
+      return visitor && visitor.deadline > Date.now() + 5000 ? visitor : undefined;
+    } catch (error) {
+      return undefined;
+    }
+  }
+
+  async function newVisitor() {
+    var response = await fetch(new URL(config.visitorUrl, window.location.href).href, { method: 'POST', headers: { Accept: 'application/json' } });
+    var body = await response.json().catch(function () {
+      return undefined;
+    });
+    if (!response.ok || !body || !body.access_token) {
+      var error = body && body.errors && body.errors[0];
+      throw new Error(error ? error.detail || error.title : 'HTTP ' + response.status);
+    }
+    body.deadline = Date.now() + Math.min(body.ttl, body.expires_in) * 1000;
+    try {
+      window.sessionStorage.setItem(VISITOR_KEY, JSON.stringify(body));
+    } catch (error) {
+      // Storage may be off (private windows); the tenant then lasts as long as the page.
+    }
+    return body;
+  }
+
+  /** Gives "try it out" the visitor's own tenant: the stored one, or a new one when fresh. */
+  async function useVisitor(fresh, prefix) {
+    var scheme = oauthScheme();
+    var visitor;
+    say('Creating a sandbox tenant of your own ...', 'busy');
+    try {
+      visitor = (!fresh && storedVisitor()) || (await newVisitor());
+    } catch (error) {
+      say('No tenant of your own: ' + error.message, 'error');
+      document.body.setAttribute('data-visitor', 'error');
+      return;
+    }
+    ui.authActions.authorizeOauth2WithPersistOption({
+      auth: { name: scheme.name, schema: scheme.schema, clientId: visitor.client_id, scopes: [] },
+      token: { access_token: visitor.access_token, token_type: visitor.token_type, expires_in: visitor.expires_in },
+    });
+    ui.initOAuth({ clientId: visitor.client_id, clientSecret: visitor.client_secret, appName: 'parcel-sandbox' });
+    form.elements.client_id.value = visitor.client_id;
+    form.elements.client_secret.value = visitor.client_secret;
+    var until = new Date(visitor.deadline).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    say(
+      (prefix || '') +
+        'You have a sandbox tenant of your own (organization ' +
+        visitor.organization_id +
+        ', shop ' +
+        visitor.shop_id +
+        ') until ' +
+        until +
+        ': every Execute below acts on it, never on data others see.',
+      'ok',
+    );
+    document.body.setAttribute('data-visitor', visitor.organization_id);
   }
 
   form.addEventListener('submit', function (event) {

@@ -35,8 +35,14 @@ function contentSecurityPolicy(apiOrigin: string): string {
   ].join('; ');
 }
 
-function page(): string {
-  const config = { specUrl: 'openapi.json', clientId: defaultClient.id, clientSecret: defaultClient.secret };
+/** The page; with `visitor` (a tenant per visitor) it prefills no shared client and asks for the visitor's own tenant. */
+function page(visitor: boolean): string {
+  const config = visitor
+    ? { specUrl: 'openapi.json', clientId: '', clientSecret: '', visitorUrl: '_sandbox/visitor' }
+    : { specUrl: 'openapi.json', clientId: defaultClient.id, clientSecret: defaultClient.secret };
+  const hint = visitor
+    ? 'A sandbox tenant of your own is made for this tab: try-it-out never touches data others see.'
+    : 'or use <em>Authorize</em> below (OAuth2 client credentials, prefilled).';
   // Links are relative to /docs, so the page also works behind a proxy that adds a path prefix.
   return `<!doctype html>
 <html lang="en">
@@ -56,7 +62,7 @@ function page(): string {
     <label>client_id <input name="client_id" value="${escape(config.clientId)}" spellcheck="false"></label>
     <label>client_secret <input name="client_secret" value="${escape(config.clientSecret)}" spellcheck="false"></label>
     <button type="submit">Get sandbox token</button>
-    <span class="hint">or use <em>Authorize</em> below (OAuth2 client credentials, prefilled).</span>
+    <span class="hint">${hint}</span>
     <output id="sandbox-token-status" aria-live="polite"></output>
   </form>
 </header>
@@ -81,7 +87,7 @@ export const docsEndpoints = [
     operationId: 'getApiReference',
     summary: 'API reference with try-it-out (HTML)',
     description:
-      'Swagger UI on this sandbox\'s `/openapi.json`. "Get sandbox token" (or Authorize, prefilled with `sandbox-client` / `sandbox-secret`) fetches a client-credentials token from `/access-token`; every Execute then calls this sandbox with it. All scripts and styles are served from `/docs/assets/`.',
+      'Swagger UI on this sandbox\'s `/openapi.json`. "Get sandbox token" (or Authorize, prefilled with `sandbox-client` / `sandbox-secret`) fetches a client-credentials token from `/access-token`; every Execute then calls this sandbox with it. With `--tenant-per-visitor` the page prefills no shared client: it asks `POST /_sandbox/visitor` for a short-lived tenant of the visitor\'s own and authorizes try-it-out with its token. All scripts and styles are served from `/docs/assets/`.',
     tag: 'Sandbox',
     auth: 'none',
     produces: ['text/html'],
@@ -95,7 +101,7 @@ export const docsEndpoints = [
       // prefix that a proxy adds.
       if (ctx.requestUrl.pathname.endsWith('/')) return new Response(null, { status: 301, headers: { location: '../docs' } });
       const apiOrigin = new URL(ctx.url('/')).origin;
-      return new Response(page(), {
+      return new Response(page(ctx.services.config.tenantPerVisitor), {
         headers: {
           'content-type': 'text/html; charset=UTF-8',
           'cache-control': 'no-cache',

@@ -1,8 +1,7 @@
 import type { ContractRecord } from '../model/contract.js';
 import type { ReadView, Tx } from '../store/store.js';
-import { forgetTenantClock } from '../store/tenant-clocks.js';
 import { DomainError } from './errors.js';
-import { removeContract, removeHook, removeShop } from './removals.js';
+import { Removal, clearOrganization, clientsOfOrganization } from './removals.js';
 import { sharedWith } from './tenancy.js';
 
 /*
@@ -34,14 +33,12 @@ export function shipmentsOfOrganization(store: ReadView, organizationId: string)
 }
 
 /**
- * Removes an organization without shipments, with its shops (their logos, hooks and collections),
- * hooks, own contracts (with their rates and coverages), address book, zones, logo, users and
- * their clients (whose tokens stop working) and their idempotency entries, and its own sandbox
- * clock; its broker's contracts are no longer shared with it. Throws `unprocessable` while it has shipments.
+ * Removes an organization without shipments, with everything that is its alone (see
+ * `purgeOrganization`): its clients' tokens stop working. Throws `unprocessable` while it has
+ * shipments.
  */
-export function removeOrganization(tx: Tx, organizationId: string, now: number): void {
-  const organization = tx.get('organizations', organizationId);
-  if (!organization) return;
+export function removeOrganization(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
+  if (!tx.get('organizations', organizationId)) return undefined;
   const shipments = shipmentsOfOrganization(tx, organizationId);
   if (shipments > 0) {
     throw DomainError.unprocessable(
@@ -49,23 +46,42 @@ export function removeOrganization(tx: Tx, organizationId: string, now: number):
         'Delete its concept shipments first; an organization with registered shipments stays.',
     );
   }
-  for (const shop of tx.find('shops', 'organization_id', organizationId)) removeShop(tx, shop.id, now);
-  for (const hook of tx.find('hooks', 'organization_id', organizationId)) removeHook(tx, hook.id);
-  for (const contract of tx.all('contracts')) {
-    if (contract.owner.type === 'organizations' && contract.owner.id === organizationId) removeContract(tx, contract.id);
-    else if (contract.owner.id === organization.broker_id) unshareContract(tx, contract, organizationId);
-  }
-  for (const row of tx.find('addresses', 'organization_id', organizationId)) tx.remove('addresses', row.id);
-  for (const row of tx.find('zones', 'organization_id', organizationId)) tx.remove('zones', row.id);
-  if (organization.logo_id) tx.remove('logos', organization.logo_id);
-  for (const user of tx.find('users', 'organization_id', organizationId)) {
-    for (const client of tx.find('clients', 'user_id', user.id)) {
-      for (const entry of tx.all('idempotencyKeys')) if (entry.client_id === client.id) tx.remove('idempotencyKeys', entry.id);
-      tx.remove('clients', client.id);
-    }
-    tx.remove('users', user.id);
-  }
-  // Its own sandbox clock goes with it.
-  forgetTenantClock(tx, organizationId);
-  tx.remove('organizations', organizationId);
+  return purgeOrganization(tx, organizationId);
 }
+
+/** What removing an organization took away: rows by table, and the ids of its clients (gone with it). */
+export interface OrganizationRemoval {
+  organizationId: string;
+  clientIds: string[];
+  removed: Record<string, number>;
+}
+
+/**
+ * Removes an organization and everything that is its alone, shipments included: what
+ * `clearOrganization` removes, then its shops, its logo, its users and their clients (whose tokens
+ * stop working), the settings named after it (`tenant:<id>`, ...) and the jobs about any of it; its
+ * broker's contracts are no longer shared with it. `undefined` when there is no such organization.
+ */
+export function purgeOrganization(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
+  const organization = tx.get('organizations', organizationId);
+  if (!organization) return undefined;
+  const removal = new Removal(tx);
+  clearOrganization(removal, organizationId);
+  removal.drop('shops', ids(tx.find('shops', 'organization_id', organizationId)));
+  if (organization.logo_id) removal.drop('logos', [organization.logo_id]);
+  for (const contract of tx.all('contracts')) {
+    if (contract.owner.type === 'brokers' && contract.owner.id === organization.broker_id) unshareContract(tx, contract, organizationId);
+  }
+  const clientIds = clientsOfOrganization(tx, organizationId);
+  removal.drop('clients', clientIds);
+  removal.drop('users', ids(tx.find('users', 'organization_id', organizationId)));
+  // Settings are named `<what>:<organization id>` when they belong to one organization.
+  removal.drop('settings', ids(tx.all('settings').filter((row) => row.id.split(':').includes(organizationId))));
+  // Its own sandbox clock goes with it.
+  removal.drop('tenantClocks', [organizationId]);
+  removal.drop('organizations', [organizationId]);
+  removal.dropJobs();
+  return { organizationId, clientIds, removed: removal.removed };
+}
+
+const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);

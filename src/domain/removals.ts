@@ -2,6 +2,7 @@ import type { CollectionRecord } from '../model/collection.js';
 import type { ContractRecord } from '../model/contract.js';
 import type { ShipmentRecord } from '../model/shipment.js';
 import type { ReadView, Tx } from '../store/store.js';
+import type { TableName } from '../store/tables.js';
 
 /*
  * What goes with a deleted resource, and what keeps one from being deleted. Kept in one place so
@@ -94,4 +95,92 @@ export function removeContract(tx: Tx, contractId: string): void {
   for (const coverage of tx.find('liabilityCoverages', 'contract_id', contractId)) tx.remove('liabilityCoverages', coverage.id);
   for (const job of tx.find('jobs', 'subject', contractId)) tx.remove('jobs', job.id);
   tx.remove('contracts', contractId);
+}
+
+/**
+ * Removes rows while counting them by table and remembering their ids, so the jobs about them
+ * can go too (`dropJobs`, last). Tenant resets and tenant removals report the counts.
+ */
+export class Removal {
+  readonly removed: Record<string, number> = {};
+  private readonly gone = new Set<string>();
+
+  constructor(readonly tx: Tx) {}
+
+  drop(table: TableName, ids: Iterable<string>): void {
+    for (const id of ids) {
+      if (!this.tx.get(table, id)) continue;
+      this.tx.remove(table, id);
+      this.gone.add(id);
+      this.removed[table] = (this.removed[table] ?? 0) + 1;
+    }
+  }
+
+  /** Jobs are about a removed row: their subject is its id, or starts with it (webhook deliveries). */
+  dropJobs(): void {
+    this.drop('jobs', ids(this.tx.all('jobs').filter((job) => job.subject.split(':').some((part) => this.gone.has(part)))));
+  }
+}
+
+const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
+
+/**
+ * Removes what an organization made, leaving the organization, its shops, users and clients: its
+ * shipments (with their statuses, files, surcharges and hook logs), carrier surcharges, hooks (with
+ * their logs), collections, collection schedules, manifests, its shops' logos, its own contracts
+ * (with their rates and coverages), address book, zones, returns data (returns, payments,
+ * reports, demo orders and the returns configuration) and its clients' idempotency entries. A
+ * tenant reset restores the seeded rows afterwards; a tenant removal removes the rest.
+ */
+export function clearOrganization(removal: Removal, organizationId: string): void {
+  const { tx } = removal;
+  const shops = tx.find('shops', 'organization_id', organizationId);
+  const shipments = tx.find('shipments', 'organization_id', organizationId);
+  for (const shipment of shipments) {
+    removal.drop('shipmentStatuses', ids(tx.find('shipmentStatuses', 'shipment_id', shipment.id)));
+    removal.drop('files', ids(tx.find('files', 'shipment_id', shipment.id)));
+    removal.drop('shipmentSurcharges', ids(tx.find('shipmentSurcharges', 'shipment_id', shipment.id)));
+  }
+  removal.drop('shipments', ids(shipments));
+
+  removal.drop('carrierSurcharges', ids(tx.find('carrierSurcharges', 'organization_id', organizationId)));
+  removal.drop('hookLogs', ids(tx.all('hookLogs').filter((row) => row.organization_id === organizationId)));
+  removal.drop('hooks', ids(tx.find('hooks', 'organization_id', organizationId)));
+
+  const shopIds = new Set(ids(shops));
+  removal.drop('collections', ids(tx.all('collections').filter((row) => row.organization_id === organizationId || shopIds.has(row.shop_id))));
+  removal.drop('collectionSchedules', ids(tx.find('collectionSchedules', 'organization_id', organizationId)));
+  removal.drop('manifestFiles', ids(tx.all('manifestFiles').filter((row) => row.organization_id === organizationId)));
+  removal.drop('manifests', ids(tx.find('manifests', 'organization_id', organizationId)));
+  for (const shop of shops) removal.drop('logos', ids(tx.find('logos', 'shop_id', shop.id)));
+
+  const contracts = tx.all('contracts').filter((row) => row.owner.type === 'organizations' && row.owner.id === organizationId);
+  for (const contract of contracts) {
+    removal.drop('serviceRates', ids(tx.find('serviceRates', 'contract_id', contract.id)));
+    removal.drop('liabilityCoverages', ids(tx.find('liabilityCoverages', 'contract_id', contract.id)));
+  }
+  removal.drop('contracts', ids(contracts));
+
+  removal.drop('addresses', ids(tx.find('addresses', 'organization_id', organizationId)));
+  removal.drop('zones', ids(tx.find('zones', 'organization_id', organizationId)));
+
+  const owned = <T extends { id: string; organization_id: string }>(rows: readonly T[]) => ids(rows.filter((row) => row.organization_id === organizationId));
+  removal.drop('returnPayments', owned(tx.all('returnPayments')));
+  removal.drop('returns', owned(tx.find('returns', 'organization_id', organizationId)));
+  removal.drop('returnReportFiles', owned(tx.all('returnReportFiles')));
+  removal.drop('returnReports', owned(tx.find('returnReports', 'organization_id', organizationId)));
+  removal.drop('demoOrders', owned(tx.find('demoOrders', 'organization_id', organizationId)));
+  removal.drop('returnMethods', owned(tx.find('returnMethods', 'organization_id', organizationId)));
+  removal.drop('returnTags', owned(tx.find('returnTags', 'organization_id', organizationId)));
+  removal.drop('shopReasons', owned(tx.all('shopReasons')));
+  removal.drop('returnQuestions', owned(tx.find('returnQuestions', 'organization_id', organizationId)));
+  removal.drop('returnReasons', owned(tx.find('returnReasons', 'organization_id', organizationId)));
+
+  const clientIds = new Set(clientsOfOrganization(tx, organizationId));
+  removal.drop('idempotencyKeys', ids(tx.all('idempotencyKeys').filter((row) => clientIds.has(row.client_id))));
+}
+
+/** The ids of an organization's clients (its users' clients). */
+export function clientsOfOrganization(store: ReadView, organizationId: string): string[] {
+  return store.find('users', 'organization_id', organizationId).flatMap((user) => ids(store.find('clients', 'user_id', user.id)));
 }

@@ -4,6 +4,7 @@ import type { ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js'
 import type { Principal } from '../model/tenancy.js';
 import type { Store, Tx } from '../store/store.js';
 import type { JobRecord } from '../store/tables.js';
+import type { OrganizationRemoval } from './organizations.js';
 
 /**
  * What the rules are handed, named and small: the store, the sandbox clock, the job scheduler,
@@ -27,6 +28,8 @@ export interface Rules {
   readonly organizationId?: string;
   /** The same rules on the clock of an organization (the global clock for `undefined`): a Map lookup. */
   forTenant(organizationId: string | undefined): Rules;
+  /** Drops the rules and the clock object kept for an organization that was removed. */
+  forgetTenant(organizationId: string): void;
   readonly settings: RuleSettings;
   /** The AES key contract credentials are stored under. */
   readonly credentialsKey: Buffer;
@@ -35,6 +38,11 @@ export interface Rules {
   /** Renders a resource as the API answers it, for webhook payloads. */
   readonly render: RenderResource;
   readonly logger?: { error(object: object, message?: string): void };
+  /**
+   * Told when a tenant was removed (it expired): the edge drops what it keeps in memory about its
+   * clients (verified tokens, logged requests, rendered documents).
+   */
+  readonly tenantRemoved?: (removal: OrganizationRemoval) => void;
 }
 
 /** The settings the rules read. */

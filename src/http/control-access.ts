@@ -48,13 +48,22 @@ function hostOf(url: string): string | undefined {
  * `Sec-Fetch-Site` on everything else (an `<img>`, a link), so both are looked at.
  */
 export function foreignOrigin(c: Context, services: Services): string | undefined {
-  const origin = c.req.header('origin');
+  return foreignOriginOf(services, c.req.url, { origin: c.req.header('origin'), secFetchSite: c.req.header('sec-fetch-site') });
+}
+
+/** `foreignOrigin` on the request URL and its `Origin` and `Sec-Fetch-Site` headers. */
+export function foreignOriginOf(
+  services: Services,
+  requestUrl: string,
+  headers: { origin?: string | undefined; secFetchSite?: string | undefined },
+): string | undefined {
+  const { origin } = headers;
   if (origin !== undefined) {
-    const own = new Set([hostOf(c.req.url), services.config.publicUrl && hostOf(services.config.publicUrl)].filter(Boolean));
+    const own = new Set([hostOf(requestUrl), services.config.publicUrl && hostOf(services.config.publicUrl)].filter(Boolean));
     const theirs = hostOf(origin.trim());
     return theirs !== undefined && own.has(theirs) ? undefined : origin.trim() || 'null';
   }
-  const site = c.req.header('sec-fetch-site')?.trim().toLowerCase();
+  const site = headers.secFetchSite?.trim().toLowerCase();
   if (site === 'cross-site' || site === 'same-site') return `a ${site} page`;
   return undefined;
 }

@@ -14,6 +14,11 @@ export class RenderCache {
     return this.texts.get(key);
   }
 
+  /** Empties the cache now rather than at the next write (a removed tenant's documents go at once). */
+  clear(): void {
+    this.texts.clear();
+  }
+
   set(version: number, key: string, text: string): void {
     if (version !== this.version || this.texts.size >= this.capacity) {
       this.texts.clear();

@@ -44,7 +44,8 @@ export class RequestLog {
   list(query: RequestLogQuery): RequestLogEntry[] {
     const out: KeptEntry[] = [];
     for (let back = 1; back <= this.count && out.length < query.limit; back++) {
-      const entry = this.entries[(this.next - back + this.capacity) % this.capacity]!;
+      const entry = this.entries[(this.next - back + this.capacity) % this.capacity];
+      if (entry === undefined) continue;
       if (query.clientId !== undefined && entry.client_id !== query.clientId) continue;
       if (query.clientIds !== undefined && (entry.client_id === undefined || !query.clientIds.has(entry.client_id))) continue;
       if (query.path !== undefined && !entry.path.startsWith(query.path)) continue;
@@ -52,6 +53,14 @@ export class RequestLog {
     }
     // Entries are added when their response is complete; order by arrival (id), newest first.
     return out.sort((a, b) => b.id - a.id).map(renderEntry);
+  }
+
+  /** Drops the entries of these clients (removed with their tenant); their places stay empty until the ring comes round. */
+  forget(clientIds: ReadonlySet<string>): void {
+    for (let at = 0; at < this.capacity; at++) {
+      const entry = this.entries[at];
+      if (entry?.client_id !== undefined && clientIds.has(entry.client_id)) this.entries[at] = undefined;
+    }
   }
 
   clear(): void {

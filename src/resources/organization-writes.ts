@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decodeLogo, insertLogo, logoPath, logoUpload, type LogoUpload } from '../domain/logos.js';
 import { removeOrganization } from '../domain/organizations.js';
+import { forgetTenant } from '../controls/forget.js';
 import type { Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { jsonApi } from '../http/respond.js';
@@ -180,8 +181,8 @@ export const organizationWriteEndpoints = [
     },
     handler: async (ctx, { params }) => {
       const organization = changeable(ctx, params.organization_id);
-      const { store, clocks } = ctx.services;
-      await store.transact((tx) => removeOrganization(tx, organization.id, clocks.of(organization.id).now()));
+      const removal = await ctx.services.store.transact((tx) => removeOrganization(tx, organization.id));
+      if (removal) forgetTenant(ctx.services, removal, 'deleted');
       return new Response(null, { status: 204 });
     },
   }),

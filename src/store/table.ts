@@ -1,3 +1,6 @@
+/** What `find` answers for a value no row has; frozen, as callers must not change it anyway. */
+const NONE: readonly never[] = Object.freeze([]);
+
 /** One in-memory table: rows by id in insertion order, plus secondary indexes on chosen fields. */
 export class Table<R extends { id: string }> {
   private readonly rows = new Map<string, R>();
@@ -39,13 +42,15 @@ export class Table<R extends { id: string }> {
   find(field: string, value: unknown): readonly R[] {
     const index = this.indexes.get(field);
     if (!index) return this.all().filter((row) => (row as Record<string, unknown>)[field] === value);
+    const ids = index.get(value);
+    // A value no row has is not remembered: the ids of removed tenants would otherwise stay as keys.
+    if (ids === undefined) return NONE;
     const cache = this.found.get(field)!;
     let rows = cache.get(value);
     if (!rows) {
       rows = [];
-      const ids = index.get(value);
       if (typeof ids === 'string') rows.push(this.rows.get(ids)!);
-      else for (const id of ids ?? []) rows.push(this.rows.get(id)!);
+      else for (const id of ids) rows.push(this.rows.get(id)!);
       cache.set(value, rows);
     }
     return rows;

@@ -32,6 +32,11 @@ export class TenantClocks {
     }
     return clock;
   }
+
+  /** Forgets the clock object of a removed organization (its setting went with its rows). */
+  forget(organizationId: string): void {
+    this.clocks.delete(organizationId);
+  }
 }
 
 /** One tenant's clock: the later of the global clock and the tenant's own setting. */
@@ -76,14 +81,6 @@ export class TenantClock implements ClockView {
 export function setTenantClock(tx: Tx, organizationId: string, offsetMs: number): void {
   if (tx.get('tenantClocks', organizationId)) tx.update('tenantClocks', organizationId, { offset_ms: offsetMs });
   else tx.insert('tenantClocks', { id: organizationId, offset_ms: offsetMs });
-}
-
-/**
- * Forgets a tenant's own clock: from then on it follows the global clock. For removing a tenant
- * (its clock must not outlive it); harmless when the tenant never moved its clock.
- */
-export function forgetTenantClock(tx: Tx, organizationId: string): void {
-  if (tx.get('tenantClocks', organizationId)) tx.remove('tenantClocks', organizationId);
 }
 
 /** Forgets the own clocks the global clock has caught up with (`globalOffsetMs`): they follow it from now on anyway. */

@@ -1,11 +1,11 @@
-import { createApp } from '../../src/app.js';
+import { createApp, createServices } from '../../src/app.js';
 import { generateKeys, type Keys } from '../../src/auth/keys.js';
 import { fixedClock, type Clock } from '../../src/clock.js';
 import { testConfig, type Config } from '../../src/config.js';
 import { memoryPersistence, type Persistence } from '../../src/store/persistence.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import type { StateData } from '../../src/store/tables.js';
-import type { Logger } from '../../src/services.js';
+import type { Logger, Services } from '../../src/services.js';
 import { generateState } from '../../src/fixtures/generate.js';
 import { FIXTURE_EPOCH } from '../../src/fixtures/people.js';
 import { contractProblems } from './contract/response-check.js';
@@ -34,6 +34,8 @@ export interface Answer {
 
 export interface TestSandbox {
   app: ReturnType<typeof createApp>;
+  /** What the app was built on: its scheduler, caches and request log. */
+  services: Services;
   store: Store;
   clock: Clock;
   keys: Keys;
@@ -57,7 +59,8 @@ export async function testSandbox(
   const keys = options.keys ?? (await sharedKeys);
   const clock = fixedClock(TEST_NOW);
   const config = testConfig({ seed, ...options.config });
-  const app = createApp({ store, clock, keys, config, logger: options.logger });
+  const services = createServices({ store, clock, keys, config, logger: options.logger });
+  const app = createApp(services);
   const secrets: Record<string, string> = { 'sandbox-client': 'sandbox-secret', 'other-client': 'other-secret', 'limited-client': 'limited-secret' };
 
   const request: TestSandbox['request'] = async (method, path, { body, token, headers = {} } = {}) => {
@@ -89,6 +92,7 @@ export async function testSandbox(
 
   return {
     app,
+    services,
     store,
     clock,
     keys,

@@ -142,6 +142,8 @@ export const PATH_PARAMS: Readonly<Record<string, Readonly<Record<string, string
   '/manifests/{manifest_id}/files/{file_id}': { file_id: 'manifest-files' },
   '/collections/{collection_id}/files/{file_id}': { collection_id: 'manifested-collections', file_id: 'collection-files' },
   '/returns/v1/reports/{report_id}/files/{file_id}': { file_id: 'return-report-files' },
+  // An organization id or a client id of the tenant: tried with organization ids.
+  '/_sandbox/tenants/{tenant}': { tenant: 'organizations' },
 };
 
 const singular = (segment: string): string => segment.replace(/-/g, '_').replace(/(ses|s)$/, (end) => (end === 'ses' ? 's' : ''));

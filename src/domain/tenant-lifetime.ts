@@ -1,0 +1,99 @@
+import type { ClockView } from '../clock.js';
+import type { ShopRecord } from '../model/shop.js';
+import type { OrganizationRecord } from '../model/tenancy.js';
+import type { ReadView, Tx } from '../store/store.js';
+import { purgeOrganization, type OrganizationRemoval } from './organizations.js';
+import type { JobHandler } from './rules.js';
+
+/*
+ * Tenants created through the control API: what the sandbox keeps about each (its setting
+ * `tenant:<organization id>`), when one's time is up, and how it goes.
+ */
+
+/**
+ * What the sandbox keeps about a tenant created through the control API, as the setting
+ * `tenant:<organization id>`: what it started with (its shop, the broker contracts shared with it,
+ * the organization as made), to restore on a tenant reset; when it was made; and, for an ephemeral
+ * tenant, when it expires. Settings written before contracts were shared one by one have no
+ * `contract_ids` (then every contract of the broker); those written before tenants could expire
+ * have no `created_at`.
+ */
+export type TenantEntry = {
+  client_id: string;
+  shops: ShopRecord[];
+  contract_ids?: string[];
+  organization?: OrganizationRecord;
+  /** Unix seconds, sandbox clock. */
+  created_at?: number;
+  /** Unix seconds, sandbox clock; absent for a tenant that stays until it is deleted. */
+  expires_at?: number;
+  /** Made for a visitor of the API reference page (`--tenant-per-visitor`). */
+  visitor?: true;
+};
+
+const PREFIX = 'tenant:';
+
+/** The id of the setting that holds a tenant's entry. */
+export const tenantSettingId = (organizationId: string) => `${PREFIX}${organizationId}`;
+
+/** The entry of a tenant created through the control API; `undefined` for a seeded organization. */
+export function tenantEntry(store: ReadView, organizationId: string): TenantEntry | undefined {
+  return store.get('settings', tenantSettingId(organizationId))?.value as TenantEntry | undefined;
+}
+
+/** Every tenant created through the control API, oldest first. */
+export function apiTenants(store: ReadView): { organizationId: string; entry: TenantEntry }[] {
+  const tenants = [];
+  for (const row of store.all('settings')) {
+    if (row.id.startsWith(PREFIX)) tenants.push({ organizationId: row.id.slice(PREFIX.length), entry: row.value as TenantEntry });
+  }
+  // Settings keep the order they were made in; `created_at` only orders entries a restart re-read.
+  return tenants.sort((a, b) => (a.entry.created_at ?? 0) - (b.entry.created_at ?? 0));
+}
+
+/**
+ * Whether a tenant's time is up on `clock`, the tenant's own clock: a tenant that moves its clock
+ * past its `expires_at` expires, as waiting would make it.
+ */
+export function tenantExpired(clock: ClockView, entry: TenantEntry): boolean {
+  return entry.expires_at !== undefined && entry.expires_at <= clock.now();
+}
+
+/** The job that removes an ephemeral tenant when the sandbox clock reaches its `expires_at`; its subject is the organization id. */
+export const EXPIRE_TENANT = 'expire-tenant';
+
+/** Removes a tenant created through the control API with everything it owns (see `purgeOrganization`). */
+export function removeTenant(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
+  return purgeOrganization(tx, organizationId);
+}
+
+/**
+ * Removes every ephemeral tenant whose time is up (tenant creation calls it first, so expired
+ * tenants never count against the cap, whatever became of their jobs).
+ */
+export function removeExpiredTenants(tx: Tx, clockOf: (organizationId: string) => ClockView): OrganizationRemoval[] {
+  const removals: OrganizationRemoval[] = [];
+  for (const { organizationId, entry } of apiTenants(tx)) {
+    if (!tenantExpired(clockOf(organizationId), entry)) continue;
+    const removal = removeTenant(tx, organizationId);
+    if (removal) removals.push(removal);
+  }
+  return removals;
+}
+
+/**
+ * Removes the tenant the job is about once it has expired; the removal and the job's completion
+ * land together. A tenant not yet expired (its clock says otherwise) is looked at again later.
+ */
+export const expireTenantJob: JobHandler = {
+  apply(tx, job, rules) {
+    const entry = tenantEntry(tx, job.subject);
+    if (entry?.expires_at === undefined) return;
+    if (!tenantExpired(rules.clock, entry)) {
+      rules.jobs.schedule(tx, { kind: EXPIRE_TENANT, subject: job.subject, dueMs: Math.max(rules.clock.nowMs() + 1000, entry.expires_at * 1000) });
+      return;
+    }
+    const removal = removeTenant(tx, job.subject);
+    if (removal) rules.tenantRemoved?.(removal);
+  },
+};
