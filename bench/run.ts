@@ -22,6 +22,7 @@ import { measureLogCost } from './scenarios/log-cost.js';
 import { profileRuns } from './scenarios/profiles.js';
 import { runSandbox } from './scenarios/sandbox.js';
 import { startupTimes } from './scenarios/startup.js';
+import { tenantSoak } from './scenarios/tenant-soak.js';
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -52,6 +53,9 @@ async function main(): Promise<void> {
     // 5. /health while hostile bodies arrive.
     const hostile = args['skip-hostile'] ? undefined : await hostileBodies(dir, pristine);
 
+    // 5b. Memory while 1,000 ephemeral tenants with 20 shipments each come and go.
+    const soak = args['skip-soak'] ? undefined : await tenantSoak(dir, pristine);
+
     // 6. Profiles.
     const profiles = args.profile ? await profileRuns(dir, pristine) : [];
 
@@ -61,7 +65,7 @@ async function main(): Promise<void> {
     const baselineLast = await measureBaseline(seeded.summary.document, baselineScenario);
     const baseline = meanBaseline(baselineFirst, baselineLast);
 
-    const outcome = { ...sandbox, baselineFirst, baselineLast, baseline, tiny, startup, logCost, hostile, profiles, growth };
+    const outcome = { ...sandbox, baselineFirst, baselineLast, baseline, tiny, startup, logCost, hostile, soak, profiles, growth };
     const targets = checkTargets(outcome);
     const slow = slowNote(outcome);
     if (slow) notes.push(slow);

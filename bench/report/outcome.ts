@@ -6,6 +6,7 @@ import type { LogCost } from '../scenarios/log-cost.js';
 import type { Profile } from '../scenarios/profiles.js';
 import type { SandboxRun } from '../scenarios/sandbox.js';
 import type { Startup } from '../scenarios/startup.js';
+import type { TenantSoak } from '../scenarios/tenant-soak.js';
 import { ratio } from './format.js';
 
 export interface Outcome extends Omit<SandboxRun, 'stopCode'> {
@@ -17,6 +18,7 @@ export interface Outcome extends Omit<SandboxRun, 'stopCode'> {
   startup: Startup;
   logCost: LogCost | undefined;
   hostile: Hostile | undefined;
+  soak: TenantSoak | undefined;
   profiles: Profile[];
   growth: GrowthPoint[];
 }

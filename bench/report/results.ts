@@ -60,8 +60,22 @@ function growthJson(outcome: Outcome) {
 
 /** `began` is performance.now() at the start of the bench, for `elapsed_s`. */
 export async function writeResults(outcome: Outcome, targets: Target[], began: number): Promise<void> {
-  const { baseline, baselineFirst, baselineLast, tiny, measured, pairedGet, startup, mainMemory, idleMemory, shipmentsAfter, hostile, logCost, profiles } =
-    outcome;
+  const {
+    baseline,
+    baselineFirst,
+    baselineLast,
+    tiny,
+    measured,
+    pairedGet,
+    startup,
+    mainMemory,
+    idleMemory,
+    shipmentsAfter,
+    hostile,
+    soak,
+    logCost,
+    profiles,
+  } = outcome;
   const results = {
     generated_at: new Date().toISOString(),
     machine: { node: process.version, cpus: CPUS },
@@ -108,6 +122,7 @@ export async function writeResults(outcome: Outcome, targets: Target[], began: n
     rss_after_start_mb: idleMemory.rss_mb,
     shipments_after_run: shipmentsAfter ?? null,
     hostile_bodies: hostile ?? null,
+    tenant_soak: soak ?? null,
     log_cost: logCost
       ? {
           info: scenarioJson(logCost.info, baseline),

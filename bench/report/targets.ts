@@ -9,7 +9,7 @@ export interface Target {
 }
 
 export function checkTargets(outcome: Outcome): Target[] {
-  const { baseline, tiny, pairedGet, startup, hostile, mainMemory, growth } = outcome;
+  const { baseline, tiny, pairedGet, startup, hostile, soak, mainMemory, growth } = outcome;
   const get = byName(outcome, 'GET /shipments/{id}');
   const create = byName(outcome, 'POST /shipments');
   const targets: Target[] = [];
@@ -31,6 +31,12 @@ export function checkTargets(outcome: Outcome): Target[] {
     targets.push({
       ok: (hostile.bursts.under_attack.max_ms ?? Infinity) < 50,
       text: `/health answers within 50 ms while bursts of ${hostile.senders} ${hostile.body_mb} MB [[[... bodies arrive: max ${fmt(hostile.bursts.under_attack.max_ms, 2)} ms, p99 ${fmt(hostile.bursts.under_attack.p99_ms, 2)} ms (RSS peak ${hostile.bursts.rss_peak_mb} MB)`,
+    });
+  }
+  if (soak) {
+    targets.push({
+      ok: soak.rss_ratio <= 1.2 && soak.tenants_left === 0,
+      text: `RSS within 20% after ${soak.tenants} ephemeral tenants with ${soak.shipments_per_tenant} shipments each came and went: ${soak.rss_start_mb} MB after the warm-up round, ${soak.rss_end_mb} MB at the end (x${soak.rss_ratio}), ${soak.tenants_left} tenants left`,
     });
   }
   targets.push({ ok: mainMemory.rss_mb < 150, text: `RSS < 150 MB with the seeded data: ${mainMemory.rss_mb} MB after the run` });

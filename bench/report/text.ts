@@ -79,7 +79,7 @@ function growthLines(outcome: Outcome): string[] {
 }
 
 export function report(outcome: Outcome, targets: Target[], notes: string[]): string {
-  const { baseline, baselineFirst, baselineLast, tiny, measured, startup, idleMemory, mainMemory, shipmentsAfter, logCost, hostile, growth, profiles } =
+  const { baseline, baselineFirst, baselineLast, tiny, measured, startup, idleMemory, mainMemory, shipmentsAfter, logCost, hostile, soak, growth, profiles } =
     outcome;
   const out: string[] = [];
   out.push('');
@@ -123,6 +123,11 @@ export function report(outcome: Outcome, targets: Target[], notes: string[]): st
         `hostile bodies, ${label}: /health p50 ${fmt(runResult.under_attack.p50_ms, 2)} ms, p99 ${fmt(runResult.under_attack.p99_ms, 2)} ms, max ${fmt(runResult.under_attack.max_ms, 2)} ms (${runResult.under_attack.probes} probes; idle p99 ${fmt(runResult.idle.p99_ms, 2)} ms) while ${runResult.hostile.bursts} bursts of ${hostile.senders} x ${hostile.body_mb} MB [[[... were sent in ${hostile.seconds}s; each answered in p50 ${fmt(runResult.hostile.p50_ms, 1)} ms, max ${fmt(runResult.hostile.max_ms, 1)} ms [${statuses}]; RSS ${runResult.rss_before_mb} MB before, peak ${runResult.rss_peak_mb} MB`,
       );
     }
+  }
+  if (soak) {
+    out.push(
+      `tenant soak: ${soak.tenants} ephemeral tenants x ${soak.shipments_per_tenant} shipments in ${soak.rounds} rounds (${soak.seconds}s), each round expired by the clock: RSS ${soak.rss_idle_mb} MB after start, ${soak.rss_start_mb} MB after a warm-up round, then [${soak.rss_after_rounds_mb.join(', ')}] MB, ${soak.rss_end_mb} MB at the end (peak ${soak.rss_peak_mb} MB), ${soak.tenants_left} tenants left`,
+    );
   }
   if (growth.length > 0) out.push(...growthLines(outcome));
   for (const profile of profiles) {
