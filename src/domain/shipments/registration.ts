@@ -71,6 +71,7 @@ function createFiles(tx: Tx, shipment: ShipmentRecord, at: number): void {
   const label: FileRecord = {
     id: tx.newId(),
     shipment_id: shipment.id,
+    organization_id: shipment.organization_id,
     document_type: 'label',
     formats: [{ extension: extensionOf(shipment.label.mime_type), mime_type: shipment.label.mime_type }],
     created_at: at,
@@ -81,6 +82,7 @@ function createFiles(tx: Tx, shipment: ShipmentRecord, at: number): void {
     tx.insert('files', {
       id: tx.newId(),
       shipment_id: shipment.id,
+      organization_id: shipment.organization_id,
       document_type: 'customs-declaration-form',
       formats: [{ extension: 'pdf', mime_type: 'application/pdf' }],
       created_at: at,
