@@ -110,6 +110,12 @@ export function createServices(deps: AppDeps): Services {
       contractVerificationDelay: deps.config.contractVerificationDelay,
       hookAllowedHosts: deps.config.hookAllowedHosts,
       shared: deps.config.shared,
+      quotas: {
+        shipments: deps.config.quotaShipments,
+        hooks: deps.config.quotaHooks,
+        files: deps.config.quotaFiles,
+        requests_per_minute: deps.config.rateLimit,
+      },
     },
     credentialsKey: deps.keys.credentialsKey,
     // Webhook payloads are rendered as the API renders responses, for the hook's organization.

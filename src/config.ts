@@ -42,9 +42,18 @@ export interface Config {
    * webhooks to loopback addresses and makes ids random.
    */
   shared: boolean;
+  /** Most shipments one organization may keep (POST /shipments and the like answer 429 past it). */
+  quotaShipments: number;
+  /** Most hooks one organization may keep. */
+  quotaHooks: number;
+  /** Most files (labels, customs documents, manifests, return reports) one organization may keep. */
+  quotaFiles: number;
+  /** Requests one organization (or one address, without a token) may make per minute of real time. */
+  rateLimit: number;
 }
 
-type Kind = 'port' | 'int' | 'string' | 'bool' | 'url' | 'level';
+/** `count`: a whole number of at least 1 (a quota). */
+type Kind = 'port' | 'int' | 'count' | 'string' | 'bool' | 'url' | 'level';
 
 /** One setting: its config key, environment variable, CLI flag, type, default and help text. */
 export interface Setting {
@@ -136,6 +145,31 @@ export const settings: readonly Setting[] = [
     default: 'false',
     help: 'one sandbox for many: needs an admin token, no webhooks to loopback, random ids',
   },
+  {
+    key: 'quotaShipments',
+    env: 'QUOTA_SHIPMENTS',
+    flag: 'quota-shipments',
+    kind: 'count',
+    default: '100000',
+    help: 'most shipments one organization may keep; creating more answers 429',
+  },
+  { key: 'quotaHooks', env: 'QUOTA_HOOKS', flag: 'quota-hooks', kind: 'count', default: '1000', help: 'most hooks one organization may keep' },
+  {
+    key: 'quotaFiles',
+    env: 'QUOTA_FILES',
+    flag: 'quota-files',
+    kind: 'count',
+    default: '200000',
+    help: 'most files (labels, customs documents, manifests, return reports) one organization may keep',
+  },
+  {
+    key: 'rateLimit',
+    env: 'RATE_LIMIT',
+    flag: 'rate-limit',
+    kind: 'count',
+    default: '30000',
+    help: 'requests per minute per organization (per address without a token); more answer 429',
+  },
 ];
 
 /**
@@ -170,6 +204,11 @@ function parseValue(setting: Setting, raw: string): unknown {
     }
     case 'int':
       if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got '${raw}'`);
+      return Number(raw);
+    case 'count':
+      if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < 1) {
+        throw new ConfigError(`${name} must be a whole number of at least 1, got '${raw}'`);
+      }
       return Number(raw);
     case 'bool':
       if (!['true', 'false', '1', '0'].includes(raw)) throw new ConfigError(`${name} must be true or false, got '${raw}'`);

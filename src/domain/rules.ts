@@ -34,6 +34,8 @@ export interface RuleSettings {
   /** Hosts webhooks may be sent to (HOOK_ALLOWED_HOSTS), and whether loopback is refused too. */
   readonly hookAllowedHosts: string | undefined;
   readonly shared: boolean;
+  /** The quotas of every organization the control gives no other (domain/quotas.ts). */
+  readonly quotas: Readonly<Record<'shipments' | 'hooks' | 'files' | 'requests_per_minute', number>>;
 }
 
 /** Changes automation reacts to, inside the transaction that caused them. */

@@ -24,7 +24,7 @@ export const codes = {
   unprocessable: { code: '10008', status: 422, title: 'Unprocessable Entity' },
   methodNotAllowed: { code: '10009', status: 405, title: 'Method Not Allowed' },
   actionNotAllowed: { code: '10013', status: 403, title: 'Action Not Allowed' },
-  tooManyRequests: { code: '10011', status: 429, title: 'Too Many Requests' },
+  tooManyRequests: { code: '10011', status: 429, title: 'Too many requests.' },
   carrierError: { code: '13002', status: 422, title: 'Carrier API Error' },
   invalidClient: { code: '14000', status: 401, title: 'Invalid OAuth Client' },
   invalidScope: { code: '14001', status: 400, title: 'Scope Not Available To Client' },

@@ -78,7 +78,9 @@ export const collectionRpcEndpoints = [
     },
     handler: async (ctx, { body }) => {
       const { services } = ctx;
-      const manifest = await services.store.transact((tx) => createCollectionManifest(tx, principalOf(ctx), body.data.collection_id, services.clock.now()));
+      const manifest = await services.store.transact((tx) =>
+        createCollectionManifest(tx, services.rules, principalOf(ctx), body.data.collection_id, services.clock.now()),
+      );
       return plainJson({ data: toResourceObject(manifestKind, manifest, ctx) });
     },
   }),
