@@ -20,6 +20,7 @@ import { hookEvents } from './domain/hooks/engine.js';
 import { tokenVerifier } from './auth/tokens.js';
 import { RenderCache } from './jsonapi/render-cache.js';
 import { RequestLog } from './requestlog/log.js';
+import { RateLimiter } from './http/rate-limiter.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
 import { IdSource, publicIdKey } from './ids.js';
 
@@ -65,12 +66,14 @@ export function allEndpoints(): Endpoint[] {
   return list;
 }
 
-function renderError(error: unknown, c: Context, services: Services): Response {
+/** The errors document of anything thrown; a request that was counted for its rate limit gets the rate-limit headers too. */
+function renderError(error: unknown, c: Context<AppEnv>, services: Services): Response {
+  const limit = c.get('rateLimit');
   if (error instanceof DomainError) error = apiErrorOf(error);
-  if (error instanceof ApiError) return jsonApi({ errors: error.errors }, error.status, error.headers);
+  if (error instanceof ApiError) return jsonApi({ errors: error.errors }, error.status, limit ? { ...limit, ...error.headers } : error.headers);
   if (services.logger) services.logger.error({ err: error, method: c.req.method, url: c.req.url }, 'unexpected error');
   else console.error(error);
-  return jsonApi({ errors: [errorObject('internal', 'The sandbox failed to handle this request; the error was logged.')] }, 500);
+  return jsonApi({ errors: [errorObject('internal', 'The sandbox failed to handle this request; the error was logged.')] }, 500, limit);
 }
 
 /** 405 with an Allow header when another method serves the path, else 404/10000. */
@@ -137,6 +140,7 @@ export function createServices(deps: AppDeps): Services {
     renderCache: new RenderCache(),
     inFlight: new Set(),
     requestLog: new RequestLog(),
+    limiter: new RateLimiter(),
   };
   deps.store.useIds(new IdSource(deps.store.seed, publicIdKey(deps.keys.credentialsKey), deps.config.randomIds || deps.config.shared));
   const offset = getSetting<number>(deps.store, CLOCK_OFFSET);

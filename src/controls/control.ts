@@ -89,6 +89,7 @@ export const controlEndpoints = [
     summary: 'Health check',
     tag: 'Sandbox',
     auth: 'none',
+    rateLimit: false,
     produces: json,
     responses: { 200: { description: 'The sandbox is up.', schema: health, contentTypes: json } },
     handler: () => plainJson({ status: 'ok' }),
