@@ -9,6 +9,8 @@ import { errorResponse } from './responses.js';
 import { purgeExpired, revokeEndpoints } from './revoke.js';
 import { resetTenant, tenantEndpoints } from './tenants.js';
 import { plainJson } from '../http/respond.js';
+import { quotaEndpoints } from './quotas.js';
+import { quotaRows } from '../domain/quotas.js';
 
 const clockState = z
   .object({
@@ -72,7 +74,7 @@ async function resetSandbox(services: Services): Promise<void> {
   clock.setOffsetMs(0);
   const { generateState } = await import('../fixtures/generate.js');
   const state = generateState(store.seed, clock.now());
-  state.tables.settings = [{ id: ID_COUNTER, value: counter }];
+  state.tables.settings = [{ id: ID_COUNTER, value: counter }, ...quotaRows(store)];
   state.tables.revokedTokens = revoked.filter((row) => row.expires_at > clock.now());
   state.tables.clients = (state.tables.clients ?? []).map((client) => ({
     ...client,
@@ -178,4 +180,5 @@ export const controlEndpoints = [
   ...tenantEndpoints,
   ...revokeEndpoints,
   ...requestLogEndpoints,
+  ...quotaEndpoints,
 ];
