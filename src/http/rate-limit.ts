@@ -12,9 +12,6 @@ import type { AppEnv } from './env.js';
  * does the counting).
  */
 
-/** The header names, IETF draft style (draft-ietf-httpapi-ratelimit-headers): limit, what is left, seconds until it refills. */
-export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
-
 /** The key of a caller without a token: its address (everything behind one proxy shares it). */
 function addressKey(c: Context): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
@@ -45,6 +42,7 @@ export function countRequest(services: Services, c: Context<AppEnv>, key: string
   // An address has no overrides of its own: it gets the default limit.
   const { count, limit, resetMs } = services.limiter.take(window, requestsPerMinute(services.rules, window));
   const reset = String(Math.ceil(resetMs / 1000));
+  // Named as in the IETF draft (draft-ietf-httpapi-ratelimit-headers): the limit, what is left, seconds until it refills.
   const headers = { 'ratelimit-limit': String(limit), 'ratelimit-remaining': String(Math.max(0, limit - count)), 'ratelimit-reset': reset };
   c.set('rateLimit', headers);
   if (count <= limit) return;
