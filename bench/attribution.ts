@@ -85,7 +85,7 @@ function heapMb(): number {
 async function main(): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   const store = await openStore({ persistence: memoryPersistence(), seed: 1, initial: () => generateState(1, now) });
-  const config = parseConfig({}, { logLevel: 'warn' }, true);
+  const config = parseConfig({}, { logLevel: 'warn', rateLimit: '1000000000', quotaShipments: '1000000000' }, true);
   const services = createServices({ store, clock: createClock(), keys: await generateKeys(), config, logger: await createLogger('warn', false) });
   const full = createApp(services).fetch;
 

@@ -13,7 +13,12 @@ import { generateState } from '../src/fixtures/generate.js';
 const count = Number(process.argv[2] ?? 20000);
 const now = Math.floor(Date.now() / 1000);
 const store = await openStore({ persistence: memoryPersistence(), seed: 1, initial: () => generateState(1, now) });
-const services = createServices({ store, clock: createClock(), keys: await generateKeys(), config: parseConfig({}, { logLevel: 'warn' }, true) });
+const services = createServices({
+  store,
+  clock: createClock(),
+  keys: await generateKeys(),
+  config: parseConfig({}, { logLevel: 'warn', rateLimit: '1000000000', quotaShipments: '1000000000' }, true),
+});
 const app = createApp(services);
 const call = async (path: string, init: RequestInit = {}): Promise<Response> => app.fetch(new Request(`http://127.0.0.1:8080${path}`, init));
 const token = (

@@ -21,6 +21,7 @@ import { hookEvents } from './domain/hooks/engine.js';
 import { tokenVerifier } from './auth/tokens.js';
 import { RenderCache } from './jsonapi/render-cache.js';
 import { RequestLog } from './requestlog/log.js';
+import { RateLimiter } from './http/rate-limiter.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
 import { TenantClocks } from './store/tenant-clocks.js';
 import { IdSource, publicIdKey } from './ids.js';
@@ -68,12 +69,14 @@ export function allEndpoints(): Endpoint[] {
   return list;
 }
 
-function renderError(error: unknown, c: Context, services: Services): Response {
+/** The errors document of anything thrown; a request that was counted for its rate limit gets the rate-limit headers too. */
+function renderError(error: unknown, c: Context<AppEnv>, services: Services): Response {
+  const limit = c.get('rateLimit');
   if (error instanceof DomainError) error = apiErrorOf(error);
-  if (error instanceof ApiError) return jsonApi({ errors: error.errors }, error.status, error.headers);
+  if (error instanceof ApiError) return jsonApi({ errors: error.errors }, error.status, limit ? { ...limit, ...error.headers } : error.headers);
   if (services.logger) services.logger.error({ err: error, method: c.req.method, url: c.req.url }, 'unexpected error');
   else console.error(error);
-  return jsonApi({ errors: [errorObject('internal', 'The sandbox failed to handle this request; the error was logged.')] }, 500);
+  return jsonApi({ errors: [errorObject('internal', 'The sandbox failed to handle this request; the error was logged.')] }, 500, limit);
 }
 
 /** 404/10000 for a path no endpoint serves (hono's `methodNotAllowed` turns it into 405 when another method does). */
@@ -128,6 +131,12 @@ export function createServices(deps: AppDeps): Services {
       contractVerificationDelay: deps.config.contractVerificationDelay,
       hookAllowedHosts: deps.config.hookAllowedHosts,
       shared: deps.config.shared,
+      quotas: {
+        shipments: deps.config.quotaShipments,
+        hooks: deps.config.quotaHooks,
+        files: deps.config.quotaFiles,
+        requests_per_minute: deps.config.rateLimit,
+      },
     },
     credentialsKey: deps.keys.credentialsKey,
     // Webhook payloads are rendered as the API renders responses, for the hook's organization.
@@ -151,6 +160,7 @@ export function createServices(deps: AppDeps): Services {
     renderCache: new RenderCache(),
     inFlight: new Set(),
     requestLog: new RequestLog(),
+    limiter: new RateLimiter(),
   };
   deps.store.useIds(new IdSource(deps.store.seed, publicIdKey(deps.keys.credentialsKey), deps.config.randomIds || deps.config.shared));
   const offset = getSetting<number>(deps.store, CLOCK_OFFSET);

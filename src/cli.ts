@@ -5,7 +5,7 @@ import { VERSION } from './version.js';
 /** What the command line asks for: print a text and stop, or serve with a config. */
 export type CliAction = { action: 'print'; text: string } | { action: 'serve'; config: Config };
 
-const argNames: Record<Setting['kind'], string> = { port: 'port', int: 'n', string: 'value', bool: '', url: 'url', level: 'level' };
+const argNames: Record<Setting['kind'], string> = { port: 'port', int: 'n', count: 'n', string: 'value', bool: '', url: 'url', level: 'level' };
 
 function flagUsage(setting: Setting): string {
   const arg = setting.arg ?? argNames[setting.kind];

@@ -51,12 +51,21 @@ export interface Config {
   tenantPerVisitor: boolean;
   /** Seconds a visitor's tenant lives. */
   visitorTtl: number;
+  /** Most shipments one organization may keep (POST /shipments and the like answer 429 past it). */
+  quotaShipments: number;
+  /** Most hooks one organization may keep. */
+  quotaHooks: number;
+  /** Most files (labels, customs documents, manifests, return reports) one organization may keep. */
+  quotaFiles: number;
+  /** Requests one organization (or one address, without a token) may make per minute of real time. */
+  rateLimit: number;
 }
 
 /** The longest `ttl` a tenant may be given: 30 days. */
 export const MAX_TENANT_TTL = 30 * 86400;
 
-type Kind = 'port' | 'int' | 'string' | 'bool' | 'url' | 'level';
+/** `count`: a whole number of at least 1 (a quota). */
+type Kind = 'port' | 'int' | 'count' | 'string' | 'bool' | 'url' | 'level';
 
 /** One setting: its config key, environment variable, CLI flag, type, default and help text. */
 export interface Setting {
@@ -172,6 +181,31 @@ export const settings: readonly Setting[] = [
     default: '1800',
     help: "seconds a visitor's tenant lives (--tenant-per-visitor)",
   },
+  {
+    key: 'quotaShipments',
+    env: 'QUOTA_SHIPMENTS',
+    flag: 'quota-shipments',
+    kind: 'count',
+    default: '100000',
+    help: 'most shipments one organization may keep; creating more answers 429',
+  },
+  { key: 'quotaHooks', env: 'QUOTA_HOOKS', flag: 'quota-hooks', kind: 'count', default: '1000', help: 'most hooks one organization may keep' },
+  {
+    key: 'quotaFiles',
+    env: 'QUOTA_FILES',
+    flag: 'quota-files',
+    kind: 'count',
+    default: '200000',
+    help: 'most files (labels, customs documents, manifests, return reports) one organization may keep',
+  },
+  {
+    key: 'rateLimit',
+    env: 'RATE_LIMIT',
+    flag: 'rate-limit',
+    kind: 'count',
+    default: '30000',
+    help: 'requests per minute per organization (per address without a token); more answer 429',
+  },
 ];
 
 /**
@@ -206,6 +240,11 @@ function parseValue(setting: Setting, raw: string): unknown {
     }
     case 'int':
       if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got '${raw}'`);
+      return Number(raw);
+    case 'count':
+      if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < 1) {
+        throw new ConfigError(`${name} must be a whole number of at least 1, got '${raw}'`);
+      }
       return Number(raw);
     case 'bool':
       if (!['true', 'false', '1', '0'].includes(raw)) throw new ConfigError(`${name} must be true or false, got '${raw}'`);

@@ -9,6 +9,7 @@ import type { RequestLog } from './requestlog/log.js';
 import type { ResourceEvents, Rules } from './domain/rules.js';
 import type { Store } from './store/store.js';
 import type { TenantClocks } from './store/tenant-clocks.js';
+import type { RateLimiter } from './http/rate-limiter.js';
 
 /** The logging calls the sandbox makes; a pino logger fits. */
 export interface Logger {
@@ -51,4 +52,6 @@ export interface Services extends AppDeps {
   inFlight: Set<string>;
   /** The last requests and responses, redacted, for `GET /_sandbox/requests` (never persisted). */
   requestLog: RequestLog;
+  /** Requests per minute of each tenant, in real time (never persisted). */
+  limiter: RateLimiter;
 }

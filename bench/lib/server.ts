@@ -100,7 +100,10 @@ async function startServer(name: string, argv: string[], port: number, healthPat
 }
 
 function sandboxArgv(file: string, port: number, logLevel: string, nodeFlags: string[] = []): string[] {
-  const cli = ['--data', file, '--port', String(port), '--host', '127.0.0.1', '--log-level', logLevel];
+  // The bench drives one tenant far past the default rate limit and shipments quota: they are
+  // raised out of reach, so every request is still counted but none is refused.
+  const limits = ['--rate-limit', '1000000000', '--quota-shipments', '1000000000', '--quota-files', '1000000000'];
+  const cli = ['--data', file, '--port', String(port), '--host', '127.0.0.1', '--log-level', logLevel, ...limits];
   const flags = [...NODE_FLAGS, ...nodeFlags];
   if (ENTRY === 'tsx') return [...flags, '--import', TSX_LOADER, join(ROOT, 'src', 'main.ts'), ...cli];
   return [...flags, join(BUILD_DIR, 'server', 'main.js'), ...cli];

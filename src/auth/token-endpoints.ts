@@ -62,6 +62,21 @@ function grantedScopes(requested: string | undefined, available: readonly Scope[
   return asked.filter((scope, index) => asked.indexOf(scope) === index) as Scope[];
 }
 
+/**
+ * The organization of the client a token request names, whose rate limit it counts against;
+ * `undefined` (the caller's address counts) when it names none that exists.
+ */
+function requestingOrganization(services: Services, body: z.output<typeof tokenRequest> | undefined, authorization: string | undefined): string | undefined {
+  let clientId = body?.client_id;
+  try {
+    clientId = basicCredentials(authorization)?.id ?? clientId;
+  } catch {
+    // Malformed Basic credentials are refused by `issue`; they name no client.
+  }
+  const client = clientId === undefined ? undefined : services.store.get('clients', clientId);
+  return client && services.store.get('users', client.user_id)?.organization_id;
+}
+
 async function issue(services: Services, body: z.output<typeof tokenRequest>, authorization: string | undefined) {
   const grant = required(body.grant_type, 'grant_type');
   if (grant !== 'client_credentials') {
@@ -106,6 +121,8 @@ export const tokenEndpoints = [
     bodyFormat: 'json-or-form',
     // Anyone may call it, with no token: a token request is a few hundred bytes, so more is refused early.
     maxBodyBytes: TOKEN_REQUEST_MAX_BYTES,
+    // Tenants ask for tokens without one: the client named counts, so one tenant cannot use up another's window.
+    rateLimit: (ctx, { body, headers }) => requestingOrganization(ctx.services, body, headers.Authorization),
     produces: ['application/json'],
     headers: z.object({
       Authorization: z.string().optional().describe('`Basic base64(client_id:client_secret)`: client credentials as HTTP Basic auth, instead of in the body.'),

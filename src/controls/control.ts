@@ -8,6 +8,8 @@ import { revokeEndpoints } from './revoke.js';
 import { clockEndpoints } from './clock.js';
 import { resetTenant, tenantEndpoints } from './tenants.js';
 import { plainJson } from '../http/respond.js';
+import { quotaEndpoints } from './quotas.js';
+import { quotaRows } from '../domain/quotas.js';
 
 const resetResult = z.object({ reset: z.literal('sandbox'), now: z.number().int() }).meta({ id: 'SandboxReset' });
 
@@ -42,7 +44,7 @@ async function resetSandbox(services: Services): Promise<void> {
   clock.setOffsetMs(0);
   const { generateState } = await import('../fixtures/generate.js');
   const state = generateState(store.seed, clock.now());
-  state.tables.settings = [{ id: ID_COUNTER, value: counter }];
+  state.tables.settings = [{ id: ID_COUNTER, value: counter }, ...quotaRows(store)];
   state.tables.revokedTokens = revoked.filter((row) => row.expires_at > clock.now());
   state.tables.clients = (state.tables.clients ?? []).map((client) => ({
     ...client,
@@ -59,6 +61,7 @@ export const controlEndpoints = [
     summary: 'Health check',
     tag: 'Sandbox',
     auth: 'none',
+    rateLimit: false,
     produces: json,
     responses: { 200: { description: 'The sandbox is up.', schema: health, contentTypes: json } },
     handler: () => plainJson({ status: 'ok' }),
@@ -92,4 +95,5 @@ export const controlEndpoints = [
   ...tenantEndpoints,
   ...revokeEndpoints,
   ...requestLogEndpoints,
+  ...quotaEndpoints,
 ];

@@ -1,4 +1,4 @@
-import type { OrganizationRemoval } from '../domain/organizations.js';
+import type { OrganizationRemoval } from '../domain/removals.js';
 import type { Services } from '../services.js';
 
 /**

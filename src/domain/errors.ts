@@ -29,7 +29,9 @@ export type DomainErrorKind =
   /** A request header has a value the rules cannot use. */
   | 'bad-header'
   /** The (sandbox) carrier refused what it was handed, as when registering in the same request. */
-  | 'carrier-refused';
+  | 'carrier-refused'
+  /** The organization keeps as many rows of a kind as its quota allows. */
+  | 'quota-exceeded';
 
 export class DomainError extends Error {
   constructor(
@@ -65,6 +67,10 @@ export class DomainError extends Error {
 
   static carrierRefused(detail: string, where?: Where, meta?: Record<string, unknown>): DomainError {
     return new DomainError('carrier-refused', [{ detail, where, meta }]);
+  }
+
+  static quotaExceeded(detail: string, meta: Record<string, unknown>): DomainError {
+    return new DomainError('quota-exceeded', [{ detail, meta }]);
   }
 
   static badHeader(detail: string, header: string): DomainError {

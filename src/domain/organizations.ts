@@ -1,7 +1,8 @@
+import { forgetOverrides } from './quotas.js';
 import type { ContractRecord } from '../model/contract.js';
 import type { ReadView, Tx } from '../store/store.js';
 import { DomainError } from './errors.js';
-import { Removal, clearOrganization, clientsOfOrganization } from './removals.js';
+import { Removal, clearOrganization, clientsOfOrganization, type OrganizationRemoval } from './removals.js';
 import { sharedWith } from './tenancy.js';
 
 /*
@@ -49,13 +50,6 @@ export function removeOrganization(tx: Tx, organizationId: string): Organization
   return purgeOrganization(tx, organizationId);
 }
 
-/** What removing an organization took away: rows by table, and the ids of its clients (gone with it). */
-export interface OrganizationRemoval {
-  organizationId: string;
-  clientIds: string[];
-  removed: Record<string, number>;
-}
-
 /**
  * Removes an organization and everything that is its alone, shipments included: what
  * `clearOrganization` removes, then its shops, its logo, its users and their clients (whose tokens
@@ -77,7 +71,8 @@ export function purgeOrganization(tx: Tx, organizationId: string): OrganizationR
   removal.drop('users', ids(tx.find('users', 'organization_id', organizationId)));
   // Settings are named `<what>:<organization id>` when they belong to one organization.
   removal.drop('settings', ids(tx.all('settings').filter((row) => row.id.split(':').includes(organizationId))));
-  // Its own sandbox clock goes with it.
+  // Its own sandbox clock and its quota overrides go with it.
+  forgetOverrides(tx, organizationId);
   removal.drop('tenantClocks', [organizationId]);
   removal.drop('organizations', [organizationId]);
   removal.dropJobs();

@@ -9,6 +9,13 @@ import type { TableName } from '../store/tables.js';
  * every DELETE removes the same dependants: no row is left pointing at something that is gone.
  */
 
+/** What removing an organization took away: rows by table, and the ids of its clients (gone with it). */
+export interface OrganizationRemoval {
+  organizationId: string;
+  clientIds: string[];
+  removed: Record<string, number>;
+}
+
 /**
  * Removes a hook with its logs (a log's `hook` relationship is required, so it cannot outlive
  * its hook) and its pending webhook deliveries, whose job subjects start with the hook id.

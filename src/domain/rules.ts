@@ -4,7 +4,7 @@ import type { ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js'
 import type { Principal } from '../model/tenancy.js';
 import type { Store, Tx } from '../store/store.js';
 import type { JobRecord } from '../store/tables.js';
-import type { OrganizationRemoval } from './organizations.js';
+import type { OrganizationRemoval } from './removals.js';
 
 /**
  * What the rules are handed, named and small: the store, the sandbox clock, the job scheduler,
@@ -54,6 +54,8 @@ export interface RuleSettings {
   /** Hosts webhooks may be sent to (HOOK_ALLOWED_HOSTS), and whether loopback is refused too. */
   readonly hookAllowedHosts: string | undefined;
   readonly shared: boolean;
+  /** The quotas of every organization the control gives no other (domain/quotas.ts). */
+  readonly quotas: Readonly<Record<'shipments' | 'hooks' | 'files' | 'requests_per_minute', number>>;
 }
 
 /** Changes automation reacts to, inside the transaction that caused them. */

@@ -2,7 +2,8 @@ import type { ClockView } from '../clock.js';
 import type { ShopRecord } from '../model/shop.js';
 import type { OrganizationRecord } from '../model/tenancy.js';
 import type { ReadView, Tx } from '../store/store.js';
-import { purgeOrganization, type OrganizationRemoval } from './organizations.js';
+import { purgeOrganization } from './organizations.js';
+import type { OrganizationRemoval } from './removals.js';
 import type { JobHandler } from './rules.js';
 
 /*

@@ -11,6 +11,7 @@ const codeOf: Record<DomainErrorKind, { code: CodeName; status?: number }> = {
   'not-allowed': { code: 'actionNotAllowed' },
   'bad-header': { code: 'invalidHeader', status: 400 },
   'carrier-refused': { code: 'carrierError' },
+  'quota-exceeded': { code: 'tooManyRequests' },
 };
 
 /** The one mapping from a domain error to the JSON:API error the client gets. */

@@ -89,6 +89,14 @@ export interface Endpoint<P = any, Q = any, B = any> {
   maxBodyBytes?: number;
   /** Media types the endpoint can answer with, for `Accept` negotiation. */
   produces?: readonly string[];
+  /**
+   * Whose requests-per-minute window a call counts in (http/rate-limit.ts). By default the
+   * token's organization, else the caller's address, counted before anything else is checked;
+   * `false`: none (the health check); a function: the organization it names from the read input
+   * (`undefined`: the caller's address), for endpoints called without a token that say who calls
+   * (the token endpoint).
+   */
+  rateLimit?: false | ((ctx: Ctx, input: Input<any, any, any>) => string | undefined);
   /** Hide from the OpenAPI document (only the HEAD/OPTIONS helpers use this). */
   internal?: boolean;
   responses: Record<number, ResponseSpec>;

@@ -8,5 +8,7 @@ export type AppEnv = {
     bodyRefused?: { note: string; error: Error };
     /** The body text was scanned for its JSON nesting as it was read. */
     bodyScanned?: boolean;
+    /** The rate-limit headers of the caller's window, for every answer once the request was counted (http/rate-limit.ts). */
+    rateLimit?: Record<string, string>;
   };
 };

@@ -94,8 +94,9 @@ export async function idempotent(
     return await work(remember);
   } catch (thrown) {
     const error = thrown instanceof DomainError ? apiErrorOf(thrown) : thrown;
-    // Refusals are part of the outcome and replay too; unexpected failures may be retried.
-    if (error instanceof ApiError && error.status < 500) {
+    // Refusals are part of the outcome and replay too; unexpected failures may be retried, and so
+    // may a full quota (429): the same key must be able to succeed once there is room.
+    if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
       await store.transact((tx) => remember(tx, error.status, JSON.stringify({ errors: error.errors })));
     }
     throw error;

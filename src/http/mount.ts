@@ -12,6 +12,8 @@ import { createCtx } from './context.js';
 import { authorizeControl, presentsAdminToken, requireJsonContentType } from './control-access.js';
 import { honoPath, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
+import { callerKey, countRequest } from './rate-limit.js';
+import { withHeaders } from './response-text.js';
 
 const NO_QUERY = new URLSearchParams();
 
@@ -22,6 +24,11 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       negotiate(c.req.header('accept'), endpoint.produces);
       const principal = await authorize(services, endpoint, c);
       if (principal) c.set('principal', principal);
+      // Counted before the request is looked at further, so a flood of bad requests is limited too.
+      if (endpoint.rateLimit === undefined) {
+        const key = callerKey(services, c, endpoint, principal);
+        if (key !== undefined) countRequest(services, c, key);
+      }
       // Only a POST can cross origins without a preflight; every other write is preflighted.
       if (endpoint.auth === 'control' && endpoint.method === 'post') requireJsonContentType(c);
       const url = c.req.url;
@@ -34,7 +41,11 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       const include = parseIncludes(endpoint.include, search.get('include'));
       const headers = parseHeaders(endpoint, c);
       const read = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional, endpoint.maxBodyBytes) : undefined;
-      return endpoint.handler(ctx, { params, query, headers, body: read?.body, rawBody: read?.raw, search, include, page: parsePage(search) });
+      const input = { params, query, headers, body: read?.body, rawBody: read?.raw, search, include, page: parsePage(search) };
+      if (typeof endpoint.rateLimit === 'function') countRequest(services, c, endpoint.rateLimit(ctx, input));
+      const response = await endpoint.handler(ctx, input);
+      const limit = c.get('rateLimit');
+      return limit ? withHeaders(response, limit) : response;
     });
   }
 }

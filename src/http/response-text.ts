@@ -6,10 +6,13 @@
  * than the rest of a simple GET.
  */
 
-/** CORS for browsers (the docs site's try-it-out calls the sandbox from another origin). */
+/**
+ * CORS for browsers (the docs site's try-it-out calls the sandbox from another origin). Pages may
+ * read the rate-limit headers and Retry-After too (http/rate-limit.ts), or they could not back off.
+ */
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Idempotency-Replay, Location',
+  'access-control-expose-headers': 'Idempotency-Replay, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
 } as const;
 
 export type KnownResponse = {
@@ -34,4 +37,24 @@ export function textResponse(text: string, init: { status?: number; headers: Rec
 /** Text and headers of a response made by `textResponse`, if this is one. */
 export function knownResponse(response: Response): KnownResponse | undefined {
   return (response as Marked)[KNOWN];
+}
+
+/**
+ * The response with `extra` headers added. A response made by `textResponse` is made again with
+ * them (its headers were handed over when it was made, and touching `response.headers` would turn
+ * the server's lightweight response into a full one); any other gets them set.
+ */
+export function withHeaders(response: Response, extra: Record<string, string>): Response {
+  const known = knownResponse(response);
+  if (!known) {
+    for (const name in extra) response.headers.set(name, extra[name]!);
+    return response;
+  }
+  // Copied key by key, not spread into a literal: see README, Performance.
+  const headers: Record<string, string> = {};
+  for (const name in known.headers) headers[name] = known.headers[name]!;
+  for (const name in extra) headers[name] = extra[name]!;
+  const made: Marked = new Response(known.text, { status: response.status, headers });
+  made[KNOWN] = { text: known.text, headers, value: known.value };
+  return made;
 }

@@ -180,6 +180,8 @@ export const documentTypes = ['label', 'customs-declaration-form'] as const;
 export type FileRecord = {
   id: string;
   shipment_id: string;
+  /** The shipment's organization, which the files quota counts by (filled in for rows of older data files as they load). */
+  organization_id: string;
   document_type: (typeof documentTypes)[number];
   formats: { extension: string; mime_type: string }[];
   created_at: number;

@@ -31,6 +31,22 @@ const errorResponse = (description: string) => ({
   content: { [JSONAPI_MEDIA_TYPE]: { schema: ref(errorDocument) } },
 });
 
+/** The rate-limit headers (http/rate-limit.ts), documented once as components and referred to where they are sent. */
+const rateLimitHeaders = {
+  'RateLimit-Limit': {
+    description: 'Requests per minute the caller (its organization, or its address without a token) may make.',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the current minute ends and the count starts again.', schema: { type: 'integer' } },
+} as const;
+const retryAfter = { description: 'Seconds to wait before the rate limit lets a request through again.', schema: { type: 'integer' } } as const;
+
+const headerRefs = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+const TOO_MANY =
+  "Too many requests (10011): the caller's requests per minute are used up (`Retry-After` says when to try again), or, for a request that would create shipments, hooks or files, the organization's quota of them is full (no `Retry-After`: deleting rows frees room; `meta` names the quota, its limit and the usage).";
+
 function security(endpoint: Endpoint): SecurityRequirementObject[] {
   const { auth } = endpoint;
   if (auth === 'none') return [];
@@ -110,6 +126,13 @@ function responses(endpoint: Endpoint): ResponsesObject {
   if (endpoint.path.includes('{')) add('404', 'No such resource, or one of another tenant (10002).');
   add('406', 'The Accept header allows no type this endpoint answers with (10004).');
   if (endpoint.body) add('415', 'The Content-Type is not JSON (10004).');
+  if (endpoint.rateLimit !== false) {
+    // Every answer to a counted request carries the rate-limit headers; a 429 also Retry-After.
+    for (const [status, response] of Object.entries(out)) {
+      if (status.startsWith('2')) out[status] = { ...response, headers: headerRefs(Object.keys(rateLimitHeaders)) };
+    }
+    out['429'] = { ...errorResponse(endpoint.responses[429]?.description ?? TOO_MANY), headers: headerRefs(['Retry-After', ...Object.keys(rateLimitHeaders)]) };
+  }
   out.default = errorResponse('Unexpected error (10001), in the same errors document.');
   return out;
 }
@@ -174,6 +197,8 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string):
     scheme: 'bearer',
     description: 'The SANDBOX_ADMIN_TOKEN, when one is configured: acts on every tenant.',
   });
+  for (const [name, header] of Object.entries(rateLimitHeaders)) builder.addHeader(name, header);
+  builder.addHeader('Retry-After', retryAfter);
   const paths = new Map<string, Record<string, OperationObject>>();
   for (const endpoint of endpoints) {
     if (endpoint.internal) continue;

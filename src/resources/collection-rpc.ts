@@ -78,7 +78,9 @@ export const collectionRpcEndpoints = [
     },
     handler: async (ctx, { body }) => {
       const { services } = ctx;
-      const manifest = await services.store.transact((tx) => createCollectionManifest(tx, principalOf(ctx), body.data.collection_id, ctx.clock.now()));
+      const manifest = await services.store.transact((tx) =>
+        createCollectionManifest(tx, ctx.rules, principalOf(ctx), body.data.collection_id, ctx.clock.now()),
+      );
       return plainJson({ data: toResourceObject(manifestKind, manifest, ctx) });
     },
   }),

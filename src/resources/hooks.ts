@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkTarget, targetPolicy } from '../domain/hooks/target-address.js';
 import { updateProblems } from '../domain/hooks/targets.js';
+import { assertRoom } from '../domain/quotas.js';
 import { removeHook } from '../domain/removals.js';
 import { Problems } from '../domain/shipments/problems.js';
 import { principalOf, type Ctx } from '../http/context.js';
@@ -136,15 +137,17 @@ export const hookEndpoints = [
       checkIdentity(body.data, 'hooks');
       const owner = ownerOf(ctx, body.data.relationships.owner);
       checkAction(ctx, body.data.attributes);
-      const hook = await ctx.services.store.transact((tx) =>
-        tx.insert('hooks', {
+      const organizationId = principalOf(ctx).organizationId;
+      const hook = await ctx.services.store.transact((tx) => {
+        assertRoom(ctx.rules, tx, organizationId, 'hooks');
+        return tx.insert('hooks', {
           ...body.data.attributes,
           id: tx.newId(),
           owner,
-          organization_id: principalOf(ctx).organizationId,
+          organization_id: organizationId,
           created_at: ctx.clock.now(),
-        }),
-      );
+        });
+      });
       return jsonApi(resourceDocument(ctx, hookKind, hook), 201, { location: ctx.url(hookKind.self(hook)) });
     },
   }),

@@ -4,6 +4,7 @@ import { ID_COUNTER } from './tables.js';
 import { Table } from './table.js';
 import { indexedFields, tableNames, type Row, type StateData, type TableName } from './tables.js';
 import { deepFreeze, freezeRow, storable } from './rows.js';
+import { upgradeRows } from './upgrade.js';
 
 /** Read access to the sandbox data. Rows are frozen: change them only through a transaction. */
 export interface ReadView {
@@ -11,6 +12,8 @@ export interface ReadView {
   all<T extends TableName>(table: T): readonly Row<T>[];
   find<T extends TableName>(table: T, field: keyof Row<T> & string, value: unknown): readonly Row<T>[];
   count(table: TableName): number;
+  /** How many rows of `table` have `field` equal to `value`; indexed fields answer without a scan or a list. */
+  countBy<T extends TableName>(table: T, field: keyof Row<T> & string, value: unknown): number;
 }
 
 /** A unit of change; everything done through it lands together or not at all. */
@@ -72,7 +75,8 @@ class MemoryStore implements Store {
     return this.persistence.location;
   }
 
-  load(data: StateData): void {
+  load(stored: StateData): void {
+    const data = upgradeRows(stored);
     this.version += 1;
     for (const table of this.tables.values()) table.clear();
     for (const name of tableNames) {
@@ -95,6 +99,10 @@ class MemoryStore implements Store {
 
   count(table: TableName): number {
     return this.table(table).size;
+  }
+
+  countBy<T extends TableName>(table: T, field: keyof Row<T> & string, value: unknown): number {
+    return this.table(table).count(field, value);
   }
 
   async transact<R>(work: (tx: Tx) => R): Promise<R> {
@@ -163,6 +171,7 @@ class MemoryStore implements Store {
       all: (t) => this.all(t),
       find: (t, f, v) => this.find(t, f, v),
       count: (t) => this.count(t),
+      countBy: (t, f, v) => this.countBy(t, f, v),
       insert: (table, row) => {
         if (this.get(table, row.id)) throw new Error(`duplicate id ${row.id} in ${table}`);
         // Frozen in place (nested objects as copies): callers hand over fresh objects and must not keep changing them.

@@ -179,11 +179,12 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   shipmentStatuses: ['shipment_id'],
   shipmentSurcharges: ['shipment_id', 'organization_id'],
   carrierSurcharges: ['organization_id'],
-  files: ['shipment_id'],
+  // By organization too: the quotas count a tenant's files, manifests' files and report files.
+  files: ['shipment_id', 'organization_id'],
   collections: ['shop_id'],
   collectionSchedules: ['organization_id', 'shop_id'],
   manifests: ['organization_id'],
-  manifestFiles: ['manifest_id', 'collection_id'],
+  manifestFiles: ['manifest_id', 'collection_id', 'organization_id'],
   hooks: ['organization_id'],
   hookLogs: ['hook_id', 'shipment_id'],
   addresses: ['organization_id'],
@@ -198,6 +199,7 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   returns: ['organization_id', 'order_id', 'shipment_id'],
   returnPayments: ['return_id'],
   returnReports: ['organization_id'],
+  returnReportFiles: ['organization_id'],
 };
 
 /** The persisted form of the whole sandbox: what the data file holds. */

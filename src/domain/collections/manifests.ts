@@ -4,6 +4,7 @@ import type { ShipmentRecord } from '../../model/shipment.js';
 import type { Principal } from '../../model/tenancy.js';
 import type { Tx } from '../../store/store.js';
 import { DomainError, type Problem } from '../errors.js';
+import { assertRoom } from '../quotas.js';
 import type { Rules } from '../rules.js';
 import { canSeeContract } from '../tenancy.js';
 import { utcText } from './calendar.js';
@@ -112,7 +113,7 @@ export function createManifest(tx: Tx, rules: Rules, principal: Principal, reque
       problems.push({ detail: `Shipment '${shipment.id}' is of another shop than the manifest's.`, where });
   }
   if (problems.length > 0) throw new DomainError('unprocessable', problems);
-  const manifest = insertManifest(tx, {
+  const manifest = insertManifest(tx, rules, {
     name: request.name,
     address: request.address,
     owner,
@@ -133,7 +134,7 @@ export function createManifest(tx: Tx, rules: Rules, principal: Principal, reque
 }
 
 /** POST /create-manifest-for-collection: a manifest of the collection's registered shipments; the others are named in its `meta.errors`. */
-export function createCollectionManifest(tx: Tx, principal: Principal, collectionId: string, now: number): ManifestRecord {
+export function createCollectionManifest(tx: Tx, rules: Rules, principal: Principal, collectionId: string, now: number): ManifestRecord {
   const where = { pointer: '/data/collection_id' };
   const collection = tx.get('collections', collectionId);
   if (!collection || collection.organization_id !== principal.organizationId) {
@@ -160,7 +161,7 @@ export function createCollectionManifest(tx: Tx, principal: Principal, collectio
   const contract = collection.contract_id ? tx.get('contracts', collection.contract_id) : undefined;
   const carrier = contract ? tx.get('carriers', contract.carrier_id) : undefined;
   const name = `${collection.description ?? `${carrier?.name ?? 'Collection'} pick-up`} ${utcText(collection.collection_time.from)}`.slice(0, 255);
-  const manifest = insertManifest(tx, {
+  const manifest = insertManifest(tx, rules, {
     name,
     address: collection.address,
     owner: { type: 'shops', id: collection.shop_id },
@@ -187,7 +188,8 @@ interface NewManifest {
   errors?: string[];
 }
 
-function insertManifest(tx: Tx, m: NewManifest): ManifestRecord {
+function insertManifest(tx: Tx, rules: Rules, m: NewManifest): ManifestRecord {
+  assertRoom(rules, tx, m.organizationId, 'files');
   const manifest = tx.insert('manifests', {
     id: tx.newId(),
     name: m.name,

@@ -1,6 +1,7 @@
 import type { ReportStatusCode, ReturnReportFilters, ReturnReportRecord } from '../../model/returns/report.js';
 import type { Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
+import { assertRoom, quotaProblem } from '../quotas.js';
 import type { Acting } from '../rules.js';
 import type { JobHandler } from '../scheduler.js';
 import { organizationOf, ownOr404 } from './access.js';
@@ -27,6 +28,8 @@ export async function createReport(acting: Acting, name: string, filters: Return
   const { store, clock, jobs } = acting.rules;
   const now = clock.now();
   return store.transact((tx) => {
+    // Its file would not fit: refused now rather than failed when it is generated.
+    assertRoom(acting.rules, tx, organizationOf(acting), 'files');
     const report = tx.insert('returnReports', {
       id: tx.newId(),
       organization_id: organizationOf(acting),
@@ -58,7 +61,7 @@ export async function deleteReport(acting: Acting, id: string): Promise<void> {
 
 /** Writes the CSV of the returns the filters select as they are when the job runs. */
 export const generateReportJob: JobHandler = {
-  apply(tx: Tx, job) {
+  apply(tx: Tx, job, rules) {
     const report = tx.get('returnReports', job.subject);
     if (!report || report.status_code !== 'report-queued') return;
     const at = Math.floor(job.due_ms / 1000);
@@ -67,6 +70,11 @@ export const generateReportJob: JobHandler = {
       entries = reportEntries(tx, report.organization_id, report.filters);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
+      setReportStatus(tx, report, 'report-failed', at);
+      return;
+    }
+    // The organization's files quota filled up while the report waited: it fails, as production's do.
+    if (quotaProblem(rules, tx, report.organization_id, 'files')) {
       setReportStatus(tx, report, 'report-failed', at);
       return;
     }

@@ -4,6 +4,7 @@ import type { RegistrationAttempt, ReturnRecord } from '../../model/returns/retu
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { ReadView, Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
+import { assertRoom } from '../quotas.js';
 import type { Acting } from '../rules.js';
 import type { ShipmentDraft } from '../shipments/draft.js';
 import { shipmentFields } from '../shipments/fields.js';
@@ -88,6 +89,7 @@ export function createReturnShipment(
   carriage: { serviceId: string; contractId: string },
 ): ShipmentRecord {
   const { rules } = acting;
+  assertRoom(rules, tx, row.organization_id, 'shipments');
   const draft = returnDraft(tx, acting, row, method, carriage);
   let resolved;
   try {

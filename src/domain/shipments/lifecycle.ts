@@ -1,6 +1,7 @@
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
+import { assertRoom } from '../quotas.js';
 import type { Acting, Rules } from '../rules.js';
 import type { ShipmentDraft } from './draft.js';
 import { shipmentFields } from './fields.js';
@@ -31,6 +32,7 @@ export interface Start {
 export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, resolved: ResolvedShipment, start?: Start): ShipmentRecord {
   const { rules, principal } = acting;
   if (!principal) throw DomainError.notAllowed('Shipments are created by a client.');
+  assertRoom(rules, tx, resolved.shop.organization_id, 'shipments');
   const now = rules.clock.now();
   const id = tx.newId();
   // Inserted with its first status already set: every version of a stored row is a full copy.

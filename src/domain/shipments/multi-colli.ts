@@ -2,6 +2,7 @@ import type { Price } from '../../model/common.js';
 import type { Item, PhysicalProperties, ShipmentRecord } from '../../model/shipment.js';
 import type { ReadView, Tx } from '../../store/store.js';
 import { at, DomainError } from '../errors.js';
+import { assertRoom } from '../quotas.js';
 import type { Acting } from '../rules.js';
 import type { ShipmentDraft } from './draft.js';
 import { createShipment } from './lifecycle.js';
@@ -73,6 +74,8 @@ export function createMultiColliShipment(
   colli: readonly ColloInput[],
 ): { master: ShipmentRecord; colli: ShipmentRecord[] } {
   const { rules } = acting;
+  // Room for the master and every collo up front, so a refusal names what the request needs.
+  assertRoom(rules, tx, resolved.shop.organization_id, 'shipments', colli.length + 1);
   const now = rules.clock.now();
   const base = { ...draft, attributes: { ...draft.attributes, register_at: draft.attributes.register_at ?? now } };
   const master = registerInRequest(tx, rules, createShipment(tx, acting, base, resolved));

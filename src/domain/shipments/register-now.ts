@@ -4,7 +4,7 @@ import { at, DomainError } from '../errors.js';
 import type { Acting, Rules } from '../rules.js';
 import type { ShipmentDraft } from './draft.js';
 import { createShipment } from './lifecycle.js';
-import { carrierMeta, refusal, registerShipment } from './registration.js';
+import { carrierMeta, filesQuotaProblem, refusal, registerShipment } from './registration.js';
 import type { ResolvedShipment } from './resolve.js';
 
 /*
@@ -45,6 +45,8 @@ export function registerInRequest(tx: Tx, rules: Rules, shipment: ShipmentRecord
   }
   const refused = refusal(tx, shipment);
   if (refused) throw DomainError.carrierRefused(refused.detail, at(refused.pointer), carrierMeta(refused.detail));
+  const full = filesQuotaProblem(tx, rules, shipment);
+  if (full) throw full;
   return registerShipment(tx, rules, shipment, rules.clock.now());
 }
 

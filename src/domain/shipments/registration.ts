@@ -3,6 +3,8 @@ import type { FileRecord, ShipmentRecord } from '../../model/shipment.js';
 import type { Rules } from '../rules.js';
 import type { ReadView, Tx } from '../../store/store.js';
 import type { JobHandler } from '../scheduler.js';
+import type { DomainError } from '../errors.js';
+import { quotaProblem } from '../quotas.js';
 import { isInternational } from './draft.js';
 import { addStatus } from './statuses.js';
 import { carrierTrackingUrl, trackingCode } from './tracking.js';
@@ -67,10 +69,23 @@ export function refusal(tx: ReadView, shipment: ShipmentRecord): Refusal | undef
   return undefined;
 }
 
+/** How many files a registration makes: the label, and a customs declaration for an international shipment. */
+export const filesMade = (shipment: ShipmentRecord): number => (isInternational({ attributes: shipment }) ? 2 : 1);
+
+/**
+ * Why registering the shipment would take its organization past the files quota, or `undefined`.
+ * A queued registration then fails with this in the status's errors (429, 10011); a registration
+ * in the request is refused with it.
+ */
+export function filesQuotaProblem(tx: ReadView, rules: Rules, shipment: ShipmentRecord): DomainError | undefined {
+  return quotaProblem(rules, tx, shipment.organization_id, 'files', filesMade(shipment));
+}
+
 function createFiles(tx: Tx, shipment: ShipmentRecord, at: number): void {
   const label: FileRecord = {
     id: tx.newId(),
     shipment_id: shipment.id,
+    organization_id: shipment.organization_id,
     document_type: 'label',
     formats: [{ extension: extensionOf(shipment.label.mime_type), mime_type: shipment.label.mime_type }],
     created_at: at,
@@ -81,6 +96,7 @@ function createFiles(tx: Tx, shipment: ShipmentRecord, at: number): void {
     tx.insert('files', {
       id: tx.newId(),
       shipment_id: shipment.id,
+      organization_id: shipment.organization_id,
       document_type: 'customs-declaration-form',
       formats: [{ extension: 'pdf', mime_type: 'application/pdf' }],
       created_at: at,
@@ -130,6 +146,12 @@ export const registerShipmentJob: JobHandler = {
     const refused = refusal(tx, shipment);
     if (refused) {
       addStatus(tx, rules, shipment, { code: 'shipment-registration-failed', at, errors: [carrierError(refused.detail)] });
+      return;
+    }
+    const full = filesQuotaProblem(tx, rules, shipment);
+    if (full) {
+      const error = { status: '429', code: '10011', title: 'Too many requests.', detail: full.message, meta: full.problems[0]!.meta };
+      addStatus(tx, rules, shipment, { code: 'shipment-registration-failed', at, errors: [error] });
       return;
     }
     registerShipment(tx, rules, shipment, at);
