@@ -111,6 +111,12 @@ describe.skipIf(tools.length > 0)('the README walkthrough, in one shell', () => 
     // The return portal walk: an approved return's label, a report line and today's numbers.
     expect((await readFile(join(dir, 'return-label.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
     expect(stdout).toContain('return_id,created_at,status');
-    expect(answers.at(-1)).toMatchObject({ status: '200', request: expect.stringContaining(`GET ${server.url}/returns/v1/analytics/approved`) });
+    expect(answers).toContainEqual(
+      expect.objectContaining({ status: '200', request: expect.stringContaining(`GET ${server.url}/returns/v1/analytics/approved`) }),
+    );
+    // One sandbox for a team: the job's clock ran ahead alone, its rate limit showed, it removed its tenant.
+    expect(stdout).toMatch(/"follows_global": false/);
+    expect(stdout).toMatch(/^ratelimit-remaining: \d+/im);
+    expect(answers.at(-1)).toMatchObject({ status: '200', request: expect.stringMatching(new RegExp(`^DELETE ${server.url}/_sandbox/tenants/tenant-`)) });
   });
 });
