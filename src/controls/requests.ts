@@ -3,7 +3,7 @@ import { endpoint } from '../http/endpoint.js';
 import { integerParam } from '../http/params.js';
 import { plainJson } from '../http/respond.js';
 import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_CAPACITY, REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from '../requestlog/log.js';
-import { clientsOf } from './tenants.js';
+import { clientsOf } from './tenant-reset.js';
 
 const capturedMessage = z
   .object({

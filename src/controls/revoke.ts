@@ -7,7 +7,7 @@ import { ApiError } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';
 import type { Tx } from '../store/store.js';
 import { errorResponse } from './responses.js';
-import { clientsOf, tenantOf } from './tenants.js';
+import { clientsOf, tenantOf } from './tenant-reset.js';
 import { plainJson } from '../http/respond.js';
 
 const revokeRequest = z
