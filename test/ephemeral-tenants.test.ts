@@ -241,8 +241,11 @@ describe('an expired tenant', () => {
     const neighbourToken = await tenantToken(sandbox, neighbour);
     const globalBefore = (await sandbox.request('GET', '/_sandbox/clock')).body.now;
 
+    const before = (await sandbox.request('GET', '/_sandbox/clock', { token })).body.now;
     const moved = await sandbox.request('POST', '/_sandbox/clock', { token, body: { advance: 601 } });
     expect(moved.status, moved.text).toBe(200);
+    // The answer is the tenant's clock as moved, saying the tenant went with it.
+    expect(moved.body).toMatchObject({ now: before + 601, organization_id: tenant.organization_id, follows_global: false, removed: true });
 
     expect(sandbox.store.get('organizations', tenant.organization_id)).toBeUndefined();
     expect(sandbox.store.get('tenantClocks', tenant.organization_id)).toBeUndefined();

@@ -23,6 +23,12 @@ const clockState = z
       .describe(
         "With organization_id: whether the tenant's clock is the global clock (it never moved its own, or the global clock caught up with it), so that moving the global clock moves it",
       ),
+    removed: z
+      .boolean()
+      .optional()
+      .describe(
+        "Present (true) only when a tenant's move took its clock past the tenant's `expires_at`: the tenant and everything it owned were removed, and its tokens answer 401 from now on",
+      ),
   })
   .meta({ id: 'SandboxClock' });
 
@@ -53,8 +59,13 @@ export function clockBody(services: Services, organizationId?: string): z.output
  * Moves the global clock (`organizationId` undefined) or one tenant's clock forward, persists it
  * with the data, and runs what became due. A tenant's move writes only its own setting; a global
  * move forgets the tenant settings it caught up with (those tenants follow it from now on).
+ * Answers the moved clock as it stood before what became due ran (which may remove the tenant).
  */
-export async function moveClock(services: Services, organizationId: string | undefined, move: z.output<typeof clockMove>): Promise<void> {
+export async function moveClock(
+  services: Services,
+  organizationId: string | undefined,
+  move: z.output<typeof clockMove>,
+): Promise<z.output<typeof clockState>> {
   const clock = clockOf(services, organizationId);
   if ((move.advance === undefined) === (move.now === undefined)) {
     throw ApiError.invalid("Send exactly one of 'advance' (seconds) or 'now' (Unix seconds).", '');
@@ -84,9 +95,11 @@ export async function moveClock(services: Services, organizationId: string | und
   } else if (targetMs > startMs) {
     await store.transact((tx) => setTenantClock(tx, organizationId, offset));
   }
+  const moved = clockBody(services, organizationId);
   await services.jobs.runDue();
   // On the global clock, which no tenant's is behind: what expired there expired for everyone.
   await store.transact((tx) => purgeExpired(tx, services.clock.now()));
+  return moved;
 }
 
 export const clockEndpoints = [
@@ -124,7 +137,11 @@ export const clockEndpoints = [
     },
     handler: async (ctx, { body }) => {
       const organizationId = ctx.principal?.organizationId;
-      await moveClock(ctx.services, organizationId, body);
+      const moved = await moveClock(ctx.services, organizationId, body);
+      if (organizationId !== undefined && !ctx.services.store.get('organizations', organizationId)) {
+        // The move took the tenant past its ttl: its clock went with it, so answer the time it was moved to.
+        return plainJson({ ...moved, follows_global: false, removed: true });
+      }
       return plainJson(clockBody(ctx.services, organizationId));
     },
   }),
