@@ -64,3 +64,23 @@ export async function memory(pid: number): Promise<{ rss_mb: number; hwm_mb: num
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
   return { rss_mb: Math.round((kb('VmRSS') / 1024) * 10) / 10, hwm_mb: Math.round((kb('VmHWM') / 1024) * 10) / 10 };
 }
+
+/**
+ * Under load V8 lets the old generation grow to up to four times the live heap before a full
+ * collection, and keeps those pages; once the process is idle, V8's memory reducer collects with
+ * memory in mind and returns them. It runs about 8 s after the last full collection, or 8 s later
+ * when the allocation rate was still high then, so 30 s covers it with room (measured here: it ran
+ * 10-20 s after the load stopped).
+ */
+export const SETTLE_S = 30;
+const SAMPLE_S = 5;
+
+/** RSS every SAMPLE_S seconds while `pid` is left idle for SETTLE_S seconds: the last is the settled RSS. */
+export async function settledRss(pid: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let waited = 0; waited < SETTLE_S; waited += SAMPLE_S) {
+    await new Promise((done) => setTimeout(done, SAMPLE_S * 1000));
+    samples.push((await memory(pid)).rss_mb);
+  }
+  return samples;
+}

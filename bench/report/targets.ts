@@ -9,7 +9,7 @@ export interface Target {
 }
 
 export function checkTargets(outcome: Outcome): Target[] {
-  const { baseline, tiny, pairedGet, startup, hostile, soak, mainMemory, growth } = outcome;
+  const { baseline, tiny, pairedGet, startup, hostile, soak, mainMemory, settledRss, growth } = outcome;
   const get = byName(outcome, 'GET /shipments/{id}');
   const create = byName(outcome, 'POST /shipments');
   const targets: Target[] = [];
@@ -36,10 +36,13 @@ export function checkTargets(outcome: Outcome): Target[] {
   if (soak) {
     targets.push({
       ok: soak.rss_ratio <= 1.2 && soak.tenants_left === 0,
-      text: `RSS within 20% after ${soak.tenants} ephemeral tenants with ${soak.shipments_per_tenant} shipments each came and went: ${soak.rss_start_mb} MB after the warm-up round, ${soak.rss_end_mb} MB at the end (x${soak.rss_ratio}), ${soak.tenants_left} tenants left`,
+      text: `RSS within 20% after ${soak.tenants} ephemeral tenants with ${soak.shipments_per_tenant} shipments each came and went: ${soak.rss_start_mb} MB after the warm-up round, ${soak.rss_end_mb} MB at the end (x${soak.rss_ratio}; both read after ${soak.settle_seconds} s idle), ${soak.tenants_left} tenants left; under load it peaked at ${soak.rss_peak_mb} MB (x${soak.rss_busy_ratio} as the last round ended)`,
     });
   }
-  targets.push({ ok: mainMemory.rss_mb < 150, text: `RSS < 150 MB with the seeded data: ${mainMemory.rss_mb} MB after the run` });
+  targets.push({
+    ok: mainMemory.rss_mb < 150,
+    text: `RSS < 150 MB with the seeded data: ${mainMemory.rss_mb} MB after the run (${settledRss.at(-1)} MB once idle)`,
+  });
   if (growth.length >= 2) {
     const first = growth[0]!;
     const last = growth.at(-1)!;

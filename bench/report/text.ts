@@ -2,6 +2,7 @@
 import type { Measured } from '../lib/measure.js';
 import { BASE_SHIPMENTS, CONNECTIONS, DURATION, ENTRY, GROWTH_DURATION, NODE_FLAGS, WARMUP } from '../lib/options.js';
 import { CPUS, PIN } from '../lib/pin.js';
+import { SETTLE_S } from '../lib/proc.js';
 import { speedPct } from '../lib/speed.js';
 import type { GrowthPoint } from '../scenarios/growth.js';
 import { formatProfile } from '../profile.js';
@@ -79,8 +80,23 @@ function growthLines(outcome: Outcome): string[] {
 }
 
 export function report(outcome: Outcome, targets: Target[], notes: string[]): string {
-  const { baseline, baselineFirst, baselineLast, tiny, measured, startup, idleMemory, mainMemory, shipmentsAfter, logCost, hostile, soak, growth, profiles } =
-    outcome;
+  const {
+    baseline,
+    baselineFirst,
+    baselineLast,
+    tiny,
+    measured,
+    startup,
+    idleMemory,
+    mainMemory,
+    settledRss,
+    shipmentsAfter,
+    logCost,
+    hostile,
+    soak,
+    growth,
+    profiles,
+  } = outcome;
   const out: string[] = [];
   out.push('');
   out.push(
@@ -104,7 +120,7 @@ export function report(outcome: Outcome, targets: Target[], notes: string[]): st
     `start-up (spawn to first 200 on /health, median of 3): ${startup.existing_median_ms} ms with the seeded data file [${startup.existing_file_ms.join(', ')}], ${startup.first_start_median_ms} ms on a first start that writes it [${startup.first_start_ms.join(', ')}]`,
   );
   out.push(
-    `memory: RSS ${idleMemory.rss_mb} MB right after start, ${mainMemory.rss_mb} MB after the run (peak ${mainMemory.hwm_mb} MB), ${shipmentsAfter ?? '?'} shipments stored at the end`,
+    `memory: RSS ${idleMemory.rss_mb} MB right after start, ${mainMemory.rss_mb} MB after the run (peak ${mainMemory.hwm_mb} MB), ${settledRss.at(-1)} MB after ${SETTLE_S} s idle, ${shipmentsAfter ?? '?'} shipments stored at the end`,
   );
   if (logCost) {
     out.push(
@@ -126,7 +142,7 @@ export function report(outcome: Outcome, targets: Target[], notes: string[]): st
   }
   if (soak) {
     out.push(
-      `tenant soak: ${soak.tenants} ephemeral tenants x ${soak.shipments_per_tenant} shipments in ${soak.rounds} rounds (${soak.seconds}s), each round expired by the clock: RSS ${soak.rss_idle_mb} MB after start, ${soak.rss_start_mb} MB after a warm-up round, then [${soak.rss_after_rounds_mb.join(', ')}] MB, ${soak.rss_end_mb} MB at the end (peak ${soak.rss_peak_mb} MB), ${soak.tenants_left} tenants left`,
+      `tenant soak: ${soak.tenants} ephemeral tenants x ${soak.shipments_per_tenant} shipments in ${soak.rounds} rounds (${soak.seconds}s), each round expired by the clock: RSS ${soak.rss_idle_mb} MB after start, ${soak.rss_start_mb} MB after a warm-up round and ${soak.settle_seconds} s idle, then [${soak.rss_after_rounds_mb.join(', ')}] MB as each round ended, then idle [${soak.rss_settle_mb.join(', ')}] MB every ${soak.settle_seconds / soak.rss_settle_mb.length} s: ${soak.rss_end_mb} MB at the end (peak ${soak.rss_peak_mb} MB), ${soak.tenants_left} tenants left`,
     );
   }
   if (growth.length > 0) out.push(...growthLines(outcome));

@@ -1,7 +1,7 @@
 // The sandbox on the seeded data file: the five endpoints in turn (the paired GET right after GET), then its memory after all of them.
 import type { Scenario } from '../lib/drive.js';
 import { measure, type Measured } from '../lib/measure.js';
-import { memory } from '../lib/proc.js';
+import { memory, settledRss } from '../lib/proc.js';
 import { startSandbox } from '../lib/server.js';
 import { api, endpoints, prepare } from './endpoints.js';
 import { pairedGet, type Paired } from './paired-get.js';
@@ -13,6 +13,8 @@ export interface SandboxRun {
   idleMemory: { rss_mb: number; hwm_mb: number };
   /** After every scenario: POST /shipments has added shipments for as long as it ran. */
   mainMemory: { rss_mb: number; hwm_mb: number };
+  /** RSS while the sandbox is left idle after every scenario (see settledRss): the last is where it settles. */
+  settledRss: number[];
   shipmentsAfter: number | undefined;
   stopCode: number | null;
 }
@@ -32,6 +34,7 @@ export async function runSandbox(file: string, document: string | undefined, bas
   }
   const mainMemory = await memory(sandbox.pid);
   const shipmentsAfter = (await api(sandbox, '/shipments?page[size]=1', { headers: prepared.headers })).meta?.total_records as number | undefined;
+  const settled = await settledRss(sandbox.pid);
   const stopCode = await sandbox.stop(true);
-  return { measured, pairedGet: paired, idleMemory, mainMemory, shipmentsAfter, stopCode };
+  return { measured, pairedGet: paired, idleMemory, mainMemory, settledRss: settled, shipmentsAfter, stopCode };
 }
