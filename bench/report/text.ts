@@ -80,23 +80,8 @@ function growthLines(outcome: Outcome): string[] {
 }
 
 export function report(outcome: Outcome, targets: Target[], notes: string[]): string {
-  const {
-    baseline,
-    baselineFirst,
-    baselineLast,
-    tiny,
-    measured,
-    startup,
-    idleMemory,
-    mainMemory,
-    settledRss,
-    shipmentsAfter,
-    logCost,
-    hostile,
-    soak,
-    growth,
-    profiles,
-  } = outcome;
+  const { baseline, baselineFirst, baselineLast, tiny, measured, startup, idleMemory, mainMemory, shipmentsAfter, logCost, hostile, soak, growth, profiles } =
+    outcome;
   const out: string[] = [];
   out.push('');
   out.push(
@@ -120,7 +105,7 @@ export function report(outcome: Outcome, targets: Target[], notes: string[]): st
     `start-up (spawn to first 200 on /health, median of 3): ${startup.existing_median_ms} ms with the seeded data file [${startup.existing_file_ms.join(', ')}], ${startup.first_start_median_ms} ms on a first start that writes it [${startup.first_start_ms.join(', ')}]`,
   );
   out.push(
-    `memory: RSS ${idleMemory.rss_mb} MB right after start, ${mainMemory.rss_mb} MB after the run (peak ${mainMemory.hwm_mb} MB), ${settledRss.at(-1)} MB after ${SETTLE_S} s idle, ${shipmentsAfter ?? '?'} shipments stored at the end`,
+    `memory: RSS ${idleMemory.rss_mb} MB right after start, ${mainMemory.rss_mb} MB after the run (peak ${mainMemory.hwm_mb} MB), ${outcome.settledRss.at(-1)} MB after ${SETTLE_S} s idle, ${shipmentsAfter ?? '?'} shipments stored at the end`,
   );
   if (logCost) {
     out.push(
