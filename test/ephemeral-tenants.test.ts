@@ -193,7 +193,7 @@ describe('an expired tenant', () => {
     expect((await sandbox.request('GET', `/_sandbox/requests?client_id=${tenant.client_id}`)).body.data.length).toBeGreaterThan(0);
     const before = rowsMentioning(sandbox.store, ids);
     expect(before.length).toBeGreaterThan(15);
-    expect(before).toEqual(expect.arrayContaining([`settings/tenant:${tenant.organization_id}`, expect.stringMatching(/^contracts\//)]));
+    expect(before).toEqual(expect.arrayContaining([`settings/tenant:${tenant.organization_id}`, expect.stringMatching(/^contractShares\//)]));
 
     await advance(sandbox, 50);
     expect((await sandbox.get('/shops', token)).status).toBe(200);

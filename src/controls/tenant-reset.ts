@@ -85,7 +85,7 @@ export async function resetTenant(services: Services, clientId: string, within?:
     const seededShares = apiSeed
       ? apiSeed.contract_ids
       : isFixture
-        ? (fixture!.tables.contracts ?? []).filter((row) => row.owner.type === 'brokers' && row.shared_with?.includes(organizationId)).map((row) => row.id)
+        ? (fixture!.tables.contractShares ?? []).filter((row) => row.organization_id === organizationId).map((row) => row.contract_id)
         : undefined;
     for (const contract of brokerContracts(tx, organization.broker_id)) {
       if (!seededShares || seededShares.includes(contract.id)) shareContract(tx, contract, organizationId);

@@ -19,7 +19,7 @@ const CARRIER = at('/data/relationships/carrier/data/id');
 function checkCarrier(tx: Tx, acting: Acting, carrierId: string): void {
   const carrier = tx.get('carriers', carrierId);
   if (!carrier) throw DomainError.unprocessable(`No carrier with id '${carrierId}' exists.`, CARRIER);
-  const contracted = tx.find('contracts', 'carrier_id', carrierId).some((contract) => canSeeContract(acting.principal, contract));
+  const contracted = tx.find('contracts', 'carrier_id', carrierId).some((contract) => canSeeContract(tx, acting.principal, contract));
   if (!contracted) throw DomainError.unprocessable(`You have no contract with ${carrier.name}: surcharges are for the carriers of your contracts.`, CARRIER);
 }
 

@@ -1,5 +1,5 @@
 import { forgetOverrides } from './quotas.js';
-import type { ContractRecord } from '../model/contract.js';
+import { contractShareId, type ContractRecord } from '../model/contract.js';
 import type { ReadView, Tx } from '../store/store.js';
 import { DomainError } from './errors.js';
 import { Removal, clearOrganization, clientsOfOrganization, type OrganizationRemoval } from './removals.js';
@@ -10,22 +10,15 @@ import { sharedWith } from './tenancy.js';
  * everything that is its alone.
  */
 
-/** The organizations a broker contract is shared with, spelled out (a contract without a list is shared with all of them). */
-function shareList(store: ReadView, contract: ContractRecord): string[] {
-  return contract.shared_with ?? store.find('organizations', 'broker_id', contract.owner.id).map((row) => row.id);
-}
-
 /** Shares a broker contract with an organization of that broker; sharing it again changes nothing. */
 export function shareContract(tx: Tx, contract: ContractRecord, organizationId: string): void {
-  if (sharedWith(contract, organizationId) && contract.shared_with !== undefined) return;
-  const list = shareList(tx, contract);
-  tx.update('contracts', contract.id, { shared_with: list.includes(organizationId) ? list : [...list, organizationId] });
+  if (contract.owner.type !== 'brokers' || sharedWith(tx, contract, organizationId)) return;
+  tx.insert('contractShares', { id: contractShareId(contract.id, organizationId), contract_id: contract.id, organization_id: organizationId });
 }
 
 /** Stops sharing a broker contract with an organization; shipments that already use it keep it. */
 export function unshareContract(tx: Tx, contract: ContractRecord, organizationId: string): void {
-  if (!sharedWith(contract, organizationId)) return;
-  tx.update('contracts', contract.id, { shared_with: shareList(tx, contract).filter((id) => id !== organizationId) });
+  if (sharedWith(tx, contract, organizationId)) tx.remove('contractShares', contractShareId(contract.id, organizationId));
 }
 
 /** How many shipments an organization has: while it has any, it stays (they are its records). */
@@ -63,9 +56,7 @@ export function purgeOrganization(tx: Tx, organizationId: string): OrganizationR
   clearOrganization(removal, organizationId);
   removal.drop('shops', ids(tx.find('shops', 'organization_id', organizationId)));
   if (organization.logo_id) removal.drop('logos', [organization.logo_id]);
-  for (const contract of tx.all('contracts')) {
-    if (contract.owner.type === 'brokers' && contract.owner.id === organization.broker_id) unshareContract(tx, contract, organizationId);
-  }
+  removal.drop('contractShares', ids(tx.find('contractShares', 'organization_id', organizationId)));
   const clientIds = clientsOfOrganization(tx, organizationId);
   removal.drop('clients', clientIds);
   removal.drop('users', ids(tx.find('users', 'organization_id', organizationId)));

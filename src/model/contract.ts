@@ -31,12 +31,17 @@ export type ContractRecord = z.infer<typeof contractAttributes> & {
   verification_errors?: string[];
   /** The contract template it was made from (table `contractTemplates`). */
   contract_template_id?: string;
-  /**
-   * Of a broker contract: the organizations of the broker it is shared with. Left out (data files
-   * written before contracts were shared one by one) it is shared with every organization of the broker.
-   */
-  shared_with?: string[];
 };
+
+/**
+ * A broker contract shared with one organization of that broker (table `contractShares`), a row
+ * per pair rather than a list on the contract: sharing with one more tenant writes one small row
+ * whatever the number of tenants, where rewriting a list grew with it.
+ */
+export type ContractShareRecord = { id: string; contract_id: string; organization_id: string };
+
+/** The id of the share of a contract with an organization: one per pair. */
+export const contractShareId = (contractId: string, organizationId: string): string => `${contractId}:${organizationId}`;
 
 export const liabilityCoverageAttributes = z.object({ name: z.string(), price, coverage_max: price }).meta({ id: 'LiabilityCoverageAttributes' });
 

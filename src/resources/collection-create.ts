@@ -67,7 +67,7 @@ function usableContract(ctx: Ctx, data: CreateData, problems: ErrorObject[]): Co
   const contractId = relatedId(data.relationships.contract, 'contract', ['contracts'], false);
   if (contractId === undefined) return undefined;
   const contract = ctx.services.store.get('contracts', contractId);
-  if (!contract || !canSeeContract(ctx.principal, contract)) {
+  if (!contract || !canSeeContract(ctx.services.store, ctx.principal, contract)) {
     problems.push(...unknownRelated('contract', 'contracts', contractId).errors);
     return undefined;
   }

@@ -117,7 +117,7 @@ function checkCreate(ctx: Ctx, data: CreateData): { problems: ErrorObject[]; sho
   const contractId = relatedId(data.relationships.contract, 'contract', ['contracts'], false);
   if (contractId === undefined) return { problems, shopId };
   const contract = store.get('contracts', contractId);
-  if (!contract || !canSeeContract(principal, contract)) {
+  if (!contract || !canSeeContract(store, principal, contract)) {
     problems.push(...unknownRelated('contract', 'contracts', contractId).errors);
     return { problems, shopId };
   }

@@ -4,7 +4,7 @@ import { contractAttributes, liabilityCoverageAttributes, type ContractRecord, t
 import { canSeeContract } from '../domain/tenancy.js';
 
 /** Whether the caller of `ctx` may see the contract. */
-export const contractVisible = (ctx: Ctx, row: ContractRecord): boolean => canSeeContract(ctx.principal, row);
+export const contractVisible = (ctx: Ctx, row: ContractRecord): boolean => canSeeContract(ctx.services.store, ctx.principal, row);
 
 export const contractKind: Kind<ContractRecord> = {
   type: 'contracts',

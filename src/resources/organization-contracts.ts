@@ -86,7 +86,7 @@ export const organizationContractEndpoints = [
     responses: { 200: { description: "The organization's contracts.", schema: schemas.list } },
     handler: (ctx, { params, page }) => {
       const organization = organizationOf(ctx, params.organization_id);
-      const rows = ctx.services.store.all('contracts').filter((contract) => organizationCanUse(organization, contract));
+      const rows = ctx.services.store.all('contracts').filter((contract) => organizationCanUse(ctx.services.store, organization, contract));
       return jsonApi(collectionDocument(ctx, contractKind, rows, page, []));
     },
   }),

@@ -200,7 +200,7 @@ function checkContract(ctx: Ctx, carrier: CarrierRecord, contractId: string | un
   if (contractId === undefined) return;
   const contract = ctx.services.store.get('contracts', contractId);
   const refuse = (detail: string) => ApiError.of('unprocessable', detail, { source: { parameter: 'contract' } });
-  if (!contract || !canSeeContract(ctx.principal, contract)) throw refuse(`No contract with id '${contractId}' is available to you.`);
+  if (!contract || !canSeeContract(ctx.services.store, ctx.principal, contract)) throw refuse(`No contract with id '${contractId}' is available to you.`);
   if (contract.carrier_id !== carrier.id) throw refuse(`Contract '${contractId}' is not a contract of carrier ${carrier.code}.`);
   if (contract.status !== 'active') throw refuse(`Contract '${contractId}' is ${contract.status}; only an active contract can ask the carrier for locations.`);
 }

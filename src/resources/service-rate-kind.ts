@@ -15,7 +15,7 @@ export type RateRow = ServiceRateRecord & { bracket_price?: Price };
 /** A rate is visible exactly when its contract is: other tenants' rates answer 404. */
 export function rateVisible(ctx: Ctx, rate: ServiceRateRecord): boolean {
   const contract = ctx.services.store.get('contracts', rate.contract_id);
-  return contract !== undefined && canSeeContract(ctx.principal, contract);
+  return contract !== undefined && canSeeContract(ctx.services.store, ctx.principal, contract);
 }
 
 /** Each offered option carries its added price (when the rate gives one) and whether it is always included. */

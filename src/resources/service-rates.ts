@@ -129,7 +129,7 @@ function requestedIds(ctx: Ctx, relationships: DynamicRequest['data']['relations
   const contractId = refIdOf(relationships?.contract, 'contract', 'contracts');
   if (contractId !== undefined) {
     const contract = store.get('contracts', contractId);
-    if (!contract || !canSeeContract(principal, contract)) throw unknownRelated('contract', 'contracts', contractId);
+    if (!contract || !canSeeContract(store, principal, contract)) throw unknownRelated('contract', 'contracts', contractId);
     if (contract.status !== 'active') {
       throw ApiError.unprocessable(
         `The contract '${contractId}' is ${contract.status}; only active contracts can be used.`,
@@ -157,7 +157,7 @@ function dynamicRates(ctx: Ctx, body: DynamicRequest): RateRow[] {
     if (!rate.is_dynamic || !matchesWanted(rate, wanted)) continue;
     const contract = store.get('contracts', rate.contract_id);
     const service = store.get('services', rate.service_id);
-    if (!contract || !service || contract.status !== 'active' || !canSeeContract(ctx.principal, contract)) continue;
+    if (!contract || !service || contract.status !== 'active' || !canSeeContract(store, ctx.principal, contract)) continue;
     if (!coversRoute(service, from, to)) continue;
     const weight = parcelChargeableWeight(service, contract, parcel);
     if (!rateCoversWeight(rate, weight)) continue;

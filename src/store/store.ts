@@ -237,7 +237,11 @@ class MemoryStore implements Store {
 export async function openStore(options: { persistence: Persistence; seed: number; initial: () => StateData | Promise<StateData> }): Promise<Store> {
   const loaded = await options.persistence.load();
   const store = new MemoryStore(loaded?.seed ?? options.seed, options.persistence);
-  if (loaded) {
+  const upgraded = loaded && upgradeRows(loaded);
+  if (upgraded && upgraded !== loaded) {
+    // Written out at once in the new shape: journal lines written from now on assume it.
+    await store.replace(upgraded);
+  } else if (loaded) {
     store.load(loaded);
   } else {
     await store.replace(await options.initial());

@@ -6,7 +6,7 @@ import type { ManifestFileRecord, ManifestRecord } from '../model/manifest.js';
 import type { FileRecord, ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js';
 import type { ShipmentSurchargeRecord } from '../model/shipment-surcharge.js';
 import type { CarrierSurchargeRecord } from '../model/carrier-surcharge.js';
-import type { ContractRecord, LiabilityCoverageRecord } from '../model/contract.js';
+import type { ContractRecord, ContractShareRecord, LiabilityCoverageRecord } from '../model/contract.js';
 import type { RegionRecord } from '../model/region.js';
 import type { ServiceOptionRecord } from '../model/service-option.js';
 import type { ServiceRateRecord } from '../model/service-rate.js';
@@ -84,6 +84,7 @@ export interface Tables {
   regions: RegionRecord;
   statuses: StatusRecord;
   contracts: ContractRecord;
+  contractShares: ContractShareRecord;
   liabilityCoverages: LiabilityCoverageRecord;
   serviceRates: ServiceRateRecord;
   shipments: ShipmentRecord;
@@ -133,6 +134,7 @@ export const tableNames: readonly TableName[] = [
   'regions',
   'statuses',
   'contracts',
+  'contractShares',
   'liabilityCoverages',
   'serviceRates',
   'shipments',
@@ -172,6 +174,7 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   logos: ['shop_id'],
   services: ['carrier_id'],
   contracts: ['carrier_id'],
+  contractShares: ['contract_id', 'organization_id'],
   liabilityCoverages: ['contract_id'],
   serviceRates: ['contract_id', 'service_id'],
   statuses: ['code'],

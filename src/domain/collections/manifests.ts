@@ -95,7 +95,7 @@ export function createManifest(tx: Tx, rules: Rules, principal: Principal, reque
   let contractId = request.contractId;
   if (contractId !== undefined) {
     const contract = tx.get('contracts', contractId);
-    if (!contract || !canSeeContract(principal, contract)) {
+    if (!contract || !canSeeContract(tx, principal, contract)) {
       problems.push({ detail: `No contract with id '${contractId}' is available to you.`, where: { pointer: '/data/relationships/contract/data/id' } });
     }
   }

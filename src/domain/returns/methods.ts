@@ -31,7 +31,7 @@ function checkCarriage(
   if (serviceId === undefined) problems.add(`A ${which.contract} needs a ${which.service} to go with it.`, `/data/relationships/${which.service}`);
   else if (!service) problems.add(`No service with id '${serviceId}' exists.`, rel(which.service));
   if (contractId === undefined) problems.add(`A ${which.service} needs a ${which.contract} to go with it.`, `/data/relationships/${which.contract}`);
-  else if (!contract || !canSeeContract(acting.principal, contract))
+  else if (!contract || !canSeeContract(store, acting.principal, contract))
     problems.add(`No contract with id '${contractId}' is available to you.`, rel(which.contract));
   else if (contract.status !== 'active')
     problems.add(`Contract '${contract.name}' is ${contract.status}; only active contracts can carry returns.`, rel(which.contract));

@@ -48,7 +48,7 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
     problems.add(`Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`, pointers.relationship('service'));
   }
   const contract = draft.contractId ? store.get('contracts', draft.contractId) : undefined;
-  if (draft.contractId && (!contract || !canSeeContract(ctx.principal, contract))) {
+  if (draft.contractId && (!contract || !canSeeContract(store, ctx.principal, contract))) {
     problems.add(`No contract with id '${draft.contractId}' is available to you.`, pointers.relationship('contract'));
     return { service };
   }
@@ -65,7 +65,7 @@ function resolveCoverage(ctx: Acting, draft: ShipmentDraft, contract: ContractRe
   if (!draft.coverageId) return undefined;
   const coverage = ctx.rules.store.get('liabilityCoverages', draft.coverageId);
   const owner = coverage && ctx.rules.store.get('contracts', coverage.contract_id);
-  if (!coverage || !owner || !canSeeContract(ctx.principal, owner)) {
+  if (!coverage || !owner || !canSeeContract(ctx.rules.store, ctx.principal, owner)) {
     problems.add(`No liability coverage with id '${draft.coverageId}' is available to you.`, pointers.relationship('liability_coverage'));
   } else if (coverage.contract_id !== contract?.id) {
     problems.add("The liability coverage belongs to another contract than the shipment's.", pointers.relationship('liability_coverage'));

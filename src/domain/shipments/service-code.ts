@@ -28,7 +28,7 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
     const carrier = store.get('carriers', service.carrier_id);
     const contracts = store
       .find('contracts', 'carrier_id', service.carrier_id)
-      .filter((c) => c.status === 'active' && canSeeContract(ctx.principal, c) && (!draft.contractId || c.id === draft.contractId));
+      .filter((c) => c.status === 'active' && canSeeContract(store, ctx.principal, c) && (!draft.contractId || c.id === draft.contractId));
     for (const contract of contracts) {
       const physical = withVolumetricWeight(draft.attributes.physical_properties, service, contract);
       const choice = {
