@@ -137,6 +137,31 @@ describe('POST /manifests', () => {
   });
 });
 
+describe('a tenant reset', () => {
+  it('removes the manifests, their files and the collections the tenant made, and only those', async () => {
+    const { sandbox, w, nl, parcel, body, post } = await setup();
+    const seededCollections = (await sandbox.get('/collections?page[size]=100', w.token)).body.data.map((row: Json) => row.id).sort();
+    const other = await sandbox.token('other-client');
+    const othersCollections = (await sandbox.get('/collections?page[size]=100', other)).body.data.map((row: Json) => row.id).sort();
+    const a = await parcel();
+    await sandbox.advance(5);
+    const manifest = await post(body([a.id]));
+    expect(manifest.status, manifest.text).toBe(201);
+    const collection = await createCollection(sandbox, w.token, collectionBody(nl.shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 12 * HOUR }));
+
+    const reset = await sandbox.request('POST', '/_sandbox/reset', { body: { client_id: 'sandbox-client' } });
+    expect(reset.status, reset.text).toBe(200);
+    expect(reset.body.removed).toMatchObject({ manifests: 1, manifest_files: 1 });
+    expect(reset.body.removed.collections).toBeGreaterThanOrEqual(1);
+    const token = await sandbox.token();
+    expect((await sandbox.get(`/manifests/${manifest.body.data.id}`, token)).status).toBe(404);
+    const collections = (await sandbox.get('/collections?page[size]=100', token)).body.data.map((row: Json) => row.id);
+    expect(collections).not.toContain(collection.id);
+    expect(collections.sort()).toEqual(seededCollections);
+    expect((await sandbox.get('/collections?page[size]=100', other)).body.data.map((row: Json) => row.id).sort()).toEqual(othersCollections);
+  });
+});
+
 describe('POST /create-manifest-for-collection', () => {
   it('refuses an unknown, empty or voided collection, and one without registered shipments (naming each)', async () => {
     const { sandbox, w, nl, parcel } = await setup();

@@ -151,13 +151,15 @@ export function clearOrganization(removal: Removal, organizationId: string): voi
   removal.drop('shipments', ids(shipments));
 
   removal.drop('carrierSurcharges', ids(tx.find('carrierSurcharges', 'organization_id', organizationId)));
-  removal.drop('hookLogs', ids(tx.all('hookLogs').filter((row) => row.organization_id === organizationId)));
+  removal.drop('hookLogs', ids(tx.find('hookLogs', 'organization_id', organizationId)));
   removal.drop('hooks', ids(tx.find('hooks', 'organization_id', organizationId)));
 
   const shopIds = new Set(ids(shops));
-  removal.drop('collections', ids(tx.all('collections').filter((row) => row.organization_id === organizationId || shopIds.has(row.shop_id))));
+  const collections = new Set(ids(tx.find('collections', 'organization_id', organizationId)));
+  for (const shopId of shopIds) for (const collection of tx.find('collections', 'shop_id', shopId)) collections.add(collection.id);
+  removal.drop('collections', [...collections]);
   removal.drop('collectionSchedules', ids(tx.find('collectionSchedules', 'organization_id', organizationId)));
-  removal.drop('manifestFiles', ids(tx.all('manifestFiles').filter((row) => row.organization_id === organizationId)));
+  removal.drop('manifestFiles', ids(tx.find('manifestFiles', 'organization_id', organizationId)));
   removal.drop('manifests', ids(tx.find('manifests', 'organization_id', organizationId)));
   for (const shop of shops) removal.drop('logos', ids(tx.find('logos', 'shop_id', shop.id)));
 
@@ -183,8 +185,7 @@ export function clearOrganization(removal: Removal, organizationId: string): voi
   removal.drop('returnQuestions', owned(tx.find('returnQuestions', 'organization_id', organizationId)));
   removal.drop('returnReasons', owned(tx.find('returnReasons', 'organization_id', organizationId)));
 
-  const clientIds = new Set(clientsOfOrganization(tx, organizationId));
-  removal.drop('idempotencyKeys', ids(tx.all('idempotencyKeys').filter((row) => clientIds.has(row.client_id))));
+  for (const clientId of clientsOfOrganization(tx, organizationId)) removal.drop('idempotencyKeys', ids(tx.find('idempotencyKeys', 'client_id', clientId)));
 }
 
 /** The ids of an organization's clients (its users' clients). */

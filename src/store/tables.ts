@@ -184,12 +184,15 @@ export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string
   carrierSurcharges: ['organization_id'],
   // By organization too: the quotas count a tenant's files, manifests' files and report files.
   files: ['shipment_id', 'organization_id'],
-  collections: ['shop_id'],
+  collections: ['shop_id', 'organization_id'],
   collectionSchedules: ['organization_id', 'shop_id'],
   manifests: ['organization_id'],
   manifestFiles: ['manifest_id', 'collection_id', 'organization_id'],
   hooks: ['organization_id'],
-  hookLogs: ['hook_id', 'shipment_id'],
+  // By organization and client too: a tenant's removal drops its rows of the largest tables
+  // without reading every row (200 tenants expiring beside 100,000 keys and hook logs took 354 ms).
+  hookLogs: ['hook_id', 'shipment_id', 'organization_id'],
+  idempotencyKeys: ['client_id'],
   addresses: ['organization_id'],
   zones: ['organization_id'],
   contractTemplates: ['broker_id'],
