@@ -46,8 +46,12 @@ export interface RawMessage {
   note?: string;
 }
 
-/** A message as the log gives it back: its headers always a flat list of names and values. */
-export type KeptMessage = RawMessage & { headers: string[] };
+/**
+ * A message as the log keeps it: its headers as they came when that is a flat list (Node's raw
+ * request headers) or a plain object (the sandbox's own responses), so keeping one costs no copy;
+ * only a Headers object is turned into a list.
+ */
+export type KeptMessage = RawMessage & { headers: string[] | Record<string, string> };
 
 /** An entry as the log gives it back (see `decodeEntry`), before parsing and redaction. */
 export type KeptEntry = Omit<RawEntry, 'request' | 'response'> & { request: KeptMessage; response: KeptMessage };

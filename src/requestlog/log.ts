@@ -4,12 +4,12 @@ import { REQUEST_LOG_CAPACITY } from './entry.js';
 
 export * from './entry.js';
 
-/** A message's headers as a flat list of names and values, whatever form they came in. */
+/** A message as kept: as it came, unless its headers are a Headers object (made a flat list). */
 function kept(message: RawMessage): KeptMessage {
   const { headers } = message;
-  if (Array.isArray(headers)) return { ...message, headers };
+  if (!(headers instanceof Headers)) return message as KeptMessage;
   const flat: string[] = [];
-  for (const [name, value] of headers instanceof Headers ? headers.entries() : Object.entries(headers)) flat.push(name, value);
+  for (const [name, value] of headers.entries()) flat.push(name, value);
   return { ...message, headers: flat };
 }
 
@@ -34,8 +34,11 @@ export class RequestLog {
     return this.sequence;
   }
 
+  /** Keeps `entry` itself (the caller hands it over), not a copy: one object per request the ring holds. */
   add(entry: RawEntry): void {
-    this.entries[this.next] = { ...entry, request: kept(entry.request), response: kept(entry.response) };
+    const request = kept(entry.request);
+    const response = kept(entry.response);
+    this.entries[this.next] = request === entry.request && response === entry.response ? (entry as KeptEntry) : { ...entry, request, response };
     this.next = (this.next + 1) % this.capacity;
     this.count = Math.min(this.count + 1, this.capacity);
   }

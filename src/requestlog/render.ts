@@ -3,16 +3,18 @@ import type { CapturedMessage, KeptEntry, RawMessage, RequestLogEntry } from './
 import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from './entry.js';
 import { SecretSet, collectSecrets, jsonSizeUpTo, redactHeaders, redactJson, redactPath, shortened } from './redact.js';
 
-/** Headers from the flat list of names and values the log keeps. */
-function asHeaders(kept: string[]): Headers {
+/** Headers from what the log keeps: a flat list of names and values, or a plain object. */
+function asHeaders(kept: string[] | Record<string, string>): Headers {
   const headers = new Headers();
-  for (let i = 0; i + 1 < kept.length; i += 2) {
+  const add = (name: string, value: string) => {
     try {
-      headers.append(kept[i]!, kept[i + 1]!);
+      headers.append(name, value);
     } catch {
       // a header Node accepted but fetch's Headers refuses: leave it out of the log
     }
-  }
+  };
+  if (Array.isArray(kept)) for (let i = 0; i + 1 < kept.length; i += 2) add(kept[i]!, kept[i + 1]!);
+  else for (const name in kept) add(name, kept[name]!);
   return headers;
 }
 
