@@ -53,7 +53,7 @@ export interface RawMessage {
  */
 export type KeptMessage = RawMessage & { headers: string[] | Record<string, string> };
 
-/** An entry as the log gives it back (see `decodeEntry`), before parsing and redaction. */
+/** An entry as the log keeps it (`RequestLog.add`), before parsing and redaction. */
 export type KeptEntry = Omit<RawEntry, 'request' | 'response'> & { request: KeptMessage; response: KeptMessage };
 
 /** A request as kept while serving, before parsing and redaction. */
