@@ -26,6 +26,7 @@ import { CLOCK_OFFSET, getSetting } from './store/settings.js';
 import { TenantClocks } from './store/tenant-clocks.js';
 import { IdSource, publicIdKey } from './ids.js';
 import { forgetTenant } from './controls/forget.js';
+import { Capabilities, capabilityKey } from './domain/capabilities.js';
 
 /** Endpoints that describe the sandbox itself: the API root and the OpenAPI document. */
 function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
@@ -96,7 +97,7 @@ function methodRefused(c: Context, methods: string[]): Response {
 /**
  * The shared services of one sandbox: the deps plus the resource kinds and the job scheduler.
  * Restores the persisted clock offset onto the clock, and tells the store how to make ids (the
- * data file's secret for public ids, random ids when configured).
+ * data file's secret for tracking codes, random ids when configured).
  */
 export function createServices(deps: AppDeps): Services {
   const kinds: KindRegistry = new Map(modules.flatMap((module) => module.kinds ?? []).map((kind) => [kind.type, kind]));
@@ -139,6 +140,7 @@ export function createServices(deps: AppDeps): Services {
       },
     },
     credentialsKey: deps.keys.credentialsKey,
+    capabilities: new Capabilities(capabilityKey(deps.keys.credentialsKey)),
     // Webhook payloads are rendered as the API renders responses, for the hook's organization.
     render: (resource, includes, caller) => {
       const ctx = callerCtx(services, caller);

@@ -16,14 +16,14 @@ export function deterministicUuid(namespace: string, counter: number): string {
 
 /**
  * How the sandbox makes ids. By default from the seed and a counter (same seed, same requests,
- * same ids), so tests can rely on them. Ids that reach pages anyone may open without a token
- * (logo URLs, tracking codes) are derived with a secret of the data file instead, so knowing the
- * seed does not find them. With `random`, every id is random.
+ * same ids), so tests can rely on them. Ids that open a page anyone may open without a token
+ * (logos, payments) are drawn from the CSPRNG whatever the seed says, and tracking codes are
+ * derived with a secret of the data file. With `random`, every id is random.
  */
 export class IdSource {
   /**
-   * @param key the data file's secret for public ids (derived from its key file), or `undefined`
-   *   when there is none (a store used without the app): public ids are then random.
+   * @param key the data file's secret for digests such as tracking codes (derived from its key
+   *   file), or `undefined` when there is none (a store used without the app): digests are then random.
    */
   constructor(
     private readonly seed: number,
@@ -36,10 +36,9 @@ export class IdSource {
     return this.random ? randomUUID() : deterministicUuid(`parcel-sandbox:${this.seed}`, counter);
   }
 
-  /** An id that is shown on public pages: not derivable from the seed. */
-  publicId(counter: number): string {
-    if (this.random || !this.key) return randomUUID();
-    return uuidOf(this.digest(`public-id:${this.seed}:${counter}`));
+  /** An id that opens a public page by itself: random (CSPRNG), so neither the seed nor the data file's secret gives it. */
+  publicId(): string {
+    return randomUUID();
   }
 
   /** A hex digest of `text` keyed with the data file's secret: stable for it, unguessable without it. */
@@ -49,7 +48,7 @@ export class IdSource {
   }
 }
 
-/** The secret for public ids, derived from the key that seals credentials (one per data file). */
+/** The secret for digests (tracking codes), derived from the key that seals credentials (one per data file). */
 export function publicIdKey(credentialsKey: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', credentialsKey, 'parcel-sandbox', 'public ids', 32));
 }

@@ -163,7 +163,8 @@ describe('creating shops', () => {
     expect(shop.attributes).toEqual({
       ...attributes,
       return_outcomes: { refund: true, exchange: true },
-      return_portal_url: `${BASE}/return-portal/${shop.id}`,
+      // The portal opens without a token: its path is the shop's capability, signed by this sandbox.
+      return_portal_url: `${BASE}/return-portal/${sandbox.services.rules.capabilities.token('return-portal', shop.id)}`,
       created_at: TEST_NOW,
     });
     expect(shop.relationships.organization.data).toEqual({ type: 'organizations', id: orgId });
@@ -184,7 +185,7 @@ describe('creating shops', () => {
       return_address: address,
       locale: 'en-GB',
       return_outcomes: { refund: true, exchange: false },
-      return_portal_url: `${BASE}/return-portal/${id}`,
+      return_portal_url: `${BASE}/return-portal/${sandbox.services.rules.capabilities.token('return-portal', id)}`,
       created_at: TEST_NOW,
     });
     for (const missing of ['sender_address', 'return_address']) {

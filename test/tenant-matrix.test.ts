@@ -135,7 +135,7 @@ describe('tenant matrix: ids in the path', () => {
 
   it('leaves out only resources that are public by design, and those are reachable without a token', async () => {
     const publicTypes = Object.entries(RESOURCES).filter(([, resource]) => resource.kind === 'public');
-    expect(publicTypes.map(([type]) => type).sort()).toEqual(['logos', 'return-checkouts', 'return-portals', 'tracking-codes']);
+    expect(publicTypes.map(([type]) => type).sort()).toEqual(['logos', 'return-checkouts', 'return-portals', 'tracking-pages']);
     for (const endpoint of all.filter((e) =>
       pathParams(e.path).some((param) => (classify(e, param) as { resource: ResourceClass }).resource?.kind === 'public'),
     )) {

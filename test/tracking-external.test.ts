@@ -101,8 +101,9 @@ describe('POST /track-external-shipment', () => {
       tracking_code: '3SOUT123456789',
       category: 'default',
     });
-    // The public tracking page knows it too, and other tenants do not.
-    expect((await sandbox.app.request('http://sandbox.test/tracking/3SOUT123456789')).status).toBe(200);
+    // The public tracking page knows it too (at its tracking_page_url, not at the code anyone could type), and other tenants do not.
+    expect((await sandbox.app.request(shipment.attributes.tracking_page_url)).status).toBe(200);
+    expect((await sandbox.app.request('http://sandbox.test/tracking/3SOUT123456789')).status).toBe(404);
     const other = await sandbox.token('other-client');
     expect(await byCode(sandbox, other, '3SOUT123456789')).toEqual([]);
     expect((await sandbox.get(`/shipments/${shipment.id}`, other)).status).toBe(404);

@@ -4,6 +4,7 @@ import type { ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js'
 import type { Principal } from '../model/tenancy.js';
 import type { Store, Tx } from '../store/store.js';
 import type { JobRecord } from '../store/tables.js';
+import type { Capabilities } from './capabilities.js';
 import type { OrganizationRemoval } from './removals.js';
 
 /**
@@ -33,6 +34,8 @@ export interface Rules {
   readonly settings: RuleSettings;
   /** The AES key contract credentials are stored under. */
   readonly credentialsKey: Buffer;
+  /** Makes and checks the tokens of public pages (payment page, return portal, tracking page). */
+  readonly capabilities: Capabilities;
   /** Automation (hooks) reacting to changes, inside the transaction that made them. */
   readonly events?: ResourceEvents;
   /** Renders a resource as the API answers it, for webhook payloads. */

@@ -6,7 +6,7 @@ import { findOr404 } from './lookup.js';
 
 /**
  * Serves uploaded shop logos. No token is needed: logos are shown on public pages (branded
- * tracking, returns portal), and their ids are unguessable UUIDs.
+ * tracking, returns portal), and their ids are random UUIDs (CSPRNG), whatever the seed.
  */
 export const logoEndpoints = [
   endpoint({

@@ -3,6 +3,7 @@ import type { Ctx, Kind } from '../http/context.js';
 import { linkTo } from '../jsonapi/resource.js';
 import { resourceSchemas } from '../jsonapi/schemas.js';
 import { colliOf } from '../domain/shipments/colli.js';
+import { trackingPagePath } from './tracking-page.js';
 import { shipmentAttributes, type FileRecord, type ShipmentRecord, type ShipmentStatusRecord } from '../model/shipment.js';
 
 /** Whether the caller may see a shipment: shipments of its organization's shops only. */
@@ -25,8 +26,8 @@ export const shipmentKind: Kind<ShipmentRecord> = {
     barcode: row.barcode,
     tracking_code: row.tracking_code,
     tracking_url: row.tracking_url,
-    // The sandbox serves the tracking page itself, under the public URL of this request.
-    tracking_page_url: row.tracking_code ? ctx.url(`/tracking/${encodeURIComponent(row.tracking_code)}`) : undefined,
+    // The sandbox serves the tracking page itself, under the public URL of this request; the path is a capability.
+    tracking_page_url: row.tracking_code ? ctx.url(trackingPagePath(ctx.rules, row.id)) : undefined,
     physical_properties: row.physical_properties,
     items: row.items,
     customs: row.customs,

@@ -14,6 +14,7 @@ import { DEFAULT_LOCALE, shopAttributes, writableShopAttributes, type ShopRecord
 import type { Tx } from '../store/store.js';
 import { csvIds } from '../http/params.js';
 import { findOr404 } from './lookup.js';
+import { returnPortalPath } from './returns/portal.js';
 import { readEndpoints } from './read-endpoints.js';
 import { shopIncludes } from './include-paths.js';
 
@@ -40,7 +41,8 @@ export const shopKind: Kind<ShopRecord> = {
     style: row.style,
     branding: row.branding,
     locale: row.locale ?? DEFAULT_LOCALE,
-    return_portal_url: ctx.url(`/return-portal/${row.id}`),
+    // A capability, not the shop id: the page opens without a token.
+    return_portal_url: ctx.url(returnPortalPath(ctx.rules, row.id)),
     return_portal_locales: row.return_portal_locales,
     return_outcomes: { refund: true, exchange: row.return_outcomes?.exchange ?? false },
     email_subscriptions: row.email_subscriptions,

@@ -24,7 +24,7 @@ export interface Tx extends ReadView {
   remove(table: TableName, id: string): void;
   /** A fresh id, deterministic for the seed and the number of ids handed out before (see `IdSource`). */
   newId(): string;
-  /** A fresh id for something anyone may fetch without a token (a logo): not derivable from the seed. */
+  /** A fresh random id (CSPRNG) for something its id alone opens without a token (a logo, a payment). */
   newPublicId(): string;
 }
 
@@ -191,7 +191,8 @@ class MemoryStore implements Store {
         if (before) put(table, before, undefined, id);
       },
       newId: () => this.ids.id(nextCounter()),
-      newPublicId: () => this.ids.publicId(nextCounter()),
+      // The counter moves all the same, so the ids made after a public one are those earlier versions made.
+      newPublicId: () => (nextCounter(), this.ids.publicId()),
     };
     return tx;
   }

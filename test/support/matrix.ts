@@ -11,12 +11,12 @@ import { signToken } from '../../src/auth/tokens.js';
 import type { Endpoint } from '../../src/http/endpoint.js';
 import type { Scope } from '../../src/model/tenancy.js';
 import type { ReadView } from '../../src/store/store.js';
+import type { Capabilities, CapabilityPage } from '../../src/domain/capabilities.js';
 import { pickupLocations } from '../../src/domain/pickup/locations.js';
 import { pickupLocationId } from '../../src/domain/pickup/location-types.js';
 import { tableNames, type Row, type StateData, type TableName } from '../../src/store/tables.js';
 import { BASE, TEST_NOW, type Answer, type Json, type TestSandbox } from './app.js';
 import { createShipment, recipients, shipmentBody, world, type World } from './shipments.js';
-import { checkoutToken } from '../../src/domain/returns/payments.js';
 import { populateReturns, returnsValidBody, type TenantReturns } from './matrix-returns.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -119,7 +119,7 @@ export function scopeSubsets(): Scope[][] {
 export const NESTED_PARAMS: Readonly<Record<string, string>> = {
   shipment_status_id: 'shipment-statuses',
   shipment_surcharge_id: 'shipment-surcharges',
-  tracking_code: 'tracking-codes',
+  tracking_token: 'tracking-pages',
   country_code: 'pickup-location-searches',
   postal_code: 'pickup-location-searches',
   pudo_id: 'pickup-dropoff-locations',
@@ -133,7 +133,7 @@ export const NESTED_PARAMS: Readonly<Record<string, string>> = {
   payment_id: 'return-payments',
   reference: 'order-references',
   email: 'order-emails',
-  portal_id: 'return-portals',
+  portal_token: 'return-portals',
   checkout_token: 'return-checkouts',
 };
 
@@ -157,6 +157,12 @@ export function resourceOfParam(path: string, param: string): string | undefined
   if (!before || before.startsWith('{')) return undefined;
   return `${singular(before)}_id` === param ? before : undefined;
 }
+
+/** The capabilities of each populated sandbox, by its store: the tokens of its public pages are made with them. */
+const capabilitiesOf = new WeakMap<ReadView, Capabilities>();
+/** The token of a public page of row `id` in the sandbox of `store`. */
+const capability = (store: ReadView, page: CapabilityPage, id: string | undefined) =>
+  id === undefined ? undefined : capabilitiesOf.get(store)?.token(page, id);
 
 /** An organization id, or `undefined` for rows every tenant shares (the catalogue, broker contracts). */
 type OwnerOf = (store: ReadView, row: any) => string | undefined;
@@ -232,10 +238,11 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
     why: 'GET /logos/{logo_id} is auth "none" on purpose: the URL is the shop\'s logo_url, embedded as <img> in tracking pages and e-mails that send no token; ids are random UUIDs',
     pick: (store, organizationId) => store.all('logos').find((logo) => store.get('shops', logo.shop_id)?.organization_id === organizationId)?.id,
   },
-  'tracking-codes': {
+  'tracking-pages': {
     kind: 'public',
-    why: 'GET /tracking/{tracking_code} is the recipient-facing tracking page (auth "none"), reached by the tracking code printed on the label',
-    pick: (store, organizationId) => store.all('shipments').find((row) => row.organization_id === organizationId && row.tracking_code)?.tracking_code,
+    why: 'GET /tracking/{tracking_token} is the recipient-facing tracking page (auth "none"), reached by the tracking_page_url, a capability signed by the sandbox',
+    pick: (store, organizationId) =>
+      capability(store, 'tracking-page', store.all('shipments').find((row) => row.organization_id === organizationId && row.tracking_code)?.id),
   },
   carriers: { kind: 'shared', why: 'catalogue', pick: first('carriers', (row) => row.code === 'postnl') },
   services: { kind: 'shared', why: 'catalogue', pick: first('services') },
@@ -291,16 +298,14 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   },
   'return-portals': {
     kind: 'public',
-    why: 'GET /return-portal/{portal_id} is the shop\'s return_portal_url, a consumer-facing page (auth "none") that shows the shop\'s name',
-    pick: (store, organizationId) => store.find('shops', 'organization_id', organizationId)[0]?.id,
+    why: 'GET /return-portal/{portal_token} is the shop\'s return_portal_url, a consumer-facing page (auth "none") that shows the shop\'s name; its token is a capability signed by the sandbox',
+    pick: (store, organizationId) => capability(store, 'return-portal', store.find('shops', 'organization_id', organizationId)[0]?.id),
   },
   'return-checkouts': {
     kind: 'public',
-    why: 'the payment page a checkout_url leads a consumer to (auth "none"): its token is the payment id signed by the sandbox, so it cannot be made up',
-    pick: (store, organizationId) => {
-      const payment = store.all('returnPayments').find((row) => row.organization_id === organizationId && row.paid_at === undefined);
-      return payment && checkoutToken(payment.id);
-    },
+    why: 'the payment page a checkout_url leads a consumer to (auth "none"): its token is the random payment id signed by the sandbox, so it cannot be made up',
+    pick: (store, organizationId) =>
+      capability(store, 'payment-page', store.all('returnPayments').find((row) => row.organization_id === organizationId && row.paid_at === undefined)?.id),
   },
 };
 
@@ -639,6 +644,7 @@ async function populateTenant(
  * a liability coverage are inserted on each own contract, since no endpoint creates them.
  */
 export async function populate(sandbox: TestSandbox): Promise<Populated> {
+  capabilitiesOf.set(sandbox.store, sandbox.services.rules.capabilities);
   const partA = await populateTenant(sandbox, 'sandbox-client', 'NL', 'postnl-parcel-standard');
   const partB = await populateTenant(sandbox, 'other-client', 'GB', 'royal-mail-tracked-48');
   const limitedToken = await sandbox.token('limited-client');

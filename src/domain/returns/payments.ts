@@ -12,20 +12,27 @@ export const EXPIRE_RETURN_PAYMENT = 'expire-return-payment';
 /** A checkout stays open this long on the sandbox clock, then the payment expires. */
 export const PAYMENT_TTL = 24 * 3600;
 
+/** The one answer to a payment-page token that opens nothing, whatever the reason. */
+const NO_PAGE = 'No payment page is at this address: the link is incomplete, was changed, or is not from this sandbox.';
+
 export const checkoutMessage = (returnId: string, paymentId: string) => `payment-checkout:${returnId}:${paymentId}`;
 /** The signed URL a consumer pays at (production's `payment.checkout_url`). */
 export const checkoutPath = (returnId: string, paymentId: string) =>
   `/returns/v1/returns/${returnId}/payment-checkout-url/${paymentId}?hmac=${sign(checkoutMessage(returnId, paymentId))}`;
-/** The sandbox's own payment page the checkout URL sends the consumer to: `{payment id}.{signature}`. */
-export const checkoutToken = (paymentId: string) => `${paymentId}.${sign(`payment-page:${paymentId}`)}`;
+/**
+ * The path of the sandbox's own payment page, where the checkout URL sends the consumer: the
+ * payment's capability, signed with this sandbox's secret (not the public key of the checkout URL).
+ */
+export const paymentPagePath = (rules: Rules, paymentId: string) => `/return-portal/checkout/${rules.capabilities.token('payment-page', paymentId)}`;
 
 /** Puts a price on an open return: the consumer pays it before the return goes on. */
 export function requestPaymentInTx(tx: Tx, rules: Rules, row: ReturnRecord, price: { amount: number; currency: string }): ReturnRecord {
   if (!isOpen(row)) throw DomainError.unprocessable(`The return is ${row.status_code}: only open returns can be charged.`);
   if (price.amount <= 0) throw DomainError.unprocessable('A payment must be more than zero.', { pointer: '/data/return_payment/amount' });
   const now = rules.clock.now();
+  // Random: the id is half of the payment page's token, and the seed must not give it away.
   const payment = tx.insert('returnPayments', {
-    id: tx.newId(),
+    id: tx.newPublicId(),
     return_id: row.id,
     organization_id: row.organization_id,
     amount: price.amount,
@@ -58,16 +65,18 @@ export function openCheckout(acting: Acting, returnId: string, paymentId: string
   if (!payment || payment.return_id !== row.id) throw DomainError.notFound(`No return-payments resource with id '${paymentId}' exists.`);
   checkSignature(checkoutMessage(row.id, payment.id), hmac);
   payable(row, payment);
-  return `/return-portal/checkout/${checkoutToken(payment.id)}`;
+  return paymentPagePath(acting.rules, payment.id);
 }
 
-/** The payment a payment-page token names, after checking its signature. */
+/**
+ * The payment a payment-page token names. A token this sandbox did not sign is 404 like a payment
+ * that does not exist (not 403), so a guess learns nothing.
+ */
 export function paymentOfToken(rules: Rules, token: string): { payment: ReturnPaymentRecord; row: ReturnRecord } {
-  const [paymentId = '', signature = ''] = token.split('.');
-  const payment = rules.store.get('returnPayments', paymentId);
+  const paymentId = rules.capabilities.open('payment-page', token);
+  const payment = paymentId === undefined ? undefined : rules.store.get('returnPayments', paymentId);
   const row = payment && rules.store.get('returns', payment.return_id);
-  if (!payment || !row) throw DomainError.notFound('No such payment exists.');
-  checkSignature(`payment-page:${payment.id}`, signature);
+  if (!payment || !row) throw DomainError.notFound(NO_PAGE);
   return { payment, row };
 }
 

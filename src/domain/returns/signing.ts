@@ -4,7 +4,9 @@ import { DomainError } from '../errors.js';
 /**
  * The key the sandbox signs consumer links with (checkout URLs, recovery-shipment requests).
  * Production signs with a secret of its own; the sandbox's is public on purpose, so a return
- * portal under test can compute a signature the way it would receive one.
+ * portal under test can compute a signature the way it would receive one. That is safe only
+ * because both routes need the shop's access token and find only its own returns: a page that
+ * opens without a token is signed with the sandbox's secret instead (`capabilities.ts`).
  */
 export const RETURNS_HMAC_KEY = 'parcel-sandbox-returns';
 

@@ -4,6 +4,9 @@ import type { Rules } from '../../domain/rules.js';
 import { DomainError } from '../../domain/errors.js';
 import { endpoint } from '../../http/endpoint.js';
 
+/** The path of a shop's return portal page (its `return_portal_url`): the shop's capability, signed with this sandbox's secret. */
+export const returnPortalPath = (rules: Rules, shopId: string) => `/return-portal/${rules.capabilities.token('return-portal', shopId)}`;
+
 /** An HTML page. */
 const html = (page: string): Response => new Response(page, { headers: { 'content-type': 'text/html; charset=UTF-8' } });
 
@@ -41,19 +44,23 @@ function paymentPage(rules: Rules, token: string): string {
 export const portalEndpoints = [
   endpoint({
     method: 'get',
-    path: '/return-portal/{portal_id}',
+    path: '/return-portal/{portal_token}',
     operationId: 'getReturnPortal',
     summary: "A shop's return portal",
     description:
-      "The page a shop's `return_portal_url` points at (`portal_id` is the shop id). The sandbox serves a minimal page naming the shop; a portal of your own does the work through the API: look the order up, resolve the methods, create the return.",
+      "The page a shop's `return_portal_url` points at. No token is needed, so `portal_token` is the shop id with an HMAC-SHA256 of it under a secret of this sandbox (kept in the key file beside the data file, made at start in memory): the shop id alone, or a token of another sandbox, is 404 like a shop that does not exist. The sandbox serves a minimal page naming the shop; a portal of your own does the work through the API: look the order up, resolve the methods, create the return.",
     tag: 'Returns',
     auth: 'none',
-    params: z.object({ portal_id: z.string() }),
+    params: z.object({ portal_token: z.string() }),
     produces: ['text/html'],
-    responses: { 200: { description: 'An HTML page.', contentTypes: ['text/html'] } },
+    responses: {
+      200: { description: 'An HTML page.', contentTypes: ['text/html'] },
+      404: { description: 'The token is not one this sandbox made, or its shop is gone (10002).' },
+    },
     handler: (ctx, { params }) => {
-      const shop = ctx.services.store.get('shops', params.portal_id);
-      if (!shop) throw DomainError.notFound(`No return portal '${params.portal_id}' exists.`);
+      const shopId = ctx.rules.capabilities.open('return-portal', params.portal_token);
+      const shop = shopId === undefined ? undefined : ctx.services.store.get('shops', shopId);
+      if (!shop) throw DomainError.notFound('No return portal is at this address: the link is incomplete, was changed, or is not from this sandbox.');
       const color = shop.branding?.returns?.primary_color ?? '#0b5';
       return html(
         page(
@@ -71,12 +78,16 @@ export const portalEndpoints = [
     path: '/return-portal/checkout/{checkout_token}',
     operationId: 'getReturnPaymentPage',
     summary: 'The payment page of a return',
-    description: "Where a payment's `checkout_url` leads: the amount, and buttons to pay, cancel or let the payment fail (each a POST to the same URL).",
+    description:
+      "Where a payment's `checkout_url` leads: the amount, and buttons to pay, cancel or let the payment fail (each a POST to the same URL). No token is needed, so `checkout_token` is the payment id (random, not from the seed) with an HMAC-SHA256 of it under a secret of this sandbox (kept in the key file beside the data file, made at start in memory), unlike the `hmac` of the checkout URL, which needs the shop's token anyway. A token this sandbox did not make is 404 like a payment that does not exist.",
     tag: 'Returns',
     auth: 'none',
     params: z.object({ checkout_token: z.string() }),
     produces: ['text/html'],
-    responses: { 200: { description: 'An HTML page.', contentTypes: ['text/html'] } },
+    responses: {
+      200: { description: 'An HTML page.', contentTypes: ['text/html'] },
+      404: { description: 'The token is not one this sandbox made, or its payment is gone (10002).' },
+    },
     handler: (ctx, { params }) => html(paymentPage(ctx.rules, params.checkout_token)),
   }),
   endpoint({
@@ -95,7 +106,7 @@ export const portalEndpoints = [
     produces: ['text/html'],
     responses: {
       200: { description: 'The payment page after the outcome.', contentTypes: ['text/html'] },
-      403: { description: 'The link was changed (10013).' },
+      404: { description: 'The token is not one this sandbox made, or its payment is gone (10002); nothing is settled.' },
       422: { description: 'The payment was paid already or is no longer open (10008).' },
     },
     handler: async (ctx, { params, body }) => {
