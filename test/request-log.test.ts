@@ -205,6 +205,21 @@ describe('the request log', () => {
   });
 });
 
+describe('the request log and clients that go away', () => {
+  it('logs 499 and what the answer would have been when the client closed the connection before it (as the Node server tells it)', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    // What @hono/node-server hands the app: the ServerResponse, destroyed before it was written.
+    const gone = { outgoing: { destroyed: true, writableEnded: false } };
+    const answer = await sandbox.app.fetch(new Request(`${BASE}/shops?page[size]=1`, { headers: { authorization: `Bearer ${token}` } }), gone);
+    expect(answer.status).toBe(200);
+    const [entry] = await requests(sandbox);
+    expect(entry).toMatchObject({ path: '/shops?page[size]=1', status: 499, client_id: 'sandbox-client' });
+    expect(entry.response.note).toBe("not sent: the client closed the connection before the answer (the sandbox's answer would have been 200)");
+    expect(entry.response).not.toHaveProperty('body');
+  });
+});
+
 describe('the request log and oversized bodies', () => {
   it('logs a request refused for its size without reading more than it may', async () => {
     const sandbox = await testSandbox({ config: { bodyLimit: 2048 } });
