@@ -335,3 +335,62 @@ describe('redaction in the request log', () => {
     expect(entries.find((e) => e.path.startsWith('/shops?'))!.path).toBe('/shops?access_token=%5BREDACTED%5D');
   });
 });
+
+describe('secrets wherever they travel in the logged request', () => {
+  const logged = async (sandbox: TestSandbox, path: string) => {
+    const answer = await sandbox.get(`/_sandbox/requests?path=${encodeURIComponent(path)}&limit=1`);
+    expect(answer.body.data, `no entry for ${path}`).toHaveLength(1);
+    return { entry: answer.body.data[0] as Json, text: answer.text };
+  };
+
+  it('keeps a secret query value out of the links of the logged answer (self, first, last, prev, next), long or short, however encoded', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const cases: [string, string][] = [
+      ['api_key', 'SECRETVALUE123'],
+      ['client_secret', 'ab1'],
+      ['x-api-key', 'S3cr/et +&=?#%value'],
+    ];
+    for (const [name, secret] of cases) {
+      const path = `/carriers?page[size]=1&page[number]=2&${name}=${encodeURIComponent(secret)}`;
+      const answer = await sandbox.get(path, token);
+      expect(answer.status).toBe(200);
+      expect(Object.keys(answer.body.links).sort()).toEqual(['first', 'last', 'next', 'prev', 'self']);
+      // The sandbox itself echoes the parameter in its links, as production does.
+      expect(answer.body.links.self).toContain(`${name}=`);
+      const { entry, text } = await logged(sandbox, '/carriers?page[size]=1&page[number]=2');
+      for (const link of Object.values(entry.response.body.links) as string[]) expect(link).toContain(`${name}=%5BREDACTED%5D`);
+      for (const form of [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)])
+        expect(text, `${name}: ${form}`).not.toContain(`=${form}`);
+      expect(text).not.toContain(secret.length >= 8 ? secret : `${name}=${secret}`);
+    }
+  });
+
+  it('keeps a secret out of an error that quotes a body it cannot parse, whole or in part', async () => {
+    const sandbox = await testSandbox();
+    for (const body of ['{"client_id":"x","client_secret":SPARSESECRET789}', 'x{"client_secret":"abc"}', '{"client_secret":"SPARSESECRET790"']) {
+      const answer = await sandbox.request('POST', `/access-token?probe=${body.length}`, { body, headers: { 'content-type': 'application/json' } });
+      expect(answer.status).toBe(400);
+      const { entry, text } = await logged(sandbox, `/access-token?probe=${body.length}`);
+      expect(entry.request.note).toMatch(/not shown/);
+      expect(text).not.toMatch(/SPARSESECR|"abc"/);
+    }
+  });
+
+  it('shows JSON sent as a form to /access-token without its secret, long or short', async () => {
+    const sandbox = await testSandbox();
+    for (const secret of ['SFORMSECRET789', 'S']) {
+      const body = JSON.stringify({ client_id: 'x', client_secret: secret });
+      const answer = await sandbox.request('POST', `/access-token?probe=form-${secret.length}`, {
+        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(answer.status).toBe(400);
+      const { entry, text } = await logged(sandbox, `/access-token?probe=form-${secret.length}`);
+      // What the client sent stays readable (JSON under a form content type), its secret replaced.
+      expect(entry.request.body).toEqual({ '{"client_id":"x","client_secret":"[REDACTED]"}': '' });
+      expect(text).not.toContain(`\\"${secret}\\"`);
+      if (secret.length >= 8) expect(text).not.toContain(secret);
+    }
+  });
+});
