@@ -393,4 +393,15 @@ describe('secrets wherever they travel in the logged request', () => {
       if (secret.length >= 8) expect(text).not.toContain(secret);
     }
   });
+
+  it('filters on the path as the log shows it, so a path prefix cannot guess a secret query value', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    await sandbox.get('/shops?access_token=GUESSME12345', token);
+    for (const guess of ['G', 'GUESS', 'GUESSME12345']) {
+      expect((await sandbox.get(`/_sandbox/requests?path=${encodeURIComponent(`/shops?access_token=${guess}`)}`)).body.data).toEqual([]);
+    }
+    const shown = await sandbox.get(`/_sandbox/requests?path=${encodeURIComponent('/shops?access_token=%5BREDACTED%5D')}`);
+    expect(shown.body.data.map((e: Json) => e.path)).toEqual(['/shops?access_token=%5BREDACTED%5D']);
+  });
 });
