@@ -22,6 +22,7 @@ import { hookEvents } from './domain/hooks/engine.js';
 import { tokenVerifier } from './auth/tokens.js';
 import { RenderCache } from './jsonapi/render-cache.js';
 import { RequestLog } from './requestlog/log.js';
+import { scrubNamed } from './requestlog/secrets.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
 import { TenantClocks } from './store/tenant-clocks.js';
@@ -78,7 +79,8 @@ function renderError(error: unknown, c: Context<AppEnv>, services: Services): Re
   // A client that went away mid-request (its body cut short) is no failure of the sandbox: the
   // access line and the request log say 499, and this answer is never sent.
   if (clientClosed(c)) return jsonApi({ errors: [errorObject('internal', 'The client closed the connection before the answer.')] }, 500, limit);
-  if (services.logger) services.logger.error({ err: error, method: c.req.method, url: c.req.url }, 'unexpected error');
+  // The URL as the request log shows it: a secret query value (`?api_key=`) stays out of the process log.
+  if (services.logger) services.logger.error({ err: error, method: c.req.method, url: scrubNamed(c.req.url) }, 'unexpected error');
   else console.error(error);
   return jsonApi({ errors: [errorObject('internal', 'The sandbox failed to handle this request; the error was logged.')] }, 500, limit);
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { tinyPng } from './support/images.js';
+import { memoryPersistence, type Persistence } from '../src/store/persistence.js';
+import type { Logger } from '../src/services.js';
 import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from '../src/requestlog/log.js';
 
 const requests = async (sandbox: TestSandbox, query = '', admin?: string) => {
@@ -403,5 +405,27 @@ describe('secrets wherever they travel in the logged request', () => {
     }
     const shown = await sandbox.get(`/_sandbox/requests?path=${encodeURIComponent('/shops?access_token=%5BREDACTED%5D')}`);
     expect(shown.body.data.map((e: Json) => e.path)).toEqual(['/shops?access_token=%5BREDACTED%5D']);
+  });
+
+  it('keeps secret query values out of the process log line of a 500 too', async () => {
+    const inner = memoryPersistence();
+    let failing = false;
+    const persistence: Persistence = {
+      location: 'failing memory',
+      load: () => inner.load(),
+      write: async (ops, snapshot) => {
+        if (failing) throw new Error('disk full');
+        await inner.write(ops, snapshot);
+      },
+      close: () => inner.close(),
+    };
+    const lines: Json[] = [];
+    const logger: Logger = { error: (line) => lines.push(line), warn: () => {}, info: () => {}, debug: () => {} };
+    const sandbox = await testSandbox({ persistence, logger });
+    failing = true;
+    const answer = await sandbox.request('POST', '/_sandbox/clock?api_key=SECRETQ12345&x=1', { body: { advance: 60 } });
+    expect(answer.status).toBe(500);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ method: 'POST', url: 'http://sandbox.test/_sandbox/clock?api_key=%5BREDACTED%5D&x=1' });
   });
 });
