@@ -6,6 +6,7 @@ import { mount } from './http/mount.js';
 import { UNREAD_BODY_HEADERS, declaredLength, readsAsJson, streamBody } from './http/body.js';
 import { openCors } from './http/cors.js';
 import { captureRequests, requestLog } from './http/request-log.js';
+import { clientClosed } from './http/client-closed.js';
 import type { AppEnv } from './http/env.js';
 import { plainJson, jsonApi } from './http/respond.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
@@ -21,6 +22,7 @@ import { hookEvents } from './domain/hooks/engine.js';
 import { tokenVerifier } from './auth/tokens.js';
 import { RenderCache } from './jsonapi/render-cache.js';
 import { RequestLog } from './requestlog/log.js';
+import { scrubNamed } from './requestlog/secrets.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
 import { TenantClocks } from './store/tenant-clocks.js';
@@ -75,7 +77,11 @@ function renderError(error: unknown, c: Context<AppEnv>, services: Services): Re
   const limit = c.get('rateLimit');
   if (error instanceof DomainError) error = apiErrorOf(error);
   if (error instanceof ApiError) return jsonApi({ errors: error.errors }, error.status, limit ? { ...limit, ...error.headers } : error.headers);
-  if (services.logger) services.logger.error({ err: error, method: c.req.method, url: c.req.url }, 'unexpected error');
+  // A client that went away mid-request (its body cut short) is no failure of the sandbox: the
+  // access line and the request log say 499, and this answer is never sent.
+  if (clientClosed(c)) return jsonApi({ errors: [errorObject('internal', 'The client closed the connection before the answer.')] }, 500, limit);
+  // The URL as the request log shows it: a secret query value (`?api_key=`) stays out of the process log.
+  if (services.logger) services.logger.error({ err: error, method: c.req.method, url: scrubNamed(c.req.url) }, 'unexpected error');
   else console.error(error);
   return jsonApi({ errors: [errorObject('internal', 'The sandbox failed to handle this request; the error was logged.')] }, 500, limit);
 }

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { startServer } from './support/server.js';
+import { getToken, startServer } from './support/server.js';
 
 /*
  * The log format follows stdout (src/logger.ts): JSON lines when it is a pipe or a file (CI, Docker
@@ -54,5 +55,48 @@ describe('the server log', () => {
     expect(line).toMatch(ANSI);
     expect(line).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO/);
     expect(line.trim().startsWith('{')).toBe(false);
+  });
+});
+
+describe('a client that closes the connection before the answer', () => {
+  it('is logged as 499 in the access log and the request log, not as a 500 of the sandbox', async () => {
+    const server = await startServer({ DATA_FILE: ':memory:', LOG_LEVEL: 'info' });
+    try {
+      const token = await getToken(server.url);
+      const controller = new AbortController();
+      // With Expect: 100-continue the server's "100 Continue" says the request reached the app,
+      // which now waits for a body that never comes: the client gives up there.
+      await new Promise<void>((resolve) => {
+        const request = httpRequest(`${server.url}/shipments`, {
+          method: 'POST',
+          signal: controller.signal,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json', 'content-length': '200', expect: '100-continue' },
+        });
+        request.on('continue', () => {
+          request.write('{"data":{');
+          controller.abort();
+        });
+        request.on('error', () => resolve());
+        request.on('response', () => resolve());
+      });
+      await expect.poll(() => server.output()).toContain('POST /shipments 499');
+      const log = (await (await fetch(`${server.url}/_sandbox/requests?path=/shipments`)).json()) as { data: Record<string, any>[] };
+      expect(log.data).toHaveLength(1);
+      expect(log.data[0]).toMatchObject({ method: 'POST', path: '/shipments', status: 499, client_id: 'sandbox-client' });
+      expect(log.data[0]!.response.note).toMatch(/closed the connection before the answer/);
+      expect(log.data[0]!.response.body).toBeUndefined();
+    } finally {
+      await server.stop();
+    }
+    const output = server.output();
+    const entries = output
+      .slice(output.indexOf('\n{'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries).toContainEqual(expect.objectContaining({ level: 30, msg: 'POST /shipments 499', status: 499, client: 'sandbox-client' }));
+    // Not the sandbox's failure: no error line, no stack.
+    expect(entries.filter((entry) => (entry.level as number) >= 50)).toEqual([]);
+    expect(output).not.toContain('unexpected error');
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { firstError, testSandbox, TEST_NOW, type Json } from './support/app.js';
 import { carrierSetup, collectionBody, createCollection, HOUR, MONDAY, rpc } from './support/collections.js';
 import { readPdf } from './support/pdf.js';
+import { parseCsv } from './returns/support.js';
 import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
 
 /** POST /manifests, GET /manifests[/{id}], their documents, and POST /create-manifest-for-collection when it cannot make one. */
@@ -134,6 +135,48 @@ describe('POST /manifests', () => {
     expect(sandbox.store.snapshot()).toEqual(before);
     // shipments.manage is what it takes.
     expect((await post(body([fine.id]), await sandbox.token('limited-client'))).status).toBe(201);
+  });
+});
+
+describe('the manifest CSV', () => {
+  it('writes a cell that a spreadsheet would run (= + - @ tab CR first) as text: quoted, after an apostrophe', async () => {
+    const { sandbox, w, nl, body, post } = await setup();
+    const names = ['=HYPERLINK("http://evil.test","x")', '+SUM(1,2)', '-2+3', '@SUM(A1)', '\t=1+1', '\r=1+1', 'Anna'];
+    const made = [];
+    for (const first_name of names) {
+      const recipient = { ...recipients.NL, first_name };
+      made.push(
+        await createShipment(
+          sandbox,
+          w.token,
+          shipmentBody({ shop: nl.shop, recipient, service: nl.service, contract: nl.contract, attributes: { register_at: TEST_NOW } }),
+        ),
+      );
+    }
+    await sandbox.advance(5);
+    const answer = await post(body(made.map((s) => s.id)));
+    expect(answer.status, answer.text).toBe(201);
+    const file = (await sandbox.get(`/manifests/${answer.body.data.id}?include=files`, w.token)).body.included[0];
+    const download = await sandbox.app.request(`http://sandbox.test${new URL(file.links.self).pathname}`, {
+      headers: { authorization: `Bearer ${w.token}`, accept: 'text/csv' },
+    });
+    const text = await download.text();
+    const lines = text.split('\r\n').slice(1, -1);
+    expect(lines).toHaveLength(names.length);
+    // The raw cells: each dangerous one quoted, its quotes doubled, an apostrophe in front.
+    expect(lines.map((line) => line.slice(line.indexOf(',') + 1, line.indexOf(',1012 PH'))).slice(0, 4)).toEqual([
+      '"\'=HYPERLINK(""http://evil.test"",""x"") de Vries"',
+      '"\'+SUM(1,2) de Vries"',
+      '"\'-2+3 de Vries"',
+      '"\'@SUM(A1) de Vries"',
+    ]);
+    expect(text).toContain(',"\'\t=1+1 de Vries",');
+    expect(text).toContain(',"\'\r=1+1 de Vries",');
+    expect(text).toContain(',Anna de Vries,');
+    // Read as CSV, every name is there, text after its apostrophe; the weights stay numbers.
+    const rows = parseCsv(text).slice(1);
+    expect(rows.map((row) => row[1])).toEqual(names.map((name) => (name === 'Anna' ? 'Anna de Vries' : `'${name} de Vries`)));
+    expect(rows.map((row) => row[4])).toEqual(names.map(() => '1500'));
   });
 });
 

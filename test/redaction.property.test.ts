@@ -151,4 +151,54 @@ describe('redaction in the request log (property)', () => {
     expect(entry.request.body.data.attributes.dhl).toEqual({ api_secret: '[REDACTED]' });
     expect(JSON.stringify(entry)).not.toContain(secret);
   });
+
+  it('never shows a secret sent in a query, a header, a body member or a form field, wherever the answer carries it', async () => {
+    const places = ['query', 'header', 'body', 'form', 'json-as-form'] as const;
+    const targets = [
+      ['GET', '/carriers?page[size]=1&page[number]=2'],
+      ['GET', '/shipments?page[size]=1'],
+      ['GET', '/shops/not-a-shop'],
+      ['GET', '/no-such-path'],
+      ['POST', '/access-token'],
+      ['POST', '/shipments'],
+      ['POST', '/hooks'],
+      ['POST', '/_sandbox/clock'],
+    ] as const;
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...places),
+        fc.constantFrom(...SECRET_NAMES),
+        // The core is letters and digits, which no encoding changes, so it cannot hide in the log behind one.
+        fc.stringMatching(/^[A-Za-z0-9]{12,24}$/),
+        fc.stringMatching(/^[ !"#$%&'()*+,./:;<=>?@[\\\]^_`{|}~-]{0,6}$/),
+        fc.constantFrom(...targets),
+        async (place, name, core, tail, [method, target]) => {
+          run += 1;
+          const secret = `Sx${core}${tail}`;
+          const mark = `${target}${target.includes('?') ? '&' : '?'}probe=any-${run}`;
+          const headers: Record<string, string> = {};
+          let path = mark;
+          let body: string | undefined;
+          if (place === 'query') path = `${mark}&${encodeURIComponent(name)}=${encodeURIComponent(secret)}`;
+          if (place === 'header')
+            headers[name.toLowerCase() === 'authorization' ? 'authorization' : name] = name.toLowerCase() === 'authorization' ? `Bearer ${secret}` : secret;
+          if (place === 'body') body = JSON.stringify({ data: { type: 'shipments', attributes: { [name]: secret } }, [name]: secret });
+          if (place === 'form') body = new URLSearchParams({ grant_type: 'client_credentials', [name]: secret }).toString();
+          if (place === 'json-as-form') body = JSON.stringify({ grant_type: 'client_credentials', [name]: secret });
+          if (body !== undefined) headers['content-type'] = place === 'body' ? 'application/vnd.api+json' : 'application/x-www-form-urlencoded';
+          const answer = await sandbox.request(method === 'GET' && body !== undefined ? 'POST' : method, path, {
+            headers,
+            ...(body !== undefined ? { body } : {}),
+            ...(place === 'header' && name.toLowerCase() === 'authorization' ? {} : { token }),
+          });
+          expect(answer.status).toBeLessThan(500);
+          const log = await sandbox.get(`/_sandbox/requests?path=${encodeURIComponent(mark)}&limit=1`);
+          expect(log.body.data, `no entry for ${mark}`).toHaveLength(1);
+          expect(log.text, `the log of ${method} ${path} shows the secret sent in its ${place} (${name})`).not.toContain(core);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
 });

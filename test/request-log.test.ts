@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { tinyPng } from './support/images.js';
+import { memoryPersistence, type Persistence } from '../src/store/persistence.js';
+import type { Logger } from '../src/services.js';
 import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from '../src/requestlog/log.js';
 
 const requests = async (sandbox: TestSandbox, query = '', admin?: string) => {
@@ -205,6 +207,21 @@ describe('the request log', () => {
   });
 });
 
+describe('the request log and clients that go away', () => {
+  it('logs 499 and what the answer would have been when the client closed the connection before it (as the Node server tells it)', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    // What @hono/node-server hands the app: the ServerResponse, destroyed before it was written.
+    const gone = { outgoing: { destroyed: true, writableEnded: false } };
+    const answer = await sandbox.app.fetch(new Request(`${BASE}/shops?page[size]=1`, { headers: { authorization: `Bearer ${token}` } }), gone);
+    expect(answer.status).toBe(200);
+    const [entry] = await requests(sandbox);
+    expect(entry).toMatchObject({ path: '/shops?page[size]=1', status: 499, client_id: 'sandbox-client' });
+    expect(entry.response.note).toBe("not sent: the client closed the connection before the answer (the sandbox's answer would have been 200)");
+    expect(entry.response).not.toHaveProperty('body');
+  });
+});
+
 describe('the request log and oversized bodies', () => {
   it('logs a request refused for its size without reading more than it may', async () => {
     const sandbox = await testSandbox({ config: { bodyLimit: 2048 } });
@@ -318,5 +335,97 @@ describe('redaction in the request log', () => {
       expect.arrayContaining(['[REDACTED]', 'Basic [REDACTED]']),
     );
     expect(entries.find((e) => e.path.startsWith('/shops?'))!.path).toBe('/shops?access_token=%5BREDACTED%5D');
+  });
+});
+
+describe('secrets wherever they travel in the logged request', () => {
+  const logged = async (sandbox: TestSandbox, path: string) => {
+    const answer = await sandbox.get(`/_sandbox/requests?path=${encodeURIComponent(path)}&limit=1`);
+    expect(answer.body.data, `no entry for ${path}`).toHaveLength(1);
+    return { entry: answer.body.data[0] as Json, text: answer.text };
+  };
+
+  it('keeps a secret query value out of the links of the logged answer (self, first, last, prev, next), long or short, however encoded', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const cases: [string, string][] = [
+      ['api_key', 'SECRETVALUE123'],
+      ['client_secret', 'ab1'],
+      ['x-api-key', 'S3cr/et +&=?#%value'],
+    ];
+    for (const [name, secret] of cases) {
+      const path = `/carriers?page[size]=1&page[number]=2&${name}=${encodeURIComponent(secret)}`;
+      const answer = await sandbox.get(path, token);
+      expect(answer.status).toBe(200);
+      expect(Object.keys(answer.body.links).sort()).toEqual(['first', 'last', 'next', 'prev', 'self']);
+      // The sandbox itself echoes the parameter in its links, as production does.
+      expect(answer.body.links.self).toContain(`${name}=`);
+      const { entry, text } = await logged(sandbox, '/carriers?page[size]=1&page[number]=2');
+      for (const link of Object.values(entry.response.body.links) as string[]) expect(link).toContain(`${name}=%5BREDACTED%5D`);
+      for (const form of [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)])
+        expect(text, `${name}: ${form}`).not.toContain(`=${form}`);
+      expect(text).not.toContain(secret.length >= 8 ? secret : `${name}=${secret}`);
+    }
+  });
+
+  it('keeps a secret out of an error that quotes a body it cannot parse, whole or in part', async () => {
+    const sandbox = await testSandbox();
+    for (const body of ['{"client_id":"x","client_secret":SPARSESECRET789}', 'x{"client_secret":"abc"}', '{"client_secret":"SPARSESECRET790"']) {
+      const answer = await sandbox.request('POST', `/access-token?probe=${body.length}`, { body, headers: { 'content-type': 'application/json' } });
+      expect(answer.status).toBe(400);
+      const { entry, text } = await logged(sandbox, `/access-token?probe=${body.length}`);
+      expect(entry.request.note).toMatch(/not shown/);
+      expect(text).not.toMatch(/SPARSESECR|"abc"/);
+    }
+  });
+
+  it('shows JSON sent as a form to /access-token without its secret, long or short', async () => {
+    const sandbox = await testSandbox();
+    for (const secret of ['SFORMSECRET789', 'S']) {
+      const body = JSON.stringify({ client_id: 'x', client_secret: secret });
+      const answer = await sandbox.request('POST', `/access-token?probe=form-${secret.length}`, {
+        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(answer.status).toBe(400);
+      const { entry, text } = await logged(sandbox, `/access-token?probe=form-${secret.length}`);
+      // What the client sent stays readable (JSON under a form content type), its secret replaced.
+      expect(entry.request.body).toEqual({ '{"client_id":"x","client_secret":"[REDACTED]"}': '' });
+      expect(text).not.toContain(`\\"${secret}\\"`);
+      if (secret.length >= 8) expect(text).not.toContain(secret);
+    }
+  });
+
+  it('filters on the path as the log shows it, so a path prefix cannot guess a secret query value', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    await sandbox.get('/shops?access_token=GUESSME12345', token);
+    for (const guess of ['G', 'GUESS', 'GUESSME12345']) {
+      expect((await sandbox.get(`/_sandbox/requests?path=${encodeURIComponent(`/shops?access_token=${guess}`)}`)).body.data).toEqual([]);
+    }
+    const shown = await sandbox.get(`/_sandbox/requests?path=${encodeURIComponent('/shops?access_token=%5BREDACTED%5D')}`);
+    expect(shown.body.data.map((e: Json) => e.path)).toEqual(['/shops?access_token=%5BREDACTED%5D']);
+  });
+
+  it('keeps secret query values out of the process log line of a 500 too', async () => {
+    const inner = memoryPersistence();
+    let failing = false;
+    const persistence: Persistence = {
+      location: 'failing memory',
+      load: () => inner.load(),
+      write: async (ops, snapshot) => {
+        if (failing) throw new Error('disk full');
+        await inner.write(ops, snapshot);
+      },
+      close: () => inner.close(),
+    };
+    const lines: Json[] = [];
+    const logger: Logger = { error: (line) => lines.push(line), warn: () => {}, info: () => {}, debug: () => {} };
+    const sandbox = await testSandbox({ persistence, logger });
+    failing = true;
+    const answer = await sandbox.request('POST', '/_sandbox/clock?api_key=SECRETQ12345&x=1', { body: { advance: 60 } });
+    expect(answer.status).toBe(500);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ method: 'POST', url: 'http://sandbox.test/_sandbox/clock?api_key=%5BREDACTED%5D&x=1' });
   });
 });

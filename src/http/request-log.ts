@@ -6,12 +6,14 @@ import { isUnlogged, type RawMessage, type RequestLog } from '../requestlog/log.
 import { keptMessage } from '../requestlog/keep.js';
 import type { Logger } from '../services.js';
 import { UNREAD_BODY_LOG_BYTES, bodyWasRead, declaredLength } from './body.js';
+import { CLIENT_CLOSED_REQUEST, clientClosed, loggedStatus } from './client-closed.js';
 import { isJsonMediaType, mediaType } from './media.js';
 import { knownResponse } from './response-text.js';
 
 /**
- * Logs one line per request: method, path, status, duration and client. Headers and bodies are
- * never logged, so tokens and credentials cannot leak into the log.
+ * Logs one line per request: method, path, status (499 when the client closed the connection
+ * before the answer), duration and client. Headers, bodies and the query are never logged, so
+ * tokens and credentials cannot leak into the log.
  */
 export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
   // Building the line costs more than the level check, so skip it when info is off.
@@ -20,9 +22,10 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
     const started = performance.now();
     await next();
     const path = c.req.path;
+    const status = loggedStatus(c);
     logger.info(
-      { method: c.req.method, path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10, client: c.get('principal')?.clientId },
-      `${c.req.method} ${path} ${c.res.status}`,
+      { method: c.req.method, path, status, ms: Math.round((performance.now() - started) * 10) / 10, client: c.get('principal')?.clientId },
+      `${c.req.method} ${path} ${status}`,
     );
   };
 }
@@ -88,6 +91,12 @@ function keepResponse(response: Response): RawMessage {
   return { headers: response.headers, type, note: note(type, length) };
 }
 
+/** What the log keeps of an answer the client never got: why, the headers made, and the status it would have had (unless the failure was the closing itself). */
+function unsentResponse(response: Response): RawMessage {
+  const made = response.status < 500 ? ` (the sandbox's answer would have been ${response.status})` : '';
+  return { headers: response.headers, type: '', note: `not sent: the client closed the connection before the answer${made}` };
+}
+
 /** The client a successful token request was for (it has no principal yet). */
 function tokenClient(c: Context, status: number, request: RawMessage): string | undefined {
   if (status !== 200 || c.req.path !== '/access-token') return undefined;
@@ -127,6 +136,7 @@ export function captureRequests(services: { requestLog: RequestLog; clock: Clock
       const url = c.req.url;
       const principal = c.get('principal');
       const clientId = principal?.clientId ?? tokenClient(c, c.res.status, request);
+      const closed = clientClosed(c);
       // A tenant's request is dated on its clock (as far ahead of the global clock as it is now).
       const aheadMs = principal ? services.clocks.of(principal.organizationId).nowMs() - services.clock.nowMs() : 0;
       const time = Math.floor((arrivedMs + aheadMs) / 1000);
@@ -136,11 +146,11 @@ export function captureRequests(services: { requestLog: RequestLog; clock: Clock
         method: c.req.method,
         url,
         path: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
-        status: c.res.status,
+        status: closed ? CLIENT_CLOSED_REQUEST : c.res.status,
         duration_ms: duration,
         ...(clientId !== undefined ? { client_id: clientId } : {}),
         request,
-        response: keepResponse(c.res),
+        response: closed ? unsentResponse(c.res) : keepResponse(c.res),
       });
     } catch (error) {
       services.logger?.warn({ err: error, method: c.req.method, path: c.req.path }, 'request log capture failed');

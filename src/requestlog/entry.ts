@@ -41,7 +41,7 @@ export interface RawMessage {
   /** `text` is the JSON of the body cut down by its structure (`shortened`); the body had `size` bytes. */
   summary?: true;
   size?: number;
-  /** Secret values found anywhere in a cut-down body, to scrub them wherever else they show up. */
+  /** Secret values found anywhere in a body not kept whole (cut down, or too large and unparseable), to scrub them wherever else they show up. */
   secrets?: string[];
   note?: string;
 }

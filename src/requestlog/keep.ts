@@ -1,6 +1,7 @@
 import { MAX_DEPTH, nestsDeeperThan } from '../http/json-depth.js';
 import { isJsonMediaType } from '../http/media.js';
-import { SecretSet, collectSecrets, shortened } from './redact.js';
+import { shortened } from './redact.js';
+import { SecretSet, collectSecrets, collectTextSecrets } from './secrets.js';
 import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT, type RawMessage } from './entry.js';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -42,8 +43,12 @@ export function keptMessage(headers: RawMessage['headers'], type: string, text: 
   const bytes = Buffer.byteLength(text);
   if (side === 'response' && type !== '' && !isJsonMediaType(type)) return { headers, type, text: text.slice(0, limit), truncated: true };
   const parsed = parsedForLog(type, text, value);
-  if ('why' in parsed) return { headers, type, note: `${type || 'untyped'} body of ${bytes} bytes, ${parsed.why}` };
   const secrets = new SecretSet();
+  if ('why' in parsed) {
+    // Not shown, but an error may quote part of it: its secrets are kept to be scrubbed from the answer.
+    if (side === 'request') collectTextSecrets(text, secrets);
+    return { headers, type, note: `${type || 'untyped'} body of ${bytes} bytes, ${parsed.why}`, ...(side === 'request' ? { secrets: secrets.list() } : {}) };
+  }
   if (side === 'request') collectSecrets(parsed.value, secrets);
   const short = shortened(parsed.value, limit, (item) => secrets.scrub(item));
   return {

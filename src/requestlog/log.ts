@@ -24,6 +24,8 @@ export class RequestLog {
   private next = 0;
   private count = 0;
   private sequence = 0;
+  /** Paths as shown, for the path filter (`shownPath`); they go with their entries. */
+  private readonly shownPaths = new WeakMap<KeptEntry, string>();
 
   constructor(readonly capacity = REQUEST_LOG_CAPACITY) {
     this.entries = new Array(capacity);
@@ -51,11 +53,25 @@ export class RequestLog {
       if (entry === undefined) continue;
       if (query.clientId !== undefined && entry.client_id !== query.clientId) continue;
       if (query.clientIds !== undefined && (entry.client_id === undefined || !query.clientIds.has(entry.client_id))) continue;
-      if (query.path !== undefined && !entry.path.startsWith(query.path)) continue;
+      if (query.path !== undefined && !this.shownPath(entry).startsWith(query.path)) continue;
       out.push(entry);
     }
     // Entries are added when their response is complete; order by arrival (id), newest first.
     return out.sort((a, b) => b.id - a.id).map(renderEntry);
+  }
+
+  /**
+   * The path of an entry as the log shows it (secrets redacted), made once per entry. The path
+   * filter matches this, never the path as sent: matching the raw path would tell a reader, one
+   * prefix at a time, a secret it does not show.
+   */
+  private shownPath(entry: KeptEntry): string {
+    let path = this.shownPaths.get(entry);
+    if (path === undefined) {
+      path = renderEntry(entry).path;
+      this.shownPaths.set(entry, path);
+    }
+    return path;
   }
 
   /** Drops the entries of these clients (removed with their tenant); their places stay empty until the ring comes round. */

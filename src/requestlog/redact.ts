@@ -3,146 +3,45 @@
  * the request and response themselves are never changed.
  */
 import { MAX_DEPTH } from '../http/json-depth.js';
+import { REDACTED, isSecretHeader, isSecretValue } from './secret-names.js';
+import { collectTextSecrets, type SecretSet } from './secrets.js';
 
-export const REDACTED = '[REDACTED]';
+/** Authentication schemes (IANA's registry, and the common `Token` and `ApiKey`), which an authorization header keeps in the log. */
+const SCHEMES = new Set(['basic', 'bearer', 'digest', 'dpop', 'hoba', 'mutual', 'negotiate', 'ntlm', 'privatetoken', 'vapid', 'hawk', 'token', 'apikey']);
 
-/**
- * Member names whose values are secret wherever they appear, compared on the name as parsed
- * (escapes decoded), lower-cased and without separators: `api_key`, `apiKey`, `API-KEY` and
- * `"api_k\u0065y"` are one name.
- */
-const secretNames = new Set([
-  'authorization',
-  'credentials',
-  'credential',
-  'cookie',
-  'setcookie',
-  'password',
-  'passwd',
-  'pwd',
-  'passphrase',
-  'secret',
-  'token',
-  'apikey',
-  'privatekey',
-]);
-
-/** Parts that make a name secret wherever they occur in it: `api_secret`, `dhl_password`, `x-api-key`. */
-const secretParts = ['secret', 'password', 'passphrase', 'apikey', 'privatekey', 'accesskey', 'signingkey'];
-
-/** Headers whose values are secret besides those with a secret name. `Idempotency-Key` is not a secret and is kept. */
-const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-admin-token']);
-
-/** Something shaped like a JWT (three base64url parts, the first a JSON header). */
-const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
-
-/** Secret strings shorter than this are not scrubbed from free text (they would mangle it). */
-const MIN_SCRUB_LENGTH = 8;
-
-/**
- * Whether a member (or query parameter, or header) name holds a secret: a known name, a name
- * containing `secret`, `password`, `api_key` and the like, or ending in `token` (`access_token`,
- * `refresh_token`, `csrf-token`; not `token_type`).
- */
-export function isSecretKey(key: string): boolean {
-  const name = key.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return secretNames.has(name) || name.endsWith('token') || secretParts.some((part) => name.includes(part));
+/** A secret header's value hidden: an authorization header keeps a known scheme (`Bearer [REDACTED]`); any other word could be the secret. */
+function redactHeaderValue(name: string, value: string): string {
+  const scheme = /^\s*([\w-]+)\s+\S/.exec(value)?.[1];
+  const authorization = name === 'authorization' || name === 'proxy-authorization';
+  return authorization && scheme && SCHEMES.has(scheme.toLowerCase()) ? `${scheme} ${REDACTED}` : REDACTED;
 }
 
-const SCHEMA_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
-
-/** Whether an object is a JSON Schema (`{"type": "string", ...}`, `{"properties": ...}`), which describes a secret without holding one. */
-function isSchema(value: object): boolean {
-  const fields = value as Record<string, unknown>;
-  return (typeof fields.type === 'string' && SCHEMA_TYPES.has(fields.type)) || Object.hasOwn(fields, 'properties') || Object.hasOwn(fields, '$ref');
-}
-
-/**
- * Whether the value under `key` is a secret as a whole: anything under a secret name, except a
- * JSON Schema, which is looked into instead, so a carrier's `credentials_format` (describing an
- * `api_key` or `client_secret`) stays readable while any secret value inside it is still
- * redacted. `credentials` is always a secret, whatever its shape.
- */
-function isSecretValue(key: string, value: unknown): boolean {
-  if (!isSecretKey(key)) return false;
-  if (key.toLowerCase() === 'credentials' || value === null || typeof value !== 'object' || Array.isArray(value)) return true;
-  return !isSchema(value);
-}
-
-/** The secret values of a JSON value (those under secret names, at any depth), as strings. */
-export function secretValues(value: unknown): string[] {
-  const secrets = new SecretSet();
-  collectSecrets(value, secrets);
-  return secrets.list();
-}
-
-/**
- * Collects the secrets of one request, so they can also be scrubbed where they turn up again
- * outside a secret key (echoed in a response, a query string, an error detail).
- */
-export class SecretSet {
-  private readonly values = new Set<string>();
-
-  add(value: unknown): void {
-    if (typeof value === 'string') {
-      if (value.length >= MIN_SCRUB_LENGTH) this.values.add(value);
-    } else if (typeof value === 'number' || typeof value === 'boolean') {
-      this.add(String(value));
-    } else if (Array.isArray(value)) {
-      for (const item of value) this.add(item);
-    } else if (value && typeof value === 'object') {
-      for (const item of Object.values(value)) this.add(item);
+/** Collects the secrets of headers: the values of secret ones (also after their scheme, a Basic password, each cookie) and those written in the others (a Referer's query). */
+export function collectHeaderSecrets(headers: Headers, secrets: SecretSet): void {
+  headers.forEach((value, name) => {
+    if (!isSecretHeader(name.toLowerCase())) {
+      collectTextSecrets(value, secrets);
+      return;
     }
-  }
-
-  /** The secrets collected, to keep with a body that is not kept whole. */
-  list(): string[] {
-    return [...this.values];
-  }
-
-  /** Every known secret in `text`, and anything shaped like a JWT, replaced. */
-  scrub(text: string): string {
-    let out = text.replace(JWT, REDACTED);
-    // Longest first, so a secret that contains another is replaced whole.
-    for (const secret of [...this.values].sort((a, b) => b.length - a.length)) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    secrets.add(value);
+    const credentials = /^\s*(\w+)\s+(\S+)/.exec(value);
+    if (credentials) secrets.add(credentials[2]);
+    if (credentials?.[1]!.toLowerCase() === 'basic') {
+      const pair = Buffer.from(credentials[2]!, 'base64').toString('utf8');
+      if (pair.includes(':')) secrets.add(pair.slice(pair.indexOf(':') + 1));
     }
-    return out;
-  }
+    for (const cookie of value.split(';')) if (cookie.includes('=')) secrets.add(cookie.slice(cookie.indexOf('=') + 1).trim());
+  });
 }
 
-/** Bearer/Basic header value: keeps the scheme, hides the rest. */
-function redactHeaderValue(value: string): string {
-  const scheme = /^\s*(\w+)\s+\S/.exec(value)?.[1];
-  return scheme ? `${scheme} ${REDACTED}` : REDACTED;
-}
-
-/** Headers as a plain object; secret ones keep only their scheme. Their values join `secrets`. */
+/** Headers as a plain object: secret ones keep only their scheme, the others are scrubbed of the request's secrets. */
 export function redactHeaders(headers: Headers, secrets: SecretSet): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
     const key = name.toLowerCase();
-    if (secretHeaders.has(key) || isSecretKey(key)) {
-      secrets.add(value);
-      secrets.add(/^\s*\w+\s+(\S+)/.exec(value)?.[1]);
-      out[key] = redactHeaderValue(value);
-    } else {
-      out[key] = value;
-    }
+    out[key] = isSecretHeader(key) ? redactHeaderValue(key, value) : secrets.scrub(value);
   });
   return out;
-}
-
-/** Collects the values under secret keys, at any depth, into `secrets`. */
-export function collectSecrets(value: unknown, secrets: SecretSet): void {
-  if (Array.isArray(value)) {
-    for (const item of value) collectSecrets(item, secrets);
-  } else if (value && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      if (isSecretValue(key, inner)) secrets.add(inner);
-      else collectSecrets(inner, secrets);
-    }
-  }
 }
 
 const CONTENTS_NOTE = /^\[\d+ bytes of base64 contents, not logged\]$/;
@@ -157,7 +56,7 @@ function contentsNote(base64: string): string {
 /**
  * A deep copy of a JSON value with every secret removed: values of secret keys become
  * `[REDACTED]` (whole objects too, e.g. `credentials`), base64 `contents` (logos) become a size
- * note, and every string is scrubbed of known secrets and JWTs.
+ * note, and every string and member name is scrubbed (`SecretSet.scrub`).
  */
 export function redactJson(value: unknown, secrets: SecretSet, depth = 0): unknown {
   if (typeof value === 'string') return secrets.scrub(value);
@@ -166,36 +65,16 @@ export function redactJson(value: unknown, secrets: SecretSet, depth = 0): unkno
   if (Array.isArray(value)) return value.map((item) => redactJson(item, secrets, depth + 1));
   if (value && typeof value === 'object') {
     const entries = Object.entries(value).map(([key, inner]): [string, unknown] => {
-      if (isSecretValue(key, inner)) return [key, inner === null || inner === undefined || inner === '' ? inner : REDACTED];
-      if (key.toLowerCase() === 'contents' && typeof inner === 'string') return [key, contentsNote(inner)];
-      return [key, redactJson(inner, secrets, depth + 1)];
+      // A name can carry a secret too (JSON sent as a form is one form key).
+      const name = secrets.scrub(key);
+      if (isSecretValue(key, inner)) return [name, inner === null || inner === undefined || inner === '' ? inner : REDACTED];
+      if (key.toLowerCase() === 'contents' && typeof inner === 'string') return [name, contentsNote(inner)];
+      return [name, redactJson(inner, secrets, depth + 1)];
     });
     // fromEntries defines members, so a `__proto__` key stays a member instead of becoming the prototype.
     return Object.fromEntries(entries);
   }
   return value;
-}
-
-/** A path with its query: values of secret parameters replaced, the rest scrubbed. */
-export function redactPath(pathWithQuery: string, secrets: SecretSet): string {
-  const mark = pathWithQuery.indexOf('?');
-  if (mark < 0) return secrets.scrub(pathWithQuery);
-  const path = pathWithQuery.slice(0, mark);
-  const parts = pathWithQuery
-    .slice(mark + 1)
-    .split('&')
-    .map((part) => {
-      const eq = part.indexOf('=');
-      const name = eq < 0 ? part : part.slice(0, eq);
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // keep the raw name
-      }
-      return eq >= 0 && isSecretKey(decoded) ? `${name}=${encodeURIComponent(REDACTED)}` : part;
-    });
-  return secrets.scrub(`${path}?${parts.join('&')}`);
 }
 
 /** JSON length of a value, counted only until it passes `limit` (then some number past it). */

@@ -1,7 +1,8 @@
 import { isJsonMediaType } from '../http/media.js';
 import type { CapturedMessage, KeptEntry, RawMessage, RequestLogEntry } from './entry.js';
 import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from './entry.js';
-import { SecretSet, collectSecrets, jsonSizeUpTo, redactHeaders, redactJson, redactPath, shortened } from './redact.js';
+import { collectHeaderSecrets, jsonSizeUpTo, redactHeaders, redactJson, shortened } from './redact.js';
+import { SecretSet, collectSecrets, collectTextSecrets } from './secrets.js';
 
 /** Headers from what the log keeps: a flat list of names and values, or a plain object. */
 function asHeaders(kept: string[] | Record<string, string>): Headers {
@@ -18,7 +19,8 @@ function asHeaders(kept: string[] | Record<string, string>): Headers {
   return headers;
 }
 
-type Parsed = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'note'; note: string };
+/** A kept body as read: nothing, a value, a text (responses), or a note of why it is not shown (with its text when kept, to find its secrets). */
+type Parsed = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'note'; note: string; text?: string };
 
 /**
  * Reads a kept body: JSON when it is JSON (or untyped and parses), a form as an object, a body
@@ -46,6 +48,7 @@ function parse(message: RawMessage, side: 'request' | 'response'): Parsed {
   return {
     kind: 'note',
     note: `${message.type || 'untyped'} body of ${bytes} bytes, not shown: it ${why}, and the log shows only bodies it can parse (so no secret in them can be missed)`,
+    text,
   };
 }
 
@@ -72,29 +75,47 @@ function captured(message: RawMessage, headers: Record<string, string>, parsed: 
 }
 
 /**
+ * Every secret of a kept request, from wherever it was sent or answered: secret headers, secret
+ * query parameters (and secrets written inside query values and other headers), members under
+ * secret names on either side, and the secrets written in a request body the log cannot parse,
+ * which an error may quote whole or in part.
+ */
+function secretsOf(raw: KeptEntry, url: URL, headers: Headers[], parsed: Parsed[]): SecretSet {
+  const secrets = new SecretSet();
+  for (const list of headers) collectHeaderSecrets(list, secrets);
+  collectTextSecrets(url.search, secrets);
+  for (const body of parsed) if (body.kind === 'json') collectSecrets(body.value, secrets);
+  const [request] = parsed;
+  const unparsed = request?.kind === 'note';
+  if (unparsed && request.text !== undefined) collectTextSecrets(request.text, secrets, true);
+  secrets.add(raw.request.secrets ?? [], unparsed);
+  return secrets;
+}
+
+/**
  * A kept request as `GET /_sandbox/requests` shows it. Redaction happens here, when the log is
- * read, so serving requests pays only for keeping their text: secret headers keep only their
- * scheme, secret members at any depth become `[REDACTED]`, and every secret seen on either side
- * (a returned client_secret, an echoed token) is scrubbed from both.
+ * read, so serving requests pays only for keeping their text. Every secret of the request is
+ * collected first (`secretsOf`), then everything shown is redacted with all of them: secret
+ * headers keep only their scheme, secret members at any depth become `[REDACTED]`, and every
+ * other text (the path, headers, member names, strings, text bodies) is scrubbed
+ * (`SecretSet.scrub`), so a secret sent in one place does not show where it travelled: a link,
+ * a Location, an error detail.
  */
 export function renderEntry(raw: KeptEntry): RequestLogEntry {
-  const secrets = new SecretSet();
-  const requestHeaders = redactHeaders(asHeaders(raw.request.headers), secrets);
-  const responseHeaders = redactHeaders(asHeaders(raw.response.headers), secrets);
+  const headers = [asHeaders(raw.request.headers), asHeaders(raw.response.headers)] as const;
   const request = parse(raw.request, 'request');
   const response = parse(raw.response, 'response');
-  for (const parsed of [request, response]) if (parsed.kind === 'json') collectSecrets(parsed.value, secrets);
-  for (const secret of [...(raw.request.secrets ?? []), ...(raw.response.secrets ?? [])]) secrets.add(secret);
   const url = new URL(raw.url);
+  const secrets = secretsOf(raw, url, [...headers], [request, response]);
   return {
     id: raw.id,
     time: raw.time,
     method: raw.method,
-    path: redactPath(url.pathname + url.search, secrets),
+    path: secrets.scrub(url.pathname + url.search),
     status: raw.status,
     duration_ms: raw.duration_ms,
     ...(raw.client_id !== undefined ? { client_id: raw.client_id } : {}),
-    request: captured(raw.request, requestHeaders, request, secrets, REQUEST_LOG_BODY_LIMIT),
-    response: captured(raw.response, responseHeaders, response, secrets, REQUEST_LOG_RESPONSE_LIMIT),
+    request: captured(raw.request, redactHeaders(headers[0], secrets), request, secrets, REQUEST_LOG_BODY_LIMIT),
+    response: captured(raw.response, redactHeaders(headers[1], secrets), response, secrets, REQUEST_LOG_RESPONSE_LIMIT),
   };
 }

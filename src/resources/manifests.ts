@@ -134,7 +134,7 @@ export const manifestEndpoints = [
     operationId: 'getManifestFile',
     summary: "Download a manifest's document",
     description:
-      'The manifest as a PDF (`Accept: application/pdf`, the default): one row per shipment with its tracking code and Code 128 barcode, recipient, destination, service and weight, and the total; or as CSV (`Accept: text/csv`).',
+      'The manifest as a PDF (`Accept: application/pdf`, the default): one row per shipment with its tracking code and Code 128 barcode, recipient, destination, service and weight, and the total; or as CSV (`Accept: text/csv`), where a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is quoted after an apostrophe, so a spreadsheet opens it as text.',
     tag: 'Manifests',
     auth: manage,
     params: z.object({ manifest_id: z.string(), file_id: z.string() }),

@@ -70,6 +70,51 @@ describe('return reports', () => {
     expect((await sandbox.get(`/returns/v1/reports/${id}`, w.token)).status).toBe(404);
   });
 
+  it('writes a cell that a spreadsheet would run (= + - @ tab CR first) as text: quoted, after an apostrophe', async () => {
+    const order = await demoOrder(sandbox, w.token, shop);
+    const method = await w.method(shop.id, 'Return label (PostNL)');
+    const cases = [
+      { first_name: '\t=1+1', comment: '\r=1+1' },
+      { first_name: '=HYPERLINK("http://evil.test")', comment: '@SUM(A1)' },
+      { first_name: '+SUM(1,2)', comment: '-2+3' },
+    ];
+    for (const [index, { first_name, comment }] of cases.entries()) {
+      const consumer = { ...order.attributes.recipient_address, first_name };
+      const answer = await sandbox.request('POST', '/returns/v1/returns', {
+        token: w.token,
+        body: returnBody({
+          shop,
+          order,
+          method,
+          consumer,
+          items: [{ id: order.attributes.items[0].id, quantity: 1, reason: { code: 'not-as-described', comment, questions: [] } }],
+        }),
+      });
+      expect(answer.status, `return ${index}: ${answer.text}`).toBe(201);
+    }
+    const filters = { shops: [shop.id], return_reasons: ['not-as-described'] };
+    const created = await sandbox.request('POST', '/returns/v1/reports', {
+      token: w.token,
+      body: { data: { type: 'return-reports', attributes: { name: 'Formulas', filters } } },
+    });
+    expect(created.status, created.text).toBe(201);
+    await sandbox.advance(6);
+    const report = await sandbox.get(`/returns/v1/reports/${created.body.data.id}?include=file`, w.token);
+    const file = report.body.included.find((r: Json) => r.type === 'files');
+    const text = await (
+      await sandbox.app.request(BASE + new URL(file.links.self).pathname, { headers: { authorization: `Bearer ${w.token}`, accept: 'text/csv' } })
+    ).text();
+    for (const { first_name, comment } of cases) {
+      expect(text).toContain(`,"'${first_name.replaceAll('"', '""')} Jansen",`);
+      expect(text).toContain(`,"'${comment}",`);
+    }
+    const rows = parseCsv(text);
+    const lines = rows.slice(1).map((row) => Object.fromEntries(rows[0]!.map((name, i) => [name, row[i]])));
+    expect(lines.map((line) => [line.consumer_name, line.comment])).toEqual(cases.map((c) => [`'${c.first_name} Jansen`, `'${c.comment}`]));
+    // Amounts stay numbers.
+    expect(lines.map((line) => line.item_price)).toEqual(cases.map(() => '39.99'));
+  });
+
   it('refuses a date it cannot read, with a pointer', async () => {
     const answer = await sandbox.request('POST', '/returns/v1/reports', {
       token: w.token,

@@ -1,4 +1,5 @@
 import type { Address } from '../../model/common.js';
+import { csvText } from '../csv.js';
 import { code128, QUIET_ZONE } from './barcode.js';
 import { A4, fitText, type TextOp } from './layout.js';
 import { createPdf, drawOps, drawText, pdfBuffer, pdfMeasure } from './pdf.js';
@@ -173,15 +174,8 @@ function footers(doc: PDFKit.PDFDocument, data: ManifestData): void {
   }
 }
 
-/** The manifest as CSV (RFC 4180): one line per shipment, weights in grams. */
+/** The manifest as CSV (RFC 4180, formulas made text): one line per shipment, weights in grams. */
 export function manifestCsv(data: ManifestData): Buffer {
-  const quote = (value: string | number) => {
-    const text = String(value);
-    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-  };
-  const lines = [
-    ['tracking_code', 'recipient', 'destination', 'service', 'weight_g'],
-    ...data.rows.map((r) => [r.trackingCode, r.recipient, r.destination, r.service, r.weight]),
-  ];
-  return Buffer.from(lines.map((line) => line.map(quote).join(',')).join('\r\n') + '\r\n', 'utf8');
+  const header = ['tracking_code', 'recipient', 'destination', 'service', 'weight_g'];
+  return Buffer.from(csvText([header, ...data.rows.map((r) => [r.trackingCode, r.recipient, r.destination, r.service, r.weight])]), 'utf8');
 }

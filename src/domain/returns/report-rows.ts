@@ -1,6 +1,7 @@
 import type { ReturnReportFilters } from '../../model/returns/report.js';
 import type { ReturnItemRecord, ReturnRecord } from '../../model/returns/return.js';
 import type { ReadView } from '../../store/store.js';
+import { csvText } from '../csv.js';
 import { textIn } from './localize.js';
 import { isoOf, momentOf } from './moments.js';
 
@@ -83,15 +84,7 @@ const COLUMNS = [
   'paid_at',
 ] as const;
 
-/** A CSV field (RFC 4180): quoted when it holds a comma, quote or line break; formulas defused. */
-function field(value: string | number | undefined): string {
-  let text = value === undefined ? '' : String(value);
-  // A spreadsheet would run a leading = + - @ as a formula: a leading apostrophe keeps it text.
-  if (/^[=+\-@]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** The report as CSV: a header line, then one line per entry, CRLF line ends. */
+/** The report as CSV (`csvText`): a header line, then one line per entry. */
 export function reportCsv(store: ReadView, entries: readonly Entry[]): string {
   const lines = entries.map(({ row, item }) => {
     const shipment = row.shipment_id ? store.get('shipments', row.shipment_id) : undefined;
@@ -122,7 +115,7 @@ export function reportCsv(store: ReadView, entries: readonly Entry[]): string {
       payment_amount: payment ? (payment.amount / 100).toFixed(2) : undefined,
       paid_at: isoOf(payment?.paid_at),
     };
-    return COLUMNS.map((column) => field(values[column])).join(',');
+    return COLUMNS.map((column) => values[column]);
   });
-  return [COLUMNS.join(','), ...lines].join('\r\n') + '\r\n';
+  return csvText([COLUMNS, ...lines]);
 }

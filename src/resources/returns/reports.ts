@@ -127,7 +127,7 @@ export const reportEndpoints = [
     path: '/returns/v1/reports/{report_id}/files/{file_id}',
     operationId: 'downloadReturnReport',
     summary: 'Download a return report',
-    description: `The CSV (\`Accept: text/csv\`): a header line, then a line per returned item, RFC 4180 quoting, CRLF line ends. ${scopes}`,
+    description: `The CSV (\`Accept: text/csv\`): a header line, then a line per returned item, RFC 4180 quoting, CRLF line ends; a cell starting with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return (a formula to a spreadsheet) is quoted after an apostrophe, so it opens as text. ${scopes}`,
     tag: TAG,
     auth: returnsScope,
     params: z.object({ report_id: z.string(), file_id: z.string() }),
