@@ -44,7 +44,8 @@ export interface Config {
   shared: boolean;
   /**
    * How many tenants created through `POST /_sandbox/tenants` (and for visitors) may exist at once;
-   * at the cap a new one takes the place of the oldest ephemeral tenant, or is refused (429).
+   * at the cap a new one takes the place of the oldest visitor tenant, else (not for a visitor) of
+   * the oldest ephemeral tenant, or is refused (429).
    */
   maxTenants: number;
   /** The API reference page (`/docs`) makes a short-lived tenant of its own for each visitor. */
@@ -163,7 +164,7 @@ export const settings: readonly Setting[] = [
     flag: 'max-tenants',
     kind: 'int',
     default: '1000',
-    help: 'most tenants made through the controls at once; at the cap the oldest ephemeral one makes way, else 429',
+    help: 'most tenants made through the controls at once; at the cap the oldest visitor tenant makes way, then the oldest ephemeral one, else 429',
   },
   {
     key: 'tenantPerVisitor',
