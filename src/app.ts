@@ -5,6 +5,8 @@ import { endpoint, type Endpoint } from './http/endpoint.js';
 import { mount } from './http/mount.js';
 import { UNREAD_BODY_HEADERS, declaredLength, readsAsJson, streamBody } from './http/body.js';
 import { openCors } from './http/cors.js';
+import { CONTROL_PREFIX } from './http/control-access.js';
+import { controlHosts } from './http/control-hosts.js';
 import { captureRequests, requestLog } from './http/request-log.js';
 import { clientClosed } from './http/client-closed.js';
 import type { AppEnv } from './http/env.js';
@@ -190,6 +192,7 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   if (services.logger) app.use('*', requestLog(services.logger));
   app.use('*', captureRequests(services));
   app.use('*', openCors());
+  app.use(`${CONTROL_PREFIX}*`, controlHosts(services));
   app.use('*', methodNotAllowed({ app, onMethodNotAllowed: methodRefused }));
   // Endpoints that take less than BODY_LIMIT (the token endpoint), by path.
   const smallBodies = new Map(

@@ -11,6 +11,11 @@ export interface Config {
   reset: boolean;
   /** Base of every link the sandbox writes; defaults to the request's own origin. */
   publicUrl: string | undefined;
+  /**
+   * More hosts the sandbox controls answer for (`HOOK_ALLOWED_HOSTS`'s syntax; `*` for any),
+   * beside loopback names, IP addresses and the public URL's host, which they always answer.
+   */
+  allowedHosts: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Optional second port that serves only the auth server. */
   authPort: number | undefined;
@@ -44,7 +49,8 @@ export interface Config {
   shared: boolean;
   /**
    * How many tenants created through `POST /_sandbox/tenants` (and for visitors) may exist at once;
-   * at the cap a new one takes the place of the oldest ephemeral tenant, or is refused (429).
+   * at the cap a new one takes the place of the oldest visitor tenant, else (not for a visitor) of
+   * the oldest ephemeral tenant, or is refused (429).
    */
   maxTenants: number;
   /** The API reference page (`/docs`) makes a short-lived tenant of its own for each visitor. */
@@ -95,6 +101,15 @@ export const settings: readonly Setting[] = [
   { key: 'seed', env: 'SEED', flag: 'seed', kind: 'int', default: '1', help: 'seed of the generated fixtures; same seed, same ids and data' },
   { key: 'reset', env: 'RESET', flag: 'reset', kind: 'bool', default: 'false', help: 'replace the data file with freshly seeded data on start' },
   { key: 'publicUrl', env: 'PUBLIC_URL', flag: 'public-url', kind: 'url', default: undefined, help: 'base URL written in links (default: the request host)' },
+  {
+    key: 'allowedHosts',
+    env: 'ALLOWED_HOSTS',
+    flag: 'allowed-hosts',
+    kind: 'string',
+    arg: 'hosts',
+    default: undefined,
+    help: 'more hosts /_sandbox/ answers for, beside localhost, IP addresses and the public URL: comma separated, *.domain wildcards, host:port, * for any',
+  },
   { key: 'logLevel', env: 'LOG_LEVEL', flag: 'log-level', kind: 'level', default: 'info', help: 'fatal, error, warn, info, debug, trace or silent' },
   {
     key: 'authPort',
@@ -163,7 +178,7 @@ export const settings: readonly Setting[] = [
     flag: 'max-tenants',
     kind: 'int',
     default: '1000',
-    help: 'most tenants made through the controls at once; at the cap the oldest ephemeral one makes way, else 429',
+    help: 'most tenants made through the controls at once; at the cap the oldest visitor tenant makes way, then the oldest ephemeral one, else 429',
   },
   {
     key: 'tenantPerVisitor',
@@ -222,8 +237,21 @@ export function adminTokenProblem(token: string): string | undefined {
   return `SANDBOX_ADMIN_TOKEN (--admin-token) cannot be sent as a bearer token: use letters, digits and - . _ ~ + / only (${what})`;
 }
 
-/** One `HOOK_ALLOWED_HOSTS` entry: a host name, IP or `*.domain`, with an optional port. */
-const HOOK_HOST = /^(\*|\*\.[a-z0-9.-]+|[a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/;
+/** One entry of a host list (`HOOK_ALLOWED_HOSTS`, `ALLOWED_HOSTS`): a host name, IP or `*.domain`, with an optional port. */
+const HOST_ENTRY = /^(\*|\*\.[a-z0-9.-]+|[a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/;
+
+/** Refuses a host list with an entry that is not a host, `*.domain` or `host:port`. */
+function checkHostList(list: string, name: string): void {
+  for (const entry of list
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter(Boolean)) {
+    const port = HOST_ENTRY.exec(entry)?.[2];
+    if (!HOST_ENTRY.test(entry) || (port !== undefined && Number(port.slice(1)) > 65535)) {
+      throw new ConfigError(`${name} has an entry that is not a host, *.domain or host:port: '${entry}'`);
+    }
+  }
+}
 
 /** A setting with an unusable value; the message is one line naming the setting. */
 export class ConfigError extends Error {}
@@ -309,17 +337,8 @@ export function parseConfig(env: Record<string, string | undefined>, overrides: 
       'TENANT_PER_VISITOR (--tenant-per-visitor) needs an admin token: set SANDBOX_ADMIN_TOKEN (--admin-token), or every visitor of the page could reset every tenant',
     );
   }
-  if (config.hookAllowedHosts !== undefined) {
-    for (const entry of (config.hookAllowedHosts as string)
-      .split(',')
-      .map((part) => part.trim().toLowerCase())
-      .filter(Boolean)) {
-      const port = HOOK_HOST.exec(entry)?.[2];
-      if (!HOOK_HOST.test(entry) || (port !== undefined && Number(port.slice(1)) > 65535)) {
-        throw new ConfigError(`HOOK_ALLOWED_HOSTS (--hook-allowed-hosts) has an entry that is not a host, *.domain or host:port: '${entry}'`);
-      }
-    }
-  }
+  if (config.hookAllowedHosts !== undefined) checkHostList(config.hookAllowedHosts as string, 'HOOK_ALLOWED_HOSTS (--hook-allowed-hosts)');
+  if (config.allowedHosts !== undefined) checkHostList(config.allowedHosts as string, 'ALLOWED_HOSTS (--allowed-hosts)');
   if (config.shared) config.randomIds = true;
   return Object.freeze(config) as unknown as Config;
 }

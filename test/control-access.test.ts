@@ -241,3 +241,31 @@ describe('the admin token at start', () => {
     expect((await sandbox.get('/_sandbox/clock', 'Admin-Token-1')).status).toBe(200);
   });
 });
+
+describe('the admin token in the Authorization header', () => {
+  /** The status of GET /_sandbox/clock with this Authorization header. */
+  const withHeader = async (sandbox: TestSandbox, authorization: string) =>
+    (await sandbox.request('GET', '/_sandbox/clock', { headers: { authorization } })).status;
+
+  it('takes the scheme in any case and spaces or tabs around the value (RFC 9110), and nothing else around the token', async () => {
+    const admin = 'Admin-Token-1';
+    const sandbox = await testSandbox({ config: { adminToken: admin } });
+    for (const header of [`Bearer ${admin}`, `bearer ${admin}`, `BEARER ${admin}`, `  Bearer ${admin}  `, `Bearer\t${admin}\t`, `Bearer   ${admin}`]) {
+      expect(await withHeader(sandbox, header), JSON.stringify(header)).toBe(200);
+    }
+    for (const header of [
+      `Bearer ${admin}\u00a0`,
+      `Bearer\u00a0${admin}`,
+      `Bearer ${admin}\u000b`,
+      `Bearer ${admin}\u000c`,
+      `Bearer ${admin} x`,
+      `Bearer ${admin},`,
+      `Bearer "${admin}"`,
+      `Bearer${admin}`,
+      `Basic ${admin}`,
+      admin,
+    ]) {
+      expect(await withHeader(sandbox, header), JSON.stringify(header)).toBe(401);
+    }
+  });
+});

@@ -503,6 +503,52 @@ describe('POST /_sandbox/visitor (the docs site mode)', () => {
     expect((await sandbox.get('/shops', visitors[0].access_token)).status).toBe(401);
   });
 
+  it("never removes a tenant that is not a visitor's to make way for a visitor: 429 with Retry-After instead", async () => {
+    const admin = 'docs-admin';
+    const sandbox = await testSandbox({ config: { tenantPerVisitor: true, adminToken: admin, maxTenants: 3 } });
+    // A CI job's tenant with a ttl, the oldest of all: the cap used to take it first.
+    const job = await createTenant(sandbox, { name: 'ci job', ttl: 7200 }, admin);
+    const jobToken = await tenantToken(sandbox, job);
+    const visitors = [];
+    for (let i = 0; i < 6; i++) {
+      const answer = await sandbox.request('POST', '/_sandbox/visitor', { headers: own });
+      expect(answer.status, answer.text).toBe(201);
+      visitors.push(answer.body);
+    }
+    // The flood replaced visitors only, the oldest first.
+    const kept = (await listed(sandbox, admin)).data.map((row) => row.organization_id);
+    expect(kept).toEqual([job.organization_id, visitors[4].organization_id, visitors[5].organization_id]);
+    expect((await sandbox.get('/shops', jobToken)).status).toBe(200);
+
+    // With no visitor left to make way, a visitor is refused and the job's tenants stay.
+    for (const visitor of visitors.slice(4))
+      expect((await sandbox.request('DELETE', `/_sandbox/tenants/${visitor.organization_id}`, { token: admin })).status).toBe(200);
+    const second = await createTenant(sandbox, { name: 'ci job 2', ttl: 7200 }, admin);
+    const third = await createTenant(sandbox, { name: 'ci job 3', ttl: 60 }, admin);
+    const refused = await sandbox.request('POST', '/_sandbox/visitor', { headers: own });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(firstError(refused)).toMatchObject({ status: '429', code: '10011', title: 'Too many requests.' });
+    expect(firstError(refused).detail).toContain('visitor');
+    expect((await listed(sandbox, admin)).data.map((row) => row.organization_id)).toEqual([job.organization_id, second.organization_id, third.organization_id]);
+    expect((await sandbox.get('/shops', jobToken)).status).toBe(200);
+  });
+
+  it('makes way for a tenant of the controls with visitor tenants first, then with the oldest ephemeral one', async () => {
+    const admin = 'docs-admin';
+    const sandbox = await testSandbox({ config: { tenantPerVisitor: true, adminToken: admin, maxTenants: 3 } });
+    const job = await createTenant(sandbox, { ttl: 7200 }, admin);
+    const first = (await sandbox.request('POST', '/_sandbox/visitor', { headers: own })).body;
+    const second = (await sandbox.request('POST', '/_sandbox/visitor', { headers: own })).body;
+    const next = await createTenant(sandbox, { ttl: 600 }, admin);
+    expect((await listed(sandbox, admin)).data.map((row) => row.organization_id)).toEqual([job.organization_id, second.organization_id, next.organization_id]);
+    const last = await createTenant(sandbox, { ttl: 600 }, admin);
+    const after = await createTenant(sandbox, {}, admin);
+    // No visitor left: the oldest ephemeral tenant makes way, as before.
+    expect((await listed(sandbox, admin)).data.map((row) => row.organization_id)).toEqual([next.organization_id, last.organization_id, after.organization_id]);
+    expect(sandbox.store.get('organizations', first.organization_id)).toBeUndefined();
+  });
+
   it('serves the /docs page without the shared client, asking for the visitor tenant instead', async () => {
     const plain = await (await testSandbox()).request('GET', '/docs', { headers: { accept: 'text/html' } });
     expect(plain.text).toContain('value="sandbox-client"');

@@ -142,6 +142,77 @@ describe('the rate limit of a tenant', () => {
   });
 });
 
+/** A request from `address` (what the node server reads off the socket), for callers that must not share a window. */
+async function from(sandbox: TestSandbox, address: string, method: string, path: string, init: { body?: Json; headers?: Record<string, string> } = {}) {
+  const response = await sandbox.app.request(
+    `http://sandbox.test${path}`,
+    { method, headers: init.headers ?? {}, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) },
+    { incoming: { socket: { remoteAddress: address } } },
+  );
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, text } as Answer;
+}
+
+const ATTACKER = '203.0.113.66';
+const VICTIM = '198.51.100.7';
+
+describe("nobody spends another tenant's budget", () => {
+  it("counts failed token requests naming a victim's client_id for the caller's address, never for the victim's organization", async () => {
+    const sandbox = await testSandbox();
+    await limit(sandbox, { requests_per_minute: 5 });
+    const credentials = { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
+    const issued = await from(sandbox, VICTIM, 'POST', '/access-token', { body: credentials, headers: json }); // victim's organization: 1
+    expect(issued.status).toBe(200);
+    expect(headersOf(issued)).toMatchObject({ limit: '5', remaining: '4' });
+    const victim = issued.body.access_token as string;
+
+    const basic = `Basic ${Buffer.from('sandbox-client:guessed').toString('base64')}`;
+    const burst = [];
+    for (let i = 0; i < 12; i++) {
+      const wrong =
+        i % 2 === 0
+          ? { body: { ...credentials, client_secret: `guess-${i}` }, headers: json }
+          : { body: { grant_type: 'client_credentials' }, headers: { ...json, authorization: basic } };
+      burst.push(await from(sandbox, ATTACKER, 'POST', '/access-token', wrong));
+    }
+    expect(burst.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
+    expect(burst[5]!.body.errors[0].detail).toContain('this address');
+    expect(burst[5]!.headers.get('retry-after')).toBe('60');
+
+    // The victim's window is as the victim left it: nothing the attacker sent was counted there.
+    const shops = await from(sandbox, VICTIM, 'GET', '/shops', { headers: { authorization: `Bearer ${victim}` } });
+    expect(shops.status).toBe(200);
+    expect(headersOf(shops)).toMatchObject({ limit: '5', remaining: '3' });
+    const again = await from(sandbox, VICTIM, 'POST', '/access-token', { body: credentials, headers: json });
+    expect(again.status).toBe(200);
+    expect(headersOf(again)).toMatchObject({ remaining: '2' });
+    // A used-up address is refused before its credentials are looked at: right ones too.
+    expect((await from(sandbox, ATTACKER, 'POST', '/access-token', { body: credentials, headers: json })).status).toBe(429);
+  });
+
+  it("counts a bad or revoked bearer token for the caller's address, never for the organization it names", async () => {
+    const sandbox = await testSandbox();
+    await limit(sandbox, { requests_per_minute: 4 });
+    const victim = await sandbox.token(); // victim's organization: 1
+    const stolen = await sandbox.token(); // 2
+    expect((await sandbox.request('POST', '/_sandbox/revoke', { body: { token: stolen }, headers: json })).status).toBe(200);
+    const [header, payload] = victim.split('.');
+    const forged = `${header}.${payload}.${'A'.repeat(86)}`;
+
+    const statuses = [];
+    for (const token of [stolen, forged, 'not-a-token', stolen, forged, stolen]) {
+      statuses.push((await from(sandbox, ATTACKER, 'GET', '/shops', { headers: { authorization: `Bearer ${token}` } })).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+    const shops = await from(sandbox, VICTIM, 'GET', '/shops', { headers: { authorization: `Bearer ${victim}` } });
+    expect(shops.status).toBe(200);
+    expect(headersOf(shops)).toMatchObject({ limit: '4', remaining: '1' });
+    // The sandbox controls too: a refused token there counts for the address.
+    const control = await from(sandbox, ATTACKER, 'GET', '/_sandbox/clock', { headers: { authorization: `Bearer ${stolen}` } });
+    expect(control.status).toBe(429);
+  });
+});
+
 describe('RateLimiter', () => {
   it('keeps one window per key and forgets keys idle for a minute', () => {
     let now = 0;

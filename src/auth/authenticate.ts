@@ -50,9 +50,14 @@ export async function authenticate(services: Services, header: string | undefine
 /** The principal last made from a token's (cached, so identical) claims, with the rows it came from. */
 const principals = new WeakMap<object, { client: object; organization: object; principal: Principal }>();
 
-/** The token of a `Bearer` authorization header, or `undefined` when there is none. */
+/**
+ * The token of a `Bearer` authorization header, or `undefined` when there is none. As RFC 9110
+ * has it, the scheme is matched in any case and spaces or tabs around the value are dropped
+ * (Node's parser drops them before the sandbox sees the header anyway); nothing else around the
+ * token is (a no-break space, a form feed, a second word).
+ */
 export function bearerToken(header: string | undefined): string | undefined {
-  const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  const match = /^[ \t]*Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
   return match?.[1];
 }
 

@@ -63,18 +63,25 @@ function grantedScopes(requested: string | undefined, available: readonly Scope[
 }
 
 /**
- * The organization of the client a token request names, whose rate limit it counts against;
- * `undefined` (the caller's address counts) when it names none that exists.
+ * The organization of the client a token request authenticates as (its id and secret match),
+ * whose rate limit it counts against; `undefined` otherwise, and the caller's address counts:
+ * a request naming another tenant's client without its secret never spends that tenant's window.
  */
-function requestingOrganization(services: Services, body: z.output<typeof tokenRequest> | undefined, authorization: string | undefined): string | undefined {
-  let clientId = body?.client_id;
+function authenticatedOrganization(services: Services, body: z.output<typeof tokenRequest> | undefined, authorization: string | undefined): string | undefined {
+  let basic: { id: string; secret: string } | undefined;
   try {
-    clientId = basicCredentials(authorization)?.id ?? clientId;
+    basic = basicCredentials(authorization);
   } catch {
-    // Malformed Basic credentials are refused by `issue`; they name no client.
+    // Malformed Basic credentials are refused by `issue`; they authenticate no client.
+    return undefined;
   }
-  const client = clientId === undefined ? undefined : services.store.get('clients', clientId);
-  return client && services.store.get('users', client.user_id)?.organization_id;
+  const clientId = basic?.id ?? body?.client_id;
+  const secret = basic?.secret ?? body?.client_secret;
+  if (clientId === undefined || secret === undefined) return undefined;
+  const client = services.store.get('clients', clientId);
+  // Checked as `issue` checks it: whether or not the client exists.
+  if (!secretMatches(secret, client?.secret_sha256 ?? UNKNOWN_CLIENT_DIGEST) || !client) return undefined;
+  return services.store.get('users', client.user_id)?.organization_id;
 }
 
 async function issue(services: Services, body: z.output<typeof tokenRequest>, authorization: string | undefined) {
@@ -121,8 +128,8 @@ export const tokenEndpoints = [
     bodyFormat: 'json-or-form',
     // Anyone may call it, with no token: a token request is a few hundred bytes, so more is refused early.
     maxBodyBytes: TOKEN_REQUEST_MAX_BYTES,
-    // Tenants ask for tokens without one: the client named counts, so one tenant cannot use up another's window.
-    rateLimit: (ctx, { body, headers }) => requestingOrganization(ctx.services, body, headers.Authorization),
+    // Tenants ask for tokens without one: a client that authenticates counts for its organization, anything else for the address.
+    rateLimit: (ctx, { body, headers }) => authenticatedOrganization(ctx.services, body, headers.Authorization),
     produces: ['application/json'],
     headers: z.object({
       Authorization: z.string().optional().describe('`Basic base64(client_id:client_secret)`: client credentials as HTTP Basic auth, instead of in the body.'),

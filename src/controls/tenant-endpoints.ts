@@ -95,7 +95,7 @@ export const tenantEndpoints = [
     description:
       'Creates an organization under the sandbox broker with one shop (sender and return address filled), a user and a client with every scope (`organizations.manage shipments.manage shops.manage`). The client sees the shared catalogue and the broker contracts, and nothing of other tenants, so parallel test runs cannot collide. ' +
       `The body is optional: \`{"name"?: string, "country_code"?: "NL" | "GB" | "DE", "ttl"?: seconds}\` (schema \`SandboxTenantRequest\`). With a \`ttl\` (1 to ${MAX_TENANT_TTL}, 30 days) the tenant is ephemeral: the answer says when it expires (\`expires_at\`, Unix seconds on the sandbox clock), and once the sandbox clock passes that moment the tenant is removed with everything it owns (its tokens answer 401 from that moment). ` +
-      'At most MAX_TENANTS (default 1000) tenants made this way exist at once: at the cap the oldest ephemeral tenant is removed to make way, and when none has a ttl the request is refused with 429 (10011) and a Retry-After header. ' +
+      'At most MAX_TENANTS (default 1000) tenants made this way exist at once: at the cap the oldest visitor tenant (`--tenant-per-visitor`) is removed to make way, else the oldest ephemeral tenant, and when there is neither the request is refused with 429 (10011) and a Retry-After header. ' +
       'The `client_secret` is shown only in this answer. `POST /_sandbox/reset {"client_id": ...}` restores the tenant to this state; `DELETE /_sandbox/tenants/{id}` removes it. Only the admin token (or no token, on a sandbox without one) may create tenants; a tenant\'s access token gets 403.',
     tag: 'Sandbox',
     auth: 'control',
@@ -108,7 +108,9 @@ export const tenantEndpoints = [
         'The body is not JSON or violates SandboxTenantRequest, e.g. a ttl that is not a whole number of seconds from 1 to 30 days (10003, pointer /ttl).',
       ),
       403: errorResponse("A tenant's access token, or no token from a web page of another origin (10013)."),
-      429: errorResponse('The cap (MAX_TENANTS) is reached and no tenant has a ttl, so none can make way (10011); Retry-After says when to try again.'),
+      429: errorResponse(
+        "The cap (MAX_TENANTS) is reached and no tenant is a visitor's or has a ttl, so none can make way (10011); Retry-After says when to try again.",
+      ),
     },
     handler: async (ctx, { body }) => {
       if (ctx.principal) throw globalOnly('Creating a tenant');

@@ -51,36 +51,42 @@ export const TENANT_CAP_RETRY_AFTER = 60;
 
 /**
  * Makes room for one more tenant: removes the tenants whose time is up, then, while as many
- * tenants as the cap allows exist, the oldest ephemeral one. Refuses with 429 (10011) when none can go.
+ * tenants as the cap allows exist, the oldest visitor tenant, and for a creation of the controls
+ * (not a visitor's) the oldest ephemeral one when no visitor is left. So a flood of visitors (or
+ * of scripts posing as the page) only ever replaces visitors, never a CI job's tenant, while the
+ * admin's creations take precedence over visitors. Refuses with 429 (10011) when none can go.
  */
-function makeRoom(services: Services, tx: Tx): { expired: OrganizationRemoval[]; evicted: OrganizationRemoval[] } {
+function makeRoom(services: Services, tx: Tx, visitor: boolean): { expired: OrganizationRemoval[]; evicted: OrganizationRemoval[] } {
   const { clocks, config } = services;
   const expired = removeExpiredTenants(tx, (organizationId) => clocks.of(organizationId));
   const evicted: OrganizationRemoval[] = [];
   let tenants = apiTenants(tx);
   while (tenants.length >= config.maxTenants) {
-    const oldest = tenants.find(({ entry }) => entry.expires_at !== undefined);
-    if (!oldest) {
-      throw ApiError.of(
-        'tooManyRequests',
-        `The sandbox holds ${tenants.length} tenants, its cap (MAX_TENANTS = ${config.maxTenants}), and none of them has a ttl, so none can make way. ` +
-          'Delete one (DELETE /_sandbox/tenants/{organization_id}), create tenants with a ttl, or start the sandbox with a larger --max-tenants.',
-        { headers: { 'retry-after': String(TENANT_CAP_RETRY_AFTER) } },
-      );
-    }
-    const removal = removeTenant(tx, oldest.organizationId);
+    const next = tenants.find(({ entry }) => entry.visitor) ?? (visitor ? undefined : tenants.find(({ entry }) => entry.expires_at !== undefined));
+    if (!next) throw capReached(tenants.length, config.maxTenants, visitor);
+    const removal = removeTenant(tx, next.organizationId);
     if (removal) evicted.push(removal);
-    tenants = tenants.filter((tenant) => tenant !== oldest);
+    tenants = tenants.filter((tenant) => tenant !== next);
   }
   return { expired, evicted };
+}
+
+/** The 429 of a creation at the cap that no tenant can make way for. */
+function capReached(count: number, cap: number, visitor: boolean): ApiError {
+  const held = `The sandbox holds ${count} tenants, its cap (MAX_TENANTS = ${cap})`;
+  const detail = visitor
+    ? `${held}, and none of them is a visitor's: a visitor tenant takes the place of another visitor's only. Try again later (Retry-After); visitor tenants expire, and tenants of the controls are deleted or expire.`
+    : `${held}, and none of them is a visitor's or has a ttl, so none can make way. ` +
+      'Delete one (DELETE /_sandbox/tenants/{organization_id}), create tenants with a ttl, or start the sandbox with a larger --max-tenants.';
+  return ApiError.of('tooManyRequests', detail, { headers: { 'retry-after': String(TENANT_CAP_RETRY_AFTER) } });
 }
 
 /**
  * Creates an organization under the fixture broker with one shop, a user and a client holding
  * every scope. The client id and secret are random; the secret is returned once and stored only
  * as its digest. With a `ttl` the tenant is removed when the sandbox clock passes its
- * `expires_at` (a job on the sandbox clock). At the cap (`MAX_TENANTS`) the oldest ephemeral
- * tenant makes way first.
+ * `expires_at` (a job on the sandbox clock). At the cap (`MAX_TENANTS`) another tenant makes
+ * way first, as `makeRoom` chooses.
  */
 export async function createTenant(services: Services, request: z.output<typeof tenantRequest> = {}, options: { visitor?: boolean } = {}) {
   // The fixture helpers bring faker: loaded when the first tenant is made, not at start-up.
@@ -91,7 +97,7 @@ export async function createTenant(services: Services, request: z.output<typeof 
   const country = request.country_code ?? 'NL';
   const secret = randomBytes(24).toString('base64url');
   const { created, expired, evicted } = await store.transact((tx) => {
-    const room = makeRoom(services, tx);
+    const room = makeRoom(services, tx, options.visitor === true);
     const broker = tx.all('brokers')[0];
     if (!broker) throw new Error('the sandbox has no broker to create a tenant under');
     let clientId: string;

@@ -13,8 +13,9 @@ import { createTenant } from './tenants.js';
 /*
  * The docs-site mode (`--tenant-per-visitor`): the API reference page asks for a short-lived
  * tenant of the visitor's own and authorizes "try it out" with it, so no visitor ever reads or
- * changes the seeded data or another visitor's. Only the page itself may ask (same origin); the
- * tenant cap bounds how many exist, the oldest visitor tenant making way for a new one.
+ * changes the seeded data or another visitor's. Only the page itself may ask (same origin, on a
+ * host the controls answer for); the tenant cap bounds how many exist, the oldest visitor tenant
+ * making way for a new one, never a tenant of the controls.
  */
 
 const visitorTenant = z
@@ -58,7 +59,7 @@ export const visitorEndpoints = [
     operationId: 'createSandboxVisitorTenant',
     summary: 'A short-lived tenant for a visitor of the API reference page',
     description:
-      'Only with `--tenant-per-visitor` (TENANT_PER_VISITOR=true); otherwise 404. The API reference page (`/docs`) calls it once per browser tab (it keeps the answer in sessionStorage): it creates a tenant like POST /_sandbox/tenants with the visitor ttl (VISITOR_TTL, default 1800 s) and answers its credentials with a ready access token, which the page hands to "try it out". Only a page of this sandbox\'s own origin may call it (403 otherwise, also without an Origin header); like every `/_sandbox/` path it sends no CORS headers. Visitor tenants count against MAX_TENANTS: at the cap the oldest ephemeral tenant makes way.',
+      'Only with `--tenant-per-visitor` (TENANT_PER_VISITOR=true); otherwise 404. The API reference page (`/docs`) calls it once per browser tab (it keeps the answer in sessionStorage): it creates a tenant like POST /_sandbox/tenants with the visitor ttl (VISITOR_TTL, default 1800 s) and answers its credentials with a ready access token, which the page hands to "try it out". Only a page of this sandbox\'s own origin may call it (403 otherwise, also without an Origin header), on a host the controls answer for (421 otherwise); like every `/_sandbox/` path it sends no CORS headers. Visitor tenants count against MAX_TENANTS: at the cap the oldest visitor tenant makes way, never a tenant made through POST /_sandbox/tenants; with no visitor tenant to make way the answer is 429.',
     tag: 'Sandbox',
     auth: 'none',
     headers: visitorHeaders,
@@ -67,7 +68,7 @@ export const visitorEndpoints = [
       201: { description: "The visitor's tenant, its client credentials and an access token.", schema: visitorTenant, contentTypes: json },
       403: errorResponse('Not a page of this sandbox: another origin, or no Origin header (10013).'),
       404: errorResponse('The sandbox was not started with --tenant-per-visitor (10000).'),
-      429: errorResponse('The cap (MAX_TENANTS) is reached and no tenant has a ttl (10011); Retry-After says when to try again.'),
+      429: errorResponse('The cap (MAX_TENANTS) is reached and no visitor tenant can make way (10011); Retry-After says when to try again.'),
     },
     handler: async (ctx, { headers }) => {
       const { services } = ctx;

@@ -92,9 +92,10 @@ export interface Endpoint<P = any, Q = any, B = any> {
   /**
    * Whose requests-per-minute window a call counts in (http/rate-limit.ts). By default the
    * token's organization, else the caller's address, counted before anything else is checked;
-   * `false`: none (the health check); a function: the organization it names from the read input
-   * (`undefined`: the caller's address), for endpoints called without a token that say who calls
-   * (the token endpoint).
+   * `false`: none (the health check); a function: the organization the read input proves it
+   * acts for (`undefined`: the caller's address), for endpoints called without a token that
+   * authenticate their caller themselves (the token endpoint). Whatever is chosen, a request
+   * whose token is refused counts for the caller's address.
    */
   rateLimit?: false | ((ctx: Ctx, input: Input<any, any, any>) => string | undefined);
   /** Hide from the OpenAPI document (only the HEAD/OPTIONS helpers use this). */

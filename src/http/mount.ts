@@ -12,7 +12,7 @@ import { createCtx } from './context.js';
 import { authorizeControl, presentsAdminToken, requireJsonContentType } from './control-access.js';
 import { honoPath, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
-import { callerKey, countRequest } from './rate-limit.js';
+import { callerKey, countRequest, refuseSpentAddress } from './rate-limit.js';
 import { withHeaders } from './response-text.js';
 
 const NO_QUERY = new URLSearchParams();
@@ -22,13 +22,20 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
   for (const endpoint of endpoints) {
     app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), async (c) => {
       negotiate(c.req.header('accept'), endpoint.produces);
-      const principal = await authorize(services, endpoint, c);
+      let principal: Principal | undefined;
+      try {
+        principal = await authorize(services, endpoint, c);
+      } catch (error) {
+        // A refused token or credential counts for the caller's address, never for the tenant it names.
+        if (endpoint.rateLimit !== false) countRequest(services, c, undefined);
+        throw error;
+      }
       if (principal) c.set('principal', principal);
       // Counted before the request is looked at further, so a flood of bad requests is limited too.
       if (endpoint.rateLimit === undefined) {
         const key = callerKey(services, c, endpoint, principal);
         if (key !== undefined) countRequest(services, c, key);
-      }
+      } else if (endpoint.rateLimit !== false) refuseSpentAddress(services, c);
       // Only a POST can cross origins without a preflight; every other write is preflighted.
       if (endpoint.auth === 'control' && endpoint.method === 'post') requireJsonContentType(c);
       const url = c.req.url;

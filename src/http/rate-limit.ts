@@ -33,6 +33,16 @@ export function callerKey(services: Services, c: Context, endpoint: Endpoint, pr
 }
 
 /**
+ * For endpoints that know whose window counts only once they have read the body (the token
+ * endpoint): refuses a caller whose address has used up its window before its credentials are
+ * looked at, so a refused address learns nothing from them. Counts nothing otherwise.
+ */
+export function refuseSpentAddress(services: Services, c: Context<AppEnv>): void {
+  const window = addressKey(c);
+  if (services.limiter.peek(window) >= requestsPerMinute(services.rules, window)) countRequest(services, c, undefined);
+}
+
+/**
  * Counts one request in the window of `key` (an organization id, or the caller's address when
  * `undefined`), leaves the rate-limit headers for the answer, and throws 429 (10011) with
  * Retry-After when the window is used up.

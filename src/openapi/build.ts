@@ -122,6 +122,13 @@ function responses(endpoint: Endpoint): ResponsesObject {
     add('403', "No token from a web page of another origin, or a tenant's access token where only the admin token may act (10013).");
     if (endpoint.method === 'post') add('415', 'The Content-Type is not JSON, or missing: every control POST needs Content-Type: application/json (10004).');
   } else if (endpoint.auth !== 'none') add('401', 'No access token (14003), or an invalid, expired or revoked one (14002).');
+  // Every /_sandbox/ path, the visitor endpoint (auth none) too: http/control-hosts.ts.
+  if (endpoint.path.startsWith('/_sandbox/')) {
+    add(
+      '421',
+      'Without the admin token, a Host the controls do not answer for (10013): they answer loopback names, IP addresses, the PUBLIC_URL host and ALLOWED_HOSTS.',
+    );
+  }
   if (typeof endpoint.auth === 'object') add('403', 'The access token lacks every accepted scope (14004).');
   if (endpoint.path.includes('{')) add('404', 'No such resource, or one of another tenant (10002).');
   add('406', 'The Accept header allows no type this endpoint answers with (10004).');

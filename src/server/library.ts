@@ -69,7 +69,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const seed = options.seed ?? options.config?.seed ?? 1;
   if (!Number.isSafeInteger(seed)) throw new TypeError(`createSandbox: 'seed' must be an integer, got ${String(seed)}`);
   const start = startSeconds(options.now);
-  const config: Config = Object.freeze({ ...parseConfig({}, {}, true), ...options.config, seed, dataFile: null, memory: true });
+  // The controls answer the default URL's host, which is no loopback name (a config may name more).
+  const hosts = { allowedHosts: new URL(DEFAULT_SANDBOX_URL).host };
+  const config: Config = Object.freeze({ ...parseConfig({}, {}, true), ...hosts, ...options.config, seed, dataFile: null, memory: true });
   const store = await openStore({ persistence: memoryPersistence(), seed, initial: () => generateState(seed, start) });
   const clock = fixedClock(start);
   const services = createServices({ store, clock, keys: await generateKeys(), config, logger: options.logger });

@@ -58,7 +58,8 @@ export async function testSandbox(
   sharedKeys ??= generateKeys();
   const keys = options.keys ?? (await sharedKeys);
   const clock = fixedClock(TEST_NOW);
-  const config = testConfig({ seed, ...options.config });
+  // Tests reach the app as http://sandbox.test, a host the controls answer only when told (as compose.yaml tells it `sandbox`).
+  const config = testConfig({ seed, allowedHosts: 'sandbox.test', ...options.config });
   const services = createServices({ store, clock, keys, config, logger: options.logger });
   const app = createApp(services);
   const secrets: Record<string, string> = { 'sandbox-client': 'sandbox-secret', 'other-client': 'other-secret', 'limited-client': 'limited-secret' };
