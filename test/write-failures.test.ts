@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listSegments, segmentPath } from '../src/store/journal.js';
 import { JournalPersistence, type Faults } from '../src/store/journal-persistence.js';
 import { DataWriteError } from '../src/store/persistence.js';
@@ -152,6 +152,38 @@ describe('a write the data file refuses', () => {
     await reopened.close();
     expect(await readFile(file, 'utf8')).toContain('"c29"');
     expect(await listSegments(file)).toEqual([]);
+  });
+
+  it('keeps a due job whose write is refused, runs it once there is room, and never lets the failure escape the timer', async () => {
+    const file = await tempFile();
+    const { disk, persistence } = fillable(file);
+    const logged: string[] = [];
+    const logger = { error: (_: object, message?: string) => logged.push(message ?? ''), warn: () => {}, info: () => {} };
+    const sandbox = await testSandbox({ persistence, logger: logger as never });
+    const w = await world(sandbox);
+    const body = shipmentBody({ shop: w.shopIn('NL'), attributes: { register_at: TEST_NOW + 60 }, meta: { service_code: 'postnl-parcel-standard' } });
+    const id = (await sandbox.request('POST', '/shipments', { token: w.token, body })).body.data.id;
+    const status = () => statusCode(sandbox, id, w.token);
+    expect(sandbox.store.find('jobs', 'subject', id)).toHaveLength(1);
+    disk.full = true;
+    sandbox.clock.setOffsetMs(3600 * 1000);
+    await expect(sandbox.services.jobs.runDue()).rejects.toBeInstanceOf(DataWriteError);
+    expect(sandbox.store.find('jobs', 'subject', id)).toHaveLength(1);
+    expect(await status()).toBe('shipment-concept');
+    // The scheduler's own tick meets the same refusal: logged, not an unhandled rejection.
+    vi.useFakeTimers();
+    try {
+      sandbox.services.jobs.start(10);
+      await vi.advanceTimersByTimeAsync(15);
+      sandbox.services.jobs.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(logged).toContain('due jobs could not run; they stay and run on a later tick');
+    disk.full = false;
+    expect(await sandbox.services.jobs.runDue()).toBeGreaterThan(0);
+    expect(sandbox.store.find('jobs', 'subject', id).filter((job) => job.kind === 'register-shipment')).toHaveLength(0);
+    expect(await status()).toBe('shipment-registered');
   });
 
   it('keeps the old data visible and answers 503 when a reset cannot be written', async () => {
