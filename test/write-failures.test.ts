@@ -154,6 +154,23 @@ describe('a write the data file refuses', () => {
     expect(await listSegments(file)).toEqual([]);
   });
 
+  it('leaves the sandbox clock where it was when its move cannot be written, and when a reset cannot', async () => {
+    const file = await tempFile();
+    const { disk, persistence } = fillable(file);
+    const sandbox = await testSandbox({ persistence });
+    const control = (path: string, body: unknown) => sandbox.request('POST', path, { headers: { 'content-type': 'application/json' }, body });
+    await sandbox.advance(3600);
+    const before = (await sandbox.get('/_sandbox/clock')).body;
+    disk.full = true;
+    const move = await control('/_sandbox/clock', { advance: 86400 });
+    expect(move.status).toBe(503);
+    expect((await sandbox.get('/_sandbox/clock')).body).toEqual(before);
+    expect((await control('/_sandbox/reset', {})).status).toBe(503);
+    expect((await sandbox.get('/_sandbox/clock')).body).toEqual(before);
+    disk.full = false;
+    expect((await control('/_sandbox/clock', { advance: 60 })).body.now).toBe(before.now + 60);
+  });
+
   it('keeps a due job whose write is refused, runs it once there is room, and never lets the failure escape the timer', async () => {
     const file = await tempFile();
     const { disk, persistence } = fillable(file);
