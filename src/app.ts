@@ -13,6 +13,8 @@ import type { AppEnv } from './http/env.js';
 import { plainJson, jsonApi } from './http/respond.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
 import { apiErrorOf } from './http/domain-errors.js';
+import { unavailableOf } from './http/write-errors.js';
+import { DataWriteError } from './store/persistence-api.js';
 import { DomainError } from './domain/errors.js';
 import { modules } from './modules.js';
 import type { AppDeps, Services } from './services.js';
@@ -78,6 +80,10 @@ export function allEndpoints(): Endpoint[] {
 function renderError(error: unknown, c: Context<AppEnv>, services: Services): Response {
   const limit = c.get('rateLimit');
   if (error instanceof DomainError) error = apiErrorOf(error);
+  if (error instanceof DataWriteError) {
+    services.logger?.warn({ method: c.req.method, url: c.req.url, reason: error.message }, 'a change could not be written; answered 503');
+    error = unavailableOf(error);
+  }
   if (error instanceof ApiError) return jsonApi({ errors: error.errors }, error.status, limit ? { ...limit, ...error.headers } : error.headers);
   // A client that went away mid-request (its body cut short) is no failure of the sandbox: the
   // access line and the request log say 499, and this answer is never sent.

@@ -9,7 +9,7 @@ export { createClock, fixedClock, type Clock } from './clock.js';
 export { parseConfig, ConfigError, settings, type Config, type Setting } from './config.js';
 export { generateKeys, type Keys } from './auth/keys.js';
 export { openStore, type Store } from './store/store.js';
-export { memoryPersistence, filePersistence, DataFileError, type Persistence } from './store/persistence.js';
+export { memoryPersistence, filePersistence, DataFileError, DataWriteError, type Persistence } from './store/persistence.js';
 export type { AppDeps, Logger, Services } from './services.js';
 export { generateState } from './fixtures/generate.js';
 export { defaultClients } from './fixtures/tenancy.js';

@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +145,59 @@ describe.concurrent('bad input: exit 2 with one line on stderr', () => {
     const { code, stderr } = await runToExit(['--port', '-1'], { PORT: '8080' });
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe.concurrent('a data path that cannot be used: exit 2 with one line on stderr, no stack trace, no hang', () => {
+  const systemPaths: [string, string][] = [
+    ['a directory that cannot be made under /proc', '/proc/x/data.json'],
+    ['a file that cannot be made in /proc', '/proc/data.json'],
+    ['a file that cannot be made in /sys', '/sys/data.json'],
+    ['a character device', '/dev/null'],
+  ];
+  it.skipIf(process.platform !== 'linux').each(systemPaths)('%s (%s)', async (_name, file) => {
+    const { code, stdout, stderr } = await runToExit(['--data', file]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^parcel-sandbox: [^\n]+\n$/);
+    expect(stderr.startsWith(`parcel-sandbox: cannot use the data file ${file}: `)).toBe(true);
+  });
+
+  it('a path whose parent is a file, and a directory as the data file', async () => {
+    const dir = await tempDir();
+    const parent = join(dir, 'plain-file');
+    await writeFile(parent, 'not a directory');
+    for (const [file, reason] of [
+      [join(parent, 'data.json'), `${parent} is not a directory`],
+      [dir, 'it is not a regular file'],
+    ] as const) {
+      const { code, stdout, stderr } = await runToExit(['--data', file]);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(`parcel-sandbox: cannot use the data file ${file}: ${reason}\n`);
+    }
+    expect(await readFile(parent, 'utf8')).toBe('not a directory');
+  });
+
+  it('a read-only directory', async (context) => {
+    const dir = await tempDir();
+    // Root writes through a mode of 0555, so as root the directory is a read-only mount instead.
+    const root = process.getuid?.() === 0;
+    if (root && spawnSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', dir]).status !== 0) {
+      console.warn('test/cli.e2e.test.ts: "a read-only directory" is SKIPPED: running as root, and a read-only tmpfs cannot be mounted here.');
+      return context.skip();
+    }
+    if (!root) await chmod(dir, 0o555);
+    try {
+      const file = join(dir, 'data.json');
+      const { code, stdout, stderr } = await runToExit(['--data', file]);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(/^parcel-sandbox: [^\n]+: (EROFS|EACCES): [^\n]+\n$/);
+      expect(stderr.startsWith(`parcel-sandbox: cannot use the data file ${file}: `)).toBe(true);
+    } finally {
+      if (root) spawnSync('umount', [dir]);
+    }
   });
 });
 

@@ -56,6 +56,17 @@ describe('the OpenAPI document', () => {
     expect([...routes].sort()).toEqual([...documented].sort());
   });
 
+  it('lists 503 with Retry-After on every operation that changes data, and on no read', () => {
+    const fresh = buildOpenApi(allEndpoints(), COMMITTED_SERVER_URL);
+    for (const [path, item] of Object.entries(fresh.paths ?? {})) {
+      for (const [method, operation] of Object.entries(item as Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>)) {
+        const refused = operation.responses['503'];
+        if (method === 'get') expect(refused, `${method} ${path}`).toBeUndefined();
+        else expect(Object.keys(refused?.headers ?? {}), `${method} ${path}`).toContain('Retry-After');
+      }
+    }
+  });
+
   it('carries the package version', () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     expect(VERSION).toBe(pkg.version);

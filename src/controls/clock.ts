@@ -87,11 +87,18 @@ export async function moveClock(
   const offset = clock.offsetMs() + (targetMs - startMs);
   const { store } = services;
   if (organizationId === undefined) {
+    const previous = services.clock.offsetMs();
     services.clock.setOffsetMs(offset);
-    await store.transact((tx) => {
-      putSetting(tx, CLOCK_OFFSET, offset);
-      forgetCaughtUpClocks(tx, offset);
-    });
+    try {
+      await store.transact((tx) => {
+        putSetting(tx, CLOCK_OFFSET, offset);
+        forgetCaughtUpClocks(tx, offset);
+      });
+    } catch (error) {
+      // The move was not kept (the data file refused it): the clock goes back with it.
+      services.clock.setOffsetMs(previous);
+      throw error;
+    }
   } else if (targetMs > startMs) {
     await store.transact((tx) => setTenantClock(tx, organizationId, offset));
   }

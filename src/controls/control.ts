@@ -42,6 +42,7 @@ async function resetSandbox(services: Services): Promise<void> {
   const { store, clock } = services;
   const counter = getSetting<number>(store, ID_COUNTER) ?? 0;
   const revoked = [...store.all('revokedTokens')];
+  const previous = clock.offsetMs();
   clock.setOffsetMs(0);
   const { generateState } = await import('../fixtures/generate.js');
   const state = generateState(store.seed, clock.now());
@@ -51,7 +52,13 @@ async function resetSandbox(services: Services): Promise<void> {
     ...client,
     token_generation: store.get('clients', client.id)?.token_generation ?? client.token_generation,
   }));
-  await store.replace(state);
+  try {
+    await store.replace(state);
+  } catch (error) {
+    // The reset was not written (the data file refused it): the data stays, and the clock with it.
+    clock.setOffsetMs(previous);
+    throw error;
+  }
 }
 
 export const controlEndpoints = [

@@ -1,4 +1,5 @@
 import type { JobHandler, Rules, Scheduler } from './rules.js';
+import { DataWriteError } from '../store/persistence-api.js';
 import type { Tx } from '../store/store.js';
 import type { JobRecord } from '../store/tables.js';
 
@@ -49,6 +50,8 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
         await s.store.transact(done);
       }
     } catch (error) {
+      // Nothing of the job was kept: it stays, and runs again once the data file takes writes.
+      if (error instanceof DataWriteError) throw error;
       // A failing job is logged and dropped: retrying it on every tick would only repeat the failure.
       s.logger?.error({ err: error, job: job.kind, subject: job.subject }, 'scheduled job failed');
       await s.store.transact(done);
@@ -90,7 +93,9 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
     },
     start(intervalMs = 200) {
       timer ??= setInterval(() => {
-        if (dueJobs().length > 0) void this.runDue();
+        if (dueJobs().length > 0) {
+          this.runDue().catch((error: unknown) => rules().logger?.error({ err: error }, 'due jobs could not run; they stay and run on a later tick'));
+        }
       }, intervalMs);
       timer.unref();
     },

@@ -15,6 +15,8 @@ export interface ErrorObject {
 export const codes = {
   notFound: { code: '10000', status: 404, title: 'Not Found' },
   internal: { code: '10001', status: 500, title: 'Internal Server Error' },
+  // Production has no code of its own for this; 10001 is its code for a failure on the server's side.
+  unavailable: { code: '10001', status: 503, title: 'Service Unavailable' },
   resourceNotFound: { code: '10002', status: 404, title: 'Resource Not Found' },
   invalidSchema: { code: '10003', status: 400, title: 'Invalid JSON Schema' },
   invalidHeader: { code: '10004', status: 406, title: 'Invalid Request Header' },

@@ -40,9 +40,16 @@ const rateLimitHeaders = {
   'RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the current minute ends and the count starts again.', schema: { type: 'integer' } },
 } as const;
-const retryAfter = { description: 'Seconds to wait before the rate limit lets a request through again.', schema: { type: 'integer' } } as const;
+const retryAfter = {
+  description:
+    'Seconds to wait before trying again: until the rate limit lets a request through (429), or before sending a write the data file refused again (503).',
+  schema: { type: 'integer' },
+} as const;
 
 const headerRefs = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+const WRITE_REFUSED =
+  'The change could not be written to the data file (10001; a full disk, a read-only file system): nothing of it was kept, reads still work, and the same request may be sent again after `Retry-After` seconds.';
 
 const TOO_MANY =
   "Too many requests (10011): the caller's requests per minute are used up (`Retry-After` says when to try again), or, for a request that would create shipments, hooks or files, the organization's quota of them is full (no `Retry-After`: deleting rows frees room; `meta` names the quota, its limit and the usage).";
@@ -139,6 +146,11 @@ function responses(endpoint: Endpoint): ResponsesObject {
       if (status.startsWith('2')) out[status] = { ...response, headers: headerRefs(Object.keys(rateLimitHeaders)) };
     }
     out['429'] = { ...errorResponse(endpoint.responses[429]?.description ?? TOO_MANY), headers: headerRefs(['Retry-After', ...Object.keys(rateLimitHeaders)]) };
+  }
+  // Any request that changes data can meet a data file that refuses the change.
+  if (endpoint.method !== 'get') {
+    const headers = endpoint.rateLimit !== false ? ['Retry-After', ...Object.keys(rateLimitHeaders)] : ['Retry-After'];
+    out['503'] = { ...errorResponse(WRITE_REFUSED), headers: headerRefs(headers) };
   }
   out.default = errorResponse('Unexpected error (10001), in the same errors document.');
   return out;

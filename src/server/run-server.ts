@@ -1,6 +1,5 @@
-import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { defaultClients } from '../fixtures/clients.js';
 import { authOnly, createApp, createServices } from '../app.js';
@@ -9,7 +8,8 @@ import { createClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { keyFileFor, loadOrCreateKeys } from '../keys-file.js';
 import { createLogger } from '../logger.js';
-import { filePersistence, memoryPersistence } from '../store/persistence.js';
+import { DataFileError, DataWriteError, filePersistence, memoryPersistence } from '../store/persistence.js';
+import { prepareDataPath, systemReason, unusableDataFile } from './data-path.js';
 import { openStore } from '../store/store.js';
 
 /*
@@ -29,10 +29,18 @@ async function openData(config: Config) {
     return { store, keys: await generateKeys() };
   }
   const file = resolve(config.dataFile);
-  await mkdir(dirname(file), { recursive: true });
-  const store = await openStore({ persistence: filePersistence(file), seed: config.seed, initial });
-  if (config.reset) await store.replace(await initial());
-  return { store, keys: await loadOrCreateKeys(keyFileFor(file)) };
+  await prepareDataPath(file);
+  try {
+    const store = await openStore({ persistence: filePersistence(file), seed: config.seed, initial });
+    if (config.reset) await store.replace(await initial());
+    return { store, keys: await loadOrCreateKeys(keyFileFor(file)) };
+  } catch (error) {
+    // A file that exists but is damaged is refused as such (exit 1); a place where no data file
+    // can be written (a read-only or system directory, a full disk) is a path to change (exit 2).
+    if (error instanceof DataFileError) throw error;
+    if (error instanceof DataWriteError || (error as NodeJS.ErrnoException).code !== undefined) throw unusableDataFile(file, systemReason(error));
+    throw error;
+  }
 }
 
 /** What the sandbox prints once it listens; the first line names where it really listens. */

@@ -1,9 +1,12 @@
-import { open, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { encodeBatch, encodeReset, listSegments, parseSegment, replay, segmentPath, segmentsToReplay, truncateSegment, type Entry } from './journal.js';
-import { DataFileError, type Persistence, type WriteOp } from './persistence-api.js';
+import { injected, JournalSegments, type Faults } from './journal-segments.js';
+import { DataFileError, DataWriteError, type Persistence, type WriteOp } from './persistence-api.js';
 import { readSnapshot, syncDirectory, writeSnapshot } from './snapshot.js';
 import type { StateData } from './tables.js';
+
+export type { Faults } from './journal-segments.js';
 
 export interface JournalOptions {
   /** Compact once the segment being appended to holds this many lines (tests use it)... */
@@ -14,27 +17,25 @@ export interface JournalOptions {
    * snapshot twice as big is rewritten half as often.
    */
   minBytes?: number;
+  faults?: Faults;
 }
 
 /**
  * The data as a lowdb JSON snapshot plus an append-only journal beside it. A write appends its
- * changes and fdatasyncs once, so its cost does not depend on the size of the data; the snapshot
- * is rewritten in the background once the journal grows (see `startCompaction`), on a reset and
- * on close.
+ * lines synchronously (one `write` call), and the store makes its change visible in that same
+ * turn of the event loop, so nothing is ever visible that is not in the journal; then one
+ * fdatasync per flush makes the appends of every transaction that arrived meanwhile durable
+ * before any of them is acknowledged. The cost of a write does not depend on the size of the
+ * data; the snapshot is rewritten in the background once the journal grows (see `flush`), on a
+ * reset and on close.
  */
 export class JournalPersistence implements Persistence {
   private readonly maxLines: number;
   private readonly minBytes: number;
+  private readonly faults: Faults;
+  private readonly segments: JournalSegments;
   /** Size of the snapshot on disk, in bytes. */
   private snapshotBytes = 0;
-  /** Segments on disk, ascending: the snapshot plus these, replayed in order, is the data. */
-  private live: number[] = [];
-  private next = 1;
-  /** The segment appends go to, opened on the first append; `undefined`: start a new one. */
-  private current: number | undefined;
-  private handle: FileHandle | undefined;
-  private lines = 0;
-  private bytes = 0;
   /** Appends made, and how many of them the snapshot on disk covers (their segments deleted). */
   private appended = 0;
   private compacted = 0;
@@ -48,6 +49,8 @@ export class JournalPersistence implements Persistence {
   ) {
     this.maxLines = options.maxLines ?? Infinity;
     this.minBytes = options.minBytes ?? 16 * 1024 * 1024;
+    this.faults = options.faults ?? {};
+    this.segments = new JournalSegments(location, this.faults);
   }
 
   async load(): Promise<StateData | null> {
@@ -60,24 +63,60 @@ export class JournalPersistence implements Persistence {
     }
     this.snapshotBytes = (await stat(this.location)).size;
     const { segments, last } = await this.readJournal(segmentsToReplay(numbers));
-    this.live = numbers;
-    this.next = (numbers.at(-1) ?? 0) + 1;
-    this.current = numbers.at(-1);
-    this.lines = last?.lines ?? 0;
-    this.bytes = last?.committedBytes ?? 0;
+    this.segments.resume(numbers, last);
     this.appended = numbers.length > 0 ? 1 : 0;
     const data = replay(snapshot, segments);
     this.state = () => data;
     return data;
   }
 
-  async write(ops: WriteOp[], snapshot: () => StateData): Promise<void> {
+  append(ops: WriteOp[]): void {
     if (this.closed) throw new Error(`the data file ${this.location} is closed`);
+    this.write(encodeBatch(ops));
+  }
+
+  async flush(snapshot: () => StateData): Promise<void> {
     this.state = snapshot;
-    if (ops.some((op) => op.kind === 'replace')) return this.reset(snapshot());
-    await this.append(encodeBatch(ops));
-    const maxBytes = Math.max(this.minBytes, this.snapshotBytes);
-    if (!this.compaction && (this.lines >= this.maxLines || this.bytes >= maxBytes)) await this.startCompaction();
+    if (!this.segments.unsynced) return;
+    // A compaction is decided before the sync, so the snapshot it writes holds exactly what the
+    // covered segments hold, and it starts only once they are durable: nothing a failed sync takes
+    // back can reach a snapshot.
+    const compaction = this.compactionDue() ? this.beginCompaction(snapshot) : undefined;
+    await this.segments.sync();
+    if (compaction) this.startCompaction(compaction);
+  }
+
+  /** See `JournalSegments.revert`. */
+  revert(): void {
+    this.segments.revert();
+  }
+
+  /**
+   * A reset must not meet old journal lines on replay. With none on disk the new snapshot simply
+   * replaces the old; otherwise the reset goes into the journal first (that is its commit point)
+   * and is then compacted, so a crash anywhere in between replays to either the old or new data.
+   * The store appends nothing while a reset runs.
+   */
+  async replace(data: StateData): Promise<void> {
+    if (this.closed) throw new Error(`the data file ${this.location} is closed`);
+    await this.settle();
+    if (this.segments.live.length === 0 && this.appended === this.compacted) {
+      this.snapshotBytes = await this.writeSnapshot(data);
+      this.state = () => data;
+      return;
+    }
+    this.write(encodeReset(data));
+    try {
+      await this.flush(() => data);
+    } catch (error) {
+      this.revert();
+      throw error;
+    }
+    await this.settle();
+    const mark = this.appended;
+    const covered = this.segments.detach();
+    // The reset is durable in the journal now; a snapshot that cannot be written only postpones the compaction.
+    await this.compact(covered, data, mark).catch((error: unknown) => this.warnCompaction(error));
   }
 
   /** Leaves just the snapshot: waits for a running compaction, then folds in the rest. */
@@ -87,19 +126,19 @@ export class JournalPersistence implements Persistence {
     await this.settle();
     const mark = this.appended;
     const behind = mark > this.compacted;
-    const covered = await this.detach();
+    const covered = this.segments.detach();
+    this.segments.closeAll();
     if (behind || covered.length > 0) await this.compact(covered, behind ? this.state?.() : undefined, mark);
   }
 
   /**
-   * Stops writing and closes the segment being appended to, folding nothing in: the files stay as
-   * a killed process leaves them. Tests that simulate a crash use it, so no file handle is left
-   * open for the garbage collector to close (Node warns, and will throw, when it has to).
+   * Stops writing and closes the segment files, folding nothing in: the files stay as a killed
+   * process leaves them. Tests that simulate a crash use it, so no file handle is left open.
    */
   async abandon(): Promise<void> {
     this.closed = true;
     await this.settle();
-    await this.detach();
+    this.segments.closeAll();
   }
 
   /** Resolves when no compaction runs in the background (tests use it). */
@@ -121,85 +160,54 @@ export class JournalPersistence implements Persistence {
     return { segments: parsed.map((segment): Entry[] => segment.entries), last: parsed.at(-1) };
   }
 
-  private async append({ text, lines }: { text: string; lines: number }): Promise<void> {
-    const handle = await this.openCurrent();
-    try {
-      await handle.appendFile(text);
-      await handle.datasync();
-    } catch (error) {
-      // Whatever reached the file has no commit line, so replay skips it; later writes go to a
-      // fresh segment so they never follow a half-written line.
-      await handle.truncate(this.bytes).catch(() => undefined);
-      await this.detach().catch(() => undefined);
-      throw error;
-    }
-    this.lines += lines;
-    this.bytes += Buffer.byteLength(text);
+  private write({ text, lines }: { text: string; lines: number }): void {
+    this.segments.append(text, lines);
     this.appended++;
   }
 
-  private async openCurrent(): Promise<FileHandle> {
-    if (this.handle) return this.handle;
-    const created = this.current === undefined;
-    const n = (this.current ??= this.next++);
-    if (created) this.live.push(n);
-    this.handle = await open(segmentPath(this.location, n), 'a');
-    // fdatasync makes a new segment's content durable but not its name in the directory.
-    if (created) await syncDirectory(dirname(this.location));
-    return this.handle;
+  private compactionDue(): boolean {
+    const size = this.segments.size;
+    if (this.compaction || !size) return false;
+    return size.lines >= this.maxLines || size.bytes >= Math.max(this.minBytes, this.snapshotBytes);
   }
 
-  /** Stops appending to the current segment; returns the segments a snapshot taken now covers. */
-  private async detach(): Promise<number[]> {
-    const handle = this.handle;
-    this.handle = undefined;
-    this.current = undefined;
-    this.lines = 0;
-    this.bytes = 0;
-    await handle?.close();
-    return [...this.live];
-  }
-
-  /**
-   * Writes arriving from now on go to a new segment while the snapshot is written in the
-   * background; the old segments are deleted only once the snapshot is on disk.
-   */
-  private async startCompaction(): Promise<void> {
+  /** Writes arriving from now on go to a new segment; the data as of now is what the snapshot will hold. */
+  private beginCompaction(snapshot: () => StateData) {
     const mark = this.appended;
-    const covered = await this.detach();
-    const data = this.state!();
+    this.segments.retire();
+    return { covered: [...this.segments.live], data: snapshot(), mark };
+  }
+
+  /** Writes the snapshot in the background; the old segments are deleted only once it is on disk. */
+  private startCompaction({ covered, data, mark }: { covered: number[]; data: StateData; mark: number }): void {
     this.compaction = this.compact(covered, data, mark)
-      .catch((error: unknown) => {
-        // Nothing is lost: the journal still holds every write. Retried once the next segment fills.
-        process.emitWarning(`compacting the journal of ${this.location} failed: ${(error as Error).message}`);
-      })
+      // Nothing is lost: the journal still holds every write. Retried once the next segment fills.
+      .catch((error: unknown) => this.warnCompaction(error))
       .finally(() => (this.compaction = undefined));
   }
 
-  /**
-   * A reset must not meet old journal lines on replay. With none on disk the new snapshot simply
-   * replaces the old; otherwise the reset goes into the journal first (that is its commit point)
-   * and is then compacted, so a crash anywhere in between replays to either the old or new data.
-   */
-  private async reset(data: StateData): Promise<void> {
-    await this.settle();
-    if (this.appended === this.compacted) {
-      this.snapshotBytes = await writeSnapshot(this.location, data);
-      return;
-    }
-    await this.append(encodeReset(data));
-    const mark = this.appended;
-    await this.compact(await this.detach(), data, mark);
+  private warnCompaction(error: unknown): void {
+    process.emitWarning(`compacting the journal of ${this.location} failed: ${(error as Error).message}`);
   }
 
   /** Writes `data` as the snapshot, then deletes the covered segments, oldest first. */
   private async compact(covered: number[], data: StateData | undefined, mark: number): Promise<void> {
-    if (data) this.snapshotBytes = await writeSnapshot(this.location, data);
+    if (data) this.snapshotBytes = await this.writeSnapshot(data);
     for (const n of covered) {
       await rm(segmentPath(this.location, n), { force: true });
-      this.live = this.live.filter((live) => live !== n);
+      this.segments.forget(n);
     }
     await syncDirectory(dirname(this.location));
     this.compacted = Math.max(this.compacted, mark);
+  }
+
+  private async writeSnapshot(data: StateData): Promise<number> {
+    try {
+      const fault = this.faults.snapshot?.();
+      if (fault) throw injected(fault);
+      return await writeSnapshot(this.location, data);
+    } catch (error) {
+      throw new DataWriteError(this.location, error);
+    }
   }
 }

@@ -56,7 +56,6 @@ export function encodeBatch(ops: WriteOp[]): { text: string; lines: number } {
   let text = '';
   let count = 0;
   for (const op of ops) {
-    if (op.kind !== 'row') continue;
     text += JSON.stringify({ t: op.table, id: op.id, v: op.after ?? null }) + '\n';
     count++;
   }

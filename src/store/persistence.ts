@@ -2,7 +2,7 @@ import { JournalPersistence } from './journal-persistence.js';
 import type { Persistence, WriteOp } from './persistence-api.js';
 import type { StateData } from './tables.js';
 
-export { DataFileError, type Persistence, type WriteOp } from './persistence-api.js';
+export { DataFileError, DataWriteError, type Persistence, type WriteOp } from './persistence-api.js';
 
 /**
  * No persistence at all: the store's own tables are the only copy. (Keeping a second copy,
@@ -15,7 +15,13 @@ class MemoryPersistence implements Persistence {
     return null;
   }
 
-  async write(_ops: WriteOp[], _snapshot: () => StateData): Promise<void> {}
+  append(_ops: WriteOp[]): void {}
+
+  async flush(_snapshot: () => StateData): Promise<void> {}
+
+  revert(): void {}
+
+  async replace(_data: StateData): Promise<void> {}
 
   async close(): Promise<void> {}
 }

@@ -1,4 +1,4 @@
-import { open, rename, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { TextFile } from 'lowdb/node';
 import { DataFileError } from './persistence-api.js';
@@ -51,9 +51,13 @@ export async function writeSnapshot(file: string, data: StateData): Promise<numb
   try {
     bytes = await writeChunks(handle, stateJson(data));
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    // A half-written copy on a full disk would keep the space the next attempt (or the journal) needs.
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
   }
+  await handle.close();
   await rename(temp, file);
   await syncDirectory(dirname(file));
   return bytes;

@@ -36,10 +36,11 @@ export interface Store extends ReadView {
   readonly location: string;
   /**
    * Runs `work` synchronously against the data and resolves once its changes are durable.
-   * When `work` throws, every change it made is undone and the error is rethrown.
+   * When `work` throws, every change it made is undone and the error is rethrown. When its
+   * changes cannot be written (`DataWriteError`), they are undone too, before anyone saw them.
    */
   transact<R>(work: (tx: Tx) => R): Promise<R>;
-  /** Replaces all data (sandbox reset), durably. */
+  /** Replaces all data (sandbox reset), durably; the new data is visible once it is written. */
   replace(data: StateData): Promise<void>;
   /** The whole data set in its persisted form. */
   snapshot(): StateData;
@@ -56,6 +57,8 @@ class MemoryStore implements Store {
   private readonly tables = new Map<TableName, Table<{ id: string }>>();
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
+  /** A reset being written; settles without an error either way. */
+  private replacing: Promise<void> | undefined;
   version = 0;
   ids: IdSource;
 
@@ -106,11 +109,15 @@ class MemoryStore implements Store {
   }
 
   async transact<R>(work: (tx: Tx) => R): Promise<R> {
+    while (this.replacing) await this.replacing;
     const ops: WriteOp[] = [];
     const tx = this.createTx(ops);
     let result: R;
     try {
       result = work(tx);
+      // In the same turn as the changes: no other request runs before they are in the journal,
+      // or undone because they could not be written there.
+      if (ops.length > 0) this.persistence.append(ops);
     } catch (error) {
       this.undo(ops);
       throw error;
@@ -120,8 +127,28 @@ class MemoryStore implements Store {
   }
 
   async replace(data: StateData): Promise<void> {
-    this.load(data);
-    await this.enqueue([{ kind: 'replace' }]);
+    while (this.replacing) await this.replacing;
+    const running = this.replaceNow(data);
+    this.replacing = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      await running;
+    } finally {
+      this.replacing = undefined;
+    }
+  }
+
+  /** Transactions wait meanwhile; readers see the old data until the new is written. */
+  private async replaceNow(data: StateData): Promise<void> {
+    while (this.flushing) await this.flushing;
+    const upgraded = upgradeRows(data);
+    const tables: StateData['tables'] = {};
+    for (const name of tableNames) (tables as Record<string, unknown>)[name] = upgraded.tables[name] ?? [];
+    const stored: StateData = { format: 'parcel-sandbox', version: 1, seed: this.seed, tables };
+    await this.persistence.replace(stored);
+    this.load(stored);
   }
 
   snapshot(): StateData {
@@ -131,7 +158,7 @@ class MemoryStore implements Store {
   }
 
   async close(): Promise<void> {
-    while (this.flushing) await this.flushing;
+    while (this.flushing || this.replacing) await (this.flushing ?? this.replacing);
     await this.persistence.close();
   }
 
@@ -199,14 +226,14 @@ class MemoryStore implements Store {
 
   private undo(ops: WriteOp[]): void {
     this.version += 1;
-    for (const op of [...ops].reverse()) {
-      if (op.kind !== 'row') continue;
+    for (let i = ops.length - 1; i >= 0; i--) {
+      const op = ops[i]!;
       if (op.before) this.table(op.table).put(op.before);
       else this.table(op.table).delete(op.id);
     }
   }
 
-  /** Group commit: every transaction applied while a write runs is persisted by the next write. */
+  /** Group commit: every transaction appended while a flush runs is made durable by the next flush. */
   private enqueue(ops: WriteOp[]): Promise<void> {
     const done = new Promise<void>((resolve, reject) => this.pending.push({ ops, resolve, reject }));
     this.flushing ??= this.flushLoop();
@@ -218,13 +245,16 @@ class MemoryStore implements Store {
       const batch = this.pending;
       this.pending = [];
       try {
-        await this.persistence.write(
-          batch.flatMap((entry) => entry.ops),
-          () => this.snapshot(),
-        );
+        await this.persistence.flush(() => this.snapshot());
         for (const entry of batch) entry.resolve();
       } catch (error) {
-        for (const entry of batch) entry.reject(error);
+        // Every append since the last durable flush is void, also those made while this one ran:
+        // they may have read what is lost. Undone newest first, back to what is durable.
+        this.persistence.revert();
+        const lost = [...batch, ...this.pending];
+        this.pending = [];
+        for (let i = lost.length - 1; i >= 0; i--) this.undo(lost[i]!.ops);
+        for (const entry of lost) entry.reject(error);
       }
     }
     this.flushing = undefined;

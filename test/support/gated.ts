@@ -8,10 +8,13 @@ export function gatedPersistence() {
   const persistence: Persistence = {
     location: 'gated memory',
     load: () => inner.load(),
-    write: async (ops, snapshot) => {
+    append: (ops) => inner.append(ops),
+    flush: async (snapshot) => {
       await gate;
-      await inner.write(ops, snapshot);
+      await inner.flush(snapshot);
     },
+    revert: () => inner.revert(),
+    replace: (data) => inner.replace(data),
     close: () => inner.close(),
   };
   return {
