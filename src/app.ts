@@ -81,7 +81,7 @@ function renderError(error: unknown, c: Context<AppEnv>, services: Services): Re
   const limit = c.get('rateLimit');
   if (error instanceof DomainError) error = apiErrorOf(error);
   if (error instanceof DataWriteError) {
-    services.logger?.warn({ method: c.req.method, url: c.req.url, reason: error.message }, 'a change could not be written; answered 503');
+    services.logger?.warn({ method: c.req.method, url: scrubNamed(c.req.url), reason: error.message }, 'a change could not be written; answered 503');
     error = unavailableOf(error);
   }
   if (error instanceof ApiError) return jsonApi({ errors: error.errors }, error.status, limit ? { ...limit, ...error.headers } : error.headers);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { tinyPng } from './support/images.js';
-import { memoryPersistence, type Persistence } from '../src/store/persistence.js';
+import { DataWriteError, memoryPersistence, type Persistence } from '../src/store/persistence.js';
 import type { Logger } from '../src/services.js';
 import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from '../src/requestlog/log.js';
 
@@ -407,25 +407,34 @@ describe('secrets wherever they travel in the logged request', () => {
     expect(shown.body.data.map((e: Json) => e.path)).toEqual(['/shops?access_token=%5BREDACTED%5D']);
   });
 
-  it('keeps secret query values out of the process log line of a 500 too', async () => {
+  it('keeps secret query values out of the process log lines of a 500 and a 503 too', async () => {
     const inner = memoryPersistence();
-    let failing = false;
+    // 'bug' fails the way a defect would (a 500); 'full' the way a full disk does (a 503).
+    let failing: 'no' | 'bug' | 'full' = 'no';
     const persistence: Persistence = {
       location: 'failing memory',
       load: () => inner.load(),
-      write: async (ops, snapshot) => {
-        if (failing) throw new Error('disk full');
-        await inner.write(ops, snapshot);
+      append: (ops) => {
+        if (failing === 'bug') throw new Error('a defect');
+        if (failing === 'full') throw new DataWriteError('memory', Object.assign(new Error('no room'), { code: 'ENOSPC' }));
+        inner.append(ops);
       },
+      flush: (snapshot) => inner.flush(snapshot),
+      revert: () => inner.revert(),
+      replace: (data) => inner.replace(data),
       close: () => inner.close(),
     };
     const lines: Json[] = [];
-    const logger: Logger = { error: (line) => lines.push(line), warn: () => {}, info: () => {}, debug: () => {} };
+    const logger: Logger = { error: (line) => lines.push(line), warn: (line) => lines.push(line), info: () => {}, debug: () => {} };
     const sandbox = await testSandbox({ persistence, logger });
-    failing = true;
+    failing = 'bug';
     const answer = await sandbox.request('POST', '/_sandbox/clock?api_key=SECRETQ12345&x=1', { body: { advance: 60 } });
     expect(answer.status).toBe(500);
-    expect(lines).toHaveLength(1);
+    failing = 'full';
+    const full = await sandbox.request('POST', '/_sandbox/clock?api_key=SECRETQ12345&x=2', { body: { advance: 60 } });
+    expect(full.status).toBe(503);
+    expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ method: 'POST', url: 'http://sandbox.test/_sandbox/clock?api_key=%5BREDACTED%5D&x=1' });
+    expect(lines[1]).toMatchObject({ method: 'POST', url: 'http://sandbox.test/_sandbox/clock?api_key=%5BREDACTED%5D&x=2' });
   });
 });
