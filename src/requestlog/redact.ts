@@ -82,10 +82,21 @@ export function secretValues(value: unknown): string[] {
  */
 export class SecretSet {
   private readonly values = new Set<string>();
+  /** The values longest first, made when first needed after a change. */
+  private sorted: string[] | undefined;
+
+  /**
+   * `most` and `longest` bound what a set collects (the request log's capture of a large body:
+   * scrubbing costs each secret a search of each string, so a body of thousands of secret members
+   * must not make it thousands of searches); by default, none.
+   */
+  constructor(private readonly bounds: { most: number; longest: number } = { most: Number.POSITIVE_INFINITY, longest: Number.POSITIVE_INFINITY }) {}
 
   add(value: unknown): void {
     if (typeof value === 'string') {
-      if (value.length >= MIN_SCRUB_LENGTH) this.values.add(value);
+      if (value.length < MIN_SCRUB_LENGTH || value.length > this.bounds.longest || this.values.size >= this.bounds.most) return;
+      this.values.add(value);
+      this.sorted = undefined;
     } else if (typeof value === 'number' || typeof value === 'boolean') {
       this.add(String(value));
     } else if (Array.isArray(value)) {
@@ -104,7 +115,8 @@ export class SecretSet {
   scrub(text: string): string {
     let out = text.replace(JWT, REDACTED);
     // Longest first, so a secret that contains another is replaced whole.
-    for (const secret of [...this.values].sort((a, b) => b.length - a.length)) {
+    this.sorted ??= [...this.values].sort((a, b) => b.length - a.length);
+    for (const secret of this.sorted) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
     return out;
@@ -220,6 +232,13 @@ export function jsonSizeUpTo(value: unknown, limit: number): number {
   return size;
 }
 
+/**
+ * A string is scrubbed of secrets up to this far past where it is cut, so no secret that starts
+ * before the cut leaves a prefix behind, without scrubbing megabytes of a string to keep 256
+ * characters of it. Secrets longer than this are not collected from a large body (keep.ts).
+ */
+export const SCRUB_WINDOW = 4096;
+
 /** Strings longer than this are cut in a shortened body, however much room is left. */
 const SHORTENED_STRING = 256;
 /** Below this much room, a member is not opened up any more, only named. */
@@ -239,7 +258,7 @@ export function shortened(value: unknown, budget: number, clean: (text: string) 
   if (typeof value === 'string') {
     const keep = Math.max(0, Math.min(SHORTENED_STRING, budget - 32));
     // Secrets are scrubbed before the cut, so no prefix of one is left behind.
-    return value.length <= keep ? value : `${clean(value).slice(0, keep)}… [${value.length} characters, cut]`;
+    return value.length <= keep ? value : `${clean(value.slice(0, keep + SCRUB_WINDOW)).slice(0, keep)}… [${value.length} characters, cut]`;
   }
   if (value === null || typeof value !== 'object') return value;
   if (jsonSizeUpTo(value, budget) <= budget) return value;
