@@ -187,7 +187,7 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   // Each endpoint's body limit (http/body-limits.ts) is checked on the Content-Length before
   // anything else, so a body too large is refused unread, whoever sends it. A body of unknown
   // length is counted as the endpoint reads it (http/body.ts); one that nobody reads is left to
-  // the server, which throws away a bounded amount of it (server/continue.ts).
+  // the server, which throws away a bounded amount of it (server/unread-bodies.ts).
   const limits = bodyLimits(endpoints, services.config.bodyLimit);
   app.use('*', async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();

@@ -97,6 +97,26 @@ describe('refusals of large bodies over a real socket', () => {
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
 
+  it('a client that says Connection: close and keeps sending reads the refusal: the server reads the rest before it closes', async () => {
+    const five = body.subarray(0, 5 * MB);
+    const send = (path: string, chunked: boolean) =>
+      new Promise<number | string>((resolve) => {
+        const headers = { 'content-type': 'application/json', connection: 'close', ...(chunked ? {} : { 'content-length': String(five.length) }) };
+        const request = httpRequest(new URL(path, server.url), { method: 'POST', headers, agent: false }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode!));
+        });
+        request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+        if (!chunked) return request.end(five);
+        for (let at = 0; at < five.length; at += 64 * 1024) request.write(five.subarray(at, at + 64 * 1024));
+        request.end();
+      });
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => (i % 4 === 0 ? send('/return-portal/checkout/x.y', false) : send('/access-token', true))),
+    );
+    expect(answers).toEqual(Array.from({ length: 16 }, () => 413));
+  });
+
   it('Expect: 100-continue over the limit is answered 413 with Connection: close and no 100; within it, 100 comes first', async () => {
     const ask = (path: string, length: number) =>
       new Promise<{ continued: boolean; status: number; connection: string | undefined; text: string }>((resolve, reject) => {

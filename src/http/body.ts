@@ -80,7 +80,7 @@ export function refuseBody(c: Context<AppEnv>, error: ApiError, why: string, siz
  * arrive, and stops at the first byte that breaks a limit: past `maxBytes` with `tooLargeError()`,
  * past the scanner's limits with a 400. What was read stays in Hono's body cache. The rest of a
  * refused body is left to the server, which reads and throws away a bounded amount of it so the
- * client, still sending, reads the answer (see server/continue.ts).
+ * client, still sending, reads the answer (see server/unread-bodies.ts).
  */
 async function streamBody(c: Context<AppEnv>, maxBytes: number, scanner: JsonDepthScanner | undefined, tooLargeError: () => ApiError): Promise<string> {
   const body = c.req.raw.body;
@@ -89,8 +89,10 @@ async function streamBody(c: Context<AppEnv>, maxBytes: number, scanner: JsonDep
   const decoder = new TextDecoder();
   const parts: string[] = [];
   let size = 0;
-  const stop = async (error: ApiError, why: string) => {
-    await reader.cancel().catch(() => undefined);
+  const stop = (error: ApiError, why: string) => {
+    // Not cancelled: on Node that would destroy the request and reset the connection before the
+    // answer is read. The server throws away the rest (server/unread-bodies.ts).
+    reader.releaseLock();
     bodyCache(c).text = Promise.resolve(parts.join(''));
     return refuseBody(c, error, why, size);
   };
@@ -98,10 +100,10 @@ async function streamBody(c: Context<AppEnv>, maxBytes: number, scanner: JsonDep
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > maxBytes) throw await stop(tooLargeError(), `larger than ${maxBytes} bytes`);
+    if (size > maxBytes) throw stop(tooLargeError(), `larger than ${maxBytes} bytes`);
     const piece = decoder.decode(value, { stream: true });
     parts.push(piece);
-    if (scanner && !scanner.feed(piece)) throw await stop(misshapen(scanner), brokenLimit(scanner));
+    if (scanner && !scanner.feed(piece)) throw stop(misshapen(scanner), brokenLimit(scanner));
   }
   parts.push(decoder.decode());
   const text = parts.join('');
