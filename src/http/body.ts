@@ -18,6 +18,17 @@ const FORM = 'application/x-www-form-urlencoded';
  */
 const WHOLE_READ_BYTES = 64 * 1024;
 
+/**
+ * A body being read gives way to other requests after every this many bytes. Chunks that have
+ * already arrived are read back to back without returning to the event loop, so 16 bodies of
+ * 5 MB kept it busy for up to 80 ms at a time and `/health` waited as long: giving way took the
+ * hostile bench's `/health` p99 from 105-115 ms to 64-77 ms on a busy 2-core machine.
+ */
+const YIELD_BYTES = 256 * 1024;
+
+/** Lets the event loop run what is waiting (I/O, timers) before going on. */
+const giveWay = () => new Promise<void>((resume) => setImmediate(resume));
+
 /** An endpoint as a 413 names it: `POST /shops`. */
 export interface Named {
   method: string;
@@ -89,6 +100,7 @@ async function streamBody(c: Context<AppEnv>, maxBytes: number, scanner: JsonDep
   const decoder = new TextDecoder();
   const parts: string[] = [];
   let size = 0;
+  let unyielded = 0;
   const stop = (error: ApiError, why: string) => {
     // Not cancelled: on Node that would destroy the request and reset the connection before the
     // answer is read. The server throws away the rest (server/unread-bodies.ts).
@@ -104,6 +116,11 @@ async function streamBody(c: Context<AppEnv>, maxBytes: number, scanner: JsonDep
     const piece = decoder.decode(value, { stream: true });
     parts.push(piece);
     if (scanner && !scanner.feed(piece)) throw stop(misshapen(scanner), brokenLimit(scanner));
+    unyielded += value.byteLength;
+    if (unyielded >= YIELD_BYTES) {
+      unyielded = 0;
+      await giveWay();
+    }
   }
   parts.push(decoder.decode());
   const text = parts.join('');
