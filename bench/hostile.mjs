@@ -4,7 +4,7 @@
  *
  *   node bench/hostile.mjs '<json>'
  *
- * with { url, token, senders, bytes, seconds, pauseMs }. First probes GET /health alone for 1 s
+ * with { url, token, senders, bytes, seconds, pauseMs, only? }. First probes GET /health alone for 1 s
  * (idle), then, for `seconds`, sends bursts of `senders` bodies of `bytes` at once (each on its
  * own connection; the next burst `pauseMs` after the last body of this one was answered), while
  * probing GET /health every 5 ms on a connection of its own. The bodies come in five shapes
@@ -50,7 +50,8 @@ const targets = [
   { name: 'token POST /shops', path: '/shops', token: true, chunked: false },
   { name: 'token POST /shops (chunked)', path: '/shops', token: true, chunked: true },
 ];
-const combos = targets.flatMap((to) => Object.keys(shapes).map((shape) => ({ to, shape })));
+// `only` (a substring of target names) narrows the targets, to see what each costs.
+const combos = targets.filter((to) => !config.only || to.name.includes(config.only)).flatMap((to) => Object.keys(shapes).map((shape) => ({ to, shape })));
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return null;

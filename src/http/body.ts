@@ -146,12 +146,6 @@ async function readText(c: Context<AppEnv>, json: boolean, maxBytes: number, end
   return streamBody(c, maxBytes, scanner, () => tooLarge(maxBytes, endpoint));
 }
 
-/** Whether a body of this Content-Type is read as JSON (none, or a JSON type). */
-export function readsAsJson(contentType: string | undefined): boolean {
-  const type = contentType === undefined ? '' : mediaType(contentType);
-  return type === '' || isJsonMediaType(type);
-}
-
 /**
  * Reads and validates a request body. Liberal in what it accepts: no Content-Type, or any JSON
  * type, is read as JSON; only an explicit other type is refused (415). Size, nesting and the
