@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.test-results/**', 'openapi/**', 'reference/**'] },
+  { ignores: ['dist/**', '.bench-build/**', 'node_modules/**', 'coverage/**', '.test-results/**', 'openapi/**', 'reference/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

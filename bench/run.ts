@@ -13,8 +13,8 @@ import { copyData, seedWithSummary } from './lib/data.js';
 import { args, BASE_SHIPMENTS, GROWTH_SIZES } from './lib/options.js';
 import { killChildren, log } from './lib/processes.js';
 import { writeResults } from './report/results.js';
-import { checkTargets, slowNote } from './report/targets.js';
-import { report } from './report/text.js';
+import { checkTargets, hostileTargets, slowNote } from './report/targets.js';
+import { hostileLines, report } from './report/text.js';
 import { meanBaseline, measureBaseline, measureTinyBaseline, sameDocument } from './scenarios/baseline.js';
 import { growthPoints } from './scenarios/growth.js';
 import { hostileBodies } from './scenarios/hostile.js';
@@ -24,6 +24,15 @@ import { runSandbox } from './scenarios/sandbox.js';
 import { startupTimes } from './scenarios/startup.js';
 import { tenantSoak } from './scenarios/tenant-soak.js';
 
+/** `--only-hostile`: the hostile-bodies scenario alone on the seeded data, its figures and targets. */
+async function onlyHostile(dir: string, notes: string[]): Promise<void> {
+  const seeded = await seedWithSummary(dir, 'main', BASE_SHIPMENTS);
+  const hostile = await hostileBodies(dir, await copyData(seeded.file, dir, 'pristine'), false);
+  const targets = hostileTargets(hostile);
+  const lines = [...hostileLines(hostile), ...notes.map((note) => `note: ${note}`), ...targets.map((t) => `${t.ok ? 'PASS  ' : 'MISSED'}  ${t.text}`)];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 async function main(): Promise<void> {
   const began = performance.now();
   const dir = await mkdtemp(join(tmpdir(), 'parcel-sandbox-bench-'));
@@ -31,6 +40,7 @@ async function main(): Promise<void> {
   try {
     const buildWarning = await build();
     if (buildWarning) notes.push(buildWarning);
+    if (args['only-hostile']) return await onlyHostile(dir, notes);
 
     // 1. The baseline, measured again at the end; the tiny document is for reference.
     const seeded = await seedWithSummary(dir, 'main', BASE_SHIPMENTS);

@@ -3,7 +3,8 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { KindRegistry } from './jsonapi/resource.js';
 import { endpoint, type Endpoint } from './http/endpoint.js';
 import { mount } from './http/mount.js';
-import { UNREAD_BODY_HEADERS, declaredLength, readsAsJson, streamBody } from './http/body.js';
+import { declaredLength, refuseBody, tooLarge } from './http/body.js';
+import { bodyLimits } from './http/body-limits.js';
 import { openCors } from './http/cors.js';
 import { CONTROL_PREFIX } from './http/control-access.js';
 import { controlHosts } from './http/control-hosts.js';
@@ -200,31 +201,18 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   app.use('*', openCors());
   app.use(`${CONTROL_PREFIX}*`, controlHosts(services));
   app.use('*', methodNotAllowed({ app, onMethodNotAllowed: methodRefused }));
-  // Endpoints that take less than BODY_LIMIT (the token endpoint), by path.
-  const smallBodies = new Map(
-    endpoints.flatMap((endpoint) =>
-      endpoint.maxBodyBytes !== undefined && !endpoint.path.includes('{') ? [[endpoint.path, endpoint.maxBodyBytes] as const] : [],
-    ),
-  );
-  // The limit is checked before anything else. With a Content-Length it is checked here on the
-  // header, and the body is read by whoever needs it (looking at `req.raw.body` turns the server's
-  // lightweight request into a full one, so it is avoided where it can be). A body of unknown
-  // length is read here, counted as it arrives and, for JSON, scanned for its nesting, so a
-  // hostile one stops being read at its first byte too many.
+  // Each endpoint's body limit (http/body-limits.ts) is checked on the Content-Length before
+  // anything else, so a body too large is refused unread, whoever sends it. A body of unknown
+  // length is counted as the endpoint reads it (http/body.ts); one that nobody reads is left to
+  // the server, which throws away a bounded amount of it (server/unread-bodies.ts).
+  const limits = bodyLimits(endpoints, services.config.bodyLimit);
   app.use('*', async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    const limit = Math.min(services.config.bodyLimit, smallBodies.get(c.req.path) ?? Number.POSITIVE_INFINITY);
-    const tooLarge = () =>
-      ApiError.of('tooLarge', `The request body is larger than ${limit} bytes.`, { source: { header: 'Content-Length' }, headers: { ...UNREAD_BODY_HEADERS } });
     const length = declaredLength(c);
-    if (length !== undefined) {
-      if (length > limit) throw tooLarge();
-      return next();
-    }
-    await streamBody(c, limit, readsAsJson(c.req.header('content-type')), tooLarge);
-    await next();
-    // Reading stopped at a level too deep; whatever the answer, the rest of the body is not wanted.
-    if (c.get('bodyRefused')) c.res.headers.set('connection', 'close');
+    if (length === undefined) return next();
+    const found = limits.of(c.req.method, c.req.path);
+    if (found && length > found.limit) throw refuseBody(c, tooLarge(found.limit, found.endpoint), `larger than ${found.limit} bytes`);
+    return next();
   });
   mount(app, endpoints, services);
   app.notFound(notFound);

@@ -63,7 +63,7 @@ describe('bodies that nest too deep', () => {
     expect(large.request.note).toMatch(/refused after \d+ bytes: larger than 8192 bytes/);
   });
 
-  it('closes the connection after any answer to a body it stopped reading (here a 401 before the body mattered)', async () => {
+  it('answers a 401 without reading a body it does not need (the server throws away a bounded amount of it)', async () => {
     const sandbox = await testSandbox();
     const { stream, counter } = deepStream(5 * 1024 * 1024);
     const answer = await sandbox.app.request(`${BASE}/shipments`, {
@@ -73,7 +73,6 @@ describe('bodies that nest too deep', () => {
       duplex: 'half',
     } as RequestInit);
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('connection')).toBe('close');
     expect(counter.pulled).toBeLessThanOrEqual(64 * 1024);
     const deep = await sandbox.app.request(`${BASE}/shipments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '['.repeat(100_000) });
     expect(deep.status).toBe(401);
@@ -86,7 +85,6 @@ describe('bodies that nest too deep', () => {
     const answer = await sandbox.request('POST', '/shipments', { token, body, headers: { 'content-length': String(body.length) } });
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0].detail).toContain(`deeper than ${MAX_DEPTH} levels`);
-    expect(answer.headers.get('connection')).toBe('close');
   });
 
   it(`${MAX_DEPTH} levels are read and validated; ${MAX_DEPTH + 1} are refused before parsing`, async () => {

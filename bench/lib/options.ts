@@ -4,8 +4,12 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
-/** Outside dist/, so the bench measures the current sources without touching the shared build. */
-export const BUILD_DIR = join(ROOT, 'node_modules', '.cache', 'parcel-sandbox-bench', 'build');
+/**
+ * Outside dist/, so the bench measures the current sources without touching the shared build;
+ * in the checkout itself (its packages resolve from there), not under node_modules, which git
+ * worktrees share through a symlink: two benches at once would build over each other.
+ */
+export const BUILD_DIR = join(ROOT, '.bench-build');
 export const TSX_LOADER = 'tsx';
 export const MB = 1024 * 1024;
 
@@ -22,6 +26,7 @@ function parseOptions() {
         'skip-log-cost': { type: 'boolean', default: false },
         'skip-hostile': { type: 'boolean', default: false },
         'skip-soak': { type: 'boolean', default: false },
+        'only-hostile': { type: 'boolean', default: false },
         profile: { type: 'boolean', default: false },
         entry: { type: 'string', default: 'build' },
         out: { type: 'string', default: join(ROOT, 'bench', 'results.json') },
@@ -52,7 +57,8 @@ if (args.help) {
       '  --growth-duration <s>   seconds measured per growth point (default: the larger of 10 and --duration)',
       '  --skip-growth           skip the growth measurement',
       '  --skip-log-cost         skip the LOG_LEVEL=info comparison',
-      '  --skip-hostile          skip /health latency under 16 hostile [[[... bodies',
+      '  --skip-hostile          skip /health latency under bursts of 16 hostile 5 MB bodies',
+      '  --only-hostile          run only that scenario (bursts 250 ms apart, no flood) and print its figures and targets',
       '  --skip-soak             skip the memory soak of 1,000 ephemeral tenants with 20 shipments each',
       '  --profile               also take CPU profiles of GET /shipments/{id} and POST /shipments and summarise them',
       '  --entry build|tsx       run the compiled CLI (default, as npm start) or src/main.ts through tsx',

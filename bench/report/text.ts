@@ -1,4 +1,5 @@
 // The printed report: one table of every scenario against the baseline, the other figures in a line each, then PASS/MISSED per target.
+import type { Hostile } from '../scenarios/hostile.js';
 import type { Measured } from '../lib/measure.js';
 import { BASE_SHIPMENTS, CONNECTIONS, DURATION, ENTRY, GROWTH_DURATION, NODE_FLAGS, WARMUP } from '../lib/options.js';
 import { CPUS, PIN } from '../lib/pin.js';
@@ -112,19 +113,7 @@ export function report(outcome: Outcome, targets: Target[], notes: string[]): st
       `logging: LOG_LEVEL=info serves GET /shipments/{id} at ${fmt(logCost.info.rps, 0)}/s vs ${fmt(logCost.warn.rps, 0)}/s with warn (${times(ratio(logCost.info.rps, logCost.warn.rps))}), p99 ${fmt(logCost.info.p99_ms, 2)} vs ${fmt(logCost.warn.p99_ms, 2)} ms, ~${logCost.log_bytes_per_request} bytes of log per request`,
     );
   }
-  if (hostile) {
-    for (const [label, runResult] of [
-      ['bursts 250 ms apart', hostile.bursts],
-      ['bursts back to back (a flood)', hostile.flood],
-    ] as const) {
-      const statuses = Object.entries(runResult.hostile.statuses)
-        .map(([key, count]) => `${key}: ${count}`)
-        .join(', ');
-      out.push(
-        `hostile bodies, ${label}: /health p50 ${fmt(runResult.under_attack.p50_ms, 2)} ms, p99 ${fmt(runResult.under_attack.p99_ms, 2)} ms, max ${fmt(runResult.under_attack.max_ms, 2)} ms (${runResult.under_attack.probes} probes; idle p99 ${fmt(runResult.idle.p99_ms, 2)} ms) while ${runResult.hostile.bursts} bursts of ${hostile.senders} x ${hostile.body_mb} MB [[[... were sent in ${hostile.seconds}s; each answered in p50 ${fmt(runResult.hostile.p50_ms, 1)} ms, max ${fmt(runResult.hostile.max_ms, 1)} ms [${statuses}]; RSS ${runResult.rss_before_mb} MB before, peak ${runResult.rss_peak_mb} MB`,
-      );
-    }
-  }
+  if (hostile) out.push(...hostileLines(hostile));
   if (soak) {
     out.push(
       `tenant soak: ${soak.tenants} ephemeral tenants x ${soak.shipments_per_tenant} shipments in ${soak.rounds} rounds (${soak.seconds}s), each round expired by the clock: RSS ${soak.rss_idle_mb} MB after start, ${soak.rss_start_mb} MB after a warm-up round and ${soak.settle_seconds} s idle, then [${soak.rss_after_rounds_mb.join(', ')}] MB as each round ended, then idle [${soak.rss_settle_mb.join(', ')}] MB every ${soak.settle_seconds / soak.rss_settle_mb.length} s: ${soak.rss_end_mb} MB at the end (peak ${soak.rss_peak_mb} MB), ${soak.tenants_left} tenants left`,
@@ -142,4 +131,16 @@ export function report(outcome: Outcome, targets: Target[], notes: string[]): st
   for (const note of notes) out.push(`note: ${note}`);
   out.push('');
   return out.join('\n') + '\n';
+}
+
+/** The figures of the hostile-bodies scenario, a line per run. */
+export function hostileLines(hostile: Hostile): string[] {
+  const runs = [['bursts 250 ms apart', hostile.bursts] as const, ...(hostile.flood ? [['bursts back to back (a flood)', hostile.flood] as const] : [])];
+  return runs.map(([label, runResult]) => {
+    const statuses = Object.entries(runResult.hostile.statuses)
+      .map(([key, count]) => `${key}: ${count}`)
+      .join(', ');
+    const bad = runResult.hostile.bad.length > 0 ? `; not a 4xx errors document: ${runResult.hostile.bad.join(' | ')}` : '';
+    return `hostile bodies, ${label}: /health p50 ${fmt(runResult.under_attack.p50_ms, 2)} ms, p99 ${fmt(runResult.under_attack.p99_ms, 2)} ms, max ${fmt(runResult.under_attack.max_ms, 2)} ms (${runResult.under_attack.probes} probes; idle p99 ${fmt(runResult.idle.p99_ms, 2)} ms) while ${runResult.hostile.bursts} bursts of ${hostile.senders} x ${hostile.body_mb} MB bodies were sent in ${hostile.seconds}s; ${runResult.hostile.refused_4xx} of ${runResult.hostile.sent} answered 4xx in the errors document, each in p50 ${fmt(runResult.hostile.p50_ms, 1)} ms, max ${fmt(runResult.hostile.max_ms, 1)} ms [${statuses}]${bad}; RSS ${runResult.rss_before_mb} MB before, peak ${runResult.rss_peak_mb} MB`;
+  });
 }

@@ -13,7 +13,7 @@ export const logoUpload = z
       .string()
       .min(1)
       .describe(`MIME type of the image: ${logoMimeTypes.join(', ')}.`),
-    contents: z.string().min(1).describe('The file contents, base64 encoded (standard alphabet, padded).'),
+    contents: z.string().min(1).meta({ description: 'The file contents, base64 encoded (standard alphabet, padded).', contentEncoding: 'base64' }),
   })
   .meta({ id: 'LogoUpload' });
 export type LogoUpload = z.infer<typeof logoUpload>;

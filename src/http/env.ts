@@ -4,10 +4,10 @@ import type { Principal } from '../model/tenancy.js';
 export type AppEnv = {
   Variables: {
     principal?: Principal;
-    /** Why the body was refused while it was read (too large, too deep); only part of it was read. */
+    /** Why the body was refused before it was read to its end (too large, too deep, too many values): the log notes it instead of reading it. */
     bodyRefused?: { note: string; error: Error };
-    /** The body text was scanned for its JSON nesting as it was read. */
-    bodyScanned?: boolean;
+    /** The body as the endpoint parsed it (JSON or a form), or why it could not: the request log keeps it without parsing again. */
+    bodyParsed?: { value: unknown } | { why: string };
     /** The rate-limit headers of the caller's window, for every answer once the request was counted (http/rate-limit.ts). */
     rateLimit?: Record<string, string>;
   };

@@ -8,6 +8,7 @@ import { parsePage } from '../jsonapi/pagination.js';
 import { validated } from '../jsonapi/validation.js';
 import type { Services } from '../services.js';
 import { readBody } from './body.js';
+import { bodyLimitOf } from './body-limits.js';
 import { createCtx } from './context.js';
 import { authorizeControl, presentsAdminToken, requireJsonContentType } from './control-access.js';
 import { honoPath, type Endpoint } from './endpoint.js';
@@ -47,7 +48,9 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       const query = parseQuery(endpoint, search);
       const include = parseIncludes(endpoint.include, search.get('include'));
       const headers = parseHeaders(endpoint, c);
-      const read = endpoint.body ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional, endpoint.maxBodyBytes) : undefined;
+      const read = endpoint.body
+        ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional, bodyLimitOf(endpoint, services.config.bodyLimit), endpoint)
+        : undefined;
       const input = { params, query, headers, body: read?.body, rawBody: read?.raw, search, include, page: parsePage(search) };
       if (typeof endpoint.rateLimit === 'function') countRequest(services, c, endpoint.rateLimit(ctx, input));
       const response = await endpoint.handler(ctx, input);

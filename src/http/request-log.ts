@@ -72,7 +72,7 @@ async function keepRequest(c: Context<AppEnv>): Promise<RawMessage> {
   }
   try {
     // The handler has usually read the body already; Hono keeps it, so no stream is read twice.
-    return keptMessage(headers, type, await c.req.text(), 'request');
+    return keptMessage(headers, type, await c.req.text(), 'request', c.get('bodyParsed'));
   } catch {
     return { headers, type, note: note(type, length, 'unreadable') };
   }
@@ -84,7 +84,14 @@ async function keepRequest(c: Context<AppEnv>): Promise<RawMessage> {
  */
 function keepResponse(response: Response): RawMessage {
   const made = knownResponse(response);
-  if (made) return keptMessage(made.headers, mediaType(made.headers['content-type'] ?? ''), made.text, 'response', made.value);
+  if (made)
+    return keptMessage(
+      made.headers,
+      mediaType(made.headers['content-type'] ?? ''),
+      made.text,
+      'response',
+      made.value === undefined ? undefined : { value: made.value },
+    );
   const type = mediaType(response.headers.get('content-type') ?? '');
   const length = response.headers.get('content-length');
   if (response.status === 204 || response.status === 304 || length === '0') return { headers: response.headers, type };

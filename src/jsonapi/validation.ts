@@ -93,23 +93,49 @@ function detailOf(issue: z.core.$ZodIssue, field: string): string {
 }
 
 /**
- * One 400/10003 error per schema violation. Body issues point into the document
+ * At most this many violations are listed for one request part. A real request has a few (a
+ * form filled in wrong has a dozen or two); 100 keep every such list whole, while a body of
+ * 20,000 unknown members gets 101 errors (about 20 KB) instead of 20,000 (megabytes).
+ */
+export const MAX_ERRORS = 100;
+
+/** How many errors `issues` make: one per issue, one per unknown key. */
+function countErrors(issues: readonly z.core.$ZodIssue[]): number {
+  let count = 0;
+  for (const issue of issues) count += issue.code === 'unrecognized_keys' ? issue.keys.length : 1;
+  return count;
+}
+
+/**
+ * One 400/10003 error per schema violation, the first MAX_ERRORS of them; past that, one more
+ * error says how many were left out (`meta.more_errors`). Body issues point into the document
  * (`source.pointer`), query issues name the parameter (`source.parameter`).
  */
 export function schemaErrors(error: z.ZodError, where: 'pointer' | 'parameter' | 'header', prefix: readonly (string | number)[] = []): ErrorObject[] {
   const errors: ErrorObject[] = [];
+  // A header the API cannot use is an Invalid Request Header (10004), as production names it.
+  const kind = where === 'header' ? 'invalidHeader' : 'invalidSchema';
+  const status = where === 'header' ? { status: 400 } : {};
   for (const issue of error.issues) {
-    const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
+    const paths = issue.code === 'unrecognized_keys' ? issue.keys.slice(0, MAX_ERRORS - errors.length).map((key) => [...issue.path, key]) : [issue.path];
     for (const path of paths) {
       const full = [...prefix, ...path];
       const parameter = String(full[0] ?? '');
       const source = where === 'pointer' ? { pointer: toPointer(full) } : where === 'header' ? { header: parameter } : { parameter };
-      // A header the API cannot use is an Invalid Request Header (10004), as production names it.
-      const kind = where === 'header' ? 'invalidHeader' : 'invalidSchema';
-      errors.push(
-        errorObject(kind, detailOf(issue, where === 'pointer' ? fieldOf(full) : parameter), { source, ...(where === 'header' ? { status: 400 } : {}) }),
-      );
+      errors.push(errorObject(kind, detailOf(issue, where === 'pointer' ? fieldOf(full) : parameter), { source, ...status }));
     }
+    if (errors.length >= MAX_ERRORS) break;
+  }
+  const total = countErrors(error.issues);
+  if (total > errors.length) {
+    const more = total - errors.length;
+    errors.push(
+      errorObject(kind, `${more} more violations are not listed: the first ${errors.length} of ${total} are above.`, {
+        ...(where === 'pointer' ? { source: { pointer: toPointer([...prefix]) } } : {}),
+        meta: { more_errors: more, total_errors: total },
+        ...status,
+      }),
+    );
   }
   return errors;
 }

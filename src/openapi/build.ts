@@ -8,6 +8,7 @@ import {
   type SecurityRequirementObject,
 } from 'openapi3-ts/oas31';
 import { z } from 'zod';
+import { bodyLimitOf, sizeText } from '../http/body-limits.js';
 import type { Endpoint } from '../http/endpoint.js';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
 import { errorDocument } from '../jsonapi/schemas.js';
@@ -103,6 +104,15 @@ function parameters(endpoint: Endpoint): ParameterObject[] {
   return list.map((parameter) => (parameter.description === undefined ? (({ description: _d, ...rest }) => rest)(parameter) : parameter));
 }
 
+/** The 413 of an endpoint, with its body limit as http/body-limits.ts derives it. */
+function tooLargeText(endpoint: Endpoint): string {
+  const limit = bodyLimitOf(endpoint, Number.POSITIVE_INFINITY);
+  // BODY_LIMIT's default (config.ts) is 5 MiB; it also caps every smaller limit.
+  const most = limit === Number.POSITIVE_INFINITY ? 'BODY_LIMIT (5 MiB unless configured)' : `${sizeText(limit)} (or BODY_LIMIT, when configured lower)`;
+  const what = endpoint.body ? 'A body' : 'A body (this endpoint takes none)';
+  return `${what} over ${most} (10003), refused on its Content-Length before anything else; \`meta.max_bytes\` gives the limit.`;
+}
+
 function responses(endpoint: Endpoint): ResponsesObject {
   const out: ResponsesObject = {};
   for (const [status, spec] of Object.entries(endpoint.responses)) {
@@ -140,6 +150,7 @@ function responses(endpoint: Endpoint): ResponsesObject {
   if (endpoint.path.includes('{')) add('404', 'No such resource, or one of another tenant (10002).');
   add('406', 'The Accept header allows no type this endpoint answers with (10004).');
   if (endpoint.body) add('415', 'The Content-Type is not JSON (10004).');
+  if (endpoint.method !== 'get') add('413', tooLargeText(endpoint));
   if (endpoint.rateLimit !== false) {
     // Every answer to a counted request carries the rate-limit headers; a 429 also Retry-After.
     for (const [status, response] of Object.entries(out)) {

@@ -99,6 +99,13 @@ export function jsonSizeUpTo(value: unknown, limit: number): number {
   return size;
 }
 
+/**
+ * A string is scrubbed of secrets up to this far past where it is cut, so no secret that starts
+ * before the cut leaves a prefix behind, without scrubbing megabytes of a string to keep 256
+ * characters of it. Secrets longer than this are not collected from a large body (keep.ts).
+ */
+export const SCRUB_WINDOW = 4096;
+
 /** Strings longer than this are cut in a shortened body, however much room is left. */
 const SHORTENED_STRING = 256;
 /** Below this much room, a member is not opened up any more, only named. */
@@ -118,7 +125,7 @@ export function shortened(value: unknown, budget: number, clean: (text: string) 
   if (typeof value === 'string') {
     const keep = Math.max(0, Math.min(SHORTENED_STRING, budget - 32));
     // Secrets are scrubbed before the cut, so no prefix of one is left behind.
-    return value.length <= keep ? value : `${clean(value).slice(0, keep)}… [${value.length} characters, cut]`;
+    return value.length <= keep ? value : `${clean(value.slice(0, keep + SCRUB_WINDOW)).slice(0, keep)}… [${value.length} characters, cut]`;
   }
   if (value === null || typeof value !== 'object') return value;
   if (jsonSizeUpTo(value, budget) <= budget) return value;

@@ -104,10 +104,17 @@ export class SecretSet {
   /** Runs of FRAGMENT characters of secrets that may show up cut (quoted from a body the log cannot parse). */
   private readonly fragments = new Set<string>();
 
+  /**
+   * `most` and `longest` bound what a set collects (the request log's capture of a large body:
+   * scrubbing costs each secret a search of each string, so a body of thousands of secret members
+   * must not make it thousands of searches); by default, none.
+   */
+  constructor(private readonly bounds: { most: number; longest: number } = { most: Number.POSITIVE_INFINITY, longest: Number.POSITIVE_INFINITY }) {}
+
   /** Adds a secret value: a string, a number, or every value inside an object or list. `cut`: it may show up cut short elsewhere. */
   add(value: unknown, cut = false): void {
     if (typeof value === 'string') {
-      if (value === '' || value === REDACTED) return;
+      if (value === '' || value === REDACTED || value.length > this.bounds.longest || this.exact.size >= this.bounds.most) return;
       if (cut) this.addFragments(value);
       if (this.exact.has(value)) return;
       this.exact.add(value);

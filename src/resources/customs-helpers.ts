@@ -71,7 +71,6 @@ export const customsHelperEndpoints = [
     produces: json,
     responses: {
       200: { description: 'The suggestions.', schema: z.object({ data: z.array(hsSuggestion) }).meta({ id: 'HsCodeSuggestions' }), contentTypes: json },
-      413: { description: 'A body over 16 KiB (10003).', schema: errorDocument },
     },
     handler: (_ctx, { body }) => plainJson({ data: suggestHsCodes(hsCodes, body.data.description) }),
   }),
@@ -93,7 +92,6 @@ export const customsHelperEndpoints = [
     produces: json,
     responses: {
       200: { description: 'The duties and taxes.', schema: landedResponse, contentTypes: json },
-      413: { description: 'A body over 256 KiB (10003).', schema: errorDocument },
       422: {
         description: 'A destination or currency the sandbox does not price, mixed currencies without conversion, or an item no HS code matches (10008).',
         schema: errorDocument,

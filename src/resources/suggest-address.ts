@@ -56,7 +56,6 @@ export const suggestAddressEndpoint = endpoint({
       schema: z.object({ data: z.array(suggestion) }).meta({ id: 'AddressSuggestions' }),
       contentTypes: ['application/json'],
     },
-    413: { description: 'A body over 16 KiB (10003).', schema: errorDocument },
     422: { description: 'An attribute the lookup needs is missing, or the country has no table (10008).', schema: errorDocument },
   },
   handler: (_ctx, { body }) => plainJson({ data: suggestAddresses(addressTable, body.data) }),

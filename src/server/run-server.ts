@@ -2,7 +2,9 @@ import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { defaultClients } from '../fixtures/clients.js';
-import { authOnly, createApp, createServices } from '../app.js';
+import { allEndpoints, authOnly, createApp, createServices } from '../app.js';
+import { bodyLimits, type BodyLimits } from '../http/body-limits.js';
+import { LingeringResponse, answerExpectContinue } from './unread-bodies.js';
 import { generateKeys } from '../auth/keys.js';
 import { createClock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -67,9 +69,13 @@ function banner(local: string, publicUrl: string | undefined, location: string, 
 }
 
 /** Listens on `port`, resolving with the bound port; a port in use ends the process with a clear message. */
-function listen(fetch: (request: Request) => Response | Promise<Response>, config: Config, port: number) {
+function listen(fetch: (request: Request) => Response | Promise<Response>, config: Config, port: number, limits: BodyLimits) {
   return new Promise<{ server: Server; port: number }>((resolvePort) => {
-    const server = serve({ fetch, port, hostname: config.host }, (info) => resolvePort({ server, port: info.port })) as Server;
+    // The rest of a body the app did not read is thrown away by LingeringResponse, with longer
+    // bounds than the adapter's own drain, which is turned off.
+    const options = { fetch, port, hostname: config.host, autoCleanupIncoming: false, serverOptions: { ServerResponse: LingeringResponse } };
+    const server = serve(options, (info) => resolvePort({ server, port: info.port })) as Server;
+    answerExpectContinue(server, limits);
     server.on('error', (error: NodeJS.ErrnoException) => {
       const reason = error.code === 'EADDRINUSE' ? `port ${port} on ${config.host} is already in use` : error.message;
       process.stderr.write(`parcel-sandbox: cannot listen: ${reason}\n`);
@@ -129,8 +135,9 @@ export async function runServer(config: Config): Promise<void> {
   const app = createApp(services);
   services.jobs.start();
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const api = await listen(app.fetch, config, config.port);
-  const auth = config.authPort === undefined ? undefined : await listen(authOnly(app), config, config.authPort);
+  const limits = bodyLimits(allEndpoints(), config.bodyLimit);
+  const api = await listen(app.fetch, config, config.port, limits);
+  const auth = config.authPort === undefined ? undefined : await listen(authOnly(app), config, config.authPort, limits);
 
   stop = () => {
     services.jobs.stop();

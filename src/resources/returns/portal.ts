@@ -103,6 +103,8 @@ export const portalEndpoints = [
     body: z.object({ outcome: z.enum(['paid', 'cancelled', 'failed']).optional() }).meta({ id: 'ReturnPaymentOutcome' }),
     bodyFormat: 'json-or-form',
     bodyOptional: true,
+    // `outcome=cancelled` from the page's form, or its JSON: a few bytes.
+    maxBodyBytes: 1024,
     produces: ['text/html'],
     responses: {
       200: { description: 'The payment page after the outcome.', contentTypes: ['text/html'] },

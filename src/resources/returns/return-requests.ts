@@ -16,7 +16,12 @@ export const postReturnItem = z
         code: z.string().min(1).max(255),
         comment: z.string().max(255).nullable().optional(),
         attachments: z
-          .array(z.strictObject({ data: z.string().min(1).describe('Base64 image data.'), extension: z.enum(['jpg', 'jpeg', 'png']) }))
+          .array(
+            z.strictObject({
+              data: z.string().min(1).meta({ description: 'Base64 image data.', contentEncoding: 'base64' }),
+              extension: z.enum(['jpg', 'jpeg', 'png']),
+            }),
+          )
           .max(5)
           .optional(),
         questions: z
