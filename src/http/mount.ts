@@ -68,7 +68,9 @@ async function authorize(services: Services, endpoint: Endpoint, c: Context): Pr
   const principal = await authenticate(services, header);
   if (endpoint.auth === 'public') return principal;
   if (!principal) {
-    throw ApiError.of('missingToken', 'This endpoint needs an access token: send Authorization: Bearer <token> (get one from POST /access-token).');
+    throw ApiError.of('missingToken', 'This endpoint needs an access token: send Authorization: Bearer <token> (get one from POST /access-token).', {
+      source: { header: 'Authorization' },
+    });
   }
   if (typeof endpoint.auth === 'object') requireScope(principal, endpoint.auth.anyOf);
   return principal;
