@@ -93,7 +93,7 @@ export class RequestLog {
   }
 }
 
-/** Paths whose requests the log does not keep: reading the log, and health checks (Docker polls /health). */
+/** Paths whose requests the log does not keep (nor the report count): reading the log or the report, and health checks (Docker polls /health). */
 export function isUnlogged(pathname: string): boolean {
-  return pathname === '/_sandbox/requests' || pathname === '/health';
+  return pathname === '/_sandbox/requests' || pathname === '/_sandbox/report' || pathname === '/health';
 }

@@ -1,0 +1,122 @@
+import { parseCoordinates } from '../domain/pickup/location-types.js';
+import { PRODUCTION_OPERATIONS, PRODUCTION_QUERY } from '../fixtures/reference/production-operations.js';
+import { deprecationCheck, type DeprecationCheck } from './deprecations.js';
+import type { Endpoint } from './endpoint.js';
+
+/*
+ * Which of production's operations each endpoint of the sandbox serves, made once when the app is
+ * built: what the request record (the report) counts a request under, and what the deprecation
+ * check of the request is.
+ */
+
+/** One endpoint of the sandbox as the report and the deprecation check see it. */
+export interface ServedOperation {
+  /** The production operation served (as the contract names it), or the sandbox's own `METHOD path` when production has none. */
+  operation: string;
+  /** Whether production publishes the operation; `false` for the sandbox controls and the sandbox's own pages. */
+  production: boolean;
+  operationId: string;
+  tag: string;
+  /** Query parameters the sandbox takes here that production does not document for the operation. */
+  sandboxParameters: readonly string[];
+  /** When the route serves two production operations: the one a request path is. */
+  pick?: (path: string) => string;
+  /** What of the request is deprecated; `undefined` where production deprecates nothing. */
+  deprecations?: DeprecationCheck;
+}
+
+/** Production writes one path with its query (`...{payment_id}?hmac={hmac}`): the path alone names the operation, whatever its parameters are called. */
+export const routeOf = (key: string): string => key.replace(/\?.*$/, '').replace(/\{[^}]+\}/g, '{}');
+
+const byRoute = new Map<string, string[]>();
+for (const key of PRODUCTION_OPERATIONS) {
+  const route = routeOf(key);
+  byRoute.set(route, [...(byRoute.get(route) ?? []), key]);
+}
+
+/**
+ * Routes that serve two of production's operations, and how a request path tells which: the
+ * pick-up location search takes a postal code or coordinates in the same two segments.
+ */
+const picks: Record<string, (keys: readonly string[]) => (path: string) => string> = {
+  'GET /carriers/{}/pickup-dropoff-locations/{}/{}': (keys) => {
+    const point = keys.find((key) => key.includes('{latitude}'))!;
+    const postal = keys.find((key) => !key.includes('{latitude}'))!;
+    return (path) => {
+      const [first = '', second = ''] = path
+        .split('/')
+        .slice(-2)
+        .map((segment) => safeDecode(segment));
+      return parseCoordinates(first, second) ? point : postal;
+    };
+  },
+};
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The production operations of one endpoint of the sandbox; none for its own. */
+function productionKeys(endpoint: Endpoint): string[] {
+  return byRoute.get(routeOf(`${endpoint.method.toUpperCase()} ${endpoint.path}`)) ?? [];
+}
+
+/** What the report and the deprecation check need of one endpoint. */
+export function servedOperation(endpoint: Endpoint): ServedOperation {
+  const keys = productionKeys(endpoint);
+  const own = `${endpoint.method.toUpperCase()} ${endpoint.path}`;
+  const declared = Object.keys(endpoint.query?.shape ?? {});
+  const documented = new Set(keys.flatMap((key) => PRODUCTION_QUERY[key] ?? []));
+  const checks = keys.map((key) => [key, deprecationCheck(key)] as const).filter(([, check]) => check !== undefined);
+  const route = routeOf(own);
+  const pick = keys.length > 1 ? picks[route]?.(keys) : undefined;
+  if (keys.length > 1 && !pick) throw new Error(`${own} serves ${keys.join(' and ')}: say in http/served-operations.ts how a request tells which`);
+  const served: ServedOperation = {
+    operation: keys.find((key) => routeOf(key) === route && key.replace(/\?.*$/, '') === own) ?? keys[0] ?? own,
+    production: keys.length > 0,
+    operationId: endpoint.operationId,
+    tag: endpoint.tag,
+    sandboxParameters: keys.length > 0 ? declared.filter((name) => !documented.has(name)) : [],
+  };
+  if (pick) served.pick = pick;
+  if (checks.length === 1) served.deprecations = checks[0]![1];
+  else if (checks.length > 1) throw new Error(`${own}: more than one of its production operations deprecates something`);
+  return served;
+}
+
+/** The served operations of every endpoint, and the reference page of each production operation the sandbox serves. */
+export class ServedOperations {
+  private readonly byEndpoint = new Map<Endpoint, ServedOperation>();
+  private readonly pages = new Map<string, string>();
+
+  constructor(endpoints: readonly Endpoint[]) {
+    for (const endpoint of endpoints) {
+      const served = servedOperation(endpoint);
+      this.byEndpoint.set(endpoint, served);
+      for (const key of productionKeys(endpoint)) this.pages.set(key, `#/${encodeURIComponent(endpoint.tag.replace(/\s/g, '_'))}/${endpoint.operationId}`);
+    }
+  }
+
+  of(endpoint: Endpoint): ServedOperation | undefined {
+    return this.byEndpoint.get(endpoint);
+  }
+
+  /** Every endpoint's operation, in registration order. */
+  all(): ServedOperation[] {
+    return [...this.byEndpoint.values()];
+  }
+
+  /** Where the API reference (`/docs`) shows a production operation: a fragment Swagger UI's deep links open. */
+  page(operation: string): string {
+    return `/docs${this.pages.get(operation) ?? ''}`;
+  }
+
+  /** Whether the sandbox serves a production operation. */
+  serves(operation: string): boolean {
+    return this.pages.has(operation);
+  }
+}
