@@ -181,6 +181,7 @@ export function createServices(deps: AppDeps): Services {
     inFlight: new Set(),
     requestLog: new RequestLog(),
     usage: new UsageRecord(),
+    operations: new ServedOperations(allEndpoints()),
     limiter: new RateLimiter(),
   };
   deps.store.useIds(new IdSource(deps.store.seed, publicIdKey(deps.keys.credentialsKey), deps.config.randomIds || deps.config.shared));
@@ -202,7 +203,7 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   if (services.logger) app.use('*', requestLog(services.logger));
   app.use('*', captureRequests(services));
-  app.use('*', recordRequests(services, new ServedOperations(endpoints)));
+  app.use('*', recordRequests(services));
   app.use('*', openCors());
   app.use(`${CONTROL_PREFIX}*`, controlHosts(services));
   app.use('*', methodNotAllowed({ app, onMethodNotAllowed: methodRefused }));

@@ -11,6 +11,7 @@ import type { ResourceEvents, Rules } from './domain/rules.js';
 import type { Store } from './store/store.js';
 import type { TenantClocks } from './store/tenant-clocks.js';
 import type { RateLimiter } from './http/rate-limiter.js';
+import type { ServedOperations } from './http/served-operations.js';
 
 /** The logging calls the sandbox makes; a pino logger fits. */
 export interface Logger {
@@ -55,6 +56,8 @@ export interface Services extends AppDeps {
   requestLog: RequestLog;
   /** Every request counted by tenant, operation, status, refusal cause and deprecated use, for `GET /_sandbox/report` (never persisted, never rotated, bounded). */
   usage: UsageRecord;
+  /** Which of production's operations each endpoint serves, and where the API reference shows each. */
+  operations: ServedOperations;
   /** Requests per minute of each tenant, in real time (never persisted). */
   limiter: RateLimiter;
 }

@@ -2,12 +2,13 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { INVALID_TRIGGER } from '../domain/contract-verification.js';
 import { TRIGGERS } from '../domain/shipments/registration.js';
 import { isUnlogged } from '../requestlog/log.js';
-import { NO_ENDPOINT, type Cause, type CauseSource, type UsageRecord } from '../requestlog/usage.js';
+import { NO_ENDPOINT, type Cause, type CauseSource } from '../requestlog/usage.js';
+import { authenticate } from '../auth/authenticate.js';
+import type { Services } from '../services.js';
 import type { AppEnv } from './env.js';
 import { loggedStatus } from './client-closed.js';
 import { deprecationHeaders, type DeprecatedUse } from './deprecations.js';
 import { knownResponse } from './response-text.js';
-import type { ServedOperations } from './served-operations.js';
 
 /*
  * Counts every request in its tenant's record (requestlog/usage.ts) once it is answered, and tells
@@ -81,15 +82,18 @@ function tellDeprecated(c: Context<AppEnv>, uses: readonly DeprecatedUse[], refe
 }
 
 /** The middleware: counts each answered request, and tells of deprecated uses. */
-export function recordRequests(
-  services: { usage: UsageRecord; config: { publicUrl?: string | undefined } },
-  operations: ServedOperations,
-): MiddlewareHandler<AppEnv> {
+export function recordRequests(services: Services): MiddlewareHandler<AppEnv> {
+  const { operations } = services;
   return async (c, next) => {
     if (isUnlogged(c.req.path)) return next();
     await next();
     const endpoint = c.get('endpoint');
     const served = endpoint && operations.of(endpoint);
+    if (!endpoint && c.req.header('authorization') !== undefined) {
+      // No endpoint took the request, so nobody read its token: a tenant's wrong path is its own finding (and log entry).
+      const principal = await authenticate(services, c.req.header('authorization')).catch(() => undefined);
+      if (principal) c.set('principal', principal);
+    }
     const operation = served ? (served.pick?.(c.req.path) ?? served.operation) : NO_ENDPOINT;
     const parsed = c.get('bodyParsed');
     const body = parsed && 'value' in parsed ? parsed.value : undefined;

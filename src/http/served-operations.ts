@@ -1,7 +1,6 @@
 import { parseCoordinates } from '../domain/pickup/location-types.js';
 import { PRODUCTION_OPERATIONS, PRODUCTION_QUERY } from '../fixtures/reference/production-operations.js';
 import { deprecationCheck, type DeprecationCheck } from './deprecations.js';
-import type { Endpoint } from './endpoint.js';
 
 /*
  * Which of production's operations each endpoint of the sandbox serves, made once when the app is
@@ -9,12 +8,23 @@ import type { Endpoint } from './endpoint.js';
  * check of the request is.
  */
 
+/** What is read of an endpoint declaration (http/endpoint.ts; named here so services.ts, which holds these, imports no endpoint types). */
+export interface Declared {
+  method: string;
+  path: string;
+  operationId: string;
+  tag: string;
+  query?: { shape: Record<string, unknown> } | undefined;
+}
+
 /** One endpoint of the sandbox as the report and the deprecation check see it. */
 export interface ServedOperation {
   /** The production operation served (as the contract names it), or the sandbox's own `METHOD path` when production has none. */
   operation: string;
-  /** Whether production publishes the operation; `false` for the sandbox controls and the sandbox's own pages. */
+  /** Whether production's contract publishes the operation. */
   production: boolean;
+  /** An operation production has nothing like: the sandbox controls and pages (production's auth server, outside its contract, is not one). */
+  sandboxOnly: boolean;
   operationId: string;
   tag: string;
   /** Query parameters the sandbox takes here that production does not document for the operation. */
@@ -24,6 +34,9 @@ export interface ServedOperation {
   /** What of the request is deprecated; `undefined` where production deprecates nothing. */
   deprecations?: DeprecationCheck;
 }
+
+/** The tag of the auth server's endpoints (the token endpoint, its keys): production has them, outside the API's contract. */
+const AUTH_SERVER_TAG = 'Authentication';
 
 /** Production writes one path with its query (`...{payment_id}?hmac={hmac}`): the path alone names the operation, whatever its parameters are called. */
 export const routeOf = (key: string): string => key.replace(/\?.*$/, '').replace(/\{[^}]+\}/g, '{}');
@@ -61,12 +74,12 @@ function safeDecode(segment: string): string {
 }
 
 /** The production operations of one endpoint of the sandbox; none for its own. */
-function productionKeys(endpoint: Endpoint): string[] {
+function productionKeys(endpoint: Declared): string[] {
   return byRoute.get(routeOf(`${endpoint.method.toUpperCase()} ${endpoint.path}`)) ?? [];
 }
 
 /** What the report and the deprecation check need of one endpoint. */
-export function servedOperation(endpoint: Endpoint): ServedOperation {
+export function servedOperation(endpoint: Declared): ServedOperation {
   const keys = productionKeys(endpoint);
   const own = `${endpoint.method.toUpperCase()} ${endpoint.path}`;
   const declared = Object.keys(endpoint.query?.shape ?? {});
@@ -78,6 +91,7 @@ export function servedOperation(endpoint: Endpoint): ServedOperation {
   const served: ServedOperation = {
     operation: keys.find((key) => routeOf(key) === route && key.replace(/\?.*$/, '') === own) ?? keys[0] ?? own,
     production: keys.length > 0,
+    sandboxOnly: keys.length === 0 && endpoint.tag !== AUTH_SERVER_TAG,
     operationId: endpoint.operationId,
     tag: endpoint.tag,
     sandboxParameters: keys.length > 0 ? declared.filter((name) => !documented.has(name)) : [],
@@ -90,10 +104,10 @@ export function servedOperation(endpoint: Endpoint): ServedOperation {
 
 /** The served operations of every endpoint, and the reference page of each production operation the sandbox serves. */
 export class ServedOperations {
-  private readonly byEndpoint = new Map<Endpoint, ServedOperation>();
+  private readonly byEndpoint = new Map<Declared, ServedOperation>();
   private readonly pages = new Map<string, string>();
 
-  constructor(endpoints: readonly Endpoint[]) {
+  constructor(endpoints: readonly Declared[]) {
     for (const endpoint of endpoints) {
       const served = servedOperation(endpoint);
       this.byEndpoint.set(endpoint, served);
@@ -101,7 +115,7 @@ export class ServedOperations {
     }
   }
 
-  of(endpoint: Endpoint): ServedOperation | undefined {
+  of(endpoint: Declared): ServedOperation | undefined {
     return this.byEndpoint.get(endpoint);
   }
 
