@@ -36,11 +36,11 @@ export interface CountedRequest {
   /** The request log's id of the request. */
   requestId: number;
   /** The errors of a 4xx answer. */
-  causes?: readonly Cause[];
+  causes?: readonly Cause[] | undefined;
   /** Ids of the deprecated things used. */
-  deprecated?: readonly string[];
+  deprecated?: readonly string[] | undefined;
   /** What the request asked of the sandbox that production would not do (a trigger tag, a sandbox-only parameter). */
-  sandboxOnly?: readonly string[];
+  sandboxOnly?: readonly string[] | undefined;
 }
 
 /** The operation requests count under when no endpoint serves their path (404, 405). */
