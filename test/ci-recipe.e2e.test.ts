@@ -155,56 +155,70 @@ describe.skipIf(!composeBlock || !workflowBlock)('the CI recipe of README.md, ru
     if (work) await rm(work, { recursive: true, force: true });
   }, 120_000);
 
-  it('starts the sandbox, runs the tests, writes a JUnit report that fails only for the kinds named, and has it for the upload', { timeout: 900_000 }, async () => {
-    const results: { step: string; code: number | null; stderr: string }[] = [];
-    for (const step of steps) {
-      if (step.uses === 'actions/checkout@v4') continue; // the project is there already
-      if (step.uses?.startsWith('actions/upload-artifact')) {
-        // What the upload takes is there, and it is JUnit the schema accepts.
-        const file = join(project, step.with!.path!);
-        expect(existsSync(file), `${step.with!.path} for the upload`).toBe(true);
-        const xml = readFileSync(file, 'utf8');
-        const schema = readFileSync(new URL('./junit.xsd', import.meta.url), 'utf8');
-        const valid = await validateXML({ xml: [{ fileName: 'sandbox-report.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: schema }] });
-        expect(valid.errors.map((error) => error.message)).toEqual([]);
-        const cases = [...xml.matchAll(/<testcase classname="([^"]+)" name="([^"]+)"/g)].map(([, , name]) => name);
-        expect(cases).toEqual(expect.arrayContaining(['POST /access-token', 'GET /shops', 'GET /carriers', 'POST /shipments', 'GET /shipments']));
-        const failed = [...xml.matchAll(/name="([^"]+)" time="0">\n\s+<failure type="([^"]+)"/g)].map(([, name, type]) => `${name}: ${type}`);
-        // --fail-on deprecated,5xx: the deprecated parameter fails GET /shipments; the refusal on purpose fails nothing.
-        expect(failed).toEqual(['GET /shipments: deprecated']);
-        continue;
-      }
-      let script = step.run!;
-      const env = step.env ?? {};
-      if (!runtime) {
-        script = local(script);
-        for (const name of Object.keys(env)) env[name] = local(env[name]!);
-        if (/compose .* up -d --wait sandbox/.test(script)) {
-          // The container's command, as npm start runs it, with the service's environment.
-          const start = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start.split(' ').slice(1) as string[];
-          const environment = Object.fromEntries(Object.entries(service.environment as Record<string, string>).map(([name, value]) => [name, local(String(value))]));
-          server = await startServer({ ...environment, PORT: String(port), HOST: '127.0.0.1' }, [], start.map((arg) => (arg.startsWith('dist/') ? join(app, arg) : arg)));
-          // The compose file's health check, run as the runtime would run it (CMD form).
-          const [form, command, ...args] = (service.healthcheck.test as string[]).map(local);
-          expect(form).toBe('CMD');
-          const health = spawnSync(command!, args, { timeout: 30_000 });
-          results.push({ step: step.name ?? script, code: health.status, stderr: health.stderr.toString() });
+  it(
+    'starts the sandbox, runs the tests, writes a JUnit report that fails only for the kinds named, and has it for the upload',
+    { timeout: 900_000 },
+    async () => {
+      const results: { step: string; code: number | null; stderr: string }[] = [];
+      for (const step of steps) {
+        if (step.uses === 'actions/checkout@v4') continue; // the project is there already
+        if (step.uses?.startsWith('actions/upload-artifact')) {
+          // What the upload takes is there, and it is JUnit the schema accepts.
+          const file = join(project, step.with!.path!);
+          expect(existsSync(file), `${step.with!.path} for the upload`).toBe(true);
+          const xml = readFileSync(file, 'utf8');
+          const schema = readFileSync(new URL('./junit.xsd', import.meta.url), 'utf8');
+          const valid = await validateXML({ xml: [{ fileName: 'sandbox-report.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: schema }] });
+          expect(valid.errors.map((error) => error.message)).toEqual([]);
+          const cases = [...xml.matchAll(/<testcase classname="([^"]+)" name="([^"]+)"/g)].map(([, , name]) => name);
+          expect(cases).toEqual(expect.arrayContaining(['POST /access-token', 'GET /shops', 'GET /carriers', 'POST /shipments', 'GET /shipments']));
+          const failed = [...xml.matchAll(/name="([^"]+)" time="0">\n\s+<failure type="([^"]+)"/g)].map(([, name, type]) => `${name}: ${type}`);
+          // --fail-on deprecated,5xx: the deprecated parameter fails GET /shipments; the refusal on purpose fails nothing.
+          expect(failed).toEqual(['GET /shipments: deprecated']);
           continue;
         }
-        // In the container the report runs in /app; here, in the folder the image holds.
-        script = script.replace(/\S+ compose -f \S+ exec -T sandbox\s+/, '').replace('node dist/server/main.js', `node ${JSON.stringify(join(app, 'dist/server/main.js'))}`);
-      } else {
-        script = script.replace(/^docker /, `${runtime} `);
+        let script = step.run!;
+        const env = step.env ?? {};
+        if (!runtime) {
+          script = local(script);
+          for (const name of Object.keys(env)) env[name] = local(env[name]!);
+          if (/compose .* up -d --wait sandbox/.test(script)) {
+            // The container's command, as npm start runs it, with the service's environment.
+            const start = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+              .scripts.start.split(' ')
+              .slice(1) as string[];
+            const environment = Object.fromEntries(
+              Object.entries(service.environment as Record<string, string>).map(([name, value]) => [name, local(String(value))]),
+            );
+            server = await startServer(
+              { ...environment, PORT: String(port), HOST: '127.0.0.1' },
+              [],
+              start.map((arg) => (arg.startsWith('dist/') ? join(app, arg) : arg)),
+            );
+            // The compose file's health check, run as the runtime would run it (CMD form).
+            const [form, command, ...args] = (service.healthcheck.test as string[]).map(local);
+            expect(form).toBe('CMD');
+            const health = spawnSync(command!, args, { timeout: 30_000 });
+            results.push({ step: step.name ?? script, code: health.status, stderr: health.stderr.toString() });
+            continue;
+          }
+          // In the container the report runs in /app; here, in the folder the image holds.
+          script = script
+            .replace(/\S+ compose -f \S+ exec -T sandbox\s+/, '')
+            .replace('node dist/server/main.js', `node ${JSON.stringify(join(app, 'dist/server/main.js'))}`);
+        } else {
+          script = script.replace(/^docker /, `${runtime} `);
+        }
+        const outcome = await bash(script, project, env);
+        results.push({ step: step.name ?? script, code: outcome.code, stderr: outcome.stderr });
       }
-      const outcome = await bash(script, project, env);
-      results.push({ step: step.name ?? script, code: outcome.code, stderr: outcome.stderr });
-    }
-    expect(results.map(({ step, code }) => `${step}: ${code}`)).toEqual([
-      'Start the sandbox, wait until it is healthy: 0',
-      'Integration tests against the sandbox: 0',
-      // Exit 1: an operation fails for a kind --fail-on names, and the job fails with it.
-      "What the tests did against production's contract: 1",
-    ]);
-    expect(results[2]!.stderr).toContain('1 operations fail on deprecated, 5xx: GET /shipments');
-  });
+      expect(results.map(({ step, code }) => `${step}: ${code}`)).toEqual([
+        'Start the sandbox, wait until it is healthy: 0',
+        'Integration tests against the sandbox: 0',
+        // Exit 1: an operation fails for a kind --fail-on names, and the job fails with it.
+        "What the tests did against production's contract: 1",
+      ]);
+      expect(results[2]!.stderr).toContain('1 operations fail on deprecated, 5xx: GET /shipments');
+    },
+  );
 });

@@ -178,6 +178,39 @@ describe('GET /_sandbox/report', () => {
   });
 });
 
+describe('the request record', () => {
+  it("counts a route that serves two of production's operations under the one a request is, and sandbox-only parameters", async () => {
+    const own = await testSandbox();
+    const ownToken = await own.token();
+    const carrier = (await own.get('/carriers', ownToken)).body.data[0].id;
+    expect((await own.get(`/carriers/${carrier}/pickup-dropoff-locations/52.3728/4.8936`, ownToken)).status).toBe(200);
+    expect((await own.get(`/carriers/${carrier}/pickup-dropoff-locations/NL/1012AB`, ownToken)).status).toBe(200);
+    expect((await own.get('/shipments?filter[tags]=gift', ownToken)).status).toBe(200);
+    const report = (await own.get('/_sandbox/report?client_id=sandbox-client')).body;
+    const called = report.operations.map((operation: Json) => `${operation.operation} ${operation.count}`);
+    expect(called).toContain('GET /carriers/{carrier_id}/pickup-dropoff-locations/{latitude}/{longitude} 1');
+    expect(called).toContain('GET /carriers/{carrier_id}/pickup-dropoff-locations/{country_code}/{postal_code} 1');
+    expect(report.sandbox_only.uses).toEqual([
+      { what: 'parameter filter[tags] of GET /shipments', count: 1, operations: { 'GET /shipments': 1 }, last_request_id: expect.any(Number) },
+    ]);
+  });
+
+  it("forgets a removed tenant's counters with it", async () => {
+    const own = await testSandbox();
+    const made = (await own.request('POST', '/_sandbox/tenants', { body: {} })).body;
+    const answer = await own.request('POST', '/access-token', {
+      body: { grant_type: 'client_credentials', client_id: made.client_id, client_secret: made.client_secret, scope: '*' },
+      headers: { 'content-type': 'application/json' },
+    });
+    const tenantToken = answer.body.access_token;
+    expect((await own.get('/shops', tenantToken)).status).toBe(200);
+    expect((await own.get(`/_sandbox/report?organization_id=${made.organization_id}`)).body.requests.counted).toBe(2);
+    expect((await own.request('DELETE', `/_sandbox/tenants/${made.organization_id}`)).status).toBe(200);
+    expect((await own.get(`/_sandbox/report?organization_id=${made.organization_id}`)).status).toBe(404);
+    expect((await own.get('/_sandbox/report')).body.tenants).not.toContain(made.organization_id);
+  });
+});
+
 describe('parcel-sandbox report', () => {
   it('writes the JSON report as the sandbox answers it', async () => {
     const { code, stdout, stderr } = await command(['--token', token, '--format', 'json']);
