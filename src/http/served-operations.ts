@@ -105,32 +105,39 @@ export function servedOperation(endpoint: Declared): ServedOperation {
 /** The served operations of every endpoint, and the reference page of each production operation the sandbox serves. */
 export class ServedOperations {
   private readonly byEndpoint = new Map<Declared, ServedOperation>();
-  private readonly pages = new Map<string, string>();
+  private pages: Map<string, string> | undefined;
 
-  constructor(endpoints: readonly Declared[]) {
-    for (const endpoint of endpoints) {
-      const served = servedOperation(endpoint);
-      this.byEndpoint.set(endpoint, served);
-      for (const key of productionKeys(endpoint)) this.pages.set(key, `#/${encodeURIComponent(endpoint.tag.replace(/\s/g, '_'))}/${endpoint.operationId}`);
-    }
-  }
+  /** Nothing is worked out here: each endpoint's operation when a request first takes it, the pages when first asked for (the start pays nothing). */
+  constructor(private readonly endpoints: readonly Declared[]) {}
 
-  of(endpoint: Declared): ServedOperation | undefined {
-    return this.byEndpoint.get(endpoint);
+  of(endpoint: Declared): ServedOperation {
+    let served = this.byEndpoint.get(endpoint);
+    if (!served) this.byEndpoint.set(endpoint, (served = servedOperation(endpoint)));
+    return served;
   }
 
   /** Every endpoint's operation, in registration order. */
   all(): ServedOperation[] {
-    return [...this.byEndpoint.values()];
+    return this.endpoints.map((endpoint) => this.of(endpoint));
+  }
+
+  private pageMap(): Map<string, string> {
+    if (!this.pages) {
+      this.pages = new Map();
+      for (const endpoint of this.endpoints) {
+        for (const key of productionKeys(endpoint)) this.pages.set(key, `#/${encodeURIComponent(endpoint.tag.replace(/\s/g, '_'))}/${endpoint.operationId}`);
+      }
+    }
+    return this.pages;
   }
 
   /** Where the API reference (`/docs`) shows a production operation: a fragment Swagger UI's deep links open. */
   page(operation: string): string {
-    return `/docs${this.pages.get(operation) ?? ''}`;
+    return `/docs${this.pageMap().get(operation) ?? ''}`;
   }
 
   /** Whether the sandbox serves a production operation. */
   serves(operation: string): boolean {
-    return this.pages.has(operation);
+    return this.pageMap().has(operation);
   }
 }
