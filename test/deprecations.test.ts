@@ -63,6 +63,9 @@ describe('Deprecation, as production deprecates', () => {
     expect(regions.status).toBe(200);
     expect(regions.headers.get('deprecation')).toBe(DEPRECATION);
     expect(regions.headers.get('link')).toContain('<http://sandbox.test/docs#/Services/listServices>; rel="deprecation"');
+    // A tag of two words is written as Swagger UI writes it in its deep links.
+    const rates = await sandbox.get('/service-rates?filter[volumetric_weight]=1000', w.token);
+    expect(rates.headers.get('link')).toContain('<http://sandbox.test/docs#/Service%20rates/listServiceRates>; rel="deprecation"');
 
     // A 400 for another reason: the deprecated parameter is still told (production would refuse it alike).
     const refused = await sandbox.get('/shipments?filter[date_to]=yesterday', w.token);

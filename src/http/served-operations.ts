@@ -125,13 +125,13 @@ export class ServedOperations {
     if (!this.pages) {
       this.pages = new Map();
       for (const endpoint of this.endpoints) {
-        for (const key of productionKeys(endpoint)) this.pages.set(key, `#/${encodeURIComponent(endpoint.tag.replace(/\s/g, '_'))}/${endpoint.operationId}`);
+        for (const key of productionKeys(endpoint)) this.pages.set(key, `#/${encodeURIComponent(endpoint.tag)}/${encodeURIComponent(endpoint.operationId)}`);
       }
     }
     return this.pages;
   }
 
-  /** Where the API reference (`/docs`) shows a production operation: a fragment Swagger UI's deep links open. */
+  /** Where the API reference (`/docs`) shows a production operation: a fragment Swagger UI's deep links open (`#/<tag>/<operationId>`, each URI-encoded as Swagger UI writes them). */
   page(operation: string): string {
     return `/docs${this.pageMap().get(operation) ?? ''}`;
   }
