@@ -9,6 +9,8 @@ import { openCors } from './http/cors.js';
 import { CONTROL_PREFIX } from './http/control-access.js';
 import { controlHosts } from './http/control-hosts.js';
 import { captureRequests, requestLog } from './http/request-log.js';
+import { recordRequests } from './http/request-record.js';
+import { ServedOperations } from './http/served-operations.js';
 import { clientClosed } from './http/client-closed.js';
 import type { AppEnv } from './http/env.js';
 import { plainJson, jsonApi } from './http/respond.js';
@@ -27,6 +29,7 @@ import { hookEvents } from './domain/hooks/engine.js';
 import { tokenVerifier } from './auth/tokens.js';
 import { RenderCache } from './jsonapi/render-cache.js';
 import { RequestLog } from './requestlog/log.js';
+import { UsageRecord } from './requestlog/usage.js';
 import { scrubNamed } from './requestlog/secrets.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
@@ -177,6 +180,8 @@ export function createServices(deps: AppDeps): Services {
     renderCache: new RenderCache(),
     inFlight: new Set(),
     requestLog: new RequestLog(),
+    usage: new UsageRecord(),
+    operations: new ServedOperations(allEndpoints()),
     limiter: new RateLimiter(),
   };
   deps.store.useIds(new IdSource(deps.store.seed, publicIdKey(deps.keys.credentialsKey), deps.config.randomIds || deps.config.shared));
@@ -198,6 +203,7 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   if (services.logger) app.use('*', requestLog(services.logger));
   app.use('*', captureRequests(services));
+  app.use('*', recordRequests(services));
   app.use('*', openCors());
   app.use(`${CONTROL_PREFIX}*`, controlHosts(services));
   app.use('*', methodNotAllowed({ app, onMethodNotAllowed: methodRefused }));
@@ -211,7 +217,10 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
     const length = declaredLength(c);
     if (length === undefined) return next();
     const found = limits.of(c.req.method, c.req.path);
-    if (found && length > found.limit) throw refuseBody(c, tooLarge(found.limit, found.endpoint), `larger than ${found.limit} bytes`);
+    if (found && length > found.limit) {
+      c.set('endpoint', found.endpoint);
+      throw refuseBody(c, tooLarge(found.limit, found.endpoint), `larger than ${found.limit} bytes`);
+    }
     return next();
   });
   mount(app, endpoints, services);

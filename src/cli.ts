@@ -24,6 +24,7 @@ export function usage(): string {
   const envWidth = Math.max(...rows.map((row) => row.env.length));
   return [
     'Usage: parcel-sandbox [options]',
+    '       parcel-sandbox report --url <url> [--format json|markdown|junit] [--fail-on <kinds>]  (see report --help)',
     '',
     'A local, stateful sandbox of the MyParcel.com parcel-shipping API.',
     'Every option can also be set with the environment variable next to it; the option wins.',

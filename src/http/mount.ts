@@ -22,6 +22,7 @@ const NO_QUERY = new URLSearchParams();
 export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], services: Services): void {
   for (const endpoint of endpoints) {
     app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), async (c) => {
+      c.set('endpoint', endpoint);
       negotiate(c.req.header('accept'), endpoint.produces);
       let principal: Principal | undefined;
       try {
@@ -52,7 +53,12 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
         ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional, bodyLimitOf(endpoint, services.config.bodyLimit), endpoint)
         : undefined;
       const input = { params, query, headers, body: read?.body, rawBody: read?.raw, search, include, page: parsePage(search) };
-      if (typeof endpoint.rateLimit === 'function') countRequest(services, c, endpoint.rateLimit(ctx, input));
+      if (typeof endpoint.rateLimit === 'function') {
+        const tenant = endpoint.rateLimit(ctx, input);
+        // The organization the request proved it acts for is its tenant in the request record too.
+        if (tenant !== undefined) c.set('tenant', tenant);
+        countRequest(services, c, tenant);
+      }
       const response = await endpoint.handler(ctx, input);
       const limit = c.get('rateLimit');
       return limit ? withHeaders(response, limit) : response;

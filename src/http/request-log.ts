@@ -134,6 +134,7 @@ export function captureRequests(services: { requestLog: RequestLog; clock: Clock
     if (isUnlogged(c.req.path)) return next();
     const log = services.requestLog;
     const id = log.nextId();
+    c.set('requestId', id);
     const arrivedMs = services.clock.nowMs();
     const started = performance.now();
     await next();
@@ -144,6 +145,7 @@ export function captureRequests(services: { requestLog: RequestLog; clock: Clock
       const principal = c.get('principal');
       const clientId = principal?.clientId ?? tokenClient(c, c.res.status, request);
       const closed = clientClosed(c);
+      const deprecated = c.get('deprecated');
       // A tenant's request is dated on its clock (as far ahead of the global clock as it is now).
       const aheadMs = principal ? services.clocks.of(principal.organizationId).nowMs() - services.clock.nowMs() : 0;
       const time = Math.floor((arrivedMs + aheadMs) / 1000);
@@ -156,6 +158,7 @@ export function captureRequests(services: { requestLog: RequestLog; clock: Clock
         status: closed ? CLIENT_CLOSED_REQUEST : c.res.status,
         duration_ms: duration,
         ...(clientId !== undefined ? { client_id: clientId } : {}),
+        ...(deprecated ? { deprecated: deprecated.map(({ id, where, instead }) => ({ id, where, instead })) } : {}),
         request,
         response: closed ? unsentResponse(c.res) : keepResponse(c.res),
       });

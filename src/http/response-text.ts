@@ -12,7 +12,7 @@
  */
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Idempotency-Replay, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
+  'access-control-expose-headers': 'Idempotency-Replay, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Deprecation, Link',
 } as const;
 
 export type KnownResponse = {
