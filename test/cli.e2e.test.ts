@@ -119,11 +119,11 @@ describe('parcel-sandbox --help and --version', () => {
 
 describe.concurrent('bad input: exit 2 with one line on stderr', () => {
   const cases: [string, string[], Record<string, string>, RegExp][] = [
-    ['a port out of range', ['--port', '99999'], {}, /PORT \(--port\) must be a port number 0-65535, got '99999'/],
+    ['a port out of range', ['--port', '99999'], {}, /PORT \(--port\) must be a port number 0-65535, got 99999/],
     ['a seed that is not a number', ['--seed', 'abc'], {}, /SEED \(--seed\) must be an integer, got 'abc'/],
     ['an unknown log level', ['--log-level', 'loud'], {}, /LOG_LEVEL \(--log-level\) must be one of .*, got 'loud'/],
     ['--data with --memory', ['--data', 'x.json', '--memory'], {}, /--data and --memory cannot be used together/],
-    ['an unknown option', ['--prot', '8080'], {}, /unknown option --prot; see --help/],
+    ['an unknown option', ['--prot', '8080'], {}, /unknown option --prot; did you mean --port\? see --help/],
     ['a missing value', ['--port'], {}, /--port needs a value/],
     ['an option where a value belongs', ['--seed', '--memory'], {}, /--seed needs a value; write --seed=<value>/],
     ['an empty value', ['--data='], {}, /--data needs a value/],
