@@ -97,7 +97,7 @@ function parseParams(endpoint: Endpoint, raw: Record<string, string>, pathname: 
 const offered = (endpoint: Endpoint, key: string): boolean =>
   key === 'include' || (endpoint.paginated === true && (key === 'page[number]' || key === 'page[size]'));
 
-/** Validates declared query parameters; unknown filters and `sort` are rejected with their name. */
+/** Validates declared query parameters; unknown filters, page members other than number and size, and `sort` are rejected with their name. */
 function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
   const shape = endpoint.query?.shape ?? {};
   const values: Record<string, string> = {};
@@ -111,6 +111,10 @@ function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
         known.length > 0 ? `Unknown filter '${key}'. This endpoint filters on: ${known.join(', ')}.` : `This endpoint has no filters ('${key}' was sent).`,
         { source: { parameter: key } },
       );
+    } else if ((key === 'page' || key.startsWith('page[')) && key !== 'page[number]' && key !== 'page[size]') {
+      // A misspelt page member would otherwise be ignored and the first page answered as asked for.
+      const takes = endpoint.paginated ? 'Lists take page[number] and page[size].' : 'This endpoint answers no list.';
+      throw ApiError.of('invalidSchema', `Unknown page parameter '${key}'. ${takes}`, { source: { parameter: key } });
     } else if (key === 'sort') {
       throw ApiError.of('invalidSchema', 'Sorting is not supported by this API.', { source: { parameter: 'sort' } });
     } else if (endpoint.strictQuery && !offered(endpoint, key)) {
