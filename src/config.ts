@@ -17,6 +17,8 @@ export interface Config {
    */
   allowedHosts: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** How the process log is written: `pretty` one line per request for people, `json` lines for tools, `auto` pretty on a terminal. */
+  logFormat: 'auto' | 'pretty' | 'json';
   /** Optional second port that serves only the auth server. */
   authPort: number | undefined;
   /** Lifetime of access tokens in seconds. */
@@ -133,6 +135,16 @@ export const settings: readonly Setting[] = [
     choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     default: 'info',
     help: 'fatal, error, warn, info, debug, trace or silent',
+  },
+  {
+    key: 'logFormat',
+    env: 'LOG_FORMAT',
+    flag: 'log-format',
+    kind: 'choice',
+    arg: 'format',
+    choices: ['auto', 'pretty', 'json'],
+    default: 'auto',
+    help: 'pretty: one line per request for people; json: JSON lines for tools; auto: pretty when stdout is a terminal',
   },
   {
     key: 'authPort',

@@ -41,6 +41,7 @@ describe('createSandbox({ config }) and the command line share one schema', () =
     ['rateLimit', 1.5, ['--rate-limit=1.5'], null],
     ['publicUrl', 'ftp://example.com', ['--public-url=ftp://example.com'], "must be an http(s) URL, got 'ftp://example.com'"],
     ['logLevel', 'loud', ['--log-level=loud'], "must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'"],
+    ['logFormat', 'xml', ['--log-format=xml'], "must be one of auto, pretty, json, got 'xml'"],
     ['allowedHosts', 'http://x', ['--allowed-hosts=http://x'], "has an entry that is not a host, *.domain or host:port: 'http://x'"],
     ['adminToken', 'let me in', ['--admin-token=let me in'], 'cannot be sent as a bearer token: use letters, digits and - . _ ~ + / only (no spaces)'],
   ])('%s: %j is refused at once, with the same words as %j', async (key, value, args, problem) => {
