@@ -10,11 +10,11 @@ import type { Services } from '../services.js';
 import { readBody } from './body.js';
 import { bodyLimitOf } from './body-limits.js';
 import { createCtx } from './context.js';
-import { authorizeControl, presentsAdminToken, requireJsonContentType } from './control-access.js';
+import { authorizeControl, isControlPath, presentsAdminToken, requireJsonContentType } from './control-access.js';
 import { honoPath, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 import { callerKey, countRequest, refuseSpentAddress } from './rate-limit.js';
-import { withHeaders } from './response-text.js';
+import { endingWithNewline, withHeaders } from './response-text.js';
 
 const NO_QUERY = new URLSearchParams();
 
@@ -55,7 +55,8 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       if (typeof endpoint.rateLimit === 'function') countRequest(services, c, endpoint.rateLimit(ctx, input));
       const response = await endpoint.handler(ctx, input);
       const limit = c.get('rateLimit');
-      return limit ? withHeaders(response, limit) : response;
+      const answer = limit ? withHeaders(response, limit) : response;
+      return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
     });
   }
 }
