@@ -6,7 +6,8 @@ import { mount } from './http/mount.js';
 import { declaredLength, refuseBody, tooLarge } from './http/body.js';
 import { bodyLimits } from './http/body-limits.js';
 import { openCors } from './http/cors.js';
-import { CONTROL_PREFIX } from './http/control-access.js';
+import { CONTROL_PREFIX, isControlPath } from './http/control-access.js';
+import { endingWithNewline } from './http/response-text.js';
 import { controlHosts } from './http/control-hosts.js';
 import { captureRequests, requestLog } from './http/request-log.js';
 import { recordRequests } from './http/request-record.js';
@@ -80,8 +81,14 @@ export function allEndpoints(): Endpoint[] {
   return list;
 }
 
-/** The errors document of anything thrown; a request that was counted for its rate limit gets the rate-limit headers too. */
+/** The errors document of anything thrown (ending with a newline on a sandbox control, as its answers do). */
 function renderError(error: unknown, c: Context<AppEnv>, services: Services): Response {
+  const answer = errorAnswer(error, c, services);
+  return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
+}
+
+/** The errors document of anything thrown; a request that was counted for its rate limit gets the rate-limit headers too. */
+function errorAnswer(error: unknown, c: Context<AppEnv>, services: Services): Response {
   const limit = c.get('rateLimit');
   if (error instanceof DomainError) error = apiErrorOf(error);
   if (error instanceof DataWriteError) {
@@ -101,7 +108,8 @@ function renderError(error: unknown, c: Context<AppEnv>, services: Services): Re
 /** 404/10000 for a path no endpoint serves (hono's `methodNotAllowed` turns it into 405 when another method does). */
 function notFound(c: Context): Response {
   const path = new URL(c.req.url).pathname;
-  return jsonApi({ errors: [errorObject('notFound', `Nothing is served at ${path}. GET /openapi.json lists every endpoint.`)] }, 404);
+  const answer = jsonApi({ errors: [errorObject('notFound', `Nothing is served at ${path}. GET /openapi.json lists every endpoint.`)] }, 404);
+  return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
 }
 
 /** 405/10009 with an Allow header, for a path another method serves. */
@@ -109,7 +117,8 @@ function methodRefused(c: Context, methods: string[]): Response {
   const path = new URL(c.req.url).pathname;
   const allowed = methods.join(', ');
   const error = ApiError.of('methodNotAllowed', `${c.req.method} is not allowed on ${path}; allowed: ${allowed}.`, { headers: { allow: allowed } });
-  return jsonApi({ errors: error.errors }, 405, error.headers);
+  const answer = jsonApi({ errors: error.errors }, 405, error.headers);
+  return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
 }
 
 /**

@@ -55,10 +55,11 @@ async function start(args: string[], env: Record<string, string> = {}) {
   const run = cli(args, env);
   const url = await new Promise<string>((resolve, reject) => {
     const check = () => {
-      const match = /listening on (http\S+)/.exec(run.stdout());
+      // Piped, the banner is on stderr (stdout holds the log's JSON lines only).
+      const match = /listening on (http\S+)/.exec(run.stderr());
       if (match) resolve(match[1]!);
     };
-    run.child.stdout!.on('data', check);
+    run.child.stderr!.on('data', check);
     void run.exited.then((code) => reject(new Error(`exited with ${code} before listening:\n${run.stdout()}${run.stderr()}`)));
   });
   return {
@@ -119,11 +120,11 @@ describe('parcel-sandbox --help and --version', () => {
 
 describe.concurrent('bad input: exit 2 with one line on stderr', () => {
   const cases: [string, string[], Record<string, string>, RegExp][] = [
-    ['a port out of range', ['--port', '99999'], {}, /PORT \(--port\) must be a port number 0-65535, got '99999'/],
+    ['a port out of range', ['--port', '99999'], {}, /PORT \(--port\) must be a port number 0-65535, got 99999/],
     ['a seed that is not a number', ['--seed', 'abc'], {}, /SEED \(--seed\) must be an integer, got 'abc'/],
     ['an unknown log level', ['--log-level', 'loud'], {}, /LOG_LEVEL \(--log-level\) must be one of .*, got 'loud'/],
     ['--data with --memory', ['--data', 'x.json', '--memory'], {}, /--data and --memory cannot be used together/],
-    ['an unknown option', ['--prot', '8080'], {}, /unknown option --prot; see --help/],
+    ['an unknown option', ['--prot', '8080'], {}, /unknown option --prot; did you mean --port\? see --help/],
     ['a missing value', ['--port'], {}, /--port needs a value/],
     ['an option where a value belongs', ['--seed', '--memory'], {}, /--seed needs a value; write --seed=<value>/],
     ['an empty value', ['--data='], {}, /--data needs a value/],
@@ -207,7 +208,7 @@ describe('flags win over environment variables', () => {
     const file = join(dir, 'sandbox.json');
     const server = await start(['--port', '0', '--memory'], { PORT: '1', DATA_FILE: file });
     try {
-      expect(server.stdout()).toMatch(/data:\s+memory/);
+      expect(server.stderr()).toMatch(/data:\s+memory/);
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
       expect(existsSync(file)).toBe(false);
     } finally {
@@ -223,9 +224,9 @@ describe('flags win over environment variables', () => {
       start(['--data', file], { MEMORY: 'true' }),
     ]);
     await Promise.all([memory.stop(), onDisk.stop()]);
-    expect(memory.stdout()).toMatch(/data:\s+memory/);
+    expect(memory.stderr()).toMatch(/data:\s+memory/);
     expect(existsSync(join(dir, 'unused.json'))).toBe(false);
-    expect(onDisk.stdout()).toContain(file);
+    expect(onDisk.stderr()).toContain(file);
     expect(existsSync(file)).toBe(true);
   });
 
@@ -251,7 +252,7 @@ describe('flags win over environment variables', () => {
       LOG_LEVEL: 'silent',
     });
     try {
-      expect(server.stdout()).toMatch(/public url:\s+https:\/\/flag\.example\.com\n/);
+      expect(server.stderr()).toMatch(/public url:\s+https:\/\/flag\.example\.com\n/);
       const response = await fetch(`${server.url}/carriers`, { headers: { authorization: `Bearer ${await token(server.url)}` } });
       const body = (await response.json()) as { data: { links: { self: string } }[] };
       expect(body.data[0]!.links.self.startsWith('https://flag.example.com/carriers/')).toBe(true);
@@ -264,10 +265,10 @@ describe('flags win over environment variables', () => {
 });
 
 describe('shutdown', () => {
-  it('exits 0 within about a second on SIGTERM, leaving a complete data file', async () => {
+  it('exits 0 within about a second on SIGTERM, leaving a complete data file, and says so in its last line', async () => {
     const dir = await tempDir();
     const file = join(dir, 'sandbox.json');
-    const server = await start(['--data', file]);
+    const server = await start(['--data', file], { LOG_LEVEL: 'info' });
     const moves = await Promise.all(
       Array.from({ length: 20 }, () =>
         fetch(`${server.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: 1 }) }),
@@ -281,6 +282,8 @@ describe('shutdown', () => {
     expect(data.format).toBe('parcel-sandbox');
     expect(data.tables.carriers.length).toBeGreaterThan(0);
     expect(data.tables.settings.find((row) => row.id === 'clock_offset_ms')!.value).toBeGreaterThanOrEqual(20000);
+    const last = JSON.parse(server.stdout().trim().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(last).toMatchObject({ level: 30, signal: 'SIGTERM', data: file, msg: `parcel-sandbox stopped on SIGTERM; data file written: ${file}` });
   });
 
   it('exits 0 on SIGINT', async () => {

@@ -58,3 +58,17 @@ export function withHeaders(response: Response, extra: Record<string, string>): 
   made[KNOWN] = { text: known.text, headers, value: known.value };
   return made;
 }
+
+/**
+ * The response with its text ending in a line break: the sandbox controls are called with curl in
+ * a terminal, where an answer without one leaves the prompt at its end. A response not made by
+ * `textResponse`, or already ending so, is left as it is.
+ */
+export function endingWithNewline(response: Response): Response {
+  const known = knownResponse(response);
+  if (!known || known.text.endsWith('\n')) return response;
+  const text = `${known.text}\n`;
+  const made: Marked = new Response(text, { status: response.status, headers: known.headers });
+  made[KNOWN] = { text, headers: known.headers, value: known.value };
+  return made;
+}
