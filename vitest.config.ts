@@ -16,7 +16,7 @@ export default defineConfig({
         // One worker runs file after file on the modules it already loaded: importing the app and
         // compiling the contracts' validators once per worker, not once per file, halved the CPU
         // time of the whole run. A file must leave no global change behind (timers, spies, cwd).
-        test: { name: 'shared', include, exclude: [...configDefaults.exclude, ...isolated], isolate: false },
+        test: { name: 'shared', include, exclude: [...configDefaults.exclude, ...isolated], isolate: false, globalSetup: ['test/global-setup.ts'] },
       },
       { extends: true, test: { name: 'isolated', include: isolated } },
     ],

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { getToken, startServer } from './support/server.js';
+import { cliEntry, getToken, outputMatching, startServer } from './support/server.js';
 
 /*
  * The log format follows stdout (src/logger.ts): JSON lines when it is a pipe or a file (CI, Docker
@@ -22,7 +22,7 @@ describe('the server log', () => {
     try {
       await (await fetch(`${server.url}/health`)).text();
       await (await fetch(`${server.url}/no-such-path`)).text();
-      await expect.poll(() => server.output()).toContain('/no-such-path');
+      await server.waitFor('/no-such-path');
     } finally {
       await server.stop();
     }
@@ -37,16 +37,15 @@ describe('the server log', () => {
 
   // util-linux `script` runs the server on a pseudo-terminal, as a shell in a terminal would.
   it.skipIf(!existsSync(SCRIPT))('is human-readable (pino-pretty) when stdout is a terminal', async () => {
-    const command = `${JSON.stringify(process.execPath)} --import tsx src/main.ts --memory --port 0 --log-level info`;
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(cliEntry()[0])} --memory --port 0 --log-level info`;
     const child = spawn(SCRIPT, ['-qfec', command, '/dev/null'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     try {
-      await expect.poll(() => /listening on (http:\/\/\S+)/.exec(output)?.[1], { timeout: 15_000 }).toBeDefined();
-      const url = /listening on (http:\/\/[^\s\r]+)/.exec(output)![1]!;
+      const [, url] = await outputMatching(child, () => output, /listening on (http:\/\/[^\s\r]+)/);
       await (await fetch(`${url}/health`)).text();
-      await expect.poll(() => output).toContain('GET /health 200');
+      await outputMatching(child, () => output, /GET \/health 200/);
     } finally {
       child.kill('SIGTERM');
       await exited;
@@ -79,7 +78,7 @@ describe('a client that closes the connection before the answer', () => {
         request.on('error', () => resolve());
         request.on('response', () => resolve());
       });
-      await expect.poll(() => server.output()).toContain('POST /shipments 499');
+      await server.waitFor('POST /shipments 499');
       const log = (await (await fetch(`${server.url}/_sandbox/requests?path=/shipments`)).json()) as { data: Record<string, any>[] };
       expect(log.data).toHaveLength(1);
       expect(log.data[0]).toMatchObject({ method: 'POST', path: '/shipments', status: 499, client_id: 'sandbox-client' });
