@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { getToken, startServer } from './support/server.js';
+import { cliEntry, getToken, outputMatching, startServer } from './support/server.js';
 
 /*
  * The log format follows LOG_FORMAT, and by default stdout (src/logger.ts): JSON lines when it is a
@@ -18,9 +18,9 @@ const ANSI = /\x1b\[/;
 // eslint-disable-next-line no-control-regex -- the same, to take them out
 const ANSI_CODES = /\x1b\[[\d;]*m/g;
 
-/** The CLI from source with stdout and stderr kept apart; resolves once it listens. */
+/** This run's bundle of the CLI with stdout and stderr kept apart; resolves once it listens. */
 async function serve(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--memory'], {
+  const child = spawn(process.execPath, [...cliEntry(), '--memory'], {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -30,12 +30,13 @@ async function serve(env: Record<string, string>) {
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await expect.poll(() => /listening on (http:\/\/[\d.:]+)/.exec(stdout + stderr)?.[1], { timeout: 15_000 }).toBeDefined();
-  const url = /listening on (http:\/\/[\d.:]+)/.exec(stdout + stderr)![1]!;
+  const [, url] = await outputMatching(child, () => stdout + stderr, /listening on (http:\/\/[\d.:]+)/);
   return {
-    url,
+    url: url!,
     stdout: () => stdout,
     stderr: () => stderr,
+    /** Resolves once stdout holds `text`. */
+    waitFor: (text: string) => outputMatching(child, () => stdout, new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))),
     stop: () => {
       child.kill('SIGTERM');
       return exited;
@@ -48,7 +49,7 @@ describe('the server log', () => {
     const server = await serve({});
     await (await fetch(`${server.url}/health`)).text();
     await (await fetch(`${server.url}/no-such-path`)).text();
-    await expect.poll(() => server.stdout()).toContain('/no-such-path');
+    await server.waitFor('/no-such-path');
     expect(await server.stop()).toBe(0);
     const stdout = server.stdout();
     expect(stdout).not.toMatch(ANSI);
@@ -87,7 +88,7 @@ describe('the server log', () => {
     const server = await serve({ LOG_FORMAT: 'pretty' });
     await (await fetch(`${server.url}/health`)).text();
     await (await fetch(`${server.url}/carriers?page[numbr]=2`)).text();
-    await expect.poll(() => server.stdout()).toContain('/carriers 4');
+    await server.waitFor('/carriers 4');
     await server.stop();
     const stdout = server.stdout();
     expect(stdout).not.toMatch(ANSI);
@@ -105,16 +106,15 @@ describe('the server log', () => {
 
   // util-linux `script` runs the server on a pseudo-terminal, as a shell in a terminal would.
   it.skipIf(!existsSync(SCRIPT))('is one coloured line per request when stdout is a terminal', async () => {
-    const command = `${JSON.stringify(process.execPath)} --import tsx src/main.ts --memory --port 0 --log-level info`;
+    const command = [process.execPath, ...cliEntry(), '--memory', '--port', '0', '--log-level', 'info'].map((part) => JSON.stringify(part)).join(' ');
     const child = spawn(SCRIPT, ['-qfec', command, '/dev/null'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     try {
-      await expect.poll(() => /listening on (http:\/\/\S+)/.exec(output)?.[1], { timeout: 15_000 }).toBeDefined();
-      const url = /listening on (http:\/\/[^\s\r]+)/.exec(output)![1]!;
+      const [, url] = await outputMatching(child, () => output, /listening on (http:\/\/[^\s\r]+)/);
       await (await fetch(`${url}/health`)).text();
-      await expect.poll(() => output.replace(ANSI_CODES, '')).toContain('GET /health 200');
+      await outputMatching(child, () => output.replace(ANSI_CODES, ''), /GET \/health 200/);
     } finally {
       child.kill('SIGTERM');
       await exited;
@@ -146,7 +146,7 @@ describe('a client that closes the connection before the answer', () => {
         request.on('error', () => resolve());
         request.on('response', () => resolve());
       });
-      await expect.poll(() => server.output()).toContain('POST /shipments 499');
+      await server.waitFor('POST /shipments 499');
       const log = (await (await fetch(`${server.url}/_sandbox/requests?path=/shipments`)).json()) as { data: Record<string, any>[] };
       expect(log.data).toHaveLength(1);
       expect(log.data[0]).toMatchObject({ method: 'POST', path: '/shipments', status: 499, client_id: 'sandbox-client' });
