@@ -50,7 +50,7 @@ beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/runtime-tree.mjs', '--server', join(work, 'bundle'), '--out', app], { cwd: root, stdio: 'pipe' });
   server = await startServer({}, ['--memory'], [join(app, 'dist', 'server', 'main.js')]);
   token = await getToken(server.url);
-}, 60_000);
+});
 
 afterAll(async () => {
   await server?.stop();

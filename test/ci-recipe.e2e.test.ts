@@ -146,13 +146,13 @@ describe.skipIf(!composeBlock || !workflowBlock)('the CI recipe of README.md, ru
       execFileSync(process.execPath, ['scripts/bundle.mjs', '--outdir', join(work, 'bundle')], { cwd: root, stdio: 'pipe' });
       execFileSync(process.execPath, ['scripts/runtime-tree.mjs', '--server', join(work, 'bundle'), '--out', app], { cwd: root, stdio: 'pipe' });
     }
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await server?.stop();
     if (runtime && project) await bash(`${runtime} compose -f compose.sandbox.yaml down -v`, project);
     if (work) await rm(work, { recursive: true, force: true });
-  }, 120_000);
+  });
 
   it(
     'starts the sandbox, runs the tests, writes a JUnit report that fails only for the kinds named, and has it for the upload',

@@ -371,7 +371,7 @@ describe('the tenant cap (MAX_TENANTS)', () => {
       new Set(['429 10011']),
     );
     expect((await sandbox.get('/health')).status).toBe(200);
-  }, 60_000);
+  });
 });
 
 describe('DELETE /_sandbox/tenants/{id}', () => {

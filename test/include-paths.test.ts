@@ -14,7 +14,7 @@ let p: Populated;
 
 beforeAll(async () => {
   p = await populate(await testSandbox());
-}, 60_000);
+});
 
 const key = (linkage: { type: string; id: string }) => `${linkage.type}:${linkage.id}`;
 const linkages = (data: unknown): { type: string; id: string }[] => (data == null ? [] : Array.isArray(data) ? data : [data as { type: string; id: string }]);

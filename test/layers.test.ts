@@ -24,5 +24,5 @@ describe('the layers of src/', () => {
     } finally {
       process.chdir(cwd);
     }
-  }, 60_000);
+  });
 });

@@ -22,7 +22,7 @@ describe('the code', () => {
     );
     expect(problems).toEqual([]);
     expect(results.length).toBeGreaterThan(200);
-  }, 120_000);
+  });
 
   it('is formatted as Prettier writes it (.prettierrc.json; `npm run lint` checks the same)', () => {
     const run = spawnSync(
@@ -34,5 +34,5 @@ describe('the code', () => {
     // --list-different names every file whose text differs from what Prettier would write.
     expect(run.stdout.split('\n').filter(Boolean)).toEqual([]);
     expect(run.status).toBe(0);
-  }, 120_000);
+  });
 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   p = await populate(await testSandbox());
   token = p.a.token;
   all = (await p.sandbox.get('/shipments?page[size]=100', token)).body.data;
-}, 60_000);
+});
 
 describe('shipment filters', () => {
   it('has shipments to filter', () => {

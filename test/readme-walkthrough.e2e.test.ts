@@ -78,7 +78,7 @@ describe.skipIf(tools.length > 0)('the README walkthrough, in one shell', () => 
     await server?.stop();
   });
 
-  it('runs top to bottom against a fresh sandbox, every answer 2xx unless its block expects it', { timeout: 90_000 }, async () => {
+  it('runs top to bottom against a fresh sandbox, every answer 2xx unless its block expects it', async () => {
     const file = join(dir, 'walkthrough.sh');
     await writeFile(file, script());
     const { code, stdout, stderr } = await run(file, dir, { API: server.url });

@@ -18,7 +18,7 @@ export interface RunningServer {
  * How long a child process may run before it is killed: a reaper for a hung process, longer than
  * any test's timeout, so that it never decides a test's outcome (the test's own timeout does).
  */
-export const REAP_AFTER_MS = 180_000;
+export const REAP_AFTER_MS = 300_000;
 
 /** Resolves once `read()` matches `pattern`, checked whenever `child` writes; rejects when it exits first. */
 export function outputMatching(child: ChildProcess, read: () => string, pattern: RegExp): Promise<RegExpExecArray> {
