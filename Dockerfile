@@ -6,6 +6,7 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts/bundle.mjs scripts/runtime-tree.mjs ./scripts/
 COPY src ./src
+COPY fixtures ./fixtures
 # /runtime/app: the bundle and the production packages it loads from node_modules, nothing else
 # (scripts/runtime-tree.mjs; test/bundle.e2e.test.ts runs the server from such a folder).
 RUN node scripts/bundle.mjs && node scripts/runtime-tree.mjs --out /runtime/app

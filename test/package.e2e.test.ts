@@ -23,7 +23,7 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 /** What `npm pack` needs to build and pack: the `files` of package.json come out of these. */
-const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'scripts', 'openapi'];
+const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'scripts', 'openapi', 'fixtures'];
 
 /** This process's environment without what npm and vitest set for their children (a parent `npm test`'s prefix, vitest's worker ids). */
 function cleanEnv(): NodeJS.ProcessEnv {
