@@ -125,6 +125,6 @@ describe('a broken pack at start: exit 2, one line per problem', () => {
   it('--fixtures-only without a pack is a usage error', async () => {
     const { code, output } = await runToExit({}, ['--memory', '--fixtures-only']);
     expect(code).toBe(2);
-    expect(output.trim()).toBe('parcel-sandbox: FIXTURES_ONLY (--fixtures-only) needs a pack: set FIXTURES (--fixtures <path>)');
+    expect(output.trim()).toBe('parcel-sandbox: FIXTURES_ONLY (--fixtures-only) needs a pack: set FIXTURES (--fixtures)');
   });
 });
