@@ -51,6 +51,10 @@ export const tenantCreated = z
       .array(z.object({ key: z.string(), organization_id: z.string(), client_id: z.string(), client_secret: z.string() }))
       .optional()
       .describe('With a pack of several organizations: the others, each with a client of its own (shown only here); they go with the tenant.'),
+    clients: z
+      .array(z.object({ key: z.string(), organization_id: z.string(), client_id: z.string(), client_secret: z.string() }))
+      .optional()
+      .describe('With a pack that has clients: each by its id in the pack (`key`), with the random id and secret it became (shown only here).'),
   })
   .meta({ id: 'SandboxTenant' });
 
