@@ -139,11 +139,14 @@ describe.each(Object.keys(behaviours))('the shipped pack %s', (name) => {
 
   it('loads at start over the base set, its clients signing in with their own secrets', async () => {
     const reach = await atStart(name, behaviour.client);
-    await behaviour.check(reach);
-    // The base set is still there beside it.
-    const carriers = (await (await reach.sandbox.request('/carriers?page[size]=100')).json()) as Json;
-    expect(carriers.data.length).toBeGreaterThanOrEqual(6);
-    await reach.sandbox.close();
+    try {
+      await behaviour.check(reach);
+      // The base set is still there beside it.
+      const carriers = (await (await reach.sandbox.request('/carriers?page[size]=100')).json()) as Json;
+      expect(carriers.data.length).toBeGreaterThanOrEqual(6);
+    } finally {
+      await reach.sandbox.close();
+    }
   });
 
   it('loads into a tenant by name', async () => {
