@@ -6,6 +6,7 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts/bundle.mjs scripts/runtime-tree.mjs ./scripts/
 COPY src ./src
+COPY fixtures ./fixtures
 # /runtime/app: the bundle and the production packages it loads from node_modules, nothing else
 # (scripts/runtime-tree.mjs; test/bundle.e2e.test.ts runs the server from such a folder).
 RUN node scripts/bundle.mjs && node scripts/runtime-tree.mjs --out /runtime/app
@@ -13,7 +14,7 @@ RUN node scripts/bundle.mjs && node scripts/runtime-tree.mjs --out /runtime/app
 # links (glibc, libstdc++), a user to run as, /tmp and the data folder. The rest of Debian (shell,
 # package manager, coreutils; ~80 MB) stays behind, as in a distroless image.
 RUN set -eu; R=/runtime/root; \
-    mkdir -p "$R/usr/local/bin" "$R/etc" "$R/tmp" /runtime/data; chmod 1777 "$R/tmp"; \
+    mkdir -p "$R/usr/local/bin" "$R/etc" "$R/tmp" "$R/fixtures/packs" /runtime/data; chmod 1777 "$R/tmp"; \
     cp /usr/local/bin/node "$R/usr/local/bin/"; \
     for lib in $(ldd /usr/local/bin/node | grep -o '/[^ ]*'); do cp --parents -L "$lib" "$R"; done; \
     printf 'root:x:0:0:root:/root:/sbin/nologin\nnode:x:1000:1000:node:/tmp:/sbin/nologin\n' >"$R/etc/passwd"; \
@@ -29,7 +30,11 @@ ENV PATH=/usr/local/bin \
     NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
-    DATA_FILE=/data/sandbox.json
+    DATA_FILE=/data/sandbox.json \
+    FIXTURES=/fixtures
+# /fixtures is the user's: mount a folder there (-v ./my-fixtures:/fixtures:ro) and its .json
+# files are a pack seeded over the base set, its packs/ the packs tenants can name. The image's
+# own /fixtures holds an empty packs/ only, which seeds nothing (the base set as without it).
 WORKDIR /app
 USER node
 VOLUME ["/data"]

@@ -1,6 +1,7 @@
 /**
  * Writes what the bundled server needs at run time, and nothing else, into one folder: the Docker
- * image's /app. That is package.json (for "type": "module"), the bundle without its source maps
+ * image's /app. That is package.json (for "type": "module"), the fixtures (the base set and the
+ * shipped packs, which the server finds beside its package), the bundle without its source maps
  * (Node reads them only with --enable-source-maps) and a node_modules holding the EXTERNAL packages
  * of scripts/bundle.mjs with their production dependencies, as npm laid them out, less the files
  * no program reads (source maps, TypeScript sources and declarations, Markdown, dot folders).
@@ -62,6 +63,7 @@ export async function writeRuntimeTree(out, server = join(root, 'dist', 'server'
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
   await cp(join(root, 'package.json'), join(out, 'package.json'));
+  await cp(join(root, 'fixtures'), join(out, 'fixtures'), { recursive: true });
   const skip = (source) => !UNREAD.test(source) || basename(source) === 'package.json';
   await cp(server, join(out, 'dist', 'server'), { recursive: true, filter: skip });
   const packages = await closure(EXTERNAL);

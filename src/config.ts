@@ -67,6 +67,13 @@ export interface Config {
   quotaFiles: number;
   /** Requests one organization (or one address, without a token) may make per minute of real time. */
   rateLimit: number;
+  /**
+   * A pack (folder or file) the sandbox is seeded with over the base set; its folder's `packs/`
+   * hold packs tenants may name. Like the seed, it shapes a new data file (or `--reset`).
+   */
+  fixtures: string | undefined;
+  /** Seed the pack alone, without the base set's catalogue and accounts. */
+  fixturesOnly: boolean;
 }
 
 /** The longest `ttl` a tenant may be given: 30 days. */
@@ -273,6 +280,23 @@ export const settings: readonly Setting[] = [
     default: '30000',
     help: 'requests per minute per organization (per address without a token); more answer 429',
   },
+  {
+    key: 'fixtures',
+    env: 'FIXTURES',
+    flag: 'fixtures',
+    kind: 'string',
+    arg: 'path',
+    default: undefined,
+    help: 'a pack (folder or .json file) seeded over the base set; its packs/ folder holds packs tenants can name',
+  },
+  {
+    key: 'fixturesOnly',
+    env: 'FIXTURES_ONLY',
+    flag: 'fixtures-only',
+    kind: 'bool',
+    default: 'false',
+    help: 'seed the --fixtures pack alone, without the base set (its statuses stay)',
+  },
 ];
 
 /**
@@ -423,6 +447,10 @@ function finish(config: Record<string, unknown>, name: Naming): Config {
   };
   needsAdminToken('shared', 'every caller');
   needsAdminToken('tenantPerVisitor', 'every visitor of the page');
+  if (config.fixturesOnly && config.fixtures === undefined) {
+    const problem = `needs a pack: set ${name(settingOf('fixtures'))}`;
+    throw new ConfigError(`${name(settingOf('fixturesOnly'))} ${problem}`, { setting: 'fixturesOnly', problem });
+  }
   if (config.shared) config.randomIds = true;
   return Object.freeze(config) as unknown as Config;
 }

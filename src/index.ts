@@ -1,7 +1,8 @@
 /**
  * parcel-sandbox as a library: `createSandbox()` runs the whole sandbox in-process for your own
  * tests, without a port. `createApp`/`createServices` build the Hono app on your own store,
- * clock and keys for advanced use. Nothing here reads the environment or opens files.
+ * clock and keys for advanced use. Nothing here reads the environment; the only files read are
+ * the package's own fixtures/ and a pack that `config.fixtures` names.
  */
 export { createSandbox, DEFAULT_SANDBOX_URL, type Sandbox, type SandboxOptions } from './server/library.js';
 export { createApp, createServices } from './app.js';
@@ -13,6 +14,7 @@ export { memoryPersistence, filePersistence, DataFileError, DataWriteError, type
 export type { AppDeps, Logger, Services } from './services.js';
 export { generateState } from './fixtures/generate.js';
 export { defaultClients } from './fixtures/tenancy.js';
+export { FixtureError, type FixtureProblem } from './fixtures/problems.js';
 export { VERSION } from './version.js';
 
 export type { Address, Identifier, Price, TaxIdentificationNumber } from './model/common.js';

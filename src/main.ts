@@ -2,6 +2,7 @@
 import { parseCli } from './cli.js';
 import { ConfigError } from './config.js';
 import { DataFileError } from './store/persistence.js';
+import { FixtureError } from './fixtures/problems.js';
 
 /** Parses the command line; the server modules load only when there is something to serve (`report` is a client of a running one). */
 async function main(): Promise<void> {
@@ -24,6 +25,10 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`parcel-sandbox: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (error instanceof FixtureError) {
+    for (const line of error.message.split('\n')) process.stderr.write(`parcel-sandbox: fixtures: ${line}\n`);
     process.exit(2);
   }
   if (error instanceof DataFileError) {

@@ -11,6 +11,7 @@ import type { ResourceEvents, Rules } from './domain/rules.js';
 import type { Store } from './store/store.js';
 import type { TenantClocks } from './store/tenant-clocks.js';
 import type { RateLimiter } from './http/rate-limiter.js';
+import type { StartPack } from './fixtures/world.js';
 import type { ServedOperations } from './http/served-operations.js';
 
 /** The logging calls the sandbox makes; a pino logger fits. */
@@ -32,6 +33,8 @@ export interface AppDeps {
   config: Config;
   /** Where unexpected errors go; the console when not given. */
   logger?: Logger;
+  /** The pack the sandbox was seeded with over the base set (`--fixtures`), checked; a reset seeds it again. */
+  fixtures?: StartPack;
 }
 
 /** The deps plus what the app builds from them once, shared by every request. */

@@ -1,7 +1,7 @@
 // Named import: under NodeNext the default import of this CommonJS module types as its namespace.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { catalogue, contractCredentials } from '../src/fixtures/catalogue/index.js';
+import { baseSet } from '../src/fixtures/base-set.js';
 import type { Price } from '../src/model/common.js';
 import { carrierAttributes } from '../src/model/carrier.js';
 import { liabilityCoverageAttributes } from '../src/model/contract.js';
@@ -14,7 +14,35 @@ import { statusAttributes, statusLevels } from '../src/model/status.js';
 import type { z } from 'zod';
 import { testSandbox } from './support/app.js';
 
-const { carriers, regions, services, serviceOptions, statuses, contracts, liabilityCoverages, serviceRates } = catalogue;
+const rows = baseSet().rows;
+const [carriers, regions, services, serviceOptions, statuses, liabilityCoverages, serviceRates] = [
+  rows.carriers!,
+  rows.regions!,
+  rows.services!,
+  rows.service_options!,
+  rows.statuses!,
+  rows.liability_coverages!,
+  rows.service_rates!.map((rate) => ({ ...rate, service_options: rate.service_options ?? [] })),
+];
+/** Contracts with their owner as one key: the broker, or organization A or B. */
+const contracts = rows.contracts!.map((contract) => ({ ...contract, owner: contract.broker !== undefined ? 'broker' : contract.organization! }));
+
+/**
+ * Credentials behind each seeded contract, as a user would have entered them: the broker contracts
+ * and organization A's pending PostNL contract satisfy their carrier's `credentials_format`; the
+ * DPD contract carries the sandbox's `invalid` marker, which is why its verification failed.
+ */
+const contractCredentials: Record<string, Record<string, string>> = {
+  'broker-postnl': { customer_code: 'BRKR', customer_number: '10000001', api_key: 'sandbox-postnl-broker-key-0000000001' },
+  'broker-dpd': { delis_id: 'brokerdpd', password: 'sandbox-dpd-1', depot: '0163' },
+  'broker-dpd-economy': { delis_id: 'brokereco', password: 'sandbox-dpd-2', depot: '0163' },
+  'broker-dhl-express': { account_number: '950000001', api_key: 'brokerdhl', api_secret: 'sandbox-dhl-1' },
+  'broker-royal-mail': { api_key: '5a1f0c3e-8b2d-4e6f-9a7b-1c2d3e4f5a6b', posting_location: '9000000001' },
+  'broker-bpost': { account_id: '100001', passphrase: 'sandbox-bpost-1' },
+  'broker-evri': { client_id: 'broker', client_secret: 'sandbox-evri-secret-1', client_uid: 'BRKR0001' },
+  'org-a-postnl': { customer_code: 'ORGA', customer_number: '20000001', api_key: 'sandbox-postnl-org-a-key-000000001' },
+  'org-a-dpd': { delis_id: 'orgadpd', password: 'invalid', depot: '0163' },
+};
 
 const byKey = <T, K extends keyof T>(list: T[], key: K): Map<T[K], T> => new Map(list.map((item) => [item[key], item]));
 const carrierByCode = byKey(carriers, 'code');
@@ -77,8 +105,8 @@ describe('catalogue keys and references', () => {
       ['/regions', regionAttributes, regions.length],
       ['/services', serviceAttributes, services.length],
       ['/service-options', serviceOptionAttributes, serviceOptions.length],
-      // The catalogue's statuses, and those of returns and their reports (seeded after every other fixture).
-      ['/statuses', statusAttributes, statuses.length + returnStatusDefs.length],
+      // The catalogue's statuses, with those of returns and their reports.
+      ['/statuses', statusAttributes, statuses.length],
     ];
     for (const [path, schema, count] of lists) {
       const answer = await sandbox.get(`${path}?page[size]=100`, token);
@@ -243,6 +271,11 @@ describe('service options and statuses', () => {
     const scheduled = newAjv().compile(must(optionByCode, 'delivery-window:scheduled', 'option').values_format!);
     expect(scheduled({ date: '2026-12-01' })).toBe(true);
     expect(scheduled({ date: 'tomorrow' })).toBe(false);
+  });
+
+  it('hold the return and report statuses the rules add to data files written before returns existed', () => {
+    const returnsAndReports = statuses.filter((s) => s.resource_type === 'returns' || s.resource_type === 'reports');
+    expect(returnsAndReports).toEqual(returnStatusDefs);
   });
 
   it('include every shipment status of production, every level and the collection statuses', () => {

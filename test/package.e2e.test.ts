@@ -27,7 +27,7 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 /** What `npm pack` needs to build and pack: the `files` of package.json come out of these. */
-const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'scripts'];
+const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'scripts', 'fixtures'];
 
 /**
  * Packages of the dependency tree whose install scripts npm (11 and later) asks the user to approve.
@@ -99,7 +99,9 @@ describe('the packed package, installed into a new project', () => {
     const packed = (await stat(join(work, tarball!))).size;
     console.log(`tarball: ${mb(packed)}, unpacks to ${mb(listed!.unpackedSize)} in ${listed!.entryCount} files`);
     const paths = listed!.files.map((file) => file.path);
-    expect(paths.filter((path) => !/^(package\.json|README\.md|dist\/server\/[\w-]+\.js|dist\/src\/[\w/.-]+\.(js|d\.ts))$/.test(path))).toEqual([]);
+    expect(
+      paths.filter((path) => !/^(package\.json|README\.md|dist\/server\/[\w-]+\.js|dist\/src\/[\w/.-]+\.(js|d\.ts)|fixtures\/[\w/.-]+\.json)$/.test(path)),
+    ).toEqual([]);
     expect(paths).toContain('dist/server/main.js');
     expect(paths).toContain('dist/src/index.js');
     expect(paths).toContain('dist/src/index.d.ts');

@@ -9,6 +9,7 @@ import { revokeEndpoints } from './revoke.js';
 import { clockEndpoints } from './clock.js';
 import { resetTenant } from './tenant-reset.js';
 import { tenantEndpoints } from './tenant-endpoints.js';
+import { fixtureEndpoints } from './fixtures.js';
 import { plainJson } from '../http/respond.js';
 import { quotaEndpoints } from './quotas.js';
 import { quotaRows } from '../domain/quotas.js';
@@ -46,7 +47,7 @@ async function resetSandbox(services: Services): Promise<void> {
   const previous = clock.offsetMs();
   clock.setOffsetMs(0);
   const { generateState } = await import('../fixtures/generate.js');
-  const state = generateState(store.seed, clock.now());
+  const state = generateState(store.seed, clock.now(), services.fixtures);
   state.tables.settings = [{ id: ID_COUNTER, value: counter }, ...quotaRows(store)];
   state.tables.revokedTokens = revoked.filter((row) => row.expires_at > clock.now());
   state.tables.clients = (state.tables.clients ?? []).map((client) => ({
@@ -102,6 +103,7 @@ export const controlEndpoints = [
     },
   }),
   ...tenantEndpoints,
+  ...fixtureEndpoints,
   ...revokeEndpoints,
   ...requestLogEndpoints,
   ...reportEndpoints,

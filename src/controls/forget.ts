@@ -12,6 +12,6 @@ export function forgetTenant(services: Services, removal: OrganizationRemoval, w
   services.requestLog.forget(clientIds);
   services.usage.forget(removal.organizationId);
   services.renderCache.clear();
-  services.rules.forgetTenant(removal.organizationId);
+  for (const organizationId of removal.organizationIds ?? [removal.organizationId]) services.rules.forgetTenant(organizationId);
   services.logger?.info({ organization_id: removal.organizationId, client_ids: removal.clientIds, removed: removal.removed, why }, `tenant ${why} and removed`);
 }

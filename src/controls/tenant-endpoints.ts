@@ -11,6 +11,7 @@ import { errorResponse } from './responses.js';
 import { forgetTenant } from './forget.js';
 import { plainJson } from '../http/respond.js';
 import { createTenant, tenantCreated, tenantRequest } from './tenants.js';
+import { PACK_BODY_LIMIT, refusingPacks } from './pack-source.js';
 import { snakeKeys } from './tenant-reset.js';
 
 const tenantListEntry = z
@@ -101,6 +102,7 @@ export const tenantEndpoints = [
     auth: 'control',
     body: tenantRequest,
     bodyOptional: true,
+    maxBodyBytes: PACK_BODY_LIMIT,
     produces: json,
     responses: {
       201: { description: 'The new tenant and its client credentials.', schema: tenantCreated, contentTypes: json },
@@ -114,7 +116,7 @@ export const tenantEndpoints = [
     },
     handler: async (ctx, { body }) => {
       if (ctx.principal) throw globalOnly('Creating a tenant');
-      return plainJson(await createTenant(ctx.services, body), 201);
+      return plainJson(await refusingPacks(() => createTenant(ctx.services, body)), 201);
     },
   }),
   endpoint({

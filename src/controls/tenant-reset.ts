@@ -5,7 +5,8 @@ import type { Services } from '../services.js';
 import { shareContract, unshareContract } from '../domain/organizations.js';
 import { Removal, clearOrganization, clientsOfOrganization } from '../domain/removals.js';
 import { tenantEntry } from '../domain/tenant-lifetime.js';
-import type { StateData } from '../store/tables.js';
+import type { Row, StateData, TableName } from '../store/tables.js';
+import { topUp } from '../domain/collections/schedules.js';
 import { brokerContracts } from './tenants.js';
 
 /** What a tenant reset removed and restored, by table. */
@@ -60,7 +61,7 @@ export async function resetTenant(services: Services, clientId: string, within?:
   const apiSeed = tenantEntry(store, organizationId);
   // Seeded upcoming collections lie ahead of the tenant's clock, which the reset leaves where it is.
   const now = clocks.of(organizationId).now();
-  const fixture: StateData | undefined = apiSeed ? undefined : (await import('../fixtures/generate.js')).generateState(store.seed, now);
+  const fixture: StateData | undefined = apiSeed ? undefined : (await import('../fixtures/generate.js')).generateState(store.seed, now, services.fixtures);
   const isFixture = fixture?.tables.organizations?.some((row) => row.id === organizationId) ?? false;
 
   return store.transact((tx) => {
@@ -105,6 +106,14 @@ export async function resetTenant(services: Services, clientId: string, within?:
     } else {
       // Not seeded in any way we know: keep the shops, without the logos just removed.
       for (const shop of shops) if (shop.logo_id) tx.update('shops', shop.id, { logo_id: undefined });
+    }
+
+    // What packs loaded into the tenant comes back as it was loaded.
+    for (const [table, rows] of Object.entries(apiSeed?.rows ?? {}) as [TableName, Row<TableName>[]][]) {
+      const back = rows.filter((row) => !tx.get(table, row.id));
+      for (const row of back) tx.insert(table, row as never);
+      if (back.length > 0) restored[table] = (restored[table] ?? 0) + back.length;
+      if (table === 'collectionSchedules') for (const schedule of back) topUp(tx, services.rules.forTenant(organizationId), schedule as never, now);
     }
 
     if (isFixture && fixture) {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CarrierRecord } from '../model/carrier.js';
 import type { ServiceRecord } from '../model/service.js';
 import { weekDays } from '../model/service.js';
+import { seesTenantRow } from './tenant-lifetime.js';
 import { coversAddress } from './address-rules.js';
 import type { Rules } from './rules.js';
 import { Problems } from './shipments/problems.js';
@@ -38,7 +39,7 @@ const nameOf = (day: Day) => (weekDays as readonly string[])[(weekday(day) + 6) 
 /** The carrier, service and options of a request, or every reason they do not fit together. */
 function resolve(rules: Rules, request: DeliveryDatesRequest, problems: Problems): { carrier?: CarrierRecord; service?: ServiceRecord; optionCodes: string[] } {
   const { store } = rules;
-  const carrier = store.all('carriers').find((c) => c.code === request.carrierCode);
+  const carrier = store.all('carriers').find((c) => c.code === request.carrierCode && seesTenantRow(store, rules.organizationId, c.organization_id));
   if (!carrier) {
     problems.add(`No carrier has the code '${request.carrierCode}'; GET /carriers lists them.`, '/data/carrier_code');
     return { optionCodes: [] };

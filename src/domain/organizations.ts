@@ -65,9 +65,35 @@ export function purgeOrganization(tx: Tx, organizationId: string): OrganizationR
   // Its own sandbox clock and its quota overrides go with it.
   forgetOverrides(tx, organizationId);
   removal.drop('tenantClocks', [organizationId]);
+  // The carriers and services a pack made for it (only it sees them).
+  removal.drop('services', ids(tx.all('services').filter((row) => row.organization_id === organizationId)));
+  removal.drop('carriers', ids(tx.all('carriers').filter((row) => row.organization_id === organizationId)));
   removal.drop('organizations', [organizationId]);
   removal.dropJobs();
   return { organizationId, clientIds, removed: removal.removed };
 }
 
 const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
+
+/**
+ * Removes brokers a pack made for a tenant, with their contracts (and those contracts' rates,
+ * coverages and shares) and contract templates. Their organizations are gone already.
+ */
+export function purgeBrokers(tx: Tx, brokerIds: readonly string[]): Record<string, number> {
+  const removal = new Removal(tx);
+  for (const brokerId of brokerIds) {
+    const broker = tx.get('brokers', brokerId);
+    if (!broker) continue;
+    const contracts = tx.all('contracts').filter((row) => row.owner.type === 'brokers' && row.owner.id === brokerId);
+    for (const contract of contracts) {
+      removal.drop('serviceRates', ids(tx.find('serviceRates', 'contract_id', contract.id)));
+      removal.drop('liabilityCoverages', ids(tx.find('liabilityCoverages', 'contract_id', contract.id)));
+      removal.drop('contractShares', ids(tx.find('contractShares', 'contract_id', contract.id)));
+    }
+    removal.drop('contracts', ids(contracts));
+    removal.drop('contractTemplates', ids(tx.find('contractTemplates', 'broker_id', brokerId)));
+    if (broker.logo_id) removal.drop('logos', [broker.logo_id]);
+    removal.drop('brokers', [brokerId]);
+  }
+  return removal.removed;
+}

@@ -14,6 +14,8 @@ export interface OrganizationRemoval {
   organizationId: string;
   clientIds: string[];
   removed: Record<string, number>;
+  /** Every organization removed, when a tenant had more than its own (a pack made them). */
+  organizationIds?: string[];
 }
 
 /**

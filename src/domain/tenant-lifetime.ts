@@ -2,7 +2,7 @@ import type { ClockView } from '../clock.js';
 import type { ShopRecord } from '../model/shop.js';
 import type { OrganizationRecord } from '../model/tenancy.js';
 import type { ReadView, Tx } from '../store/store.js';
-import { purgeOrganization } from './organizations.js';
+import { purgeBrokers, purgeOrganization } from './organizations.js';
 import type { OrganizationRemoval } from './removals.js';
 import type { JobHandler } from './rules.js';
 
@@ -30,6 +30,17 @@ export type TenantEntry = {
   expires_at?: number;
   /** Made for a visitor of the API reference page (`--tenant-per-visitor`). */
   visitor?: true;
+  /**
+   * For an organization a pack made beside the tenant's own (POST /_sandbox/tenants with a pack
+   * of several organizations): the organization of the tenant it belongs to, and goes with.
+   */
+  group?: string;
+  /** The brokers a pack made for the tenant: they go with it. */
+  brokers?: string[];
+  /** The keys of the rows packs loaded into the tenant, by section: what later packs refer to and exports name. */
+  keys?: Record<string, Record<string, string>>;
+  /** The rows packs loaded into this organization, by table: a tenant reset puts them back. */
+  rows?: Record<string, { id: string }[]>;
 };
 
 const PREFIX = 'tenant:';
@@ -40,6 +51,17 @@ export const tenantSettingId = (organizationId: string) => `${PREFIX}${organizat
 /** The entry of a tenant created through the control API; `undefined` for a seeded organization. */
 export function tenantEntry(store: ReadView, organizationId: string): TenantEntry | undefined {
   return store.get('settings', tenantSettingId(organizationId))?.value as TenantEntry | undefined;
+}
+
+/**
+ * Whether an organization (a caller's; `undefined` without a token) sees a catalogue row a pack
+ * gave one tenant (`owner`, the tenant's organization): the tenant and the organizations of its
+ * group do. A row of no tenant everyone sees.
+ */
+export function seesTenantRow(store: ReadView, organizationId: string | undefined, owner: string | undefined): boolean {
+  if (owner === undefined) return true;
+  if (organizationId === undefined) return false;
+  return organizationId === owner || tenantEntry(store, organizationId)?.group === owner;
 }
 
 /** Every tenant created through the control API, oldest first. */
@@ -63,9 +85,28 @@ export function tenantExpired(clock: ClockView, entry: TenantEntry): boolean {
 /** The job that removes an ephemeral tenant when the sandbox clock reaches its `expires_at`; its subject is the organization id. */
 export const EXPIRE_TENANT = 'expire-tenant';
 
-/** Removes a tenant created through the control API with everything it owns (see `purgeOrganization`). */
+/**
+ * Removes a tenant created through the control API with everything it owns (see
+ * `purgeOrganization`): with the organizations a pack made beside its own, and the brokers it
+ * made with their contracts and templates.
+ */
 export function removeTenant(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
-  return purgeOrganization(tx, organizationId);
+  const entry = tenantEntry(tx, organizationId);
+  const members = apiTenants(tx).filter((tenant) => tenant.entry.group === organizationId);
+  const removals = [...members.map((member) => purgeOrganization(tx, member.organizationId)), purgeOrganization(tx, organizationId)].filter(
+    (removal): removal is OrganizationRemoval => removal !== undefined,
+  );
+  const own = removals.at(-1);
+  if (!own || own.organizationId !== organizationId) return undefined;
+  const removed = { ...own.removed };
+  for (const other of removals.slice(0, -1)) for (const [table, count] of Object.entries(other.removed)) removed[table] = (removed[table] ?? 0) + count;
+  for (const [table, count] of Object.entries(purgeBrokers(tx, entry?.brokers ?? []))) removed[table] = (removed[table] ?? 0) + count;
+  return {
+    organizationId,
+    clientIds: removals.flatMap((removal) => removal.clientIds),
+    removed,
+    ...(removals.length > 1 ? { organizationIds: removals.map((removal) => removal.organizationId) } : {}),
+  };
 }
 
 /**

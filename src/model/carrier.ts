@@ -45,4 +45,8 @@ export type CarrierRecord = {
   collections?: CarrierCollections;
   pudo?: z.infer<typeof pudo>;
   delivery_dates?: z.infer<typeof deliveryDates>;
+  /** Tags every shipment of the carrier behaves as if it carried (a fixture's `sandbox_triggers`); never answered. */
+  sandbox_triggers?: string[];
+  /** The tenant (its organization) a carrier loaded with a pack belongs to; only that tenant sees it. Left out: everyone's. */
+  organization_id?: string;
 };

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { address } from './common.js';
 
+/** The job that books a schedule's collections ahead (domain/collections/schedules.ts), daily and when it is made. */
+export const TOP_UP_SCHEDULE = 'top-up-collection-schedule';
+
 export const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof weekdays)[number];
 

@@ -48,4 +48,6 @@ export type ServiceRecord = Omit<z.infer<typeof serviceAttributes>, ServiceFlags
     /** The seeded zones of its route (data files written before zones existed have none). */
     zone_from_id?: string;
     zone_to_id?: string;
+    /** The tenant (its organization) a service loaded with a pack belongs to; only that tenant sees it. Left out: everyone's. */
+    organization_id?: string;
   };

@@ -6,6 +6,7 @@ import { resourceSchemas } from '../jsonapi/schemas.js';
 import { carrierAttributes, type CarrierRecord } from '../model/carrier.js';
 import { brandLogoSvg } from './brand-logo.js';
 import { readEndpoints } from './read-endpoints.js';
+import { seesTenantRow } from '../domain/tenant-lifetime.js';
 
 /** What a carrier of a data file written before capabilities were stored is answered with. */
 const NO_CAPABILITIES = {
@@ -45,7 +46,8 @@ export const carrierEndpoints = [
     plural: 'carriers',
     auth: 'public',
     schemas: resourceSchemas(carrierKind),
-    description: 'No scope is needed; a token, when sent, must be valid.',
+    visible: (ctx, row) => seesTenantRow(ctx.services.store, ctx.principal?.organizationId, row.organization_id),
+    description: 'No scope is needed; a token, when sent, must be valid. A carrier a pack gave a tenant is seen by that tenant only.',
   }),
   endpoint({
     method: 'get',

@@ -8,6 +8,7 @@ import { ApiError } from '../jsonapi/errors.js';
 import { linkTo } from '../jsonapi/resource.js';
 import { errorDocument, resourceSchemas } from '../jsonapi/schemas.js';
 import { countryCode, timestamp } from '../model/common.js';
+import { seesTenantRow } from '../domain/tenant-lifetime.js';
 import { findOr404 } from './lookup.js';
 
 /*
@@ -93,7 +94,9 @@ export const collectionSlotEndpoints = [
       },
     },
     handler: (ctx, { params, query: q, page }) => {
-      const carrier = findOr404(ctx, 'carriers', 'carriers', params.carrier_id);
+      const carrier = findOr404(ctx, 'carriers', 'carriers', params.carrier_id, (row) =>
+        seesTenantRow(ctx.services.store, ctx.principal?.organizationId, row.organization_id),
+      );
       const refuse = (detail: string, parameter: string) => ApiError.of('unprocessable', detail, { source: { parameter } });
       const calendar = calendarOf(carrier);
       if (!calendar) throw refuse(`${carrier.name} does not collect (its collections.offers_collections is false).`, 'carrier_id');

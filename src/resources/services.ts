@@ -8,6 +8,7 @@ import { resourceSchemas } from '../jsonapi/schemas.js';
 import { countryCode } from '../model/common.js';
 import { deliveryMethods, packageTypes, serviceAttributes, type ServiceRecord } from '../model/service.js';
 import { readEndpoints } from './read-endpoints.js';
+import { seesTenantRow } from '../domain/tenant-lifetime.js';
 import { serviceIncludes } from './include-paths.js';
 
 export const serviceKind: Kind<ServiceRecord> = {
@@ -91,7 +92,9 @@ export const serviceEndpoints = readEndpoints({
   auth: 'public',
   schemas: resourceSchemas(serviceKind),
   query,
-  description: 'No scope is needed. `filter[has_active_contract]` counts active contracts the caller can see (broker-shared ones when no token is sent).',
+  visible: (ctx, row) => seesTenantRow(ctx.services.store, ctx.principal?.organizationId, row.organization_id),
+  description:
+    'No scope is needed. `filter[has_active_contract]` counts active contracts the caller can see (broker-shared ones when no token is sent). A service a pack gave a tenant is seen by that tenant only.',
   filter: (ctx, rows, q) => {
     const from = addressOf(q, 'address_from');
     const to = addressOf(q, 'address_to');

@@ -1,5 +1,7 @@
 import { generateState } from '../fixtures/generate.js';
 import { defaultClients } from '../fixtures/clients.js';
+import { loadStartPack } from '../fixtures/start-pack.js';
+import { describeJsonSyntax } from '../controls/pack-source.js';
 import { createApp, createServices } from '../app.js';
 import { generateKeys } from '../auth/keys.js';
 import { fixedClock } from '../clock.js';
@@ -41,7 +43,7 @@ export interface Sandbox {
    * sent as `application/vnd.api+json`.
    */
   request(path: string, init?: RequestInit): Promise<Response>;
-  /** An access token of a seeded client (default `sandbox-client`, every scope it has). */
+  /** An access token of a seeded client (default `sandbox-client`, every scope it has), or of a client of the `fixtures` pack with a `secret`. */
   token(clientId?: string, scope?: string): Promise<string>;
   /**
    * Moves the sandbox clock forward and runs everything that became due (registrations,
@@ -84,9 +86,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   if (!Number.isSafeInteger(seed)) throw new TypeError(`createSandbox: 'seed' must be an integer, got ${String(seed)}`);
   const start = startSeconds(options.now);
   const config: Config = Object.freeze({ ...checked, seed, dataFile: null, memory: true });
-  const store = await openStore({ persistence: memoryPersistence(), seed, initial: () => generateState(seed, start) });
+  // A pack of `config.fixtures` (a folder or file) seeds the sandbox over the base set; a broken one throws a FixtureError.
+  const fixtures = config.fixtures === undefined ? undefined : await loadStartPack(config.fixtures, config.fixturesOnly, describeJsonSyntax);
+  const store = await openStore({ persistence: memoryPersistence(), seed, initial: () => generateState(seed, start, fixtures) });
   const clock = fixedClock(start);
-  const services = createServices({ store, clock, keys: await generateKeys(), config, logger: options.logger });
+  const services = createServices({ store, clock, keys: await generateKeys(), config, logger: options.logger, ...(fixtures ? { fixtures } : {}) });
+  const packClients = (fixtures?.rows.clients ?? []).flatMap((row) => (row.secret === undefined ? [] : [{ id: row.id, secret: row.secret }]));
+  const knownClients = [...packClients, ...(fixtures?.only ? [] : defaultClients)];
   const app = createApp(services);
   const url = config.publicUrl ?? DEFAULT_SANDBOX_URL;
   let closed = false;
@@ -118,8 +124,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch,
     request,
     async token(clientId = 'sandbox-client', scope = '*') {
-      const client = defaultClients.find((candidate) => candidate.id === clientId);
-      if (!client) throw new Error(`parcel-sandbox: no seeded client '${clientId}'; use one of ${defaultClients.map((c) => c.id).join(', ')}`);
+      const client = knownClients.find((candidate) => candidate.id === clientId);
+      if (!client) throw new Error(`parcel-sandbox: no seeded client '${clientId}'; use one of ${knownClients.map((c) => c.id).join(', ')}`);
       const answer = await request('/access-token', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { defaultClients } from '../fixtures/clients.js';
+import { scopes } from '../model/tenancy.js';
 import { allEndpoints, authOnly, createApp, createServices } from '../app.js';
 import { bodyLimits, type BodyLimits } from '../http/body-limits.js';
 import { LingeringResponse, answerExpectContinue } from './unread-bodies.js';
@@ -13,6 +14,8 @@ import { createLogger, logFormatOf } from '../logger.js';
 import { DataFileError, DataWriteError, filePersistence, memoryPersistence } from '../store/persistence.js';
 import { prepareDataPath, systemReason, unusableDataFile } from './data-path.js';
 import { openStore } from '../store/store.js';
+import type { StartPack } from '../fixtures/world.js';
+import { describeJsonSyntax } from '../controls/pack-source.js';
 
 /*
  * The sandbox as a process: opens the data file, listens, prints the banner and shuts down on
@@ -22,10 +25,17 @@ import { openStore } from '../store/store.js';
 /** How long requests already being handled get to finish after SIGTERM/SIGINT. */
 const DRAIN_MS = 2000;
 
+/** The pack of `--fixtures`, read and checked: a broken one ends the start (exit 2, a line per problem). */
+async function startPack(config: Config): Promise<StartPack | undefined> {
+  if (config.fixtures === undefined) return undefined;
+  const { loadStartPack } = await import('../fixtures/start-pack.js');
+  return loadStartPack(config.fixtures, config.fixturesOnly, describeJsonSyntax);
+}
+
 /** Opens the data (file or memory) and the keys that belong to it. */
-async function openData(config: Config) {
+async function openData(config: Config, fixtures: StartPack | undefined) {
   // The fixture generator (and faker) is only needed for a new or reset data file.
-  const initial = async () => (await import('../fixtures/generate.js')).generateState(config.seed, Math.floor(Date.now() / 1000));
+  const initial = async () => (await import('../fixtures/generate.js')).generateState(config.seed, Math.floor(Date.now() / 1000), fixtures);
   if (config.dataFile === null) {
     const store = await openStore({ persistence: memoryPersistence(), seed: config.seed, initial });
     return { store, keys: await generateKeys() };
@@ -46,18 +56,24 @@ async function openData(config: Config) {
 }
 
 /** What the sandbox prints once it listens; the first line names where it really listens. */
-function banner(local: string, publicUrl: string | undefined, location: string, authUrl?: string, config?: Config): string {
+function banner(local: string, publicUrl: string | undefined, location: string, authUrl?: string, config?: Config, fixtures?: StartPack): string {
   const url = publicUrl ?? local;
   const controls = config?.shared
     ? "  controls:    shared mode: /_sandbox/ needs the admin token (or a tenant's own token); random ids; no loopback webhooks"
     : config?.adminToken
       ? "  controls:    /_sandbox/ needs the admin token (or a tenant's own token)"
       : '  controls:    /_sandbox/ works without a token (not from web pages of other origins); set SANDBOX_ADMIN_TOKEN when others can reach it';
-  const clients = defaultClients.map((client) => `    ${client.id.padEnd(15)} ${client.secret.padEnd(15)} ${client.scopes.join(' ')}`);
+  // The clients whose secrets are known: the base set's (unless the pack stands alone) and the start pack's.
+  const packClients = (fixtures?.rows.clients ?? []).flatMap((row) =>
+    row.secret === undefined ? [] : [{ id: row.id, secret: row.secret, scopes: row.scopes ?? scopes }],
+  );
+  const known = [...(fixtures?.only ? [] : defaultClients.filter((client) => !packClients.some((row) => row.id === client.id))), ...packClients];
+  const clients = known.map((client) => `    ${client.id.padEnd(15)} ${client.secret.padEnd(15)} ${client.scopes.join(' ')}`);
   return [
     `parcel-sandbox listening on ${local}`,
     ...(publicUrl ? [`  public url:  ${publicUrl}`] : []),
     `  data:        ${location}`,
+    ...(config?.fixtures !== undefined ? [`  fixtures:    ${config.fixtures}${config.fixturesOnly ? ' (alone)' : ' over the base set'}`] : []),
     `  token:       POST ${authUrl ?? url}/access-token`,
     `  openapi:     ${url}/openapi.json`,
     `  docs:        ${url}/docs`,
@@ -131,8 +147,9 @@ export async function runServer(config: Config): Promise<void> {
 
   const format = logFormatOf(config.logFormat);
   const logger = createLogger(config.logLevel, format);
-  const { store, keys } = await openData(config);
-  const services = createServices({ store, clock: createClock(), keys, config, logger });
+  const fixtures = await startPack(config);
+  const { store, keys } = await openData(config, fixtures);
+  const services = createServices({ store, clock: createClock(), keys, config, logger, ...(fixtures ? { fixtures } : {}) });
   const app = createApp(services);
   services.jobs.start();
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -158,7 +175,7 @@ export async function runServer(config: Config): Promise<void> {
   };
   if (stopping) return stop();
   const local = `http://${host}:${api.port}`;
-  const text = banner(local, config.publicUrl, store.location, auth && `http://${host}:${auth.port}`, config);
+  const text = banner(local, config.publicUrl, store.location, auth && `http://${host}:${auth.port}`, config, fixtures);
   if (format === 'pretty') {
     process.stdout.write(text);
     return;
@@ -171,6 +188,7 @@ export async function runServer(config: Config): Promise<void> {
       url: local,
       public_url: config.publicUrl,
       data: store.location,
+      fixtures: config.fixtures,
       docs: `${url}/docs`,
       openapi: `${url}/openapi.json`,
       auth_url: auth && `http://${host}:${auth.port}`,

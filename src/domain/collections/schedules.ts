@@ -1,5 +1,5 @@
 import type { CollectionRecord } from '../../model/collection.js';
-import { weekdays, type CollectionScheduleRecord } from '../../model/collection-schedule.js';
+import { TOP_UP_SCHEDULE, weekdays, type CollectionScheduleRecord } from '../../model/collection-schedule.js';
 import type { Tx } from '../../store/store.js';
 import type { Rules } from '../rules.js';
 import type { JobHandler } from '../scheduler.js';
@@ -15,7 +15,7 @@ import { registerCollection } from './lifecycle.js';
  * not booked again.
  */
 
-export const TOP_UP_SCHEDULE = 'top-up-collection-schedule';
+export { TOP_UP_SCHEDULE };
 export const HORIZON_DAYS = 8;
 const DAY = 86400;
 

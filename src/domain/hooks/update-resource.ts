@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Acting } from '../rules.js';
 import type { updateValue } from '../../model/hook.js';
+import { seesTenantRow } from '../tenant-lifetime.js';
 import { coversAddress } from '../address-rules.js';
 import type { HookDocument } from './shipment-document.js';
 import { isSet, setAt, valueAt } from './pointer.js';
@@ -20,7 +21,14 @@ function serviceCodeToId(ctx: Acting, document: HookDocument, code: string): str
   const carrierId = contractId ? store.get('contracts', contractId)?.carrier_id : undefined;
   return store
     .all('services')
-    .find((s) => s.code === code && coversAddress(s.regions_from, from) && coversAddress(s.regions_to, to) && (!carrierId || s.carrier_id === carrierId))?.id;
+    .find(
+      (s) =>
+        s.code === code &&
+        seesTenantRow(store, ctx.principal?.organizationId, s.organization_id) &&
+        coversAddress(s.regions_from, from) &&
+        coversAddress(s.regions_to, to) &&
+        (!carrierId || s.carrier_id === carrierId),
+    )?.id;
 }
 
 /** The id of a to-one relationship in the document, or `undefined` when it is empty. */

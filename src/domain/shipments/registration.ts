@@ -60,6 +60,14 @@ export function refusal(tx: ReadView, shipment: ShipmentRecord): Refusal | undef
   if (hasTag(shipment, TRIGGERS.registrationFailed)) {
     return { detail: `The carrier rejected the shipment (sandbox trigger tag '${TRIGGERS.registrationFailed}').`, pointer: '/data/attributes/tags' };
   }
+  // A carrier of a pack may refuse every registration (its `sandbox_triggers`).
+  const carrier = contract && tx.get('carriers', contract.carrier_id);
+  if (carrier?.sandbox_triggers?.includes(TRIGGERS.registrationFailed)) {
+    return {
+      detail: `${carrier.name} rejected the shipment (the carrier's sandbox trigger '${TRIGGERS.registrationFailed}').`,
+      pointer: '/data/relationships/contract/data/id',
+    };
+  }
   if (!contract || contract.status !== 'active') {
     return {
       detail: `The contract of this shipment is ${contract?.status ?? 'gone'}; the carrier refused it.`,

@@ -1,0 +1,256 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testSandbox, type Json, type TestSandbox } from './support/app.js';
+
+/*
+ * Packs through the controls: POST /_sandbox/tenants {"pack": ...} and POST /_sandbox/fixtures
+ * check a pack like an API body. A broken pack is refused as a whole (422, one error per problem
+ * naming the file and a JSON pointer), nothing of it is loaded and other tenants are untouched.
+ */
+
+const json = { 'content-type': 'application/json' };
+
+/** A small pack that loads: a shop, an own PostNL contract with rates, a reason and a demo order. */
+const goodPack = () => ({
+  shops: [{ key: 'my-shop', name: 'My Shop' }],
+  contracts: [{ key: 'my-postnl', name: 'My PostNL', carrier: 'postnl', currency: 'EUR', status: 'active', volumetric_weight_divisor_factor: 1 }],
+  service_rates: [
+    {
+      contract: 'my-postnl',
+      service: 'postnl-parcel-standard-nl-nl',
+      weight_min: 0,
+      weight_max: 2000,
+      is_dynamic: false,
+      includes_vat: false,
+      price: { amount: 500, currency: 'EUR' },
+    },
+    {
+      contract: 'my-postnl',
+      service: 'postnl-parcel-standard-nl-nl',
+      weight_min: 2001,
+      weight_max: 10000,
+      is_dynamic: false,
+      includes_vat: false,
+      price: { amount: 700, currency: 'EUR' },
+    },
+  ],
+  return_reasons: [{ key: 'too-small', code: 'too-small', description: 'Too small', attachments: 'disabled', comment: 'optional' }],
+  shop_return_reasons: [{ shop: 'my-shop', reason: 'too-small' }],
+  demo_orders: [{ shop: 'my-shop', random_products: { min: 1, max: 2 } }],
+});
+
+let sandbox: TestSandbox;
+let folder: string;
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'parcel-sandbox-packs-'));
+  await mkdir(join(folder, 'packs', 'broken-json'), { recursive: true });
+  await writeFile(join(folder, 'packs', 'broken-json', 'shops.json'), '{\n  "shops": [\n    { "key": "a", }\n  ]\n}\n');
+  await writeFile(join(folder, 'packs', 'mine.json'), JSON.stringify({ description: 'One shop', shops: [{ key: 'named-shop' }] }));
+  sandbox = await testSandbox({ config: { fixtures: folder } });
+});
+
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+const createTenant = (body: Json) => sandbox.request('POST', '/_sandbox/tenants', { body, headers: json });
+
+async function tokenOf(made: Json): Promise<string> {
+  const answer = await sandbox.request('POST', '/access-token', {
+    body: { grant_type: 'client_credentials', client_id: made.client_id, client_secret: made.client_secret, scope: '*' },
+    headers: json,
+  });
+  return answer.body.access_token;
+}
+
+/** The problems of a 422 as `file#pointer` and the detail. */
+const problems = (answer: { body: Json }) =>
+  answer.body.errors.map((error: Json) => ({ where: `${error.meta.file}#${error.meta.pointer}`, detail: error.detail }));
+
+/** What the sandbox holds, to show a refused pack left nothing behind. */
+const counts = () =>
+  Object.fromEntries(
+    (['organizations', 'shops', 'contracts', 'serviceRates', 'clients', 'settings', 'demoOrders'] as const).map((t) => [t, sandbox.store.count(t)]),
+  );
+
+describe('a broken pack', () => {
+  it('is refused as a whole, with one error per problem naming the file and a JSON pointer, and nothing loaded', async () => {
+    const before = counts();
+    const pack = goodPack();
+    const broken = {
+      ...pack,
+      shops: [
+        ...pack.shops,
+        { key: 'my-shop' },
+        { key: 'nl-shop', organization: 'nobody', sender_address: { street_1: 'Dam', city: 'Amsterdam', country_code: 'XX' } },
+      ],
+      contracts: [
+        ...pack.contracts,
+        { key: 'ghost', name: 'Ghost', carrier: 'no-such-carrier', currency: 'EUR', status: 'active', volumetric_weight_divisor_factor: 1 },
+      ],
+      service_rates: [
+        ...pack.service_rates,
+        { ...pack.service_rates[1], weight_min: 9000, weight_max: 12000 },
+        { ...pack.service_rates[0], service_options: [{ option: 'proof-of-delivery:signature', price: { amount: 'ten', currency: 'EUR' }, included: false }] },
+      ],
+    };
+    const answer = await createTenant({ pack: broken });
+    expect(answer.status).toBe(422);
+    // A schema violation deep in an array is found first, on its own: the rules run on a pack the schemas accept.
+    expect(problems(answer)).toEqual([
+      { where: 'pack#/service_rates/3/service_options/0/price/amount', detail: 'pack#/service_rates/3/service_options/0/price/amount: Must be integer.' },
+    ]);
+    expect(answer.body.errors[0].source.pointer).toBe('/pack/service_rates/3/service_options/0/price/amount');
+    broken.service_rates.pop();
+    const again = await createTenant({ pack: broken });
+    expect(again.status).toBe(422);
+    expect(problems(again).map((p: Json) => p.where)).toEqual([
+      'pack#/shops/1/key',
+      'pack#/shops/2/organization',
+      'pack#/contracts/1/carrier',
+      'pack#/service_rates/2/weight_min',
+      'pack#/shops/2/sender_address/country_code',
+    ]);
+    const details = problems(again).map((p: Json) => p.detail);
+    expect(details[0]).toContain("Another shop of this pack has the key 'my-shop'");
+    expect(details[1]).toContain("There is no organization 'nobody'");
+    expect(details[2]).toContain("There is no carrier 'no-such-carrier'");
+    expect(details[3]).toContain('The weight range 9000-12000 g overlaps 2001-10000 g');
+    expect(details[4]).toContain("'XX' is not an ISO 3166-1 country code");
+    expect(counts()).toEqual(before);
+  });
+
+  it('cannot refer into another pack, and is told which pack the key is from', async () => {
+    const answer = await createTenant({ pack: { shop_return_reasons: [{ shop: 'returns-shop', reason: 'returns-too-small' }] } });
+    expect(answer.status).toBe(422);
+    expect(problems(answer)).toEqual([
+      { where: 'pack#/shop_return_reasons/0/shop', detail: expect.stringContaining("'returns-shop' is a shop of the pack 'returns-shop'") },
+      { where: 'pack#/shop_return_reasons/0/reason', detail: expect.stringContaining("'returns-too-small' is a return reason of the pack 'returns-shop'") },
+    ]);
+  });
+
+  it('that is not JSON is refused naming its file, line and column, without quoting it', async () => {
+    const answer = await createTenant({ pack: 'broken-json' });
+    expect(answer.status).toBe(422);
+    expect(problems(answer)).toEqual([
+      {
+        where: 'packs/broken-json/shops.json#',
+        detail: 'packs/broken-json/shops.json: Not JSON: a member name in double quotes was expected at line 3, column 19 (character 34).',
+      },
+    ]);
+    expect(answer.body.errors[0].source.pointer).toBe('/pack');
+  });
+
+  it('of 50 MB is refused before it is read (413, the endpoint limit of 1 MiB)', async () => {
+    const body = JSON.stringify({ pack: { description: 'x'.repeat(50 * 1024 * 1024) } });
+    for (const path of ['/_sandbox/tenants', '/_sandbox/fixtures']) {
+      const answer = await sandbox.request('POST', path, { body, headers: json });
+      expect(answer.status, path).toBe(413);
+      expect(answer.body.errors[0].meta.max_bytes).toBe(1024 * 1024);
+    }
+  });
+
+  it('names a pack that does not exist', async () => {
+    const answer = await createTenant({ pack: 'no-such-pack' });
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors[0].detail).toContain("'no-such-pack' is no pack under the fixtures folder");
+  });
+});
+
+describe('a pack loaded into a tenant', () => {
+  it('makes the tenant with the pack, and answers the id of every key', async () => {
+    const made = await createTenant({ pack: goodPack(), name: 'Pack Tenant' });
+    expect(made.status, made.text).toBe(201);
+    const token = await tokenOf(made.body);
+    const shops = (await sandbox.get('/shops', token)).body.data;
+    expect(shops.map((row: Json) => [row.id, row.attributes.name])).toEqual([[made.body.keys.shops['my-shop'], 'My Shop']]);
+    expect(made.body.shop_id).toBe(made.body.keys.shops['my-shop']);
+    const rates = (await sandbox.get(`/service-rates?filter[contract]=${made.body.keys.contracts['my-postnl']}`, token)).body.data;
+    expect(rates.map((row: Json) => row.attributes.price.amount)).toEqual([500, 700]);
+    expect((await sandbox.get('/organizations', token)).body.data[0].attributes.name).toBe('Pack Tenant');
+  });
+
+  it("is refused the second time: its keys are the tenant's already, and other tenants are untouched", async () => {
+    const other = await createTenant({ pack: goodPack() });
+    const otherToken = await tokenOf(other.body);
+    const otherExport = (await sandbox.get('/_sandbox/fixtures', otherToken)).body;
+    const made = await createTenant({});
+    const token = await tokenOf(made.body);
+    const first = await sandbox.request('POST', '/_sandbox/fixtures', { token, body: { pack: goodPack() }, headers: json });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.loaded).toMatchObject({ shops: 1, contracts: 1, service_rates: 2, demo_orders: 1 });
+    const before = counts();
+    const second = await sandbox.request('POST', '/_sandbox/fixtures', { token, body: { pack: goodPack() }, headers: json });
+    expect(second.status).toBe(422);
+    expect(problems(second).map((p: Json) => p.where)).toEqual([
+      'pack#/shops/0/key',
+      'pack#/contracts/0/key',
+      'pack#/return_reasons/0/key',
+      'pack#/service_rates/0/weight_min',
+      'pack#/service_rates/1/weight_min',
+    ]);
+    expect(problems(second)[0].detail).toContain("The shop 'my-shop' exists already here (was this pack loaded before?)");
+    expect(counts()).toEqual(before);
+    expect((await sandbox.get('/_sandbox/fixtures', otherToken)).body).toEqual(otherExport);
+  });
+
+  it('is loaded by name from the packs/ folder of --fixtures, which GET /_sandbox/fixtures/packs lists with the shipped ones', async () => {
+    const listed = (await sandbox.get('/_sandbox/fixtures/packs')).body.data;
+    expect(listed.map((row: Json) => row.name)).toEqual(['broken-json', 'broker-three-organizations', 'failing-carrier', 'mine', 'returns-shop', 'warehouse']);
+    expect(listed.find((row: Json) => row.name === 'mine').description).toBe('One shop');
+    const made = await createTenant({ pack: 'mine' });
+    expect(made.status, made.text).toBe(201);
+    expect(Object.keys(made.body.keys.shops)).toEqual(['named-shop']);
+  });
+
+  it('comes back as it was loaded with a tenant reset', async () => {
+    const made = await createTenant({ pack: 'returns-shop' });
+    const token = await tokenOf(made.body);
+    const seen = async () => ({
+      orders: (await sandbox.get('/returns/v1/demo-orders?page[size]=100', token)).body.data.map((row: Json) => row.id),
+      contracts: (await sandbox.get('/contracts', token)).body.data.map((row: Json) => row.id).sort(),
+      rates: (await sandbox.get('/service-rates?page[size]=100', token)).body.data.map((row: Json) => row.id).sort(),
+      reasons: (await sandbox.get(`/returns/v1/shops/${made.body.shop_id}/reasons`, token)).body.data.map((row: Json) => row.id),
+    });
+    const loaded = await seen();
+    expect(loaded.orders).toHaveLength(8);
+    const reset = await sandbox.request('POST', '/_sandbox/reset', { token, body: {}, headers: json });
+    expect(reset.status, reset.text).toBe(200);
+    expect(reset.body.restored).toMatchObject({ demo_orders: 8, contracts: 1, return_reasons: 4 });
+    expect(await seen()).toEqual(loaded);
+  });
+
+  it("goes with the tenant: its other organizations, its broker and the broker's contracts", async () => {
+    const made = await createTenant({ pack: 'broker-three-organizations' });
+    expect(made.body.organizations.map((row: Json) => row.key)).toEqual(['partners-gb', 'partners-de']);
+    expect(made.body.clients.map((row: Json) => row.key)).toEqual(['partners-nl-client', 'partners-gb-client', 'partners-de-client']);
+    const brokers = sandbox.store.count('brokers');
+    const contracts = sandbox.store.count('contracts');
+    const deleted = await sandbox.request('DELETE', `/_sandbox/tenants/${made.body.organization_id}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body.client_ids).toHaveLength(3);
+    expect(sandbox.store.count('brokers')).toBe(brokers - 1);
+    expect(sandbox.store.count('contracts')).toBe(contracts - 3);
+    for (const member of made.body.organizations) expect(sandbox.store.get('organizations', member.organization_id)).toBeUndefined();
+  });
+
+  it('gives the tenant its own carrier, which no other tenant or seeded organization sees', async () => {
+    const made = await createTenant({ pack: 'failing-carrier' });
+    const token = await tokenOf(made.body);
+    const carrierId = made.body.keys.carriers['failing-express'];
+    expect((await sandbox.get(`/carriers/${carrierId}`, token)).status).toBe(200);
+    const stranger = await sandbox.token();
+    expect((await sandbox.get(`/carriers/${carrierId}`, stranger)).status).toBe(404);
+    expect((await sandbox.get('/carriers?page[size]=100', stranger)).body.data.map((row: Json) => row.id)).not.toContain(carrierId);
+    expect((await sandbox.get('/carriers?page[size]=100')).body.data.map((row: Json) => row.id)).not.toContain(carrierId);
+  });
+
+  it("with a seeded organization's token is refused: packs reach the seeded world at start", async () => {
+    const answer = await sandbox.request('POST', '/_sandbox/fixtures', { token: await sandbox.token(), body: { pack: goodPack() }, headers: json });
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors[0].detail).toContain('one of the seeded organizations');
+  });
+});

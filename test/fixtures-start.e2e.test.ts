@@ -1,0 +1,130 @@
+import { mkdtemp, mkdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runToExit, startServer } from './support/server.js';
+
+/*
+ * The sandbox started on a pack: `--fixtures <folder or file>` (FIXTURES) over the base set,
+ * `--fixtures-only` alone. A broken pack ends the start with exit 2 and one line per problem.
+ */
+
+let work: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'parcel-sandbox-start-'));
+});
+
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+type Json = Record<string, any>;
+
+async function call(url: string, path: string, token?: string): Promise<Json> {
+  const answer = await fetch(url + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  expect(answer.status, path).toBe(200);
+  return (await answer.json()) as Json;
+}
+
+async function tokenFor(url: string, clientId: string, secret: string): Promise<string> {
+  const answer = await fetch(`${url}/access-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret, scope: '*' }),
+  });
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+describe('--fixtures', () => {
+  it('seeds a pack folder over the base set; the banner names it and its clients', async () => {
+    const server = await startServer({}, ['--memory', '--fixtures', 'fixtures/packs/returns-shop']);
+    try {
+      expect(server.output()).toContain('fixtures:    fixtures/packs/returns-shop over the base set');
+      expect(server.output()).toMatch(/returns-merchant-client\s+returns-merchant-secret/);
+      expect(server.output()).toMatch(/sandbox-client\s+sandbox-secret/);
+      const token = await tokenFor(server.url, 'returns-merchant-client', 'returns-merchant-secret');
+      expect((await call(server.url, '/returns/v1/demo-orders?page[size]=100', token)).data).toHaveLength(8);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('takes one file (FIXTURES), whose rows may name the base set by key', async () => {
+    const file = join(work, 'one-shop.json');
+    await writeFile(file, JSON.stringify({ shops: [{ key: 'extra-shop', organization: 'organization-a', name: 'Extra Shop' }] }));
+    const server = await startServer({ FIXTURES: file }, ['--memory']);
+    try {
+      const token = await tokenFor(server.url, 'sandbox-client', 'sandbox-secret');
+      const names = (await call(server.url, '/shops', token)).data.map((row: Json) => row.attributes.name);
+      expect(names).toHaveLength(3);
+      expect(names).toContain('Extra Shop');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("with --fixtures-only starts on the admin's export of another sandbox, which exports the same again", async () => {
+    const first = await startServer({}, ['--memory']);
+    let exported: Json;
+    try {
+      exported = await call(first.url, '/_sandbox/fixtures');
+    } finally {
+      await first.stop();
+    }
+    const file = join(work, 'export.json');
+    await writeFile(file, JSON.stringify(exported));
+    const second = await startServer({}, ['--memory', '--seed', '5', '--fixtures', file, '--fixtures-only']);
+    try {
+      expect(second.output()).toContain('(alone)');
+      expect(await call(second.url, '/_sandbox/fixtures')).toEqual(exported);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe('a broken pack at start: exit 2, one line per problem', () => {
+  it('names the file and the JSON pointer of each problem', async () => {
+    const pack = join(work, 'broken');
+    await mkdir(pack);
+    await writeFile(
+      join(pack, 'contracts.json'),
+      JSON.stringify({
+        contracts: [
+          { key: 'c', name: 'C', carrier: 'nobody', organization: 'organization-a', currency: 'EUR', status: 'active', volumetric_weight_divisor_factor: 1 },
+        ],
+      }),
+    );
+    await writeFile(
+      join(pack, 'shops.json'),
+      JSON.stringify({ shops: [{ key: 's', organization: 'organization-a', return_address: { street_1: 'x', city: 'y', country_code: 'QQ' } }] }),
+    );
+    const { code, output } = await runToExit({}, ['--memory', '--fixtures', pack]);
+    expect(code).toBe(2);
+    expect(output.trim().split('\n')).toEqual([
+      `parcel-sandbox: fixtures: ${pack}/contracts.json#/contracts/0/carrier: There is no carrier 'nobody'.`,
+      `parcel-sandbox: fixtures: ${pack}/shops.json#/shops/0/return_address/country_code: 'QQ' is not an ISO 3166-1 country code.`,
+    ]);
+  });
+
+  it('refuses a file that is not JSON, saying where, and one of 50 MB without reading it', async () => {
+    const text = join(work, 'not-json.json');
+    await writeFile(text, '{ "shops": [ }');
+    const notJson = await runToExit({}, ['--memory', '--fixtures', text]);
+    expect(notJson.code).toBe(2);
+    expect(notJson.output.trim()).toBe(`parcel-sandbox: fixtures: ${text}: Not JSON: a value or ']' was expected at line 1, column 14 (character 14).`);
+    const big = join(work, 'big.json');
+    await writeFile(big, '');
+    await truncate(big, 50 * 1024 * 1024);
+    const tooBig = await runToExit({}, ['--memory', '--fixtures', big]);
+    expect(tooBig.code).toBe(2);
+    expect(tooBig.output.trim()).toBe(`parcel-sandbox: fixtures: ${big}: The pack is 50.0 MiB; a pack may hold at most 16.0 MiB.`);
+  });
+
+  it('--fixtures-only without a pack is a usage error', async () => {
+    const { code, output } = await runToExit({}, ['--memory', '--fixtures-only']);
+    expect(code).toBe(2);
+    expect(output.trim()).toBe('parcel-sandbox: FIXTURES_ONLY (--fixtures-only) needs a pack: set FIXTURES (--fixtures)');
+  });
+});
