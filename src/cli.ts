@@ -13,7 +13,7 @@ function flagUsage(setting: Setting): string {
 }
 
 /** The `--help` text, generated from the settings table. */
-export function usage(): string {
+function usage(): string {
   const rows = settings.map((setting) => ({
     flag: flagUsage(setting),
     env: setting.kind === 'bool' ? `${setting.env}=true` : setting.env,

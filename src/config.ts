@@ -306,7 +306,7 @@ export const settings: readonly Setting[] = [
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /** Why an admin token cannot be sent as a bearer token, or `undefined` when it can. */
-export function adminTokenProblem(token: string): string | undefined {
+function adminTokenProblem(token: string): string | undefined {
   if (BEARER_TOKEN.test(token)) return undefined;
   const bad = [...token].find((char) => !/[A-Za-z0-9\-._~+/=]/.test(char));
   const what = bad === undefined ? "'=' only at its end" : bad === ' ' ? 'no spaces' : `no ${JSON.stringify(bad)}`;

@@ -10,7 +10,7 @@ import { startSandbox } from '../lib/server.js';
 import { prepare } from './endpoints.js';
 
 /** What `bench/hostile.mjs` reports, for one way of sending. */
-export interface HostileRun {
+interface HostileRun {
   idle: { probes: number; p50_ms: number | null; p99_ms: number | null; max_ms: number | null };
   under_attack: { probes: number; p50_ms: number | null; p99_ms: number | null; max_ms: number | null };
   hostile: {

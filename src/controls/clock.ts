@@ -49,7 +49,7 @@ const clockOf = (services: Services, organizationId: string | undefined): ClockV
   organizationId === undefined ? services.clock : services.clocks.of(organizationId);
 
 /** What GET /_sandbox/clock answers: the global clock, or a tenant's and whether it follows the global one. */
-export function clockBody(services: Services, organizationId?: string): z.output<typeof clockState> {
+function clockBody(services: Services, organizationId?: string): z.output<typeof clockState> {
   if (organizationId === undefined) return { now: services.clock.now(), offset: Math.round(services.clock.offsetMs() / 1000) };
   const clock = services.clocks.of(organizationId);
   return { now: clock.now(), offset: Math.round(clock.offsetMs() / 1000), organization_id: organizationId, follows_global: clock.followsGlobal() };
@@ -61,11 +61,7 @@ export function clockBody(services: Services, organizationId?: string): z.output
  * move forgets the tenant settings it caught up with (those tenants follow it from now on).
  * Answers the moved clock as it stood before what became due ran (which may remove the tenant).
  */
-export async function moveClock(
-  services: Services,
-  organizationId: string | undefined,
-  move: z.output<typeof clockMove>,
-): Promise<z.output<typeof clockState>> {
+async function moveClock(services: Services, organizationId: string | undefined, move: z.output<typeof clockMove>): Promise<z.output<typeof clockState>> {
   const clock = clockOf(services, organizationId);
   if ((move.advance === undefined) === (move.now === undefined)) {
     throw ApiError.invalid("Send exactly one of 'advance' (seconds) or 'now' (Unix seconds).", '');

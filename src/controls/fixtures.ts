@@ -36,7 +36,7 @@ const packList = z.object({ data: z.array(z.object({ name: z.string(), descripti
 const exported = z.record(z.string(), z.unknown()).describe('A pack (fixtures/schema/pack.schema.json).').meta({ id: 'SandboxFixturePack' });
 
 /** The organization of the tenant an organization belongs to, with its entry: its own, or its group's. */
-export function groupOf(services: Services, organizationId: string): { mainId: string; entry: TenantEntry } | undefined {
+function groupOf(services: Services, organizationId: string): { mainId: string; entry: TenantEntry } | undefined {
   const entry = tenantEntry(services.store, organizationId);
   if (!entry) return undefined;
   const mainId = entry.group ?? organizationId;

@@ -54,7 +54,7 @@ export async function packSource(services: Services, source: string | Record<str
  * the JSON pointer in `meta`; `source.pointer` points into the request body (into `/pack` itself
  * for an inline pack, at `/pack` for a named one).
  */
-export function packRefused(error: FixtureError): ApiError {
+function packRefused(error: FixtureError): ApiError {
   const errors = error.problems.map((problem) =>
     errorObject('unprocessable', problemLine(problem), {
       source: { pointer: problem.file === 'pack' ? `/pack${problem.pointer}` : '/pack' },

@@ -17,7 +17,7 @@ import type { PackFile } from '../fixtures/read-pack.js';
 import { TenantView, type KeyMaps } from './tenant-world.js';
 
 /** A number to seed a tenant's fakers with, from its organization id: same id, same content. */
-export function seedOf(id: string): number {
+function seedOf(id: string): number {
   return createHash('sha256').update(id).digest().readUInt32BE(0);
 }
 
@@ -78,7 +78,7 @@ export function buildTenantRows(tx: Tx, view: TenantView, rows: FixtureRows, now
 const ownedByTenant = new Set<TableName>(['carriers', 'services', 'zones']);
 
 /** The organization a made row belongs to, for a reset that puts a tenant's rows back. */
-export function organizationOfRow(table: TableName, row: Record<string, unknown>, contracts: Map<string, string>): string | undefined {
+function organizationOfRow(table: TableName, row: Record<string, unknown>, contracts: Map<string, string>): string | undefined {
   if (table === 'organizations') return row.id as string;
   if (table === 'contracts') return (row.owner as { type: string; id: string }).type === 'organizations' ? (row.owner as { id: string }).id : undefined;
   if (table === 'serviceRates' || table === 'liabilityCoverages') return contracts.get(row.contract_id as string);

@@ -15,7 +15,7 @@ import { namedPackFolders } from './pack-source.js';
 export type KeyMaps = Partial<Record<SectionName, Record<string, string>>>;
 
 /** The table of each section that makes rows. */
-export const tableOf: Partial<Record<SectionName, TableName>> = {
+const tableOf: Partial<Record<SectionName, TableName>> = {
   carriers: 'carriers',
   regions: 'regions',
   zones: 'zones',

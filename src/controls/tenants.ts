@@ -17,7 +17,7 @@ import { packReference, packSource } from './pack-source.js';
 import { assertRoom } from '../domain/quotas.js';
 import { topUp } from '../domain/collections/schedules.js';
 
-export const tenantCountries = ['NL', 'GB', 'DE'] as const;
+const tenantCountries = ['NL', 'GB', 'DE'] as const;
 
 export const tenantRequest = z
   .strictObject({
@@ -59,7 +59,7 @@ export const tenantCreated = z
   .meta({ id: 'SandboxTenant' });
 
 /** Seconds a creation refused at the cap is told to wait (Retry-After): a tenant may be deleted or expire by then. */
-export const TENANT_CAP_RETRY_AFTER = 60;
+const TENANT_CAP_RETRY_AFTER = 60;
 
 /**
  * Makes room for one more tenant: removes the tenants whose time is up, then, while as many

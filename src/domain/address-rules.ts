@@ -8,7 +8,7 @@ export type AddressQuery = { country_code?: string; state_code?: string; postal_
  * a postal code matching the rule's pattern when both have one. Parts the address leaves out
  * do not narrow the match.
  */
-export function matchesRule(rule: AddressRule, address: AddressQuery): boolean {
+function matchesRule(rule: AddressRule, address: AddressQuery): boolean {
   if (address.country_code && rule.country_code !== address.country_code.toUpperCase()) return false;
   if (address.state_code && rule.state_code && rule.state_code !== address.state_code.toUpperCase()) return false;
   if (address.postal_code && rule.postal_code && !safeRegExp(rule.postal_code).test(address.postal_code.trim())) return false;

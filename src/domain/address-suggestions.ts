@@ -22,7 +22,7 @@ export interface AddressSuggestion {
 }
 
 /** At most this many suggestions are answered. */
-export const MAX_SUGGESTIONS = 10;
+const MAX_SUGGESTIONS = 10;
 
 /** Lower case, without accents or spaces: `Mönckebergstraße ` and `monckebergstrasse` compare alike. */
 const fold = (text: string) =>

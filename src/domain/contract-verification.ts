@@ -21,7 +21,7 @@ function containsTrigger(value: unknown): boolean {
  * Checks credentials against the carrier's `credentials_format` with a JSON Schema validator.
  * Returns the reasons they fail, or an empty list when the carrier would accept them.
  */
-export function credentialProblems(carrier: CarrierRecord, credentials: Record<string, unknown>): string[] {
+function credentialProblems(carrier: CarrierRecord, credentials: Record<string, unknown>): string[] {
   if (containsTrigger(credentials)) return [`A credentials value is '${INVALID_TRIGGER}' (the sandbox trigger for a failed verification).`];
   return schemaProblems(carrier.credentials_format, credentials, 'credentials');
 }
@@ -36,7 +36,7 @@ export function scheduleVerification(tx: Tx, rules: Rules, contractId: string): 
  * Why a contract fails verification now, or an empty list when the carrier would accept it. A
  * contract without stored credentials has nothing a carrier could accept.
  */
-export function verificationProblems(contract: ContractRecord, carrier: CarrierRecord | undefined, key: Buffer): string[] {
+function verificationProblems(contract: ContractRecord, carrier: CarrierRecord | undefined, key: Buffer): string[] {
   if (!contract.credentials) return ['No credentials are stored for this contract; send them with PATCH /contracts/{contract_id}.'];
   if (!carrier) return ['The carrier of this contract no longer exists.'];
   return credentialProblems(carrier, openCredentials(key, contract.credentials));
@@ -47,7 +47,7 @@ export function verificationProblems(contract: ContractRecord, carrier: CarrierR
  * a contract the user switched to `inactive` stays so (verification checks credentials, it does not
  * switch contracts on).
  */
-export function verifiedStatus(current: ContractStatus, passed: boolean): ContractStatus {
+function verifiedStatus(current: ContractStatus, passed: boolean): ContractStatus {
   if (!passed) return 'invalid';
   return current === 'inactive' ? 'inactive' : 'active';
 }

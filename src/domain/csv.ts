@@ -17,7 +17,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
  * apostrophe in front and is quoted, so a spreadsheet shows it as text instead of running it; a
  * cell with a comma, quote or line break is quoted; quotes inside are doubled.
  */
-export function csvCell(value: string | number | undefined): string {
+function csvCell(value: string | number | undefined): string {
   const text = value === undefined ? '' : String(value);
   if (FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) return `"'${text.replaceAll('"', '""')}"`;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;

@@ -26,7 +26,7 @@ export interface DeliveryWindow {
 /** Local time of the countries the catalogue delivers to; windows are written with their offset. */
 const ZONES: Record<string, string> = { NL: 'Europe/Amsterdam', BE: 'Europe/Brussels', DE: 'Europe/Berlin', FR: 'Europe/Paris', GB: 'Europe/London' };
 /** A parcel handed in after this local hour leaves the next working day. */
-export const CUT_OFF_HOUR = 17;
+const CUT_OFF_HOUR = 17;
 /** Carriers take parcels in on working days, Monday to Friday. */
 const WORKING_DAYS = new Set([1, 2, 3, 4, 5]);
 export const MAX_RANGE_DAYS = 31;

@@ -14,7 +14,7 @@ import type { Price } from '../model/common.js';
  *
  * Amounts are cents of the contract currency.
  */
-export const DYNAMIC_TARIFFS = {
+const DYNAMIC_TARIFFS = {
   domestic: { base: 695, perKg: 95 },
   crossBorder: { base: 1495, perKg: 185 },
 } as const;

@@ -14,7 +14,7 @@ const STOP_WORDS = new Set(['and', 'for', 'the', 'with', 'of', 'in', 'set', 'pac
  * The words of a text: lower case without accents; a hyphenated word counts whole and by its
  * parts (`t-shirt`, `t`, `shirt`); one-letter words and filler words are left out.
  */
-export function words(text: string): Set<string> {
+function words(text: string): Set<string> {
   const folded = text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')

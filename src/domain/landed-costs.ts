@@ -22,7 +22,7 @@ export interface LandedCostRequest {
   convert: boolean;
 }
 
-export interface LandedCostItem {
+interface LandedCostItem {
   description: string;
   item_value: Price;
   hs_code: string;

@@ -4,7 +4,7 @@ import type { Tx } from '../store/store.js';
 
 /** The image types a shop logo may have; anything else is refused before the bytes are looked at. */
 export const logoMimeTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml'] as const;
-export type LogoMimeType = (typeof logoMimeTypes)[number];
+type LogoMimeType = (typeof logoMimeTypes)[number];
 
 /** `meta.logo` of a shop create or update request. */
 export const logoUpload = z

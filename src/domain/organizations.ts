@@ -22,7 +22,7 @@ export function unshareContract(tx: Tx, contract: ContractRecord, organizationId
 }
 
 /** How many shipments an organization has: while it has any, it stays (they are its records). */
-export function shipmentsOfOrganization(store: ReadView, organizationId: string): number {
+function shipmentsOfOrganization(store: ReadView, organizationId: string): number {
   return store.find('shipments', 'organization_id', organizationId).length;
 }
 

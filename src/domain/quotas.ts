@@ -13,13 +13,13 @@ import type { Rules } from './rules.js';
  */
 
 export const quotaNames = ['shipments', 'hooks', 'files', 'requests_per_minute'] as const;
-export type QuotaName = (typeof quotaNames)[number];
+type QuotaName = (typeof quotaNames)[number];
 /** The quotas on rows a tenant keeps (the other one is the request rate). */
 export type StoredQuota = Exclude<QuotaName, 'requests_per_minute'>;
 export const storedQuotas: readonly StoredQuota[] = ['shipments', 'hooks', 'files'];
 
 export type Limits = Record<QuotaName, number>;
-export type Overrides = Partial<Limits>;
+type Overrides = Partial<Limits>;
 
 /** What the control set: overrides of the defaults and of single organizations. */
 export interface QuotaSettings {
@@ -28,7 +28,7 @@ export interface QuotaSettings {
 }
 
 /** The id of the setting row that keeps the overrides. */
-export const QUOTAS = 'quotas';
+const QUOTAS = 'quotas';
 
 const NONE: QuotaSettings = Object.freeze({ defaults: Object.freeze({}), organizations: Object.freeze({}) });
 

@@ -33,7 +33,7 @@ function partsAt(zone: string, ms: number): Record<string, number> {
 }
 
 /** Minutes the zone is ahead of UTC at a moment. */
-export function offsetMinutes(zone: string, ms: number): number {
+function offsetMinutes(zone: string, ms: number): number {
   const p = partsAt(zone, ms);
   return Math.round((Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - Math.floor(ms / 1000) * 1000) / 60000);
 }

@@ -10,16 +10,16 @@ import { honoPath, type Endpoint } from './endpoint.js';
  * Endpoints that take no body: one sent anyway is never read, only kept by the request log, which
  * keeps this much as text.
  */
-export const NO_BODY_BYTES = 16 * 1024;
+const NO_BODY_BYTES = 16 * 1024;
 
 /**
  * JSON bodies without files: the largest request of the API, a shipment with 500 customs items
  * (its schema's most) of ~300 bytes each, is about 150 KB.
  */
-export const JSON_BODY_BYTES = 256 * 1024;
+const JSON_BODY_BYTES = 256 * 1024;
 
 /** Whether a schema holds, at any depth, a string marked as base64 file contents (`contentEncoding: 'base64'` in its meta). */
-export function carriesFiles(schema: z.ZodType, seen = new Set<unknown>()): boolean {
+function carriesFiles(schema: z.ZodType, seen = new Set<unknown>()): boolean {
   if (seen.has(schema)) return false;
   seen.add(schema);
   if (z.globalRegistry.get(schema)?.contentEncoding === 'base64') return true;

@@ -78,7 +78,5 @@ export function principalOf(ctx: Ctx): Principal {
   return ctx.principal;
 }
 
-export type { KindRegistry } from '../jsonapi/resource.js';
-
 /** A resource kind rendered in a request: its functions see the whole request context. */
 export type Kind<R extends { id: string }> = ResourceKind<R, Ctx>;

@@ -17,10 +17,10 @@ import { presentsAdminToken } from './control-access.js';
  */
 
 /** Whether a request URL names a host the controls answer for. */
-export type HostCheck = (url: URL) => boolean;
+type HostCheck = (url: URL) => boolean;
 
 /** The hosts the controls answer for, from the config; `undefined` when ALLOWED_HOSTS is `*`. */
-export function controlHostCheck(config: Pick<Config, 'publicUrl' | 'allowedHosts'>): HostCheck | undefined {
+function controlHostCheck(config: Pick<Config, 'publicUrl' | 'allowedHosts'>): HostCheck | undefined {
   const rules = config.allowedHosts === undefined ? [] : hostRules(config.allowedHosts);
   if (rules === undefined) return undefined;
   const publicHost = config.publicUrl === undefined ? undefined : bareHost(new URL(config.publicUrl).hostname);

@@ -70,7 +70,7 @@ export interface DeprecatedUse {
 }
 
 /** What a check looks at of one request. */
-export interface RequestParts {
+interface RequestParts {
   search: URLSearchParams;
   header(name: string): string | undefined;
   /** The body as parsed (not validated), when the endpoint read one. */

@@ -39,7 +39,7 @@ export interface ServedOperation {
 const AUTH_SERVER_TAG = 'Authentication';
 
 /** Production writes one path with its query (`...{payment_id}?hmac={hmac}`): the path alone names the operation, whatever its parameters are called. */
-export const routeOf = (key: string): string => key.replace(/\?.*$/, '').replace(/\{[^}]+\}/g, '{}');
+const routeOf = (key: string): string => key.replace(/\?.*$/, '').replace(/\{[^}]+\}/g, '{}');
 
 const byRoute = new Map<string, string[]>();
 for (const key of PRODUCTION_OPERATIONS) {

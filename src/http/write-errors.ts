@@ -5,7 +5,7 @@ import type { DataWriteError } from '../store/persistence-api.js';
  * Seconds a client is asked to wait after a change the data file refused. A full disk does not
  * empty itself within a second, and a client retrying at once would only meet it again.
  */
-export const WRITE_RETRY_AFTER_SECONDS = 10;
+const WRITE_RETRY_AFTER_SECONDS = 10;
 
 /** 503 for a change that could not be written: the store took it back, so the same request may simply be sent again. */
 export function unavailableOf(error: DataWriteError): ApiError {

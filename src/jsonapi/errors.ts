@@ -12,7 +12,7 @@ export interface ErrorObject {
 }
 
 /** The error codes of the API and their default HTTP status and title. */
-export const codes = {
+const codes = {
   notFound: { code: '10000', status: 404, title: 'Not Found' },
   internal: { code: '10001', status: 500, title: 'Internal Server Error' },
   // Production has no code of its own for this; 10001 is its code for a failure on the server's side.

@@ -3,8 +3,8 @@ import { formatQuery } from './links.js';
 
 export type Page = { number: number; size: number };
 
-export const DEFAULT_PAGE_SIZE = 30;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 30;
+const MAX_PAGE_SIZE = 100;
 
 /**
  * Reads `page[number]` and `page[size]` leniently, as production does: values that are not
@@ -22,7 +22,7 @@ function positiveInt(raw: string | null): number | undefined {
   return value >= 1 && Number.isSafeInteger(value) ? value : undefined;
 }
 
-export type PageLinks = { self: string; first: string; last: string; prev?: string; next?: string };
+type PageLinks = { self: string; first: string; last: string; prev?: string; next?: string };
 
 /**
  * One page of `rows` with `meta` and links that keep every other query parameter of the request.

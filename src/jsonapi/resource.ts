@@ -92,7 +92,7 @@ export function toResourceObject<R extends { id: string }, C extends RenderConte
 }
 
 /** Drops `undefined` and `null` values: optional attributes without a value are left out (those of `keep` are `null`). */
-export function compact(attributes: Record<string, unknown>, keep: readonly string[] = []): Record<string, unknown> {
+function compact(attributes: Record<string, unknown>, keep: readonly string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(attributes)) {
     if (value !== undefined && value !== null) out[key] = value;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ResourceKind } from './resource.js';
 
 /** PascalCase name of a resource type, for schema ids: `service-rates` -> `ServiceRate`. */
-export function schemaName(type: string): string {
+function schemaName(type: string): string {
   const singular = type.endsWith('ies') ? type.slice(0, -3) + 'y' : type.endsWith('ses') ? type.slice(0, -2) : type.replace(/s$/, '');
   return singular.replace(/(^|[-_])([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 }
@@ -10,7 +10,7 @@ export function schemaName(type: string): string {
 const linkage = (targets: readonly string[]) =>
   z.object({ type: z.enum(targets as [string, ...string[]]), id: z.string(), meta: z.record(z.string(), z.unknown()).optional() });
 
-export const errorSchema = z
+const errorSchema = z
   .object({
     status: z.string(),
     code: z.string(),
@@ -23,10 +23,10 @@ export const errorSchema = z
 
 export const errorDocument = z.object({ errors: z.array(errorSchema) }).meta({ id: 'ErrorDocument' });
 
-export const paginationMeta = z.object({ total_pages: z.number().int(), total_records: z.number().int() }).meta({ id: 'PaginationMeta' });
+const paginationMeta = z.object({ total_pages: z.number().int(), total_records: z.number().int() }).meta({ id: 'PaginationMeta' });
 
 // Plain strings, as production declares them: the URLs carry `page[number]`, whose brackets a strict URI check refuses.
-export const paginationLinks = z
+const paginationLinks = z
   .strictObject({ self: z.string(), first: z.string(), last: z.string(), prev: z.string().optional(), next: z.string().optional() })
   .meta({ id: 'PaginationLinks' });
 

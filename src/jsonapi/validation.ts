@@ -56,7 +56,7 @@ function unionTypes(issue: RawIssue & { code: 'invalid_union' }): string[] | und
  * message still wins. It sees the input, which finished issues do not carry, and so tells a
  * missing member ("is required") from one of the wrong type ("must be an integer, not a string").
  */
-export function readableIssue(issue: RawIssue): string | undefined {
+function readableIssue(issue: RawIssue): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
       return issue.input === undefined ? 'is required' : `must be ${expectedOf(issue)}, not ${kindOf(issue.input)}`;
@@ -97,7 +97,7 @@ function detailOf(issue: z.core.$ZodIssue, field: string): string {
  * form filled in wrong has a dozen or two); 100 keep every such list whole, while a body of
  * 20,000 unknown members gets 101 errors (about 20 KB) instead of 20,000 (megabytes).
  */
-export const MAX_ERRORS = 100;
+const MAX_ERRORS = 100;
 
 /** How many errors `issues` make: one per issue, one per unknown key. */
 function countErrors(issues: readonly z.core.$ZodIssue[]): number {
@@ -111,7 +111,7 @@ function countErrors(issues: readonly z.core.$ZodIssue[]): number {
  * error says how many were left out (`meta.more_errors`). Body issues point into the document
  * (`source.pointer`), query issues name the parameter (`source.parameter`).
  */
-export function schemaErrors(error: z.ZodError, where: 'pointer' | 'parameter' | 'header', prefix: readonly (string | number)[] = []): ErrorObject[] {
+function schemaErrors(error: z.ZodError, where: 'pointer' | 'parameter' | 'header', prefix: readonly (string | number)[] = []): ErrorObject[] {
   const errors: ErrorObject[] = [];
   // A header the API cannot use is an Invalid Request Header (10004), as production names it.
   const kind = where === 'header' ? 'invalidHeader' : 'invalidSchema';

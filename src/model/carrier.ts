@@ -1,18 +1,18 @@
 import { z } from 'zod';
 
-export const labelFormat = z.object({
+const labelFormat = z.object({
   mime_type: z.enum(['application/pdf', 'application/zpl', 'image/png']),
   size: z.enum(['A4', 'A6']),
 });
-export type LabelFormat = z.infer<typeof labelFormat>;
+type LabelFormat = z.infer<typeof labelFormat>;
 
 /** What a carrier does with collections (production's `collections` member of a carrier). */
-export const carrierCollections = z.strictObject({
+const carrierCollections = z.strictObject({
   offers_collections: z.boolean(),
   voids_registered_collections: z.boolean(),
   allows_adding_registered_shipments_to_collection: z.boolean(),
 });
-export type CarrierCollections = z.infer<typeof carrierCollections>;
+type CarrierCollections = z.infer<typeof carrierCollections>;
 
 const pudo = z.strictObject({ can_get_pudo_by_id: z.boolean() });
 const deliveryDates = z.strictObject({ can_get_delivery_dates: z.boolean() });

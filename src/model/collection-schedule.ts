@@ -5,16 +5,15 @@ import { address } from './common.js';
 export const TOP_UP_SCHEDULE = 'top-up-collection-schedule';
 
 export const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-export type Weekday = (typeof weekdays)[number];
 
 /** Production's pattern of a schedule time: `HH:MM`, optionally with a zone (`Z`, `+02:00`, `-5`). */
-export const SCHEDULE_TIME_PATTERN = /^([0-1]\d|2[0-3]):[0-5]\d(Z|(\+|-)\d?\d?(:\d\d)?)?$/;
+const SCHEDULE_TIME_PATTERN = /^([0-1]\d|2[0-3]):[0-5]\d(Z|(\+|-)\d?\d?(:\d\d)?)?$/;
 
 const scheduleTime = z.string().regex(SCHEDULE_TIME_PATTERN, 'must be HH:MM, optionally with a zone: Z, +02:00 or -05:00 (without one: UTC)');
 
 export const collectionScheduleTime = z.object({ from: scheduleTime, to: scheduleTime }).meta({ id: 'CollectionScheduleTime' });
 
-export const scheduleCollection = z
+const scheduleCollection = z
   .object({
     description: z.string().max(255).optional().describe('Given to every collection the schedule books.'),
     time: collectionScheduleTime,

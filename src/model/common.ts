@@ -59,8 +59,6 @@ export type Address = z.infer<typeof address>;
 /** Address of a recipient: a person must be named. */
 export const personAddress = address.extend({ first_name: text, last_name: text }).meta({ id: 'RecipientAddress' });
 
-export const identifier = <T extends string>(type: T) => z.object({ type: z.literal(type), id: z.string() });
-
 export type Identifier = { type: string; id: string };
 
 export const taxIdentificationNumber = z

@@ -17,7 +17,7 @@ export const contractAttributes = z
   })
   .meta({ id: 'ContractAttributes' });
 
-export type OwnerRef = { type: 'brokers' | 'organizations'; id: string };
+type OwnerRef = { type: 'brokers' | 'organizations'; id: string };
 
 /** Credentials encrypted at rest (AES-GCM); never part of any response. */
 export type SealedCredentials = { iv: string; tag: string; data: string };

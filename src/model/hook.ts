@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timestamp } from './common.js';
 
-export const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'older_than', 'newer_than'] as const;
+const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'older_than', 'newer_than'] as const;
 
 /** What hooks can run on. */
 export const hookResourceTypes = ['shipments', 'shipment-statuses', 'returns'] as const;
@@ -38,7 +38,7 @@ export const predicate = z
   })
   .meta({ id: 'HookPredicate' });
 
-export const hookTrigger = z
+const hookTrigger = z
   .object({
     resource_type: z.enum(hookResourceTypes),
     resource_action: z.enum(['create']),
@@ -58,7 +58,7 @@ export const updateValue = z
   })
   .meta({ id: 'HookUpdateValue' });
 
-export const sendValue = z
+const sendValue = z
   .object({
     url: z.url(),
     secret: z.string().max(255).optional(),
@@ -68,7 +68,7 @@ export const sendValue = z
   })
   .meta({ id: 'HookSendValue' });
 
-export const hookAction = z
+const hookAction = z
   .discriminatedUnion('action_type', [
     z.object({ action_type: z.literal('update-resource'), values: z.array(updateValue).min(1).max(50) }),
     z.object({ action_type: z.literal('send-resource'), values: z.array(sendValue).min(1).max(10) }),

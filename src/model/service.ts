@@ -7,7 +7,7 @@ export const deliveryMethods = ['pick-up', 'delivery'] as const;
 export const weekDays = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 
 /** Where a service ships from or to: a country, optionally narrowed by subdivision and postal code pattern. */
-export const addressRule = z
+const addressRule = z
   .object({
     country_code: countryCode,
     state_code: z.string().optional(),

@@ -30,7 +30,7 @@ export const item = z
   .meta({ id: 'ShipmentItem' });
 export type Item = z.infer<typeof item>;
 
-export const customs = z
+const customs = z
   .object({
     content_type: z.enum(['gifts', 'documents', 'merchandise', 'sample_merchandise', 'returned_merchandise']),
     invoice_number: z.string().max(255).optional(),
@@ -43,10 +43,10 @@ export const customs = z
   .meta({ id: 'Customs' });
 export type Customs = z.infer<typeof customs>;
 
-export const pickupLocation = z.object({ code: z.string().min(1).max(64), address: address.optional() }).meta({ id: 'PickupLocation' });
+const pickupLocation = z.object({ code: z.string().min(1).max(64), address: address.optional() }).meta({ id: 'PickupLocation' });
 
 /** Where the sender hands the parcel in; the sandbox stores it as given (no carrier checks it). */
-export const dropOffLocation = z.object({ code: z.string().min(1).max(64), address: address.optional() }).meta({ id: 'DropOffLocation' });
+const dropOffLocation = z.object({ code: z.string().min(1).max(64), address: address.optional() }).meta({ id: 'DropOffLocation' });
 
 /** The attributes a client may write; the read-only ones are added by `shipmentAttributes`. */
 export const writableShipmentAttributes = {
@@ -174,15 +174,13 @@ export type ShipmentStatusRecord = {
   created_at: number;
 };
 
-export const documentTypes = ['label', 'customs-declaration-form'] as const;
-
 /** A document of a registered shipment; its bytes are rendered when downloaded. */
 export type FileRecord = {
   id: string;
   shipment_id: string;
   /** The shipment's organization, which the files quota counts by (filled in for rows of older data files as they load). */
   organization_id: string;
-  document_type: (typeof documentTypes)[number];
+  document_type: 'label' | 'customs-declaration-form';
   formats: { extension: string; mime_type: string }[];
   created_at: number;
 };

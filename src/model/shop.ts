@@ -13,7 +13,7 @@ export const DEFAULT_LOCALE = 'en-GB';
  * Branding of the shop's return portal and tracking page, with production's members. Unknown
  * members are dropped rather than refused, as production's open objects accept them.
  */
-export const returnsBranding = z.object({
+const returnsBranding = z.object({
   domain: text(255).optional(),
   primary_color: color.optional(),
   accent_color: color.optional(),
@@ -35,7 +35,7 @@ export const returnsBranding = z.object({
   banner_url: text(255).optional(),
 });
 
-export const trackingBranding = z.object({
+const trackingBranding = z.object({
   background_color: color.optional(),
   foreground_color: color.optional(),
   primary_color: color.optional(),
@@ -46,7 +46,7 @@ export const trackingBranding = z.object({
   logo_url: text(255).optional(),
 });
 
-export const shopBranding = z.object({ returns: returnsBranding.optional(), tracking: trackingBranding.optional() }).meta({ id: 'ShopBranding' });
+const shopBranding = z.object({ returns: returnsBranding.optional(), tracking: trackingBranding.optional() }).meta({ id: 'ShopBranding' });
 
 /** The attributes a client may write (production's closed set, read-only ones aside). */
 export const writableShopAttributes = {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const statusLevels = ['pending', 'in-progress', 'success', 'failed', 'cancelled'] as const;
 
 /** What the sandbox stores a status for; production's answers know no `collections` (see statusKind). */
-export type StatusResourceType = 'shipments' | 'collections' | 'returns' | 'reports';
+type StatusResourceType = 'shipments' | 'collections' | 'returns' | 'reports';
 
 /** Attributes as answered: production's closed set and its `resource_type` enum. */
 export const statusAttributes = z

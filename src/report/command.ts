@@ -12,7 +12,7 @@ import { reportMarkdown } from './markdown.js';
 
 const FORMATS = ['json', 'markdown', 'junit'] as const;
 
-export const REPORT_USAGE = [
+const REPORT_USAGE = [
   'Usage: parcel-sandbox report --url <url> [--token <token>] [--format json|markdown|junit]',
   '                             [--fail-on refused,deprecated,5xx] [--organization-id <id> | --client-id <id>]',
   '',

@@ -13,7 +13,7 @@ export interface CapturedMessage {
 }
 
 /** A deprecated thing a request used: production's deprecation id, where the request used it (`operation`, a parameter, a header or a pointer), what to use instead. */
-export interface DeprecationNote {
+interface DeprecationNote {
   id: string;
   where: string;
   instead: string;

@@ -13,7 +13,7 @@ export type ParsedBody = { value: unknown } | { why: string };
  * A request body the endpoint did not parse is parsed for the log only up to this size (a body
  * refused before it was parsed, e.g. by a 401): the log never spends more on a body than this.
  */
-export const LOG_PARSE_BYTES = 64 * 1024;
+const LOG_PARSE_BYTES = 64 * 1024;
 
 /**
  * A body over the limit as a value: as the endpoint parsed it when it did (never parsed twice),

@@ -11,9 +11,9 @@
 /** Refusal causes kept per tenant; further causes are counted in `causesNotKept`. */
 export const MAX_CAUSES = 100;
 /** Statuses kept per operation (the sandbox answers about 20 different ones); others count as `other`. */
-export const MAX_STATUSES = 32;
+const MAX_STATUSES = 32;
 /** A pointer, parameter or header name longer than this is kept cut (a pointer names members the client chose). */
-export const MAX_SOURCE = 200;
+const MAX_SOURCE = 200;
 
 /** Where an error of a refusal points: a JSON pointer, a query parameter or a header. */
 export type CauseSource = { pointer: string } | { parameter: string } | { header: string };

@@ -14,7 +14,7 @@ import type { BodyLimits } from '../http/body-limits.js';
  * the client said `Connection: close`) made Node's fetch fail with EPIPE and curl see only
  * `100 Continue`; @hono/node-server's own drain (500 ms) closed under senders of 16 bodies of 5 MB.
  */
-export const LINGER_MS = 2000;
+const LINGER_MS = 2000;
 
 /**
  * ... reading at most this many bytes of it: past them the server stops reading (the client's
@@ -24,7 +24,7 @@ export const LINGER_MS = 2000;
  * Reading 1 MiB rather than 8 of each refused 5 MB body took the hostile bench's `/health` p99
  * from 37-39 ms to 19-28 ms with anonymous senders only (and 44-49 ms with all of them).
  */
-export const LINGER_BYTES = 1024 * 1024;
+const LINGER_BYTES = 1024 * 1024;
 
 /** Requests answered without 100 Continue: their body is not coming. */
 const uninvited = new WeakSet<IncomingMessage>();

@@ -53,7 +53,7 @@ const REASONS: Record<string, string> = {
 };
 
 /** Why a system error happened, in words, without the path (the answer to a client names no file). */
-export function errorReason(error: unknown): string {
+function errorReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code && REASONS[code]) return `${REASONS[code]} (${code})`;
   if (code) return code;

@@ -57,17 +57,17 @@ export type IdempotencyRecord = {
 } & StoredBody;
 
 /** A single revoked access token, by `jti`, kept until the token would have expired anyway. */
-export type RevokedTokenRecord = { id: string; expires_at: number };
+type RevokedTokenRecord = { id: string; expires_at: number };
 
 /**
  * A tenant that moved its own sandbox clock (`store/tenant-clocks.ts`): `id` is the organization
  * id, `offset_ms` how far its clock runs ahead of the time source. Tenants without a row follow
  * the global clock.
  */
-export type TenantClockRecord = { id: string; offset_ms: number };
+type TenantClockRecord = { id: string; offset_ms: number };
 
 /** Every table of the sandbox and the row type it holds. */
-export interface Tables {
+interface Tables {
   settings: SettingRecord;
   revokedTokens: RevokedTokenRecord;
   tenantClocks: TenantClockRecord;

@@ -39,7 +39,7 @@ async function must(answer: Promise<Answer>, status: number, what: string): Prom
 }
 
 /** A demo order of ten lamps in the shop, with the recipient's e-mail address. */
-export function demoOrderBody(shop: Json): Json {
+function demoOrderBody(shop: Json): Json {
   const country = shop.attributes.sender_address.country_code;
   return {
     data: {
@@ -64,7 +64,7 @@ export function demoOrderBody(shop: Json): Json {
   };
 }
 
-export function returnCreateBody(store: ReadView, caller: Caller, returns: TenantReturns, tagId?: string): Json {
+function returnCreateBody(store: ReadView, caller: Caller, returns: TenantReturns, tagId?: string): Json {
   const order = store.get('demoOrders', returns.orderId)!;
   return {
     data: {

@@ -19,7 +19,7 @@ export interface Booking {
   now: number;
 }
 
-export function carrierOfContract(store: ReadView, contract: ContractRecord | undefined): CarrierRecord | undefined {
+function carrierOfContract(store: ReadView, contract: ContractRecord | undefined): CarrierRecord | undefined {
   return contract ? store.get('carriers', contract.carrier_id) : undefined;
 }
 

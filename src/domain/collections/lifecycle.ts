@@ -36,7 +36,7 @@ export function isOpen(store: ReadView, collection: CollectionRecord, now: numbe
 }
 
 /** The carrier's reference of a booked collection, the same for the same collection. */
-export function collectionReference(carrierCode: string, collectionId: string): string {
+function collectionReference(carrierCode: string, collectionId: string): string {
   const hex = createHash('sha256').update(`collection:${collectionId}`).digest('hex');
   const digits = [...hex.slice(0, 20)].map((char) => (parseInt(char, 16) % 10).toString()).join('');
   return `${carrierCode
@@ -60,7 +60,7 @@ export function registerCollection(tx: Tx, rules: Rules, collection: CollectionR
 }
 
 /** The shipment leaves its collection (it was not taken, or the collection is gone). */
-export function release(tx: Tx, shipment: ShipmentRecord, at: number): void {
+function release(tx: Tx, shipment: ShipmentRecord, at: number): void {
   tx.update('shipments', shipment.id, { collection_id: undefined, updated_at: Math.max(shipment.updated_at, at) });
 }
 

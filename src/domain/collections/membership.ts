@@ -40,7 +40,7 @@ export function nextCollection(store: ReadView, shopId: string, contractId: stri
 }
 
 /** Why a collection takes no shipments now, or `undefined` when it is open. */
-export function closedBecause(store: ReadView, collection: CollectionRecord, now: number): string | undefined {
+function closedBecause(store: ReadView, collection: CollectionRecord, now: number): string | undefined {
   if (isOpen(store, collection, now)) return undefined;
   const status = collectionStatus(store, collection);
   if (status === 'collection-concept' || status === 'collection-registered') {

@@ -29,7 +29,7 @@ function offsetMinutes(time: string): number {
 }
 
 /** A schedule time as minutes after the local midnight, turned into minutes after UTC midnight of the same date. */
-export function utcMinutes(time: string): number {
+function utcMinutes(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) - offsetMinutes(time);
 }
 
@@ -39,7 +39,7 @@ export function windowOn(schedule: Pick<CollectionScheduleRecord, 'collection'>,
 }
 
 /** The occurrences whose window opens in (`after`, `until`], in time order. */
-export function occurrences(schedule: Pick<CollectionScheduleRecord, 'days' | 'collection'>, after: number, until: number): { from: number; to: number }[] {
+function occurrences(schedule: Pick<CollectionScheduleRecord, 'days' | 'collection'>, after: number, until: number): { from: number; to: number }[] {
   const out: { from: number; to: number }[] = [];
   for (let day = Math.floor(after / DAY) * DAY - DAY; day <= until + DAY; day += DAY) {
     // JavaScript counts days from Sunday; production names them from Monday.

@@ -10,11 +10,6 @@ export function tokens(pointer: string): string[] {
   return body.split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** The canonical form, with a leading `/`. */
-export function normalize(pointer: string): string {
-  return '/' + (pointer.startsWith('/') ? pointer.slice(1) : pointer);
-}
-
 /** The value at a pointer, or `undefined` when any step is missing. */
 export function valueAt(document: unknown, pointer: string): unknown {
   let current: unknown = document;

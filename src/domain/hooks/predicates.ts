@@ -31,7 +31,7 @@ function compare(actual: unknown, expected: Scalar): number | undefined {
 const UNIT_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400, week: 604800 };
 
 /** Seconds of a duration: a number, or text such as `30 days` or `12 hours`. */
-export function durationSeconds(value: Scalar): number | undefined {
+function durationSeconds(value: Scalar): number | undefined {
   const plain = asNumber(value);
   if (plain !== undefined) return plain;
   const match = typeof value === 'string' ? /^\s*(\d+)\s*(second|minute|hour|day|week)s?\s*$/i.exec(value) : null;
@@ -42,7 +42,7 @@ export function durationSeconds(value: Scalar): number | undefined {
  * Whether one predicate holds for a resource document. A missing value only satisfies `!=`.
  * `older_than`/`newer_than` compare a Unix time with `now` (the sandbox clock): without it they do not hold.
  */
-export function holds(document: unknown, p: Predicate, now?: number): boolean {
+function holds(document: unknown, p: Predicate, now?: number): boolean {
   const actual = valueAt(document, p.pointer);
   switch (p.operator) {
     case 'older_than':

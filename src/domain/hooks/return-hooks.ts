@@ -13,7 +13,7 @@ import type { HookDocument } from './shipment-document.js';
 import { scheduleDeliveries } from './webhooks.js';
 
 /** A return as hook predicates see it: attributes, relationships and `meta.order_created_at`. */
-export function returnDocument(tx: Tx, row: ReturnRecord): HookDocument & { meta: Record<string, unknown> } {
+function returnDocument(tx: Tx, row: ReturnRecord): HookDocument & { meta: Record<string, unknown> } {
   const {
     id,
     organization_id: _o,

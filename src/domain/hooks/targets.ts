@@ -3,8 +3,8 @@ import { writableShipmentAttributes } from '../../model/shipment.js';
 import { tokens } from './pointer.js';
 
 /** To-one relationships of a shipment a hook may set, with the one type each points at. */
-export const TO_ONE = { service: 'services', contract: 'contracts', liability_coverage: 'liability-coverages', collection: 'collections' } as const;
-export type ToOneName = keyof typeof TO_ONE;
+const TO_ONE = { service: 'services', contract: 'contracts', liability_coverage: 'liability-coverages', collection: 'collections' } as const;
+type ToOneName = keyof typeof TO_ONE;
 
 /** Relationships a shipment has that only the sandbox sets, so a hook pointing there gets a precise answer. */
 const READ_ONLY = ['shop', 'shipment_status', 'files', 'hook_logs', 'colli', 'consolidation_shipment', 'shipment_surcharges', 'manifest'];

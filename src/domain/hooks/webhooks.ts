@@ -9,7 +9,7 @@ import { writeLog } from './logs.js';
 import { RefusedAddress, checkTarget, guardedLookup, targetPolicy, type Target, type TargetPolicy } from './target-address.js';
 
 export const DELIVER_WEBHOOK = 'deliver-webhook';
-export const SIGNATURE_HEADER = 'X-MYPARCELCOM-SIGNATURE';
+const SIGNATURE_HEADER = 'X-MYPARCELCOM-SIGNATURE';
 const DEFAULT_TRIES = 3;
 const DEFAULT_RETRY_DELAY = 600;
 const TIMEOUT_MS = 10_000;
@@ -22,7 +22,7 @@ const ANSWER_READ_BYTES = 1024;
 const EXCERPT_CHARS = 120;
 
 /** HMAC-SHA256 hex digest of the raw body, keyed by the hook's secret (as production signs). */
-export function signature(secret: string, body: string): string {
+function signature(secret: string, body: string): string {
   return createHmac('sha256', secret).update(body).digest('hex');
 }
 
@@ -43,7 +43,7 @@ export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, res
 }
 
 /** A short excerpt of an answer, safe to show: printable characters only, whitespace collapsed. */
-export function excerpt(text: string): string {
+function excerpt(text: string): string {
   const clean = text
     .replace(/[^\x20-\x7e\u00a0-\u024f]+/g, ' ')
     .replace(/\s+/g, ' ')

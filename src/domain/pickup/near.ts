@@ -11,13 +11,13 @@ import { roundCoordinate, type PickupLocation } from './location-types.js';
 import { postalCodeIn } from './postal-codes.js';
 
 /** A point farther than this from every city the sandbox knows has no locations. */
-export const NEAREST_CITY_LIMIT = 50_000;
+const NEAREST_CITY_LIMIT = 50_000;
 
 const EARTH_RADIUS = 6_371_000;
 const radians = (degrees: number): number => (degrees * Math.PI) / 180;
 
 /** Great-circle distance in metres (haversine). */
-export function metresBetween(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
+function metresBetween(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
   const dLat = radians(b.latitude - a.latitude);
   const dLon = radians(b.longitude - a.longitude);
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(radians(a.latitude)) * Math.cos(radians(b.latitude)) * Math.sin(dLon / 2) ** 2;

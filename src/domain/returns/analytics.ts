@@ -4,7 +4,7 @@ import { DAY, dayOf, momentOf, monthOf } from './moments.js';
 import { claimsItems } from './orders.js';
 
 /** Histograms cover this many days up to today on the sandbox clock, unless the query says otherwise. */
-export const DEFAULT_DAYS = 30;
+const DEFAULT_DAYS = 30;
 
 export interface Window {
   shops?: readonly string[];

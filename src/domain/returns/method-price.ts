@@ -6,7 +6,7 @@ import { priceBreakdown } from '../shipments/pricing.js';
 
 /** Grams a return of this method weighs when nothing else says: its default weight, else 1 kg. */
 export const DEFAULT_RETURN_GRAMS = 1000;
-export const methodGrams = (method: ReturnMethodRecord, weight?: number): number =>
+const methodGrams = (method: ReturnMethodRecord, weight?: number): number =>
   weight ?? (method.default_weight ? grams(method.default_weight) : DEFAULT_RETURN_GRAMS);
 
 /** What the return label of a method costs the shop at a weight (the carrier rate, as for a shipment). */

@@ -46,7 +46,7 @@ function checkCarriage(
 }
 
 /** Every rule of a method at once: its shop, what carries it, its options. */
-export function checkMethod(acting: Acting, input: MethodInput): ShopRecord {
+function checkMethod(acting: Acting, input: MethodInput): ShopRecord {
   const problems = new Problems();
   const shop = ownShop(acting.rules.store, organizationOf(acting), input.shop_id);
   if (!shop) problems.add(`The relationship 'shop' points at shops '${input.shop_id}', which does not exist or is not available to you.`, rel('shop'));

@@ -10,7 +10,7 @@ import { statusRow } from './statuses.js';
 
 export const GENERATE_RETURN_REPORT = 'generate-return-report';
 /** Seconds on the sandbox clock a report waits in the queue, then is generated. */
-export const REPORT_DELAY = 5;
+const REPORT_DELAY = 5;
 
 function setReportStatus(tx: Tx, report: ReturnReportRecord, code: ReportStatusCode, at: number, extra: Partial<ReturnReportRecord> = {}): ReturnReportRecord {
   return tx.update('returnReports', report.id, { ...extra, status_code: code, status_id: statusRow(tx, code).id, updated_at: at });

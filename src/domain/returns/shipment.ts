@@ -15,7 +15,7 @@ import { syncSurcharges } from '../shipments/surcharges.js';
 import { DEFAULT_RETURN_GRAMS } from './method-price.js';
 
 /** The names of a return's tags: its shipment carries them, so sandbox trigger tags steer it. */
-export const tagNames = (store: ReadView, row: ReturnRecord): string[] =>
+const tagNames = (store: ReadView, row: ReturnRecord): string[] =>
   row.tag_ids.flatMap((id) => {
     const tag = store.get('returnTags', id);
     return tag ? [tag.name] : [];

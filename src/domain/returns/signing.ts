@@ -8,7 +8,7 @@ import { DomainError } from '../errors.js';
  * because both routes need the shop's access token and find only its own returns: a page that
  * opens without a token is signed with the sandbox's secret instead (`capabilities.ts`).
  */
-export const RETURNS_HMAC_KEY = 'parcel-sandbox-returns';
+const RETURNS_HMAC_KEY = 'parcel-sandbox-returns';
 
 /** Hex HMAC-SHA256 of `message` under the sandbox key. */
 export const sign = (message: string): string => createHmac('sha256', RETURNS_HMAC_KEY).update(message).digest('hex');

@@ -33,7 +33,7 @@ export function scheduleRegistration(tx: Tx, rules: Rules, shipment: ShipmentRec
 }
 
 /** Shipment numbers win; organization numbers of another (type, country) are added. */
-export function mergeTaxNumbers(own: readonly TaxIdentificationNumber[] = [], organization: readonly TaxIdentificationNumber[] = []) {
+function mergeTaxNumbers(own: readonly TaxIdentificationNumber[] = [], organization: readonly TaxIdentificationNumber[] = []) {
   const key = (n: TaxIdentificationNumber) => `${n.type}:${n.country_code}`;
   const taken = new Set(own.map(key));
   const merged = [...own, ...organization.filter((n) => !taken.has(key(n)))];
@@ -78,7 +78,7 @@ export function refusal(tx: ReadView, shipment: ShipmentRecord): Refusal | undef
 }
 
 /** How many files a registration makes: the label, and a customs declaration for an international shipment. */
-export const filesMade = (shipment: ShipmentRecord): number => (isInternational({ attributes: shipment }) ? 2 : 1);
+const filesMade = (shipment: ShipmentRecord): number => (isInternational({ attributes: shipment }) ? 2 : 1);
 
 /**
  * Why registering the shipment would take its organization past the files quota, or `undefined`.
@@ -112,7 +112,7 @@ function createFiles(tx: Tx, shipment: ShipmentRecord, at: number): void {
   }
 }
 
-export function extensionOf(mimeType: string): string {
+function extensionOf(mimeType: string): string {
   return mimeType === 'application/zpl' ? 'zpl' : mimeType === 'image/png' ? 'png' : 'pdf';
 }
 

@@ -9,7 +9,7 @@ function digits(seed: string, count: number): string {
 }
 
 /** UPU S10 check digit, as on international postal items (weights 8 6 4 2 3 5 9 7). */
-export function s10CheckDigit(serial: string): number {
+function s10CheckDigit(serial: string): number {
   const weights = [8, 6, 4, 2, 3, 5, 9, 7];
   const sum = [...serial].reduce((total, digit, i) => total + Number(digit) * weights[i]!, 0);
   const check = 11 - (sum % 11);

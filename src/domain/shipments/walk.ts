@@ -11,7 +11,7 @@ export const WALK_SHIPMENT = 'walk-shipment';
  * previous one on the sandbox clock: handed over after an hour, sorted, out with the courier the
  * next morning, delivered at noon.
  */
-export const WALK = [
+const WALK = [
   { code: 'shipment-received-by-carrier', after: 3600, carrier: { code: 'A01', description: 'Parcel received by the carrier' } },
   { code: 'shipment-at-sorting', after: 3 * 3600, carrier: { code: 'B01', description: 'Parcel is being sorted' } },
   { code: 'shipment-with-courier', after: 12 * 3600, carrier: { code: 'C01', description: 'Parcel is out for delivery' } },

@@ -14,10 +14,9 @@ export const grams = (w: Weight): number => Math.max(1, Math.round(w.amount * GR
 export const money = z
   .strictObject({ amount: z.number().int(), currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code') })
   .meta({ id: 'ReturnPrice' });
-export type Money = z.infer<typeof money>;
 
 /** A text per locale, `{"en-GB": "...", "nl-NL": "..."}`. */
-export const localizedField = z
+const localizedField = z
   .record(z.string().regex(/^[a-z]{2}-[A-Z]{2}$/, 'keys must be locales such as en-GB'), z.string().min(1).max(255))
   .refine((value) => Object.keys(value).length > 0, 'needs at least one locale')
   .meta({ id: 'LocalizedField' });
@@ -57,7 +56,6 @@ export type OrderItem = z.infer<typeof orderItem>;
 export const consumerAddress = address
   .extend({ first_name: z.string().min(1).max(255), last_name: z.string().min(1).max(255), email: z.email() })
   .meta({ id: 'ConsumerAddress' });
-export type ConsumerAddress = z.infer<typeof consumerAddress>;
 
 /** Where returns go: a named person or desk at an address. */
 export const returnToAddress = address

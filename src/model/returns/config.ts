@@ -10,7 +10,7 @@ import { localizedText, returnCountryCodes, returnToAddress, weight, type Locali
 
 export const answerTypes = ['string', 'boolean'] as const;
 export const returnTypes = ['self-shipment', 'store-drop-off', 'shipment'] as const;
-export type ReturnType = (typeof returnTypes)[number];
+type ReturnType = (typeof returnTypes)[number];
 
 export const returnReasonAttributes = z
   .strictObject({

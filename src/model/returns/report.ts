@@ -29,8 +29,7 @@ export const returnReportFilters = z
   .meta({ id: 'ReturnReportFilters' });
 export type ReturnReportFilters = z.infer<typeof returnReportFilters>;
 
-export const reportStatusCodes = ['report-queued', 'report-in-progress', 'report-finished', 'report-failed'] as const;
-export type ReportStatusCode = (typeof reportStatusCodes)[number];
+export type ReportStatusCode = 'report-queued' | 'report-in-progress' | 'report-finished' | 'report-failed';
 
 export const returnReportAttributes = z
   .strictObject({

@@ -4,23 +4,15 @@ import { shopLocales } from '../shop.js';
 import { consumerAddress, itemFeature, money, returnToAddress, weight, type LocalizedText, type OrderItem } from './common.js';
 import { packageTypes } from './order.js';
 
-export const returnStatusCodes = [
-  'return-pending',
-  'return-approved',
-  'return-rejected',
-  'return-deadline-passed',
-  'return-payment-pending',
-  'return-payment-failed',
-  'return-reissued',
-] as const;
-export type ReturnStatusCode = (typeof returnStatusCodes)[number];
+export type ReturnStatusCode =
+  'return-pending' | 'return-approved' | 'return-rejected' | 'return-deadline-passed' | 'return-payment-pending' | 'return-payment-failed' | 'return-reissued';
 
 export const outcomes = ['refund', 'exchange'] as const;
 
 const text = z.union([z.string(), z.record(z.string(), z.string())]);
 
 /** A returned item as answered (production's GetReturnItem, a closed object). */
-export const returnItem = z
+const returnItem = z
   .strictObject({
     id: z.string(),
     sku: z.string().nullable().optional(),
@@ -44,7 +36,7 @@ export const returnItem = z
   })
   .meta({ id: 'ReturnItem' });
 
-export const shipmentRegistration = z
+const shipmentRegistration = z
   .object({
     invocation: z.enum(['manual', 'automatic']),
     status: z.enum(['pending', 'success', 'failed']),
@@ -53,7 +45,7 @@ export const shipmentRegistration = z
   })
   .meta({ id: 'ReturnShipmentRegistration' });
 
-export const returnPayment = z
+const returnPayment = z
   .object({
     created_at: timestamp,
     paid_at: timestamp.optional(),

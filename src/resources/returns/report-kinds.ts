@@ -7,7 +7,7 @@ import { fileKind } from '../shipment-kinds.js';
 const mine = <R extends { organization_id: string }>(ctx: Ctx, row: R | undefined): R | undefined =>
   row && row.organization_id === ctx.principal?.organizationId ? row : undefined;
 
-export const reportFilePath = (file: ReturnReportFileRecord) => `/returns/v1/reports/${file.report_id}/files/${file.id}`;
+const reportFilePath = (file: ReturnReportFileRecord) => `/returns/v1/reports/${file.report_id}/files/${file.id}`;
 
 export const returnReportKind: Kind<ReturnReportRecord> = {
   type: 'return-reports',

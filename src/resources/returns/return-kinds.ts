@@ -13,7 +13,7 @@ import {
   type ReturnRecord,
 } from '../../model/returns/return.js';
 
-export const returnVisible = (ctx: Ctx, row: ReturnRecord): boolean => row.organization_id === ctx.principal?.organizationId;
+const returnVisible = (ctx: Ctx, row: ReturnRecord): boolean => row.organization_id === ctx.principal?.organizationId;
 
 /** An item as answered: texts in the reader's (or the consumer's) language, photos as `data:` URLs. */
 function item(row: ReturnItemRecord, locale: string | undefined) {

@@ -7,7 +7,7 @@ import { shopLocales } from '../../model/shop.js';
 import { readOnly } from './common.js';
 
 /** An item a consumer returns (production's PostReturnItem). */
-export const postReturnItem = z
+const postReturnItem = z
   .strictObject({
     id: z.string().min(1).max(255).describe('The id of the order item.'),
     quantity: z.number().int().min(1).max(10_000),
