@@ -87,12 +87,13 @@ export const carrierSurchargeEndpoints = [
       409: { description: 'The body `type` is not `carrier-surcharges` (10007).', schema: errorDocument },
       422: { description: 'An unknown carrier, or one you have no contract with (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: carrierSurchargeIncludes,
+    handler: async (ctx, { body, include }) => {
       checkIdentity(body.data, 'carrier-surcharges');
       const { attributes, relationships } = body.data;
       const carrierId = relatedId(relationships.carrier, 'carrier', ['carriers'])!;
       const row = await ctx.services.store.transact((tx) => createCarrierSurcharge(tx, ctx, { ...attributes, carrierId }));
-      return jsonApi(resourceDocument(ctx, carrierSurchargeKind, row), 201, { location: ctx.url(carrierSurchargeKind.self(row)) });
+      return jsonApi(resourceDocument(ctx, carrierSurchargeKind, row, include), 201, { location: ctx.url(carrierSurchargeKind.self(row)) });
     },
   }),
   endpoint({
@@ -110,13 +111,14 @@ export const carrierSurchargeEndpoints = [
       409: { description: 'The body `type` or `id` does not match (10007).', schema: errorDocument },
       422: { description: 'An unknown carrier, or one you have no contract with (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { params: path, body }) => {
+    include: carrierSurchargeIncludes,
+    handler: async (ctx, { params: path, body, include }) => {
       const current = findOr404(ctx, 'carrierSurcharges', 'carrier-surcharges', path.carrier_surcharge_id, (row) => visible(ctx, row));
       checkIdentity(body.data, 'carrier-surcharges', current.id);
       const carrier = body.data.relationships?.carrier;
       const carrierId = carrier ? relatedId(carrier, 'carrier', ['carriers']) : undefined;
       const row = await ctx.services.store.transact((tx) => updateCarrierSurcharge(tx, ctx, current, { ...body.data.attributes, carrierId }));
-      return jsonApi(resourceDocument(ctx, carrierSurchargeKind, row));
+      return jsonApi(resourceDocument(ctx, carrierSurchargeKind, row, include));
     },
   }),
   endpoint({

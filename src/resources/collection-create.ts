@@ -17,6 +17,7 @@ import { address, timestamp } from '../model/common.js';
 import type { ContractRecord } from '../model/contract.js';
 import type { ShopRecord } from '../model/shop.js';
 import { collectionKind } from './collection-kind.js';
+import { collectionIncludes } from './include-paths.js';
 
 const schemas = resourceSchemas(collectionKind);
 
@@ -177,5 +178,6 @@ export const collectionCreateEndpoint = endpoint({
       schema: errorDocument,
     },
   },
+  include: collectionIncludes,
   handler: (ctx, { body, include }) => createCollection(ctx, body, include),
 });

@@ -4,9 +4,10 @@ import { addShipments } from '../domain/collections/membership.js';
 import { principalOf } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { plainJson } from '../http/respond.js';
-import { toResourceObject } from '../jsonapi/resource.js';
+import { resourceDocument } from '../jsonapi/document.js';
 import { errorDocument } from '../jsonapi/schemas.js';
 import { collectionVisible } from './collection-kind.js';
+import { manifestIncludes } from './include-paths.js';
 import { findOr404 } from './lookup.js';
 import { manifestKind } from './manifest-kinds.js';
 import { manifestDocument, manifestSchemas } from './manifests.js';
@@ -76,12 +77,13 @@ export const collectionRpcEndpoints = [
       200: { description: 'The manifest.', schema: manifestAnswer, contentTypes: ['application/json'] },
       422: { description: 'An unknown, voided or empty collection, or one without registered shipments (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: manifestIncludes,
+    handler: async (ctx, { body, include }) => {
       const { services } = ctx;
       const manifest = await services.store.transact((tx) =>
         createCollectionManifest(tx, ctx.rules, principalOf(ctx), body.data.collection_id, ctx.clock.now()),
       );
-      return plainJson({ data: toResourceObject(manifestKind, manifest, ctx) });
+      return plainJson(resourceDocument(ctx, manifestKind, manifest, include));
     },
   }),
   endpoint({

@@ -12,6 +12,7 @@ import { checkIdentity, resourceRequest } from '../jsonapi/request.js';
 import { errorDocument, resourceSchemas } from '../jsonapi/schemas.js';
 import { collectionAttributes, type CollectionRecord } from '../model/collection.js';
 import { collectionKind, collectionVisible } from './collection-kind.js';
+import { collectionIncludes } from './include-paths.js';
 import { findOr404 } from './lookup.js';
 
 /*
@@ -111,7 +112,8 @@ export const collectionWriteEndpoints = [
       },
       423: { description: 'The collection is booked, collected or voided, or its window has begun (10005).', schema: errorDocument },
     },
-    handler: async (ctx, { params: path, body }) => {
+    include: collectionIncludes,
+    handler: async (ctx, { params: path, body, include }) => {
       const current = findOr404(ctx, 'collections', 'collections', path.collection_id, (row) => collectionVisible(ctx, row));
       checkIdentity(body.data, 'collections', current.id);
       assertConcept(ctx, current, 'changed');
@@ -130,7 +132,7 @@ export const collectionWriteEndpoints = [
         const changed = tx.update('collections', current.id, changes);
         return attributes.register === true ? registerCollection(tx, ctx.rules, changed) : changed;
       });
-      return jsonApi(resourceDocument(ctx, collectionKind, row));
+      return jsonApi(resourceDocument(ctx, collectionKind, row, include));
     },
   }),
   endpoint({

@@ -112,7 +112,8 @@ export const contractTemplateEndpoints = [
       409: { description: 'The body `type` is not `contract-templates` (10007).', schema: errorDocument },
       422: { description: 'An unknown broker, carrier or service, or a service of another carrier (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: contractTemplateIncludes,
+    handler: async (ctx, { body, include }) => {
       if (ctx.principal) throw brokerOnly('Creating a contract template');
       const { data } = body;
       checkIdentity(data, 'contract-templates');
@@ -135,7 +136,7 @@ export const contractTemplateEndpoints = [
           service_ids: [...new Set(serviceIds)],
         }),
       );
-      return jsonApi(resourceDocument(ctx, contractTemplateKind, row), 201, { location: ctx.url(contractTemplatePath(row.id)) });
+      return jsonApi(resourceDocument(ctx, contractTemplateKind, row, include), 201, { location: ctx.url(contractTemplatePath(row.id)) });
     },
   }),
   endpoint({

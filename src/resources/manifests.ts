@@ -104,7 +104,8 @@ export const manifestEndpoints = [
         schema: errorDocument,
       },
     },
-    handler: async (ctx, { body }) => {
+    include: manifestIncludes,
+    handler: async (ctx, { body, include }) => {
       const { data } = body;
       checkIdentity(data, 'manifests');
       const rel = data.relationships;
@@ -125,7 +126,7 @@ export const manifestEndpoints = [
       };
       const { services } = ctx;
       const manifest = await services.store.transact((tx) => createManifest(tx, ctx.rules, principalOf(ctx), request, ctx.clock.now()));
-      return jsonApi(resourceDocument(ctx, manifestKind, manifest), 201, { location: ctx.url(manifestKind.self(manifest)) });
+      return jsonApi(resourceDocument(ctx, manifestKind, manifest, include), 201, { location: ctx.url(manifestKind.self(manifest)) });
     },
   }),
   endpoint({

@@ -13,6 +13,7 @@ import { errorDocument } from '../jsonapi/schemas.js';
 import { price } from '../model/common.js';
 import { item, physicalProperties } from '../model/shipment.js';
 import { createAttributes, createRelationships, draftFromCreate, labelAndServiceMeta } from './shipment-requests.js';
+import { shipmentIncludes } from './include-paths.js';
 import { shipmentKind } from './shipment-kinds.js';
 import { multiColliShipmentDocument } from './shipment-variants.js';
 
@@ -51,14 +52,14 @@ const multiColliRequest = resourceRequest({
 
 type Body = z.output<typeof multiColliRequest>;
 
-async function respond(ctx: Ctx, body: Body, colli: z.output<typeof meta>['colli'], remember?: Remember): Promise<Response> {
+async function respond(ctx: Ctx, body: Body, colli: z.output<typeof meta>['colli'], include: readonly string[], remember?: Remember): Promise<Response> {
   const draft = masterDraft(draftFromCreate(body), colli);
   const resolved = resolveDraft(ctx, draft);
   checkMultiColliService(ctx.services.store, draft, resolved);
   const renderers = await import('../domain/labels/index.js');
   const { text, id } = await ctx.services.store.transact((tx) => {
     const created = createMultiColliShipment(tx, ctx, draft, resolved, colli);
-    const document = resourceDocument(ctx, shipmentKind, created.master) as { data: { relationships: Record<string, unknown> } };
+    const document = resourceDocument(ctx, shipmentKind, created.master, include) as { data: { relationships: Record<string, unknown> } };
     // Production's answer names each collo with its tracking and documents.
     document.data.relationships.colli = {
       data: created.colli.map((row) => ({
@@ -102,13 +103,21 @@ export const multiColliShipmentEndpoints = [
       },
       423: { description: 'A request with the same Idempotency-Key is still being processed.', schema: errorDocument },
     },
-    handler: async (ctx, { body, rawBody, search, headers }) => {
+    include: shipmentIncludes,
+    handler: async (ctx, { body, rawBody, search, headers, include }) => {
       checkIdentity(body.data, 'shipments');
       const colli = body.meta?.colli;
       if (!colli) throw ApiError.invalid('meta with colli is required: the parcels of the shipment, each with its weight.', '/meta');
       const key = headers['Idempotency-Key'];
-      if (key === undefined) return respond(ctx, body, colli);
-      return idempotent(ctx, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) => respond(ctx, body, colli, remember), 423);
+      if (key === undefined) return respond(ctx, body, colli, include);
+      return idempotent(
+        ctx,
+        principalOf(ctx).clientId,
+        key,
+        requestFingerprint(rawBody, search),
+        (remember) => respond(ctx, body, colli, include, remember),
+        423,
+      );
     },
   }),
 ];

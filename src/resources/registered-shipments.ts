@@ -11,6 +11,7 @@ import { checkIdentity, resourceRequest } from '../jsonapi/request.js';
 import { errorDocument } from '../jsonapi/schemas.js';
 import { collectionTime } from '../model/collection.js';
 import { createAttributes, createRelationships, draftFromCreate, labelAndServiceMeta } from './shipment-requests.js';
+import { shipmentIncludes } from './include-paths.js';
 import { shipmentKind } from './shipment-kinds.js';
 import { registeredShipmentDocument } from './shipment-variants.js';
 
@@ -76,6 +77,7 @@ export const registeredShipmentEndpoints = [
       },
       423: { description: 'A request with the same Idempotency-Key is still being processed.', schema: errorDocument },
     },
+    include: shipmentIncludes,
     handler: async (ctx, { body, rawBody, search, include, headers }) => {
       checkIdentity(body.data, 'shipments');
       const key = headers['Idempotency-Key'];

@@ -10,6 +10,7 @@ import { textResponse } from '../http/response-text.js';
 import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../jsonapi/document.js';
 import { checkIdentity } from '../jsonapi/request.js';
 import { errorDocument } from '../jsonapi/schemas.js';
+import { shipmentIncludes } from './include-paths.js';
 import { findOr404 } from './lookup.js';
 import { createShipmentRequest, draftFromCreate, draftFromUpdate, updateShipmentRequest } from './shipment-requests.js';
 import { shipmentKind, shipmentSchemas as schemas, shipmentVisible } from './shipment-kinds.js';
@@ -45,6 +46,7 @@ export const shipmentWriteEndpoints = [
       409: { description: 'Wrong type (10007), or the same Idempotency-Key is still being processed.', schema: errorDocument },
       422: { description: 'A business rule was broken (10008); each error points at its field.', schema: errorDocument },
     },
+    include: shipmentIncludes,
     handler: async (ctx, { body, rawBody, search, include, headers }) => {
       checkIdentity(body.data, 'shipments');
       const draft = draftFromCreate(body);
@@ -70,6 +72,7 @@ export const shipmentWriteEndpoints = [
       422: { description: 'A business rule was broken (10008).', schema: errorDocument },
       423: { description: 'The shipment is registered and cannot be changed (10005).', schema: errorDocument },
     },
+    include: shipmentIncludes,
     handler: async (ctx, { params, body, include }) => {
       const current = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
       checkIdentity(body.data, 'shipments', current.id);

@@ -102,11 +102,12 @@ export const methodEndpoints = [
       409: { description: 'The body type is not return-methods (10007).', schema: errorDocument },
       422: { description: 'Each rule the method breaks (10008), at its pointer.', schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: returnMethodIncludes,
+    handler: async (ctx, { body, include }) => {
       checkIdentity(body.data, 'return-methods');
       const input = { service_option_ids: [], ...fields(body.data.attributes, body.data.relationships) } as MethodInput;
       const row = await createMethod(ctx, input);
-      return jsonApi(resourceDocument(ctx, returnMethodKind, row), 201, { location: ctx.url(returnMethodKind.self(row)) });
+      return jsonApi(resourceDocument(ctx, returnMethodKind, row, include), 201, { location: ctx.url(returnMethodKind.self(row)) });
     },
   }),
   resolveEndpoint,
@@ -139,12 +140,13 @@ export const methodEndpoints = [
       409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
       422: { description: 'Each rule the changed method breaks (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { params: path, body }) => {
+    include: returnMethodIncludes,
+    handler: async (ctx, { params: path, body, include }) => {
       const current = methodOr404(ctx, path.return_method_id);
       checkIdentity(body.data, 'return-methods', current.id);
       const { shop: _shop, ...rels } = body.data.relationships ?? {};
       const row = await updateMethod(ctx, current.id, fields(body.data.attributes ?? {}, rels));
-      return jsonApi(resourceDocument(ctx, returnMethodKind, row));
+      return jsonApi(resourceDocument(ctx, returnMethodKind, row, include));
     },
   }),
   endpoint({

@@ -67,12 +67,13 @@ export const orderEndpoints = [
       409: { description: 'The body type is not demo-orders (10007).', schema: errorDocument },
       422: { description: "A shop other than the caller's (10008).", schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: demoOrderIncludes,
+    handler: async (ctx, { body, include }) => {
       checkIdentity(body.data, 'demo-orders');
       const { recipient_address, items, outbound_shipment_identifier, is_third_party } = body.data.attributes;
       const shopId = relatedId(body.data.relationships.shop, 'shop', ['shops'])!;
       const row = await createDemoOrder(ctx, { shopId, recipient_address, items, outbound_shipment_identifier, is_third_party });
-      return jsonApi(resourceDocument(ctx, demoOrderKind, row), 201, { location: ctx.url(demoOrderKind.self(row)) });
+      return jsonApi(resourceDocument(ctx, demoOrderKind, row, include), 201, { location: ctx.url(demoOrderKind.self(row)) });
     },
   }),
   endpoint({

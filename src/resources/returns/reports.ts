@@ -72,10 +72,11 @@ export const reportEndpoints = [
       201: { description: 'The queued report; `progress.total` is the projected number of lines.', schema: reportSchemas.document },
       409: { description: 'The body type is not return-reports (10007).', schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: returnReportIncludes,
+    handler: async (ctx, { body, include }) => {
       checkIdentity(body.data, 'return-reports');
       const row = await createReport(ctx, body.data.attributes.name, body.data.attributes.filters);
-      return jsonApi(resourceDocument(ctx, returnReportKind, row), 201, { location: ctx.url(returnReportKind.self(row)) });
+      return jsonApi(resourceDocument(ctx, returnReportKind, row, include), 201, { location: ctx.url(returnReportKind.self(row)) });
     },
   }),
   endpoint({

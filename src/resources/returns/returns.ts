@@ -99,7 +99,8 @@ export const returnEndpoints = [
       422: { description: 'Every rule the return breaks (10008), each at its pointer.', schema: errorDocument },
     },
     headers: languageHeader,
-    handler: async (ctx, { body, headers }) => {
+    include: returnIncludes,
+    handler: async (ctx, { body, headers, include }) => {
       checkIdentity(body.data, 'returns');
       const { attributes, relationships } = body.data;
       const asked = acceptLanguage(headers['Accept-Language']);
@@ -113,7 +114,7 @@ export const returnEndpoints = [
         items: attributes.items,
         locale,
       });
-      return jsonApi(resourceDocument(ctx, returnKind(), row), 201, { location: ctx.url(`/returns/v1/returns/${row.id}`) });
+      return jsonApi(resourceDocument(ctx, returnKind(), row, include), 201, { location: ctx.url(`/returns/v1/returns/${row.id}`) });
     },
   }),
   endpoint({
