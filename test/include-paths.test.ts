@@ -93,7 +93,7 @@ const writes = (): Endpoint[] => endpoints().filter((endpoint) => endpoint.metho
 
 describe('include on writes', () => {
   it('every write answering a resource takes the include paths of the GET of that resource', () => {
-    const found = writes().map((endpoint) => [nameOf(endpoint), [...(endpoint.include ?? [])].sort()]);
+    const found = writes().map((endpoint) => [nameOf(endpoint), [...(endpoint.include ?? [])].sort()] as const);
     const expected = writes().map((endpoint) => [nameOf(endpoint), readIncludes(answeredType(endpoint)!)]);
     expect(found).toEqual(expected);
     expect(found.filter(([, paths]) => paths.length > 0).length).toBeGreaterThanOrEqual(20);

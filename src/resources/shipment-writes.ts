@@ -14,6 +14,7 @@ import { shipmentIncludes } from './include-paths.js';
 import { findOr404 } from './lookup.js';
 import { createShipmentRequest, draftFromCreate, draftFromUpdate, updateShipmentRequest } from './shipment-requests.js';
 import { shipmentKind, shipmentSchemas as schemas, shipmentVisible } from './shipment-kinds.js';
+import { createdShipmentDocument } from './shipment-variants.js';
 
 const manage = { anyOf: ['shipments.manage'] } as const;
 const idParams = z.object({ shipment_id: z.string() });
@@ -22,7 +23,8 @@ async function respondCreated(ctx: Ctx, draft: ShipmentDraft, include: readonly 
   const resolved = resolveDraft(ctx, draft);
   const { body, shipment } = await ctx.services.store.transact((tx) => {
     const created = createShipment(tx, ctx, draft, resolved);
-    const text = JSON.stringify(resourceDocument(ctx, shipmentKind, created, include));
+    const { warnings } = resolved;
+    const text = JSON.stringify(resourceDocument(ctx, shipmentKind, created, include, warnings.length > 0 ? { meta: { warnings } } : {}));
     remember?.(tx, 201, text);
     return { body: text, shipment: created };
   });
@@ -42,7 +44,11 @@ export const shipmentWriteEndpoints = [
     body: createShipmentRequest,
     headers: idempotencyHeaders,
     responses: {
-      201: { description: 'The new shipment.', schema: schemas.document },
+      201: {
+        description:
+          'The new shipment; `meta.warnings` names a hint of the request it was made without (no upcoming collection for `meta.add_to_next_collection`).',
+        schema: createdShipmentDocument,
+      },
       409: { description: 'Wrong type (10007), or the same Idempotency-Key is still being processed.', schema: errorDocument },
       422: { description: 'A business rule was broken (10008); each error points at its field.', schema: errorDocument },
     },
