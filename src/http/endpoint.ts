@@ -14,7 +14,8 @@ import type { Ctx } from './context.js';
  *   request (see `authorizeControl`); POSTs need a JSON Content-Type;
  * - `{anyOf}`: a valid token holding at least one of the scopes; with `admin`, the admin token
  *   (SANDBOX_ADMIN_TOKEN, when one is configured) is taken too and acts as the broker of every
- *   organization: the handler then gets no principal.
+ *   organization, as does no token on a sandbox without one (like `control`, never for a web page
+ *   of another origin): the handler then gets no principal.
  */
 export type Auth = 'none' | 'public' | 'token' | 'control' | { anyOf: readonly Scope[]; admin?: true };
 

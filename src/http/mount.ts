@@ -10,7 +10,7 @@ import type { Services } from '../services.js';
 import { readBody } from './body.js';
 import { bodyLimitOf } from './body-limits.js';
 import { createCtx } from './context.js';
-import { authorizeControl, presentsAdminToken, requireJsonContentType } from './control-access.js';
+import { anonymousBroker, authorizeControl, presentsAdminToken, requireJsonContentType } from './control-access.js';
 import { honoPath, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 import { callerKey, countRequest, refuseSpentAddress } from './rate-limit.js';
@@ -64,7 +64,7 @@ async function authorize(services: Services, endpoint: Endpoint, c: Context): Pr
   const header = c.req.header('authorization');
   if (endpoint.auth === 'none') return undefined;
   if (endpoint.auth === 'control') return authorizeControl(services, c);
-  if (typeof endpoint.auth === 'object' && endpoint.auth.admin && presentsAdminToken(services, header)) return undefined;
+  if (typeof endpoint.auth === 'object' && endpoint.auth.admin && (presentsAdminToken(services, header) || anonymousBroker(services, c))) return undefined;
   const principal = await authenticate(services, header);
   if (endpoint.auth === 'public') return principal;
   if (!principal) {

@@ -63,7 +63,8 @@ function security(endpoint: Endpoint): SecurityRequirementObject[] {
   if (auth === 'public') return [{}, { OAuth2: [] }];
   if (auth === 'token') return [{ OAuth2: [] }];
   const scoped = auth.anyOf.map((scope) => ({ OAuth2: [scope] }));
-  return auth.admin ? [...scoped, { SandboxAdmin: [] }] : scoped;
+  // The broker's part: the admin token, or no token where none is configured (as at the controls).
+  return auth.admin ? [...scoped, { SandboxAdmin: [] }, {}] : scoped;
 }
 
 function parameters(endpoint: Endpoint): ParameterObject[] {
@@ -138,6 +139,9 @@ function responses(endpoint: Endpoint): ResponsesObject {
     add('401', 'With an admin token configured: no token (14003), or a bearer token that is neither the admin token nor a valid access token (14002).');
     add('403', "No token from a web page of another origin, or a tenant's access token where only the admin token may act (10013).");
     if (endpoint.method === 'post') add('415', 'The Content-Type is not JSON, or missing: every control POST needs Content-Type: application/json (10004).');
+  } else if (typeof endpoint.auth === 'object' && endpoint.auth.admin) {
+    add('401', 'No token where an admin token is configured (14003), or an invalid, expired or revoked one (14002).');
+    add('403', 'No token from a web page of another origin (10013), or an access token that lacks every accepted scope (14004).');
   } else if (endpoint.auth !== 'none') add('401', 'No access token (14003), or an invalid, expired or revoked one (14002).');
   // Every /_sandbox/ path, the visitor endpoint (auth none) too: http/control-hosts.ts.
   if (endpoint.path.startsWith('/_sandbox/')) {

@@ -78,7 +78,7 @@ export const organizationContractEndpoints = [
     operationId: 'listOrganizationContracts',
     summary: "List an organization's contracts",
     description:
-      "Takes organizations.manage: the contracts the organization can use, its own and those its broker shares with it. A client lists its own organization's only (another's id is 404); the admin token (SANDBOX_ADMIN_TOKEN) any organization's.",
+      "Takes organizations.manage: the contracts the organization can use, its own and those its broker shares with it. A client lists its own organization's only (another's id is 404); the admin token (SANDBOX_ADMIN_TOKEN), or no token on a sandbox without one, any organization's.",
     tag: 'Organizations',
     auth: { anyOf: ['organizations.manage'], admin: true },
     params,

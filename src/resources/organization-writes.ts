@@ -88,7 +88,7 @@ function changeable(ctx: Ctx, id: string): OrganizationRecord {
 const params = z.object({ organization_id: z.string() });
 const manage = { anyOf: ['organizations.manage'], admin: true } as const;
 const ownOrAny =
-  "Takes organizations.manage: a client changes its own organization only (another's id is 404); the sandbox's admin token (SANDBOX_ADMIN_TOKEN) acts as the broker and may change any.";
+  "Takes organizations.manage: a client changes its own organization only (another's id is 404); the sandbox's admin token (SANDBOX_ADMIN_TOKEN), or no token on a sandbox without one, acts as the broker and may change any.";
 
 export const organizationWriteEndpoints = [
   endpoint({
