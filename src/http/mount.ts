@@ -22,7 +22,6 @@ const NO_QUERY = new URLSearchParams();
 export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], services: Services): void {
   for (const endpoint of endpoints) {
     app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), async (c) => {
-      negotiate(c.req.header('accept'), endpoint.produces);
       let principal: Principal | undefined;
       try {
         principal = await authorize(services, endpoint, c);
@@ -32,6 +31,8 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
         throw error;
       }
       if (principal) c.set('principal', principal);
+      // After the token: a request without one learns it needs one (401) before anything else about it.
+      negotiate(c.req.header('accept'), endpoint.produces);
       // Counted before the request is looked at further, so a flood of bad requests is limited too.
       if (endpoint.rateLimit === undefined) {
         const key = callerKey(services, c, endpoint, principal);
@@ -66,7 +67,6 @@ async function authorize(services: Services, endpoint: Endpoint, c: Context): Pr
   if (endpoint.auth === 'control') return authorizeControl(services, c);
   if (typeof endpoint.auth === 'object' && endpoint.auth.admin && (presentsAdminToken(services, header) || anonymousBroker(services, c))) return undefined;
   const principal = await authenticate(services, header);
-  if (endpoint.auth === 'public') return principal;
   if (!principal) {
     throw ApiError.of('missingToken', 'This endpoint needs an access token: send Authorization: Bearer <token> (get one from POST /access-token).');
   }

@@ -60,9 +60,9 @@ function security(endpoint: Endpoint): SecurityRequirementObject[] {
   if (auth === 'none') return [];
   // Without a token only where no admin token is configured; a tenant's token acts on that tenant.
   if (auth === 'control') return [{}, { SandboxAdmin: [] }, { OAuth2: [] }];
-  if (auth === 'public') return [{}, { OAuth2: [] }];
   if (auth === 'token') return [{ OAuth2: [] }];
-  const scoped = auth.anyOf.map((scope) => ({ OAuth2: [scope] }));
+  // Each requirement is one alternative; scopes that must all be held are listed together.
+  const scoped = auth.anyOf.map((requirement) => ({ OAuth2: typeof requirement === 'string' ? [requirement] : [...requirement] }));
   // The broker's part: the admin token, or no token where none is configured (as at the controls).
   return auth.admin ? [...scoped, { SandboxAdmin: [] }, {}] : scoped;
 }
@@ -171,6 +171,16 @@ function responses(endpoint: Endpoint): ResponsesObject {
   return out;
 }
 
+/** Who may call an operation, in words, from its declaration (so no description has to say it). */
+export function accessText(endpoint: Endpoint): string | undefined {
+  const { auth } = endpoint;
+  if (auth === 'none' || auth === 'control') return undefined;
+  if (auth === 'token') return 'Any valid access token; no scope is needed.';
+  const named = auth.anyOf.map((requirement) => (typeof requirement === 'string' ? requirement : requirement.join(' and ')));
+  const scopes = named.length === 1 ? `Scope: ${named[0]}.` : `Scopes: ${named.slice(0, -1).join(', ')} or ${named.at(-1)}.`;
+  return auth.admin ? `${scopes} The admin token (SANDBOX_ADMIN_TOKEN), or no token on a sandbox without one, acts as the broker.` : scopes;
+}
+
 function operation(endpoint: Endpoint): OperationObject {
   const op: OperationObject = {
     operationId: endpoint.operationId,
@@ -180,7 +190,8 @@ function operation(endpoint: Endpoint): OperationObject {
     parameters: parameters(endpoint),
     responses: responses(endpoint),
   };
-  if (endpoint.description) op.description = endpoint.description;
+  const description = [endpoint.description, accessText(endpoint)].filter(Boolean).join(' ');
+  if (description) op.description = description;
   if (endpoint.body) {
     const types = endpoint.bodyFormat === 'json-or-form' ? ['application/json', 'application/x-www-form-urlencoded'] : [JSONAPI_MEDIA_TYPE, 'application/json'];
     op.requestBody = { required: !endpoint.bodyOptional, content: Object.fromEntries(types.map((type) => [type, { schema: ref(endpoint.body!) }])) };

@@ -16,7 +16,8 @@ import { readEndpoints } from './read-endpoints.js';
 
 // Production asks finance.manage; the sandbox has no such scope, and an organization's prices are
 // organization settings, so organizations.manage guards them.
-const manage = { anyOf: ['organizations.manage'] } as const;
+// Production's scope: carrier surcharges are the finance department's.
+const manage = { anyOf: ['finance.manage'] } as const;
 
 const visible = (ctx: Ctx, row: CarrierSurchargeRecord): boolean => row.organization_id === ctx.principal?.organizationId;
 
@@ -71,14 +72,14 @@ export const carrierSurchargeEndpoints = [
     visible,
     query: z.object({ 'filter[carrier]': csvIds.optional().describe('Comma separated carrier ids.') }),
     filter: (_ctx, rows, q) => rows.filter((row) => !q['filter[carrier]'] || q['filter[carrier]'].includes(row.carrier_id)),
-    description: `${what} Takes organizations.manage.`,
+    description: `${what}`,
   }),
   endpoint({
     method: 'post',
     path: '/carrier-surcharges',
     operationId: 'createCarrierSurcharge',
     summary: 'Add a carrier surcharge',
-    description: `${what} A carrier you have no contract with is 422. Takes organizations.manage.`,
+    description: `${what} A carrier you have no contract with is 422.`,
     tag: 'Carrier surcharges',
     auth: manage,
     body: createRequest,
@@ -101,7 +102,7 @@ export const carrierSurchargeEndpoints = [
     path: '/carrier-surcharges/{carrier_surcharge_id}',
     operationId: 'updateCarrierSurcharge',
     summary: 'Change a carrier surcharge',
-    description: `Send only what changes (\`description: null\` removes it). The change applies to shipments priced from now on. Takes organizations.manage.`,
+    description: `Send only what changes (\`description: null\` removes it). The change applies to shipments priced from now on.`,
     tag: 'Carrier surcharges',
     auth: manage,
     params,
@@ -126,7 +127,7 @@ export const carrierSurchargeEndpoints = [
     path: '/carrier-surcharges/{carrier_surcharge_id}',
     operationId: 'deleteCarrierSurcharge',
     summary: 'Remove a carrier surcharge',
-    description: 'Shipments priced from now on no longer carry it; those priced before keep their shipment surcharge. Takes organizations.manage.',
+    description: 'Shipments priced from now on no longer carry it; those priced before keep their shipment surcharge.',
     tag: 'Carrier surcharges',
     auth: manage,
     params,

@@ -43,9 +43,8 @@ export const carrierEndpoints = [
     tag: 'Carriers',
     noun: 'carrier',
     plural: 'carriers',
-    auth: 'public',
+    auth: 'token',
     schemas: resourceSchemas(carrierKind),
-    description: 'No scope is needed; a token, when sent, must be valid.',
   }),
   endpoint({
     method: 'get',

@@ -21,8 +21,7 @@ import { findOr404 } from './lookup.js';
  * and created_at are read-only there, and relationships too), and only while it is a concept:
  * once booked with the carrier it no longer changes. DELETE removes a concept; a booked
  * collection is voided where its carrier cancels bookings (`voids_registered_collections`).
- * Scopes: any valid token, like the collections' other endpoints (production's collections.*
- * scopes do not exist in this API).
+ * Production's scopes: collections.manage to change one, shipments.manage to delete one.
  */
 
 const schemas = resourceSchemas(collectionKind);
@@ -100,7 +99,7 @@ export const collectionWriteEndpoints = [
       "carrier's reference in `tracking_code`, provided its window still lies in a slot the carrier takes bookings for. As in production, address, collection_time, tracking_code, " +
       'created_at and relationships are read-only and ignored when sent. A registered, collected or voided collection, or one whose window has begun (`collection_time.from` on the sandbox clock), answers 423.',
     tag: 'Collections',
-    auth: 'token',
+    auth: { anyOf: ['collections.manage'] },
     params,
     body: updateRequest,
     responses: {
@@ -144,7 +143,7 @@ export const collectionWriteEndpoints = [
       'A planned collection is removed; the shipments in it stay, without their `collection` relationship. A registered collection is voided (`collection-voided`, its shipments ' +
       'released) where its carrier cancels bookings (`collections.voids_registered_collections`), else 423. A collected or voided collection, or one whose window has begun, answers 423.',
     tag: 'Collections',
-    auth: 'token',
+    auth: { anyOf: ['shipments.manage'] },
     params,
     responses: {
       204: { description: 'Removed or voided; its shipments no longer point at it.' },

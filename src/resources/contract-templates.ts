@@ -82,12 +82,12 @@ export const contractTemplateEndpoints = [
     tag: 'Contracts',
     noun: 'contract template',
     plural: 'contract templates',
-    auth: 'token',
+    auth: { anyOf: ['broker.member'] },
     schemas,
     query,
     include: contractTemplateIncludes,
     description:
-      "The templates of the caller's broker (any valid token may read them): which services of one carrier a contract made from it (POST /contracts with `relationships.contract_template`) takes rates for.",
+      "The templates of the caller's broker: which services of one carrier a contract made from it (POST /contracts with `relationships.contract_template`) takes rates for.",
     visible: templateVisible,
     filter: (ctx, rows, q) =>
       rows.filter(
@@ -104,7 +104,7 @@ export const contractTemplateEndpoints = [
     summary: 'Create a contract template',
     description: `${BROKER_ONLY} \`services\` must be services of \`carrier\`.`,
     tag: 'Contracts',
-    auth: 'control',
+    auth: { anyOf: ['contract_templates.manage'], admin: true },
     body: createRequest,
     responses: {
       201: { description: 'The new template; `Location` holds its URL.', schema: schemas.document },
@@ -146,7 +146,7 @@ export const contractTemplateEndpoints = [
     summary: 'Delete a contract template',
     description: `${BROKER_ONLY} Contracts made from it keep their rates and lose their \`contract_template\`.`,
     tag: 'Contracts',
-    auth: 'control',
+    auth: { anyOf: ['contract_templates.manage'], admin: true },
     params: z.object({ contract_template_id: z.string() }),
     responses: {
       204: { description: 'Deleted.' },

@@ -89,7 +89,7 @@ export const multiColliShipmentEndpoints = [
     summary: 'Create and register a shipment of several parcels',
     description:
       "Creates a master shipment and one shipment per collo of `meta.colli`, and registers them all at once as POST /registered-shipments does. The master (the shipment answered) is priced for the whole weight; its label lists the colli. Each collo is a shipment of its own (`collo_number`, `multi_colli_shipment` pointing at the master, its own tracking code and label) that follows the life cycle on its own; the answer's `colli` relationship names each with its tracking code and documents (base64). Voiding the master voids its colli. " +
-      "The service must be a multi-colli service (`filter[package_type]=multi-colli` of GET /services); other services and carriers without one are 422. A master weight that is not the sum of the colli's is 422. Idempotency-Key as on POST /registered-shipments. Takes shipments.manage.",
+      "The service must be a multi-colli service (`filter[package_type]=multi-colli` of GET /services); other services and carriers without one are 422. A master weight that is not the sum of the colli's is 422. Idempotency-Key as on POST /registered-shipments.",
     tag: 'Shipments',
     auth: { anyOf: ['shipments.manage'] },
     body: multiColliRequest,

@@ -88,10 +88,10 @@ export const serviceEndpoints = readEndpoints({
   tag: 'Services',
   noun: 'service',
   plural: 'services',
-  auth: 'public',
+  auth: 'token',
   schemas: resourceSchemas(serviceKind),
   query,
-  description: 'No scope is needed. `filter[has_active_contract]` counts active contracts the caller can see (broker-shared ones when no token is sent).',
+  description: '`filter[has_active_contract]` counts active contracts the caller can see.',
   filter: (ctx, rows, q) => {
     const from = addressOf(q, 'address_from');
     const to = addressOf(q, 'address_to');

@@ -11,9 +11,10 @@ import { findOr404 } from './lookup.js';
 import { readEndpoints } from './read-endpoints.js';
 import { visibleShipment } from './shipment-statuses.js';
 
-// Production asks finance.manage for the top-level list; the sandbox has no such scope, so the
-// shipments scope guards every surcharge read, as it does the other shipment sub-resources.
-const manage = { anyOf: ['shipments.manage'] } as const;
+// Production's scopes: a shipment's own surcharges are read with the shipments scopes; the
+// top-level /shipment-surcharges (every shipment's, and the writes) is the finance department's.
+const ofShipment = { anyOf: ['shipments.manage', 'shipments.view'] } as const;
+const finance = { anyOf: ['finance.manage'] } as const;
 
 /** Surcharges of the caller's organization's shipments only. */
 const surchargeVisible = (ctx: Ctx, row: ShipmentSurchargeRecord): boolean => row.organization_id === ctx.principal?.organizationId;
@@ -45,7 +46,7 @@ export const shipmentSurchargeEndpoints = [
     summary: "A shipment's surcharges",
     description,
     tag: 'Shipments',
-    auth: manage,
+    auth: ofShipment,
     params: z.object({ shipment_id: z.string() }),
     paginated: true,
     include: shipmentSurchargeIncludes,
@@ -62,7 +63,7 @@ export const shipmentSurchargeEndpoints = [
     operationId: 'getSurchargeOfShipment',
     summary: 'One surcharge of a shipment',
     tag: 'Shipments',
-    auth: manage,
+    auth: ofShipment,
     params: z.object({ shipment_id: z.string(), shipment_surcharge_id: z.string() }),
     include: shipmentSurchargeIncludes,
     responses: { 200: { description: 'The shipment surcharge.', schema: shipmentSurchargeSchemas.document } },
@@ -78,7 +79,7 @@ export const shipmentSurchargeEndpoints = [
     tag: 'Shipment surcharges',
     noun: 'shipment surcharge',
     plural: 'shipment surcharges',
-    auth: manage,
+    auth: finance,
     schemas: shipmentSurchargeSchemas,
     include: shipmentSurchargeIncludes,
     rows: (ctx) => ctx.services.store.find('shipmentSurcharges', 'organization_id', ctx.principal?.organizationId),
