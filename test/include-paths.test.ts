@@ -126,14 +126,21 @@ describe('include on writes', () => {
   it.each(withPaths.map((endpoint) => [nameOf(endpoint), endpoint] as const))('%s embeds what its include paths reach', async (_name, endpoint) => {
     await p.restore();
     const { store } = p.sandbox;
-    const prefer = { shipment_id: p.a.conceptShipmentId, shop_id: p.a.apiShopId, contract_id: p.a.contractId, ...preferredReturnParams(endpoint, p.a.returns) };
+    const prefer = {
+      shipment_id: p.a.conceptShipmentId,
+      shop_id: p.a.apiShopId,
+      contract_id: p.a.contractId,
+      shipment_surcharge_id: p.a.manualSurchargeId,
+      ...preferredReturnParams(endpoint, p.a.returns),
+    };
     const params = ownParams(store, endpoint, p.a.organizationId, prefer);
     expect(params, 'a resource of the tenant to write').toBeDefined();
     const body = validBody(store, endpoint, p.a, params!);
     expect(body, 'a valid body for the write').toBeDefined();
     const paths = endpoint.include!;
     // A broker-level write is the broker's: no token on this sandbox, which has no admin token.
-    const token = endpoint.auth === 'control' ? undefined : p.a.token;
+    const broker = endpoint.auth === 'control' || (typeof endpoint.auth === 'object' && endpoint.auth.admin === true);
+    const token = broker ? undefined : p.a.token;
     const answer = await send(p.sandbox, jsonRequest(endpoint.method, `${fillPath(endpoint.path, params!)}?include=${paths.join(',')}`, token, body));
     expect(answer.status, answer.text).toBeLessThan(300);
     const primary: Json[] = [answer.body.data];

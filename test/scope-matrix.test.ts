@@ -72,9 +72,11 @@ beforeAll(async () => {
 /** The path and body organization A would send: its own ids, a concept shipment for writes. */
 function requestFor(endpoint: Endpoint) {
   const { store } = p.sandbox;
-  // Writes take what they can succeed on: a concept shipment, and the shop and contract made through the API (no shipments use them).
+  // Writes take what they can succeed on: a concept shipment, the shop and contract made through the API (no shipments use them), a surcharge added by hand.
   const prefer: Record<string, string> =
-    endpoint.method === 'get' ? {} : { shipment_id: p.a.conceptShipmentId, shop_id: p.a.apiShopId, contract_id: p.a.contractId };
+    endpoint.method === 'get'
+      ? {}
+      : { shipment_id: p.a.conceptShipmentId, shop_id: p.a.apiShopId, contract_id: p.a.contractId, shipment_surcharge_id: p.a.manualSurchargeId };
   // Returns actions need a return in the right state (open, failed, approved, waiting for a payment).
   const params = ownParams(store, endpoint, p.a.organizationId, { ...prefer, ...preferredReturnParams(endpoint, p.a.returns) });
   if (!params) throw new Error(`${nameOf(endpoint)}: organization A has nothing to put in its path`);

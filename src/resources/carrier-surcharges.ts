@@ -14,8 +14,6 @@ import { carrierSurchargeIncludes } from './include-paths.js';
 import { findOr404 } from './lookup.js';
 import { readEndpoints } from './read-endpoints.js';
 
-// Production asks finance.manage; the sandbox has no such scope, and an organization's prices are
-// organization settings, so organizations.manage guards them.
 // Production's scope: carrier surcharges are the finance department's.
 const manage = { anyOf: ['finance.manage'] } as const;
 

@@ -425,6 +425,8 @@ export interface Tenant {
   statusId: string;
   /** A priced concept shipment with a surcharge: editable and deletable. */
   conceptShipmentId: string;
+  /** A surcharge added by hand to the concept shipment: the one PATCH and DELETE /shipment-surcharges/{id} may change. */
+  manualSurchargeId: string;
   /** Returns in each state an action needs, a report and the shop with the organization's reasons. */
   returns: TenantReturns;
 }
@@ -630,6 +632,20 @@ async function populateTenant(
       relationships: { service_options: { data: [{ type: 'service-options', id: paid.id }] } },
     }),
   );
+  const manual = await must(
+    sandbox.request('POST', '/shipment-surcharges', {
+      token,
+      body: {
+        data: {
+          type: 'shipment-surcharges',
+          attributes: { name: 'Matrix remote area', fee: { amount: 120, currency: concept.attributes.price.currency } },
+          relationships: { shipment: { data: { type: 'shipments', id: concept.id } } },
+        },
+      },
+    }),
+    201,
+    'shipment surcharge',
+  );
   // Two, so a DELETE in the scope matrix leaves one to name in the path.
   await must(sandbox.request('POST', '/carrier-surcharges', { token, body: surchargeBody }), 201, 'carrier surcharge');
   await must(
@@ -657,6 +673,7 @@ async function populateTenant(
     manifestCollectionId: manifestCollection.data.id,
     scheduleId: schedule.data.id,
     conceptShipmentId: concept.id,
+    manualSurchargeId: manual.data.id,
     pending: registered.id,
   };
 }
@@ -841,6 +858,16 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
           },
         },
       };
+    case 'createShipmentSurcharge':
+      return {
+        data: {
+          type: 'shipment-surcharges',
+          attributes: { name: 'Matrix correction', fee: { amount: 10, currency: store.get('shipments', caller.conceptShipmentId)!.price!.currency } },
+          relationships: { shipment: { data: { type: 'shipments', id: caller.conceptShipmentId } } },
+        },
+      };
+    case 'updateShipmentSurcharge':
+      return { data: { type: 'shipment-surcharges', id: params.shipment_surcharge_id, attributes: { name: 'Renamed by the matrix' } } };
     case 'updateCarrierSurcharge':
       return { data: { type: 'carrier-surcharges', id: params.carrier_surcharge_id, attributes: { name: 'Renamed by the matrix' } } };
     case 'combineFiles':
