@@ -41,7 +41,7 @@ describe('service options', () => {
 
 describe('regions', () => {
   it('need a token, form a tree and filter by country, parent and category', async () => {
-    expect((await sandbox.read('/regions')).status).toBe(401);
+    expect((await sandbox.get('/regions')).status).toBe(401);
     const all = (await sandbox.get('/regions', token)).body.data;
     const countries = all.filter((region: Json) => region.attributes.category === 'country');
     expect(countries.length).toBeGreaterThanOrEqual(4);
