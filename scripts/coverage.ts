@@ -17,7 +17,7 @@ const OWN = "a client's own organization; the admin token any";
 const notes: Record<string, string> = {
   'GET /shipments': "`filter[tags]` too (seed); `include=manifest` embeds the manifest, though production's schema lists no manifests among the included types",
   'GET /shipments/{shipment_id}': "`include=manifest` embeds the manifest, though production's schema lists no manifests among the included types",
-  'POST /shipments': 'a request that repeats a running `Idempotency-Key` answers 409 (production: 423); `tags` may be numbers too (seed), answered as strings',
+  'POST /shipments': '`tags` may be numbers too (seed), answered as strings',
   'POST /registered-shipments': '`meta.collection` names a collection the shop already has (none is planned on the side)',
   'POST /multi-colli-shipments': 'colli have no price of their own: the master is priced for the whole weight',
   'POST /combine-files': 'without `page_size`, each document keeps its own size (`original`)',

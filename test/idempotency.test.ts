@@ -116,15 +116,15 @@ describe('Idempotency-Key on POST /shipments', () => {
     expect(w.token).toBeTruthy();
   });
 
-  it('answers 409 while the first request with the key is still running', async () => {
+  it('answers 423 while the first request with the key is still running, as production documents (the seed said 409)', async () => {
     const gated = gatedPersistence();
     const { sandbox, post, body } = await setup(gated.persistence);
     gated.hold();
     const running = post(body, 'slow');
     await gated.reached();
     const meanwhile = await post(body, 'slow');
-    expect(meanwhile.status).toBe(409);
-    expect(firstError(meanwhile)).toMatchObject({ status: '409', source: { header: 'Idempotency-Key' } });
+    expect(meanwhile.status).toBe(423);
+    expect(firstError(meanwhile)).toMatchObject({ status: '423', source: { header: 'Idempotency-Key' } });
     gated.release();
     expect((await running).status).toBe(201);
     const after = await post(body, 'slow');
@@ -138,7 +138,7 @@ describe('Idempotency-Key on POST /shipments', () => {
     const created = answers.filter((a) => a.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(new Set(created.map((a) => a.body.data.id)).size).toBe(1);
-    expect(answers.every((a) => a.status === 201 || a.status === 409)).toBe(true);
+    expect(answers.every((a) => a.status === 201 || a.status === 423)).toBe(true);
     expect(sandbox.store.count('shipments')).toBe(1);
   });
 

@@ -62,8 +62,8 @@ export async function idempotent(
   key: string,
   bodyFingerprint: string,
   work: (remember: Remember) => Promise<Response>,
-  /** The status of a repeat while the first still runs: 409 on POST /shipments (the seed's), 423 where production documents it. */
-  inFlightStatus = 409,
+  /** The status of a repeat while the first still runs: 423, as production documents on each of the three creates (the seed said 409). */
+  inFlightStatus = 423,
 ): Promise<Response> {
   // The replay window runs on the clock of the caller's tenant.
   const { services, clock } = ctx;

@@ -4,6 +4,7 @@ import { endpoint } from '../http/endpoint.js';
 import { csvIds, csvStrings } from '../http/params.js';
 import { jsonApi } from '../http/respond.js';
 import { resourceDocument } from '../jsonapi/document.js';
+import { missingRelated } from '../domain/errors.js';
 import { checkIdentity, relatedId, resourceRequest, toManyRef, toOneRef, unknownRelated } from '../jsonapi/request.js';
 import { linkTo } from '../jsonapi/resource.js';
 import { errorDocument, resourceSchemas } from '../jsonapi/schemas.js';
@@ -67,7 +68,7 @@ function templateServices(ctx: Ctx, carrierId: string, refs: z.output<typeof toM
   return refs.map((ref, index) => {
     const pointer = `/data/relationships/services/data/${index}`;
     const service = ref.type === 'services' ? ctx.services.store.get('services', ref.id) : undefined;
-    if (!service) throw unknownRelated('services', 'services', ref.id, `${pointer}/id`);
+    if (!service) throw missingRelated('services', 'services', ref.id, `${pointer}/id`);
     if (service.carrier_id !== carrierId) throw unknownRelated('services', 'services of the template carrier', ref.id, `${pointer}/id`);
     return service.id;
   });
@@ -110,7 +111,8 @@ export const contractTemplateEndpoints = [
       201: { description: 'The new template; `Location` holds its URL.', schema: schemas.document },
       403: { description: "A tenant's access token (10013).", schema: errorDocument },
       409: { description: 'The body `type` is not `contract-templates` (10007).', schema: errorDocument },
-      422: { description: 'An unknown broker, carrier or service, or a service of another carrier (10008).', schema: errorDocument },
+      404: { description: 'An unknown broker, carrier or service (10002), as production documents.', schema: errorDocument },
+      422: { description: 'A service of another carrier than the template (10008).', schema: errorDocument },
     },
     include: contractTemplateIncludes,
     handler: async (ctx, { body, include }) => {
@@ -120,9 +122,9 @@ export const contractTemplateEndpoints = [
       const { store } = ctx.services;
       const { clock } = ctx;
       const brokerId = relatedId(data.relationships.broker, 'broker', ['brokers'])!;
-      if (!store.get('brokers', brokerId)) throw unknownRelated('broker', 'brokers', brokerId);
+      if (!store.get('brokers', brokerId)) throw missingRelated('broker', 'brokers', brokerId);
       const carrierId = relatedId(data.relationships.carrier, 'carrier', ['carriers'])!;
-      if (!store.get('carriers', carrierId)) throw unknownRelated('carrier', 'carriers', carrierId);
+      if (!store.get('carriers', carrierId)) throw missingRelated('carrier', 'carriers', carrierId);
       const serviceIds = templateServices(ctx, carrierId, data.relationships.services.data);
       const row = await store.transact((tx) =>
         tx.insert('contractTemplates', {

@@ -49,8 +49,9 @@ export const shipmentWriteEndpoints = [
           'The new shipment; `meta.warnings` names a hint of the request it was made without (no upcoming collection for `meta.add_to_next_collection`).',
         schema: createdShipmentDocument,
       },
-      409: { description: 'Wrong type (10007), or the same Idempotency-Key is still being processed.', schema: errorDocument },
+      409: { description: 'Wrong type (10007).', schema: errorDocument },
       422: { description: 'A business rule was broken (10008); each error points at its field.', schema: errorDocument },
+      423: { description: 'A request with the same Idempotency-Key is still being processed, as production documents.', schema: errorDocument },
     },
     include: shipmentIncludes,
     handler: async (ctx, { body, rawBody, search, include, headers }) => {

@@ -2,7 +2,7 @@ import type { Price } from '../../model/common.js';
 import type { ShipmentSurchargeRecord } from '../../model/shipment-surcharge.js';
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { Tx } from '../../store/store.js';
-import { at, DomainError } from '../errors.js';
+import { at, DomainError, missingRelated } from '../errors.js';
 import type { Acting } from '../rules.js';
 import { MANUAL_SOURCE } from './surcharges.js';
 
@@ -22,7 +22,7 @@ const CURRENCY = at('/data/attributes/fee/currency');
 function ownShipment(tx: Tx, acting: Acting, id: string): ShipmentRecord {
   const shipment = tx.get('shipments', id);
   if (!shipment || shipment.organization_id !== acting.principal?.organizationId) {
-    throw DomainError.notFound(`No shipments resource with id '${id}' exists.`, SHIPMENT);
+    throw missingRelated('shipment', 'shipments', id);
   }
   return shipment;
 }

@@ -139,13 +139,15 @@ export const orderEndpoints = [
     operationId: 'allowReturnReissue',
     summary: 'Let an order be returned again',
     description:
-      'For a consumer who needs a new return (a lost label, a second try): the next return of the order may return every item again, and the returns it replaces become `return-reissued`. 409 when the order has no open return.',
+      'For a consumer who needs a new return (a lost label, a second try): the next return of the order may return every item again, and the returns it replaces become `return-reissued`. 422 when the order has no open return, 409 when a reissue is allowed already and not yet used, as production documents.',
     tag: 'Returns',
     auth: returnsScope,
     body: reissueRequest,
     responses: {
       201: { description: 'Allowed; the order answers `meta.reissue_allowed: true` until its next return.' },
-      409: { description: 'The order has no open return (10007).', schema: errorDocument },
+      404: { description: 'No order of one of your shops has that reference (10002).', schema: errorDocument },
+      409: { description: 'A reissue is allowed already and not yet used (10007).', schema: errorDocument },
+      422: { description: 'The order has no open return (10008).', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
       await allowReissue(ctx, body.data.shop_id, body.data.order_reference);

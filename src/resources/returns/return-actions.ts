@@ -51,13 +51,20 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/tag',
     operationId: 'tagReturn',
     summary: 'Set the tags of a return',
-    description: `Replaces the return's tags with \`data.return_tag_ids\` (tags of the return's shop; none without a body). A retried return shipment takes the tags of then.`,
+    description: `Replaces the return's tags with \`data.return_tag_ids\` (tags of the return's shop; none without a body), while the return is open, or while its return shipment's registration has failed: a retried return shipment takes the tags of then. A decided return otherwise answers 422, as production's.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
     body: tagRequest,
     bodyOptional: true,
-    responses: { 204: { description: 'Tagged.' }, 422: { description: "A tag that is not one of the shop's (10008).", schema: errorDocument } },
+    responses: {
+      204: { description: 'Tagged.' },
+      422: {
+        description:
+          "A tag that is not one of the shop's, or a decided return (approved, rejected, ...) whose return shipment did not fail to register (10008).",
+        schema: errorDocument,
+      },
+    },
     handler: async (ctx, { params: path, body }) => (await tagReturn(ctx, path.return_id, body?.data.return_tag_ids ?? []), done()),
   }),
   endpoint({

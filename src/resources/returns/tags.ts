@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { organizationOf, ownOr404 } from '../../domain/returns/access.js';
+import { organizationOf, ownOr404, ownShop } from '../../domain/returns/access.js';
 import { createTag, deleteTag, updateTag } from '../../domain/returns/tags.js';
 import { endpoint } from '../../http/endpoint.js';
 import { csvIds } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef } from '../../jsonapi/request.js';
+import { ApiError } from '../../jsonapi/errors.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { returnTagAttributes } from '../../model/returns/config.js';
 import { returnTagIncludes } from '../include-paths.js';
@@ -34,15 +35,22 @@ export const tagEndpoints = [
     path: '/returns/v1/tags',
     operationId: 'listReturnTags',
     summary: 'List return tags',
-    description: "The tags of the caller's shops.",
+    description:
+      "The tags of the caller's shops. A shop in `filter[shop]` that is not one of yours (unknown, or another organization's) is 404, as production documents.",
     tag: TAG,
     auth: returnsScope,
     query: z.object({ 'filter[shop]': csvIds.optional().describe('Comma separated shop ids.') }),
     include: returnTagIncludes,
     paginated: true,
-    responses: { 200: { description: 'The tags.', schema: tagSchemas.list } },
+    responses: {
+      200: { description: 'The tags.', schema: tagSchemas.list },
+      404: { description: 'A shop in `filter[shop]` that is not one of yours (10002).', schema: errorDocument },
+    },
     handler: (ctx, { query, page, include }) => {
       const shops = query['filter[shop]'];
+      const unknown = shops?.find((id) => !ownShop(ctx.services.store, organizationOf(ctx), id));
+      if (unknown !== undefined)
+        throw ApiError.of('resourceNotFound', `No shops resource with id '${unknown}' exists.`, { source: { parameter: 'filter[shop]' } });
       const rows = ctx.services.store.find('returnTags', 'organization_id', organizationOf(ctx)).filter((row) => !shops || shops.includes(row.shop_id));
       return jsonApi(collectionDocument(ctx, returnTagKind, rows, page, include));
     },
@@ -60,7 +68,8 @@ export const tagEndpoints = [
     responses: {
       201: { description: 'The new tag.', schema: tagSchemas.document },
       409: { description: 'The body type is not return-tags (10007).', schema: errorDocument },
-      422: { description: "A shop other than the caller's, or a name the shop uses already (10008).", schema: errorDocument },
+      404: { description: "A shop that is not one of yours, unknown or another organization's (10002), as production documents.", schema: errorDocument },
+      422: { description: 'A name the shop uses already (10008).', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
       checkIdentity(body.data, 'return-tags');
