@@ -17,11 +17,14 @@ const OWN = "a client's own organization; the admin token any";
 const notes: Record<string, string> = {
   'GET /shipments': "`filter[tags]` too (seed); `include=manifest` embeds the manifest, though production's schema lists no manifests among the included types",
   'GET /shipments/{shipment_id}': "`include=manifest` embeds the manifest, though production's schema lists no manifests among the included types",
-  'POST /shipments': 'a request that repeats a running `Idempotency-Key` answers 409 (production: 423); `tags` may be numbers too (seed), answered as strings',
+  'POST /shipments': '`tags` may be numbers too (seed), answered as strings',
   'POST /registered-shipments': '`meta.collection` names a collection the shop already has (none is planned on the side)',
   'POST /multi-colli-shipments': 'colli have no price of their own: the master is priced for the whole weight',
   'POST /combine-files': 'without `page_size`, each document keeps its own size (`original`)',
-  'GET /carrier-surcharges': "`organizations.manage` in place of `finance.manage`; for the carriers of the organization's contracts",
+  'GET /carrier-surcharges': "for the carriers of the organization's contracts",
+  'POST /shipment-surcharges': "on a shipment with a price, in its currency; the shipment's price grows by the fee and keeps it when computed again",
+  'PATCH /shipment-surcharges/{shipment_surcharge_id}': 'surcharges added by hand only (a computed one is 403/10013); it stays on its shipment',
+  'DELETE /shipment-surcharges/{shipment_surcharge_id}': 'surcharges added by hand only (a computed one is 403/10013)',
   'POST /shipping/v2/available-delivery-dates': "the windows are the sandbox carrier's plan on the sandbox clock",
   'POST /organizations': BROKER,
   'PATCH /organizations/{organization_id}': OWN,
@@ -71,7 +74,6 @@ const notServed: Record<string, string> = {
   '/multi-colli-shipments': 'not emulated yet (shipments)',
   '/consolidate-shipments': 'not emulated yet (shipments)',
   '/combine-files': 'not emulated yet (shipments)',
-  '/shipment-surcharges': 'surcharges are computed with the price; adding, changing or removing them by hand is not emulated',
   '/shipping': 'delivery dates: not emulated yet',
   '/track-external-shipment': 'asks a carrier about a shipment registered elsewhere: no carrier stands behind the sandbox',
   '/get-carrier-status-categories': 'not emulated yet',
@@ -99,6 +101,34 @@ const contract = JSON.parse(readFileSync(new URL('../reference/production-contra
   operations: Record<string, unknown>;
 };
 
+/**
+ * First path segments of the web application's own administration (its users, clients, billing,
+ * reports, invitations, notices, connections made through other sign-in pages): not what an
+ * integration calls. Every other operation is integrator-facing.
+ */
+export const WEB_APPLICATION = new Set([
+  '/clients',
+  '/count-report-entries',
+  '/download-rates-template',
+  '/enterprises',
+  '/export-login-attempts',
+  '/invoices',
+  '/marketplaces',
+  '/onboarding',
+  '/password-resets',
+  '/payments',
+  '/rate-imports',
+  '/reports',
+  '/request-rates-template',
+  '/scopes',
+  '/system-messages',
+  '/users',
+  '/wms',
+]);
+
+/** Whether production's operation `METHOD /path` is one an integration calls (not the web application's own). */
+export const integratorFacing = (key: string): boolean => !WEB_APPLICATION.has('/' + key.split(' ')[1]!.split('/')[1]);
+
 // Production writes one path with its query (`...{payment_id}?hmac={hmac}`): the path alone names the operation.
 const normalize = (key: string) => key.replace(/\?.*$/, '').replace(/\{[^}]+\}/g, '{}');
 
@@ -113,11 +143,13 @@ export function coverageMarkdown(): string {
     const segment = '/' + key.split(' ')[1]!.split('/')[1];
     groups.set(segment, (groups.get(segment) ?? 0) + 1);
   }
+  const integrator = operations.filter(integratorFacing);
   const lines = [
     START,
-    `Production publishes ${operations.length} operations; the sandbox serves ${yes.length} of them, in production's shapes`,
-    '(its query parameters, include paths and response members; scopes follow the seed: `organizations.manage`,',
-    '`shipments.manage`, `shops.manage`).',
+    `Production publishes ${operations.length} operations, ${integrator.length} of them integrator-facing (the others are the web application's own`,
+    `administration, below); the sandbox serves ${integrator.filter((key) => served.has(normalize(key))).length} of the ${integrator.length}, ${yes.length} in all, in production's shapes`,
+    "(its query parameters, include paths and response members) and with production's scopes, the seed's where it names",
+    'them (see Default credentials).',
     '',
     '| served operation | difference from production |',
     '|---|---|',

@@ -125,12 +125,17 @@ describe('a shipment joins collections of its own contract only', () => {
     // A DPD contract on the Dutch shop: PostNL's collections (the booked one, the seeded ones) are not for it.
     const dpdService = w.service('dpd-classic', 'NL');
     const dpdContract = w.contractFor(dpdService);
-    const refused = await sandbox.request('POST', '/shipments', {
+    // No upcoming collection for that contract: the flag is a hint, so the shipment is made without one and meta says why.
+    const alone = await sandbox.request('POST', '/shipments', {
       token: w.token,
       body: shipmentBody({ shop: nl.shop, service: dpdService, contract: dpdContract, meta: { add_to_next_collection: true } }),
     });
-    expect(refused.status).toBe(422);
-    expect(firstError(refused)).toMatchObject({ source: { pointer: '/meta/add_to_next_collection' }, detail: expect.stringContaining(dpdContract.id) });
+    expect(alone.status, alone.text).toBe(201);
+    expect(alone.body.data.relationships.collection).toBeUndefined();
+    expect(alone.body.meta.warnings).toEqual([
+      { code: 'not-added-to-collection', detail: expect.stringContaining(dpdContract.id), source: { pointer: '/meta/add_to_next_collection' } },
+    ]);
+    expect(sandbox.store.get('shipments', alone.body.data.id)!.collection_id).toBeUndefined();
     const dpd = await createCollection(
       sandbox,
       w.token,

@@ -11,7 +11,7 @@ async function setup() {
   const sandbox = await testSandbox({ config: { adminToken: ADMIN } });
   const a = await sandbox.token('sandbox-client');
   const broker: Json = (await sandbox.get('/brokers', a)).body.data[0];
-  const carriers: Json[] = (await sandbox.get('/carriers')).body.data;
+  const carriers: Json[] = (await sandbox.read('/carriers')).body.data;
   const carrier = (code: string) => carriers.find((row) => row.attributes.code === code)!;
   const organizationId: string = (await sandbox.get('/organizations', a)).body.data[0].id;
   return { sandbox, a, broker, carrier, organizationId };
@@ -147,8 +147,8 @@ describe('contract templates', () => {
 
   it('creates and deletes templates with the admin token; services must be of the carrier', async () => {
     const { sandbox, a, broker, carrier } = await setup();
-    const services: Json[] = (await sandbox.get(`/services?filter[carrier]=${carrier('bpost').id}`)).body.data;
-    const dpdService: Json = (await sandbox.get(`/services?filter[carrier]=${carrier('dpd').id}`)).body.data[0];
+    const services: Json[] = (await sandbox.get(`/services?filter[carrier]=${carrier('bpost').id}`, a)).body.data;
+    const dpdService: Json = (await sandbox.get(`/services?filter[carrier]=${carrier('dpd').id}`, a)).body.data[0];
     const body = (serviceIds: string[]) => ({
       data: {
         type: 'contract-templates',

@@ -5,7 +5,7 @@ import { createShipment, recipients, shipmentBody, world, type World } from './s
 async function setup() {
   const sandbox = await testSandbox();
   const w = await world(sandbox);
-  const carriers = (await sandbox.get('/carriers')).body.data as Json[];
+  const carriers = (await sandbox.read('/carriers')).body.data as Json[];
   const carrier = (code: string) => carriers.find((c) => c.attributes.code === code)!;
   return { sandbox, w, carrier };
 }

@@ -12,7 +12,7 @@ beforeAll(async () => {
 
 describe('carriers', () => {
   it('lists carriers with a credentials_format schema and label formats, and gets one by id', async () => {
-    const list = await sandbox.get('/carriers');
+    const list = await sandbox.read('/carriers');
     expect(list.status).toBe(200);
     expect(list.body.data.length).toBeGreaterThanOrEqual(5);
     for (const carrier of list.body.data) {
@@ -20,22 +20,22 @@ describe('carriers', () => {
       expect(carrier.attributes.label_formats).toContainEqual({ mime_type: 'application/pdf', size: 'A6' });
       expect(carrier.attributes.code).toMatch(/^[a-z0-9-]+$/);
     }
-    const one = await sandbox.get(`/carriers/${list.body.data[1].id}`);
+    const one = await sandbox.read(`/carriers/${list.body.data[1].id}`);
     expect(one.body.data).toEqual(list.body.data[1]);
   });
 });
 
 describe('service options', () => {
   it('lists options of all three categories and gets one by id', async () => {
-    const list = await sandbox.get('/service-options');
+    const list = await sandbox.read('/service-options');
     const categories = new Set(list.body.data.map((option: Json) => option.attributes.category));
     expect(categories).toEqual(new Set(['delivery-window', 'handover-method', 'proof-of-delivery']));
     for (const option of list.body.data) expect(option.attributes.code).toMatch(/^[a-z-]+:[a-z0-9-]+$/);
     const withValues = list.body.data.find((option: Json) => option.attributes.values_format);
     expect(withValues.attributes.values_format).toHaveProperty('type', 'object');
-    const one = await sandbox.get(`/service-options/${withValues.id}`);
+    const one = await sandbox.read(`/service-options/${withValues.id}`);
     expect(one.body.data).toEqual(withValues);
-    expect((await sandbox.get('/service-options/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await sandbox.read('/service-options/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 });
 

@@ -12,7 +12,7 @@ let carriers: Record<string, Json>;
 beforeAll(async () => {
   sandbox = await testSandbox();
   w = await world(sandbox);
-  carriers = Object.fromEntries((await sandbox.get('/carriers')).body.data.map((c: Json) => [c.attributes.code, c]));
+  carriers = Object.fromEntries((await sandbox.read('/carriers')).body.data.map((c: Json) => [c.attributes.code, c]));
 });
 
 const slots = (carrier: string, query: string, token = w.token) => sandbox.get(`/carriers/${carriers[carrier].id}/collection-time-slots?${query}`, token);

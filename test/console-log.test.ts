@@ -98,8 +98,8 @@ describe('the access line for people (LOG_FORMAT=pretty)', () => {
     expect(query).toMatch(
       /GET \/carriers 400 1\.5 ms sandbox-client {2}10003 Invalid JSON Schema: Unknown page parameter 'page\[numbr\]'\. Lists take page\[number\] and page\[size\]\. \(parameter page\[numbr\]\)$/,
     );
-    // Refused before the token is looked at: no client.
-    expect(header).toMatch(/GET \/carriers 406 1\.5 ms {2}10004 Invalid Request Header: .* \(header Accept\)$/);
+    // Refused after the token is looked at (401 comes first): its client is named.
+    expect(header).toMatch(/GET \/carriers 406 1\.5 ms sandbox-client {2}10004 Invalid Request Header: .* \(header Accept\)$/);
     expect(path).toMatch(
       /^\d\d:\d\d:\d\d GET \/nowhere 404 1\.5 ms {2}10000 Not Found: Nothing is served at \/nowhere\. GET \/openapi\.json lists every endpoint\.$/,
     );

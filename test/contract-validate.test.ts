@@ -9,7 +9,7 @@ async function setup() {
   const sandbox = await testSandbox();
   const token = await sandbox.token();
   const organizationId = (await sandbox.get('/organizations', token)).body.data[0].id;
-  const postnl = (await sandbox.get('/carriers')).body.data.find((carrier: Json) => carrier.attributes.code === 'postnl');
+  const postnl = (await sandbox.read('/carriers')).body.data.find((carrier: Json) => carrier.attributes.code === 'postnl');
   const create = async (credentials: Json): Promise<Json> => {
     const answer = await sandbox.request('POST', '/contracts', {
       token,

@@ -33,7 +33,7 @@ beforeAll(async () => {
   token = await sandbox.token();
   otherToken = await sandbox.token('other-client');
   organizationId = (await sandbox.get('/organizations', token)).body.data[0].id;
-  postnl = (await sandbox.get('/carriers')).body.data.find((carrier: Json) => carrier.attributes.code === 'postnl');
+  postnl = (await sandbox.read('/carriers')).body.data.find((carrier: Json) => carrier.attributes.code === 'postnl');
 });
 
 async function create(s: TestSandbox, credentials: Record<string, unknown>, extra: Record<string, unknown> = {}) {

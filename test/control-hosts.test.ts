@@ -124,13 +124,13 @@ describe('the Host of a control request without the admin token', () => {
 
   it('leaves the emulated API reachable under any Host', async () => {
     const sandbox = await testSandbox();
-    expect((await at(sandbox, REBIND, 'GET', '/carriers', { headers: fromRebind })).status).toBe(200);
     expect((await at(sandbox, REBIND, 'GET', '/health')).status).toBe(200);
     const token = await at(sandbox, REBIND, 'POST', '/access-token', {
       headers: fromRebind,
       body: { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
     });
     expect(token.status).toBe(200);
+    expect((await at(sandbox, REBIND, 'GET', '/carriers', { token: token.body.access_token, headers: fromRebind })).status).toBe(200);
     expect((await at(sandbox, REBIND, 'GET', '/shops', { token: token.body.access_token })).status).toBe(200);
   });
 

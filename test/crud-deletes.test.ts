@@ -160,13 +160,13 @@ describe('DELETE /shops/{shop_id}', () => {
     expect((await sandbox.request('DELETE', `/shops/${shop.id}`, { token: w.token })).status).toBe(204);
   });
 
-  it("answers another tenant's shop with 404 and wants shops.manage", async () => {
+  it("answers another tenant's shop with 404 and wants organizations.manage (production's scope; the seed's shops.manage writes shops but deletes none)", async () => {
     const { sandbox, w, organizationId } = await setup();
     const shop = await createShop(sandbox, w, organizationId);
     const foreign = await sandbox.request('DELETE', `/shops/${shop.id}`, { token: await sandbox.token('other-client') });
     expect(firstError(foreign)).toMatchObject({ status: '404', code: '10002' });
     const noScope = await sandbox.request('DELETE', `/shops/${shop.id}`, {
-      token: await sandbox.token('sandbox-client', 'organizations.manage shipments.manage'),
+      token: await sandbox.token('sandbox-client', 'shops.manage shipments.manage'),
     });
     expect(firstError(noScope)).toMatchObject({ status: '403', code: '14004' });
     expect((await sandbox.get(`/shops/${shop.id}`, w.token)).status).toBe(200);

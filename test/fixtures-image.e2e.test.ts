@@ -113,7 +113,7 @@ describe('the Docker image', () => {
         return {
           shops: (await getJson(`${server.url}/shops`, token)).data.map((row: Json) => row.id),
           contracts: (await getJson(`${server.url}/contracts?page[size]=100`, token)).data.map((row: Json) => row.id),
-          carriers: (await getJson(`${server.url}/carriers?page[size]=100`)).data.map((row: Json) => row.id),
+          carriers: (await getJson(`${server.url}/carriers?page[size]=100`, token)).data.map((row: Json) => row.id),
         };
       } finally {
         await server.stop();

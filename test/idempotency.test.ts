@@ -116,7 +116,7 @@ describe('Idempotency-Key on POST /shipments', () => {
     expect(w.token).toBeTruthy();
   });
 
-  it('answers 409 while the first request with the key is still running', async () => {
+  it("answers 409 while the first request with the key is still running (the seed's status, which wins over production's 423 here)", async () => {
     const gated = gatedPersistence();
     const { sandbox, post, body } = await setup(gated.persistence);
     gated.hold();

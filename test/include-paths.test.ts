@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../src/http/endpoint.js';
 import { testSandbox, type Json } from './support/app.js';
-import { bearer, endpoints, fillPath, nameOf, ownParams, populate, send, type Populated } from './support/matrix.js';
+import { bearer, endpoints, fillPath, jsonRequest, nameOf, ownParams, populate, send, validBody, type Populated } from './support/matrix.js';
+import { preferredReturnParams } from './support/matrix-returns.js';
 
 /**
  * Every include path an endpoint offers (production's list for the operation) is honoured: the
@@ -67,5 +68,85 @@ describe('include paths', () => {
       ['zone_from', 'zone_to', 'manifest', 'contract_template', 'colli', 'consolidation_shipment'].includes(path),
     );
     if (!emptyByNature) expect(reached, 'resources embedded over all paths').toBeGreaterThan(0);
+  });
+});
+
+/** The resource type an endpoint's success answer holds one of (from its declared schema), if any. */
+function answeredType(endpoint: Endpoint): string | undefined {
+  for (const [status, spec] of Object.entries(endpoint.responses)) {
+    if (!status.startsWith('2') || !spec.schema) continue;
+    const data = (spec.schema as any).shape?.data;
+    const type = data?.shape?.type;
+    if (type?.def?.type === 'literal') return String(type.def.values[0]);
+    if (type?.def?.type === 'enum') return Object.values(type.def.entries as Record<string, string>)[0];
+  }
+  return undefined;
+}
+
+/** The include paths of the GETs of one resource of `type`. */
+function readIncludes(type: string): string[] {
+  const reads = endpoints().filter((endpoint) => endpoint.method === 'get' && !endpoint.paginated && answeredType(endpoint) === type);
+  return [...new Set(reads.flatMap((endpoint) => endpoint.include ?? []))].sort();
+}
+
+const writes = (): Endpoint[] => endpoints().filter((endpoint) => endpoint.method !== 'get' && answeredType(endpoint) !== undefined);
+
+describe('include on writes', () => {
+  it('every write answering a resource takes the include paths of the GET of that resource', () => {
+    const found = writes().map((endpoint) => [nameOf(endpoint), [...(endpoint.include ?? [])].sort()] as const);
+    const expected = writes().map((endpoint) => [nameOf(endpoint), readIncludes(answeredType(endpoint)!)]);
+    expect(found).toEqual(expected);
+    expect(found.filter(([, paths]) => paths.length > 0).length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('POST /registered-shipments?include=files embeds the label file (the PHP SDK asks for it)', async () => {
+    await p.restore();
+    const endpoint = endpoints().find((e) => e.operationId === 'createRegisteredShipment')!;
+    const body = validBody(p.sandbox.store, endpoint, p.a, {});
+    const answer = await send(p.sandbox, jsonRequest('POST', '/registered-shipments?include=files', p.a.token, body));
+    expect(answer.status, answer.text).toBe(201);
+    const files = answer.body.data.relationships.files.data.map(key);
+    expect(files.length).toBeGreaterThan(0);
+    expect(answer.body.included.map(key).sort()).toEqual(files.sort());
+    expect(answer.body.included[0].attributes.document_type).toBe('label');
+  });
+
+  it('a path the GET does not offer is still a 400 naming include, and nothing is written', async () => {
+    await p.restore();
+    const before = p.sandbox.store.all('shipments').length;
+    const endpoint = endpoints().find((e) => e.operationId === 'createShipment')!;
+    const body = validBody(p.sandbox.store, endpoint, p.a, {});
+    const answer = await send(p.sandbox, jsonRequest('POST', '/shipments?include=owner', p.a.token, body));
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors[0].source).toEqual({ parameter: 'include' });
+    expect(p.sandbox.store.all('shipments').length).toBe(before);
+  });
+
+  const withPaths = writes().filter((endpoint) => (endpoint.include?.length ?? 0) > 0);
+  it.each(withPaths.map((endpoint) => [nameOf(endpoint), endpoint] as const))('%s embeds what its include paths reach', async (_name, endpoint) => {
+    await p.restore();
+    const { store } = p.sandbox;
+    const prefer = {
+      shipment_id: p.a.conceptShipmentId,
+      shop_id: p.a.apiShopId,
+      contract_id: p.a.contractId,
+      shipment_surcharge_id: p.a.manualSurchargeId,
+      ...preferredReturnParams(endpoint, p.a.returns),
+    };
+    const params = ownParams(store, endpoint, p.a.organizationId, prefer);
+    expect(params, 'a resource of the tenant to write').toBeDefined();
+    const body = validBody(store, endpoint, p.a, params!);
+    expect(body, 'a valid body for the write').toBeDefined();
+    const paths = endpoint.include!;
+    // A broker-level write is the broker's: no token on this sandbox, which has no admin token.
+    const broker = endpoint.auth === 'control' || (typeof endpoint.auth === 'object' && endpoint.auth.admin === true);
+    const token = broker ? undefined : p.a.token;
+    const answer = await send(p.sandbox, jsonRequest(endpoint.method, `${fillPath(endpoint.path, params!)}?include=${paths.join(',')}`, token, body));
+    expect(answer.status, answer.text).toBeLessThan(300);
+    const primary: Json[] = [answer.body.data];
+    const included: Json[] = answer.body.included;
+    expect(Array.isArray(included), 'an included member').toBe(true);
+    const expected = new Set(paths.flatMap((path) => [...reachable(primary, included, path)]).filter((id) => id !== key(answer.body.data)));
+    expect(included.map(key).sort()).toEqual([...expected].sort());
   });
 });

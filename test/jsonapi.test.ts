@@ -10,19 +10,19 @@ beforeAll(async () => {
 
 describe('media types', () => {
   it('answers with the JSON:API media type', async () => {
-    const answer = await sandbox.get('/carriers');
+    const answer = await sandbox.read('/carriers');
     expect(answer.headers.get('content-type')).toBe('application/vnd.api+json');
   });
 
   it('accepts JSON:API, plain JSON, wildcards and no Accept header at all', async () => {
     for (const accept of ['application/vnd.api+json', 'application/json', '*/*', 'text/html, */*;q=0.8', '']) {
-      const answer = await sandbox.request('GET', '/carriers', { headers: accept ? { accept } : {} });
+      const answer = await sandbox.request('GET', '/carriers', { token, headers: accept ? { accept } : {} });
       expect(answer.status, accept).toBe(200);
     }
   });
 
   it('refuses an Accept header it cannot satisfy with 406/10004', async () => {
-    const answer = await sandbox.request('GET', '/carriers', { headers: { accept: 'text/html' } });
+    const answer = await sandbox.request('GET', '/carriers', { token, headers: { accept: 'text/html' } });
     expect(answer.status).toBe(406);
     expect(firstError(answer)).toMatchObject({ code: '10004', source: { header: 'Accept' } });
   });
@@ -74,7 +74,7 @@ describe('unknown paths and methods', () => {
   });
 
   it('answers a known path with a wrong method with 405/10009 and Allow', async () => {
-    const carrier = (await sandbox.get('/carriers')).body.data[0];
+    const carrier = (await sandbox.read('/carriers')).body.data[0];
     const answer = await sandbox.request('DELETE', `/carriers/${carrier.id}`);
     expect(answer.status).toBe(405);
     expect(firstError(answer)).toMatchObject({ code: '10009' });
@@ -88,10 +88,10 @@ describe('unknown paths and methods', () => {
   });
 
   it('answers an unknown id with 404/10002', async () => {
-    const answer = await sandbox.get('/carriers/00000000-0000-4000-8000-000000000000');
+    const answer = await sandbox.read('/carriers/00000000-0000-4000-8000-000000000000');
     expect(answer.status).toBe(404);
     expect(firstError(answer)).toMatchObject({ code: '10002' });
-    expect((await sandbox.get('/services/not-a-uuid')).status).toBe(404);
+    expect((await sandbox.read('/services/not-a-uuid')).status).toBe(404);
   });
 
   it('never leaks a stack trace: errors are always the JSON:API envelope', async () => {
@@ -104,21 +104,21 @@ describe('unknown paths and methods', () => {
 
 describe('resource objects', () => {
   it('carry absolute self and related links', async () => {
-    const service = (await sandbox.get('/services')).body.data[0];
+    const service = (await sandbox.read('/services')).body.data[0];
     expect(service.links.self).toBe(`${BASE}/services/${service.id}`);
     expect(service.relationships.carrier.links.related).toBe(`${BASE}/carriers/${service.relationships.carrier.data.id}`);
-    expect((await sandbox.get(new URL(service.relationships.carrier.links.related).pathname)).status).toBe(200);
+    expect((await sandbox.get(new URL(service.relationships.carrier.links.related).pathname, token)).status).toBe(200);
   });
 
   it('build links from the configured public URL when one is set', async () => {
     const hosted = await testSandbox({ config: { publicUrl: 'https://sandbox.example.com/api' } });
-    const answer = await hosted.get('/carriers');
+    const answer = await hosted.read('/carriers');
     expect(answer.body.data[0].links.self).toMatch(/^https:\/\/sandbox\.example\.com\/api\/carriers\//);
     expect(answer.body.links.first).toMatch(/^https:\/\/sandbox\.example\.com\/api\/carriers\?/);
   });
 
   it('leave out optional attributes without a value instead of sending null', async () => {
-    const services = (await sandbox.get('/services?page[size]=100')).body.data;
+    const services = (await sandbox.read('/services?page[size]=100')).body.data;
     const plain = services.find((service: any) => !service.attributes.uses_volumetric_weight);
     expect(plain.attributes).not.toHaveProperty('volumetric_weight_divisor');
     expect(JSON.stringify(services)).not.toContain('null');
@@ -127,9 +127,9 @@ describe('resource objects', () => {
 
 describe('include', () => {
   it('adds included only when asked, holding only the requested types, each once', async () => {
-    const without = await sandbox.get('/services');
+    const without = await sandbox.read('/services');
     expect(without.body).not.toHaveProperty('included');
-    const withCarrier = await sandbox.get('/services?include=carrier');
+    const withCarrier = await sandbox.read('/services?include=carrier');
     const types = new Set(withCarrier.body.included.map((resource: any) => resource.type));
     expect([...types]).toEqual(['carriers']);
     const keys = withCarrier.body.included.map((resource: any) => resource.id);
@@ -147,25 +147,25 @@ describe('include', () => {
       answer.body.data.map((rate: any) => answer.body.included.find((r: any) => r.id === rate.relationships.service.data.id).relationships.carrier.data.id),
     );
     for (const id of carriers) expect(answer.body.included.some((r: any) => r.type === 'carriers' && r.id === id)).toBe(true);
-    const single = await sandbox.get(`/services/${answer.body.data[0].relationships.service.data.id}?include=carrier`);
+    const single = await sandbox.read(`/services/${answer.body.data[0].relationships.service.data.id}?include=carrier`);
     expect(single.body.included).toHaveLength(1);
   });
 
   it('rejects an unknown include path with 400 and the include parameter', async () => {
     // Only production's documented paths: a relationship that exists (region_from) is not enough.
     for (const include of ['shop', 'carrier.shop', 'carrier,nope', 'region_from']) {
-      const answer = await sandbox.get(`/services?include=${include}`);
+      const answer = await sandbox.read(`/services?include=${include}`);
       expect(answer.status, include).toBe(400);
       expect(firstError(answer)).toMatchObject({ code: '10003', source: { parameter: 'include' } });
     }
-    const flat = await sandbox.get('/carriers?include=services');
+    const flat = await sandbox.read('/carriers?include=services');
     expect(flat.status).toBe(400);
   });
 });
 
 describe('pagination', () => {
   it('pages with 30 records by default and reports the totals', async () => {
-    const answer = await sandbox.get('/services');
+    const answer = await sandbox.read('/services');
     const total = answer.body.meta.total_records;
     expect(total).toBeGreaterThan(30);
     expect(answer.body.data).toHaveLength(30);
@@ -180,18 +180,18 @@ describe('pagination', () => {
     let path: string | undefined = '/services?page[size]=7';
     let pages = 0;
     while (path) {
-      const answer = await sandbox.get(path);
+      const answer = await sandbox.get(path, token);
       seen.push(...answer.body.data.map((service: any) => service.id));
       path = answer.body.links.next ? new URL(answer.body.links.next).pathname + new URL(answer.body.links.next).search : undefined;
       pages += 1;
     }
-    const all = await sandbox.get('/services?page[size]=100');
+    const all = await sandbox.read('/services?page[size]=100');
     expect(seen).toEqual(all.body.data.map((service: any) => service.id));
     expect(pages).toBe(all.body.meta.total_records === 0 ? 1 : Math.ceil(all.body.meta.total_records / 7));
   });
 
   it('keeps filters and include in every link, and gives prev and next only when they exist', async () => {
-    const answer = await sandbox.get('/services?filter[package_type]=parcel&include=carrier&page[size]=2&page[number]=2');
+    const answer = await sandbox.read('/services?filter[package_type]=parcel&include=carrier&page[size]=2&page[number]=2');
     const { links, meta } = answer.body;
     for (const name of ['self', 'first', 'last', 'prev', 'next']) {
       expect(links[name], name).toContain('filter[package_type]=parcel');
@@ -200,23 +200,23 @@ describe('pagination', () => {
     expect(links.prev).toContain('page[number]=1');
     expect(links.next).toContain('page[number]=3');
     expect(links.last).toContain(`page[number]=${meta.total_pages}`);
-    const last = await sandbox.get(new URL(links.last).pathname + new URL(links.last).search);
+    const last = await sandbox.get(new URL(links.last).pathname + new URL(links.last).search, token);
     expect(last.body.links).not.toHaveProperty('next');
   });
 
   it('clamps page[size] to 100 and falls back to defaults for values that are not positive integers', async () => {
-    expect((await sandbox.get('/services?page[size]=1000')).body.links.self).toContain('page[size]=100');
+    expect((await sandbox.read('/services?page[size]=1000')).body.links.self).toContain('page[size]=100');
     for (const size of ['abc', '-1', '0', '2.5']) {
-      const answer = await sandbox.get(`/services?page[size]=${size}`);
+      const answer = await sandbox.read(`/services?page[size]=${size}`);
       expect(answer.status, size).toBe(200);
       expect(answer.body.data, size).toHaveLength(30);
     }
-    expect((await sandbox.get('/services?page[number]=abc')).body.links.self).toContain('page[number]=1');
+    expect((await sandbox.read('/services?page[number]=abc')).body.links.self).toContain('page[number]=1');
   });
 
   it('refuses a page member other than number and size with 400 naming it, as it refuses unknown filters', async () => {
     for (const name of ['page[numbr]', 'page[offset]', 'page[limit]', 'page', 'page[number][x]']) {
-      const answer = await sandbox.get(`/carriers?${encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']')}=2`);
+      const answer = await sandbox.get(`/carriers?${encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']')}=2`, token);
       expect(answer.status, name).toBe(400);
       expect(answer.body.errors, name).toEqual([
         expect.objectContaining({
@@ -232,11 +232,11 @@ describe('pagination', () => {
       detail: "Unknown page parameter 'page[numbr]'. This endpoint answers no list.",
       source: { parameter: 'page[numbr]' },
     });
-    expect((await sandbox.get('/carriers?page[number]=1&page[size]=2')).status).toBe(200);
+    expect((await sandbox.get('/carriers?page[number]=1&page[size]=2', token)).status).toBe(200);
   });
 
   it('answers a page past the end with 200 and no data', async () => {
-    const answer = await sandbox.get('/carriers?page[number]=99');
+    const answer = await sandbox.read('/carriers?page[number]=99');
     expect(answer.status).toBe(200);
     expect(answer.body.data).toEqual([]);
     expect(answer.body.meta.total_records).toBeGreaterThan(0);

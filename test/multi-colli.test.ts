@@ -83,7 +83,7 @@ describe('POST /multi-colli-shipments', () => {
 
   it('picks a multi-colli service by meta.service_code, and is listed by filter[package_type]=multi-colli', async () => {
     const { sandbox, w } = await setup();
-    const services = (await sandbox.get('/services?filter[package_type]=multi-colli&include=carrier')).body;
+    const services = (await sandbox.read('/services?filter[package_type]=multi-colli&include=carrier')).body;
     expect(services.data.map((s: Json) => s.attributes.code).sort()).toEqual([
       'dhl-express-domestic-multi-piece',
       'dpd-multi-colli',

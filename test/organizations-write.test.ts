@@ -119,10 +119,37 @@ describe('POST /organizations', () => {
     expect(contracts.body.data).toEqual([]);
   });
 
-  it('needs no token on a sandbox without an admin token, like the sandbox controls', async () => {
+  it('needs no token on a sandbox without an admin token, like the sandbox controls, and what is made so is changed and deleted so', async () => {
     const { sandbox, brokerId } = await setup({ admin: false });
     const created = await sandbox.request('POST', '/organizations', { body: createBody(brokerId) });
     expect(created.status, created.text).toBe(201);
+    const id = created.body.data.id as string;
+    const listed = await sandbox.request('GET', `/organizations/${id}/contracts`);
+    expect(listed.status, listed.text).toBe(200);
+    const changed = await sandbox.request('PATCH', `/organizations/${id}`, { body: patchBody(id, { name: 'Renamed Ltd' }) });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.data.attributes.name).toBe('Renamed Ltd');
+    // A web page of another origin is refused, as at the sandbox controls.
+    const foreign = await sandbox.request('DELETE', `/organizations/${id}`, { headers: { origin: 'https://evil.example' } });
+    expect(firstError(foreign)).toMatchObject({ status: '403', code: '10013' });
+    const deleted = await sandbox.request('DELETE', `/organizations/${id}`);
+    expect(deleted.status, deleted.text).toBe(204);
+    expect(sandbox.store.get('organizations', id)).toBeUndefined();
+  });
+
+  it('with an admin token configured, no token creates, changes or deletes nothing (401)', async () => {
+    const { sandbox, brokerId, orgA } = await setup();
+    const before = sandbox.store.snapshot();
+    for (const [method, path, body] of [
+      ['POST', '/organizations', createBody(brokerId)],
+      ['PATCH', `/organizations/${orgA.id}`, patchBody(orgA.id, { name: 'Anonymous' })],
+      ['DELETE', `/organizations/${orgA.id}`, undefined],
+      ['GET', `/organizations/${orgA.id}/contracts`, undefined],
+    ] as const) {
+      const answer = await sandbox.request(method, path, { body });
+      expect(firstError(answer), `${method} ${path}`).toMatchObject({ status: '401', code: '14003' });
+    }
+    expect(sandbox.store.snapshot()).toEqual(before);
   });
 
   it('refuses an unknown broker with a pointer and creates nothing', async () => {

@@ -11,7 +11,7 @@ let contracts: Json[];
 beforeAll(async () => {
   sandbox = await testSandbox();
   token = await sandbox.token();
-  carriers = Object.fromEntries((await sandbox.get('/carriers')).body.data.map((c: Json) => [c.attributes.code, c]));
+  carriers = Object.fromEntries((await sandbox.read('/carriers')).body.data.map((c: Json) => [c.attributes.code, c]));
   contracts = (await sandbox.get('/contracts?page[size]=100', token)).body.data;
 });
 

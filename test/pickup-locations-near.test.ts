@@ -11,7 +11,7 @@ let carriers: Record<string, Json>;
 beforeAll(async () => {
   sandbox = await testSandbox();
   token = await sandbox.token();
-  carriers = Object.fromEntries((await sandbox.get('/carriers')).body.data.map((c: Json) => [c.attributes.code, c]));
+  carriers = Object.fromEntries((await sandbox.read('/carriers')).body.data.map((c: Json) => [c.attributes.code, c]));
 });
 
 const AMSTERDAM = ['52.3728', '4.8936'] as const;
@@ -84,7 +84,7 @@ describe('pick-up/drop-off locations around coordinates', () => {
     // Rounded to 4 decimals; an explicit + sign is the same number.
     expect(ids(await near('postnl', '52.37284', '+4.89361'))).toEqual(ids(first));
     const other = await testSandbox({ seed: 7 });
-    const postnl = (await other.get('/carriers')).body.data.find((c: Json) => c.attributes.code === 'postnl');
+    const postnl = (await other.read('/carriers')).body.data.find((c: Json) => c.attributes.code === 'postnl');
     const seeded = await other.get(`/carriers/${postnl.id}/pickup-dropoff-locations/52.3728/4.8936`, await other.token());
     expect(seeded.body.data.map((l: Json) => [l.id, l.attributes, l.meta])).toEqual(first.data.map((l: Json) => [l.id, l.attributes, l.meta]));
     // Another point or another carrier is another search.

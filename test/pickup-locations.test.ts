@@ -9,7 +9,7 @@ let carriers: Record<string, Json>;
 beforeAll(async () => {
   sandbox = await testSandbox();
   token = await sandbox.token();
-  carriers = Object.fromEntries((await sandbox.get('/carriers')).body.data.map((c: Json) => [c.attributes.code, c]));
+  carriers = Object.fromEntries((await sandbox.read('/carriers')).body.data.map((c: Json) => [c.attributes.code, c]));
 });
 
 const path = (carrier: string, country: string, postalCode: string, query = '') =>
@@ -35,7 +35,7 @@ describe('pick-up/drop-off locations', () => {
     expect(second).toEqual(first);
     // Independent of the sandbox seed and of the notation of the postal code.
     const other = await testSandbox({ seed: 7 });
-    const otherPostnl = (await other.get('/carriers')).body.data.find((c: Json) => c.attributes.code === 'postnl');
+    const otherPostnl = (await other.read('/carriers')).body.data.find((c: Json) => c.attributes.code === 'postnl');
     const seeded = await other.get(`/carriers/${otherPostnl.id}/pickup-dropoff-locations/nl/1012ab`, await other.token());
     expect(seeded.body.data.map((l: Json) => [l.id, l.attributes.position, l.meta])).toEqual(
       first.data.map((l: Json) => [l.id, l.attributes.position, l.meta]),

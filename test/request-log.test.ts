@@ -51,7 +51,7 @@ describe('the request log', () => {
     await sandbox.get('/shops', mine);
     await sandbox.get('/shipments', theirs);
     await sandbox.get('/shops', theirs);
-    await sandbox.get('/services?page[size]=2');
+    await sandbox.read('/services?page[size]=2');
 
     const all = await requests(sandbox);
     expect(all.map((e) => `${e.method} ${e.path}`)).toEqual([
@@ -72,14 +72,14 @@ describe('the request log', () => {
     expect(invalid.status).toBe(400);
     expect(firstError(invalid).source).toEqual({ parameter: 'limit' });
 
-    for (let i = 0; i < 60; i += 1) await sandbox.get(`/services?page[number]=${i}`);
+    for (let i = 0; i < 60; i += 1) await sandbox.read(`/services?page[number]=${i}`);
     expect(await requests(sandbox)).toHaveLength(50);
     expect(await requests(sandbox, '?limit=10000')).toHaveLength(66);
   });
 
   it('keeps only the last 500 requests, and never logs itself or /health', async () => {
     const sandbox = await testSandbox();
-    for (let i = 0; i < 510; i += 1) await sandbox.get(`/regions?n=${i}`);
+    for (let i = 0; i < 510; i += 1) await sandbox.read(`/regions?n=${i}`);
     await sandbox.get('/health');
     await requests(sandbox);
     const entries = await requests(sandbox, '?limit=500');
@@ -91,7 +91,7 @@ describe('the request log', () => {
 
   it('keeps JSON Schemas that describe secrets readable (carrier credentials_format)', async () => {
     const sandbox = await testSandbox();
-    const carriers = await sandbox.get('/carriers?page[size]=1');
+    const carriers = await sandbox.read('/carriers?page[size]=1');
     const [entry] = await requests(sandbox);
     expect(entry.response.body).toEqual(carriers.body);
     expect(JSON.stringify(entry.response.body)).toContain('"api_key":{"type":"string"');
@@ -99,14 +99,14 @@ describe('the request log', () => {
 
   it('belongs to one sandbox instance', async () => {
     const [one, two] = [await testSandbox(), await testSandbox()];
-    await one.get('/carriers');
+    await one.read('/carriers');
     expect(await requests(one)).toHaveLength(1);
     expect(await requests(two)).toEqual([]);
   });
 
   it('needs the admin token when one is configured', async () => {
     const sandbox = await testSandbox({ config: { adminToken: 'let-me-in' } });
-    await sandbox.get('/carriers');
+    await sandbox.read('/carriers');
     expect((await sandbox.get('/_sandbox/requests')).status).toBe(401);
     expect((await sandbox.get('/_sandbox/requests', 'wrong')).status).toBe(401);
     const entries = await requests(sandbox, '', 'let-me-in');
@@ -267,7 +267,7 @@ describe('redaction in the request log', () => {
     // A contract with a unique secret in its credentials.
     const token = tokens[0]!;
     const organization = (await sandbox.get('/organizations', token)).body.data[0].id;
-    const postnl = (await sandbox.get('/carriers')).body.data.find((c: Json) => c.attributes.code === 'postnl');
+    const postnl = (await sandbox.read('/carriers')).body.data.find((c: Json) => c.attributes.code === 'postnl');
     const contract = await sandbox.request('POST', '/contracts', {
       token,
       body: {

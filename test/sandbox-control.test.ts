@@ -74,7 +74,7 @@ describe('determinism', () => {
     const first = await testSandbox({ seed: 7 });
     const again = await testSandbox({ seed: 7 });
     const other = await testSandbox({ seed: 8 });
-    const body = async (sandbox: typeof first) => (await sandbox.get('/services?page[size]=100&include=carrier')).body;
+    const body = async (sandbox: typeof first) => (await sandbox.read('/services?page[size]=100&include=carrier')).body;
     expect(await body(again)).toEqual(await body(first));
     const otherIds = (await body(other)).data.map((service: { id: string }) => service.id);
     const firstIds = (await body(first)).data.map((service: { id: string }) => service.id);

@@ -36,10 +36,11 @@ describe('a running sandbox', () => {
   });
 
   it('ignores a body sent with a GET request', async () => {
+    const authorization = `Bearer ${await getToken(server.url)}`;
     const { status } = await new Promise<{ status: number }>((resolve, reject) => {
       const request = httpRequest(
         `${server.url}/carriers`,
-        { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': 2 } },
+        { method: 'GET', headers: { authorization, 'content-type': 'application/json', 'content-length': 2 } },
         (response) => {
           response.resume();
           resolve({ status: response.statusCode ?? 0 });
@@ -65,7 +66,10 @@ describe('a running sandbox', () => {
     const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase();
     for (const header of ['authorization', 'content-type', 'accept', 'idempotency-key']) expect(allowed).toContain(header);
     expect(response.headers.get('access-control-allow-methods')).toContain('PATCH');
+    // Also on a refusal (no token here), so a browser can read the 401.
     const actual = await fetch(`${server.url}/carriers`, { headers: { origin: 'https://docs.example.com' } });
+    expect(actual.status).toBe(401);
+    expect(actual.headers.get('access-control-allow-origin')).toBe('*');
     expect(actual.headers.get('access-control-expose-headers')).toContain('Idempotency-Replay');
   });
 

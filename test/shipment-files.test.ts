@@ -84,7 +84,7 @@ describe('shipment files', () => {
 
   it('renders a PNG label whose barcode scans, when the label was asked as PNG', async () => {
     const service = w.service('dhl-express-domestic', 'GB');
-    const carrier = (await sandbox.get(`/carriers/${service.relationships.carrier.data.id}`)).body.data;
+    const carrier = (await sandbox.read(`/carriers/${service.relationships.carrier.data.id}`)).body.data;
     const pngFormat = carrier.attributes.label_formats.find((f: Json) => f.mime_type === 'image/png');
     if (!pngFormat) throw new Error('fixture: DHL Express offers PNG labels');
     const them = await world(sandbox, 'other-client');

@@ -190,3 +190,116 @@ describe('reading shipment surcharges', () => {
     expect(firstError(bad).source).toEqual({ parameter: 'include' });
   });
 });
+
+describe('surcharges added by hand (POST, PATCH, DELETE /shipment-surcharges)', () => {
+  const manual = (shipmentId: string, attributes: Json = {}) => ({
+    data: {
+      type: 'shipment-surcharges',
+      attributes: { name: 'Remote area', description: 'The island is far.', fee: { amount: 750, currency: 'EUR' }, ...attributes },
+      relationships: { shipment: { data: { type: 'shipments', id: shipmentId } } },
+    },
+  });
+  const priceOf = async (id: string) => (await sandbox.get(`/shipments/${id}`, w.token)).body.data.attributes.price;
+
+  it('adds one to a shipment: the price follows, and a later recomputation keeps it', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const base = created.attributes.price.amount;
+    const added = await sandbox.request('POST', '/shipment-surcharges?include=shipment', { token: w.token, body: manual(created.id) });
+    expect(added.status, added.text).toBe(201);
+    expect(added.headers.get('location')).toBe(added.body.data.links.self);
+    expect(added.body.data.attributes).toMatchObject({ name: 'Remote area', description: 'The island is far.', fee: { amount: 750, currency: 'EUR' } });
+    expect(added.body.data.relationships.shipment.data).toEqual({ type: 'shipments', id: created.id });
+    expect(added.body.included[0].attributes.price).toEqual({ amount: base + 750, currency: 'EUR' });
+    expect(await priceOf(created.id)).toEqual({ amount: base + 750, currency: 'EUR' });
+    const rows = await surchargesOf(created.id);
+    expect(rows.map((row) => row.id)).toContain(added.body.data.id);
+
+    // Changing the shipment computes its surcharges again; the one added by hand stays, and counts.
+    const patched = await sandbox.request('PATCH', `/shipments/${created.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: created.id, relationships: { liability_coverage: { data: null } } } },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const after = await surchargesOf(created.id);
+    expect(after.map((row) => row.id)).toContain(added.body.data.id);
+    expect(patched.body.data.attributes.price.amount).toBe(base - coverage.attributes.price.amount + 750);
+  });
+
+  it('changes and removes one, the price following each time', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const base = created.attributes.price.amount;
+    const id = (await sandbox.request('POST', '/shipment-surcharges', { token: w.token, body: manual(created.id) })).body.data.id;
+    await sandbox.advance(60);
+    const changed = await sandbox.request('PATCH', `/shipment-surcharges/${id}`, {
+      token: w.token,
+      body: {
+        data: {
+          type: 'shipment-surcharges',
+          id,
+          attributes: { fee: { amount: 1000, currency: 'EUR' }, created_at: 1 },
+          relationships: { shipment: { data: { type: 'shipments', id: created.id } } },
+        },
+      },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.data.attributes).toMatchObject({ name: 'Remote area', fee: { amount: 1000, currency: 'EUR' } });
+    expect(changed.body.data.attributes.updated_at).toBe(changed.body.data.attributes.created_at + 60);
+    expect(await priceOf(created.id)).toEqual({ amount: base + 1000, currency: 'EUR' });
+    const removed = await sandbox.request('DELETE', `/shipment-surcharges/${id}`, { token: w.token });
+    expect(removed.status).toBe(204);
+    expect(await priceOf(created.id)).toEqual({ amount: base, currency: 'EUR' });
+    expect((await sandbox.get(`/shipment-surcharges/${id}`, w.token)).status).toBe(404);
+  });
+
+  it('refuses what cannot be: a computed surcharge, another currency, a shipment without a price, another shipment; nothing changes', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const computed = (await surchargesOf(created.id))[0];
+    const before = sandbox.store.snapshot();
+    const body = (id: string, attributes: Json = {}, shipmentId = created.id) => ({
+      data: { type: 'shipment-surcharges', id, attributes, relationships: { shipment: { data: { type: 'shipments', id: shipmentId } } } },
+    });
+    const patchComputed = await sandbox.request('PATCH', `/shipment-surcharges/${computed.id}`, {
+      token: w.token,
+      body: body(computed.id, { name: 'Cheaper' }),
+    });
+    expect(firstError(patchComputed)).toMatchObject({ status: '403', code: '10013' });
+    expect(firstError(await sandbox.request('DELETE', `/shipment-surcharges/${computed.id}`, { token: w.token }))).toMatchObject({
+      status: '403',
+      code: '10013',
+    });
+    const pounds = await sandbox.request('POST', '/shipment-surcharges', { token: w.token, body: manual(created.id, { fee: { amount: 5, currency: 'GBP' } }) });
+    expect(firstError(pounds)).toMatchObject({ status: '422', source: { pointer: '/data/attributes/fee/currency' } });
+    const unpriced = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    expect(unpriced.attributes.price).toBeUndefined();
+    const noPrice = await sandbox.request('POST', '/shipment-surcharges', { token: w.token, body: manual(unpriced.id) });
+    expect(firstError(noPrice)).toMatchObject({ status: '422', source: { pointer: '/data/relationships/shipment/data/id' } });
+    const missing = await sandbox.request('POST', '/shipment-surcharges', { token: w.token, body: manual('00000000-0000-4000-8000-000000000000') });
+    expect(firstError(missing)).toMatchObject({ status: '404', code: '10002', source: { pointer: '/data/relationships/shipment/data/id' } });
+    const closed = await sandbox.request('POST', '/shipment-surcharges', { token: w.token, body: manual(created.id, { colour: 'red' }) });
+    expect(firstError(closed)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/colour' } });
+    const own = (await sandbox.request('POST', '/shipment-surcharges', { token: w.token, body: manual(created.id) })).body.data.id;
+    const moved = await sandbox.request('PATCH', `/shipment-surcharges/${own}`, { token: w.token, body: body(own, {}, unpriced.id) });
+    expect(firstError(moved)).toMatchObject({ status: '422', source: { pointer: '/data/relationships/shipment/data/id' } });
+    await sandbox.request('DELETE', `/shipment-surcharges/${own}`, { token: w.token });
+    // Everything refused left the data as it was, save the shipment made without a price.
+    expect(sandbox.store.all('shipmentSurcharges')).toEqual(before.tables.shipmentSurcharges);
+  });
+
+  it("are the finance department's: finance.manage, as production; another tenant's shipment or surcharge is 404", async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const shipmentsOnly = await sandbox.token('sandbox-client', 'shipments.manage organizations.manage shops.manage');
+    expect(firstError(await sandbox.request('POST', '/shipment-surcharges', { token: shipmentsOnly, body: manual(created.id) }))).toMatchObject({
+      status: '403',
+      code: '14004',
+    });
+    const finance = await sandbox.token('sandbox-client', 'finance.manage');
+    const id = (await sandbox.request('POST', '/shipment-surcharges', { token: finance, body: manual(created.id) })).body.data.id;
+    const other = await sandbox.token('other-client');
+    expect(firstError(await sandbox.request('POST', '/shipment-surcharges', { token: other, body: manual(created.id) }))).toMatchObject({
+      status: '404',
+      source: { pointer: '/data/relationships/shipment/data/id' },
+    });
+    expect((await sandbox.request('DELETE', `/shipment-surcharges/${id}`, { token: other })).status).toBe(404);
+    expect((await sandbox.request('DELETE', `/shipment-surcharges/${id}`, { token: finance })).status).toBe(204);
+  });
+});

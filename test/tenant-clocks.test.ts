@@ -132,7 +132,7 @@ describe('a sandbox clock per tenant', () => {
   it('verifies the contracts of the tenant whose clock moved, and of no other tenant', async () => {
     const sandbox = await testSandbox();
     const [a, b] = await twoTenants(sandbox);
-    const postnl = (await sandbox.get('/carriers')).body.data.find((carrier: Json) => carrier.attributes.code === 'postnl');
+    const postnl = (await sandbox.read('/carriers')).body.data.find((carrier: Json) => carrier.attributes.code === 'postnl');
     const create = async (who: Tenant) => {
       const answer = await sandbox.request('POST', '/contracts', { token: who.token, body: contractBody(postnl.id, who.organizationId) });
       expect(answer.status, answer.text).toBe(201);
@@ -260,7 +260,7 @@ describe('a sandbox clock per tenant', () => {
   it("offers collection time slots that can still be booked on the caller's clock", async () => {
     const sandbox = await testSandbox();
     const [a, b] = await twoTenants(sandbox);
-    const postnl = (await sandbox.get('/carriers')).body.data.find((carrier: Json) => carrier.attributes.code === 'postnl');
+    const postnl = (await sandbox.read('/carriers')).body.data.find((carrier: Json) => carrier.attributes.code === 'postnl');
     const firstSlot = async (token: string) =>
       (await sandbox.get(`/carriers/${postnl.id}/collection-time-slots?country_code=NL&postal_code=1012AB&date_from=2026-01-12&date_to=2026-01-18`, token)).body
         .data[0].attributes.from;

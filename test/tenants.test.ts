@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { scopes } from '../src/model/tenancy.js';
 import { hashSecret } from '../src/auth/secrets.js';
 import { firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { createShipment, recipients, shipmentBody, world, type World } from './support/shipments.js';
@@ -44,7 +45,7 @@ describe('creating a tenant', () => {
     expect(tenant.client_secret.length).toBeGreaterThanOrEqual(24);
     const token = await tenantToken(sandbox, tenant);
     const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
-    expect(claims.scope.split(' ').sort()).toEqual(['organizations.manage', 'shipments.manage', 'shops.manage']);
+    expect(claims.scope.split(' ').sort()).toEqual([...scopes].sort());
 
     const organizations = await sandbox.get('/organizations', token);
     expect(organizations.body.data.map((o: Json) => o.id)).toEqual([tenant.organization_id]);
@@ -311,7 +312,7 @@ describe('resetting one tenant', () => {
       token: fixture.token,
       body: { data: { type: 'shops', id: shop.id, attributes: { name: 'Changed' } } },
     });
-    const postnl = (await sandbox.get('/carriers')).body.data.find((c: Json) => c.attributes.code === 'postnl');
+    const postnl = (await sandbox.read('/carriers')).body.data.find((c: Json) => c.attributes.code === 'postnl');
     const contract = await sandbox.request('POST', '/contracts', {
       token: fixture.token,
       body: {

@@ -245,7 +245,7 @@ async function attackOn(): Promise<Attack> {
 /** The endpoints every row is sent to: token-only, scoped read and write, public list and item, and one that ignores tokens. */
 async function targets(sandbox: TestSandbox) {
   const w = await world(sandbox);
-  const carrier = (await sandbox.get('/carriers')).body.data[0].id as string;
+  const carrier = (await sandbox.read('/carriers')).body.data[0].id as string;
   const write = JSON.stringify(shipmentBody({ shop: w.shopIn('NL') }));
   return [
     { name: 'token GET /regions', method: 'GET', path: '/regions' },

@@ -63,7 +63,7 @@ describe('a write the data file refuses', () => {
     expect(sandbox.store.countBy('shipments', 'organization_id', organizationId)).toBe(before.ids.length);
     // Reads go on while the disk is full; the same write is refused again, not replayed.
     expect((await sandbox.get(`/shipments/${existing}`, w.token)).status).toBe(200);
-    expect((await sandbox.get('/carriers')).status).toBe(200);
+    expect((await sandbox.read('/carriers')).status).toBe(200);
     expect((await post()).status).toBe(503);
 
     disk.full = false;

@@ -30,16 +30,16 @@ describe('the seeded zones', () => {
     expect(firstError(await sandbox.get('/zones?filter[country_code]=XX', a))).toMatchObject({ status: '400', source: { parameter: 'filter[country_code]' } });
   });
 
-  it("are every service's zone_from and zone_to, included on request (without a token too)", async () => {
+  it("are every service's zone_from and zone_to, included on request (with any token, the catalogue's)", async () => {
     const { sandbox, byCode } = await setup();
-    const services = await sandbox.get('/services?filter[code]=postnl-parcel-standard&include=zone_from,zone_to');
+    const services = await sandbox.read('/services?filter[code]=postnl-parcel-standard&include=zone_from,zone_to');
     expect(services.status, services.text).toBe(200);
     const toBelgium = services.body.data.find((row: Json) => row.attributes.regions_to[0].country_code === 'BE');
     expect(toBelgium.relationships.zone_from.data).toEqual({ type: 'zones', id: byCode('NL').id });
     expect(toBelgium.relationships.zone_to.data).toEqual({ type: 'zones', id: byCode('BE').id });
     expect(toBelgium.relationships.zone_to.links.related).toBe(byCode('BE').links.self);
     expect(services.body.included.map((row: Json) => row.attributes.code).sort()).toEqual(['BE', 'NL']);
-    const northernIreland = await sandbox.get(
+    const northernIreland = await sandbox.read(
       '/services?filter[code]=royal-mail-tracked-48&filter[address_to][postal_code]=BT1 5GS&filter[address_to][country_code]=GB',
     );
     expect(northernIreland.body.data.map((row: Json) => row.relationships.zone_to.data.id)).toContain(byCode('GB-NIR').id);

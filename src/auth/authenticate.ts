@@ -1,7 +1,6 @@
 import type { Services } from '../services.js';
 import { ApiError } from '../jsonapi/errors.js';
-import type { Scope } from '../model/tenancy.js';
-import type { Principal } from '../model/tenancy.js';
+import type { Principal, Scope } from '../model/tenancy.js';
 import { expired, invalid } from './tokens.js';
 import { tenantEntry, tenantExpired } from '../domain/tenant-lifetime.js';
 
@@ -61,11 +60,14 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** Throws 14004 unless the principal holds at least one of `accepted`. */
-export function requireScope(principal: Principal, accepted: readonly Scope[]): void {
-  if (accepted.some((scope) => principal.scopes.includes(scope))) return;
+/** Throws 14004 unless the principal meets one of `accepted`: a scope, or scopes that must all be held. */
+export function requireScope(principal: Principal, accepted: readonly (Scope | readonly Scope[])[]): void {
+  const held = (requirement: Scope | readonly Scope[]) =>
+    typeof requirement === 'string' ? principal.scopes.includes(requirement) : requirement.every((scope) => principal.scopes.includes(scope));
+  if (accepted.some(held)) return;
+  const named = accepted.map((requirement) => (typeof requirement === 'string' ? requirement : requirement.join(' and ')));
   throw ApiError.of(
     'missingScope',
-    `This endpoint needs one of these scopes: ${accepted.join(', ')}. The access token has: ${principal.scopes.join(', ') || 'none'}.`,
+    `This endpoint needs ${named.length === 1 ? 'the scope' : 'one of these scopes'}: ${named.join(', ')}. The access token has: ${principal.scopes.join(', ') || 'none'}.`,
   );
 }

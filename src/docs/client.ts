@@ -107,11 +107,12 @@ export const docsScript = String.raw`'use strict';
       say('No token: ' + detail, 'error');
       return;
     }
+    var scopes = scopesOf(body.access_token);
+    // The token holds every scope of the client (scope *): the operations' own scopes are checked by the sandbox.
     ui.authActions.authorizeOauth2WithPersistOption({
-      auth: { name: scheme.name, schema: scheme.schema, clientId: clientId, scopes: [] },
+      auth: { name: scheme.name, schema: scheme.schema, clientId: clientId, scopes: scopes ? scopes.split(' ') : [] },
       token: body,
     });
-    var scopes = scopesOf(body.access_token);
     say(
       'Bearer token set for ' + clientId + (scopes ? ' (' + scopes + ')' : '') + ', valid for ' + body.expires_in + ' s. Every Execute below sends it.',
       'ok',

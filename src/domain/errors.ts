@@ -78,5 +78,19 @@ export class DomainError extends Error {
   }
 }
 
+/** Production's wording for an id in a body that names nothing the caller can see, where it answers 404 (10002) for it. */
+export const NO_RELATED = 'No resource was found for the given relationship ID.';
+
+/**
+ * An id in a body that does not exist or is another tenant's (the same), on an operation where
+ * production documents 404 for it: 404 (10002) at its pointer, in production's words. Elsewhere
+ * such an id is a 422 (the seed's rule).
+ */
+export function missingRelated(name: string, type: string, id: string, pointer = `/data/relationships/${name}/data/id`): DomainError {
+  return DomainError.notFound(`${NO_RELATED} The relationship '${name}' points at ${type} '${id}', which does not exist or is not available to you.`, {
+    pointer,
+  });
+}
+
 /** Where a body member lies, as a JSON pointer. */
 export const at = (pointer: string): Where => ({ pointer });

@@ -102,15 +102,31 @@ export async function authorizeControl(services: Services, c: Context): Promise<
       source: { header: 'Authorization' },
     });
   }
-  const foreign = foreignOrigin(c, services);
-  if (foreign !== undefined) {
-    throw ApiError.of(
-      'actionNotAllowed',
-      `A web page (${foreign}) cannot use the sandbox controls without a token. Call them from a program or your own shell, send a tenant's access token, or configure SANDBOX_ADMIN_TOKEN and send it.`,
-      { source: { header: c.req.header('origin') !== undefined ? 'Origin' : 'Sec-Fetch-Site' } },
-    );
-  }
+  refuseForeignPage(services, c, 'the sandbox controls');
   return undefined;
+}
+
+/**
+ * Whether a request without a token acts as the broker (the admin token's part) on a broker-level
+ * operation: only on a sandbox without an admin token, and never for a web page of another
+ * origin (403), exactly as at the sandbox controls. What such a request may create it may also
+ * change and delete, so every broker-level operation takes it the same way.
+ */
+export function anonymousBroker(services: Services, c: Context): boolean {
+  if (services.config.adminToken !== undefined || (c.req.header('authorization') ?? '').trim() !== '') return false;
+  refuseForeignPage(services, c, "the broker's operations");
+  return true;
+}
+
+/** 403/10013 for a request without a token from a web page of another origin. */
+function refuseForeignPage(services: Services, c: Context, what: string): void {
+  const foreign = foreignOrigin(c, services);
+  if (foreign === undefined) return;
+  throw ApiError.of(
+    'actionNotAllowed',
+    `A web page (${foreign}) cannot use ${what} without a token. Call them from a program or your own shell, send a tenant's access token, or configure SANDBOX_ADMIN_TOKEN and send it.`,
+    { source: { header: c.req.header('origin') !== undefined ? 'Origin' : 'Sec-Fetch-Site' } },
+  );
 }
 
 /**

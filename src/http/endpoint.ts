@@ -3,20 +3,24 @@ import type { Scope } from '../model/tenancy.js';
 import type { Page } from '../jsonapi/pagination.js';
 import type { Ctx } from './context.js';
 
+/** One way to pass a scope check: a scope, or several that must all be held (production's `a+b`). */
+export type ScopeRequirement = Scope | readonly Scope[];
+
 /**
- * Who may call an endpoint:
+ * Who may call an endpoint (production's `security`, but where the seed names an operation's
+ * scopes, the seed's):
  * - `none`: anyone; the Authorization header is not looked at (auth server, health, docs);
- * - `public`: no token needed, but a token that is sent must be valid;
- * - `token`: any valid token;
+ * - `token`: any valid token, whatever its scopes (production's `[]`, the seed's "no scope");
  * - `control`: a sandbox control (`/_sandbox/`): the admin token acts on the whole sandbox, a
  *   tenant's access token on that tenant only (the handler gets its principal), and no token acts
  *   on the whole sandbox only when no admin token is configured and no foreign web page sent the
  *   request (see `authorizeControl`); POSTs need a JSON Content-Type;
- * - `{anyOf}`: a valid token holding at least one of the scopes; with `admin`, the admin token
+ * - `{anyOf}`: a valid token meeting at least one of the requirements; with `admin`, the admin token
  *   (SANDBOX_ADMIN_TOKEN, when one is configured) is taken too and acts as the broker of every
- *   organization: the handler then gets no principal.
+ *   organization, as does no token on a sandbox without one (like `control`, never for a web page
+ *   of another origin): the handler then gets no principal.
  */
-export type Auth = 'none' | 'public' | 'token' | 'control' | { anyOf: readonly Scope[]; admin?: true };
+export type Auth = 'none' | 'token' | 'control' | { anyOf: readonly ScopeRequirement[]; admin?: true };
 
 /** How the request body is read: a JSON document, or JSON as well as an HTML form (OAuth clients). */
 export type BodyFormat = 'json' | 'json-or-form';

@@ -62,7 +62,10 @@ export async function idempotent(
   key: string,
   bodyFingerprint: string,
   work: (remember: Remember) => Promise<Response>,
-  /** The status of a repeat while the first still runs: 409 on POST /shipments (the seed's), 423 where production documents it. */
+  /**
+   * The status of a repeat while the first still runs: 409 on POST /shipments, where the seed's
+   * spec records its conflict with production (423) and wins; 423 on the two creates production documents.
+   */
   inFlightStatus = 409,
 ): Promise<Response> {
   // The replay window runs on the clock of the caller's tenant.

@@ -10,7 +10,7 @@ import type { Services } from '../services.js';
 import { readBody } from './body.js';
 import { bodyLimitOf } from './body-limits.js';
 import { createCtx } from './context.js';
-import { authorizeControl, isControlPath, presentsAdminToken, requireJsonContentType } from './control-access.js';
+import { anonymousBroker, authorizeControl, isControlPath, presentsAdminToken, requireJsonContentType } from './control-access.js';
 import { honoPath, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 import { callerKey, countRequest, refuseSpentAddress } from './rate-limit.js';
@@ -23,7 +23,6 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
   for (const endpoint of endpoints) {
     app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), async (c) => {
       c.set('endpoint', endpoint);
-      negotiate(c.req.header('accept'), endpoint.produces);
       let principal: Principal | undefined;
       try {
         principal = await authorize(services, endpoint, c);
@@ -33,6 +32,8 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
         throw error;
       }
       if (principal) c.set('principal', principal);
+      // After the token: a request without one learns it needs one (401) before anything else about it.
+      negotiate(c.req.header('accept'), endpoint.produces);
       // Counted before the request is looked at further, so a flood of bad requests is limited too.
       if (endpoint.rateLimit === undefined) {
         const key = callerKey(services, c, endpoint, principal);
@@ -71,9 +72,8 @@ async function authorize(services: Services, endpoint: Endpoint, c: Context): Pr
   const header = c.req.header('authorization');
   if (endpoint.auth === 'none') return undefined;
   if (endpoint.auth === 'control') return authorizeControl(services, c);
-  if (typeof endpoint.auth === 'object' && endpoint.auth.admin && presentsAdminToken(services, header)) return undefined;
+  if (typeof endpoint.auth === 'object' && endpoint.auth.admin && (presentsAdminToken(services, header) || anonymousBroker(services, c))) return undefined;
   const principal = await authenticate(services, header);
-  if (endpoint.auth === 'public') return principal;
   if (!principal) {
     throw ApiError.of('missingToken', 'This endpoint needs an access token: send Authorization: Bearer <token> (get one from POST /access-token).', {
       source: { header: 'Authorization' },

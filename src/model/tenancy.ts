@@ -74,7 +74,33 @@ export type OrganizationRecord = z.infer<typeof organizationAttributes> & { id: 
 /** A person with access to one organization's shops. Not exposed as an API resource. */
 export type UserRecord = { id: string; name: string; email: string; organization_id: string };
 
-export const scopes = ['organizations.manage', 'shipments.manage', 'shops.manage'] as const;
+/** The seed's three scopes: what every client held before production's finer scopes were checked. */
+export const seedScopes = ['organizations.manage', 'shipments.manage', 'shops.manage'] as const;
+
+/**
+ * Every scope a client may hold: the seed's three and the scopes production checks on the
+ * operations the sandbox serves (its contract's `security`). `enterprise.manage` is production's
+ * own spelling on the carriers of a broker, beside `enterprises.manage` elsewhere.
+ */
+export const scopes = [
+  ...seedScopes,
+  'addresses.suggest',
+  'broker.member',
+  'brokers.manage',
+  'collections.manage',
+  'collections.view',
+  'contract_templates.manage',
+  'contracts.manage',
+  'enterprise.manage',
+  'enterprises.manage',
+  'finance.manage',
+  'landed_cost',
+  'return_questions.manage',
+  'return_reasons.manage',
+  'returns.manage',
+  'shipments.view',
+  'zones.manage',
+] as const;
 export type Scope = (typeof scopes)[number];
 
 /** OAuth client; `id` is the client_id. The secret is kept only as a SHA-256 hex digest. */

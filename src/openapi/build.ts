@@ -86,10 +86,11 @@ function security(endpoint: Endpoint): SecurityRequirementObject[] {
   if (auth === 'none') return [];
   // Without a token only where no admin token is configured; a tenant's token acts on that tenant.
   if (auth === 'control') return [{}, { SandboxAdmin: [] }, { OAuth2: [] }];
-  if (auth === 'public') return [{}, { OAuth2: [] }];
   if (auth === 'token') return [{ OAuth2: [] }];
-  const scoped = auth.anyOf.map((scope) => ({ OAuth2: [scope] }));
-  return auth.admin ? [...scoped, { SandboxAdmin: [] }] : scoped;
+  // Each requirement is one alternative; scopes that must all be held are listed together.
+  const scoped = auth.anyOf.map((requirement) => ({ OAuth2: typeof requirement === 'string' ? [requirement] : [...requirement] }));
+  // The broker's part: the admin token, or no token where none is configured (as at the controls).
+  return auth.admin ? [...scoped, { SandboxAdmin: [] }, {}] : scoped;
 }
 
 function parameters(endpoint: Endpoint): ParameterObject[] {
@@ -173,6 +174,9 @@ function responses(endpoint: Endpoint): ResponsesObject {
     add('401', 'With an admin token configured: no token (14003), or a bearer token that is neither the admin token nor a valid access token (14002).');
     add('403', "No token from a web page of another origin, or a tenant's access token where only the admin token may act (10013).");
     if (endpoint.method === 'post') add('415', 'The Content-Type is not JSON, or missing: every control POST needs Content-Type: application/json (10004).');
+  } else if (typeof endpoint.auth === 'object' && endpoint.auth.admin) {
+    add('401', 'No token where an admin token is configured (14003), or an invalid, expired or revoked one (14002).');
+    add('403', 'No token from a web page of another origin (10013), or an access token that lacks every accepted scope (14004).');
   } else if (endpoint.auth !== 'none') add('401', 'No access token (14003), or an invalid, expired or revoked one (14002).');
   // Every /_sandbox/ path, the visitor endpoint (auth none) too: http/control-hosts.ts.
   if (endpoint.path.startsWith('/_sandbox/')) {
@@ -207,6 +211,16 @@ function responses(endpoint: Endpoint): ResponsesObject {
   return out;
 }
 
+/** Who may call an operation, in words, from its declaration (so no description has to say it). */
+export function accessText(endpoint: Endpoint): string | undefined {
+  const { auth } = endpoint;
+  if (auth === 'none' || auth === 'control') return undefined;
+  if (auth === 'token') return 'Any valid access token; no scope is needed.';
+  const named = auth.anyOf.map((requirement) => (typeof requirement === 'string' ? requirement : requirement.join(' and ')));
+  const scopes = named.length === 1 ? `Scope: ${named[0]}.` : `Scopes: ${named.slice(0, -1).join(', ')} or ${named.at(-1)}.`;
+  return auth.admin ? `${scopes} The admin token (SANDBOX_ADMIN_TOKEN), or no token on a sandbox without one, acts as the broker.` : scopes;
+}
+
 function operation(endpoint: Endpoint): OperationObject {
   const op: OperationObject = {
     operationId: endpoint.operationId,
@@ -216,7 +230,8 @@ function operation(endpoint: Endpoint): OperationObject {
     parameters: parameters(endpoint),
     responses: responses(endpoint),
   };
-  if (endpoint.description) op.description = endpoint.description;
+  const description = [endpoint.description, accessText(endpoint)].filter(Boolean).join(' ');
+  if (description) op.description = description;
   if (deprecatedOperations.has(servedOperation(endpoint).operation)) op.deprecated = true;
   if (endpoint.body) {
     const types = endpoint.bodyFormat === 'json-or-form' ? ['application/json', 'application/x-www-form-urlencoded'] : [JSONAPI_MEDIA_TYPE, 'application/json'];

@@ -8,7 +8,8 @@ import type { Principal } from '../model/tenancy.js';
  * organizations, sharing contracts with them, changing a broker, its carriers and its contract
  * templates) is done with the sandbox's admin token: SANDBOX_ADMIN_TOKEN as a bearer token, or no
  * token on a sandbox that has none (as for the sandbox controls). The handler of such a request
- * has no principal. A tenant's access token acts for its own organization only.
+ * has no principal. A tenant's access token is checked for production's scope first (403/14004
+ * without it) and then refused (403/10013): it acts for its own organization only.
  */
 
 /** The tenant a request acts for, or `undefined` when it acts as the broker (the admin token). */
@@ -24,5 +25,4 @@ export function brokerOnly(action: string): ApiError {
 }
 
 /** What the endpoint descriptions say about who may call a broker-level operation. */
-export const BROKER_ONLY =
-  "Broker-level: the sandbox's admin token (SANDBOX_ADMIN_TOKEN; no token on a sandbox without one) acts as the broker; a tenant's access token is refused with 403 (10013).";
+export const BROKER_ONLY = "Broker-level: a tenant's access token is refused with 403 (10013), also one that holds the scope.";

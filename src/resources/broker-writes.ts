@@ -114,7 +114,7 @@ export const brokerWriteEndpoints = [
     summary: 'Create a broker',
     description: `${BROKER_ONLY} Enterprises are not emulated: \`relationships.enterprise\` is kept as sent. \`logo\` or \`logo_url\` is required.`,
     tag: 'Organizations',
-    auth: 'control',
+    auth: { anyOf: ['enterprises.manage'], admin: true },
     body: createRequest,
     responses: {
       201: { description: 'The new broker; `Location` holds its URL.', schema: schemas.document },
@@ -137,7 +137,7 @@ export const brokerWriteEndpoints = [
     summary: 'Update a broker',
     description: `${BROKER_ONLY} Only the attributes sent change (\`null\` removes an optional one).`,
     tag: 'Organizations',
-    auth: 'control',
+    auth: { anyOf: ['enterprises.manage', 'brokers.manage'], admin: true },
     params,
     body: updateRequest,
     responses: {
@@ -160,9 +160,9 @@ export const brokerWriteEndpoints = [
     operationId: 'listBrokerCarriers',
     summary: "List a broker's carriers",
     description:
-      "The carriers the broker offers its organizations: an organization adds own contracts (POST /contracts) only for these. A client sees its own broker's only (another's id is 404); any valid token may read it.",
+      "The carriers the broker offers its organizations: an organization adds own contracts (POST /contracts) only for these. A client sees its own broker's only (another's id is 404).",
     tag: 'Organizations',
-    auth: 'token',
+    auth: { anyOf: ['broker.member', 'enterprise.manage', 'brokers.manage'] },
     params,
     paginated: true,
     responses: { 200: { description: "The broker's carriers.", schema: resourceSchemas(carrierKind).list } },
@@ -186,7 +186,7 @@ export const brokerWriteEndpoints = [
           : 'Its organizations can no longer add own contracts for these carriers; contracts that exist stay.') +
         ' An unknown carrier is 422 and nothing changes.',
       tag: 'Organizations',
-      auth: 'control',
+      auth: { anyOf: ['enterprise.manage'], admin: true },
       params,
       body: carrierList,
       responses: {

@@ -14,9 +14,8 @@ import { carrierSurchargeIncludes } from './include-paths.js';
 import { findOr404 } from './lookup.js';
 import { readEndpoints } from './read-endpoints.js';
 
-// Production asks finance.manage; the sandbox has no such scope, and an organization's prices are
-// organization settings, so organizations.manage guards them.
-const manage = { anyOf: ['organizations.manage'] } as const;
+// Production's scope: carrier surcharges are the finance department's.
+const manage = { anyOf: ['finance.manage'] } as const;
 
 const visible = (ctx: Ctx, row: CarrierSurchargeRecord): boolean => row.organization_id === ctx.principal?.organizationId;
 
@@ -71,14 +70,14 @@ export const carrierSurchargeEndpoints = [
     visible,
     query: z.object({ 'filter[carrier]': csvIds.optional().describe('Comma separated carrier ids.') }),
     filter: (_ctx, rows, q) => rows.filter((row) => !q['filter[carrier]'] || q['filter[carrier]'].includes(row.carrier_id)),
-    description: `${what} Takes organizations.manage.`,
+    description: `${what}`,
   }),
   endpoint({
     method: 'post',
     path: '/carrier-surcharges',
     operationId: 'createCarrierSurcharge',
     summary: 'Add a carrier surcharge',
-    description: `${what} A carrier you have no contract with is 422. Takes organizations.manage.`,
+    description: `${what} A carrier you have no contract with is 422.`,
     tag: 'Carrier surcharges',
     auth: manage,
     body: createRequest,
@@ -87,12 +86,13 @@ export const carrierSurchargeEndpoints = [
       409: { description: 'The body `type` is not `carrier-surcharges` (10007).', schema: errorDocument },
       422: { description: 'An unknown carrier, or one you have no contract with (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: carrierSurchargeIncludes,
+    handler: async (ctx, { body, include }) => {
       checkIdentity(body.data, 'carrier-surcharges');
       const { attributes, relationships } = body.data;
       const carrierId = relatedId(relationships.carrier, 'carrier', ['carriers'])!;
       const row = await ctx.services.store.transact((tx) => createCarrierSurcharge(tx, ctx, { ...attributes, carrierId }));
-      return jsonApi(resourceDocument(ctx, carrierSurchargeKind, row), 201, { location: ctx.url(carrierSurchargeKind.self(row)) });
+      return jsonApi(resourceDocument(ctx, carrierSurchargeKind, row, include), 201, { location: ctx.url(carrierSurchargeKind.self(row)) });
     },
   }),
   endpoint({
@@ -100,7 +100,7 @@ export const carrierSurchargeEndpoints = [
     path: '/carrier-surcharges/{carrier_surcharge_id}',
     operationId: 'updateCarrierSurcharge',
     summary: 'Change a carrier surcharge',
-    description: `Send only what changes (\`description: null\` removes it). The change applies to shipments priced from now on. Takes organizations.manage.`,
+    description: `Send only what changes (\`description: null\` removes it). The change applies to shipments priced from now on.`,
     tag: 'Carrier surcharges',
     auth: manage,
     params,
@@ -110,13 +110,14 @@ export const carrierSurchargeEndpoints = [
       409: { description: 'The body `type` or `id` does not match (10007).', schema: errorDocument },
       422: { description: 'An unknown carrier, or one you have no contract with (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { params: path, body }) => {
+    include: carrierSurchargeIncludes,
+    handler: async (ctx, { params: path, body, include }) => {
       const current = findOr404(ctx, 'carrierSurcharges', 'carrier-surcharges', path.carrier_surcharge_id, (row) => visible(ctx, row));
       checkIdentity(body.data, 'carrier-surcharges', current.id);
       const carrier = body.data.relationships?.carrier;
       const carrierId = carrier ? relatedId(carrier, 'carrier', ['carriers']) : undefined;
       const row = await ctx.services.store.transact((tx) => updateCarrierSurcharge(tx, ctx, current, { ...body.data.attributes, carrierId }));
-      return jsonApi(resourceDocument(ctx, carrierSurchargeKind, row));
+      return jsonApi(resourceDocument(ctx, carrierSurchargeKind, row, include));
     },
   }),
   endpoint({
@@ -124,7 +125,7 @@ export const carrierSurchargeEndpoints = [
     path: '/carrier-surcharges/{carrier_surcharge_id}',
     operationId: 'deleteCarrierSurcharge',
     summary: 'Remove a carrier surcharge',
-    description: 'Shipments priced from now on no longer carry it; those priced before keep their shipment surcharge. Takes organizations.manage.',
+    description: 'Shipments priced from now on no longer carry it; those priced before keep their shipment surcharge.',
     tag: 'Carrier surcharges',
     auth: manage,
     params,

@@ -44,10 +44,10 @@ export const carrierEndpoints = [
     tag: 'Carriers',
     noun: 'carrier',
     plural: 'carriers',
-    auth: 'public',
+    auth: 'token',
     schemas: resourceSchemas(carrierKind),
     visible: (ctx, row) => seesTenantRow(ctx.services.store, ctx.principal?.organizationId, row.organization_id),
-    description: 'No scope is needed; a token, when sent, must be valid. A carrier a pack gave a tenant is seen by that tenant only.',
+    description: 'A carrier a pack gave a tenant is seen by that tenant only.',
   }),
   endpoint({
     method: 'get',

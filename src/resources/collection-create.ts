@@ -17,6 +17,7 @@ import { address, timestamp } from '../model/common.js';
 import type { ContractRecord } from '../model/contract.js';
 import type { ShopRecord } from '../model/shop.js';
 import { collectionKind } from './collection-kind.js';
+import { collectionIncludes } from './include-paths.js';
 
 const schemas = resourceSchemas(collectionKind);
 
@@ -164,9 +165,9 @@ export const collectionCreateEndpoint = endpoint({
     "A carrier pick-up at `address` in the window `collection_time {from, to}` (Unix seconds or ISO-8601 date-times, answered as Unix seconds) for one of the caller's shops. " +
     'Without a contract it is a plan (`collection-concept`). With an active contract the window must lie in a slot the carrier still offers ' +
     '(GET /carriers/{carrier_id}/collection-time-slots) at an address in a country it collects in; `register: true` also books it at once: ' +
-    "`collection-registered`, with the carrier's reference in `tracking_code`, collected when the window opens. Any valid token may create them (production: collections.manage).",
+    "`collection-registered`, with the carrier's reference in `tracking_code`, collected when the window opens.",
   tag: 'Collections',
-  auth: 'token',
+  auth: { anyOf: ['collections.manage'] },
   body: createRequest,
   responses: {
     201: { description: 'The new collection; `Location` holds its URL.', schema: schemas.document },
@@ -177,5 +178,6 @@ export const collectionCreateEndpoint = endpoint({
       schema: errorDocument,
     },
   },
+  include: collectionIncludes,
   handler: (ctx, { body, include }) => createCollection(ctx, body, include),
 });

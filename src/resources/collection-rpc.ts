@@ -4,17 +4,15 @@ import { addShipments } from '../domain/collections/membership.js';
 import { principalOf } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { plainJson } from '../http/respond.js';
-import { toResourceObject } from '../jsonapi/resource.js';
+import { resourceDocument } from '../jsonapi/document.js';
 import { errorDocument } from '../jsonapi/schemas.js';
 import { collectionVisible } from './collection-kind.js';
+import { manifestIncludes } from './include-paths.js';
 import { findOr404 } from './lookup.js';
 import { manifestKind } from './manifest-kinds.js';
 import { manifestDocument, manifestSchemas } from './manifests.js';
 
-/*
- * The collection RPCs and a collection's files. Production accepts collections.manage (or
- * shipments.manage, collections.view); collections need any valid token in this API.
- */
+/* The collection RPCs and a collection's files, with production's scopes. */
 
 const json = ['application/json', 'application/vnd.api+json'] as const;
 
@@ -39,9 +37,9 @@ export const collectionRpcEndpoints = [
     description:
       "Every shipment joins the collection, or none does: each must be the caller's, of the collection's shop and contract, not voided and not with the carrier yet; a " +
       'registered one only where the carrier allows it (`collections.allows_adding_registered_shipments_to_collection`); one in another, registered collection stays there. ' +
-      'The collection must be open (concept or registered, its window not begun). A shipment already in it is left as it is. Any valid token.',
+      'The collection must be open (concept or registered, its window not begun). A shipment already in it is left as it is.',
     tag: 'Collections',
-    auth: 'token',
+    auth: { anyOf: ['collections.manage', 'shipments.manage'] },
     body: addRequest,
     produces: json,
     responses: {
@@ -67,21 +65,22 @@ export const collectionRpcEndpoints = [
     description:
       "A manifest of the collection's registered shipments, for the driver: its PDF lists each with tracking code, barcode, recipient, destination, weight and the total. " +
       "Shipments not registered yet (or voided) are left off and named in the manifest's `meta.errors`; with none registered, or none at all, it is a 422. " +
-      "The collection's `manifest` becomes this one. Statuses do not change: the collection moves them when the carrier comes. Plain JSON, as in production. Any valid token.",
+      "The collection's `manifest` becomes this one. Statuses do not change: the collection moves them when the carrier comes. Plain JSON, as in production.",
     tag: 'Collections',
-    auth: 'token',
+    auth: { anyOf: ['collections.manage', 'collections.view'] },
     body: manifestRequest,
     produces: ['application/json'],
     responses: {
       200: { description: 'The manifest.', schema: manifestAnswer, contentTypes: ['application/json'] },
       422: { description: 'An unknown, voided or empty collection, or one without registered shipments (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: manifestIncludes,
+    handler: async (ctx, { body, include }) => {
       const { services } = ctx;
       const manifest = await services.store.transact((tx) =>
         createCollectionManifest(tx, ctx.rules, principalOf(ctx), body.data.collection_id, ctx.clock.now()),
       );
-      return plainJson({ data: toResourceObject(manifestKind, manifest, ctx) });
+      return plainJson(resourceDocument(ctx, manifestKind, manifest, include));
     },
   }),
   endpoint({
@@ -89,10 +88,9 @@ export const collectionRpcEndpoints = [
     path: '/collections/{collection_id}/files/{file_id}',
     operationId: 'getCollectionFile',
     summary: "Download a collection's manifest",
-    description:
-      'The PDF of a manifest made for the collection (one of its `files`), as GET /manifests/{manifest_id}/files/{file_id} answers it. Any valid token.',
+    description: 'The PDF of a manifest made for the collection (one of its `files`), as GET /manifests/{manifest_id}/files/{file_id} answers it.',
     tag: 'Collections',
-    auth: 'token',
+    auth: { anyOf: ['collections.manage', 'collections.view'] },
     params: z.object({ collection_id: z.string(), file_id: z.string() }),
     produces: ['application/pdf'],
     responses: { 200: { description: 'The manifest PDF.', contentTypes: ['application/pdf'] } },

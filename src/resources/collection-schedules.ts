@@ -18,11 +18,11 @@ import { readEndpoints } from './read-endpoints.js';
 
 /*
  * Collection schedules: a recurring booking that books the collections of the coming days on the
- * sandbox clock (src/domain/collections/schedules.ts). Production guards them with
- * collections.manage, a scope this API does not have: any valid token, like collections.
+ * sandbox clock (src/domain/collections/schedules.ts). Production's scope: collections.manage.
  */
 
 const DAY = 86400;
+const manage = { anyOf: ['collections.manage'] } as const;
 
 const visible = (ctx: Ctx, row: CollectionScheduleRecord) => row.organization_id === ctx.principal?.organizationId;
 
@@ -140,12 +140,12 @@ export const collectionScheduleEndpoints = [
     tag: 'CollectionSchedules',
     noun: 'collection schedule',
     plural: 'collection schedules',
-    auth: 'token',
+    auth: manage,
     schemas,
     query,
     visible,
     rows: (ctx) => ctx.services.store.find('collectionSchedules', 'organization_id', ctx.principal?.organizationId ?? ''),
-    description: "The collection schedules of the caller's organization's shops. Any valid token (production: collections.manage).",
+    description: "The collection schedules of the caller's organization's shops.",
     filter: (ctx, rows, q) => {
       const carrierOf = (row: CollectionScheduleRecord) => (row.contract_id ? ctx.services.store.get('contracts', row.contract_id)?.carrier_id : undefined);
       return rows.filter(
@@ -163,9 +163,9 @@ export const collectionScheduleEndpoints = [
       `On each of \`days\` a collection at \`collection.address\` in the window \`collection.time\` (\`HH:MM\`, with a zone such as \`+01:00\`, or UTC without). ` +
       `The schedule books the collections of the next ${HORIZON_DAYS} days at once and then every day at 00:00 UTC on the sandbox clock, skipping days whose booking cut-off has passed; ` +
       'with an active contract they are booked with its carrier (`collection-registered`, collected when the window opens) and the days and window must fit its calendar ' +
-      '(GET /carriers/{carrier_id}/collection-time-slots); without one they are plans (`collection-concept`). Any valid token (production: collections.manage).',
+      '(GET /carriers/{carrier_id}/collection-time-slots); without one they are plans (`collection-concept`).',
     tag: 'CollectionSchedules',
-    auth: 'token',
+    auth: manage,
     body: createRequest,
     responses: {
       201: { description: 'The schedule; `Location` holds its URL. Its first collections exist already.', schema: schemas.document },
@@ -203,10 +203,9 @@ export const collectionScheduleEndpoints = [
     path: '/collection-schedules/{collection_schedule_id}',
     operationId: 'deleteCollectionSchedule',
     summary: 'Stop a recurring collection',
-    description:
-      'No more collections are booked; the ones it booked already stay (cancel them with DELETE /collections/{collection_id}). Any valid token (production: collections.manage).',
+    description: 'No more collections are booked; the ones it booked already stay (cancel them with DELETE /collections/{collection_id}).',
     tag: 'CollectionSchedules',
-    auth: 'token',
+    auth: manage,
     params: z.object({ collection_schedule_id: z.string() }),
     responses: { 204: { description: 'Deleted.' } },
     handler: async (ctx, { params }) => {

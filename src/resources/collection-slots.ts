@@ -78,7 +78,7 @@ export const collectionSlotEndpoints = [
     description:
       "The windows in which the carrier collects at an address between date_from and date_to that can still be booked on the sandbox clock, in time order. They follow the carrier's " +
       'working days, windows and booking cut-off (UTC; e.g. PostNL: Monday to Friday, 09:00-12:00 and 13:00-17:00, booked until 22:00 the day before), the same for every seed. ' +
-      'A collection with a contract of this carrier must lie inside one of them. Any valid token.',
+      'A collection with a contract of this carrier must lie inside one of them.',
     tag: 'Carriers',
     auth: 'token',
     params: z.object({ carrier_id: z.string() }),

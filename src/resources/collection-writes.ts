@@ -12,6 +12,7 @@ import { checkIdentity, resourceRequest } from '../jsonapi/request.js';
 import { errorDocument, resourceSchemas } from '../jsonapi/schemas.js';
 import { collectionAttributes, type CollectionRecord } from '../model/collection.js';
 import { collectionKind, collectionVisible } from './collection-kind.js';
+import { collectionIncludes } from './include-paths.js';
 import { findOr404 } from './lookup.js';
 
 /*
@@ -20,8 +21,7 @@ import { findOr404 } from './lookup.js';
  * and created_at are read-only there, and relationships too), and only while it is a concept:
  * once booked with the carrier it no longer changes. DELETE removes a concept; a booked
  * collection is voided where its carrier cancels bookings (`voids_registered_collections`).
- * Scopes: any valid token, like the collections' other endpoints (production's collections.*
- * scopes do not exist in this API).
+ * Production's scopes: collections.manage to change one, shipments.manage to delete one.
  */
 
 const schemas = resourceSchemas(collectionKind);
@@ -99,7 +99,7 @@ export const collectionWriteEndpoints = [
       "carrier's reference in `tracking_code`, provided its window still lies in a slot the carrier takes bookings for. As in production, address, collection_time, tracking_code, " +
       'created_at and relationships are read-only and ignored when sent. A registered, collected or voided collection, or one whose window has begun (`collection_time.from` on the sandbox clock), answers 423.',
     tag: 'Collections',
-    auth: 'token',
+    auth: { anyOf: ['collections.manage'] },
     params,
     body: updateRequest,
     responses: {
@@ -111,7 +111,8 @@ export const collectionWriteEndpoints = [
       },
       423: { description: 'The collection is booked, collected or voided, or its window has begun (10005).', schema: errorDocument },
     },
-    handler: async (ctx, { params: path, body }) => {
+    include: collectionIncludes,
+    handler: async (ctx, { params: path, body, include }) => {
       const current = findOr404(ctx, 'collections', 'collections', path.collection_id, (row) => collectionVisible(ctx, row));
       checkIdentity(body.data, 'collections', current.id);
       assertConcept(ctx, current, 'changed');
@@ -130,7 +131,7 @@ export const collectionWriteEndpoints = [
         const changed = tx.update('collections', current.id, changes);
         return attributes.register === true ? registerCollection(tx, ctx.rules, changed) : changed;
       });
-      return jsonApi(resourceDocument(ctx, collectionKind, row));
+      return jsonApi(resourceDocument(ctx, collectionKind, row, include));
     },
   }),
   endpoint({
@@ -142,7 +143,7 @@ export const collectionWriteEndpoints = [
       'A planned collection is removed; the shipments in it stay, without their `collection` relationship. A registered collection is voided (`collection-voided`, its shipments ' +
       'released) where its carrier cancels bookings (`collections.voids_registered_collections`), else 423. A collected or voided collection, or one whose window has begun, answers 423.',
     tag: 'Collections',
-    auth: 'token',
+    auth: { anyOf: ['shipments.manage'] },
     params,
     responses: {
       204: { description: 'Removed or voided; its shipments no longer point at it.' },

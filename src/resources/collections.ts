@@ -6,12 +6,8 @@ import { collectionKind, collectionStatusCodes, collectionVisible, type Collecti
 import { readEndpoints } from './read-endpoints.js';
 import { collectionIncludes } from './include-paths.js';
 
-/*
- * Scopes. Production guards collections with `collections.view` / `collections.manage`, scopes the
- * API spec this sandbox follows does not have; the sandbox behaviour spec (section 5) says
- * collections need any valid token. Tenancy still limits a client to its own shops' collections.
- */
-const readScopes = 'token' as const;
+/* Production's scopes: collections are read with collections.manage or collections.view. Tenancy limits a client to its own shops' collections. */
+const readScopes = { anyOf: ['collections.manage', 'collections.view'] } as const;
 
 const schemas = resourceSchemas(collectionKind);
 
@@ -50,9 +46,7 @@ export const collectionEndpoints = [
     schemas,
     query,
     visible: collectionVisible,
-    description:
-      "Carrier pick-ups of the caller's organization's shops, ordered by `collection_time.from`. Any valid token may read them " +
-      '(production uses collections.* scopes, which this API does not have).',
+    description: "Carrier pick-ups of the caller's organization's shops, ordered by `collection_time.from`.",
     filter: (ctx, rows, q) => {
       const { store } = ctx.services;
       const statusCode = (row: CollectionRecord) => store.get('statuses', row.status_id)?.code as CollectionStatusCode | undefined;

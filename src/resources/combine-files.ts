@@ -35,9 +35,9 @@ export const combineFileEndpoints = [
     description:
       "One PDF of several files of the caller's shipments, in the order given, answered as production does: the PDF base64 as text/plain. " +
       'page_size A6 puts every label on its own A6 page; A4 puts four A6 labels on each sheet with cut lines between them, the first sheet from starting_position on; original (the default) keeps each document in its own size. ' +
-      'Customs declarations take whole A4 pages (with A6 they are a 422). Files of other organizations answer 404. Takes shipments.manage.',
+      'Customs declarations take whole A4 pages (with A6 they are a 422). Files of other organizations answer 404.',
     tag: 'Files',
-    auth: { anyOf: ['shipments.manage'] },
+    auth: { anyOf: ['shipments.manage', 'shipments.view'] },
     body: combineRequest,
     produces: ['text/plain', 'application/json', JSONAPI_MEDIA_TYPE],
     responses: {

@@ -20,7 +20,7 @@ export const consolidationEndpoints = [
     summary: 'Consolidate shipments into a consolidation shipment',
     description:
       "Sets the `consolidation_shipment` relationship of each shipment to the consolidation shipment, which becomes `is_consolidation`. Every shipment must be the caller's and not registered yet (the consolidation shipment neither), of the consolidation shipment's shop and contract (and of its service when that service has `strict_consolidation`); a shipment others are consolidated into is not consolidated itself. " +
-      'Every broken rule is a 422 pointing at its id, and then nothing changes. Takes shipments.manage.',
+      'Every broken rule is a 422 pointing at its id, and then nothing changes.',
     tag: 'Shipments',
     auth: { anyOf: ['shipments.manage'] },
     body: consolidateRequest,

@@ -83,7 +83,7 @@ export const contractActionEndpoints = [
       'CONTRACT_VERIFICATION_DELAY, and sets the status as verification does: `invalid` when they fail; `active` when they pass, except that an `inactive` contract stays inactive. ' +
       'A verification still scheduled is dropped. No body is needed. Contracts your broker shares answer 403.',
     tag: 'Contracts',
-    auth: manage,
+    auth: { anyOf: [['broker.member', 'organizations.manage']] },
     params,
     produces: ['application/json'],
     responses: {

@@ -4,6 +4,7 @@ import { endpoint } from '../http/endpoint.js';
 import { csvIds, csvStrings } from '../http/params.js';
 import { jsonApi } from '../http/respond.js';
 import { resourceDocument } from '../jsonapi/document.js';
+import { missingRelated } from '../domain/errors.js';
 import { checkIdentity, relatedId, resourceRequest, toManyRef, toOneRef, unknownRelated } from '../jsonapi/request.js';
 import { linkTo } from '../jsonapi/resource.js';
 import { errorDocument, resourceSchemas } from '../jsonapi/schemas.js';
@@ -67,7 +68,7 @@ function templateServices(ctx: Ctx, carrierId: string, refs: z.output<typeof toM
   return refs.map((ref, index) => {
     const pointer = `/data/relationships/services/data/${index}`;
     const service = ref.type === 'services' ? ctx.services.store.get('services', ref.id) : undefined;
-    if (!service) throw unknownRelated('services', 'services', ref.id, `${pointer}/id`);
+    if (!service) throw missingRelated('services', 'services', ref.id, `${pointer}/id`);
     if (service.carrier_id !== carrierId) throw unknownRelated('services', 'services of the template carrier', ref.id, `${pointer}/id`);
     return service.id;
   });
@@ -82,12 +83,12 @@ export const contractTemplateEndpoints = [
     tag: 'Contracts',
     noun: 'contract template',
     plural: 'contract templates',
-    auth: 'token',
+    auth: { anyOf: ['broker.member'] },
     schemas,
     query,
     include: contractTemplateIncludes,
     description:
-      "The templates of the caller's broker (any valid token may read them): which services of one carrier a contract made from it (POST /contracts with `relationships.contract_template`) takes rates for.",
+      "The templates of the caller's broker: which services of one carrier a contract made from it (POST /contracts with `relationships.contract_template`) takes rates for.",
     visible: templateVisible,
     filter: (ctx, rows, q) =>
       rows.filter(
@@ -104,24 +105,26 @@ export const contractTemplateEndpoints = [
     summary: 'Create a contract template',
     description: `${BROKER_ONLY} \`services\` must be services of \`carrier\`.`,
     tag: 'Contracts',
-    auth: 'control',
+    auth: { anyOf: ['contract_templates.manage'], admin: true },
     body: createRequest,
     responses: {
       201: { description: 'The new template; `Location` holds its URL.', schema: schemas.document },
       403: { description: "A tenant's access token (10013).", schema: errorDocument },
       409: { description: 'The body `type` is not `contract-templates` (10007).', schema: errorDocument },
-      422: { description: 'An unknown broker, carrier or service, or a service of another carrier (10008).', schema: errorDocument },
+      404: { description: 'An unknown broker, carrier or service (10002), as production documents.', schema: errorDocument },
+      422: { description: 'A service of another carrier than the template (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: contractTemplateIncludes,
+    handler: async (ctx, { body, include }) => {
       if (ctx.principal) throw brokerOnly('Creating a contract template');
       const { data } = body;
       checkIdentity(data, 'contract-templates');
       const { store } = ctx.services;
       const { clock } = ctx;
       const brokerId = relatedId(data.relationships.broker, 'broker', ['brokers'])!;
-      if (!store.get('brokers', brokerId)) throw unknownRelated('broker', 'brokers', brokerId);
+      if (!store.get('brokers', brokerId)) throw missingRelated('broker', 'brokers', brokerId);
       const carrierId = relatedId(data.relationships.carrier, 'carrier', ['carriers'])!;
-      if (!store.get('carriers', carrierId)) throw unknownRelated('carrier', 'carriers', carrierId);
+      if (!store.get('carriers', carrierId)) throw missingRelated('carrier', 'carriers', carrierId);
       const serviceIds = templateServices(ctx, carrierId, data.relationships.services.data);
       const row = await store.transact((tx) =>
         tx.insert('contractTemplates', {
@@ -135,7 +138,7 @@ export const contractTemplateEndpoints = [
           service_ids: [...new Set(serviceIds)],
         }),
       );
-      return jsonApi(resourceDocument(ctx, contractTemplateKind, row), 201, { location: ctx.url(contractTemplatePath(row.id)) });
+      return jsonApi(resourceDocument(ctx, contractTemplateKind, row, include), 201, { location: ctx.url(contractTemplatePath(row.id)) });
     },
   }),
   endpoint({
@@ -145,7 +148,7 @@ export const contractTemplateEndpoints = [
     summary: 'Delete a contract template',
     description: `${BROKER_ONLY} Contracts made from it keep their rates and lose their \`contract_template\`.`,
     tag: 'Contracts',
-    auth: 'control',
+    auth: { anyOf: ['contract_templates.manage'], admin: true },
     params: z.object({ contract_template_id: z.string() }),
     responses: {
       204: { description: 'Deleted.' },

@@ -12,6 +12,7 @@ import { resourceSchemas } from '../jsonapi/schemas.js';
 import { contractStatuses, currency, type ContractRecord } from '../model/contract.js';
 import { brokerCarrierIds } from '../domain/tenancy.js';
 import { contractKind, contractVisible } from './contract-kind.js';
+import { contractIncludes } from './include-paths.js';
 import { findOr404 } from './lookup.js';
 
 const manage = { anyOf: ['organizations.manage'] } as const;
@@ -115,7 +116,8 @@ export const contractWriteEndpoints = [
       409: { description: 'The body type is not contracts (10007).' },
       422: { description: 'Unknown carrier, or an owner other than your organization (10008).' },
     },
-    handler: async (ctx, { body }) => {
+    include: contractIncludes,
+    handler: async (ctx, { body, include }) => {
       const { data } = body;
       checkIdentity(data, 'contracts');
       const carrierId = relatedId(data.relationships.carrier, 'carrier', ['carriers'])!;
@@ -141,7 +143,7 @@ export const contractWriteEndpoints = [
         scheduleVerification(tx, ctx.rules, row.id);
         return row;
       });
-      return jsonApi(resourceDocument(ctx, contractKind, contract), 201, { location: ctx.url(contractKind.self(contract)) });
+      return jsonApi(resourceDocument(ctx, contractKind, contract, include), 201, { location: ctx.url(contractKind.self(contract)) });
     },
   }),
   endpoint({
@@ -161,7 +163,8 @@ export const contractWriteEndpoints = [
       409: { description: 'The body type or id does not match (10007).' },
       422: { description: 'A status change other than active <-> inactive (10008).' },
     },
-    handler: async (ctx, { params, body }) => {
+    include: contractIncludes,
+    handler: async (ctx, { params, body, include }) => {
       const current = findOr404(ctx, 'contracts', 'contracts', params.contract_id, (row) => contractVisible(ctx, row));
       checkIdentity(body.data, 'contracts', current.id);
       if (current.owner.type !== 'organizations') {
@@ -185,7 +188,7 @@ export const contractWriteEndpoints = [
         if (rekeyed) scheduleVerification(tx, ctx.rules, row.id);
         return row;
       });
-      return jsonApi(resourceDocument(ctx, contractKind, updated));
+      return jsonApi(resourceDocument(ctx, contractKind, updated, include));
     },
   }),
 ];

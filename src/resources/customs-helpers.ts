@@ -8,7 +8,8 @@ import { countryCode } from '../model/common.js';
 import { hsCodes } from '../fixtures/reference/hs-codes.js';
 import { euCountries, exchangeRates, importRules } from '../fixtures/reference/import-rules.js';
 
-const scopes = { anyOf: ['shipments.manage', 'organizations.manage'] } as const;
+// Production's scopes: landed_cost together with broker.member.
+const scopes = { anyOf: [['landed_cost', 'broker.member']] } as const;
 const json = ['application/json'] as const;
 const money = z.object({ amount: z.number().int().min(0).describe('Cents.'), currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code') });
 const description = z.string().min(1).max(1000);
@@ -61,7 +62,7 @@ export const customsHelperEndpoints = [
     operationId: 'suggestHsCode',
     summary: 'Suggest HS codes for an item',
     description:
-      "Takes shipments.manage or organizations.manage (production: landed_cost). Deterministic suggestions from the sandbox's table of common web-shop goods, " +
+      " Deterministic suggestions from the sandbox's table of common web-shop goods, " +
       'matched on the words of `description` (`vector_weight` is how well, 0 to 1; best first, at most 5). `sku` is required as in production and does not change the answer. No match is an empty list.',
     tag: 'Shipments',
     auth: scopes,
@@ -80,7 +81,7 @@ export const customsHelperEndpoints = [
     operationId: 'calculateLandedCosts',
     summary: 'Calculate duties and import taxes',
     description:
-      `Takes shipments.manage or organizations.manage (production: landed_cost). Duties and import VAT per item and in total (the totals add up the items) for imports into ${destinations}, ` +
+      ` Duties and import VAT per item and in total (the totals add up the items) for imports into ${destinations}, ` +
       `from seeded rates per HS chapter, VAT rates and duty- and tax-free values; values in ${currencies}, converted with seeded exchange rates into the destination's currency ` +
       '(or, with `meta.convert_to_destination_currency: false`, kept in their one currency). Within the EU, or one country, nothing is charged. ' +
       'Shipping is shared over the items by value. An item with a `sku` but no `hs_code` takes the best HS code for its description. `weight` is required as in production and does not change the answer.',

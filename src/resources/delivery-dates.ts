@@ -53,7 +53,7 @@ export const deliveryDateEndpoints = [
     description:
       `The windows in which the carrier's service could deliver at the address between start_date and end_date (at most ${MAX_RANGE_DAYS} days), planned on the sandbox clock: a parcel handed in today (before 17:00 local time, on a working day, else the next working day) arrives after the service's minimum transit_time, counted in its delivery_days, and on each delivery day after that. ` +
       'Windows lie wholly within the range, in the local time of the address with its offset: a three-hour window between 09:00 and 17:00 that follows from the address and the day, 08:00-12:00 with delivery-window:morning, 18:00-22:00 with delivery-window:evening, Saturdays only with delivery-window:saturday. ' +
-      'Carriers whose delivery_dates.can_get_delivery_dates is false, unknown codes, a start before today and an end before the start are 422 with a pointer. Takes shipments.manage.',
+      'Carriers whose delivery_dates.can_get_delivery_dates is false, unknown codes, a start before today and an end before the start are 422 with a pointer.',
     tag: 'Delivery dates',
     auth: { anyOf: ['shipments.manage'] },
     body: request,

@@ -29,7 +29,7 @@ export const fileEndpoints = [
     description:
       'With `Accept: application/pdf` (or `application/zpl`, `image/png`, as the file formats list) the answer is the document itself; with the JSON:API media type, or no Accept header, the file resource.',
     tag: 'Shipments',
-    auth: { anyOf: ['shipments.manage'] },
+    auth: { anyOf: ['returns.manage', 'shipments.manage', 'shipments.view'] },
     params: z.object({ file_id: z.string() }),
     produces,
     headers: z.object({

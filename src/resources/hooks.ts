@@ -199,7 +199,7 @@ export const hookEndpoints = [
     summary: 'The logs of a hook',
     description: 'One log per run on a resource, newest first; send-resource hooks log every delivery attempt with the answer status in meta.delivery.',
     tag: 'Hooks',
-    auth: { anyOf: ['organizations.manage', 'shipments.manage'] },
+    auth: { anyOf: ['organizations.manage', 'shipments.manage', 'shipments.view'] },
     params: z.object({ hook_id: z.string() }),
     query: logQuery,
     paginated: true,
@@ -226,7 +226,7 @@ export const hookEndpoints = [
     operationId: 'getHookLog',
     summary: 'Get a hook log',
     tag: 'Hooks',
-    auth: { anyOf: ['organizations.manage', 'shipments.manage'] },
+    auth: { anyOf: ['organizations.manage', 'shipments.manage', 'shipments.view'] },
     params: z.object({ hook_log_id: z.string() }),
     responses: { 200: { description: 'The hook log.', schema: hookLogSchemas.document } },
     handler: (ctx, { params, include }) =>

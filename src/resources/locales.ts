@@ -36,7 +36,7 @@ export const localeEndpoint = endpoint({
   path: LIST_PATH,
   operationId: 'listLocales',
   summary: 'List locales',
-  description: 'Takes organizations.manage. The locales shops and their return portals can be set to (`locale`, `return_portal_locales`).',
+  description: ' The locales shops and their return portals can be set to (`locale`, `return_portal_locales`).',
   tag: 'Shops',
   auth: { anyOf: ['organizations.manage'] },
   query,

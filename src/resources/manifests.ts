@@ -22,6 +22,7 @@ import { readEndpoints } from './read-endpoints.js';
  */
 
 const manage = { anyOf: ['shipments.manage'] } as const;
+const read = { anyOf: ['shipments.manage', 'shipments.view'] } as const;
 
 export const manifestSchemas = resourceSchemas(manifestKind, {
   meta: z
@@ -76,7 +77,7 @@ export const manifestEndpoints = [
     tag: 'Manifests',
     noun: 'manifest',
     plural: 'manifests',
-    auth: manage,
+    auth: read,
     schemas: manifestSchemas,
     include: manifestIncludes,
     visible: manifestVisible,
@@ -104,7 +105,8 @@ export const manifestEndpoints = [
         schema: errorDocument,
       },
     },
-    handler: async (ctx, { body }) => {
+    include: manifestIncludes,
+    handler: async (ctx, { body, include }) => {
       const { data } = body;
       checkIdentity(data, 'manifests');
       const rel = data.relationships;
@@ -125,7 +127,7 @@ export const manifestEndpoints = [
       };
       const { services } = ctx;
       const manifest = await services.store.transact((tx) => createManifest(tx, ctx.rules, principalOf(ctx), request, ctx.clock.now()));
-      return jsonApi(resourceDocument(ctx, manifestKind, manifest), 201, { location: ctx.url(manifestKind.self(manifest)) });
+      return jsonApi(resourceDocument(ctx, manifestKind, manifest, include), 201, { location: ctx.url(manifestKind.self(manifest)) });
     },
   }),
   endpoint({
@@ -136,7 +138,7 @@ export const manifestEndpoints = [
     description:
       'The manifest as a PDF (`Accept: application/pdf`, the default): one row per shipment with its tracking code and Code 128 barcode, recipient, destination, service and weight, and the total; or as CSV (`Accept: text/csv`), where a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is quoted after an apostrophe, so a spreadsheet opens it as text.',
     tag: 'Manifests',
-    auth: manage,
+    auth: read,
     params: z.object({ manifest_id: z.string(), file_id: z.string() }),
     produces: downloads,
     headers: z.object({ Accept: z.string().optional().describe('application/pdf (the default) or text/csv.') }),

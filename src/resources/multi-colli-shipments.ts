@@ -13,6 +13,7 @@ import { errorDocument } from '../jsonapi/schemas.js';
 import { price } from '../model/common.js';
 import { item, physicalProperties } from '../model/shipment.js';
 import { createAttributes, createRelationships, draftFromCreate, labelAndServiceMeta } from './shipment-requests.js';
+import { shipmentIncludes } from './include-paths.js';
 import { shipmentKind } from './shipment-kinds.js';
 import { multiColliShipmentDocument } from './shipment-variants.js';
 
@@ -51,14 +52,14 @@ const multiColliRequest = resourceRequest({
 
 type Body = z.output<typeof multiColliRequest>;
 
-async function respond(ctx: Ctx, body: Body, colli: z.output<typeof meta>['colli'], remember?: Remember): Promise<Response> {
+async function respond(ctx: Ctx, body: Body, colli: z.output<typeof meta>['colli'], include: readonly string[], remember?: Remember): Promise<Response> {
   const draft = masterDraft(draftFromCreate(body), colli);
   const resolved = resolveDraft(ctx, draft);
   checkMultiColliService(ctx.services.store, draft, resolved);
   const renderers = await import('../domain/labels/index.js');
   const { text, id } = await ctx.services.store.transact((tx) => {
     const created = createMultiColliShipment(tx, ctx, draft, resolved, colli);
-    const document = resourceDocument(ctx, shipmentKind, created.master) as { data: { relationships: Record<string, unknown> } };
+    const document = resourceDocument(ctx, shipmentKind, created.master, include) as { data: { relationships: Record<string, unknown> } };
     // Production's answer names each collo with its tracking and documents.
     document.data.relationships.colli = {
       data: created.colli.map((row) => ({
@@ -88,7 +89,7 @@ export const multiColliShipmentEndpoints = [
     summary: 'Create and register a shipment of several parcels',
     description:
       "Creates a master shipment and one shipment per collo of `meta.colli`, and registers them all at once as POST /registered-shipments does. The master (the shipment answered) is priced for the whole weight; its label lists the colli. Each collo is a shipment of its own (`collo_number`, `multi_colli_shipment` pointing at the master, its own tracking code and label) that follows the life cycle on its own; the answer's `colli` relationship names each with its tracking code and documents (base64). Voiding the master voids its colli. " +
-      "The service must be a multi-colli service (`filter[package_type]=multi-colli` of GET /services); other services and carriers without one are 422. A master weight that is not the sum of the colli's is 422. Idempotency-Key as on POST /registered-shipments. Takes shipments.manage.",
+      "The service must be a multi-colli service (`filter[package_type]=multi-colli` of GET /services); other services and carriers without one are 422. A master weight that is not the sum of the colli's is 422. Idempotency-Key as on POST /registered-shipments.",
     tag: 'Shipments',
     auth: { anyOf: ['shipments.manage'] },
     body: multiColliRequest,
@@ -102,13 +103,21 @@ export const multiColliShipmentEndpoints = [
       },
       423: { description: 'A request with the same Idempotency-Key is still being processed.', schema: errorDocument },
     },
-    handler: async (ctx, { body, rawBody, search, headers }) => {
+    include: shipmentIncludes,
+    handler: async (ctx, { body, rawBody, search, headers, include }) => {
       checkIdentity(body.data, 'shipments');
       const colli = body.meta?.colli;
       if (!colli) throw ApiError.invalid('meta with colli is required: the parcels of the shipment, each with its weight.', '/meta');
       const key = headers['Idempotency-Key'];
-      if (key === undefined) return respond(ctx, body, colli);
-      return idempotent(ctx, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) => respond(ctx, body, colli, remember), 423);
+      if (key === undefined) return respond(ctx, body, colli, include);
+      return idempotent(
+        ctx,
+        principalOf(ctx).clientId,
+        key,
+        requestFingerprint(rawBody, search),
+        (remember) => respond(ctx, body, colli, include, remember),
+        423,
+      );
     },
   }),
 ];

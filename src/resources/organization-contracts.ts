@@ -78,7 +78,7 @@ export const organizationContractEndpoints = [
     operationId: 'listOrganizationContracts',
     summary: "List an organization's contracts",
     description:
-      "Takes organizations.manage: the contracts the organization can use, its own and those its broker shares with it. A client lists its own organization's only (another's id is 404); the admin token (SANDBOX_ADMIN_TOKEN) any organization's.",
+      "The contracts the organization can use, its own and those its broker shares with it. A client lists its own organization's only (another's id is 404); the admin token (SANDBOX_ADMIN_TOKEN), or no token on a sandbox without one, any organization's.",
     tag: 'Organizations',
     auth: { anyOf: ['organizations.manage'], admin: true },
     params,
@@ -103,7 +103,7 @@ export const organizationContractEndpoints = [
           : "The broker's contracts named in `data` are no longer shared with the organization; shipments that already use one keep it. Its own contracts cannot be unlinked. ") +
         'Every contract is checked before anything changes: one of another broker or organization is 422 and nothing changes.',
       tag: 'Organizations',
-      auth: 'control',
+      auth: { anyOf: [['contracts.manage', 'organizations.manage']], admin: true },
       params,
       body: identifiers,
       responses: {

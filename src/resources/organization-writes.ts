@@ -88,7 +88,7 @@ function changeable(ctx: Ctx, id: string): OrganizationRecord {
 const params = z.object({ organization_id: z.string() });
 const manage = { anyOf: ['organizations.manage'], admin: true } as const;
 const ownOrAny =
-  "Takes organizations.manage: a client changes its own organization only (another's id is 404); the sandbox's admin token (SANDBOX_ADMIN_TOKEN) acts as the broker and may change any.";
+  "A client changes its own organization only (another's id is 404); the sandbox's admin token (SANDBOX_ADMIN_TOKEN), or no token on a sandbox without one, acts as the broker and may change any.";
 
 export const organizationWriteEndpoints = [
   endpoint({
@@ -98,7 +98,7 @@ export const organizationWriteEndpoints = [
     summary: 'Create an organization',
     description: `${BROKER_ONLY} The new organization belongs to \`relationships.broker\` and has no contracts until the broker shares some (POST /organizations/{id}/relationships/contracts). A logo may be sent as \`data.meta.logo\` {mime_type, contents}.`,
     tag: 'Organizations',
-    auth: 'control',
+    auth: { anyOf: ['broker.member'], admin: true },
     body: createRequest,
     responses: {
       201: { description: 'The new organization; `Location` holds its URL.', schema: schemas.document },

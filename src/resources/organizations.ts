@@ -89,10 +89,15 @@ export const organizationEndpoints = readEndpoints({
   tag: 'Organizations',
   noun: 'organization',
   plural: 'organizations',
-  auth: 'token',
+  auth: {
+    anyOf: [
+      ['broker.member', 'organizations.manage'],
+      ['broker.member', 'shipments.view'],
+    ],
+  },
   schemas: resourceSchemas(organizationKind),
   query: organizationQuery,
-  description: 'A client sees only its own organization; any valid token may read it.',
+  description: 'A client sees only its own organization.',
   visible: (ctx, row) => row.id === ctx.principal?.organizationId,
   filter: (_ctx, rows, q) => {
     const search = q['filter[search]']?.toLowerCase();
@@ -112,8 +117,8 @@ export const brokerEndpoints = readEndpoints({
   tag: 'Organizations',
   noun: 'broker',
   plural: 'brokers',
-  auth: 'token',
+  auth: { anyOf: ['broker.member', 'enterprises.manage', 'brokers.manage'] },
   schemas: resourceSchemas(brokerKind),
-  description: "A client sees only its organization's broker; any valid token may read it.",
+  description: "A client sees only its organization's broker.",
   visible: (ctx, row) => row.id === ctx.principal?.brokerId,
 });

@@ -219,7 +219,7 @@ export const pickupLocationEndpoints = [
       'Generated, realistic locations: the same carrier and country and postal code, or the same carrier and coordinates (rounded to 4 decimals), always give the same 5 to 10 locations, nearest first (`meta.distance` in metres). ' +
       'Around coordinates they are placed around the point, in the country and city of the nearest city the sandbox knows; a point more than 50 km from every such city (the sea) gives an empty list, ' +
       'as does a country the sandbox has no map for. An unknown carrier, or segments that are neither a country code (ISO 3166-1 alpha-2) and postal code nor coordinates, is 404. ' +
-      'Every query parameter production documents for the search is honoured (`street`, `street_number` and `city` by postal code, `filter[radius]` around coordinates); any other is a 400 naming it. Any valid token may call it.',
+      'Every query parameter production documents for the search is honoured (`street`, `street_number` and `city` by postal code, `filter[radius]` around coordinates); any other is a 400 naming it.',
     tag: 'Pickup-dropoff locations',
     auth: 'token',
     params,
@@ -257,7 +257,7 @@ export const pickupLocationEndpoints = [
     summary: 'Get one pick-up/drop-off location',
     description:
       'The location with an `id` a search answered (ids name their search: `NL-1012AB-205604` by postal code, `N52.3728-E4.8936-205604` around coordinates), as that search without `street`, `street_number` and `city` showed it. ' +
-      'Anything else, or a location of another carrier, is 404. `contract` is checked as in the search. Any valid token may call it.',
+      'Anything else, or a location of another carrier, is 404. `contract` is checked as in the search.',
     tag: 'Pickup-dropoff locations',
     auth: 'token',
     params: z.object({ carrier_id: z.string(), pudo_id: z.string() }),

@@ -47,7 +47,7 @@ export const regionEndpoints = readEndpoints({
   auth: 'token',
   schemas: resourceSchemas(regionKind),
   query,
-  description: 'Regions form a tree: the world, a continent, countries and their subdivisions. Any valid token may read them.',
+  description: 'Regions form a tree: the world, a continent, countries and their subdivisions.',
   filter: (_ctx, rows, q) =>
     rows.filter(
       (row) =>

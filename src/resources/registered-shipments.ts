@@ -11,6 +11,7 @@ import { checkIdentity, resourceRequest } from '../jsonapi/request.js';
 import { errorDocument } from '../jsonapi/schemas.js';
 import { collectionTime } from '../model/collection.js';
 import { createAttributes, createRelationships, draftFromCreate, labelAndServiceMeta } from './shipment-requests.js';
+import { shipmentIncludes } from './include-paths.js';
 import { shipmentKind } from './shipment-kinds.js';
 import { registeredShipmentDocument } from './shipment-variants.js';
 
@@ -62,7 +63,7 @@ export const registeredShipmentEndpoints = [
     description:
       'Creates the shipment and hands it to the sandbox carrier at once, by the rules of a queued registration: the answer (201) has its tracking code, barcode and files, and `meta.files` holds each document base64 (the label in the format `meta.label` asked for, a customs declaration as PDF). ' +
       'It needs a service and an active contract (or `meta.service_code`). When the carrier refuses (the `sandbox:registration-failed` tag, a contract that is no longer active) the answer is 422/13002 pointing at the cause, and nothing is created. ' +
-      '`meta.collection` names an existing collection of the shop by its `collection_time`. Idempotency-Key works as on POST /shipments, except that a repeat while the first request still runs is 423, as production documents it. Takes shipments.manage.',
+      '`meta.collection` names an existing collection of the shop by its `collection_time`. Idempotency-Key works as on POST /shipments, except that a repeat while the first request still runs is 423, as production documents it.',
     tag: 'Shipments',
     auth: { anyOf: ['shipments.manage'] },
     body: registeredRequest,
@@ -76,6 +77,7 @@ export const registeredShipmentEndpoints = [
       },
       423: { description: 'A request with the same Idempotency-Key is still being processed.', schema: errorDocument },
     },
+    include: shipmentIncludes,
     handler: async (ctx, { body, rawBody, search, include, headers }) => {
       checkIdentity(body.data, 'shipments');
       const key = headers['Idempotency-Key'];

@@ -18,7 +18,7 @@ export const serviceOptionEndpoints = readEndpoints({
   tag: 'Service options',
   noun: 'service option',
   plural: 'service options',
-  auth: 'public',
+  auth: 'token',
   schemas: resourceSchemas(serviceOptionKind),
-  description: 'No scope is needed. The price of an option comes from the service rate that offers it.',
+  description: 'The price of an option comes from the service rate that offers it.',
 });

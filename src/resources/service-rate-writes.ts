@@ -11,6 +11,7 @@ import { price } from '../model/common.js';
 import type { ContractRecord } from '../model/contract.js';
 import { weightBracket, type RateOption, type ServiceRateRecord } from '../model/service-rate.js';
 import { contractVisible } from './contract-kind.js';
+import { serviceRateIncludes } from './include-paths.js';
 import { findOr404 } from './lookup.js';
 import { rateVisible, serviceRateKind, serviceRateSchemas } from './service-rate-kind.js';
 
@@ -126,7 +127,7 @@ export const serviceRateWriteEndpoints = [
     path: '/service-rates',
     operationId: 'createServiceRate',
     summary: 'Add a rate to an own contract',
-    description: `Takes organizations.manage. The contract must be the caller's own (a broker contract is 403, 10013). ${rules}`,
+    description: ` The contract must be the caller's own (a broker contract is 403, 10013). ${rules}`,
     tag: 'Service rates',
     auth: { anyOf: ['organizations.manage'] },
     body: createRequest,
@@ -136,7 +137,8 @@ export const serviceRateWriteEndpoints = [
       409: { description: 'The body `type` is not `service-rates` (10007).', schema: errorDocument },
       422: { description: 'An unknown contract, service or option, or a rate that breaks a rule above (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: serviceRateIncludes,
+    handler: async (ctx, { body, include }) => {
       const { data } = body;
       checkIdentity(data, 'service-rates');
       const contract = ownContract(ctx, relatedId(data.relationships.contract, 'contract', ['contracts'])!);
@@ -150,7 +152,7 @@ export const serviceRateWriteEndpoints = [
         service_options: optionsOf(data.relationships.service_options) ?? [],
       };
       const row = await save(ctx, candidate, contract);
-      return jsonApi(resourceDocument(ctx, serviceRateKind, row), 201, { location: ctx.url(serviceRateKind.self(row)) });
+      return jsonApi(resourceDocument(ctx, serviceRateKind, row, include), 201, { location: ctx.url(serviceRateKind.self(row)) });
     },
   }),
   endpoint({
@@ -158,7 +160,7 @@ export const serviceRateWriteEndpoints = [
     path: '/service-rates/{service_rate_id}',
     operationId: 'updateServiceRate',
     summary: 'Change a rate of an own contract',
-    description: `Takes organizations.manage. Only the attributes and relationships sent change (\`null\` removes an optional attribute); the rate of a broker contract is 403 (10013). ${rules}`,
+    description: ` Only the attributes and relationships sent change (\`null\` removes an optional attribute); the rate of a broker contract is 403 (10013). ${rules}`,
     tag: 'Service rates',
     auth: { anyOf: ['organizations.manage'] },
     params: z.object({ service_rate_id: z.string() }),
@@ -169,11 +171,12 @@ export const serviceRateWriteEndpoints = [
       409: { description: 'The body `type` or `id` does not match (10007).', schema: errorDocument },
       422: { description: 'An unknown contract, service or option, or a rate that breaks a rule above (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { params, body }) => {
+    include: serviceRateIncludes,
+    handler: async (ctx, { params, body, include }) => {
       const current = findOr404(ctx, 'serviceRates', 'service-rates', params.service_rate_id, (row) => rateVisible(ctx, row));
       checkIdentity(body.data, 'service-rates', current.id);
       const { candidate, contract } = merged(ctx, current, body.data.attributes, body.data.relationships);
-      return jsonApi(resourceDocument(ctx, serviceRateKind, await save(ctx, candidate, contract)));
+      return jsonApi(resourceDocument(ctx, serviceRateKind, await save(ctx, candidate, contract), include));
     },
   }),
 ];

@@ -89,12 +89,11 @@ export const serviceEndpoints = readEndpoints({
   tag: 'Services',
   noun: 'service',
   plural: 'services',
-  auth: 'public',
+  auth: 'token',
   schemas: resourceSchemas(serviceKind),
   query,
   visible: (ctx, row) => seesTenantRow(ctx.services.store, ctx.principal?.organizationId, row.organization_id),
-  description:
-    'No scope is needed. `filter[has_active_contract]` counts active contracts the caller can see (broker-shared ones when no token is sent). A service a pack gave a tenant is seen by that tenant only.',
+  description: '`filter[has_active_contract]` counts active contracts the caller can see. A service a pack gave a tenant is seen by that tenant only.',
   filter: (ctx, rows, q) => {
     const from = addressOf(q, 'address_from');
     const to = addressOf(q, 'address_to');

@@ -9,7 +9,8 @@ import { findOr404 } from './lookup.js';
 import { fileKind, fileSchemas, shipmentStatusKind, shipmentStatusSchemas, shipmentVisible } from './shipment-kinds.js';
 import { shipmentStatusIncludes } from './include-paths.js';
 
-const manage = { anyOf: ['shipments.manage'] } as const;
+// Production's scopes for a shipment's statuses and files.
+const manage = { anyOf: ['returns.manage', 'shipments.manage', 'shipments.view'] } as const;
 
 /** The caller's shipment of the path, or 404 like any unknown or foreign id. */
 export function visibleShipment(ctx: Ctx, id: string): ShipmentRecord {

@@ -30,6 +30,20 @@ export const registeredShipmentDocument = z
   .object({ data: registered, included: z.array(z.record(z.string(), z.unknown())).optional(), meta: z.object({ files: z.array(embeddedFile) }) })
   .meta({ id: 'RegisteredShipmentDocument' });
 
+/** A hint of a create that was not followed, with why (the shipment was made all the same). */
+const warning = z
+  .object({
+    code: z.enum(['not-added-to-collection']),
+    detail: z.string(),
+    source: z.object({ pointer: z.string() }),
+  })
+  .meta({ id: 'ShipmentWarning' });
+
+/** The answer of POST /shipments: the shipment, and the hints of the request it was made without. */
+export const createdShipmentDocument = shipmentSchemas.document
+  .extend({ meta: z.object({ warnings: z.array(warning) }).optional() })
+  .meta({ id: 'CreatedShipmentDocument' });
+
 const collo = z
   .object({
     type: z.literal('shipments'),

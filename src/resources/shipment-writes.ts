@@ -10,9 +10,11 @@ import { textResponse } from '../http/response-text.js';
 import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../jsonapi/document.js';
 import { checkIdentity } from '../jsonapi/request.js';
 import { errorDocument } from '../jsonapi/schemas.js';
+import { shipmentIncludes } from './include-paths.js';
 import { findOr404 } from './lookup.js';
 import { createShipmentRequest, draftFromCreate, draftFromUpdate, updateShipmentRequest } from './shipment-requests.js';
 import { shipmentKind, shipmentSchemas as schemas, shipmentVisible } from './shipment-kinds.js';
+import { createdShipmentDocument } from './shipment-variants.js';
 
 const manage = { anyOf: ['shipments.manage'] } as const;
 const idParams = z.object({ shipment_id: z.string() });
@@ -21,7 +23,8 @@ async function respondCreated(ctx: Ctx, draft: ShipmentDraft, include: readonly 
   const resolved = resolveDraft(ctx, draft);
   const { body, shipment } = await ctx.services.store.transact((tx) => {
     const created = createShipment(tx, ctx, draft, resolved);
-    const text = JSON.stringify(resourceDocument(ctx, shipmentKind, created, include));
+    const { warnings } = resolved;
+    const text = JSON.stringify(resourceDocument(ctx, shipmentKind, created, include, warnings.length > 0 ? { meta: { warnings } } : {}));
     remember?.(tx, 201, text);
     return { body: text, shipment: created };
   });
@@ -41,10 +44,18 @@ export const shipmentWriteEndpoints = [
     body: createShipmentRequest,
     headers: idempotencyHeaders,
     responses: {
-      201: { description: 'The new shipment.', schema: schemas.document },
-      409: { description: 'Wrong type (10007), or the same Idempotency-Key is still being processed.', schema: errorDocument },
+      201: {
+        description:
+          'The new shipment; `meta.warnings` names a hint of the request it was made without (no upcoming collection for `meta.add_to_next_collection`).',
+        schema: createdShipmentDocument,
+      },
+      409: {
+        description: "Wrong type (10007), or the same Idempotency-Key is still being processed (the seed's status; production documents 423).",
+        schema: errorDocument,
+      },
       422: { description: 'A business rule was broken (10008); each error points at its field.', schema: errorDocument },
     },
+    include: shipmentIncludes,
     handler: async (ctx, { body, rawBody, search, include, headers }) => {
       checkIdentity(body.data, 'shipments');
       const draft = draftFromCreate(body);
@@ -70,6 +81,7 @@ export const shipmentWriteEndpoints = [
       422: { description: 'A business rule was broken (10008).', schema: errorDocument },
       423: { description: 'The shipment is registered and cannot be changed (10005).', schema: errorDocument },
     },
+    include: shipmentIncludes,
     handler: async (ctx, { params, body, include }) => {
       const current = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
       checkIdentity(body.data, 'shipments', current.id);

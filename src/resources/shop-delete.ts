@@ -21,7 +21,7 @@ export const shopDeleteEndpoint = endpoint({
     'Only a shop without shipments can be deleted (delete its concept shipments first; registered ones stay, and so does their shop). ' +
     'Its uploaded logo, the hooks it owns (with their logs) and its collections go with it.',
   tag: 'Shops',
-  auth: { anyOf: ['shops.manage'] },
+  auth: { anyOf: ['organizations.manage'] },
   params: z.object({ shop_id: z.string() }),
   responses: {
     204: { description: 'Deleted, with its logo, hooks, collections and returns configuration (methods, tags, offered reasons, demo orders).' },

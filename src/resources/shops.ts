@@ -244,6 +244,7 @@ export const shopEndpoints = [
       409: { description: 'The body `type` is not `shops` (10007).', schema: errorDocument },
       422: { description: "The organization is not the caller's, or the logo is refused (10008).", schema: errorDocument },
     },
+    include: shopIncludes,
     handler: (ctx, { body, include }) => createShop(ctx, body, include),
   }),
   endpoint({
@@ -261,6 +262,7 @@ export const shopEndpoints = [
       409: { description: 'The body `type` is not `shops` or its `id` is not the one in the URL (10007).', schema: errorDocument },
       422: { description: 'The logo is refused (10008).', schema: errorDocument },
     },
+    include: shopIncludes,
     handler: (ctx, { params, body, include }) => updateShop(ctx, params.shop_id, body, include),
   }),
 ];

@@ -28,5 +28,5 @@ export const statusEndpoints = readEndpoints({
   plural: 'statuses',
   auth: 'token',
   schemas: resourceSchemas(statusKind),
-  description: 'The status catalogue of shipments and collections. Any valid token may read it.',
+  description: 'The status catalogue of shipments and collections.',
 });

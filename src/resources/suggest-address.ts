@@ -40,12 +40,12 @@ export const suggestAddressEndpoint = endpoint({
   operationId: 'suggestAddress',
   summary: 'Suggest complete addresses for partial input',
   description:
-    `Takes organizations.manage or shipments.manage (production: addresses.suggest). Deterministic suggestions from the sandbox's table of known streets in ${countries}: ` +
+    ` Deterministic suggestions from the sandbox's table of known streets in ${countries}: ` +
     'a postal code gives its street(s) and city (with `street_number`, the street that number is on, echoed with its suffix); ' +
     'or `street_1` with `city` gives the postal codes. No match is an empty list; a missing `country_code`, a country outside the table, ' +
     'or neither a postal code nor street and city is 422 naming each missing attribute.',
   tag: 'Addresses',
-  auth: { anyOf: ['organizations.manage', 'shipments.manage'] },
+  auth: { anyOf: ['addresses.suggest'] },
   body: suggestRequest,
   bodyFormat: 'json',
   maxBodyBytes: 16 * 1024,

@@ -32,9 +32,9 @@ export const trackingRpcEndpoints = [
     operationId: 'getCarrierStatusCategories',
     summary: 'The categories of carrier statuses',
     description:
-      "Every category a carrier status may have (`carrier_statuses[].category` of shipment-statuses, and `filter[carrier_status][category]` of GET /shipments), with what it means. The sandbox's own carrier statuses are `default`. Takes shipments.manage.",
+      "Every category a carrier status may have (`carrier_statuses[].category` of shipment-statuses, and `filter[carrier_status][category]` of GET /shipments), with what it means. The sandbox's own carrier statuses are `default`.",
     tag: 'Shipments',
-    auth: manage,
+    auth: { anyOf: ['shipments.manage', 'shipments.view'] },
     produces: json,
     responses: { 200: { description: 'The categories.', schema: categoriesResponse, contentTypes: ['application/json'] } },
     handler: () => plainJson({ data: Object.entries(CARRIER_STATUS_CATEGORIES).map(([code, description]) => ({ code, description })) }),
@@ -45,7 +45,7 @@ export const trackingRpcEndpoints = [
     operationId: 'trackExternalShipment',
     summary: 'Track a shipment registered outside the API',
     description:
-      'Stores a shipment the carrier of `contract` registered elsewhere, under its `tracking_code`, as `shipment-registered` (no files, no price). Its carrier statuses then come as for any registered shipment: with the `sandbox:auto-deliver` tag it walks through them on the sandbox clock, and POST /update-shipment-status sets them. Find it with `filter[tracking_code]` of GET /shipments. A tracking code the organization already tracks with that carrier is 422. Takes shipments.manage.',
+      'Stores a shipment the carrier of `contract` registered elsewhere, under its `tracking_code`, as `shipment-registered` (no files, no price). Its carrier statuses then come as for any registered shipment: with the `sandbox:auto-deliver` tag it walks through them on the sandbox clock, and POST /update-shipment-status sets them. Find it with `filter[tracking_code]` of GET /shipments. A tracking code the organization already tracks with that carrier is 422.',
     tag: 'Shipments',
     auth: manage,
     body: trackRequest,

@@ -97,9 +97,9 @@ const query = z.object({
   'filter[search]': z.string().min(1).max(255).optional().describe('Zones whose name, code or description contains this text (case-insensitive).'),
   'filter[country_code]': countryCode.optional().describe('Zones that hold this country.'),
 });
-const manage = { anyOf: ['organizations.manage'] } as const;
+const manage = { anyOf: ['zones.manage'] } as const;
+const read = { anyOf: ['contracts.manage', 'zones.manage'] } as const;
 const params = z.object({ zone_id: z.string() });
-const scopes = 'Takes organizations.manage (production: zones.manage, or contracts.manage to read).';
 
 export const zoneEndpoints = [
   ...readEndpoints({
@@ -108,10 +108,10 @@ export const zoneEndpoints = [
     tag: 'Zones',
     noun: 'zone',
     plural: 'zones',
-    auth: manage,
+    auth: read,
     schemas,
     query,
-    description: `${scopes} The sandbox's zones (one per place its services ship from or to, named by every service's zone_from and zone_to) and the caller's own.`,
+    description: `The sandbox's zones (one per place its services ship from or to, named by every service's zone_from and zone_to) and the caller's own.`,
     visible: zoneVisible,
     filter: (_ctx, rows, q) => {
       const needle = q['filter[search]']?.toLowerCase();
@@ -127,7 +127,7 @@ export const zoneEndpoints = [
     path: '/zones',
     operationId: 'createZone',
     summary: 'Create a zone',
-    description: `${scopes} A group of countries, optionally narrowed to subdivisions (\`state_codes\`) and postal codes (\`postal_code\`, a regular expression); the zone is the caller's organization's. \`code\` is unique among the zones it sees.`,
+    description: `A group of countries, optionally narrowed to subdivisions (\`state_codes\`) and postal codes (\`postal_code\`, a regular expression); the zone is the caller's organization's. \`code\` is unique among the zones it sees.`,
     tag: 'Zones',
     auth: manage,
     body: createRequest,
@@ -153,7 +153,7 @@ export const zoneEndpoints = [
     path: '/zones/{zone_id}',
     operationId: 'updateZone',
     summary: 'Change a zone',
-    description: `${scopes} Only the caller's own zones; the sandbox's zones answer 403 (10013). Only the attributes sent change; \`null\` removes an optional one.`,
+    description: `Only the caller's own zones; the sandbox's zones answer 403 (10013). Only the attributes sent change; \`null\` removes an optional one.`,
     tag: 'Zones',
     auth: manage,
     params,
@@ -177,7 +177,7 @@ export const zoneEndpoints = [
     path: '/zones/{zone_id}',
     operationId: 'deleteZone',
     summary: 'Delete a zone',
-    description: `${scopes} Only the caller's own zones; the sandbox's zones answer 403 (10013).`,
+    description: `Only the caller's own zones; the sandbox's zones answer 403 (10013).`,
     tag: 'Zones',
     auth: manage,
     params,

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { defaultClients } from '../fixtures/clients.js';
-import { scopes } from '../model/tenancy.js';
+import { scopes, seedScopes } from '../model/tenancy.js';
 import { allEndpoints, authOnly, createApp, createServices } from '../app.js';
 import { bodyLimits, type BodyLimits } from '../http/body-limits.js';
 import { LingeringResponse, answerExpectContinue } from './unread-bodies.js';
@@ -68,7 +68,10 @@ function banner(local: string, publicUrl: string | undefined, location: string, 
     row.secret === undefined ? [] : [{ id: row.id, secret: row.secret, scopes: row.scopes ?? scopes }],
   );
   const known = [...(fixtures?.only ? [] : defaultClients.filter((client) => !packClients.some((row) => row.id === client.id))), ...packClients];
-  const clients = known.map((client) => `    ${client.id.padEnd(15)} ${client.secret.padEnd(15)} ${client.scopes.join(' ')}`);
+  // A full client's 19 scopes would not fit a line: it is said to hold them all.
+  const held = (granted: readonly string[]) =>
+    granted.length === scopes.length ? `every scope (${seedScopes.join(' ')} and production's finer ones)` : granted.join(' ');
+  const clients = known.map((client) => `    ${client.id.padEnd(15)} ${client.secret.padEnd(15)} ${held(client.scopes)}`);
   return [
     `parcel-sandbox listening on ${local}`,
     ...(publicUrl ? [`  public url:  ${publicUrl}`] : []),

@@ -1,4 +1,5 @@
 import { contractShareId, type ContractRecord, type ContractShareRecord } from '../model/contract.js';
+import { scopes, seedScopes, type ClientRecord } from '../model/tenancy.js';
 import type { StateData } from './tables.js';
 
 /** A contract row as files written before `contractShares` kept it: the organizations it was shared with, on the row. */
@@ -26,13 +27,26 @@ function upgradeShares(data: StateData): StateData {
 }
 
 /**
+ * Scopes of clients from a file written when the seed's three scopes were all there were: a client
+ * that held all three held every scope, and holds every scope now (production's finer ones too);
+ * a client with fewer (the limited one) keeps what it had.
+ */
+function upgradeScopes(data: StateData): StateData {
+  const clients = data.tables.clients;
+  const old = (client: ClientRecord) => client.scopes.length === seedScopes.length && seedScopes.every((scope) => client.scopes.includes(scope));
+  if (!clients?.some(old)) return data;
+  const upgraded = clients.map((client) => (old(client) ? { ...client, scopes: [...scopes] } : client));
+  return { ...data, tables: { ...data.tables, clients: upgraded } };
+}
+
+/**
  * Fills in what rows of data files written by older versions lack, as they are loaded: a file's
  * `organization_id` (from its shipment), which the files quota counts by; the shares of broker
- * contracts as rows of their own. Data without such rows is handed back as it is (the same
- * object), so the caller can tell whether anything changed.
+ * contracts as rows of their own; the scopes a full client holds now. Data without such rows is
+ * handed back as it is (the same object), so the caller can tell whether anything changed.
  */
 export function upgradeRows(data: StateData): StateData {
-  return upgradeShares(upgradeFiles(data));
+  return upgradeScopes(upgradeShares(upgradeFiles(data)));
 }
 
 function upgradeFiles(data: StateData): StateData {

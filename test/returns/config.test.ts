@@ -135,8 +135,13 @@ describe('return tags', () => {
     const foreign = await post('/returns/v1/tags', {
       data: { type: 'return-tags', attributes: { name: 'VIP', color: '#123456' }, relationships: { shop: { data: { type: 'shops', id: foreignShop.id } } } },
     });
-    expect(foreign.status).toBe(422);
-    expect(firstError(foreign).source.pointer).toBe('/data/relationships/shop/data/id');
+    // Another tenant's shop is an unknown id: 404, as production documents for this operation.
+    expect(foreign.status).toBe(404);
+    expect(firstError(foreign)).toMatchObject({ code: '10002', source: { pointer: '/data/relationships/shop/data/id' } });
+    expect(firstError(foreign).detail).toContain('No resource was found for the given relationship ID.');
+    const theirs = await sandbox.get(`/returns/v1/tags?filter[shop]=${foreignShop.id}`, w.token);
+    expect(theirs.status).toBe(404);
+    expect(firstError(theirs).source).toEqual({ parameter: 'filter[shop]' });
     const list = await sandbox.get(`/returns/v1/tags?filter[shop]=${shop.id}&include=shop`, w.token);
     expect(list.body.data.map((t: Json) => t.attributes.name)).toEqual(['Priority', 'Check quality', 'VIP']);
     expect(list.body.included[0].id).toBe(shop.id);

@@ -27,7 +27,7 @@ describe('return methods', () => {
 
   it('checks what carries a shipment method', async () => {
     const shop = w.shopIn('NL');
-    const services = (await sandbox.get('/services?page[size]=100')).body.data;
+    const services = (await sandbox.read('/services?page[size]=100')).body.data;
     const gbService = services.find((s: Json) => s.attributes.code === 'royal-mail-tracked-48');
     const postnl = (await w.methods(shop.id))[0];
     const missing = await post('/returns/v1/return-methods', {

@@ -39,7 +39,7 @@ async function must(answer: Promise<Answer>, status: number, what: string): Prom
 }
 
 /** A demo order of ten lamps in the shop, with the recipient's e-mail address. */
-function demoOrderBody(shop: Json): Json {
+export function demoOrderBody(shop: Json): Json {
   const country = shop.attributes.sender_address.country_code;
   return {
     data: {

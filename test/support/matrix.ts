@@ -9,7 +9,7 @@ import { PNG } from 'pngjs';
 import { allEndpoints } from '../../src/app.js';
 import { signToken } from '../../src/auth/tokens.js';
 import type { Endpoint } from '../../src/http/endpoint.js';
-import type { Scope } from '../../src/model/tenancy.js';
+import { scopes, seedScopes, type Scope } from '../../src/model/tenancy.js';
 import type { ReadView } from '../../src/store/store.js';
 import type { Capabilities, CapabilityPage } from '../../src/domain/capabilities.js';
 import { pickupLocations } from '../../src/domain/pickup/locations.js';
@@ -22,7 +22,8 @@ import { populateReturns, returnsValidBody, type TenantReturns } from './matrix-
 // ---------------------------------------------------------------------------------------------
 // Endpoints and raw requests
 
-export const SCOPES = ['organizations.manage', 'shipments.manage', 'shops.manage'] as const satisfies readonly Scope[];
+/** Every scope a client may hold. */
+export const SCOPES: readonly Scope[] = scopes;
 
 /** `GET /shops/{shop_id}` */
 export const nameOf = (endpoint: Endpoint): string => `${endpoint.method.toUpperCase()} ${endpoint.path}`;
@@ -102,11 +103,35 @@ export async function tokenWithScopes(sandbox: TestSandbox, clientId: string, sc
   return token;
 }
 
-/** Every subset of the three scopes, the empty one first. */
-export function scopeSubsets(): Scope[][] {
-  const subsets: Scope[][] = [];
-  for (let mask = 0; mask < 1 << SCOPES.length; mask++) subsets.push(SCOPES.filter((_, index) => mask & (1 << index)));
-  return subsets;
+/** The scope requirements an endpoint checks, each as the list of scopes held together (`[]` for any token). */
+export function requirementsOf(endpoint: Endpoint): Scope[][] {
+  const { auth } = endpoint;
+  if (auth === 'token') return [[]];
+  if (typeof auth !== 'object') return [];
+  return auth.anyOf.map((requirement) => (typeof requirement === 'string' ? [requirement] : [...requirement]));
+}
+
+/** Whether a token holding `held` passes the endpoint's scope check. */
+export function satisfies(endpoint: Endpoint, held: readonly Scope[]): boolean {
+  return requirementsOf(endpoint).some((requirement) => requirement.every((scope) => held.includes(scope)));
+}
+
+/**
+ * The scope sets that tell whether an endpoint checks what it declares: none, every scope, each
+ * of the seed's three alone, each accepted requirement alone and (for scopes held together) with
+ * one of them missing, and every scope but those the endpoint accepts. Deduplicated, the empty one first.
+ */
+export function scopeSetsFor(endpoint: Endpoint): Scope[][] {
+  const requirements = typeof endpoint.auth === 'object' ? requirementsOf(endpoint) : [];
+  const accepted = new Set(requirements.flat());
+  const sets: Scope[][] = [[], [...scopes], ...seedScopes.map((scope) => [scope])];
+  for (const requirement of requirements) {
+    sets.push(requirement);
+    if (requirement.length > 1) for (const missing of requirement) sets.push(requirement.filter((scope) => scope !== missing));
+  }
+  if (requirements.length > 0) sets.push(scopes.filter((scope) => !accepted.has(scope)));
+  const seen = new Map(sets.map((set) => [[...set].sort().join(' '), [...set].sort()]));
+  return [...seen.values()].sort((a, b) => a.length - b.length);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -400,6 +425,8 @@ export interface Tenant {
   statusId: string;
   /** A priced concept shipment with a surcharge: editable and deletable. */
   conceptShipmentId: string;
+  /** A surcharge added by hand to the concept shipment: the one PATCH and DELETE /shipment-surcharges/{id} may change. */
+  manualSurchargeId: string;
   /** Returns in each state an action needs, a report and the shop with the organization's reasons. */
   returns: TenantReturns;
 }
@@ -605,6 +632,20 @@ async function populateTenant(
       relationships: { service_options: { data: [{ type: 'service-options', id: paid.id }] } },
     }),
   );
+  const manual = await must(
+    sandbox.request('POST', '/shipment-surcharges', {
+      token,
+      body: {
+        data: {
+          type: 'shipment-surcharges',
+          attributes: { name: 'Matrix remote area', fee: { amount: 120, currency: concept.attributes.price.currency } },
+          relationships: { shipment: { data: { type: 'shipments', id: concept.id } } },
+        },
+      },
+    }),
+    201,
+    'shipment surcharge',
+  );
   // Two, so a DELETE in the scope matrix leaves one to name in the path.
   await must(sandbox.request('POST', '/carrier-surcharges', { token, body: surchargeBody }), 201, 'carrier surcharge');
   await must(
@@ -632,6 +673,7 @@ async function populateTenant(
     manifestCollectionId: manifestCollection.data.id,
     scheduleId: schedule.data.id,
     conceptShipmentId: concept.id,
+    manualSurchargeId: manual.data.id,
     pending: registered.id,
   };
 }
@@ -816,6 +858,16 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
           },
         },
       };
+    case 'createShipmentSurcharge':
+      return {
+        data: {
+          type: 'shipment-surcharges',
+          attributes: { name: 'Matrix correction', fee: { amount: 10, currency: store.get('shipments', caller.conceptShipmentId)!.price!.currency } },
+          relationships: { shipment: { data: { type: 'shipments', id: caller.conceptShipmentId } } },
+        },
+      };
+    case 'updateShipmentSurcharge':
+      return { data: { type: 'shipment-surcharges', id: params.shipment_surcharge_id, attributes: { name: 'Renamed by the matrix' } } };
     case 'updateCarrierSurcharge':
       return { data: { type: 'carrier-surcharges', id: params.carrier_surcharge_id, attributes: { name: 'Renamed by the matrix' } } };
     case 'combineFiles':

@@ -64,9 +64,9 @@ export interface World {
 export async function world(sandbox: TestSandbox, clientId = 'sandbox-client'): Promise<World> {
   const token = await sandbox.token(clientId);
   const shops = (await sandbox.get('/shops?page[size]=100', token)).body.data;
-  const services = (await sandbox.get('/services?page[size]=100')).body.data;
+  const services = (await sandbox.read('/services?page[size]=100')).body.data;
   const contracts = (await sandbox.get('/contracts?page[size]=100', token)).body.data;
-  const options = (await sandbox.get('/service-options?page[size]=100')).body.data;
+  const options = (await sandbox.read('/service-options?page[size]=100')).body.data;
   const pick = <T>(found: T | undefined, what: string): T => {
     if (!found) throw new Error(`fixture has no ${what}`);
     return found;

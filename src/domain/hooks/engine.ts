@@ -40,8 +40,7 @@ function updateShipment(
   try {
     const draft = draftFromDocument(document, shipment);
     const resolved = resolveDraft(acting, draft);
-    const updated = tx.update('shipments', shipment.id, shipmentFields(draft, resolved));
-    syncSurcharges(tx, updated, resolved.surcharges, acting.rules.clock.now());
+    const updated = syncSurcharges(tx, tx.update('shipments', shipment.id, shipmentFields(draft, resolved)), resolved.surcharges, acting.rules.clock.now());
     return { shipment: updated, diff: diff(before, shipmentDocument(updated)), errors: [] };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

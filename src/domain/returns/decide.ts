@@ -4,11 +4,7 @@ import { DomainError } from '../errors.js';
 import type { Acting } from '../rules.js';
 import { ownOr404 } from './access.js';
 import { createReturnShipment } from './shipment.js';
-import { statusRow } from './statuses.js';
-
-/** Statuses in which the shop has not decided yet. */
-const OPEN: ReadonlySet<ReturnStatusCode> = new Set(['return-pending', 'return-payment-pending', 'return-payment-failed']);
-export const isOpen = (row: ReturnRecord): boolean => OPEN.has(row.status_code);
+import { isOpen, statusRow } from './statuses.js';
 
 /** Moves a return to a status (the row with its status id and `updated_at`). */
 export function setStatus(tx: Tx, row: ReturnRecord, code: ReturnStatusCode, at: number, extra: Partial<ReturnRecord> = {}): ReturnRecord {

@@ -116,9 +116,11 @@ export async function allowReissue(acting: Acting, shopId: string, reference: st
   const shop = ownShop(acting.rules.store, organizationOf(acting), shopId);
   const order = shop && orderOf(acting.rules.store, shop.id, reference);
   if (!order) throw DomainError.notFound(`No order '${reference}' exists for the shop.`);
+  // Production's statuses: an order with nothing to reissue is 422, a reissue asked twice 409.
   if (!returnsOf(acting.rules.store, order).some(claimsItems)) {
-    throw DomainError.conflict(`Order '${reference}' has no open return to reissue: a new return can be made as it is.`);
+    throw DomainError.unprocessable(`Order '${reference}' has no open return to reissue: a new return can be made as it is.`);
   }
+  if (order.reissue_allowed) throw DomainError.conflict(`Order '${reference}' may be returned again already; its next return uses that up.`);
   await acting.rules.store.transact((tx) => tx.update('demoOrders', order.id, { reissue_allowed: true }));
 }
 

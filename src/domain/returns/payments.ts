@@ -5,7 +5,8 @@ import { automationFor } from '../hooks/automation.js';
 import type { Acting, Rules } from '../rules.js';
 import type { JobHandler } from '../scheduler.js';
 import { ownOr404 } from './access.js';
-import { approveInTx, isOpen, setStatus } from './decide.js';
+import { approveInTx, setStatus } from './decide.js';
+import { isOpen } from './statuses.js';
 import { checkSignature, sign } from './signing.js';
 
 export const EXPIRE_RETURN_PAYMENT = 'expire-return-payment';

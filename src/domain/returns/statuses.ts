@@ -1,6 +1,13 @@
+import type { ReturnRecord, ReturnStatusCode } from '../../model/returns/return.js';
 import { returnStatusDefs } from '../../model/returns/statuses.js';
 import type { StatusRecord } from '../../model/status.js';
 import type { ReadView, Tx } from '../../store/store.js';
+
+/** Statuses in which the shop has not decided yet. */
+const OPEN: ReadonlySet<ReturnStatusCode> = new Set(['return-pending', 'return-payment-pending', 'return-payment-failed']);
+
+/** Whether the shop has yet to decide on a return (approve, reject, ask a payment). */
+export const isOpen = (row: ReturnRecord): boolean => OPEN.has(row.status_code);
 
 /**
  * The status row of a return or report code. Data files written before returns existed lack

@@ -1,8 +1,9 @@
 import type { ReturnTagRecord } from '../../model/returns/config.js';
-import { DomainError } from '../errors.js';
+import { DomainError, missingRelated } from '../errors.js';
 import { Problems } from '../shipments/problems.js';
 import type { Acting } from '../rules.js';
-import { organizationOf, ownOr404, ownRow, ownShop, unknownRelated } from './access.js';
+import { isOpen } from './statuses.js';
+import { organizationOf, ownOr404, ownRow, ownShop } from './access.js';
 
 /** Tags a shop sorts its returns with; a return's tags also go onto its return shipment. */
 
@@ -13,7 +14,7 @@ function checkName(acting: Acting, shopId: string, name: string, id?: string): v
 
 export async function createTag(acting: Acting, input: { shopId: string; name: string; color: string }): Promise<ReturnTagRecord> {
   const shop = ownShop(acting.rules.store, organizationOf(acting), input.shopId);
-  if (!shop) throw unknownRelated('shop', 'shops', input.shopId);
+  if (!shop) throw missingRelated('shop', 'shops', input.shopId);
   checkName(acting, shop.id, input.name);
   const { store, clock } = acting.rules;
   return store.transact((tx) =>
@@ -59,6 +60,14 @@ export function checkTagIds(acting: Acting, shopId: string, ids: readonly string
 /** Replaces the tags of a return (`POST .../tag`). */
 export async function tagReturn(acting: Acting, returnId: string, tagIds: readonly string[]): Promise<void> {
   const row = ownOr404(acting, 'returns', 'returns', returnId);
+  // Production refuses to tag a decided return (422). A return shipment whose registration failed
+  // is retried with the tags of then, so its return may still be tagged (a trigger tag taken off).
+  const shipment = row.shipment_id ? acting.rules.store.get('shipments', row.shipment_id) : undefined;
+  if (!isOpen(row) && shipment?.status_code !== 'shipment-registration-failed') {
+    throw DomainError.unprocessable(
+      `The return is ${row.status_code}: its tags change while it is open, or while its return shipment's registration has failed (before retry-shipment).`,
+    );
+  }
   const ids = checkTagIds(acting, row.shop_id, tagIds, (index) => `/data/return_tag_ids/${index}`);
   const { store, clock } = acting.rules;
   await store.transact((tx) => tx.update('returns', row.id, { tag_ids: ids, updated_at: clock.now() }));

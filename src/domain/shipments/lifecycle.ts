@@ -67,8 +67,7 @@ export function checkChange(current: ShipmentRecord, draft: ShipmentDraft): void
 /** Applies a resolved change: the shipment becomes a concept again and is registered anew when ready. */
 export function changeShipment(tx: Tx, rules: Rules, current: ShipmentRecord, draft: ShipmentDraft, resolved: ResolvedShipment): ShipmentRecord {
   const now = rules.clock.now();
-  let row = tx.update('shipments', current.id, { ...shipmentFields(draft, resolved), updated_at: now });
-  syncSurcharges(tx, row, resolved.surcharges, now);
+  let row = syncSurcharges(tx, tx.update('shipments', current.id, { ...shipmentFields(draft, resolved), updated_at: now }), resolved.surcharges, now);
   if (row.status_code !== 'shipment-concept') row = addStatus(tx, rules, row, { code: 'shipment-concept', at: now });
   scheduleRegistration(tx, rules, row);
   return row;

@@ -34,6 +34,15 @@ export interface ResolvedShipment {
   /** The parts of `price` on top of the base rate; empty without a price. */
   surcharges: SurchargeLine[];
   totalValue?: Price;
+  /** Hints of the request the shipment was made without (a next collection that does not exist). */
+  warnings: ShipmentWarning[];
+}
+
+/** A hint of the request that was not followed, and why; the shipment is made all the same. */
+export interface ShipmentWarning {
+  code: 'not-added-to-collection';
+  detail: string;
+  source: { pointer: string };
 }
 
 type Resolution = { service?: ServiceRecord; contract?: ContractRecord };
@@ -73,7 +82,7 @@ function resolveCoverage(ctx: Acting, draft: ShipmentDraft, contract: ContractRe
   return coverage;
 }
 
-function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: ContractRecord | undefined, problems: Problems) {
+function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: ContractRecord | undefined, problems: Problems, warnings: ShipmentWarning[]) {
   const { store, clock } = ctx.rules;
   if (draft.collectionId) {
     const collection = store.get('collections', draft.collectionId);
@@ -88,11 +97,13 @@ function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: Contract
   if (!draft.addToNextCollection) return undefined;
   // The seed's rule: the nearest upcoming collection of the same shop and the same contract.
   const next = nextCollection(store, draft.shopId, contract?.id, clock.now());
+  // A hint, as production documents the flag: without an upcoming collection the shipment is made without one, and told why.
   if (!next) {
-    problems.add(
-      `There is no upcoming open collection for this shop and ${contract ? `contract '${contract.id}'` : 'no contract'}: book one (POST /collections) or set up a collection schedule.`,
-      pointers.meta('add_to_next_collection'),
-    );
+    warnings.push({
+      code: 'not-added-to-collection',
+      detail: `The shipment was made without a collection: there is no upcoming open collection for this shop and ${contract ? `contract '${contract.id}'` : 'no contract'}. Book one (POST /collections) or set up a collection schedule, then add it (POST /add-shipments-to-collection).`,
+      source: { pointer: pointers.meta('add_to_next_collection') },
+    });
   }
   return next;
 }
@@ -148,7 +159,8 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft): ResolvedShipmen
   const carrier = contract ? store.get('carriers', contract.carrier_id) : service ? store.get('carriers', service.carrier_id) : undefined;
   const label = chooseLabel(draft.label, carrier, problems);
   const coverage = resolveCoverage(ctx, draft, contract, problems);
-  const collection = resolveCollection(ctx, draft, contract, problems);
+  const warnings: ShipmentWarning[] = [];
+  const collection = resolveCollection(ctx, draft, contract, problems, warnings);
   const consolidationShipment = resolveConsolidation(ctx, draft, problems);
   problems.throwIfAny();
   const priced =
@@ -181,5 +193,6 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft): ResolvedShipmen
     price: priced?.price,
     surcharges: priced?.surcharges ?? [],
     totalValue: totalValue(draft),
+    warnings,
   };
 }

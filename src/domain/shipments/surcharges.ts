@@ -3,15 +3,25 @@ import type { ShipmentRecord } from '../../model/shipment.js';
 import type { Tx } from '../../store/store.js';
 import type { SurchargeLine } from './pricing.js';
 
+/** The source of surcharges added by hand (POST /shipment-surcharges): kept when the price is computed again. */
+export const MANUAL_SOURCE = 'manual';
+
 /**
  * Makes a shipment's shipment-surcharges rows the surcharge lines of its freshly computed price,
  * in the transaction that stores the price, so the base rate plus the fees is always the price.
  * A line from the same source as an existing row keeps that row (its id and created_at) and
- * updates it only when it changed; rows whose source is gone are removed. Without a price there
- * are no surcharges.
+ * updates it only when it changed; rows whose source is gone are removed. Surcharges added by
+ * hand stay and are added to the price (the shipment is answered with it); without a price, or
+ * with a price in another currency than theirs, there are no surcharges.
  */
-export function syncSurcharges(tx: Tx, shipment: Pick<ShipmentRecord, 'id' | 'organization_id' | 'price'>, lines: readonly SurchargeLine[], now: number): void {
-  const existing = new Map(tx.find('shipmentSurcharges', 'shipment_id', shipment.id).map((row) => [row.source, row]));
+export function syncSurcharges<S extends Pick<ShipmentRecord, 'id' | 'organization_id' | 'price'>>(
+  tx: Tx,
+  shipment: S,
+  lines: readonly SurchargeLine[],
+  now: number,
+): S {
+  const rows = tx.find('shipmentSurcharges', 'shipment_id', shipment.id);
+  const existing = new Map(rows.filter((row) => row.source !== MANUAL_SOURCE).map((row) => [row.source, row]));
   const currency = shipment.price?.currency;
   for (const line of currency === undefined ? [] : lines) {
     const fee = { amount: line.amount, currency: currency! };
@@ -24,6 +34,13 @@ export function syncSurcharges(tx: Tx, shipment: Pick<ShipmentRecord, 'id' | 'or
     }
   }
   for (const row of existing.values()) tx.remove('shipmentSurcharges', row.id);
+  let added = 0;
+  for (const row of rows.filter((row) => row.source === MANUAL_SOURCE)) {
+    if (row.fee.currency === currency) added += row.fee.amount;
+    else tx.remove('shipmentSurcharges', row.id);
+  }
+  if (added === 0 || !shipment.price) return shipment;
+  return tx.update('shipments', shipment.id, { price: { amount: shipment.price.amount + added, currency: shipment.price.currency } }) as unknown as S;
 }
 
 function newRow(

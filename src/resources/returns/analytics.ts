@@ -7,7 +7,6 @@ import { plainJson } from '../../http/respond.js';
 import { returnsScope } from './common.js';
 
 const TAG = 'Return analytics';
-const scopes = 'Takes shipments.manage (production: returns.manage).';
 const day = z.string().max(32).describe('A date (YYYY-MM-DD) or Unix seconds.');
 const shopFilter = csvIds.optional().describe('Comma separated shop ids.');
 
@@ -39,7 +38,7 @@ export const analyticsEndpoints = [
     path: '/returns/v1/analytics/approved',
     operationId: 'getReturnAnalyticsApproved',
     summary: 'Returns requested and approved per day',
-    description: `Datasets \`requested\` (by creation) and \`approved\` (by approval) of the caller's returns. ${WINDOW} ${scopes}`,
+    description: `Datasets \`requested\` (by creation) and \`approved\` (by approval) of the caller's returns. ${WINDOW}`,
     tag: TAG,
     auth: returnsScope,
     query: z.object({ 'filter[shop]': shopFilter, 'filter[date_from]': day.optional(), 'filter[date_to]': day.optional() }),
@@ -60,7 +59,7 @@ export const analyticsEndpoints = [
     path: '/returns/v1/analytics/orders',
     operationId: 'getReturnAnalyticsOrders',
     summary: 'Orders and returns per day or month',
-    description: `Datasets \`orders\` (demo orders placed) and \`returns\` (returns requested). ${WINDOW} With \`group_by=month\` the labels are months (\`YYYY-MM\`). ${scopes}`,
+    description: `Datasets \`orders\` (demo orders placed) and \`returns\` (returns requested). ${WINDOW} With \`group_by=month\` the labels are months (\`YYYY-MM\`).`,
     tag: TAG,
     auth: returnsScope,
     query: z.object({
@@ -86,7 +85,7 @@ export const analyticsEndpoints = [
     path: '/returns/v1/analytics/most-returned-items',
     operationId: 'getMostReturnedItems',
     summary: 'The items returned most',
-    description: `The ten items (by SKU) returned most, by quantity, in returns that still claim them (not rejected, too late or reissued), with the reasons given. ${scopes}`,
+    description: `The ten items (by SKU) returned most, by quantity, in returns that still claim them (not rejected, too late or reissued), with the reasons given.`,
     tag: TAG,
     auth: returnsScope,
     query: z.object({ 'filter[shop]': shopFilter }),

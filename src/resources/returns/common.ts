@@ -2,16 +2,17 @@ import { z } from 'zod';
 import { shopLocales } from '../../model/shop.js';
 
 /*
- * Scopes. The seed has organizations.manage, shipments.manage and shops.manage; production's
- * returns scopes map onto them: returns.manage (which production also accepts for shipment reads)
- * -> shipments.manage; return_reasons.manage and return_questions.manage (the catalogue) ->
- * shops.manage; creating and changing tags (returns.manage and organizations.manage) ->
- * organizations.manage.
+ * Production's scopes of the returns product: returns.manage for returns, orders, methods, shop
+ * reasons, reports and analytics; the organization's catalogue of reasons and of questions is
+ * read with returns.manage or its own scope and written with its own scope; creating and changing
+ * tags takes returns.manage and organizations.manage together.
  */
-export const returnsScope = { anyOf: ['shipments.manage'] } as const;
-export const catalogueRead = { anyOf: ['shipments.manage', 'shops.manage'] } as const;
-export const catalogueWrite = { anyOf: ['shops.manage'] } as const;
-export const tagWrite = { anyOf: ['organizations.manage'] } as const;
+export const returnsScope = { anyOf: ['returns.manage'] } as const;
+export const reasonsRead = { anyOf: ['returns.manage', 'return_reasons.manage'] } as const;
+export const reasonsWrite = { anyOf: ['return_reasons.manage'] } as const;
+export const questionsRead = { anyOf: ['returns.manage', 'return_questions.manage'] } as const;
+export const questionsWrite = { anyOf: ['return_questions.manage'] } as const;
+export const tagWrite = { anyOf: [['returns.manage', 'organizations.manage']] } as const;
 
 /**
  * The locale a reader asks for in `Accept-Language`: the first listed locale production knows,

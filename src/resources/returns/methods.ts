@@ -72,7 +72,7 @@ export const methodEndpoints = [
     operationId: 'listReturnMethods',
     summary: 'List return methods',
     description:
-      "How consumers can send items back to the caller's shops: `shipment` (a return label the sandbox registers with the method's service and contract), `store-drop-off` (bring it to the method's address) and `self-shipment` (send it yourself). `meta` shows the carrier, service and label price. Takes shipments.manage (production: returns.manage).",
+      "How consumers can send items back to the caller's shops: `shipment` (a return label the sandbox registers with the method's service and contract), `store-drop-off` (bring it to the method's address) and `self-shipment` (send it yourself). `meta` shows the carrier, service and label price.",
     tag: TAG,
     auth: returnsScope,
     query: z.object({ 'filter[shop]': csvIds.optional().describe('Comma separated shop ids.') }),
@@ -93,7 +93,7 @@ export const methodEndpoints = [
     operationId: 'createReturnMethod',
     summary: 'Create a return method',
     description:
-      "A `shipment` method needs a service and a contract (an active one the caller can use, of the same carrier, with a rate for the service) whose service delivers to the return address (the method's `address`, else the shop's return address); service options must be offered by that rate. `country_codes` limits the consumer countries. Recovery service and contract are checked the same way. Takes shipments.manage (production: returns.manage).",
+      "A `shipment` method needs a service and a contract (an active one the caller can use, of the same carrier, with a rate for the service) whose service delivers to the return address (the method's `address`, else the shop's return address); service options must be offered by that rate. `country_codes` limits the consumer countries. Recovery service and contract are checked the same way.",
     tag: TAG,
     auth: returnsScope,
     body: createRequest,
@@ -102,11 +102,12 @@ export const methodEndpoints = [
       409: { description: 'The body type is not return-methods (10007).', schema: errorDocument },
       422: { description: 'Each rule the method breaks (10008), at its pointer.', schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: returnMethodIncludes,
+    handler: async (ctx, { body, include }) => {
       checkIdentity(body.data, 'return-methods');
       const input = { service_option_ids: [], ...fields(body.data.attributes, body.data.relationships) } as MethodInput;
       const row = await createMethod(ctx, input);
-      return jsonApi(resourceDocument(ctx, returnMethodKind, row), 201, { location: ctx.url(returnMethodKind.self(row)) });
+      return jsonApi(resourceDocument(ctx, returnMethodKind, row, include), 201, { location: ctx.url(returnMethodKind.self(row)) });
     },
   }),
   resolveEndpoint,
@@ -115,7 +116,7 @@ export const methodEndpoints = [
     path: '/returns/v1/return-methods/{return_method_id}',
     operationId: 'getReturnMethod',
     summary: 'Get a return method',
-    description: 'Takes shipments.manage (production: returns.manage).',
+    description: '',
     tag: TAG,
     auth: returnsScope,
     params,
@@ -128,8 +129,7 @@ export const methodEndpoints = [
     path: '/returns/v1/return-methods/{return_method_id}',
     operationId: 'updateReturnMethod',
     summary: 'Change a return method',
-    description:
-      'Send only what changes; the whole method is checked again as on create. Returns already made keep their shipments. Takes shipments.manage (production: returns.manage).',
+    description: 'Send only what changes; the whole method is checked again as on create. Returns already made keep their shipments.',
     tag: TAG,
     auth: returnsScope,
     params,
@@ -139,12 +139,13 @@ export const methodEndpoints = [
       409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
       422: { description: 'Each rule the changed method breaks (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { params: path, body }) => {
+    include: returnMethodIncludes,
+    handler: async (ctx, { params: path, body, include }) => {
       const current = methodOr404(ctx, path.return_method_id);
       checkIdentity(body.data, 'return-methods', current.id);
       const { shop: _shop, ...rels } = body.data.relationships ?? {};
       const row = await updateMethod(ctx, current.id, fields(body.data.attributes ?? {}, rels));
-      return jsonApi(resourceDocument(ctx, returnMethodKind, row));
+      return jsonApi(resourceDocument(ctx, returnMethodKind, row, include));
     },
   }),
   endpoint({
@@ -152,7 +153,7 @@ export const methodEndpoints = [
     path: '/returns/v1/return-methods/{return_method_id}',
     operationId: 'deleteReturnMethod',
     summary: 'Delete a return method',
-    description: 'Consumers can no longer choose it; returns made with it keep it. Takes shipments.manage (production: returns.manage).',
+    description: 'Consumers can no longer choose it; returns made with it keep it.',
     tag: TAG,
     auth: returnsScope,
     params,

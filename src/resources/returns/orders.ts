@@ -39,7 +39,7 @@ export const orderEndpoints = [
     path: '/returns/v1/demo-orders',
     operationId: 'listDemoOrders',
     summary: 'List demo orders',
-    description: "Orders of the caller's shops for trying out returns (each seeded shop has a few). Takes shipments.manage (production: returns.manage).",
+    description: "Orders of the caller's shops for trying out returns (each seeded shop has a few).",
     tag: 'Returns',
     auth: returnsScope,
     query: z.object({ 'filter[shop]': csvIds.optional().describe('Comma separated shop ids.') }),
@@ -58,7 +58,7 @@ export const orderEndpoints = [
     operationId: 'createDemoOrder',
     summary: 'Create a demo order',
     description:
-      'An order to return: its id, a whole number, is also its order reference; each item gets an id (`{order id}-{n}`) that returns name. The recipient must have a name and an e-mail address. Takes shipments.manage (production: returns.manage).',
+      'An order to return: its id, a whole number, is also its order reference; each item gets an id (`{order id}-{n}`) that returns name. The recipient must have a name and an e-mail address.',
     tag: 'Returns',
     auth: returnsScope,
     body: createRequest,
@@ -67,12 +67,13 @@ export const orderEndpoints = [
       409: { description: 'The body type is not demo-orders (10007).', schema: errorDocument },
       422: { description: "A shop other than the caller's (10008).", schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: demoOrderIncludes,
+    handler: async (ctx, { body, include }) => {
       checkIdentity(body.data, 'demo-orders');
       const { recipient_address, items, outbound_shipment_identifier, is_third_party } = body.data.attributes;
       const shopId = relatedId(body.data.relationships.shop, 'shop', ['shops'])!;
       const row = await createDemoOrder(ctx, { shopId, recipient_address, items, outbound_shipment_identifier, is_third_party });
-      return jsonApi(resourceDocument(ctx, demoOrderKind, row), 201, { location: ctx.url(demoOrderKind.self(row)) });
+      return jsonApi(resourceDocument(ctx, demoOrderKind, row, include), 201, { location: ctx.url(demoOrderKind.self(row)) });
     },
   }),
   endpoint({
@@ -80,7 +81,7 @@ export const orderEndpoints = [
     path: '/returns/v1/demo-orders/{demo_order_id}',
     operationId: 'getDemoOrder',
     summary: 'Get a demo order',
-    description: 'Takes shipments.manage (production: returns.manage).',
+    description: '',
     tag: 'Returns',
     auth: returnsScope,
     params: z.object({ demo_order_id: z.string().describe('A whole number.') }),
@@ -94,7 +95,7 @@ export const orderEndpoints = [
     path: '/orders/v1/orders/{reference}',
     operationId: 'getOrder',
     summary: 'Look up an order',
-    description: `${LOOKUP} Takes shipments.manage (production: returns.manage).`,
+    description: `${LOOKUP}`,
     tag: 'Orders',
     auth: returnsScope,
     params: z.object({ reference: z.string() }),
@@ -121,7 +122,7 @@ export const orderEndpoints = [
     path: '/returns/v1/shops/{shop_id}/orders/{reference}/{email}',
     operationId: 'getShopOrder',
     summary: 'Look up an order (deprecated form)',
-    description: `Production deprecates this form for \`GET /orders/v1/orders/{reference}\`. ${LOOKUP} Takes shipments.manage (production: returns.manage).`,
+    description: `Production deprecates this form for \`GET /orders/v1/orders/{reference}\`. ${LOOKUP}`,
     tag: 'Returns',
     auth: returnsScope,
     params: z.object({ shop_id: z.string(), reference: z.string(), email: z.string() }),
@@ -138,13 +139,15 @@ export const orderEndpoints = [
     operationId: 'allowReturnReissue',
     summary: 'Let an order be returned again',
     description:
-      'For a consumer who needs a new return (a lost label, a second try): the next return of the order may return every item again, and the returns it replaces become `return-reissued`. 409 when the order has no open return. Takes shipments.manage (production: returns.manage).',
+      'For a consumer who needs a new return (a lost label, a second try): the next return of the order may return every item again, and the returns it replaces become `return-reissued`. 422 when the order has no open return, 409 when a reissue is allowed already and not yet used, as production documents.',
     tag: 'Returns',
     auth: returnsScope,
     body: reissueRequest,
     responses: {
       201: { description: 'Allowed; the order answers `meta.reissue_allowed: true` until its next return.' },
-      409: { description: 'The order has no open return (10007).', schema: errorDocument },
+      404: { description: 'No order of one of your shops has that reference (10002).', schema: errorDocument },
+      409: { description: 'A reissue is allowed already and not yet used (10007).', schema: errorDocument },
+      422: { description: 'The order has no open return (10008).', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
       await allowReissue(ctx, body.data.shop_id, body.data.order_reference);

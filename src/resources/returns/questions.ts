@@ -7,7 +7,7 @@ import { collectionDocument, resourceDocument } from '../../jsonapi/document.js'
 import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { answerTypes, returnQuestionAttributes } from '../../model/returns/config.js';
-import { LANGUAGE_NOTE, acceptLanguage, languageHeader, catalogueRead, catalogueWrite, readOnly } from './common.js';
+import { LANGUAGE_NOTE, acceptLanguage, languageHeader, questionsRead, questionsWrite, readOnly } from './common.js';
 import { questionKind, questionSchemas } from './config-kinds.js';
 
 const TAG = 'Return questions';
@@ -31,9 +31,9 @@ export const questionEndpoints = [
     path: '/returns/v1/questions',
     operationId: 'listReturnQuestions',
     summary: 'List return questions',
-    description: `The questions of the caller's organization that its shops can ask with a reason (seeded with a default set). ${LANGUAGE_NOTE} Takes shipments.manage or shops.manage (production: returns.manage or return_questions.manage).`,
+    description: `The questions of the caller's organization that its shops can ask with a reason (seeded with a default set). ${LANGUAGE_NOTE}`,
     tag: TAG,
-    auth: catalogueRead,
+    auth: questionsRead,
     paginated: true,
     responses: { 200: { description: 'The questions.', schema: questionSchemas.list } },
     headers: languageHeader,
@@ -48,9 +48,9 @@ export const questionEndpoints = [
     operationId: 'createReturnQuestion',
     summary: 'Create a return question',
     description:
-      'A question a shop can ask with a reason (`PATCH /returns/v1/shops/{shop_id}/reasons/{return_reason_id}`), answered with text or yes/no (`answer_type`). `description` is a text or one per locale (`{"en-GB": "...", "nl-NL": "..."}`). Codes are unique in the organization. Takes shops.manage (production: return_questions.manage).',
+      'A question a shop can ask with a reason (`PATCH /returns/v1/shops/{shop_id}/reasons/{return_reason_id}`), answered with text or yes/no (`answer_type`). `description` is a text or one per locale (`{"en-GB": "...", "nl-NL": "..."}`). Codes are unique in the organization.',
     tag: TAG,
-    auth: catalogueWrite,
+    auth: questionsWrite,
     body: createRequest,
     responses: {
       201: { description: 'The new question.', schema: questionSchemas.document },
@@ -68,9 +68,9 @@ export const questionEndpoints = [
     path: '/returns/v1/questions/{return_question_id}',
     operationId: 'getReturnQuestion',
     summary: 'Get a return question',
-    description: `${LANGUAGE_NOTE} Takes shipments.manage or shops.manage (production: returns.manage or return_questions.manage).`,
+    description: `${LANGUAGE_NOTE}`,
     tag: TAG,
-    auth: catalogueRead,
+    auth: questionsRead,
     params,
     responses: { 200: { description: 'The question.', schema: questionSchemas.document } },
     headers: languageHeader,
@@ -88,10 +88,9 @@ export const questionEndpoints = [
     path: '/returns/v1/questions/{return_question_id}',
     operationId: 'updateReturnQuestion',
     summary: 'Change a return question',
-    description:
-      'Send only what changes. A new code is carried into the shops that ask the question; returns already made keep the question as it was. Takes shops.manage (production: return_questions.manage).',
+    description: 'Send only what changes. A new code is carried into the shops that ask the question; returns already made keep the question as it was.',
     tag: TAG,
-    auth: catalogueWrite,
+    auth: questionsWrite,
     params,
     body: updateRequest,
     responses: {
@@ -112,9 +111,9 @@ export const questionEndpoints = [
     path: '/returns/v1/questions/{return_question_id}',
     operationId: 'deleteReturnQuestion',
     summary: 'Delete a return question',
-    description: 'Shops stop asking it; returns already made keep the answers given. Takes shops.manage (production: return_questions.manage).',
+    description: 'Shops stop asking it; returns already made keep the answers given.',
     tag: TAG,
-    auth: catalogueWrite,
+    auth: questionsWrite,
     params,
     responses: { 204: { description: 'Deleted.' } },
     handler: async (ctx, { params: path }) => {

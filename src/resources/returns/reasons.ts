@@ -8,7 +8,7 @@ import { collectionDocument, resourceDocument } from '../../jsonapi/document.js'
 import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { returnReasonAttributes } from '../../model/returns/config.js';
-import { LANGUAGE_NOTE, acceptLanguage, languageHeader, catalogueRead, catalogueWrite, readOnly } from './common.js';
+import { LANGUAGE_NOTE, acceptLanguage, languageHeader, reasonsRead, reasonsWrite, readOnly } from './common.js';
 import { reasonKind, reasonSchemas } from './config-kinds.js';
 
 const TAG = 'Return reasons';
@@ -32,9 +32,9 @@ export const reasonEndpoints = [
     path: '/returns/v1/reasons',
     operationId: 'listReturnReasons',
     summary: 'List return reasons',
-    description: `The return reasons of the caller's organization, which its shops pick from (seeded with a default set). ${LANGUAGE_NOTE} Takes shipments.manage or shops.manage (production: returns.manage or return_reasons.manage).`,
+    description: `The return reasons of the caller's organization, which its shops pick from (seeded with a default set). ${LANGUAGE_NOTE}`,
     tag: TAG,
-    auth: catalogueRead,
+    auth: reasonsRead,
     query: z.object({ 'filter[tags]': csvStrings.optional().describe('Comma separated tags: reasons with any of them.') }),
     paginated: true,
     responses: { 200: { description: 'The reasons.', schema: reasonSchemas.list } },
@@ -51,9 +51,9 @@ export const reasonEndpoints = [
     operationId: 'createReturnReason',
     summary: 'Create a return reason',
     description:
-      'A reason consumers can give, with whether it accepts or requires a comment and photos. `description` is a text or one per locale (`{"en-GB": "...", "nl-NL": "..."}`). Codes are unique in the organization. Takes shops.manage (production: return_reasons.manage).',
+      'A reason consumers can give, with whether it accepts or requires a comment and photos. `description` is a text or one per locale (`{"en-GB": "...", "nl-NL": "..."}`). Codes are unique in the organization.',
     tag: TAG,
-    auth: catalogueWrite,
+    auth: reasonsWrite,
     body: createRequest,
     responses: {
       201: { description: 'The new reason.', schema: reasonSchemas.document },
@@ -71,9 +71,9 @@ export const reasonEndpoints = [
     path: '/returns/v1/reasons/{return_reason_id}',
     operationId: 'getReturnReason',
     summary: 'Get a return reason',
-    description: `${LANGUAGE_NOTE} Takes shipments.manage or shops.manage (production: returns.manage or return_reasons.manage).`,
+    description: `${LANGUAGE_NOTE}`,
     tag: TAG,
-    auth: catalogueRead,
+    auth: reasonsRead,
     params,
     responses: { 200: { description: 'The reason.', schema: reasonSchemas.document } },
     headers: languageHeader,
@@ -87,9 +87,9 @@ export const reasonEndpoints = [
     path: '/returns/v1/reasons/{return_reason_id}',
     operationId: 'updateReturnReason',
     summary: 'Change a return reason',
-    description: 'Send only what changes. Returns already made keep the reason as it was. Takes shops.manage (production: return_reasons.manage).',
+    description: 'Send only what changes. Returns already made keep the reason as it was.',
     tag: TAG,
-    auth: catalogueWrite,
+    auth: reasonsWrite,
     params,
     body: updateRequest,
     responses: {
@@ -110,9 +110,9 @@ export const reasonEndpoints = [
     path: '/returns/v1/reasons/{return_reason_id}',
     operationId: 'deleteReturnReason',
     summary: 'Delete a return reason',
-    description: 'Shops stop offering it; returns already made keep it as the consumer gave it. Takes shops.manage (production: return_reasons.manage).',
+    description: 'Shops stop offering it; returns already made keep it as the consumer gave it.',
     tag: TAG,
-    auth: catalogueWrite,
+    auth: reasonsWrite,
     params,
     responses: { 204: { description: 'Deleted.' } },
     handler: async (ctx, { params: path }) => {

@@ -13,7 +13,6 @@ import { readOnly, returnsScope } from './common.js';
 import { reportSchemas, returnReportKind } from './report-kinds.js';
 
 const TAG = 'Return reports';
-const scopes = 'Takes shipments.manage (production: returns.manage).';
 const params = z.object({ report_id: z.string() });
 
 const createRequest = resourceRequest({
@@ -46,7 +45,7 @@ export const reportEndpoints = [
     path: '/returns/v1/reports',
     operationId: 'listReturnReports',
     summary: 'List return reports',
-    description: `The caller's organization's reports, newest first. ${scopes}`,
+    description: `The caller's organization's reports, newest first.`,
     tag: TAG,
     auth: returnsScope,
     include: returnReportIncludes,
@@ -64,7 +63,7 @@ export const reportEndpoints = [
     path: '/returns/v1/reports',
     operationId: 'createReturnReport',
     summary: 'Ask for a return report',
-    description: `A CSV with a line per returned item of the returns \`filters\` select (dates as Unix seconds, dates or ISO-8601 date-times; shops, methods, reason codes, statuses, consumer countries, ...). It is \`report-queued\` and generated 5 seconds later on the sandbox clock from the returns as they are then: \`report-finished\` with its \`file\` (\`GET /returns/v1/reports/{report_id}/files/{file_id}\`, \`Accept: text/csv\`). ${scopes}`,
+    description: `A CSV with a line per returned item of the returns \`filters\` select (dates as Unix seconds, dates or ISO-8601 date-times; shops, methods, reason codes, statuses, consumer countries, ...). It is \`report-queued\` and generated 5 seconds later on the sandbox clock from the returns as they are then: \`report-finished\` with its \`file\` (\`GET /returns/v1/reports/{report_id}/files/{file_id}\`, \`Accept: text/csv\`).`,
     tag: TAG,
     auth: returnsScope,
     body: createRequest,
@@ -72,10 +71,11 @@ export const reportEndpoints = [
       201: { description: 'The queued report; `progress.total` is the projected number of lines.', schema: reportSchemas.document },
       409: { description: 'The body type is not return-reports (10007).', schema: errorDocument },
     },
-    handler: async (ctx, { body }) => {
+    include: returnReportIncludes,
+    handler: async (ctx, { body, include }) => {
       checkIdentity(body.data, 'return-reports');
       const row = await createReport(ctx, body.data.attributes.name, body.data.attributes.filters);
-      return jsonApi(resourceDocument(ctx, returnReportKind, row), 201, { location: ctx.url(returnReportKind.self(row)) });
+      return jsonApi(resourceDocument(ctx, returnReportKind, row, include), 201, { location: ctx.url(returnReportKind.self(row)) });
     },
   }),
   endpoint({
@@ -83,7 +83,7 @@ export const reportEndpoints = [
     path: '/returns/v1/reports/count-report-entries',
     operationId: 'countReturnReportEntries',
     summary: 'How many lines a report would have',
-    description: `The number of returned items the filters select now. ${scopes}`,
+    description: `The number of returned items the filters select now.`,
     tag: TAG,
     auth: returnsScope,
     body: countRequest,
@@ -98,7 +98,6 @@ export const reportEndpoints = [
     path: '/returns/v1/reports/{report_id}',
     operationId: 'getReturnReport',
     summary: 'Get a return report',
-    description: scopes,
     tag: TAG,
     auth: returnsScope,
     params,
@@ -112,7 +111,7 @@ export const reportEndpoints = [
     path: '/returns/v1/reports/{report_id}',
     operationId: 'deleteReturnReport',
     summary: 'Delete a return report',
-    description: `With its file. A report that is still being generated answers 423. ${scopes}`,
+    description: `With its file. A report that is still being generated answers 423.`,
     tag: TAG,
     auth: returnsScope,
     params,
@@ -127,7 +126,7 @@ export const reportEndpoints = [
     path: '/returns/v1/reports/{report_id}/files/{file_id}',
     operationId: 'downloadReturnReport',
     summary: 'Download a return report',
-    description: `The CSV (\`Accept: text/csv\`): a header line, then a line per returned item, RFC 4180 quoting, CRLF line ends; a cell starting with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return (a formula to a spreadsheet) is quoted after an apostrophe, so it opens as text. ${scopes}`,
+    description: `The CSV (\`Accept: text/csv\`): a header line, then a line per returned item, RFC 4180 quoting, CRLF line ends; a cell starting with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return (a formula to a spreadsheet) is quoted after an apostrophe, so it opens as text.`,
     tag: TAG,
     auth: returnsScope,
     params: z.object({ report_id: z.string(), file_id: z.string() }),

@@ -38,7 +38,7 @@ export const resolveEndpoint = endpoint({
   operationId: 'resolveReturnMethods',
   summary: 'Which return methods a consumer can use',
   description:
-    "What a return portal asks once the consumer found the order: the shop's methods offered in the consumer's country whose carrier ships from there to the return address, with the label price at `weight` in `meta`. The order must be the shop's and the consumer must name its e-mail address or postal code. The sandbox answers the same methods whatever `shipping_and_return`, `label_in_the_box` and the items' reasons say. Takes shipments.manage (production: returns.manage).",
+    "What a return portal asks once the consumer found the order: the shop's methods offered in the consumer's country whose carrier ships from there to the return address, with the label price at `weight` in `meta`. The order must be the shop's and the consumer must name its e-mail address or postal code. The sandbox answers the same methods whatever `shipping_and_return`, `label_in_the_box` and the items' reasons say.",
   tag: 'Return methods',
   auth: returnsScope,
   body: resolveRequest,

@@ -14,7 +14,6 @@ import { paymentRequest, rejectRequest, tagRequest } from './return-requests.js'
 
 const params = z.object({ return_id: z.string() });
 const done = () => new Response(null, { status: 204 });
-const scopes = 'Takes shipments.manage (production: returns.manage).';
 const fileList = z.object({ data: z.array(fileSchemas.resource) }).meta({ id: 'ReturnFileList' });
 
 export const returnActionEndpoints = [
@@ -23,7 +22,7 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/approve',
     operationId: 'approveReturn',
     summary: 'Approve a return',
-    description: `An open return (pending, or waiting for a payment) becomes \`return-approved\`. With a method that has a service and contract the return shipment is created at once (the consumer ships it to the return address) and registered REGISTRATION_DELAY seconds later on the sandbox clock; then its label is in \`GET /returns/v1/returns/{return_id}/files\`. A rejected or approved return answers 422. ${scopes}`,
+    description: `An open return (pending, or waiting for a payment) becomes \`return-approved\`. With a method that has a service and contract the return shipment is created at once (the consumer ships it to the return address) and registered REGISTRATION_DELAY seconds later on the sandbox clock; then its label is in \`GET /returns/v1/returns/{return_id}/files\`. A rejected or approved return answers 422.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
@@ -38,7 +37,7 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/reject',
     operationId: 'rejectReturn',
     summary: 'Reject a return',
-    description: `An open return becomes \`return-rejected\`, with \`data.message\` as its \`rejection_message\`. Its items can be returned again. ${scopes}`,
+    description: `An open return becomes \`return-rejected\`, with \`data.message\` as its \`rejection_message\`. Its items can be returned again.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
@@ -52,13 +51,20 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/tag',
     operationId: 'tagReturn',
     summary: 'Set the tags of a return',
-    description: `Replaces the return's tags with \`data.return_tag_ids\` (tags of the return's shop; none without a body). A retried return shipment takes the tags of then. ${scopes}`,
+    description: `Replaces the return's tags with \`data.return_tag_ids\` (tags of the return's shop; none without a body), while the return is open, or while its return shipment's registration has failed: a retried return shipment takes the tags of then. A decided return otherwise answers 422, as production's.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
     body: tagRequest,
     bodyOptional: true,
-    responses: { 204: { description: 'Tagged.' }, 422: { description: "A tag that is not one of the shop's (10008).", schema: errorDocument } },
+    responses: {
+      204: { description: 'Tagged.' },
+      422: {
+        description:
+          "A tag that is not one of the shop's, or a decided return (approved, rejected, ...) whose return shipment did not fail to register (10008).",
+        schema: errorDocument,
+      },
+    },
     handler: async (ctx, { params: path, body }) => (await tagReturn(ctx, path.return_id, body?.data.return_tag_ids ?? []), done()),
   }),
   endpoint({
@@ -66,7 +72,7 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/files',
     operationId: 'listReturnFiles',
     summary: 'The files of a return',
-    description: `The documents of the return shipment once it is registered (the return label; customs documents across borders), downloadable at \`GET /files/{file_id}\`; empty before that and for methods without a shipment. ${scopes}`,
+    description: `The documents of the return shipment once it is registered (the return label; customs documents across borders), downloadable at \`GET /files/{file_id}\`; empty before that and for methods without a shipment.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
@@ -86,7 +92,7 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/retry-shipment',
     operationId: 'retryReturnShipment',
     summary: 'Register a failed return shipment again',
-    description: `When the carrier refused the return shipment (\`shipment_registrations\` ends with \`failed\`), sends it again with the return's tags of now; 422 otherwise. ${scopes}`,
+    description: `When the carrier refused the return shipment (\`shipment_registrations\` ends with \`failed\`), sends it again with the return's tags of now; 422 otherwise.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
@@ -98,7 +104,7 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/request-recovery-shipment',
     operationId: 'requestRecoveryShipment',
     summary: 'Ask for a recovery shipment',
-    description: `A consumer's signed link: \`hmac\` is the hex HMAC-SHA256 of \`recovery-shipment:{return_id}\` under the sandbox key \`parcel-sandbox-returns\` (a wrong one is 403). The key is public on purpose, so a portal under test can sign as it would receive a link: the request needs the shop's access token anyway and finds only its own returns. An approved return whose method has a recovery service and contract gets a new return shipment with them. ${scopes}`,
+    description: `A consumer's signed link: \`hmac\` is the hex HMAC-SHA256 of \`recovery-shipment:{return_id}\` under the sandbox key \`parcel-sandbox-returns\` (a wrong one is 403). The key is public on purpose, so a portal under test can sign as it would receive a link: the request needs the shop's access token anyway and finds only its own returns. An approved return whose method has a recovery service and contract gets a new return shipment with them.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
@@ -115,7 +121,7 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/request-payment',
     operationId: 'requestReturnPayment',
     summary: 'Ask the consumer to pay',
-    description: `An open return becomes \`return-payment-pending\` with a \`payment\` of \`data.return_payment\` and a signed \`checkout_url\`. Paid on the sandbox's payment page, the return is approved; failed or cancelled there, or unpaid 24 hours later on the sandbox clock, it is \`return-payment-failed\` (the shop may ask again). ${scopes}`,
+    description: `An open return becomes \`return-payment-pending\` with a \`payment\` of \`data.return_payment\` and a signed \`checkout_url\`. Paid on the sandbox's payment page, the return is approved; failed or cancelled there, or unpaid 24 hours later on the sandbox clock, it is \`return-payment-failed\` (the shop may ask again).`,
     tag: 'Returns',
     auth: returnsScope,
     params,
@@ -131,7 +137,7 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/payment-checkout-url/{payment_id}',
     operationId: 'openReturnCheckout',
     summary: 'Open the checkout of a payment',
-    description: `The \`checkout_url\` of a return's payment: \`hmac\` is the hex HMAC-SHA256 of \`payment-checkout:{return_id}:{payment_id}\` under the sandbox key \`parcel-sandbox-returns\` (a wrong one is 403). The key is public on purpose, so a portal under test can sign as it would receive a link: the request needs the shop's access token anyway and finds only its own returns. Redirects to the sandbox's payment page, whose token (a random payment id signed with a secret of this sandbox) is what opens it without a token. ${scopes}`,
+    description: `The \`checkout_url\` of a return's payment: \`hmac\` is the hex HMAC-SHA256 of \`payment-checkout:{return_id}:{payment_id}\` under the sandbox key \`parcel-sandbox-returns\` (a wrong one is 403). The key is public on purpose, so a portal under test can sign as it would receive a link: the request needs the shop's access token anyway and finds only its own returns. Redirects to the sandbox's payment page, whose token (a random payment id signed with a secret of this sandbox) is what opens it without a token.`,
     tag: 'Returns',
     auth: returnsScope,
     params: z.object({ return_id: z.string(), payment_id: z.string() }),

@@ -60,8 +60,7 @@ export const returnEndpoints = [
     path: '/returns/v1/returns',
     operationId: 'listReturns',
     summary: 'List returns',
-    description:
-      "The returns of the caller's shops, newest first, without their items; `meta` shows the return shipment's tracking code and status. Takes shipments.manage (production: returns.manage).",
+    description: "The returns of the caller's shops, newest first, without their items; `meta` shows the return shipment's tracking code and status.",
     tag: 'Returns',
     auth: returnsScope,
     query,
@@ -89,7 +88,7 @@ export const returnEndpoints = [
     operationId: 'createReturn',
     summary: 'Request a return',
     description:
-      "A consumer returns items of an order of the shop: `order_reference` and `consumer_address.email` must match the order, each item names an order item (`id`) with a quantity no more than ordered minus what earlier returns claim, and the reason the shop offers with its rules (comment, photos as base64 jpg/png, answers to its required questions). The method must be the shop's and offered in the consumer's country. All problems are answered at once, with pointers; nothing is stored then. A new return is `return-pending`; the shop's hooks on `returns` run on it (approve, reject, request a payment, deadline passed). Takes shipments.manage (production: returns.manage).",
+      "A consumer returns items of an order of the shop: `order_reference` and `consumer_address.email` must match the order, each item names an order item (`id`) with a quantity no more than ordered minus what earlier returns claim, and the reason the shop offers with its rules (comment, photos as base64 jpg/png, answers to its required questions). The method must be the shop's and offered in the consumer's country. All problems are answered at once, with pointers; nothing is stored then. A new return is `return-pending`; the shop's hooks on `returns` run on it (approve, reject, request a payment, deadline passed).",
     tag: 'Returns',
     auth: returnsScope,
     body: createReturnRequest,
@@ -99,7 +98,8 @@ export const returnEndpoints = [
       422: { description: 'Every rule the return breaks (10008), each at its pointer.', schema: errorDocument },
     },
     headers: languageHeader,
-    handler: async (ctx, { body, headers }) => {
+    include: returnIncludes,
+    handler: async (ctx, { body, headers, include }) => {
       checkIdentity(body.data, 'returns');
       const { attributes, relationships } = body.data;
       const asked = acceptLanguage(headers['Accept-Language']);
@@ -113,7 +113,7 @@ export const returnEndpoints = [
         items: attributes.items,
         locale,
       });
-      return jsonApi(resourceDocument(ctx, returnKind(), row), 201, { location: ctx.url(`/returns/v1/returns/${row.id}`) });
+      return jsonApi(resourceDocument(ctx, returnKind(), row, include), 201, { location: ctx.url(`/returns/v1/returns/${row.id}`) });
     },
   }),
   endpoint({
@@ -122,7 +122,7 @@ export const returnEndpoints = [
     operationId: 'getReturn',
     summary: 'Get a return',
     description:
-      "With its items, the attempts to register its return shipment (`shipment_registrations`, read from the shipment's statuses) and its payment. Reason texts are in the language of `Accept-Language`, else the consumer's. Takes shipments.manage (production: returns.manage).",
+      "With its items, the attempts to register its return shipment (`shipment_registrations`, read from the shipment's statuses) and its payment. Reason texts are in the language of `Accept-Language`, else the consumer's.",
     tag: 'Returns',
     auth: returnsScope,
     params: z.object({ return_id: z.string() }),

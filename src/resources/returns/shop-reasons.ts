@@ -34,7 +34,7 @@ export const shopReasonEndpoints = [
     operationId: 'listShopReturnReasons',
     summary: 'The reasons a shop offers',
     description:
-      "What a return portal shows: the reasons the shop offers, with the shop's rules for comments and photos and the questions it asks, in the language of `Accept-Language` (default the shop's locale). Takes shipments.manage (production: returns.manage).",
+      "What a return portal shows: the reasons the shop offers, with the shop's rules for comments and photos and the questions it asks, in the language of `Accept-Language` (default the shop's locale).",
     tag: TAG,
     auth: returnsScope,
     params: shopParams,
@@ -54,8 +54,7 @@ export const shopReasonEndpoints = [
     path: '/returns/v1/shops/{shop_id}/reasons',
     operationId: 'addShopReturnReasons',
     summary: 'Offer reasons in a shop',
-    description:
-      "Adds reasons of the organization's catalogue to the shop; ones it offers already stay as they are. Takes shipments.manage (production: returns.manage).",
+    description: "Adds reasons of the organization's catalogue to the shop; ones it offers already stay as they are.",
     tag: TAG,
     auth: returnsScope,
     params: shopParams,
@@ -76,7 +75,7 @@ export const shopReasonEndpoints = [
     operationId: 'updateShopReturnReason',
     summary: 'How a shop offers a reason',
     description:
-      'Whether consumers may or must add a comment or photos with this reason in this shop, and which questions they answer. Send only what changes. Takes shipments.manage (production: returns.manage).',
+      'Whether consumers may or must add a comment or photos with this reason in this shop, and which questions they answer. Send only what changes.',
     tag: TAG,
     auth: returnsScope,
     params: linkParams,
@@ -95,7 +94,7 @@ export const shopReasonEndpoints = [
     path: '/returns/v1/shops/{shop_id}/reasons/{return_reason_id}',
     operationId: 'removeShopReturnReason',
     summary: 'Stop offering a reason in a shop',
-    description: 'Takes shipments.manage (production: returns.manage).',
+    description: '',
     tag: TAG,
     auth: returnsScope,
     params: linkParams,

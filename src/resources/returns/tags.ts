@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { organizationOf, ownOr404 } from '../../domain/returns/access.js';
+import { organizationOf, ownOr404, ownShop } from '../../domain/returns/access.js';
 import { createTag, deleteTag, updateTag } from '../../domain/returns/tags.js';
 import { endpoint } from '../../http/endpoint.js';
 import { csvIds } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef } from '../../jsonapi/request.js';
+import { ApiError } from '../../jsonapi/errors.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { returnTagAttributes } from '../../model/returns/config.js';
 import { returnTagIncludes } from '../include-paths.js';
@@ -34,15 +35,22 @@ export const tagEndpoints = [
     path: '/returns/v1/tags',
     operationId: 'listReturnTags',
     summary: 'List return tags',
-    description: "The tags of the caller's shops. Takes shipments.manage (production: returns.manage).",
+    description:
+      "The tags of the caller's shops. A shop in `filter[shop]` that is not one of yours (unknown, or another organization's) is 404, as production documents.",
     tag: TAG,
     auth: returnsScope,
     query: z.object({ 'filter[shop]': csvIds.optional().describe('Comma separated shop ids.') }),
     include: returnTagIncludes,
     paginated: true,
-    responses: { 200: { description: 'The tags.', schema: tagSchemas.list } },
+    responses: {
+      200: { description: 'The tags.', schema: tagSchemas.list },
+      404: { description: 'A shop in `filter[shop]` that is not one of yours (10002).', schema: errorDocument },
+    },
     handler: (ctx, { query, page, include }) => {
       const shops = query['filter[shop]'];
+      const unknown = shops?.find((id) => !ownShop(ctx.services.store, organizationOf(ctx), id));
+      if (unknown !== undefined)
+        throw ApiError.of('resourceNotFound', `No shops resource with id '${unknown}' exists.`, { source: { parameter: 'filter[shop]' } });
       const rows = ctx.services.store.find('returnTags', 'organization_id', organizationOf(ctx)).filter((row) => !shops || shops.includes(row.shop_id));
       return jsonApi(collectionDocument(ctx, returnTagKind, rows, page, include));
     },
@@ -53,14 +61,15 @@ export const tagEndpoints = [
     operationId: 'createReturnTag',
     summary: 'Create a return tag',
     description:
-      "A label for sorting a shop's returns (`POST /returns/v1/returns/{return_id}/tag`). A return shipment carries the names of its return's tags as shipment tags, so a tag named like a sandbox trigger (`sandbox:registration-failed`) steers the return label too. Names are unique per shop. Takes organizations.manage (production: returns.manage and organizations.manage).",
+      "A label for sorting a shop's returns (`POST /returns/v1/returns/{return_id}/tag`). A return shipment carries the names of its return's tags as shipment tags, so a tag named like a sandbox trigger (`sandbox:registration-failed`) steers the return label too. Names are unique per shop.",
     tag: TAG,
     auth: tagWrite,
     body: createRequest,
     responses: {
       201: { description: 'The new tag.', schema: tagSchemas.document },
       409: { description: 'The body type is not return-tags (10007).', schema: errorDocument },
-      422: { description: "A shop other than the caller's, or a name the shop uses already (10008).", schema: errorDocument },
+      404: { description: "A shop that is not one of yours, unknown or another organization's (10002), as production documents.", schema: errorDocument },
+      422: { description: 'A name the shop uses already (10008).', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
       checkIdentity(body.data, 'return-tags');
@@ -74,7 +83,7 @@ export const tagEndpoints = [
     path: '/returns/v1/tags/{return_tag_id}',
     operationId: 'getReturnTag',
     summary: 'Get a return tag',
-    description: 'Takes shipments.manage (production: returns.manage).',
+    description: '',
     tag: TAG,
     auth: returnsScope,
     params,
@@ -86,7 +95,7 @@ export const tagEndpoints = [
     path: '/returns/v1/tags/{return_tag_id}',
     operationId: 'updateReturnTag',
     summary: 'Change a return tag',
-    description: 'Takes organizations.manage (production: returns.manage and organizations.manage).',
+    description: '',
     tag: TAG,
     auth: tagWrite,
     params,
@@ -108,7 +117,7 @@ export const tagEndpoints = [
     path: '/returns/v1/tags/{return_tag_id}',
     operationId: 'deleteReturnTag',
     summary: 'Delete a return tag',
-    description: 'Returns lose the tag. Takes shipments.manage (production: returns.manage).',
+    description: 'Returns lose the tag.',
     tag: TAG,
     auth: returnsScope,
     params,

@@ -203,3 +203,37 @@ export function productionOperations(): ContractOperation[] {
 }
 
 export const productionResources = (): Record<string, Node> => contract.resources;
+
+/** The resource document of a success answer of an operation (`data` of one resource), if it has one. */
+function resourceAnswer(operation: Node): Node | undefined {
+  for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, { content?: Record<string, Node> }>)) {
+    const doc = Object.values(response.content ?? {})[0];
+    if (status.startsWith('2') && doc?.data === 'one') return doc;
+  }
+  return undefined;
+}
+
+/**
+ * The include paths an operation takes, and the types they may put in `included`: those its own
+ * documentation lists, or, for a write whose answer is a resource document, those of production's
+ * GET of that resource type (JSON:API lets any answer of a resource carry `included`, and
+ * production's clients ask for it on writes: the PHP SDK sends `include=files` on
+ * POST /registered-shipments). `undefined` for an operation that takes no include.
+ */
+export function includeOf(key: string): { paths: string[]; included: string[] } | undefined {
+  const operation = contract.operations[key];
+  if (!operation) throw new Error(`production has no operation ${key}`);
+  const documented = operation.query?.include?.values as string[] | undefined;
+  if (documented) return { paths: documented, included: (resourceAnswer(operation)?.included as string[] | undefined) ?? [] };
+  const answer = key.startsWith('GET ') ? undefined : resourceAnswer(operation);
+  if (!answer) return undefined;
+  const paths = new Set<string>();
+  const included = new Set<string>();
+  for (const [other, read] of Object.entries(contract.operations)) {
+    const doc = other.startsWith('GET ') ? resourceAnswer(read) : undefined;
+    if (!doc || doc.type !== answer.type) continue;
+    for (const path of (read.query?.include?.values as string[] | undefined) ?? []) paths.add(path);
+    for (const type of (doc.included as string[] | undefined) ?? []) included.add(type);
+  }
+  return paths.size > 0 ? { paths: [...paths], included: [...included] } : undefined;
+}

@@ -5,7 +5,7 @@ import formats from 'ajv-formats';
 const addFormats = formats as unknown as (ajv: Ajv2020) => Ajv2020;
 import { allEndpoints } from '../../../src/app.js';
 import { buildOpenApi } from '../../../src/openapi/build.js';
-import { documentSchema, productionOperations, type ContractOperation } from './production-schema.js';
+import { documentSchema, includeOf, productionOperations, type ContractOperation } from './production-schema.js';
 
 /**
  * Checks one response against two contracts: the sandbox's own OpenAPI document (status, media
@@ -148,11 +148,18 @@ class Production {
       return [`production answers ${operation.key} ${observed.status} as ${Object.keys(content).join(', ')}, the sandbox as ${media}`];
     }
     const key = `${operation.key} ${observed.status} ${media}`;
-    const validate = this.cache.get(key) ?? this.ajv.compile(documentSchema(doc, (operation.query.include?.values as string[] | undefined) ?? []));
+    const validate = this.cache.get(key) ?? this.ajv.compile(this.schema(operation, doc));
     this.cache.set(key, validate);
     // A document production declares as a string (a PDF, a CSV) is checked as the text it is.
     const value = media!.includes('json') ? observed.body : observed.text;
     return validate(value) ? [] : [`body does not match production's contract (${key}):\n      ${describeErrors(validate)}`];
+  }
+
+  /** The schema of a document production answers; a write's answer may hold `included` as the GET of its type does (`includeOf`). */
+  private schema(operation: ContractOperation, doc: Record<string, any>): Record<string, any> {
+    const include = includeOf(operation.key);
+    if (!include || operation.method === 'GET' || doc.included || doc.data !== 'one') return documentSchema(doc, include?.paths ?? []);
+    return documentSchema({ ...doc, included: include.included }, include.paths);
   }
 }
 
