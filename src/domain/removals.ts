@@ -161,18 +161,24 @@ const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
 function tenantRowIds(view: ReadView, table: TableName, organizationId: string, found = new Map<TableName, readonly string[]>()): readonly string[] {
   const known = found.get(table);
   if (known) return known;
-  const { tenant } = tableDeclarations[table] as TableDeclaration<{ id: string }, TableName>;
-  let rows: readonly { id: string }[] = [];
+  const { tenant } = tableDeclarations[table] as TableDeclaration<Record<string, unknown> & { id: string }, TableName>;
+  let result: string[] = [];
   if ('key' in tenant && tenant.as !== 'about') {
-    const value = (row: { id: string }) => (row as Record<string, unknown>)[tenant.key];
-    const find = (id: string) => view.find(table, tenant.key as never, id) as readonly { id: string }[];
-    if (tenant.as === 'part') rows = view.all(table).filter((row) => String(value(row)).split(':').includes(organizationId));
-    else if (tenant.as === 'owner') rows = view.all(table).filter((row) => isOwner(value(row), organizationId));
-    else if (tenant.of) rows = tenantRowIds(view, tenant.of, organizationId, found).flatMap(find);
-    else if (tenant.key === 'id') rows = view.get(table, organizationId) ? [{ id: organizationId }] : [];
-    else rows = find(organizationId);
+    const { key } = tenant;
+    if (tenant.as === 'part')
+      result = ids(
+        view.all(table).filter((row) =>
+          String((row as Record<string, unknown>)[key])
+            .split(':')
+            .includes(organizationId),
+        ),
+      );
+    else if (tenant.as === 'owner') result = ids(view.all(table).filter((row) => isOwner((row as Record<string, unknown>)[key], organizationId)));
+    else if (tenant.of)
+      for (const parent of tenantRowIds(view, tenant.of, organizationId, found)) for (const row of view.find(table, key as never, parent)) result.push(row.id);
+    else if (key === 'id') result = view.get(table, organizationId) ? [organizationId] : [];
+    else result = ids(view.find(table, key as never, organizationId));
   }
-  const result = ids(rows);
   found.set(table, result);
   return result;
 }
