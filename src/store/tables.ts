@@ -57,14 +57,14 @@ export type IdempotencyRecord = {
 } & StoredBody;
 
 /** A single revoked access token, by `jti`, kept until the token would have expired anyway. */
-export type RevokedTokenRecord = { id: string; expires_at: number };
+type RevokedTokenRecord = { id: string; expires_at: number };
 
 /**
  * A tenant that moved its own sandbox clock (`store/tenant-clocks.ts`): `id` is the organization
  * id, `offset_ms` how far its clock runs ahead of the time source. Tenants without a row follow
  * the global clock.
  */
-export type TenantClockRecord = { id: string; offset_ms: number };
+type TenantClockRecord = { id: string; offset_ms: number };
 
 /**
  * How the rows of a table belong to a tenant (an organization). What a tenant's removal and a
@@ -191,7 +191,7 @@ const declarations = {
 };
 
 /** Every table of the sandbox and the row type it holds. */
-export type Tables = { [T in keyof typeof declarations]: NonNullable<(typeof declarations)[T]['row']> };
+type Tables = { [T in keyof typeof declarations]: NonNullable<(typeof declarations)[T]['row']> };
 
 export type TableName = keyof Tables;
 export type Row<T extends TableName> = Tables[T];
