@@ -171,7 +171,7 @@ type OwnerOf = (store: ReadView, row: any) => string | undefined;
  * The organization a row belongs to as its table declares it (store/tables.ts), or `undefined` for
  * everyone's: the matrices check that the API shows each row to that organization alone.
  */
-export function declaredOwner(store: ReadView, table: TableName, row: { id: string } & Record<string, unknown>): string | undefined {
+function declaredOwner(store: ReadView, table: TableName, row: { id: string } & Record<string, unknown>): string | undefined {
   const { tenant } = tableDeclarations[table];
   if (!('key' in tenant) || tenant.as === 'about' || tenant.as === 'part') return undefined;
   const value = row[tenant.key];
