@@ -2,12 +2,17 @@
  * The layer rules of src/ (docs/architecture.md draws them): layers point down only, and no
  * module imports itself back through a circle. test/layers.test.ts runs this in `npm test`.
  *
- *   resources, sandbox, docs, app     (the edge: endpoints and entry points)
- *   http, auth                        (requests: routing, validation, tokens)
+ *   server, main, cli, index          (entry points)
+ *   app, modules, services            (the app factory and the list of areas)
+ *   resources, controls, docs         (the edge: endpoint declarations and resource kinds)
+ *   http, auth, requestlog            (requests: routing, validation, tokens, the request log)
  *   jsonapi                           (documents, resource objects, errors)
  *   domain, fixtures                  (the rules; the seeded data)
  *   store                             (tables, transactions, persistence)
  *   model, clock, ids                 (schemas and record types; time; ids)
+ *
+ * The rules below enforce the lower layers (model to fixtures); the upper ones are drawn, not
+ * yet checked.
  */
 const below = (layer, allowed) => ({
   name: `${layer}-points-down`,

@@ -1,7 +1,7 @@
 /**
  * The errors the rules throw. They say what went wrong in domain terms (not found, invalid at
  * a place in the request, a conflict, locked); one mapping at the HTTP edge
- * (src/jsonapi/domain-errors.ts) turns them into JSON:API errors with codes and statuses.
+ * (src/http/domain-errors.ts) turns them into JSON:API errors with codes and statuses.
  */
 
 /** Where in the request a problem lies: a JSON pointer into the body, a query parameter or a header. */

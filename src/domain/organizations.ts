@@ -2,7 +2,7 @@ import { forgetOverrides } from './quotas.js';
 import { contractShareId, type ContractRecord } from '../model/contract.js';
 import type { ReadView, Tx } from '../store/store.js';
 import { DomainError } from './errors.js';
-import { Removal, clearOrganization, clientsOfOrganization, type OrganizationRemoval } from './removals.js';
+import { Removal, clientsOfOrganization, type OrganizationRemoval } from './removals.js';
 import { sharedWith } from './tenancy.js';
 
 /*
@@ -44,31 +44,23 @@ export function removeOrganization(tx: Tx, organizationId: string): Organization
 }
 
 /**
- * Removes an organization and everything that is its alone, shipments included: what
- * `clearOrganization` removes, then its shops, its logo, its users and their clients (whose tokens
- * stop working), the settings named after it (`tenant:<id>`, ...) and the jobs about any of it; its
- * broker's contracts are no longer shared with it. `undefined` when there is no such organization.
+ * Removes an organization and everything that is its alone, shipments included: its rows of every
+ * table (what `clearOrganization` removes, and its set-up: shops, users and clients, whose tokens
+ * stop working, the shares of its broker's contracts, its clock, the settings named after it, the
+ * carriers and services a pack made for it), its logo and quota overrides, and the jobs about any
+ * of it. `undefined` when there is no such organization.
  */
 export function purgeOrganization(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
   const organization = tx.get('organizations', organizationId);
   if (!organization) return undefined;
-  const removal = new Removal(tx);
-  clearOrganization(removal, organizationId);
-  removal.drop('shops', ids(tx.find('shops', 'organization_id', organizationId)));
-  if (organization.logo_id) removal.drop('logos', [organization.logo_id]);
-  removal.drop('contractShares', ids(tx.find('contractShares', 'organization_id', organizationId)));
   const clientIds = clientsOfOrganization(tx, organizationId);
-  removal.drop('clients', clientIds);
-  removal.drop('users', ids(tx.find('users', 'organization_id', organizationId)));
-  // Settings are named `<what>:<organization id>` when they belong to one organization.
-  removal.drop('settings', ids(tx.all('settings').filter((row) => row.id.split(':').includes(organizationId))));
-  // Its own sandbox clock and its quota overrides go with it.
+  const removal = new Removal(tx);
+  // Every row of every table that is the organization's, by the tables' declarations.
+  removal.dropTenant(organizationId, () => true);
+  // Its own logo names it in `shop_id`, not as a shop's: it goes by the organization's `logo_id`.
+  if (organization.logo_id) removal.drop('logos', [organization.logo_id]);
+  // Its quota overrides are an entry of the one quota setting.
   forgetOverrides(tx, organizationId);
-  removal.drop('tenantClocks', [organizationId]);
-  // The carriers and services a pack made for it (only it sees them).
-  removal.drop('services', ids(tx.all('services').filter((row) => row.organization_id === organizationId)));
-  removal.drop('carriers', ids(tx.all('carriers').filter((row) => row.organization_id === organizationId)));
-  removal.drop('organizations', [organizationId]);
   removal.dropJobs();
   return { organizationId, clientIds, removed: removal.removed };
 }

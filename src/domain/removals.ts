@@ -2,7 +2,7 @@ import type { CollectionRecord } from '../model/collection.js';
 import type { ContractRecord } from '../model/contract.js';
 import type { ShipmentRecord } from '../model/shipment.js';
 import type { ReadView, Tx } from '../store/store.js';
-import type { TableName } from '../store/tables.js';
+import { tableDeclarations, tableNames, type Belonging, type TableDeclaration, type TableName } from '../store/tables.js';
 
 /*
  * What goes with a deleted resource, and what keeps one from being deleted. Kept in one place so
@@ -125,69 +125,75 @@ export class Removal {
     }
   }
 
-  /** Jobs are about a removed row: their subject is its id, or starts with it (webhook deliveries). */
+  /**
+   * Drops an organization's rows of every table whose declaration `which` picks (store/tables.ts):
+   * all ids are found before any row goes, as some are found through others (a client through its
+   * user, a shipment's statuses through the shipment).
+   */
+  dropTenant(organizationId: string, which: (belonging: Pick<Belonging<unknown>, 'reset'>) => boolean): void {
+    const found = new Map<TableName, readonly string[]>();
+    const picked = tableNames.filter((table) => {
+      const { tenant } = tableDeclarations[table];
+      return 'key' in tenant && tenant.as !== 'about' && which(tenant);
+    });
+    for (const table of picked) tenantRowIds(this.tx, table, organizationId, found);
+    for (const table of picked) this.drop(table, found.get(table)!);
+  }
+
+  /** Work about a removed row goes with it: its key (a job's subject) is the row's id, or starts with it (webhook deliveries). */
   dropJobs(): void {
-    this.drop('jobs', ids(this.tx.all('jobs').filter((job) => job.subject.split(':').some((part) => this.gone.has(part)))));
+    for (const table of tableNames) {
+      const { tenant } = tableDeclarations[table];
+      if (!('key' in tenant) || tenant.as !== 'about') continue;
+      const about = (row: { id: string }) => String((row as Record<string, unknown>)[tenant.key]).split(':');
+      this.drop(table, ids(this.tx.all(table).filter((row) => about(row).some((part) => this.gone.has(part)))));
+    }
   }
 }
 
 const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
 
 /**
- * Removes what an organization made, leaving the organization, its shops, users and clients: its
- * shipments (with their statuses, files, surcharges and hook logs), carrier surcharges, hooks (with
- * their logs), collections, collection schedules, manifests, its shops' logos, its own contracts
- * (with their rates and coverages), address book, zones, returns data (returns, payments,
- * reports, demo orders and the returns configuration) and its clients' idempotency entries. A
- * tenant reset restores the seeded rows afterwards; a tenant removal removes the rest.
+ * The ids of an organization's rows of a table, found as the table's declaration says its rows
+ * belong to a tenant, by index where the key has one; none for a shared table or work about rows.
+ * `found` keeps what was found per table, for the tables others are found through.
+ */
+function tenantRowIds(view: ReadView, table: TableName, organizationId: string, found = new Map<TableName, readonly string[]>()): readonly string[] {
+  const known = found.get(table);
+  if (known) return known;
+  const { tenant } = tableDeclarations[table] as TableDeclaration<Record<string, unknown> & { id: string }, TableName>;
+  let result: string[] = [];
+  if ('key' in tenant && tenant.as !== 'about') {
+    const { key } = tenant;
+    if (tenant.as === 'part')
+      result = ids(
+        view.all(table).filter((row) =>
+          String((row as Record<string, unknown>)[key])
+            .split(':')
+            .includes(organizationId),
+        ),
+      );
+    else if (tenant.as === 'owner') result = ids(view.all(table).filter((row) => isOwner((row as Record<string, unknown>)[key], organizationId)));
+    else if (tenant.of)
+      for (const parent of tenantRowIds(view, tenant.of, organizationId, found)) for (const row of view.find(table, key as never, parent)) result.push(row.id);
+    else if (key === 'id') result = view.get(table, organizationId) ? [organizationId] : [];
+    else result = ids(view.find(table, key as never, organizationId));
+  }
+  found.set(table, result);
+  return result;
+}
+
+const isOwner = (owner: unknown, organizationId: string) =>
+  typeof owner === 'object' && owner !== null && (owner as { type?: unknown }).type === 'organizations' && (owner as { id?: unknown }).id === organizationId;
+
+/**
+ * Removes what an organization made, leaving the organization and its set-up (shops, users,
+ * clients, shares, clock, settings): the rows of every table whose declaration says a tenant
+ * reset clears them (store/tables.ts). A tenant reset restores the seeded rows afterwards; a
+ * tenant removal removes the rest.
  */
 export function clearOrganization(removal: Removal, organizationId: string): void {
-  const { tx } = removal;
-  const shops = tx.find('shops', 'organization_id', organizationId);
-  const shipments = tx.find('shipments', 'organization_id', organizationId);
-  for (const shipment of shipments) {
-    removal.drop('shipmentStatuses', ids(tx.find('shipmentStatuses', 'shipment_id', shipment.id)));
-    removal.drop('files', ids(tx.find('files', 'shipment_id', shipment.id)));
-    removal.drop('shipmentSurcharges', ids(tx.find('shipmentSurcharges', 'shipment_id', shipment.id)));
-  }
-  removal.drop('shipments', ids(shipments));
-
-  removal.drop('carrierSurcharges', ids(tx.find('carrierSurcharges', 'organization_id', organizationId)));
-  removal.drop('hookLogs', ids(tx.find('hookLogs', 'organization_id', organizationId)));
-  removal.drop('hooks', ids(tx.find('hooks', 'organization_id', organizationId)));
-
-  const shopIds = new Set(ids(shops));
-  const collections = new Set(ids(tx.find('collections', 'organization_id', organizationId)));
-  for (const shopId of shopIds) for (const collection of tx.find('collections', 'shop_id', shopId)) collections.add(collection.id);
-  removal.drop('collections', [...collections]);
-  removal.drop('collectionSchedules', ids(tx.find('collectionSchedules', 'organization_id', organizationId)));
-  removal.drop('manifestFiles', ids(tx.find('manifestFiles', 'organization_id', organizationId)));
-  removal.drop('manifests', ids(tx.find('manifests', 'organization_id', organizationId)));
-  for (const shop of shops) removal.drop('logos', ids(tx.find('logos', 'shop_id', shop.id)));
-
-  const contracts = tx.all('contracts').filter((row) => row.owner.type === 'organizations' && row.owner.id === organizationId);
-  for (const contract of contracts) {
-    removal.drop('serviceRates', ids(tx.find('serviceRates', 'contract_id', contract.id)));
-    removal.drop('liabilityCoverages', ids(tx.find('liabilityCoverages', 'contract_id', contract.id)));
-  }
-  removal.drop('contracts', ids(contracts));
-
-  removal.drop('addresses', ids(tx.find('addresses', 'organization_id', organizationId)));
-  removal.drop('zones', ids(tx.find('zones', 'organization_id', organizationId)));
-
-  const owned = <T extends { id: string; organization_id: string }>(rows: readonly T[]) => ids(rows.filter((row) => row.organization_id === organizationId));
-  removal.drop('returnPayments', owned(tx.all('returnPayments')));
-  removal.drop('returns', owned(tx.find('returns', 'organization_id', organizationId)));
-  removal.drop('returnReportFiles', owned(tx.all('returnReportFiles')));
-  removal.drop('returnReports', owned(tx.find('returnReports', 'organization_id', organizationId)));
-  removal.drop('demoOrders', owned(tx.find('demoOrders', 'organization_id', organizationId)));
-  removal.drop('returnMethods', owned(tx.find('returnMethods', 'organization_id', organizationId)));
-  removal.drop('returnTags', owned(tx.find('returnTags', 'organization_id', organizationId)));
-  removal.drop('shopReasons', owned(tx.all('shopReasons')));
-  removal.drop('returnQuestions', owned(tx.find('returnQuestions', 'organization_id', organizationId)));
-  removal.drop('returnReasons', owned(tx.find('returnReasons', 'organization_id', organizationId)));
-
-  for (const clientId of clientsOfOrganization(tx, organizationId)) removal.drop('idempotencyKeys', ids(tx.find('idempotencyKeys', 'client_id', clientId)));
+  removal.dropTenant(organizationId, (belonging) => belonging.reset === 'clears');
 }
 
 /** The ids of an organization's clients (its users' clients). */

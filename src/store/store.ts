@@ -2,7 +2,7 @@ import { IdSource } from '../ids.js';
 import type { Persistence, WriteOp } from './persistence.js';
 import { ID_COUNTER } from './tables.js';
 import { Table } from './table.js';
-import { indexedFields, tableNames, type Row, type StateData, type TableName } from './tables.js';
+import { tableDeclarations, tableNames, type Row, type StateData, type TableName } from './tables.js';
 import { deepFreeze, freezeRow, storable } from './rows.js';
 import { upgradeRows } from './upgrade.js';
 
@@ -66,7 +66,7 @@ class MemoryStore implements Store {
     readonly seed: number,
     private readonly persistence: Persistence,
   ) {
-    for (const name of tableNames) this.tables.set(name, new Table(indexedFields[name] ?? []));
+    for (const name of tableNames) this.tables.set(name, new Table(tableDeclarations[name].indexes ?? []));
     this.ids = new IdSource(seed, undefined, false);
   }
 

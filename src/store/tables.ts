@@ -66,147 +66,141 @@ type RevokedTokenRecord = { id: string; expires_at: number };
  */
 type TenantClockRecord = { id: string; offset_ms: number };
 
-/** Every table of the sandbox and the row type it holds. */
-interface Tables {
-  settings: SettingRecord;
-  revokedTokens: RevokedTokenRecord;
-  tenantClocks: TenantClockRecord;
-  jobs: JobRecord;
-  brokers: BrokerRecord;
-  organizations: OrganizationRecord;
-  users: UserRecord;
-  clients: ClientRecord;
-  shops: ShopRecord;
-  logos: LogoRecord;
-  carriers: CarrierRecord;
-  services: ServiceRecord;
-  serviceOptions: ServiceOptionRecord;
-  regions: RegionRecord;
-  statuses: StatusRecord;
-  contracts: ContractRecord;
-  contractShares: ContractShareRecord;
-  liabilityCoverages: LiabilityCoverageRecord;
-  serviceRates: ServiceRateRecord;
-  shipments: ShipmentRecord;
-  shipmentStatuses: ShipmentStatusRecord;
-  shipmentSurcharges: ShipmentSurchargeRecord;
-  carrierSurcharges: CarrierSurchargeRecord;
-  files: FileRecord;
-  collections: CollectionRecord;
-  collectionSchedules: CollectionScheduleRecord;
-  manifests: ManifestRecord;
-  manifestFiles: ManifestFileRecord;
-  hooks: HookRecord;
-  hookLogs: HookLogRecord;
-  idempotencyKeys: IdempotencyRecord;
-  addresses: AddressRecord;
-  zones: ZoneRecord;
-  contractTemplates: ContractTemplateRecord;
-  returnReasons: ReturnReasonRecord;
-  returnQuestions: ReturnQuestionRecord;
-  shopReasons: ShopReasonRecord;
-  returnTags: ReturnTagRecord;
-  returnMethods: ReturnMethodRecord;
-  demoOrders: DemoOrderRecord;
-  returns: ReturnRecord;
-  returnPayments: ReturnPaymentRecord;
-  returnReports: ReturnReportRecord;
-  returnReportFiles: ReturnReportFileRecord;
+/**
+ * How the rows of a table belong to a tenant (an organization). What a tenant's removal and a
+ * tenant reset take is derived from it (`domain/removals.ts`), so a new table says it here once.
+ */
+export type Belonging<R, Table extends string = string> = {
+  /**
+   * The field that makes a row the tenant's: it holds the organization id, or with `of` the id of
+   * a row of that table that is the tenant's. A row whose (optional) key is left out is everyone's.
+   */
+  key: keyof R & string;
+  of?: Table;
+  /**
+   * How `key` names the tenant when it does not hold the id as it is: as one of its `:`-separated
+   * parts (`part`), as an owner reference `{ type: 'organizations', id }` (`owner`), or (`about`)
+   * the row is work about another row of any table, named by its id or its id's first parts,
+   * and goes with that row.
+   */
+  as?: 'part' | 'owner' | 'about';
+  /**
+   * What a tenant reset does with the tenant's rows: `clears` what the tenant made; `keeps` the
+   * tenant's own set-up (its organization, users, clients, shops, shares, clock, settings), which
+   * goes only with the tenant (and which the reset restores as seeded where it must).
+   */
+  reset: 'clears' | 'keeps';
+};
+
+/** A table no tenant owns, and why (the catalogue, ...). Not for rows that name an organization. */
+type Shared = { shared: string };
+
+/** What is declared of a table besides its name and record type. */
+interface TableSpec<R, Table extends string = string> {
+  /** Fields with a secondary index, so lookups by foreign key never scan the table. */
+  indexes?: readonly (keyof R & string)[];
+  tenant: Belonging<R, Table> | ('organization_id' extends keyof R ? never : Shared);
 }
+
+/** A table's declaration; `row` is there for its type only (the record type the table holds). */
+export type TableDeclaration<R, Table extends string = string> = TableSpec<R, Table> & { readonly row?: R };
+
+/** Declares a table holding rows of type `R`. */
+const table =
+  <R extends { id: string }>() =>
+  <const S extends TableSpec<R>>(spec: S): S & { readonly row?: R } =>
+    spec;
+
+/** The most common belonging: a row the tenant made, naming its organization. */
+const madeBy = { key: 'organization_id', reset: 'clears' } as const;
+
+/**
+ * Every table of the sandbox, declared once: its name, the record type it holds, its indexes and
+ * how its rows belong to a tenant. The order is the order of the tables in the data file (a new
+ * table at the end leaves older files' layout as it was).
+ */
+const declarations = {
+  // Named `<what>:<organization id>` when a setting is one organization's (`tenant:<id>`, ...).
+  settings: table<SettingRecord>()({ tenant: { key: 'id', as: 'part', reset: 'keeps' } }),
+  revokedTokens: table<RevokedTokenRecord>()({ tenant: { shared: 'a revoked token names no tenant; it goes when the token would have expired' } }),
+  // The tenant's own clock: its id is the organization id.
+  tenantClocks: table<TenantClockRecord>()({ tenant: { key: 'id', reset: 'keeps' } }),
+  // A job goes with what it is about (its subject, or a webhook delivery's `<hook id>:...`).
+  jobs: table<JobRecord>()({ indexes: ['subject'], tenant: { key: 'subject', as: 'about', reset: 'clears' } }),
+  brokers: table<BrokerRecord>()({
+    tenant: { shared: "a broker has many organizations; the brokers a pack made go with its tenant (the tenant's entry names them)" },
+  }),
+  organizations: table<OrganizationRecord>()({ indexes: ['broker_id'], tenant: { key: 'id', reset: 'keeps' } }),
+  users: table<UserRecord>()({ indexes: ['organization_id'], tenant: { key: 'organization_id', reset: 'keeps' } }),
+  clients: table<ClientRecord>()({ indexes: ['user_id'], tenant: { key: 'user_id', of: 'users', reset: 'keeps' } }),
+  shops: table<ShopRecord>()({ indexes: ['organization_id'], tenant: { key: 'organization_id', reset: 'keeps' } }),
+  // A shop's uploaded logos. An organization's or broker's own logo names it in `shop_id` and goes
+  // with it by its `logo_id` (domain/organizations.ts), not as a tenant's row.
+  logos: table<LogoRecord>()({ indexes: ['shop_id'], tenant: { key: 'shop_id', of: 'shops', reset: 'clears' } }),
+  // The catalogue is everyone's; a carrier or service a pack loaded is its tenant's alone.
+  carriers: table<CarrierRecord>()({ tenant: { key: 'organization_id', reset: 'keeps' } }),
+  services: table<ServiceRecord>()({ indexes: ['carrier_id'], tenant: { key: 'organization_id', reset: 'keeps' } }),
+  serviceOptions: table<ServiceOptionRecord>()({ tenant: { shared: 'catalogue' } }),
+  regions: table<RegionRecord>()({ tenant: { shared: 'catalogue' } }),
+  statuses: table<StatusRecord>()({ indexes: ['code'], tenant: { shared: 'catalogue' } }),
+  // An organization's own contracts are its; its broker's are shared with it through `contractShares`.
+  contracts: table<ContractRecord>()({ indexes: ['carrier_id'], tenant: { key: 'owner', as: 'owner', reset: 'clears' } }),
+  // A reset shares the broker's contracts again as seeded (controls/tenant-reset.ts) rather than clearing them.
+  contractShares: table<ContractShareRecord>()({ indexes: ['contract_id', 'organization_id'], tenant: { key: 'organization_id', reset: 'keeps' } }),
+  liabilityCoverages: table<LiabilityCoverageRecord>()({ indexes: ['contract_id'], tenant: { key: 'contract_id', of: 'contracts', reset: 'clears' } }),
+  serviceRates: table<ServiceRateRecord>()({ indexes: ['contract_id', 'service_id'], tenant: { key: 'contract_id', of: 'contracts', reset: 'clears' } }),
+  shipments: table<ShipmentRecord>()({
+    indexes: ['organization_id', 'shop_id', 'tracking_code', 'collection_id', 'consolidation_shipment_id', 'multi_colli_shipment_id'],
+    tenant: madeBy,
+  }),
+  shipmentStatuses: table<ShipmentStatusRecord>()({ indexes: ['shipment_id'], tenant: { key: 'shipment_id', of: 'shipments', reset: 'clears' } }),
+  // Owned through its shipment; its `organization_id` is the shipment's, kept for the listing by organization.
+  shipmentSurcharges: table<ShipmentSurchargeRecord>()({
+    indexes: ['shipment_id', 'organization_id'],
+    tenant: { key: 'shipment_id', of: 'shipments', reset: 'clears' },
+  }),
+  carrierSurcharges: table<CarrierSurchargeRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
+  // Owned through its shipment; by organization too: the quotas count a tenant's files, manifests' files and report files.
+  files: table<FileRecord>()({ indexes: ['shipment_id', 'organization_id'], tenant: { key: 'shipment_id', of: 'shipments', reset: 'clears' } }),
+  collections: table<CollectionRecord>()({ indexes: ['shop_id', 'organization_id'], tenant: madeBy }),
+  collectionSchedules: table<CollectionScheduleRecord>()({ indexes: ['organization_id', 'shop_id'], tenant: madeBy }),
+  manifests: table<ManifestRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
+  manifestFiles: table<ManifestFileRecord>()({ indexes: ['manifest_id', 'collection_id', 'organization_id'], tenant: madeBy }),
+  hooks: table<HookRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
+  // By organization and client too: a tenant's removal drops its rows of the largest tables
+  // without reading every row (200 tenants expiring beside 100,000 keys and hook logs took 354 ms).
+  hookLogs: table<HookLogRecord>()({ indexes: ['hook_id', 'shipment_id', 'organization_id'], tenant: madeBy }),
+  idempotencyKeys: table<IdempotencyRecord>()({ indexes: ['client_id'], tenant: { key: 'client_id', of: 'clients', reset: 'clears' } }),
+  addresses: table<AddressRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
+  // The seeded zones (the catalogue's routes) have no organization: everyone's.
+  zones: table<ZoneRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
+  contractTemplates: table<ContractTemplateRecord>()({
+    indexes: ['broker_id'],
+    tenant: { shared: "the broker's templates, for all its organizations; a pack's broker takes its own with it" },
+  }),
+  returnReasons: table<ReturnReasonRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
+  returnQuestions: table<ReturnQuestionRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
+  shopReasons: table<ShopReasonRecord>()({ indexes: ['shop_id', 'reason_id'], tenant: madeBy }),
+  returnTags: table<ReturnTagRecord>()({ indexes: ['shop_id', 'organization_id'], tenant: madeBy }),
+  returnMethods: table<ReturnMethodRecord>()({ indexes: ['shop_id', 'organization_id'], tenant: madeBy }),
+  demoOrders: table<DemoOrderRecord>()({ indexes: ['shop_id', 'organization_id'], tenant: madeBy }),
+  returns: table<ReturnRecord>()({ indexes: ['organization_id', 'order_id', 'shipment_id'], tenant: madeBy }),
+  returnPayments: table<ReturnPaymentRecord>()({ indexes: ['return_id'], tenant: madeBy }),
+  returnReports: table<ReturnReportRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
+  returnReportFiles: table<ReturnReportFileRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
+};
+
+/** Every table of the sandbox and the row type it holds. */
+type Tables = { [T in keyof typeof declarations]: NonNullable<(typeof declarations)[T]['row']> };
 
 export type TableName = keyof Tables;
 export type Row<T extends TableName> = Tables[T];
 
-export const tableNames: readonly TableName[] = [
-  'settings',
-  'revokedTokens',
-  'tenantClocks',
-  'jobs',
-  'brokers',
-  'organizations',
-  'users',
-  'clients',
-  'shops',
-  'logos',
-  'carriers',
-  'services',
-  'serviceOptions',
-  'regions',
-  'statuses',
-  'contracts',
-  'contractShares',
-  'liabilityCoverages',
-  'serviceRates',
-  'shipments',
-  'shipmentStatuses',
-  'shipmentSurcharges',
-  'carrierSurcharges',
-  'files',
-  'collections',
-  'collectionSchedules',
-  'manifests',
-  'manifestFiles',
-  'hooks',
-  'hookLogs',
-  'idempotencyKeys',
-  'addresses',
-  'zones',
-  'contractTemplates',
-  'returnReasons',
-  'returnQuestions',
-  'shopReasons',
-  'returnTags',
-  'returnMethods',
-  'demoOrders',
-  'returns',
-  'returnPayments',
-  'returnReports',
-  'returnReportFiles',
-];
+/** Every table's declaration (a `Belonging`'s `of` names a table). */
+export const tableDeclarations: { readonly [T in TableName]: TableDeclaration<Row<T>, TableName> } = declarations;
 
-/** Fields with a secondary index, so lookups by foreign key never scan a table. */
-export const indexedFields: { [T in TableName]?: readonly (keyof Row<T> & string)[] } = {
-  jobs: ['subject'],
-  organizations: ['broker_id'],
-  users: ['organization_id'],
-  clients: ['user_id'],
-  shops: ['organization_id'],
-  logos: ['shop_id'],
-  services: ['carrier_id'],
-  contracts: ['carrier_id'],
-  contractShares: ['contract_id', 'organization_id'],
-  liabilityCoverages: ['contract_id'],
-  serviceRates: ['contract_id', 'service_id'],
-  statuses: ['code'],
-  shipments: ['organization_id', 'shop_id', 'tracking_code', 'collection_id', 'consolidation_shipment_id', 'multi_colli_shipment_id'],
-  shipmentStatuses: ['shipment_id'],
-  shipmentSurcharges: ['shipment_id', 'organization_id'],
-  carrierSurcharges: ['organization_id'],
-  // By organization too: the quotas count a tenant's files, manifests' files and report files.
-  files: ['shipment_id', 'organization_id'],
-  collections: ['shop_id', 'organization_id'],
-  collectionSchedules: ['organization_id', 'shop_id'],
-  manifests: ['organization_id'],
-  manifestFiles: ['manifest_id', 'collection_id', 'organization_id'],
-  hooks: ['organization_id'],
-  // By organization and client too: a tenant's removal drops its rows of the largest tables
-  // without reading every row (200 tenants expiring beside 100,000 keys and hook logs took 354 ms).
-  hookLogs: ['hook_id', 'shipment_id', 'organization_id'],
-  idempotencyKeys: ['client_id'],
-  addresses: ['organization_id'],
-  zones: ['organization_id'],
-  contractTemplates: ['broker_id'],
-  returnReasons: ['organization_id'],
-  returnQuestions: ['organization_id'],
-  shopReasons: ['shop_id', 'reason_id'],
-  returnTags: ['shop_id', 'organization_id'],
-  returnMethods: ['shop_id', 'organization_id'],
-  demoOrders: ['shop_id', 'organization_id'],
-  returns: ['organization_id', 'order_id', 'shipment_id'],
-  returnPayments: ['return_id'],
-  returnReports: ['organization_id'],
-  returnReportFiles: ['organization_id'],
-};
+/** The table names, in the data file's order. */
+export const tableNames = Object.keys(declarations) as readonly TableName[];
 
 /** The persisted form of the whole sandbox: what the data file holds. */
 export interface StateData {

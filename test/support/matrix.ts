@@ -14,7 +14,7 @@ import type { ReadView } from '../../src/store/store.js';
 import type { Capabilities, CapabilityPage } from '../../src/domain/capabilities.js';
 import { pickupLocations } from '../../src/domain/pickup/locations.js';
 import { pickupLocationId } from '../../src/domain/pickup/location-types.js';
-import { tableNames, type Row, type StateData, type TableName } from '../../src/store/tables.js';
+import { tableDeclarations, tableNames, type Row, type StateData, type TableName } from '../../src/store/tables.js';
 import { BASE, TEST_NOW, type Answer, type Json, type TestSandbox } from './app.js';
 import { createShipment, recipients, shipmentBody, world, type World } from './shipments.js';
 import { populateReturns, returnsValidBody, type TenantReturns } from './matrix-returns.js';
@@ -192,9 +192,31 @@ const capability = (store: ReadView, page: CapabilityPage, id: string | undefine
 /** An organization id, or `undefined` for rows every tenant shares (the catalogue, broker contracts). */
 type OwnerOf = (store: ReadView, row: any) => string | undefined;
 
+/**
+ * The organization a row belongs to as its table declares it (store/tables.ts), or `undefined` for
+ * everyone's: the matrices check that the API shows each row to that organization alone.
+ */
+function declaredOwner(store: ReadView, table: TableName, row: { id: string } & Record<string, unknown>): string | undefined {
+  const { tenant } = tableDeclarations[table];
+  if (!('key' in tenant) || tenant.as === 'about' || tenant.as === 'part') return undefined;
+  const value = row[tenant.key];
+  if (tenant.as === 'owner') {
+    const owner = value as { type: string; id: string };
+    return owner.type === 'organizations' ? owner.id : undefined;
+  }
+  if (tenant.of) {
+    const parent = typeof value === 'string' ? store.get(tenant.of, value) : undefined;
+    return parent && declaredOwner(store, tenant.of, parent as never);
+  }
+  return typeof value === 'string' ? value : undefined;
+}
+
 export type ResourceClass =
-  /** Belongs to one organization: other tenants must get 404/10002 for it. */
-  | { kind: 'tenant'; table: TableName; ownerOf: OwnerOf; parent?: { param: string; field: string } }
+  /**
+   * Belongs to one organization: other tenants must get 404/10002 for it. Its owner is the one its
+   * table declares (`declaredOwner`) unless `ownerOf` says otherwise.
+   */
+  | { kind: 'tenant'; table: TableName; ownerOf?: OwnerOf; parent?: { param: string; field: string } }
   /** Reachable by anyone who knows the id, on purpose; `why` says why. */
   | { kind: 'public'; why: string; pick: (store: ReadView, organizationId: string, chosen: Record<string, string>) => string | undefined }
   /** Not owned by a tenant: the catalogue, the broker, search keys. */
@@ -205,59 +227,49 @@ const first =
   (store: ReadView) =>
     store.all(table).find(where)?.id;
 
-const contractOwner = (store: ReadView, contractId: string): string | undefined => {
-  const contract = store.get('contracts', contractId);
-  return contract?.owner.type === 'organizations' ? contract.owner.id : undefined;
-};
-const shipmentOwner = (store: ReadView, shipmentId: string): string | undefined => store.get('shipments', shipmentId)?.organization_id;
-
 /** Every resource type a path parameter can name, classified. A new type must be added here. */
 export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
-  organizations: { kind: 'tenant', table: 'organizations', ownerOf: (_, row) => row.id },
-  shops: { kind: 'tenant', table: 'shops', ownerOf: (_, row) => row.organization_id },
-  contracts: { kind: 'tenant', table: 'contracts', ownerOf: (store, row) => contractOwner(store, row.id) },
-  'liability-coverages': { kind: 'tenant', table: 'liabilityCoverages', ownerOf: (store, row) => contractOwner(store, row.contract_id) },
-  'service-rates': { kind: 'tenant', table: 'serviceRates', ownerOf: (store, row) => contractOwner(store, row.contract_id) },
-  shipments: { kind: 'tenant', table: 'shipments', ownerOf: (_, row) => row.organization_id },
+  organizations: { kind: 'tenant', table: 'organizations' },
+  shops: { kind: 'tenant', table: 'shops' },
+  contracts: { kind: 'tenant', table: 'contracts' },
+  'liability-coverages': { kind: 'tenant', table: 'liabilityCoverages' },
+  'service-rates': { kind: 'tenant', table: 'serviceRates' },
+  shipments: { kind: 'tenant', table: 'shipments' },
   'shipment-statuses': {
     kind: 'tenant',
     table: 'shipmentStatuses',
-    ownerOf: (store, row) => shipmentOwner(store, row.shipment_id),
     parent: { param: 'shipment_id', field: 'shipment_id' },
   },
   'shipment-surcharges': {
     kind: 'tenant',
     table: 'shipmentSurcharges',
-    ownerOf: (store, row) => shipmentOwner(store, row.shipment_id),
     parent: { param: 'shipment_id', field: 'shipment_id' },
   },
-  files: { kind: 'tenant', table: 'files', ownerOf: (store, row) => shipmentOwner(store, row.shipment_id) },
-  collections: { kind: 'tenant', table: 'collections', ownerOf: (_, row) => row.organization_id },
+  files: { kind: 'tenant', table: 'files' },
+  collections: { kind: 'tenant', table: 'collections' },
   'manifested-collections': {
     kind: 'tenant',
     table: 'collections',
     ownerOf: (store, row) => (store.find('manifestFiles', 'collection_id', row.id).length > 0 ? row.organization_id : undefined),
   },
-  'collection-schedules': { kind: 'tenant', table: 'collectionSchedules', ownerOf: (_, row) => row.organization_id },
-  manifests: { kind: 'tenant', table: 'manifests', ownerOf: (_, row) => row.organization_id },
+  'collection-schedules': { kind: 'tenant', table: 'collectionSchedules' },
+  manifests: { kind: 'tenant', table: 'manifests' },
   'manifest-files': {
     kind: 'tenant',
     table: 'manifestFiles',
-    ownerOf: (_, row) => row.organization_id,
     parent: { param: 'manifest_id', field: 'manifest_id' },
   },
   'collection-files': {
     kind: 'tenant',
     table: 'manifestFiles',
-    ownerOf: (_, row) => row.organization_id,
     parent: { param: 'collection_id', field: 'collection_id' },
   },
-  hooks: { kind: 'tenant', table: 'hooks', ownerOf: (_, row) => row.organization_id },
-  'carrier-surcharges': { kind: 'tenant', table: 'carrierSurcharges', ownerOf: (_, row) => row.organization_id },
-  'hook-logs': { kind: 'tenant', table: 'hookLogs', ownerOf: (_, row) => row.organization_id },
-  addresses: { kind: 'tenant', table: 'addresses', ownerOf: (_, row) => row.organization_id },
+  hooks: { kind: 'tenant', table: 'hooks' },
+  'carrier-surcharges': { kind: 'tenant', table: 'carrierSurcharges' },
+  'hook-logs': { kind: 'tenant', table: 'hookLogs' },
+  addresses: { kind: 'tenant', table: 'addresses' },
   // The seeded zones are everyone's (no organization): only zones made through the API are a tenant's.
-  zones: { kind: 'tenant', table: 'zones', ownerOf: (_, row) => row.organization_id },
+  zones: { kind: 'tenant', table: 'zones' },
   logos: {
     kind: 'public',
     why: 'GET /logos/{logo_id} is auth "none" on purpose: the URL is the shop\'s logo_url, embedded as <img> in tracking pages and e-mails that send no token; ids are random UUIDs',
@@ -300,25 +312,24 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   },
   'docs-assets': { kind: 'shared', why: 'static files of the API reference page', pick: () => 'docs.css' },
   'brand-logos': { kind: 'shared', why: 'carrier and broker logos the sandbox draws; public', pick: () => 'carrier-postnl.svg' },
-  'return-reasons': { kind: 'tenant', table: 'returnReasons', ownerOf: (_, row) => row.organization_id },
-  'return-questions': { kind: 'tenant', table: 'returnQuestions', ownerOf: (_, row) => row.organization_id },
-  'return-tags': { kind: 'tenant', table: 'returnTags', ownerOf: (_, row) => row.organization_id },
-  'return-methods': { kind: 'tenant', table: 'returnMethods', ownerOf: (_, row) => row.organization_id },
-  'demo-orders': { kind: 'tenant', table: 'demoOrders', ownerOf: (_, row) => row.organization_id },
+  'return-reasons': { kind: 'tenant', table: 'returnReasons' },
+  'return-questions': { kind: 'tenant', table: 'returnQuestions' },
+  'return-tags': { kind: 'tenant', table: 'returnTags' },
+  'return-methods': { kind: 'tenant', table: 'returnMethods' },
+  'demo-orders': { kind: 'tenant', table: 'demoOrders' },
   // A demo order's id is its reference.
-  'order-references': { kind: 'tenant', table: 'demoOrders', ownerOf: (_, row) => row.organization_id, parent: { param: 'shop_id', field: 'shop_id' } },
+  'order-references': { kind: 'tenant', table: 'demoOrders', parent: { param: 'shop_id', field: 'shop_id' } },
   'order-emails': {
     kind: 'shared',
     why: "the e-mail address of the order in the path, which proves the consumer knows it (the order's tenant is checked through the order)",
     pick: (store, chosen) => (chosen.reference === undefined ? undefined : store.get('demoOrders', chosen.reference)?.recipient_address.email),
   },
-  returns: { kind: 'tenant', table: 'returns', ownerOf: (_, row) => row.organization_id },
-  'return-payments': { kind: 'tenant', table: 'returnPayments', ownerOf: (_, row) => row.organization_id, parent: { param: 'return_id', field: 'return_id' } },
-  'return-reports': { kind: 'tenant', table: 'returnReports', ownerOf: (_, row) => row.organization_id },
+  returns: { kind: 'tenant', table: 'returns' },
+  'return-payments': { kind: 'tenant', table: 'returnPayments', parent: { param: 'return_id', field: 'return_id' } },
+  'return-reports': { kind: 'tenant', table: 'returnReports' },
   'return-report-files': {
     kind: 'tenant',
     table: 'returnReportFiles',
-    ownerOf: (_, row) => row.organization_id,
     parent: { param: 'report_id', field: 'report_id' },
   },
   'return-portals': {
@@ -350,8 +361,9 @@ export function ownedIds(
   organizationId: string,
   chosen: Record<string, string> = {},
 ): string[] {
+  const ownerOf: OwnerOf = resource.ownerOf ?? ((view, row) => declaredOwner(view, resource.table, row));
   return (store.all(resource.table) as readonly any[])
-    .filter((row) => resource.ownerOf(store, row) === organizationId)
+    .filter((row) => ownerOf(store, row) === organizationId)
     .filter((row) => !resource.parent || chosen[resource.parent.param] === undefined || row[resource.parent.field] === chosen[resource.parent.param])
     .map((row) => row.id as string);
 }
