@@ -215,6 +215,7 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
     return next();
   });
   mount(app, endpoints, services);
+  services.dispatch ??= async (request) => app.fetch(request);
   app.notFound(notFound);
   app.onError((error, c) => renderError(error, c, services));
   return app;
