@@ -74,7 +74,7 @@ describe('the examples of the API reference', () => {
   it('all succeed, executed unchanged in the order the page lists them, in the default tenant', async () => {
     const sandbox = await testSandbox({ config: { adminToken: ADMIN } });
     const ids = exampleIds(sandbox.store, { ...defaultTenant(sandbox.store) }, TEST_NOW, secretsOf(sandbox));
-    await makeExampleRows(sandbox.services, sandbox.services.dispatch!, ids, BASE);
+    expect((await makeExampleRows(sandbox.services, sandbox.services.dispatch!, ids, BASE)).failed).toEqual([]);
     const token = await sandbox.token();
     const { count, failures } = await runAll(sandbox, ids, token, new Set(['createSandboxVisitorTenant']));
     console.log(`examples: ${count - failures.length} of ${count} succeed\n${failures.join('\n')}`);

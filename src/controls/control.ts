@@ -11,6 +11,7 @@ import { tenantEndpoints } from './tenant-endpoints.js';
 import { plainJson } from '../http/respond.js';
 import { quotaEndpoints } from './quotas.js';
 import { quotaRows } from '../domain/quotas.js';
+import { exampleEndpoints } from './examples.js';
 
 const resetResult = z.object({ reset: z.literal('sandbox'), now: z.number().int() }).meta({ id: 'SandboxReset' });
 
@@ -104,4 +105,5 @@ export const controlEndpoints = [
   ...revokeEndpoints,
   ...requestLogEndpoints,
   ...quotaEndpoints,
+  ...exampleEndpoints,
 ];

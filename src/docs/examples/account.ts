@@ -231,6 +231,7 @@ export const accountExamples: ExampleSet = {
   deleteHook: (ids) => ({ path: { hook_id: ids.made('hook-to-delete') } }),
   listHookLogs: (ids) => ({ path: { hook_id: ids.made('hook') } }),
   getApiReferenceAsset: () => ({ path: { file: 'docs.css' } }),
+  makeSandboxExampleRows: () => ({ body: {} }),
   moveSandboxClock: () => ({ body: { advance: 60 } }),
   getSandboxQuotas: (ids) => ({ query: { client_id: ids.client } }),
   changeSandboxQuotas: (ids) => ({ admin: true, body: { client_id: ids.client, hooks: 100 } }),
