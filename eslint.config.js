@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.bench-build/**', 'node_modules/**', 'coverage/**', '.test-results/**', 'openapi/**', 'reference/**'] },
+  { ignores: ['dist/**', '.bench-build/**', 'node_modules/**', 'coverage/**', '.test-results/**', '.test-build/**', 'openapi/**', 'reference/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

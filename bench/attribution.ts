@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   const store = await openStore({ persistence: memoryPersistence(), seed: 1, initial: () => generateState(1, now) });
   const config = parseConfig({}, { logLevel: 'warn', rateLimit: '1000000000', quotaShipments: '1000000000' }, true);
-  const services = createServices({ store, clock: createClock(), keys: await generateKeys(), config, logger: await createLogger('warn', false) });
+  const services = createServices({ store, clock: createClock(), keys: await generateKeys(), config, logger: createLogger('warn', 'json') });
   const full = createApp(services).fetch;
 
   const token = (

@@ -28,7 +28,7 @@ export const BUNDLED = [
   ...['@faker-js/faker', 'bwip-js', 'pngjs', 'pureimage', 'file-type', 'is-svg', 'openapi3-ts'],
 ];
 
-export const EXTERNAL = ['pdfkit', 'swagger-ui-dist', 'dejavu-fonts-ttf', 'i18n-iso-countries', 'ajv', 'ajv-formats', 'pino', 'pino-pretty'];
+export const EXTERNAL = ['pdfkit', 'swagger-ui-dist', 'dejavu-fonts-ttf', 'i18n-iso-countries', 'ajv', 'ajv-formats', 'pino'];
 
 /** The package a bare import specifier names: `@scope/name` or `name`. */
 function packageOf(specifier) {

@@ -6,9 +6,12 @@ import { mount } from './http/mount.js';
 import { declaredLength, refuseBody, tooLarge } from './http/body.js';
 import { bodyLimits } from './http/body-limits.js';
 import { openCors } from './http/cors.js';
-import { CONTROL_PREFIX } from './http/control-access.js';
+import { CONTROL_PREFIX, isControlPath } from './http/control-access.js';
+import { endingWithNewline } from './http/response-text.js';
 import { controlHosts } from './http/control-hosts.js';
 import { captureRequests, requestLog } from './http/request-log.js';
+import { recordRequests } from './http/request-record.js';
+import { ServedOperations } from './http/served-operations.js';
 import { clientClosed } from './http/client-closed.js';
 import type { AppEnv } from './http/env.js';
 import { z } from 'zod';
@@ -30,6 +33,7 @@ import { hookEvents } from './domain/hooks/engine.js';
 import { tokenVerifier } from './auth/tokens.js';
 import { RenderCache } from './jsonapi/render-cache.js';
 import { RequestLog } from './requestlog/log.js';
+import { UsageRecord } from './requestlog/usage.js';
 import { scrubNamed } from './requestlog/secrets.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { CLOCK_OFFSET, getSetting } from './store/settings.js';
@@ -88,8 +92,14 @@ export function allEndpoints(): Endpoint[] {
   return list;
 }
 
-/** The errors document of anything thrown; a request that was counted for its rate limit gets the rate-limit headers too. */
+/** The errors document of anything thrown (ending with a newline on a sandbox control, as its answers do). */
 function renderError(error: unknown, c: Context<AppEnv>, services: Services): Response {
+  const answer = errorAnswer(error, c, services);
+  return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
+}
+
+/** The errors document of anything thrown; a request that was counted for its rate limit gets the rate-limit headers too. */
+function errorAnswer(error: unknown, c: Context<AppEnv>, services: Services): Response {
   const limit = c.get('rateLimit');
   if (error instanceof DomainError) error = apiErrorOf(error);
   if (error instanceof DataWriteError) {
@@ -109,7 +119,8 @@ function renderError(error: unknown, c: Context<AppEnv>, services: Services): Re
 /** 404/10000 for a path no endpoint serves (hono's `methodNotAllowed` turns it into 405 when another method does). */
 function notFound(c: Context): Response {
   const path = new URL(c.req.url).pathname;
-  return jsonApi({ errors: [errorObject('notFound', `Nothing is served at ${path}. GET /openapi.json lists every endpoint.`)] }, 404);
+  const answer = jsonApi({ errors: [errorObject('notFound', `Nothing is served at ${path}. GET /openapi.json lists every endpoint.`)] }, 404);
+  return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
 }
 
 /** 405/10009 with an Allow header, for a path another method serves. */
@@ -117,7 +128,8 @@ function methodRefused(c: Context, methods: string[]): Response {
   const path = new URL(c.req.url).pathname;
   const allowed = methods.join(', ');
   const error = ApiError.of('methodNotAllowed', `${c.req.method} is not allowed on ${path}; allowed: ${allowed}.`, { headers: { allow: allowed } });
-  return jsonApi({ errors: error.errors }, 405, error.headers);
+  const answer = jsonApi({ errors: error.errors }, 405, error.headers);
+  return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
 }
 
 /**
@@ -188,6 +200,8 @@ export function createServices(deps: AppDeps): Services {
     renderCache: new RenderCache(),
     inFlight: new Set(),
     requestLog: new RequestLog(),
+    usage: new UsageRecord(),
+    operations: new ServedOperations(allEndpoints()),
     limiter: new RateLimiter(),
   };
   deps.store.useIds(new IdSource(deps.store.seed, publicIdKey(deps.keys.credentialsKey), deps.config.randomIds || deps.config.shared));
@@ -209,6 +223,7 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   if (services.logger) app.use('*', requestLog(services.logger));
   app.use('*', captureRequests(services));
+  app.use('*', recordRequests(services));
   app.use('*', openCors());
   app.use(`${CONTROL_PREFIX}*`, controlHosts(services));
   app.use('*', methodNotAllowed({ app, onMethodNotAllowed: methodRefused }));
@@ -222,7 +237,10 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
     const length = declaredLength(c);
     if (length === undefined) return next();
     const found = limits.of(c.req.method, c.req.path);
-    if (found && length > found.limit) throw refuseBody(c, tooLarge(found.limit, found.endpoint), `larger than ${found.limit} bytes`);
+    if (found && length > found.limit) {
+      c.set('endpoint', found.endpoint);
+      throw refuseBody(c, tooLarge(found.limit, found.endpoint), `larger than ${found.limit} bytes`);
+    }
     return next();
   });
   mount(app, endpoints, services);

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, parseConfig, settings, type Config, type Setting } from './config.js';
+import { ConfigError, closestName, parseConfig, settings, type Config, type Setting } from './config.js';
 import { VERSION } from './version.js';
 
 /** What the command line asks for: print a text and stop, or serve with a config. */
 export type CliAction = { action: 'print'; text: string } | { action: 'serve'; config: Config };
 
-const argNames: Record<Setting['kind'], string> = { port: 'port', int: 'n', count: 'n', string: 'value', bool: '', url: 'url', level: 'level' };
+const argNames: Record<Setting['kind'], string> = { port: 'port', int: 'n', count: 'n', string: 'value', bool: '', url: 'url', choice: 'value' };
 
 function flagUsage(setting: Setting): string {
   const arg = setting.arg ?? argNames[setting.kind];
@@ -24,6 +24,7 @@ export function usage(): string {
   const envWidth = Math.max(...rows.map((row) => row.env.length));
   return [
     'Usage: parcel-sandbox [options]',
+    '       parcel-sandbox report --url <url> [--format json|markdown|junit] [--fail-on <kinds>]  (see report --help)',
     '',
     'A local, stateful sandbox of the MyParcel.com parcel-shipping API.',
     'Every option can also be set with the environment variable next to it; the option wins.',
@@ -40,8 +41,15 @@ function argumentError(error: unknown): ConfigError {
   const quoted = /'([^']+)'/.exec(message)?.[1] ?? '';
   const option = quoted.split(' ')[0] ?? quoted;
   switch (code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return new ConfigError(`unknown option ${option}; see --help`);
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const meant = option.startsWith('--')
+        ? closestName(
+            option.slice(2).split('=')[0]!,
+            settings.map((setting) => setting.flag),
+          )
+        : undefined;
+      return new ConfigError(`unknown option ${option}; ${meant ? `did you mean --${meant}? ` : ''}see --help`);
+    }
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return new ConfigError(`unexpected argument '${quoted}'; options start with --, see --help`);
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':

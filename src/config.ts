@@ -17,6 +17,8 @@ export interface Config {
    */
   allowedHosts: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** How the process log is written: `pretty` one line per request for people, `json` lines for tools, `auto` pretty on a terminal. */
+  logFormat: 'auto' | 'pretty' | 'json';
   /** Optional second port that serves only the auth server. */
   authPort: number | undefined;
   /** Lifetime of access tokens in seconds. */
@@ -70,10 +72,14 @@ export interface Config {
 /** The longest `ttl` a tenant may be given: 30 days. */
 export const MAX_TENANT_TTL = 30 * 86400;
 
-/** `count`: a whole number of at least 1 (a quota). */
-type Kind = 'port' | 'int' | 'count' | 'string' | 'bool' | 'url' | 'level';
+/** `count`: a whole number of at least 1 (a quota); `choice`: one of the setting's `choices`. */
+type Kind = 'port' | 'int' | 'count' | 'string' | 'bool' | 'url' | 'choice';
 
-/** One setting: its config key, environment variable, CLI flag, type, default and help text. */
+/**
+ * One setting: its config key, environment variable, CLI flag, type, default and help text, and
+ * the rule its value follows. The table is the one schema of the configuration: the command line,
+ * the environment and `createSandbox({ config })` are all checked against it.
+ */
 export interface Setting {
   key: keyof Config;
   env: string;
@@ -83,6 +89,15 @@ export interface Setting {
   help: string;
   /** Name of the flag's value in the usage text; derived from `kind` when not given. */
   arg?: string;
+  /** Smallest and largest value of an `int`. */
+  min?: number;
+  max?: number;
+  /** What an `int` counts (`seconds`, `bytes`), for messages. */
+  unit?: string;
+  /** The values a `choice` takes. */
+  choices?: readonly string[];
+  /** Why a `string` value cannot be used, or `undefined` when it can. */
+  check?: (value: string) => string | undefined;
 }
 
 export const settings: readonly Setting[] = [
@@ -109,8 +124,28 @@ export const settings: readonly Setting[] = [
     arg: 'hosts',
     default: undefined,
     help: 'more hosts /_sandbox/ answers for, beside localhost, IP addresses and the public URL: comma separated, *.domain wildcards, host:port, * for any',
+    check: hostListProblem,
   },
-  { key: 'logLevel', env: 'LOG_LEVEL', flag: 'log-level', kind: 'level', default: 'info', help: 'fatal, error, warn, info, debug, trace or silent' },
+  {
+    key: 'logLevel',
+    env: 'LOG_LEVEL',
+    flag: 'log-level',
+    kind: 'choice',
+    arg: 'level',
+    choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    default: 'info',
+    help: 'fatal, error, warn, info, debug, trace or silent',
+  },
+  {
+    key: 'logFormat',
+    env: 'LOG_FORMAT',
+    flag: 'log-format',
+    kind: 'choice',
+    arg: 'format',
+    choices: ['auto', 'pretty', 'json'],
+    default: 'auto',
+    help: 'pretty: one line per request for people; json: JSON lines for tools; auto: pretty when stdout is a terminal',
+  },
   {
     key: 'authPort',
     env: 'AUTH_PORT',
@@ -119,7 +154,7 @@ export const settings: readonly Setting[] = [
     default: undefined,
     help: 'optional second port serving only POST /access-token and the JWKS',
   },
-  { key: 'tokenTtl', env: 'TOKEN_TTL', flag: 'token-ttl', kind: 'int', default: '86400', help: 'access token lifetime in seconds' },
+  { key: 'tokenTtl', env: 'TOKEN_TTL', flag: 'token-ttl', kind: 'int', min: 1, unit: 'seconds', default: '86400', help: 'access token lifetime in seconds' },
   {
     key: 'adminToken',
     env: 'SANDBOX_ADMIN_TOKEN',
@@ -128,14 +163,25 @@ export const settings: readonly Setting[] = [
     arg: 'token',
     default: undefined,
     help: 'bearer token that may use every /_sandbox/ control on every tenant',
+    check: adminTokenProblem,
   },
-  { key: 'bodyLimit', env: 'BODY_LIMIT', flag: 'body-limit', kind: 'int', default: '5242880', help: 'largest request body in bytes' },
-  { key: 'logoMaxBytes', env: 'LOGO_MAX_BYTES', flag: 'logo-max-bytes', kind: 'int', default: '1048576', help: 'largest shop logo in bytes' },
+  { key: 'bodyLimit', env: 'BODY_LIMIT', flag: 'body-limit', kind: 'int', min: 1024, unit: 'bytes', default: '5242880', help: 'largest request body in bytes' },
+  {
+    key: 'logoMaxBytes',
+    env: 'LOGO_MAX_BYTES',
+    flag: 'logo-max-bytes',
+    kind: 'int',
+    min: 1,
+    unit: 'bytes',
+    default: '1048576',
+    help: 'largest shop logo in bytes',
+  },
   {
     key: 'contractVerificationDelay',
     env: 'CONTRACT_VERIFICATION_DELAY',
     flag: 'contract-verification-delay',
     kind: 'int',
+    min: 0,
     default: '5',
     help: 'seconds until a new or re-keyed contract is verified',
   },
@@ -144,6 +190,7 @@ export const settings: readonly Setting[] = [
     env: 'REGISTRATION_DELAY',
     flag: 'registration-delay',
     kind: 'int',
+    min: 0,
     default: '2',
     help: 'seconds from register_at until a shipment is registered (or fails)',
   },
@@ -155,6 +202,7 @@ export const settings: readonly Setting[] = [
     arg: 'hosts',
     default: undefined,
     help: 'hosts webhooks may be sent to: comma separated, *.domain wildcards, host:port pins a port (default: any public or loopback host)',
+    check: hostListProblem,
   },
   {
     key: 'randomIds',
@@ -177,6 +225,7 @@ export const settings: readonly Setting[] = [
     env: 'MAX_TENANTS',
     flag: 'max-tenants',
     kind: 'int',
+    min: 1,
     default: '1000',
     help: 'most tenants made through the controls at once; at the cap the oldest visitor tenant makes way, then the oldest ephemeral one, else 429',
   },
@@ -193,6 +242,9 @@ export const settings: readonly Setting[] = [
     env: 'VISITOR_TTL',
     flag: 'visitor-ttl',
     kind: 'int',
+    min: 1,
+    max: MAX_TENANT_TTL,
+    unit: 'seconds',
     default: '1800',
     help: "seconds a visitor's tenant lives (--tenant-per-visitor)",
   },
@@ -234,55 +286,122 @@ export function adminTokenProblem(token: string): string | undefined {
   if (BEARER_TOKEN.test(token)) return undefined;
   const bad = [...token].find((char) => !/[A-Za-z0-9\-._~+/=]/.test(char));
   const what = bad === undefined ? "'=' only at its end" : bad === ' ' ? 'no spaces' : `no ${JSON.stringify(bad)}`;
-  return `SANDBOX_ADMIN_TOKEN (--admin-token) cannot be sent as a bearer token: use letters, digits and - . _ ~ + / only (${what})`;
+  return `cannot be sent as a bearer token: use letters, digits and - . _ ~ + / only (${what})`;
 }
 
 /** One entry of a host list (`HOOK_ALLOWED_HOSTS`, `ALLOWED_HOSTS`): a host name, IP or `*.domain`, with an optional port. */
 const HOST_ENTRY = /^(\*|\*\.[a-z0-9.-]+|[a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/;
 
-/** Refuses a host list with an entry that is not a host, `*.domain` or `host:port`. */
-function checkHostList(list: string, name: string): void {
+/** Why a host list cannot be used (an entry that is not a host, `*.domain` or `host:port`), or `undefined`. */
+function hostListProblem(list: string): string | undefined {
   for (const entry of list
     .split(',')
     .map((part) => part.trim().toLowerCase())
     .filter(Boolean)) {
     const port = HOST_ENTRY.exec(entry)?.[2];
     if (!HOST_ENTRY.test(entry) || (port !== undefined && Number(port.slice(1)) > 65535)) {
-      throw new ConfigError(`${name} has an entry that is not a host, *.domain or host:port: '${entry}'`);
+      return `has an entry that is not a host, *.domain or host:port: '${entry}'`;
     }
+  }
+  return undefined;
+}
+
+/**
+ * A setting with an unusable value; the message is one line naming the setting the way it was
+ * given (`REGISTRATION_DELAY (--registration-delay)` on the command line, `config.registrationDelay`
+ * in code). `setting` and `problem` are the same whichever way it was given.
+ */
+export class ConfigError extends Error {
+  /** The setting to blame, when there is one. */
+  readonly setting?: keyof Config;
+  /** What is wrong with it, without its name: `must not be negative, got -5`. */
+  readonly problem?: string;
+
+  constructor(message: string, cause?: { setting: keyof Config; problem: string }) {
+    super(message);
+    this.setting = cause?.setting;
+    this.problem = cause?.problem;
   }
 }
 
-/** A setting with an unusable value; the message is one line naming the setting. */
-export class ConfigError extends Error {}
+/** How a setting is called in messages: by its variable and flag, or by its key in code. */
+type Naming = (setting: Setting) => string;
 
-const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** The command line's and the environment's name of a setting. */
+const cliName: Naming = (setting) => `${setting.env} (--${setting.flag})`;
 
-function parseValue(setting: Setting, raw: string): unknown {
-  const name = `${setting.env} (--${setting.flag})`;
+/** `createSandbox({ config })`'s name of a setting. */
+const codeName: Naming = (setting) => `config.${setting.key}`;
+
+const byKey = new Map<string, Setting>(settings.map((setting) => [setting.key, setting]));
+
+function settingOf(key: keyof Config): Setting {
+  return byKey.get(key)!;
+}
+
+/** A value as messages show it: text quoted, anything else as JavaScript writes it. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `'${value.length > 80 ? `${value.slice(0, 80)}...` : value}'`;
+  if (typeof value === 'object' && value !== null) return (JSON.stringify(value) ?? String(value)).slice(0, 80);
+  return String(value);
+}
+
+/** `n unit`, the unit in the singular for 1. */
+function amount(n: number, unit: string | undefined): string {
+  if (unit === undefined) return String(n);
+  return `${n} ${n === 1 ? unit.replace(/s$/, '') : unit}`;
+}
+
+/** What an `int` out of its range is told. */
+function rangeProblem(setting: Setting, value: number): string | undefined {
+  const { min, max, unit } = setting;
+  if ((min === undefined || value >= min) && (max === undefined || value <= max)) return undefined;
+  if (max !== undefined) return `must be ${min ?? Number.MIN_SAFE_INTEGER} to ${amount(max, unit)}, got ${value}`;
+  if (min === 0) return `must not be negative, got ${value}`;
+  return `must be at least ${amount(min!, unit)}, got ${value}`;
+}
+
+/** Why `value` cannot be the value of `setting`, or `undefined` when it can. */
+function valueProblem(setting: Setting, value: unknown): string | undefined {
   switch (setting.kind) {
-    case 'port': {
-      const port = Number(raw);
-      if (!/^\d+$/.test(raw) || port < 0 || port > 65535) throw new ConfigError(`${name} must be a port number 0-65535, got '${raw}'`);
-      return port;
-    }
+    case 'port':
+      return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535 ? undefined : `must be a port number 0-65535, got ${shown(value)}`;
     case 'int':
-      if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got '${raw}'`);
-      return Number(raw);
+      return Number.isSafeInteger(value) ? rangeProblem(setting, value as number) : `must be an integer, got ${shown(value)}`;
     case 'count':
-      if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < 1) {
-        throw new ConfigError(`${name} must be a whole number of at least 1, got '${raw}'`);
-      }
-      return Number(raw);
+      return Number.isSafeInteger(value) && (value as number) >= 1 ? undefined : `must be a whole number of at least 1, got ${shown(value)}`;
     case 'bool':
-      if (!['true', 'false', '1', '0'].includes(raw)) throw new ConfigError(`${name} must be true or false, got '${raw}'`);
-      return raw === 'true' || raw === '1';
+      return typeof value === 'boolean' ? undefined : `must be true or false, got ${shown(value)}`;
     case 'url':
-      if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new ConfigError(`${name} must be an http(s) URL, got '${raw}'`);
-      return raw.replace(/\/+$/, '');
-    case 'level':
-      if (!levels.includes(raw)) throw new ConfigError(`${name} must be one of ${levels.join(', ')}, got '${raw}'`);
-      return raw;
+      return typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
+        ? undefined
+        : `must be an http(s) URL, got ${shown(value)}`;
+    case 'choice':
+      return typeof value === 'string' && setting.choices!.includes(value) ? undefined : `must be one of ${setting.choices!.join(', ')}, got ${shown(value)}`;
+    case 'string':
+      return typeof value !== 'string' ? `must be a string, got ${shown(value)}` : setting.check?.(value);
+  }
+}
+
+/** The value of `setting` once it passed its rule (a URL loses its trailing slashes); a `ConfigError` naming it otherwise. */
+function checked(setting: Setting, value: unknown, name: Naming): unknown {
+  const problem = valueProblem(setting, value);
+  if (problem !== undefined) throw new ConfigError(`${name(setting)} ${problem}`, { setting: setting.key, problem });
+  return setting.kind === 'url' ? (value as string).replace(/\/+$/, '') : value;
+}
+
+/**
+ * A value as text (a flag or a variable) read as the type of its setting: digits as a number,
+ * true/false/1/0 as a boolean. Text that is neither stays text, and the setting's rule refuses it.
+ */
+function fromText(setting: Setting, raw: string): unknown {
+  switch (setting.kind) {
+    case 'port':
+    case 'int':
+    case 'count':
+      return /^-?\d+$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : raw;
+    case 'bool':
+      return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
     default:
       return raw;
   }
@@ -292,6 +411,20 @@ function parseValue(setting: Setting, raw: string): unknown {
 function fromEnv(env: Record<string, string | undefined>, setting: Setting): string | undefined {
   const value = env[setting.env];
   return value === '' ? undefined : value;
+}
+
+/** Rules between settings, checked once every value passed its own; freezes the config. */
+function finish(config: Record<string, unknown>, name: Naming): Config {
+  const needsAdminToken = (key: 'shared' | 'tenantPerVisitor', who: string) => {
+    if (config[key] && config.adminToken === undefined) {
+      const problem = `needs an admin token: set ${name(settingOf('adminToken'))}, or ${who} could reset every tenant`;
+      throw new ConfigError(`${name(settingOf(key))} ${problem}`, { setting: key, problem });
+    }
+  };
+  needsAdminToken('shared', 'every caller');
+  needsAdminToken('tenantPerVisitor', 'every visitor of the page');
+  if (config.shared) config.randomIds = true;
+  return Object.freeze(config) as unknown as Config;
 }
 
 /**
@@ -304,7 +437,7 @@ export function parseConfig(env: Record<string, string | undefined>, overrides: 
   const config: Record<string, unknown> = {};
   for (const setting of settings) {
     const raw = overrides[setting.key] ?? fromEnv(env, setting) ?? setting.default;
-    config[setting.key] = raw === undefined ? undefined : parseValue(setting, raw);
+    config[setting.key] = raw === undefined ? undefined : checked(setting, fromText(setting, raw), cliName);
   }
   const memoryFlag = overrides.memory === undefined ? undefined : (config.memory as boolean);
   if (memoryFlag && overrides.dataFile !== undefined) throw new ConfigError('--data and --memory cannot be used together; pick one');
@@ -312,35 +445,51 @@ export function parseConfig(env: Record<string, string | undefined>, overrides: 
   const inMemory = memory || wantsMemory || config.dataFile === ':memory:';
   config.memory = inMemory;
   if (inMemory) config.dataFile = null;
-  if ((config.tokenTtl as number) < 1) throw new ConfigError(`TOKEN_TTL (--token-ttl) must be at least 1 second`);
-  if ((config.bodyLimit as number) < 1024) throw new ConfigError(`BODY_LIMIT (--body-limit) must be at least 1024 bytes`);
-  if ((config.logoMaxBytes as number) < 1) throw new ConfigError(`LOGO_MAX_BYTES (--logo-max-bytes) must be at least 1`);
-  if ((config.registrationDelay as number) < 0) throw new ConfigError(`REGISTRATION_DELAY (--registration-delay) must not be negative`);
-  if ((config.contractVerificationDelay as number) < 0)
-    throw new ConfigError(`CONTRACT_VERIFICATION_DELAY (--contract-verification-delay) must not be negative`);
-  if (config.adminToken !== undefined) {
-    const problem = adminTokenProblem(config.adminToken as string);
-    if (problem) throw new ConfigError(problem);
+  return finish(config, cliName);
+}
+
+/** The setting a misspelt name most likely meant (a few letters off, or another case), if any. */
+export function closestName(name: string, names: readonly string[]): string | undefined {
+  const folded = name.toLowerCase().replace(/[-_]/g, '');
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of names) {
+    const distance = editDistance(folded, candidate.toLowerCase().replace(/[-_]/g, ''));
+    if (distance <= Math.max(1, Math.floor(folded.length / 4)) && (best === undefined || distance < best.distance)) best = { name: candidate, distance };
   }
-  if (config.shared && config.adminToken === undefined) {
-    throw new ConfigError('SANDBOX_SHARED (--shared) needs an admin token: set SANDBOX_ADMIN_TOKEN (--admin-token), or every caller could reset every tenant');
+  return best?.name;
+}
+
+/** Edit distance counting a swap of two neighbouring letters as one edit (`prot` is one from `port`). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
   }
-  if ((config.maxTenants as number) < 1) {
-    throw new ConfigError(`MAX_TENANTS (--max-tenants) must be at least 1, got ${config.maxTenants as number}`);
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * Settings given by key in code (`createSandbox({ config })`), checked by the same rules as the
+ * command line: an unknown key, or a value its setting refuses, throws a `ConfigError` naming
+ * `config.<key>`. Keys left out (or `undefined`) take their default; the data stays in memory.
+ */
+export function configFromValues(values: object): Config {
+  const config: Record<string, unknown> = { ...parseConfig({}, {}, true) };
+  for (const [key, value] of Object.entries(values)) {
+    const setting = byKey.get(key);
+    if (!setting) {
+      const meant = closestName(key, [...byKey.keys()]);
+      const hint = meant ? `did you mean ${meant}?` : `the settings are ${[...byKey.keys()].join(', ')}`;
+      throw new ConfigError(`config.${key} is not a setting; ${hint}`);
+    }
+    // The data file and memory mode are the caller's to decide, not a setting's rule's.
+    if (value === undefined || setting.key === 'dataFile' || setting.key === 'memory') continue;
+    config[key] = checked(setting, value, codeName);
   }
-  const visitorTtl = config.visitorTtl as number;
-  if (visitorTtl < 1 || visitorTtl > MAX_TENANT_TTL) {
-    throw new ConfigError(`VISITOR_TTL (--visitor-ttl) must be 1 to ${MAX_TENANT_TTL} seconds (30 days), got ${visitorTtl}`);
-  }
-  if (config.tenantPerVisitor && config.adminToken === undefined) {
-    throw new ConfigError(
-      'TENANT_PER_VISITOR (--tenant-per-visitor) needs an admin token: set SANDBOX_ADMIN_TOKEN (--admin-token), or every visitor of the page could reset every tenant',
-    );
-  }
-  if (config.hookAllowedHosts !== undefined) checkHostList(config.hookAllowedHosts as string, 'HOOK_ALLOWED_HOSTS (--hook-allowed-hosts)');
-  if (config.allowedHosts !== undefined) checkHostList(config.allowedHosts as string, 'ALLOWED_HOSTS (--allowed-hosts)');
-  if (config.shared) config.randomIds = true;
-  return Object.freeze(config) as unknown as Config;
+  return finish(config, codeName);
 }
 
 /** Config for tests and library use: defaults plus the given values, data in memory. */

@@ -3,8 +3,15 @@ import { parseCli } from './cli.js';
 import { ConfigError } from './config.js';
 import { DataFileError } from './store/persistence.js';
 
-/** Parses the command line; the server modules load only when there is something to serve. */
+/** Parses the command line; the server modules load only when there is something to serve (`report` is a client of a running one). */
 async function main(): Promise<void> {
+  if (process.argv[2] === 'report') {
+    // A client of a running sandbox: loads nothing of the server.
+    const { runReport } = await import('./report/command.js');
+    const io = { stdout: (text: string) => process.stdout.write(text), stderr: (text: string) => process.stderr.write(text), fetch, now: () => new Date() };
+    process.exitCode = await runReport(process.argv.slice(3), process.env, io);
+    return;
+  }
   const cli = parseCli(process.argv.slice(2), process.env);
   if (cli.action === 'print') {
     process.stdout.write(cli.text);

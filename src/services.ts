@@ -6,10 +6,12 @@ import type { Config } from './config.js';
 import type { Scheduler } from './domain/scheduler.js';
 import type { KindRegistry } from './jsonapi/resource.js';
 import type { RequestLog } from './requestlog/log.js';
+import type { UsageRecord } from './requestlog/usage.js';
 import type { ResourceEvents, Rules } from './domain/rules.js';
 import type { Store } from './store/store.js';
 import type { TenantClocks } from './store/tenant-clocks.js';
 import type { RateLimiter } from './http/rate-limiter.js';
+import type { ServedOperations } from './http/served-operations.js';
 
 /** The logging calls the sandbox makes; a pino logger fits. */
 export interface Logger {
@@ -52,6 +54,10 @@ export interface Services extends AppDeps {
   inFlight: Set<string>;
   /** The last requests and responses, redacted, for `GET /_sandbox/requests` (never persisted). */
   requestLog: RequestLog;
+  /** Every request counted by tenant, operation, status, refusal cause and deprecated use, for `GET /_sandbox/report` (never persisted, never rotated, bounded). */
+  usage: UsageRecord;
+  /** Which of production's operations each endpoint serves, and where the API reference shows each. */
+  operations: ServedOperations;
   /** Requests per minute of each tenant, in real time (never persisted). */
   limiter: RateLimiter;
   /**

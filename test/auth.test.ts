@@ -129,9 +129,14 @@ describe('bearer tokens on API requests', () => {
   it('answers 14003 when no token is sent to an endpoint that needs one', async () => {
     const answer = await sandbox.get('/regions');
     expect(answer.status).toBe(401);
-    expect(firstError(answer)).toMatchObject({ code: '14003' });
+    expect(firstError(answer)).toMatchObject({ code: '14003', source: { header: 'Authorization' } });
     const basic = await sandbox.request('GET', '/regions', { headers: { authorization: 'Basic abc' } });
-    expect(firstError(basic)).toMatchObject({ code: '14003' });
+    expect(firstError(basic)).toMatchObject({ code: '14003', source: { header: 'Authorization' } });
+  });
+
+  it('names the Authorization header as where a refused token was', async () => {
+    const answer = await sandbox.get('/regions', 'garbage');
+    expect(firstError(answer)).toMatchObject({ status: '401', code: '14002', source: { header: 'Authorization' } });
   });
 
   it('answers 14002 for garbage', async () => {

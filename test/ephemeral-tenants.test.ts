@@ -572,7 +572,9 @@ describe('configuration of the cap and the visitor mode', () => {
     const cli = parseCli(['--max-tenants', '25', '--tenant-per-visitor', '--visitor-ttl', '600', '--admin-token', 'a'], {});
     expect(cli.action === 'serve' && cli.config).toMatchObject({ maxTenants: 25, tenantPerVisitor: true, visitorTtl: 600 });
     expect(parseConfig({ MAX_TENANTS: '7' }, {}, true).maxTenants).toBe(7);
-    expect(() => parseConfig({ MAX_TENANTS: '0' }, {}, true)).toThrow(new ConfigError('MAX_TENANTS (--max-tenants) must be at least 1, got 0'));
+    expect(() => parseConfig({ MAX_TENANTS: '0' }, {}, true)).toThrow(
+      new ConfigError('MAX_TENANTS (--max-tenants) must be at least 1, got 0', { setting: 'maxTenants', problem: 'must be at least 1, got 0' }),
+    );
     expect(() => parseConfig({ MAX_TENANTS: '-3' }, {}, true)).toThrow(/MAX_TENANTS \(--max-tenants\) must be at least 1/);
     expect(() => parseConfig({ MAX_TENANTS: 'many' }, {}, true)).toThrow(/MAX_TENANTS \(--max-tenants\) must be an integer/);
     expect(() => parseConfig({ VISITOR_TTL: '0' }, {}, true)).toThrow(/VISITOR_TTL \(--visitor-ttl\) must be 1 to 2592000 seconds/);

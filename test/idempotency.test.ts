@@ -121,7 +121,7 @@ describe('Idempotency-Key on POST /shipments', () => {
     const { sandbox, post, body } = await setup(gated.persistence);
     gated.hold();
     const running = post(body, 'slow');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await gated.reached();
     const meanwhile = await post(body, 'slow');
     expect(meanwhile.status).toBe(409);
     expect(firstError(meanwhile)).toMatchObject({ status: '409', source: { header: 'Idempotency-Key' } });

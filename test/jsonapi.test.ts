@@ -40,6 +40,20 @@ describe('media types', () => {
     expect(control.status).toBe(415);
   });
 
+  it('titles a body that is not JSON as such, not as a schema violation', async () => {
+    for (const body of ['{"advance": ', 'advance=60', '']) {
+      const answer = await sandbox.request('POST', '/_sandbox/clock', { body });
+      expect(answer.status, body).toBe(400);
+      expect(answer.body.errors, body).toEqual([
+        expect.objectContaining({ status: '400', code: '10003', title: 'Request Body Is Not JSON', source: { pointer: '' } }),
+      ]);
+    }
+    const shipment = await sandbox.request('POST', '/shipments', { body: '<shipment/>', token, headers: { 'content-type': 'application/vnd.api+json' } });
+    expect(firstError(shipment)).toMatchObject({ title: 'Request Body Is Not JSON', detail: expect.stringMatching(/^The request body is not valid JSON: /) });
+    // JSON that breaks the schema keeps its title.
+    expect(firstError(await sandbox.request('POST', '/_sandbox/clock', { body: { advance: 'soon' } })).title).toBe('Invalid JSON Schema');
+  });
+
   it('answers malformed JSON and schema violations with 400/10003 and a pointer', async () => {
     const broken = await sandbox.request('POST', '/_sandbox/clock', { body: '{"advance": ' });
     expect(broken.status).toBe(400);
@@ -198,6 +212,27 @@ describe('pagination', () => {
       expect(answer.body.data, size).toHaveLength(30);
     }
     expect((await sandbox.get('/services?page[number]=abc')).body.links.self).toContain('page[number]=1');
+  });
+
+  it('refuses a page member other than number and size with 400 naming it, as it refuses unknown filters', async () => {
+    for (const name of ['page[numbr]', 'page[offset]', 'page[limit]', 'page', 'page[number][x]']) {
+      const answer = await sandbox.get(`/carriers?${encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']')}=2`);
+      expect(answer.status, name).toBe(400);
+      expect(answer.body.errors, name).toEqual([
+        expect.objectContaining({
+          code: '10003',
+          detail: `Unknown page parameter '${name}'. Lists take page[number] and page[size].`,
+          source: { parameter: name },
+        }),
+      ]);
+    }
+    // One that is not a list says so.
+    const single = await sandbox.get('/shipments/00000000-0000-4000-8000-000000000000?page[numbr]=2', token);
+    expect(firstError(single)).toMatchObject({
+      detail: "Unknown page parameter 'page[numbr]'. This endpoint answers no list.",
+      source: { parameter: 'page[numbr]' },
+    });
+    expect((await sandbox.get('/carriers?page[number]=1&page[size]=2')).status).toBe(200);
   });
 
   it('answers a page past the end with 200 and no data', async () => {

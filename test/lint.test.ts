@@ -1,13 +1,21 @@
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * Both tools remember what they found for each file's content (in .test-build/, kept between runs)
+ * and look again only at files that changed, or at all of them when their configuration or version
+ * changed: the rules are per file, so the answer is the same. Cold, they took ~23 s (ESLint) and
+ * ~17 s (Prettier) of CPU; warm, about a second each.
+ */
+const cache = (tool: string) => join(root, '.test-build', 'cache', tool);
 
 describe('the code', () => {
   it('passes the linter (eslint.config.js; `npm run lint` shows the same)', async () => {
-    const eslint = new ESLint({ cwd: root });
+    const eslint = new ESLint({ cwd: root, cache: true, cacheLocation: cache('eslint'), cacheStrategy: 'content' });
     const results = await eslint.lintFiles(['.']);
     const problems = results.flatMap((result) =>
       result.messages.map((message) => `${result.filePath.slice(root.length)}:${message.line} ${message.ruleId ?? ''} ${message.message}`),
@@ -17,7 +25,11 @@ describe('the code', () => {
   }, 120_000);
 
   it('is formatted as Prettier writes it (.prettierrc.json; `npm run lint` checks the same)', () => {
-    const run = spawnSync(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--list-different', '.'], { cwd: root, encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      ['node_modules/prettier/bin/prettier.cjs', '--list-different', '--cache', '--cache-strategy', 'content', '--cache-location', cache('prettier'), '.'],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(run.stderr).toBe('');
     // --list-different names every file whose text differs from what Prettier would write.
     expect(run.stdout.split('\n').filter(Boolean)).toEqual([]);

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,10 +10,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readmeBlocks } from './support/readme.js';
 
 /*
- * The package as a user gets it: `npm pack` (which builds it through `prepare`), installed from
+ * The package as a user gets it: `npm pack` (which builds it through `prepack`), installed from
  * the tarball into a new project next to vitest, and README.md's example test type-checked and
  * run there. It catches what the in-repo example cannot: a file left out of the tarball, an
- * export or type missing from dist/, a dependency only this repository has.
+ * export or type missing from dist/, a dependency only this repository has. It prints what the
+ * tarball holds (its size and files), which must be what a user runs and nothing else, and the
+ * install must ask the user to approve no script of the package's own. And the README's other
+ * way: installed from a git repository, which npm builds on install (`postprepare`).
  *
  * It packs a copy of the sources, so it neither rebuilds this checkout's dist/ (under a running
  * `npm start`) nor leaves a tarball here. The install uses npm's cache first (--prefer-offline)
@@ -23,7 +27,36 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 /** What `npm pack` needs to build and pack: the `files` of package.json come out of these. */
-const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'scripts', 'openapi'];
+const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'scripts'];
+
+/**
+ * Packages of the dependency tree whose install scripts npm (11 and later) asks the user to approve.
+ * None may be the package's own; @scarf/scarf is swagger-ui-dist's (the API reference's assets),
+ * an analytics postinstall the package cannot switch off for its users.
+ */
+const THIRD_PARTY_INSTALL_SCRIPTS = ['@scarf/scarf'];
+
+/** The packages npm's install-scripts warning names in `stderr`. */
+function unapprovedScripts(stderr: string): string[] {
+  return [...stderr.matchAll(/^npm warn install-scripts\s+(@?[^@\s]+)@\S+ \(/gm)].map((match) => match[1]!);
+}
+
+/** A copy of the sources in `dir`, with this checkout's node_modules, as a fresh clone would have them after `npm ci`. */
+async function copySources(dir: string): Promise<void> {
+  await mkdir(dir);
+  await Promise.all(SOURCES.map((entry) => cp(join(root, entry), join(dir, entry), { recursive: true })));
+}
+
+/** A new project in `dir` with the README's example test, and the command that runs it. */
+async function scratchProject(dir: string): Promise<void> {
+  await mkdir(join(dir, 'test'), { recursive: true });
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'scratch-project', private: true, type: 'module' }));
+  const example = readmeBlocks().filter((block) => block.lang === 'ts' && block.code.includes("from 'parcel-sandbox'"));
+  expect(example, "README.md has one ```ts block importing 'parcel-sandbox'").toHaveLength(1);
+  await writeFile(join(dir, 'test', 'sandbox.test.ts'), example[0]!.code);
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** This process's environment without what npm and vitest set for their children (a parent `npm test`'s prefix, vitest's worker ids). */
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -50,24 +83,38 @@ describe('the packed package, installed into a new project', () => {
     dirs.push(work);
     const source = join(work, 'source');
     const project = join(work, 'project');
-    await mkdir(source);
-    await Promise.all(SOURCES.map((entry) => cp(join(root, entry), join(source, entry), { recursive: true })));
+    await copySources(source);
     await symlink(await realpath(join(root, 'node_modules')), join(source, 'node_modules'));
 
     await timed('npm pack (build included)', () => exec('npm', ['pack', '--pack-destination', work], source));
     const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'));
     expect(tarball, 'npm pack wrote a tarball').toBeDefined();
 
-    await mkdir(join(project, 'test'), { recursive: true });
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'scratch-project', private: true, type: 'module' }));
+    // What the tarball holds: the bundled server (the bin), the library with its types, the README and package.json.
+    const [listed] = JSON.parse((await exec('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], source)).stdout) as {
+      unpackedSize: number;
+      entryCount: number;
+      files: { path: string; size: number }[];
+    }[];
+    const packed = (await stat(join(work, tarball!))).size;
+    console.log(`tarball: ${mb(packed)}, unpacks to ${mb(listed!.unpackedSize)} in ${listed!.entryCount} files`);
+    const paths = listed!.files.map((file) => file.path);
+    expect(paths.filter((path) => !/^(package\.json|README\.md|dist\/server\/[\w-]+\.js|dist\/src\/[\w/.-]+\.(js|d\.ts))$/.test(path))).toEqual([]);
+    expect(paths).toContain('dist/server/main.js');
+    expect(paths).toContain('dist/src/index.js');
+    expect(paths).toContain('dist/src/index.d.ts');
+    // Before it was trimmed: 21.8 MB in 1,067 files, 12 MB of them source maps, and openapi/openapi.json.
+    expect(listed!.unpackedSize).toBeLessThan(12 * 1024 * 1024);
+
+    await scratchProject(project);
     const vitest = (require('vitest/package.json') as { version: string }).version;
-    await timed('npm install of the tarball and vitest', () =>
+    const installed = await timed('npm install of the tarball and vitest', () =>
       exec('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball!), `vitest@${vitest}`], project),
     );
-
-    const example = readmeBlocks().filter((block) => block.lang === 'ts' && block.code.includes("from 'parcel-sandbox'"));
-    expect(example, "README.md has one ```ts block importing 'parcel-sandbox'").toHaveLength(1);
-    await writeFile(join(project, 'test', 'sandbox.test.ts'), example[0]!.code);
+    expect(unapprovedScripts(installed.stderr).filter((name) => !THIRD_PARTY_INSTALL_SCRIPTS.includes(name))).toEqual([]);
+    expect(installed.stderr).not.toMatch(/parcel-sandbox@\S+ \((prepare|postinstall|install|preinstall)/);
+    // The bin runs as installed: nothing is built on the user's machine.
+    expect((await exec(join(project, 'node_modules', '.bin', 'parcel-sandbox'), ['--version'], project)).stdout).toBe(`${version()}\n`);
 
     // Types as the user's editor sees them: from the package's dist/, not from this repository.
     const tsconfig = {
@@ -91,7 +138,41 @@ describe('the packed package, installed into a new project', () => {
     );
     // eslint-disable-next-line no-control-regex -- terminal escapes and control characters are what this looks for
     expect(stdout.replace(/\x1b\[[\d;]*m/g, '')).toMatch(/Tests\s+1 passed \(1\)/);
-    const installed = JSON.parse(await readFile(join(project, 'node_modules', 'parcel-sandbox', 'package.json'), 'utf8')) as { version: string };
-    expect(installed.version).toBe((JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }).version);
+    const manifest = JSON.parse(await readFile(join(project, 'node_modules', 'parcel-sandbox', 'package.json'), 'utf8')) as { version: string };
+    expect(manifest.version).toBe(version());
+  });
+
+  it('installs from a git repository, which npm builds on install, and runs the README example', { timeout: 480_000 }, async () => {
+    const work = await mkdtemp(join(tmpdir(), 'parcel-sandbox-git-'));
+    dirs.push(work);
+    const repository = join(work, 'repository');
+    const project = join(work, 'project');
+    await copySources(repository);
+    const git = (args: string[]) => exec('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], repository);
+    await git(['init', '-q', '-b', 'main']);
+    await git(['add', '-A']);
+    await git(['commit', '-q', '-m', 'the sources']);
+
+    await scratchProject(project);
+    const vitest = (require('vitest/package.json') as { version: string }).version;
+    // npm clones it, installs its dependencies and runs its postprepare (the build), then packs it.
+    const installed = await timed('npm install from git (its dependencies and build included)', () =>
+      exec('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', `git+file://${repository}`, `vitest@${vitest}`], project),
+    );
+    expect(unapprovedScripts(installed.stderr).filter((name) => !THIRD_PARTY_INSTALL_SCRIPTS.includes(name))).toEqual([]);
+    const files = await readdir(join(project, 'node_modules', 'parcel-sandbox', 'dist', 'server'));
+    expect(files).toContain('main.js');
+    expect(files.filter((name) => name.endsWith('.map'))).toEqual([]);
+    expect((await exec(join(project, 'node_modules', '.bin', 'parcel-sandbox'), ['--version'], project)).stdout).toBe(`${version()}\n`);
+    const { stdout } = await timed('vitest run of the example', () =>
+      exec(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], project),
+    );
+    // eslint-disable-next-line no-control-regex -- terminal escapes and control characters are what this looks for
+    expect(stdout.replace(/\x1b\[[\d;]*m/g, '')).toMatch(/Tests\s+1 passed \(1\)/);
   });
 });
+
+/** The version in this checkout's package.json. */
+function version(): string {
+  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+}

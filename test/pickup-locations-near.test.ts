@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
+import { readmeBlocks } from './support/readme.js';
 
 /** Searches around coordinates: `GET /carriers/{id}/pickup-dropoff-locations/{latitude}/{longitude}`. */
 
@@ -36,6 +37,17 @@ function metres(a: { latitude: number; longitude: number }, b: { latitude: numbe
 const ids = (body: Json): string[] => body.data.map((l: Json) => l.id);
 
 describe('pick-up/drop-off locations around coordinates', () => {
+  it("find the locker of README.md's radius example, as its comment says", async () => {
+    const line = readmeBlocks()
+      .flatMap((block) => block.code.split('\n'))
+      .find((text) => text.includes('filter[location_type]=locker&filter[radius]='));
+    const query = /\/pickup-dropoff-locations\/52\.3728\/4\.8936\?([^"]+)"/.exec(line ?? '')?.[1];
+    expect(query, 'README.md searches for lockers around 52.3728/4.8936 with a radius').toBeDefined();
+    const body = await near('postnl', ...AMSTERDAM, query);
+    expect(body.data.map((location: Json) => location.attributes.location_type)).toEqual(['locker']);
+    expect(body.data[0].meta.distance).toBe(2618);
+  });
+
   it('near Amsterdam are Dutch, within a few km, nearest first', async () => {
     const body = await near('postnl', ...AMSTERDAM);
     const list = body.data;

@@ -299,19 +299,20 @@ describe('quota settings', () => {
     expect(cli.action === 'serve' && cli.config).toMatchObject({ rateLimit: 30, quotaShipments: 10 });
   });
 
+  // A whole number is shown as the number it was read as; anything else as the text it was.
   it.each([
-    ['QUOTA_SHIPMENTS', '0', 'QUOTA_SHIPMENTS (--quota-shipments)'],
-    ['QUOTA_HOOKS', '-5', 'QUOTA_HOOKS (--quota-hooks)'],
-    ['QUOTA_FILES', '1.5', 'QUOTA_FILES (--quota-files)'],
-    ['RATE_LIMIT', 'lots', 'RATE_LIMIT (--rate-limit)'],
-    ['RATE_LIMIT', '99999999999999999999', 'RATE_LIMIT (--rate-limit)'],
-  ])('refuses %s=%s with a config error naming the setting', (env, value, name) => {
+    ['QUOTA_SHIPMENTS', '0', 'QUOTA_SHIPMENTS (--quota-shipments)', '0'],
+    ['QUOTA_HOOKS', '-5', 'QUOTA_HOOKS (--quota-hooks)', '-5'],
+    ['QUOTA_FILES', '1.5', 'QUOTA_FILES (--quota-files)', "'1.5'"],
+    ['RATE_LIMIT', 'lots', 'RATE_LIMIT (--rate-limit)', "'lots'"],
+    ['RATE_LIMIT', '99999999999999999999', 'RATE_LIMIT (--rate-limit)', "'99999999999999999999'"],
+  ])('refuses %s=%s with a config error naming the setting', (env, value, name, shown) => {
     expect(() => parseConfig({ [env]: value })).toThrow(ConfigError);
-    expect(() => parseConfig({ [env]: value })).toThrow(`${name} must be a whole number of at least 1, got '${value}'`);
+    expect(() => parseConfig({ [env]: value })).toThrow(`${name} must be a whole number of at least 1, got ${shown}`);
   });
 
   it('refuses a bad value given on the command line too', () => {
-    expect(() => parseCli(['--rate-limit=0'], {})).toThrow(/RATE_LIMIT \(--rate-limit\) must be a whole number of at least 1, got '0'/);
+    expect(() => parseCli(['--rate-limit=0'], {})).toThrow(/RATE_LIMIT \(--rate-limit\) must be a whole number of at least 1, got 0/);
   });
 });
 

@@ -195,7 +195,7 @@ describe('Idempotency-Key on POST /registered-shipments', () => {
     const body = ready(w);
     gated.hold();
     const running = post(sandbox, w.token, body, { 'idempotency-key': 'slow' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await gated.reached();
     const meanwhile = await post(sandbox, w.token, body, { 'idempotency-key': 'slow' });
     expect(meanwhile.status).toBe(423);
     expect(firstError(meanwhile)).toMatchObject({ status: '423', source: { header: 'Idempotency-Key' } });

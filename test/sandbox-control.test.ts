@@ -172,3 +172,31 @@ describe('revoking tokens', () => {
     expect((await sandbox.request('POST', '/_sandbox/reset', { token: 'wrong' })).status).toBe(401);
   });
 });
+
+describe('answers read in a terminal', () => {
+  it('end with a newline on every sandbox control, refusals included, so curl leaves the prompt on a line of its own', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const answers = [
+      await sandbox.request('POST', '/_sandbox/clock', { body: { advance: 60 } }),
+      await sandbox.get('/_sandbox/clock'),
+      await sandbox.get('/_sandbox/requests?limit=1'),
+      await sandbox.get('/_sandbox/quotas', token),
+      await sandbox.request('POST', '/_sandbox/clock', { body: { now: TEST_NOW - 1 } }),
+      await sandbox.request('POST', '/_sandbox/clock', { body: '{"advance": ' }),
+      await sandbox.get('/_sandbox/nothing-here'),
+      await sandbox.request('DELETE', '/_sandbox/clock'),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 422, 400, 404, 405]);
+    for (const answer of answers) {
+      expect(answer.text.endsWith('}\n'), answer.text).toBe(true);
+      expect(answer.text.slice(0, -1)).not.toContain('\n');
+    }
+  });
+
+  it('leave the emulated API as it was: no newline after its documents', async () => {
+    const sandbox = await testSandbox();
+    expect((await sandbox.get('/carriers')).text.endsWith('}')).toBe(true);
+    expect((await sandbox.get('/carriers?page[numbr]=1')).text.endsWith('}')).toBe(true);
+  });
+});

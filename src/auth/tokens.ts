@@ -76,7 +76,7 @@ const EXPIRED = 'The access token has expired; request a new one.';
 export const expired = (): ApiError => invalid(EXPIRED);
 
 export function invalid(detail: string): ApiError {
-  return ApiError.of('invalidToken', detail);
+  return ApiError.of('invalidToken', detail, { source: { header: 'Authorization' } });
 }
 
 /** Verifies tokens, remembering the ones that passed so each signature is checked once. */

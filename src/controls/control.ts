@@ -3,6 +3,7 @@ import { endpoint } from '../http/endpoint.js';
 import type { Services } from '../services.js';
 import { ID_COUNTER, getSetting } from '../store/settings.js';
 import { requestLogEndpoints } from './requests.js';
+import { reportEndpoints } from './report.js';
 import { errorResponse } from './responses.js';
 import { revokeEndpoints } from './revoke.js';
 import { clockEndpoints } from './clock.js';
@@ -104,6 +105,7 @@ export const controlEndpoints = [
   ...tenantEndpoints,
   ...revokeEndpoints,
   ...requestLogEndpoints,
+  ...reportEndpoints,
   ...quotaEndpoints,
   ...exampleEndpoints,
 ];

@@ -4,12 +4,13 @@ import type { Services } from '../services.js';
 /**
  * Drops what the app keeps in memory about a removed tenant, so nothing keyed by it lingers:
  * its clients' verified tokens (they would be refused anyway, the client is gone), their entries
- * in the request log, rendered documents, and its clock and rules objects. Logs the removal with why it happened.
+ * in the request log and its counters in the request record, rendered documents, and its clock and rules objects. Logs the removal with why it happened.
  */
 export function forgetTenant(services: Services, removal: OrganizationRemoval, why: 'expired' | 'evicted' | 'deleted'): void {
   const clientIds = new Set(removal.clientIds);
   services.tokens.forget(clientIds);
   services.requestLog.forget(clientIds);
+  services.usage.forget(removal.organizationId);
   services.renderCache.clear();
   services.rules.forgetTenant(removal.organizationId);
   services.logger?.info({ organization_id: removal.organizationId, client_ids: removal.clientIds, removed: removal.removed, why }, `tenant ${why} and removed`);

@@ -24,6 +24,16 @@ const requestLogEntry = z
     status: z.number().int(),
     duration_ms: z.number(),
     client_id: z.string().optional(),
+    deprecated: z
+      .array(
+        z.object({
+          id: z.string().describe("Production's name of the deprecated thing"),
+          where: z.string().describe('`operation`, or the query parameter, header or body pointer the request used'),
+          instead: z.string().describe('What to use instead'),
+        }),
+      )
+      .optional()
+      .describe('What the request used that production deprecates (its answer carried `Deprecation` and `Link`)'),
     request: capturedMessage,
     response: capturedMessage,
   })

@@ -175,12 +175,12 @@ export async function readBody<T>(
   if (isForm) {
     parsed = Object.fromEntries(new URLSearchParams(text));
   } else {
-    if (text.trim() === '') throw ApiError.invalid('The request body is empty; a JSON document is required.', '');
+    if (text.trim() === '') throw ApiError.of('notJson', 'The request body is empty; a JSON document is required.', { source: { pointer: '' } });
     try {
       parsed = JSON.parse(text);
     } catch {
       c.set('bodyParsed', { why: 'not kept: it is not valid JSON' });
-      throw ApiError.invalid(jsonSyntaxDetail(text), '');
+      throw ApiError.of('notJson', jsonSyntaxDetail(text), { source: { pointer: '' } });
     }
   }
   c.set('bodyParsed', { value: parsed });

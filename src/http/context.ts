@@ -74,7 +74,7 @@ export function callerCtx(services: Services, principal: Principal): Ctx {
 
 /** The principal of a request that an endpoint declared as authenticated. */
 export function principalOf(ctx: Ctx): Principal {
-  if (!ctx.principal) throw ApiError.of('missingToken', 'This endpoint needs an access token.');
+  if (!ctx.principal) throw ApiError.of('missingToken', 'This endpoint needs an access token.', { source: { header: 'Authorization' } });
   return ctx.principal;
 }
 

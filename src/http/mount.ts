@@ -10,11 +10,11 @@ import type { Services } from '../services.js';
 import { readBody } from './body.js';
 import { bodyLimitOf } from './body-limits.js';
 import { createCtx } from './context.js';
-import { authorizeControl, presentsAdminToken, requireJsonContentType } from './control-access.js';
+import { authorizeControl, isControlPath, presentsAdminToken, requireJsonContentType } from './control-access.js';
 import { honoPath, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 import { callerKey, countRequest, refuseSpentAddress } from './rate-limit.js';
-import { withHeaders } from './response-text.js';
+import { endingWithNewline, withHeaders } from './response-text.js';
 
 const NO_QUERY = new URLSearchParams();
 
@@ -22,6 +22,7 @@ const NO_QUERY = new URLSearchParams();
 export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], services: Services): void {
   for (const endpoint of endpoints) {
     app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), async (c) => {
+      c.set('endpoint', endpoint);
       negotiate(c.req.header('accept'), endpoint.produces);
       let principal: Principal | undefined;
       try {
@@ -52,10 +53,16 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
         ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional, bodyLimitOf(endpoint, services.config.bodyLimit), endpoint)
         : undefined;
       const input = { params, query, headers, body: read?.body, rawBody: read?.raw, search, include, page: parsePage(search) };
-      if (typeof endpoint.rateLimit === 'function') countRequest(services, c, endpoint.rateLimit(ctx, input));
+      if (typeof endpoint.rateLimit === 'function') {
+        const tenant = endpoint.rateLimit(ctx, input);
+        // The organization the request proved it acts for is its tenant in the request record too.
+        if (tenant !== undefined) c.set('tenant', tenant);
+        countRequest(services, c, tenant);
+      }
       const response = await endpoint.handler(ctx, input);
       const limit = c.get('rateLimit');
-      return limit ? withHeaders(response, limit) : response;
+      const answer = limit ? withHeaders(response, limit) : response;
+      return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
     });
   }
 }
@@ -68,7 +75,9 @@ async function authorize(services: Services, endpoint: Endpoint, c: Context): Pr
   const principal = await authenticate(services, header);
   if (endpoint.auth === 'public') return principal;
   if (!principal) {
-    throw ApiError.of('missingToken', 'This endpoint needs an access token: send Authorization: Bearer <token> (get one from POST /access-token).');
+    throw ApiError.of('missingToken', 'This endpoint needs an access token: send Authorization: Bearer <token> (get one from POST /access-token).', {
+      source: { header: 'Authorization' },
+    });
   }
   if (typeof endpoint.auth === 'object') requireScope(principal, endpoint.auth.anyOf);
   return principal;
@@ -97,7 +106,7 @@ function parseParams(endpoint: Endpoint, raw: Record<string, string>, pathname: 
 const offered = (endpoint: Endpoint, key: string): boolean =>
   key === 'include' || (endpoint.paginated === true && (key === 'page[number]' || key === 'page[size]'));
 
-/** Validates declared query parameters; unknown filters and `sort` are rejected with their name. */
+/** Validates declared query parameters; unknown filters, page members other than number and size, and `sort` are rejected with their name. */
 function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
   const shape = endpoint.query?.shape ?? {};
   const values: Record<string, string> = {};
@@ -111,6 +120,10 @@ function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
         known.length > 0 ? `Unknown filter '${key}'. This endpoint filters on: ${known.join(', ')}.` : `This endpoint has no filters ('${key}' was sent).`,
         { source: { parameter: key } },
       );
+    } else if ((key === 'page' || key.startsWith('page[')) && key !== 'page[number]' && key !== 'page[size]') {
+      // A misspelt page member would otherwise be ignored and the first page answered as asked for.
+      const takes = endpoint.paginated ? 'Lists take page[number] and page[size].' : 'This endpoint answers no list.';
+      throw ApiError.of('invalidSchema', `Unknown page parameter '${key}'. ${takes}`, { source: { parameter: key } });
     } else if (key === 'sort') {
       throw ApiError.of('invalidSchema', 'Sorting is not supported by this API.', { source: { parameter: 'sort' } });
     } else if (endpoint.strictQuery && !offered(endpoint, key)) {

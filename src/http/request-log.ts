@@ -9,11 +9,81 @@ import { UNREAD_BODY_LOG_BYTES, bodyWasRead, declaredLength } from './body.js';
 import { CLIENT_CLOSED_REQUEST, clientClosed, loggedStatus } from './client-closed.js';
 import { isJsonMediaType, mediaType } from './media.js';
 import { knownResponse } from './response-text.js';
+import { collectHeaderSecrets } from '../requestlog/redact.js';
+import { SecretSet, collectSecrets, collectTextSecrets } from '../requestlog/secrets.js';
+
+/** What the access line says about a failed request: its first error. */
+export interface LoggedError {
+  code?: string;
+  title?: string;
+  detail?: string;
+  /** Where in the request: one of these, as the error's `source` has it. */
+  pointer?: string;
+  parameter?: string;
+  header?: string;
+  /** How many more errors the answer lists. */
+  more?: number;
+}
+
+/** The longest detail the access line keeps of an error; the request log has it whole. */
+const LOGGED_DETAIL_CHARS = 300;
+
+/**
+ * The first error of a failed answer, for the access line: read from the value the sandbox made
+ * the answer from (no body is parsed), and scrubbed of the secrets the request carried (its
+ * headers, query and parsed body), as the request log scrubs them.
+ */
+function firstError(c: Context<AppEnv>): LoggedError | undefined {
+  const errors = (knownResponse(c.res)?.value as { errors?: unknown } | undefined)?.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return undefined;
+  const first = errors[0] as { code?: unknown; title?: unknown; detail?: unknown; source?: Record<string, unknown> };
+  const secrets = new SecretSet();
+  collectHeaderSecrets(c.req.raw.headers, secrets);
+  const mark = c.req.url.indexOf('?');
+  if (mark >= 0) collectTextSecrets(c.req.url.slice(mark), secrets);
+  const parsed = c.get('bodyParsed');
+  if (parsed && 'value' in parsed) collectSecrets(parsed.value, secrets);
+  const text = (value: unknown, most = LOGGED_DETAIL_CHARS) => {
+    if (typeof value !== 'string') return undefined;
+    const clean = secrets.scrub(value);
+    return clean.length > most ? `${clean.slice(0, most)}...` : clean;
+  };
+  const error: LoggedError = { code: text(first.code), title: text(first.title), detail: text(first.detail) };
+  for (const where of ['pointer', 'parameter', 'header'] as const) {
+    const at = text(first.source?.[where]);
+    if (at !== undefined) {
+      error[where] = at;
+      break;
+    }
+  }
+  if (errors.length > 1) error.more = errors.length - 1;
+  return error;
+}
+
+/** The client a token was just granted to (a token request has no principal): from Basic credentials or the body the endpoint parsed. */
+function grantedClient(c: Context<AppEnv>, status: number): string | undefined {
+  if (status !== 200 || c.req.path !== '/access-token') return undefined;
+  const basic = /^\s*Basic\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
+  if (basic) {
+    const pair = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    if (!pair.includes(':')) return undefined;
+    try {
+      return decodeURIComponent(pair.slice(0, pair.indexOf(':')));
+    } catch {
+      return undefined;
+    }
+  }
+  const parsed = c.get('bodyParsed');
+  const id = parsed && 'value' in parsed ? (parsed.value as { client_id?: unknown } | null)?.client_id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
 
 /**
  * Logs one line per request: method, path, status (499 when the client closed the connection
- * before the answer), duration and client. Headers, bodies and the query are never logged, so
- * tokens and credentials cannot leak into the log.
+ * before the answer), duration and client, and for an answer of 400 or more the first error's
+ * code, title, detail and where (`error`), so the console says why. Headers, bodies and the query
+ * are never logged, and an error's text is scrubbed of the request's secrets, so tokens and
+ * credentials cannot leak into the log.
  */
 export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
   // Building the line costs more than the level check, so skip it when info is off.
@@ -23,8 +93,12 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
     await next();
     const path = c.req.path;
     const status = loggedStatus(c);
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    const client = c.get('principal')?.clientId ?? grantedClient(c, status);
+    // A success costs the line nothing more than it did; only a failure looks for its error.
+    const error = status >= 400 && status !== CLIENT_CLOSED_REQUEST ? firstError(c) : undefined;
     logger.info(
-      { method: c.req.method, path, status, ms: Math.round((performance.now() - started) * 10) / 10, client: c.get('principal')?.clientId },
+      error ? { method: c.req.method, path, status, ms, client, error } : { method: c.req.method, path, status, ms, client },
       `${c.req.method} ${path} ${status}`,
     );
   };
@@ -134,6 +208,7 @@ export function captureRequests(services: { requestLog: RequestLog; clock: Clock
     if (isUnlogged(c.req.path)) return next();
     const log = services.requestLog;
     const id = log.nextId();
+    c.set('requestId', id);
     const arrivedMs = services.clock.nowMs();
     const started = performance.now();
     await next();
@@ -144,6 +219,7 @@ export function captureRequests(services: { requestLog: RequestLog; clock: Clock
       const principal = c.get('principal');
       const clientId = principal?.clientId ?? tokenClient(c, c.res.status, request);
       const closed = clientClosed(c);
+      const deprecated = c.get('deprecated');
       // A tenant's request is dated on its clock (as far ahead of the global clock as it is now).
       const aheadMs = principal ? services.clocks.of(principal.organizationId).nowMs() - services.clock.nowMs() : 0;
       const time = Math.floor((arrivedMs + aheadMs) / 1000);
@@ -156,6 +232,7 @@ export function captureRequests(services: { requestLog: RequestLog; clock: Clock
         status: closed ? CLIENT_CLOSED_REQUEST : c.res.status,
         duration_ms: duration,
         ...(clientId !== undefined ? { client_id: clientId } : {}),
+        ...(deprecated ? { deprecated: deprecated.map(({ id, where, instead }) => ({ id, where, instead })) } : {}),
         request,
         response: closed ? unsentResponse(c.res) : keepResponse(c.res),
       });

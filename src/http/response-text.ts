@@ -12,7 +12,7 @@
  */
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Idempotency-Replay, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
+  'access-control-expose-headers': 'Idempotency-Replay, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Deprecation, Link',
 } as const;
 
 export type KnownResponse = {
@@ -56,5 +56,19 @@ export function withHeaders(response: Response, extra: Record<string, string>): 
   for (const name in extra) headers[name] = extra[name]!;
   const made: Marked = new Response(known.text, { status: response.status, headers });
   made[KNOWN] = { text: known.text, headers, value: known.value };
+  return made;
+}
+
+/**
+ * The response with its text ending in a line break: the sandbox controls are called with curl in
+ * a terminal, where an answer without one leaves the prompt at its end. A response not made by
+ * `textResponse`, or already ending so, is left as it is.
+ */
+export function endingWithNewline(response: Response): Response {
+  const known = knownResponse(response);
+  if (!known || known.text.endsWith('\n')) return response;
+  const text = `${known.text}\n`;
+  const made: Marked = new Response(text, { status: response.status, headers: known.headers });
+  made[KNOWN] = { text, headers: known.headers, value: known.value };
   return made;
 }

@@ -19,6 +19,8 @@ export const codes = {
   unavailable: { code: '10001', status: 503, title: 'Service Unavailable' },
   resourceNotFound: { code: '10002', status: 404, title: 'Resource Not Found' },
   invalidSchema: { code: '10003', status: 400, title: 'Invalid JSON Schema' },
+  // Production's code for a body it cannot use; the title says that the body is not JSON at all.
+  notJson: { code: '10003', status: 400, title: 'Request Body Is Not JSON' },
   invalidHeader: { code: '10004', status: 406, title: 'Invalid Request Header' },
   tooLarge: { code: '10003', status: 413, title: 'Request Body Too Large' },
   cannotModify: { code: '10005', status: 423, title: 'Resource Cannot Be Modified' },

@@ -9,7 +9,10 @@ import {
 } from 'openapi3-ts/oas31';
 import { z } from 'zod';
 import { bodyLimitOf, sizeText } from '../http/body-limits.js';
+import { DEPRECATION_DATE } from '../http/deprecations.js';
 import type { Endpoint } from '../http/endpoint.js';
+import { servedOperation } from '../http/served-operations.js';
+import { PRODUCTION_DEPRECATIONS } from '../fixtures/reference/production-operations.js';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
 import { errorDocument } from '../jsonapi/schemas.js';
 import { scopes } from '../model/tenancy.js';
@@ -46,6 +49,29 @@ const retryAfter = {
     'Seconds to wait before trying again: until the rate limit lets a request through (429), or before sending a write the data file refused again (503).',
   schema: { type: 'integer' },
 } as const;
+
+/** The headers of an answer to a request that used something production deprecates (http/deprecations.ts). */
+const deprecationHeaderSpecs = {
+  Deprecation: {
+    description: `Sent when the request used something production deprecates (this operation, a parameter, a header value or a body member): RFC 9745's structured field date, the date of production's document that marks it (${DEPRECATION_DATE}).`,
+    schema: { type: 'string' },
+  },
+  Link: {
+    description:
+      'With `Deprecation`: one `rel="deprecation"` link per deprecated thing used, to the API reference of the operation that shows what to use instead, its `title` naming it.',
+    schema: { type: 'string' },
+  },
+} as const;
+
+/** Production's deprecated operations, and its deprecated query parameters by operation (fixtures/reference/production-operations.ts). */
+const deprecatedOperations = new Set<string>();
+const deprecatedParameters = new Map<string, Set<string>>();
+for (const deprecation of PRODUCTION_DEPRECATIONS) {
+  for (const use of deprecation.uses) {
+    if (use.in === 'operation') deprecatedOperations.add(use.operation);
+    if (use.in === 'query') deprecatedParameters.set(use.operation, (deprecatedParameters.get(use.operation) ?? new Set()).add(use.name));
+  }
+}
 
 const headerRefs = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
@@ -97,9 +123,18 @@ function parameters(endpoint: Endpoint, example?: OperationExample): ParameterOb
     const field = schema as z.ZodType;
     list.push({ name, in: 'header', required: !field.safeParse(undefined).success, schema: inlineSchema(field), description: field.description });
   }
+  const deprecatedQuery = deprecatedParameters.get(servedOperation(endpoint).operation);
   for (const [name, schema] of Object.entries(endpoint.query?.shape ?? {})) {
     const field = schema as z.ZodType;
-    list.push({ name, in: 'query', required: !field.safeParse(undefined).success, schema: inlineSchema(field), description: field.description });
+    const parameter: ParameterObject = {
+      name,
+      in: 'query',
+      required: !field.safeParse(undefined).success,
+      schema: inlineSchema(field),
+      description: field.description,
+    };
+    if (deprecatedQuery?.has(name)) parameter.deprecated = true;
+    list.push(parameter);
   }
   if (endpoint.include) {
     // A comma separated list: OpenAPI's form style without explode.
@@ -168,11 +203,16 @@ function responses(endpoint: Endpoint): ResponsesObject {
   add('406', 'The Accept header allows no type this endpoint answers with (10004).');
   if (endpoint.body) add('415', 'The Content-Type is not JSON (10004).');
   if (endpoint.method !== 'get') add('413', tooLargeText(endpoint));
-  if (endpoint.rateLimit !== false) {
+  const deprecates = servedOperation(endpoint).deprecations !== undefined;
+  if (endpoint.rateLimit !== false || deprecates) {
     // Every answer to a counted request carries the rate-limit headers; a 429 also Retry-After.
+    // Where production deprecates something of the operation, a request that uses it is told so.
+    const names = [...(endpoint.rateLimit !== false ? Object.keys(rateLimitHeaders) : []), ...(deprecates ? Object.keys(deprecationHeaderSpecs) : [])];
     for (const [status, response] of Object.entries(out)) {
-      if (status.startsWith('2')) out[status] = { ...response, headers: headerRefs(Object.keys(rateLimitHeaders)) };
+      if (status.startsWith('2')) out[status] = { ...response, headers: headerRefs(names) };
     }
+  }
+  if (endpoint.rateLimit !== false) {
     out['429'] = { ...errorResponse(endpoint.responses[429]?.description ?? TOO_MANY), headers: headerRefs(['Retry-After', ...Object.keys(rateLimitHeaders)]) };
   }
   // Any request that changes data can meet a data file that refuses the change.
@@ -194,6 +234,7 @@ function operation(endpoint: Endpoint, example?: OperationExample): OperationObj
     responses: responses(endpoint),
   };
   if (endpoint.description) op.description = endpoint.description;
+  if (deprecatedOperations.has(servedOperation(endpoint).operation)) op.deprecated = true;
   if (endpoint.body) {
     const types = endpoint.bodyFormat === 'json-or-form' ? ['application/json', 'application/x-www-form-urlencoded'] : [JSONAPI_MEDIA_TYPE, 'application/json'];
     const sample = example?.body === undefined ? {} : { example: example.body };
@@ -250,6 +291,7 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string, 
   });
   for (const [name, header] of Object.entries(rateLimitHeaders)) builder.addHeader(name, header);
   builder.addHeader('Retry-After', retryAfter);
+  for (const [name, header] of Object.entries(deprecationHeaderSpecs)) builder.addHeader(name, header);
   const paths = new Map<string, Record<string, OperationObject>>();
   for (const endpoint of endpoints) {
     if (endpoint.internal) continue;

@@ -12,6 +12,13 @@ export interface CapturedMessage {
   note?: string;
 }
 
+/** A deprecated thing a request used: production's deprecation id, where the request used it (`operation`, a parameter, a header or a pointer), what to use instead. */
+export interface DeprecationNote {
+  id: string;
+  where: string;
+  instead: string;
+}
+
 /** One captured request and its response. Secrets, credentials and tokens are redacted. */
 export interface RequestLogEntry {
   /** Sequence number in this sandbox process; higher is newer. */
@@ -25,6 +32,8 @@ export interface RequestLogEntry {
   duration_ms: number;
   /** The authenticated client, when the request carried a valid token (or got one). */
   client_id?: string;
+  /** What the request used that production deprecates, and what to use instead (the answer carried `Deprecation`). */
+  deprecated?: DeprecationNote[];
   request: CapturedMessage;
   response: CapturedMessage;
 }
@@ -68,6 +77,7 @@ export interface RawEntry {
   status: number;
   duration_ms: number;
   client_id?: string;
+  deprecated?: DeprecationNote[];
   request: RawMessage;
   response: RawMessage;
 }

@@ -74,6 +74,16 @@ export class RequestLog {
     return path;
   }
 
+  /** How many entries the log holds now, of these clients only when given (the report says how many of its requests the log no longer shows). */
+  held(clientIds?: ReadonlySet<string>): number {
+    let held = 0;
+    for (const entry of this.entries) {
+      if (entry === undefined) continue;
+      if (clientIds === undefined || (entry.client_id !== undefined && clientIds.has(entry.client_id))) held += 1;
+    }
+    return held;
+  }
+
   /** Drops the entries of these clients (removed with their tenant); their places stay empty until the ring comes round. */
   forget(clientIds: ReadonlySet<string>): void {
     for (let at = 0; at < this.capacity; at++) {
@@ -93,7 +103,7 @@ export class RequestLog {
   }
 }
 
-/** Paths whose requests the log does not keep: reading the log, and health checks (Docker polls /health). */
+/** Paths whose requests the log does not keep (nor the report count): reading the log or the report, and health checks (Docker polls /health). */
 export function isUnlogged(pathname: string): boolean {
-  return pathname === '/_sandbox/requests' || pathname === '/health';
+  return pathname === '/_sandbox/requests' || pathname === '/_sandbox/report' || pathname === '/health';
 }

@@ -115,6 +115,7 @@ export function renderEntry(raw: KeptEntry): RequestLogEntry {
     status: raw.status,
     duration_ms: raw.duration_ms,
     ...(raw.client_id !== undefined ? { client_id: raw.client_id } : {}),
+    ...(raw.deprecated ? { deprecated: raw.deprecated } : {}),
     request: captured(raw.request, redactHeaders(headers[0], secrets), request, secrets, REQUEST_LOG_BODY_LIMIT),
     response: captured(raw.response, redactHeaders(headers[1], secrets), response, secrets, REQUEST_LOG_RESPONSE_LIMIT),
   };

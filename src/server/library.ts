@@ -3,7 +3,7 @@ import { defaultClients } from '../fixtures/clients.js';
 import { createApp, createServices } from '../app.js';
 import { generateKeys } from '../auth/keys.js';
 import { fixedClock } from '../clock.js';
-import { parseConfig, type Config } from '../config.js';
+import { ConfigError, configFromValues, type Config } from '../config.js';
 import type { Logger } from '../services.js';
 import { memoryPersistence } from '../store/persistence.js';
 import { openStore } from '../store/store.js';
@@ -16,7 +16,11 @@ export interface SandboxOptions {
   seed?: number;
   /** Start of the sandbox clock, as Unix seconds or a Date (default: the real time now). */
   now?: number | Date;
-  /** Settings as the CLI knows them, e.g. `{ registrationDelay: 0, tokenTtl: 60, publicUrl }`. */
+  /**
+   * Settings as the CLI knows them, by their names in code, e.g. `{ registrationDelay: 0, tokenTtl: 60,
+   * publicUrl }`, checked by the same rules: an unknown name or a bad value throws a `ConfigError`
+   * naming it. Those of the process (port, host, data file, logging) have no effect here.
+   */
   config?: Partial<Config>;
   /** Receives unexpected errors (a pino logger fits); `console.error` when not given. */
   logger?: Logger;
@@ -66,12 +70,20 @@ function startSeconds(now: SandboxOptions['now']): number {
  * memory, with a clock that only moves when told to (`advanceClock`). Sandboxes share nothing.
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const seed = options.seed ?? options.config?.seed ?? 1;
+  const settings = options.config === undefined ? {} : options.config;
+  if (typeof settings !== 'object' || settings === null) throw new TypeError(`createSandbox: 'config' must be an object of settings, got ${String(settings)}`);
+  let checked: Config;
+  try {
+    // The controls answer the default URL's host, which is no loopback name (a config may name more).
+    checked = configFromValues({ allowedHosts: new URL(DEFAULT_SANDBOX_URL).host, ...settings });
+  } catch (error) {
+    if (error instanceof ConfigError) error.message = `createSandbox: ${error.message}`;
+    throw error;
+  }
+  const seed = options.seed ?? checked.seed;
   if (!Number.isSafeInteger(seed)) throw new TypeError(`createSandbox: 'seed' must be an integer, got ${String(seed)}`);
   const start = startSeconds(options.now);
-  // The controls answer the default URL's host, which is no loopback name (a config may name more).
-  const hosts = { allowedHosts: new URL(DEFAULT_SANDBOX_URL).host };
-  const config: Config = Object.freeze({ ...parseConfig({}, {}, true), ...hosts, ...options.config, seed, dataFile: null, memory: true });
+  const config: Config = Object.freeze({ ...checked, seed, dataFile: null, memory: true });
   const store = await openStore({ persistence: memoryPersistence(), seed, initial: () => generateState(seed, start) });
   const clock = fixedClock(start);
   const services = createServices({ store, clock, keys: await generateKeys(), config, logger: options.logger });

@@ -9,7 +9,7 @@ import { generateKeys } from '../auth/keys.js';
 import { createClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { keyFileFor, loadOrCreateKeys } from '../keys-file.js';
-import { createLogger } from '../logger.js';
+import { createLogger, logFormatOf } from '../logger.js';
 import { DataFileError, DataWriteError, filePersistence, memoryPersistence } from '../store/persistence.js';
 import { prepareDataPath, systemReason, unusableDataFile } from './data-path.js';
 import { openStore } from '../store/store.js';
@@ -116,20 +116,21 @@ function drain(servers: Server[]): Promise<void> {
 export async function runServer(config: Config): Promise<void> {
   // Signals are taken from the start: one that arrives while starting up stops the sandbox as
   // soon as it is up, instead of killing it halfway through writing a new data file.
-  let stopping = false;
+  let stopping: NodeJS.Signals | undefined;
   let stop: (() => void) | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
       process.stderr.write(`parcel-sandbox: ${signal} again; exiting without waiting\n`);
       process.exit(1);
     }
-    stopping = true;
+    stopping = signal;
     stop?.();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const logger = await createLogger(config.logLevel);
+  const format = logFormatOf(config.logFormat);
+  const logger = createLogger(config.logLevel, format);
   const { store, keys } = await openData(config);
   const services = createServices({ store, clock: createClock(), keys, config, logger });
   const app = createApp(services);
@@ -144,7 +145,11 @@ export async function runServer(config: Config): Promise<void> {
     void drain(auth ? [api.server, auth.server] : [api.server])
       .then(() => store.close())
       .then(
-        () => process.exit(0),
+        () => {
+          const data = store.location === 'memory' ? 'the data was in memory and is gone' : `data file written: ${store.location}`;
+          logger.info({ signal: stopping, data: store.location }, `parcel-sandbox stopped on ${stopping}; ${data}`);
+          process.exit(0);
+        },
         (error: unknown) => {
           process.stderr.write(`parcel-sandbox: could not close the data: ${(error as Error).message}\n`);
           process.exit(1);
@@ -152,5 +157,24 @@ export async function runServer(config: Config): Promise<void> {
       );
   };
   if (stopping) return stop();
-  process.stdout.write(banner(`http://${host}:${api.port}`, config.publicUrl, store.location, auth && `http://${host}:${auth.port}`, config));
+  const local = `http://${host}:${api.port}`;
+  const text = banner(local, config.publicUrl, store.location, auth && `http://${host}:${auth.port}`, config);
+  if (format === 'pretty') {
+    process.stdout.write(text);
+    return;
+  }
+  // Piped, stdout holds JSON lines only: people read the banner on stderr, tools the line on stdout.
+  process.stderr.write(text);
+  const url = config.publicUrl ?? local;
+  logger.info(
+    {
+      url: local,
+      public_url: config.publicUrl,
+      data: store.location,
+      docs: `${url}/docs`,
+      openapi: `${url}/openapi.json`,
+      auth_url: auth && `http://${host}:${auth.port}`,
+    },
+    `parcel-sandbox listening on ${local}`,
+  );
 }

@@ -1,15 +1,22 @@
 import { memoryPersistence, type Persistence } from '../../src/store/persistence.js';
 
-/** A persistence whose writes wait until `release()`: a request that writes stays "running". */
+/**
+ * A persistence whose writes wait until `release()`: a request that writes stays "running".
+ * `reached()` resolves once a write is waiting at the gate, so a test knows the request got
+ * that far without sleeping.
+ */
 export function gatedPersistence() {
   const inner = memoryPersistence();
   let gate: Promise<void> = Promise.resolve();
   let open = () => {};
+  let arrived = () => {};
+  let waiting: Promise<void> = Promise.resolve();
   const persistence: Persistence = {
     location: 'gated memory',
     load: () => inner.load(),
     append: (ops) => inner.append(ops),
     flush: async (snapshot) => {
+      arrived();
       await gate;
       await inner.flush(snapshot);
     },
@@ -21,7 +28,10 @@ export function gatedPersistence() {
     persistence,
     hold: () => {
       gate = new Promise((resolve) => (open = resolve));
+      waiting = new Promise((resolve) => (arrived = resolve));
     },
+    /** Resolves once a write is held at the gate (after `hold()`). */
+    reached: () => waiting,
     release: () => open(),
   };
 }

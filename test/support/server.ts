@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -7,52 +8,85 @@ export interface RunningServer {
   url: string;
   process: ChildProcess;
   output(): string;
+  /** Resolves once the output (stdout and stderr) holds `text`; rejects when the server exits first. */
+  waitFor(text: string): Promise<void>;
   /** Sends a signal and waits for the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** How the CLI is run: from source through tsx, unless a test names a built entry file. */
-const FROM_SOURCE = ['--import', 'tsx', 'src/main.ts'];
+/**
+ * How long a child process may run before it is killed: a reaper for a hung process, longer than
+ * any test's timeout, so that it never decides a test's outcome (the test's own timeout does).
+ */
+export const REAP_AFTER_MS = 180_000;
+
+/** Resolves once `read()` matches `pattern`, checked whenever `child` writes; rejects when it exits first. */
+export function outputMatching(child: ChildProcess, read: () => string, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = pattern.exec(read());
+      if (!match) return false;
+      child.stdout?.off('data', check);
+      child.stderr?.off('data', check);
+      child.off('close', exit);
+      resolve(match);
+      return true;
+    };
+    const exit = () => {
+      if (!check()) reject(new Error(`exited (${child.exitCode ?? child.signalCode}) before writing ${pattern}:\n${read()}`));
+    };
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    // 'close' comes once the process has exited and its output has been read to the end.
+    child.once('close', exit);
+    const closed = (child.exitCode !== null || child.signalCode !== null) && child.stdout?.closed !== false && child.stderr?.closed !== false;
+    if (closed) exit();
+    else check();
+  });
+}
+
+/** How the CLI is run: the bundle of the current sources this run made (test/global-setup.ts), unless a test names another entry file. */
+export const cliEntry = (): string[] => [inject('cliEntry')];
 
 /** Runs the CLI as a user would and resolves once it listens. */
-export function startServer(env: Record<string, string>, args: string[] = [], entry: string[] = FROM_SOURCE): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>, args: string[] = [], entry: string[] = cliEntry()): Promise<RunningServer> {
   const child = spawn(process.execPath, [...entry, ...args], {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 15000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({
-          url: match[1]!,
-          process: child,
-          output: () => output,
-          stop: async (signal = 'SIGTERM') => {
-            if (child.exitCode === null) child.kill(signal);
-            return exited;
-          },
-        });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
+  const reaper = setTimeout(() => child.kill('SIGKILL'), REAP_AFTER_MS);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(reaper);
+      resolve(code);
+    }),
+  );
+  // Listeners in this order: the output is collected before anything waiting on it looks.
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const read = () => output;
+  const [, url] = await outputMatching(child, read, /listening on (http:\/\/\S+)/).catch((error: Error) => {
+    throw new Error(`server did not start: ${error.message}`);
   });
+  return {
+    url: url!,
+    process: child,
+    output: read,
+    waitFor: async (text) => {
+      await outputMatching(child, read, new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    },
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
 }
 
 /** Runs the CLI expecting it to fail; resolves with its exit code and output. */
 export function runToExit(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [...FROM_SOURCE, ...args], {
+  const child = spawn(process.execPath, [...cliEntry(), ...args], {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -60,10 +94,10 @@ export function runToExit(env: Record<string, string>, args: string[] = []): Pro
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+  const reaper = setTimeout(() => child.kill('SIGKILL'), REAP_AFTER_MS);
   return new Promise((resolve) =>
     child.on('exit', (code) => {
-      clearTimeout(timer);
+      clearTimeout(reaper);
       resolve({ code, output });
     }),
   );

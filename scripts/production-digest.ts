@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import { format } from 'prettier';
+
+/**
+ * What the running sandbox needs of production's contract (reference/production-contract.json,
+ * 300 KB it does not ship): the operations production publishes and what it marks deprecated,
+ * with where a request uses each deprecated thing. Written into
+ * src/fixtures/reference/production-operations.ts by `npm run production:digest`;
+ * test/production-digest.test.ts fails when that file is not what this makes of the contract.
+ */
+
+type Node = { deprecated?: boolean; type?: string | string[]; enum?: unknown[]; members?: Record<string, Node> } & Record<string, unknown>;
+type RequestDoc = { data?: string; type?: string; attributes_read_only?: string[]; relationships?: Record<string, string>; meta?: Node } & Record<
+  string,
+  unknown
+>;
+type Operation = {
+  deprecated?: boolean;
+  query?: Record<string, Node>;
+  headers?: Record<string, Node>;
+  request?: { content?: Record<string, RequestDoc | Node> };
+};
+type Resource = { attributes?: Record<string, Node>; relationships?: Record<string, Node> };
+type Contract = {
+  source: { version: string };
+  resources: Record<string, Resource>;
+  operations: Record<string, Operation>;
+};
+
+export const CONTRACT_FILE = new URL('../reference/production-contract.json', import.meta.url);
+export const DIGEST_FILE = new URL('../src/fixtures/reference/production-operations.ts', import.meta.url);
+
+/** Where a request uses a deprecated thing: the operation itself, a query parameter, a header, or a member of the body. */
+export type DigestUse =
+  | { operation: string; in: 'operation' }
+  | { operation: string; in: 'query'; name: string }
+  | { operation: string; in: 'header'; name: string; values?: string[] }
+  | { operation: string; in: 'body'; pointer: string };
+
+export interface DigestDeprecation {
+  id: string;
+  /** What production marks: an operation, a query parameter, a header, a request member, a resource's attribute or relationship. */
+  kind: 'operation' | 'query' | 'header' | 'member' | 'attribute' | 'relationship';
+  /** The requests that use it; none for a member production only answers with. */
+  uses: DigestUse[];
+}
+
+/** Every `deprecated: true` under a request body's meta, as JSON pointers below `/meta`. */
+function deprecatedMembers(node: Node | undefined, pointer: string): string[] {
+  if (!node?.members) return [];
+  return Object.entries(node.members).flatMap(([name, member]) => {
+    const at = `${pointer}/${name}`;
+    return [...(member.deprecated ? [at] : []), ...deprecatedMembers(member, at)];
+  });
+}
+
+/** The JSON:API request documents of an operation that carry one resource of `type`. */
+function requestDocuments(operation: Operation, type: string): RequestDoc[] {
+  return Object.values(operation.request?.content ?? {}).filter(
+    (doc): doc is RequestDoc => (doc as RequestDoc).type === type && (doc as RequestDoc).data === 'one',
+  );
+}
+
+/** The deprecations of production's contract, in the order the contract lists them. */
+export function deprecationsOf(contract: Contract): DigestDeprecation[] {
+  const found: DigestDeprecation[] = [];
+  const operations = Object.entries(contract.operations);
+  for (const [type, resource] of Object.entries(contract.resources)) {
+    for (const [where, kind] of [
+      ['attributes', 'attribute'],
+      ['relationships', 'relationship'],
+    ] as const) {
+      for (const [name, node] of Object.entries(resource[where] ?? {})) {
+        if (!node.deprecated) continue;
+        const uses: DigestUse[] = [];
+        for (const [key, operation] of operations) {
+          for (const doc of requestDocuments(operation, type)) {
+            const sendable = where === 'attributes' ? !(doc.attributes_read_only ?? []).includes(name) : name in (doc.relationships ?? {});
+            if (sendable) uses.push({ operation: key, in: 'body', pointer: `/data/${where}/${name}` });
+          }
+        }
+        found.push({ id: `${type}.${name}`, kind, uses });
+      }
+    }
+  }
+  for (const [key, operation] of operations) {
+    if (operation.deprecated) found.push({ id: key, kind: 'operation', uses: [{ operation: key, in: 'operation' }] });
+    for (const [name, node] of Object.entries(operation.query ?? {})) {
+      if (node.deprecated) found.push({ id: `${key} ${name}`, kind: 'query', uses: [{ operation: key, in: 'query', name }] });
+    }
+    for (const [name, node] of Object.entries(operation.headers ?? {})) {
+      if (!node.deprecated) continue;
+      const values = Array.isArray(node.enum) ? node.enum.map(String) : undefined;
+      found.push({ id: `${key} ${name}`, kind: 'header', uses: [{ operation: key, in: 'header', name, ...(values ? { values } : {}) }] });
+    }
+    for (const doc of Object.values(operation.request?.content ?? {})) {
+      for (const pointer of deprecatedMembers((doc as RequestDoc).meta, '/meta')) {
+        found.push({ id: `${key} ${pointer}`, kind: 'member', uses: [{ operation: key, in: 'body', pointer }] });
+      }
+    }
+  }
+  return found;
+}
+
+/** The date of production's document (its version names it: `... (develop @ dd59758, 2026-06-23)`), as Unix seconds. */
+export function documentDate(version: string): number {
+  const date = /(\d{4}-\d{2}-\d{2})\)?\s*$/.exec(version)?.[1];
+  if (!date) throw new Error(`production's document version names no date: ${version}`);
+  return Date.parse(`${date}T00:00:00Z`) / 1000;
+}
+
+/** The text of src/fixtures/reference/production-operations.ts, as Prettier writes it (its folder is one .prettierignore skips). */
+export async function digestSource(contract: Contract = JSON.parse(readFileSync(CONTRACT_FILE, 'utf8')) as Contract): Promise<string> {
+  const json = (value: unknown) => JSON.stringify(value);
+  const lines = [
+    '// Made by `npm run production:digest` (scripts/production-digest.ts) from reference/production-contract.json: do not edit.',
+    '// test/production-digest.test.ts fails when this is not what the contract says.',
+    '',
+    '/** Where a request uses a deprecated thing of production: the operation, a query parameter, a header (with one of `values`), or a body member. */',
+    'export type ProductionUse =',
+    "  | { operation: string; in: 'operation' }",
+    "  | { operation: string; in: 'query'; name: string }",
+    "  | { operation: string; in: 'header'; name: string; values?: readonly string[] }",
+    "  | { operation: string; in: 'body'; pointer: string };",
+    '',
+    '/** One thing production marks deprecated, with the requests that use it (none for what production only answers with). */',
+    'export interface ProductionDeprecation {',
+    '  id: string;',
+    "  kind: 'operation' | 'query' | 'header' | 'member' | 'attribute' | 'relationship';",
+    '  uses: readonly ProductionUse[];',
+    '}',
+    '',
+    "/** Production's document: its version, and its date (Unix seconds), the latest a deprecation in it can have begun. */",
+    `export const PRODUCTION_DOCUMENT = { version: ${json(contract.source.version)}, date: ${documentDate(contract.source.version)} } as const;`,
+    '',
+    '/** Every operation production publishes, as the contract names it (method and path). */',
+    'export const PRODUCTION_OPERATIONS: readonly string[] = [',
+    ...Object.keys(contract.operations).map((key) => `  ${json(key)},`),
+    '];',
+    '',
+    '/** The query parameters production documents, by operation (operations without any left out). */',
+    'export const PRODUCTION_QUERY: Readonly<Record<string, readonly string[]>> = {',
+    ...Object.entries(contract.operations)
+      .filter(([, operation]) => Object.keys(operation.query ?? {}).length > 0)
+      .map(([key, operation]) => `  ${json(key)}: ${json(Object.keys(operation.query ?? {}))},`),
+    '};',
+    '',
+    '/** Everything production marks deprecated. */',
+    'export const PRODUCTION_DEPRECATIONS: readonly ProductionDeprecation[] = [',
+    ...deprecationsOf(contract).map((deprecation) => `  ${json(deprecation)},`),
+    '];',
+    '',
+  ];
+  const options = JSON.parse(readFileSync(new URL('../.prettierrc.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+  return format(lines.join('\n'), { ...options, parser: 'typescript' });
+}
