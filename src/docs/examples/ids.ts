@@ -3,6 +3,7 @@
 import type { CapabilityPage } from '../../domain/capabilities.js';
 import { defaultClients } from '../../fixtures/clients.js';
 import { exampleRowId } from '../../ids.js';
+import type { DemoOrderRecord } from '../../model/returns/order.js';
 import type { ReadView } from '../../store/store.js';
 
 /** One of the shop's orders, as a return names it. */
@@ -54,8 +55,10 @@ export interface ExampleIds {
   publicId(name: string, draw: number): string;
   /** The token of a public page (return portal, tracking page, payment page) of a row. */
   page(kind: CapabilityPage, id: string): string;
-  /** The shop's `index`-th order (oldest first). */
+  /** The shop's `index`-th order (oldest first); a stand-in order made by setup.ts when the shop has fewer (a tenant made through the controls has none). */
   order(index: number): ExampleOrder;
+  /** The order made for the examples' returns (setup.ts): a few items of which many may be returned. */
+  returnsOrder: ExampleOrder;
   /** A return reason the shop offers. */
   returnReason: { id: string; code: string };
   /** The shop's first return method that sends a label. */
@@ -111,6 +114,9 @@ export function exampleIds(view: ReadView, tenant: ExampleTenant, now: number, s
     publicId: (name, draw) => secrets.publicId(tenant.organizationId, name, draw),
     page: (kind, id) => secrets.page(kind, id),
     order: (index) => orderOf(view, tenant.shopId, index),
+    get returnsOrder() {
+      return markedOrder(view, tenant.shopId, ORDER_MARKS.returns);
+    },
     get returnReason() {
       // A reason the shop offers without questions to answer.
       const offered = new Set(
@@ -120,7 +126,7 @@ export function exampleIds(view: ReadView, tenant: ExampleTenant, now: number, s
           .map((row) => row.reason_id),
       );
       const reason = view.find('returnReasons', 'organization_id', tenant.organizationId).find((row) => offered.has(row.id));
-      return reason ? { id: reason.id, code: reason.code } : { id: exampleRowId(tenant.organizationId, 'return-reason'), code: 'arrived-damaged' };
+      return reason ? { id: reason.id, code: reason.code } : { id: exampleRowId(tenant.organizationId, 'return-reason-offered'), code: 'colour-differs' };
     },
     get returnMethod() {
       const method = view.find('returnMethods', 'shop_id', tenant.shopId).find((row) => row.return_type === 'shipment');
@@ -129,20 +135,45 @@ export function exampleIds(view: ReadView, tenant: ExampleTenant, now: number, s
   };
 }
 
-/** The shop's `index`-th demo order, or a stand-in when it has fewer (a tenant made later gets its orders from setup.ts). */
-function orderOf(view: ReadView, shopId: string, index: number): ExampleOrder {
-  const orders = [...view.find('demoOrders', 'shop_id', shopId)].sort((a, b) => Number(a.id) - Number(b.id));
-  const order = orders[index];
-  if (!order)
-    return {
-      reference: `order-${index + 1}`,
-      item: `order-${index + 1}-1`,
-      recipient: { first_name: 'Sam', last_name: 'Jansen', street_1: 'Damrak', city: 'Amsterdam', country_code: 'NL', email: 'sam@example.com' },
-    };
+/** The `outbound_shipment_identifier`s of the orders setup.ts makes: the examples' returns', and a stand-in first order. */
+export const ORDER_MARKS = { returns: 'EXAMPLE-RETURNS', standIn: 'EXAMPLE-ORDER' } as const;
+const marked = new Set<string | undefined>(Object.values(ORDER_MARKS));
+
+/** An order as an example names it. */
+function asExample(order: DemoOrderRecord): ExampleOrder {
   const { recipient_address: address } = order;
-  return {
-    reference: order.id,
-    item: order.items[0]!.id,
-    recipient: { ...address, email: address.email ?? 'consumer@example.com' },
-  };
+  return { reference: order.id, item: order.items[0]!.id, recipient: { ...address, email: address.email ?? 'consumer@example.com' } };
 }
+
+/** The shop's `index`-th demo order, or the stand-in order when it has fewer. */
+function orderOf(view: ReadView, shopId: string, index: number): ExampleOrder {
+  const orders = view
+    .find('demoOrders', 'shop_id', shopId)
+    .filter((order) => !marked.has(order.outbound_shipment_identifier))
+    .sort((a, b) => Number(a.id) - Number(b.id));
+  const order = orders[index];
+  return order ? asExample(order) : markedOrder(view, shopId, ORDER_MARKS.standIn);
+}
+
+/**
+ * An order setup.ts made, or a stand-in before it is made: its reference is a number the sandbox
+ * hands out when the order is made, so a document names it only once the tenant's example rows
+ * exist (a visitor's exist before the page shows them).
+ */
+function markedOrder(view: ReadView, shopId: string, mark: string): ExampleOrder {
+  const order = view.find('demoOrders', 'shop_id', shopId).find((row) => row.outbound_shipment_identifier === mark);
+  if (order) return asExample(order);
+  return { reference: 'order-1', item: 'order-1-1', recipient: exampleConsumer };
+}
+
+/** The consumer of the orders setup.ts makes. */
+export const exampleConsumer = {
+  first_name: 'Sam',
+  last_name: 'Jansen',
+  street_1: 'Damrak',
+  street_number: 20,
+  postal_code: '1012 LH',
+  city: 'Amsterdam',
+  country_code: 'NL',
+  email: 'sam.jansen@example.com',
+};

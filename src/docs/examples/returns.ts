@@ -3,23 +3,23 @@ import { checkoutPath } from '../../domain/returns/payments.js';
 import { recoveryMessage } from '../../domain/returns/recovery.js';
 import { sign } from '../../domain/returns/signing.js';
 import { warehouse } from './bodies.js';
-import type { ExampleIds } from './ids.js';
+import type { ExampleIds, ExampleOrder } from './ids.js';
 import { ref, type ExampleSet } from './types.js';
 
 const consumer = (ids: ExampleIds) => ids.order(0).recipient;
-const item = (ids: ExampleIds, order: number) => ({
-  id: ids.order(order).item,
+const item = (ids: ExampleIds, order: ExampleOrder) => ({
+  id: order.item,
   quantity: 1,
   reason: { code: ids.returnReason.code, comment: 'The colour differs from the photo.' },
   preferred_outcome: 'refund',
 });
 
-/** A return of the first item of the shop's `order`-th order, by its recipient, with the shop's first return method. */
-export function returnBody(ids: ExampleIds, order: number) {
+/** A return of the first item of `order`, by its recipient, with the shop's first return method that sends a label. */
+export function returnBody(ids: ExampleIds, order: ExampleOrder) {
   return {
     data: {
       type: 'returns',
-      attributes: { order_reference: ids.order(order).reference, consumer_address: ids.order(order).recipient, items: [item(ids, order)], locale: 'en-GB' },
+      attributes: { order_reference: order.reference, consumer_address: order.recipient, items: [item(ids, order)], locale: 'en-GB' },
       relationships: { shop: ref('shops', ids.shop), return_method: ref('return-methods', ids.returnMethod) },
     },
   };
@@ -154,7 +154,7 @@ export const returnsExamples: ExampleSet = {
     },
   }),
   listReturns: (ids) => ({ query: { 'filter[shop]': ids.shop } }),
-  createReturn: (ids) => ({ headers: { 'Accept-Language': 'en-GB' }, body: returnBody(ids, 3) }),
+  createReturn: (ids) => ({ headers: { 'Accept-Language': 'en-GB' }, body: returnBody(ids, ids.order(3)) }),
   getReturn: (ids) => ({ path: { return_id: ids.made('return') } }),
   approveReturn: (ids) => ({ path: { return_id: ids.made('return') } }),
   rejectReturn: (ids) => ({ path: { return_id: ids.made('return-to-reject') }, body: { data: { message: 'The item was used.' } } }),
@@ -180,5 +180,5 @@ export const returnsExamples: ExampleSet = {
   countReturnReportEntries: (ids) => ({ body: { data: { type: 'return-reports', attributes: { filters: reportFilters(ids) } } } }),
   getReturnReport: (ids) => ({ path: { report_id: ids.made('return-report') } }),
   deleteReturnReport: (ids) => ({ path: { report_id: ids.made('return-report-to-delete') } }),
-  downloadReturnReport: (ids) => ({ path: { report_id: ids.made('return-report'), file_id: ids.made('return-report', 1) } }),
+  downloadReturnReport: (ids) => ({ path: { report_id: ids.made('return-report'), file_id: ids.made('return-reports-generated', 0) } }),
 };

@@ -11,7 +11,7 @@ import { TINY_PNG } from './account.js';
 import { anna, collectionBody, contractShipmentBody, shipmentBody, warehouse } from './bodies.js';
 import { returnBody } from './returns.js';
 import { ref } from './types.js';
-import type { ExampleIds } from './ids.js';
+import { exampleConsumer, ORDER_MARKS, type ExampleIds } from './ids.js';
 
 /** One row (or a few) made for the examples: a request whose ids follow from the tenant and `name`. */
 export interface SetupStep {
@@ -100,15 +100,47 @@ const method = (title: string) => (ids: ExampleIds) => ({
   },
 });
 /**
- * A tenant the examples of the tenant and organization deletions remove (admin operations), made
- * for a seeded organization only: a tenant made through the controls (a visitor's) gets none, so
- * visitors never hold more than their one place under MAX_TENANTS.
+ * A tenant the examples of the tenant and organization deletions remove (admin operations). For a
+ * tenant made through the controls (a visitor's) it ends when that tenant does and is made only
+ * while the cap leaves room for it without making another tenant give way.
  */
 const scratchTenant = (name: string) => async (services: Services, ids: ExampleIds) => {
   const { createTenant } = await import('../../controls/tenants.js');
-  const { tenantEntry } = await import('../../domain/tenant-lifetime.js');
-  if (tenantEntry(services.store, ids.organization)) return undefined;
-  return createTenant(services, { name });
+  const { apiTenants, tenantEntry } = await import('../../domain/tenant-lifetime.js');
+  const owner = tenantEntry(services.store, ids.organization);
+  if (!owner) return createTenant(services, { name });
+  if (apiTenants(services.store).length >= services.config.maxTenants) return undefined;
+  const ttl = owner.expires_at === undefined ? undefined : owner.expires_at - services.clock.now();
+  if (ttl !== undefined && ttl <= 0) return undefined;
+  return createTenant(services, { name, ...(ttl !== undefined ? { ttl } : {}) }, { visitor: owner.visitor === true });
+};
+
+/** A demo order of the shop to the example consumer, marked for ids.ts to find: `quantity` tea towels. */
+const exampleOrder = (mark: string, quantity: number) => (ids: ExampleIds) => ({
+  data: {
+    type: 'demo-orders',
+    attributes: {
+      recipient_address: exampleConsumer,
+      items: [
+        {
+          sku: 'TOWEL-3',
+          name: 'Tea towels',
+          description: 'Linen tea towel',
+          quantity,
+          item_price: { amount: 1295, currency: 'EUR' },
+          item_weight: { amount: 150, unit: 'g' },
+        },
+      ],
+      outbound_shipment_identifier: mark,
+    },
+    relationships: { shop: ref('shops', ids.shop) },
+  },
+});
+
+/** The return shipment of a return, as a list of job subjects (none when it has none). */
+const returnShipment = (services: Services, returnId: string): string[] => {
+  const shipmentId = services.store.get('returns', returnId)?.shipment_id;
+  return shipmentId ? [shipmentId] : [];
 };
 
 /** Every step, in the order they run; an example names a row by the step's name (`ids.made(name)`). */
@@ -131,6 +163,13 @@ export const setupSteps: readonly SetupStep[] = [
   post('collection-parcel', '/shipments', (ids) => contractShipmentBody(ids, 'postnl', 'postnl-parcel-standard', 'ORDER-2003')),
   post('collection', '/collections', (ids) => collectionBody(ids, 'postnl', 3, 'Warehouse pick-up')),
   post('collection-to-delete', '/collections', (ids) => collectionBody(ids, 'postnl', 4, 'Extra pick-up')),
+  // A registered parcel in the collection (PostNL takes only parcels not registered yet: it joins
+  // as it is registered), so the collection gets a manifest, and one made now for its file.
+  post('collection-registered', '/registered-shipments', (ids) => {
+    const body = contractShipmentBody(ids, 'postnl', 'postnl-parcel-standard', 'ORDER-2004');
+    return { data: { ...body.data, relationships: { ...body.data.relationships, collection: ref('collections', ids.made('collection')) } } };
+  }),
+  post('collection-manifest', '/create-manifest-for-collection', (ids) => ({ data: { collection_id: ids.made('collection') } })),
   post('collection-schedule', '/collection-schedules', (ids) => ({
     data: {
       type: 'collection-schedules',
@@ -182,10 +221,53 @@ export const setupSteps: readonly SetupStep[] = [
   post('return-reason-to-delete', '/returns/v1/reasons', reason('old-reason')),
   post('return-method', '/returns/v1/return-methods', method('Return to the warehouse')),
   post('return-method-to-delete', '/returns/v1/return-methods', method('Old method')),
-  post('return', '/returns/v1/returns', (ids) => returnBody(ids, 0)),
-  post('return-to-reject', '/returns/v1/returns', (ids) => returnBody(ids, 0)),
-  post('return-to-charge', '/returns/v1/returns', (ids) => returnBody(ids, 1)),
-  post('return-to-pay', '/returns/v1/returns', (ids) => returnBody(ids, 2)),
+  // A reason the shop offers, for a shop with none yet (a tenant made through the controls).
+  post('return-reason-offered', '/returns/v1/reasons', reason('colour-differs')),
+  post(
+    'shop-offers-reason',
+    (ids) => `/returns/v1/shops/${ids.shop}/reasons`,
+    (ids) => ({ data: { return_reason_ids: [ids.made('return-reason-offered')] } }),
+  ),
+  // The order the returns below are of: an item of which many may be returned. Its reference is
+  // the next order number, so no example names it; the stand-in first order is for a shop without
+  // orders of its own (a tenant made through the controls): the examples that read an order name it.
+  post('returns-order', '/returns/v1/demo-orders', exampleOrder(ORDER_MARKS.returns, 20)),
+  post('stand-in-order', '/returns/v1/demo-orders', exampleOrder(ORDER_MARKS.standIn, 2)),
+  post('return', '/returns/v1/returns', (ids) => returnBody(ids, ids.returnsOrder)),
+  // An open return of the shop's first order: the order may be allowed a reissue.
+  post('return-of-first-order', '/returns/v1/returns', (ids) => returnBody(ids, ids.order(0))),
+  // An approved return whose method has a recovery service: it may ask for a recovery shipment.
+  post('return-method-recovery', '/returns/v1/return-methods', (ids) => ({
+    data: {
+      type: 'return-methods',
+      attributes: { return_type: 'shipment', title: 'Return label with a spare', description: 'A new label if the first is lost.', country_codes: ['NL'] },
+      relationships: {
+        shop: ref('shops', ids.shop),
+        service: ref('services', ids.service('postnl-parcel-standard')),
+        contract: ref('contracts', ids.brokerContract('postnl')),
+        recovery_service: ref('services', ids.service('postnl-parcel-standard')),
+        recovery_contract: ref('contracts', ids.brokerContract('postnl')),
+      },
+    },
+  })),
+  post('return-to-recover', '/returns/v1/returns', (ids) => {
+    const body = returnBody(ids, ids.returnsOrder);
+    return { data: { ...body.data, relationships: { ...body.data.relationships, return_method: ref('return-methods', ids.made('return-method-recovery')) } } };
+  }),
+  post('return-to-recover-approve', (ids) => `/returns/v1/returns/${ids.made('return-to-recover')}/approve`),
+  // An approved return whose label the carrier refused (its tag is a sandbox trigger): it may be retried.
+  post('return-tag-failing', '/returns/v1/tags', tag('sandbox:registration-failed')),
+  post('return-failed', '/returns/v1/returns', (ids) => returnBody(ids, ids.returnsOrder)),
+  post(
+    'return-failed-tag',
+    (ids) => `/returns/v1/returns/${ids.made('return-failed')}/tag`,
+    (ids) => ({ data: { return_tag_ids: [ids.made('return-tag-failing')] } }),
+  ),
+  post('return-failed-approve', (ids) => `/returns/v1/returns/${ids.made('return-failed')}/approve`),
+  { ...post('return-failed-registration', ''), make: (services, ids) => services.jobs.runEarly(returnShipment(services, ids.made('return-failed'))) },
+  post('return-to-reject', '/returns/v1/returns', (ids) => returnBody(ids, ids.returnsOrder)),
+  post('return-to-charge', '/returns/v1/returns', (ids) => returnBody(ids, ids.returnsOrder)),
+  post('return-to-pay', '/returns/v1/returns', (ids) => returnBody(ids, ids.returnsOrder)),
   post(
     'return-to-pay-request',
     (ids) => `/returns/v1/returns/${ids.made('return-to-pay')}/request-payment`,
@@ -193,7 +275,7 @@ export const setupSteps: readonly SetupStep[] = [
       data: { return_payment: { amount: 495, currency: 'EUR' } },
     }),
   ),
-  post('return-to-settle', '/returns/v1/returns', (ids) => returnBody(ids, 3)),
+  post('return-to-settle', '/returns/v1/returns', (ids) => returnBody(ids, ids.returnsOrder)),
   post(
     'return-to-settle-request',
     (ids) => `/returns/v1/returns/${ids.made('return-to-settle')}/request-payment`,
@@ -207,6 +289,11 @@ export const setupSteps: readonly SetupStep[] = [
   post('return-report-to-delete', '/returns/v1/reports', (ids) => ({
     data: { type: 'return-reports', attributes: { name: 'Old report', filters: { shops: [ids.shop] } } },
   })),
+  // Reports are generated a few seconds later on the sandbox clock: these are generated now.
+  {
+    ...post('return-reports-generated', ''),
+    make: (services, ids) => services.jobs.runEarly([ids.made('return-report'), ids.made('return-report-to-delete')]),
+  },
 ];
 
 /** The setting that says a tenant's example rows were made. */
