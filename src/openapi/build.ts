@@ -98,7 +98,12 @@ export interface OperationExample {
   query?: Record<string, string | number | boolean>;
   headers?: Record<string, string>;
   body?: unknown;
+  /** Executed with the admin token: the document says so in `x-example-token` (the page then sends it). */
+  admin?: true;
 }
+
+/** The operation extension that says an example is meant for the admin token (the SandboxAdmin scheme). */
+export const EXAMPLE_TOKEN = 'x-example-token';
 
 /** The parameter with the example's value for it, when the example has one. */
 function withExample(parameter: ParameterObject, example: OperationExample | undefined): ParameterObject {
@@ -234,6 +239,7 @@ function operation(endpoint: Endpoint, example?: OperationExample): OperationObj
     responses: responses(endpoint),
   };
   if (endpoint.description) op.description = endpoint.description;
+  if (example?.admin) op[EXAMPLE_TOKEN] = 'SandboxAdmin';
   if (deprecatedOperations.has(servedOperation(endpoint).operation)) op.deprecated = true;
   if (endpoint.body) {
     const types = endpoint.bodyFormat === 'json-or-form' ? ['application/json', 'application/x-www-form-urlencoded'] : [JSONAPI_MEDIA_TYPE, 'application/json'];
