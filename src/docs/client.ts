@@ -80,7 +80,47 @@ export const docsScript = String.raw`'use strict';
     };
     var converted = convert(spec);
     converted.openapi = '3.0.3';
-    return converted;
+    return sharedResponses(converted);
+  }
+
+  /**
+   * Answers that many operations document alike (the 401, 406, 429, 503 ...: half of the
+   * document's bytes) become one entry of components.responses each, referenced: Swagger UI
+   * turns the whole document into immutable maps before it shows anything, and resolves an
+   * operation's references only when it is opened.
+   */
+  function sharedResponses(spec) {
+    var seen = {};
+    var each = function (visit) {
+      for (var path in spec.paths) {
+        for (var method in spec.paths[path]) {
+          var responses = spec.paths[path][method].responses || {};
+          for (var status in responses) visit(responses, status);
+        }
+      }
+    };
+    each(function (responses, status) {
+      var key = status + JSON.stringify(responses[status]);
+      seen[key] = seen[key] || { status: status, count: 0 };
+      seen[key].count += 1;
+    });
+    spec.components = spec.components || {};
+    spec.components.responses = spec.components.responses || {};
+    var names = {};
+    var taken = {};
+    for (var key in seen) {
+      if (seen[key].count < 2) continue;
+      var status = seen[key].status;
+      taken[status] = (taken[status] || 0) + 1;
+      names[key] = 'Status' + status + (taken[status] > 1 ? '-' + taken[status] : '');
+    }
+    each(function (responses, status) {
+      var key = status + JSON.stringify(responses[status]);
+      if (!names[key]) return;
+      spec.components.responses[names[key]] = responses[status];
+      responses[status] = { $ref: '#/components/responses/' + names[key] };
+    });
+    return spec;
   }
 
   /** Replaces example values of the default tenant by the visitor's, only inside examples. */

@@ -55,6 +55,7 @@ function page(visitor: boolean): string {
 <title>parcel-sandbox API reference</title>
 <link rel="icon" type="image/png" sizes="32x32" href="${assetHref('favicon-32x32.png')}">
 <link rel="icon" type="image/png" sizes="16x16" href="${assetHref('favicon-16x16.png')}">
+<link rel="preload" href="openapi.json" as="fetch" crossorigin="anonymous">
 <link rel="stylesheet" href="${assetHref('swagger-ui.css')}">
 <link rel="stylesheet" href="${assetHref('docs.css')}">
 </head>
