@@ -84,6 +84,26 @@ describe('the examples of the API reference', () => {
     expect(failures).toEqual([]);
   }, 60000);
 
+  it('are made again after a reset of the tenant, which removed them', async () => {
+    const sandbox = await testSandbox({ config: { adminToken: ADMIN } });
+    const token = await sandbox.token();
+    const ids = exampleIds(sandbox.store, { ...defaultTenant(sandbox.store) }, TEST_NOW, secretsOf(sandbox));
+    const shipment = `/shipments/${ids.made('shipment')}`;
+    expect((await sandbox.request('POST', '/_sandbox/examples', { token, body: {}, headers: { 'content-type': 'application/json' } })).body).toMatchObject({
+      made: true,
+      failed: [],
+    });
+    expect((await sandbox.get(shipment, token)).status).toBe(200);
+    const reset = await sandbox.request('POST', '/_sandbox/reset', { token, body: { client_id: ids.client }, headers: { 'content-type': 'application/json' } });
+    expect(reset.status, reset.text).toBe(200);
+    expect((await sandbox.get(shipment, token)).status).toBe(404);
+    expect((await sandbox.request('POST', '/_sandbox/examples', { token, body: {}, headers: { 'content-type': 'application/json' } })).body).toMatchObject({
+      made: true,
+      failed: [],
+    });
+    expect((await sandbox.get(shipment, token)).status).toBe(200);
+  }, 60000);
+
   it("all succeed in a fresh visitor tenant, with the visitor's values in place of the default tenant's", async () => {
     const sandbox = await testSandbox({ config: { adminToken: ADMIN, tenantPerVisitor: true, visitorTtl: 900 } });
     const answer = await sandbox.request('POST', '/_sandbox/visitor', { headers: { origin: 'http://sandbox.test' } });

@@ -169,7 +169,7 @@ export const docsScript = String.raw`'use strict';
   /** Makes the example rows of the token's tenant before its first request (once per token). */
   async function prepareExamples(request) {
     var auth = request.headers && (request.headers.Authorization || request.headers.authorization);
-    if (config.visitorUrl || !auth || prepared[auth] || /\/(access-token|_sandbox\/examples)$/.test(new URL(request.url).pathname)) return request;
+    if (!auth || prepared[auth] || /\/(access-token|_sandbox\/examples)$/.test(new URL(request.url).pathname)) return request;
     prepared[auth] = true;
     try {
       await fetch(controlUrl(config.examplesUrl), { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json', Accept: 'application/json' }, body: '{}' });
@@ -203,6 +203,8 @@ export const docsScript = String.raw`'use strict';
       },
       requestInterceptor: prepareExamples,
       responseInterceptor: function (response) {
+        // A reset removed the example rows: the next Execute makes them again.
+        if (response.ok && /\/_sandbox\/reset$/.test(new URL(response.url, window.location.href).pathname)) prepared = {};
         if (config.visitorUrl && response.status === 401 && !renewing && visitorGone(response)) {
           renewing = true;
           useVisitor(true, 'Your visitor tenant had expired; a new one is ready: Execute again. ').then(function () {

@@ -7,6 +7,7 @@ import { withExampleIds } from '../../ids.js';
 import { scopes } from '../../model/tenancy.js';
 import type { Services } from '../../services.js';
 import { getSetting, putSetting } from '../../store/settings.js';
+import type { Tx } from '../../store/store.js';
 import { TINY_PNG } from './account.js';
 import { anna, collectionBody, contractShipmentBody, shipmentBody, warehouse } from './bodies.js';
 import { returnBody } from './returns.js';
@@ -21,6 +22,8 @@ export interface SetupStep {
   body?: (ids: ExampleIds) => unknown;
   /** Sent with the admin token (or none, on a sandbox without one): a broker's operation. */
   admin?: true;
+  /** A row a tenant reset leaves (the broker's, another tenant): made again only when it is gone. */
+  made?: (services: Services, ids: ExampleIds) => boolean;
   /** Instead of a request: made in process (a tenant, which only the controls make). */
   make?: (services: Services, ids: ExampleIds) => Promise<unknown>;
 }
@@ -137,6 +140,9 @@ const exampleOrder = (mark: string, quantity: number) => (ids: ExampleIds) => ({
   },
 });
 
+/** Whether the tenant a step made (its first id is the organization's) still exists. */
+const organizationExists = (name: string) => (services: Services, ids: ExampleIds) => services.store.get('organizations', ids.made(name)) !== undefined;
+
 /** The return shipment of a return, as a list of job subjects (none when it has none). */
 const returnShipment = (services: Services, returnId: string): string[] => {
   const shipmentId = services.store.get('returns', returnId)?.shipment_id;
@@ -212,9 +218,10 @@ export const setupSteps: readonly SetupStep[] = [
       },
     })),
     admin: true,
+    made: (services, ids) => services.store.get('contractTemplates', ids.made('template-to-delete')) !== undefined,
   },
-  { ...post('organization-to-delete', ''), make: scratchTenant('Organization to delete') },
-  { ...post('tenant-to-delete', ''), make: scratchTenant('Tenant to delete') },
+  { ...post('organization-to-delete', ''), make: scratchTenant('Organization to delete'), made: organizationExists('organization-to-delete') },
+  { ...post('tenant-to-delete', ''), make: scratchTenant('Tenant to delete'), made: organizationExists('tenant-to-delete') },
   post('return-question', '/returns/v1/questions', question('gift-wrapped')),
   post('return-question-to-delete', '/returns/v1/questions', question('old-question')),
   post('return-reason', '/returns/v1/reasons', reason('arrived-damaged')),
@@ -299,6 +306,11 @@ export const setupSteps: readonly SetupStep[] = [
 /** The setting that says a tenant's example rows were made. */
 const madeSetting = (organizationId: string) => `docs-examples:${organizationId}`;
 
+/** Forgets that a tenant's example rows were made: its reset removed them, the next page makes them again. */
+export function forgetExampleRows(tx: Tx, organizationId: string): void {
+  if (tx.get('settings', madeSetting(organizationId))) tx.remove('settings', madeSetting(organizationId));
+}
+
 /** Whether the example rows of a tenant exist (were made and not reset since). */
 export function examplesMade(services: Services, organizationId: string): boolean {
   return getSetting<boolean>(services.store, madeSetting(organizationId)) === true;
@@ -326,6 +338,7 @@ export async function makeExampleRows(
   });
   const admin = services.config.adminToken;
   for (const step of setupSteps) {
+    if (step.made?.(services, ids)) continue;
     if (step.make) {
       await withExampleIds(ids.organization, step.name, () => step.make!(services, ids));
       continue;
