@@ -13,9 +13,10 @@ import { copyData, seedWithSummary } from './lib/data.js';
 import { args, BASE_SHIPMENTS, GROWTH_SIZES } from './lib/options.js';
 import { killChildren, log } from './lib/processes.js';
 import { writeResults } from './report/results.js';
-import { checkTargets, hostileTargets, slowNote } from './report/targets.js';
+import { checkTargets, docsTarget, hostileTargets, slowNote } from './report/targets.js';
 import { hostileLines, report } from './report/text.js';
 import { meanBaseline, measureBaseline, measureTinyBaseline, sameDocument } from './scenarios/baseline.js';
+import { docsPage, docsPageLine } from './scenarios/docs-page.js';
 import { growthPoints } from './scenarios/growth.js';
 import { hostileBodies } from './scenarios/hostile.js';
 import { measureLogCost } from './scenarios/log-cost.js';
@@ -33,6 +34,16 @@ async function onlyHostile(dir: string, notes: string[]): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** `--only-docs`: the API reference page's time to interactive alone, its figures and target. */
+async function onlyDocs(dir: string, notes: string[]): Promise<void> {
+  const seeded = await seedWithSummary(dir, 'main', BASE_SHIPMENTS);
+  const docs = await docsPage(dir, await copyData(seeded.file, dir, 'pristine'));
+  if (!docs) return void process.stdout.write('API reference page: skipped (no Chromium)\n');
+  const target = docsTarget(docs);
+  const lines = [docsPageLine(docs), ...notes.map((note) => `note: ${note}`), `${target.ok ? 'PASS  ' : 'MISSED'}  ${target.text}`];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 async function main(): Promise<void> {
   const began = performance.now();
   const dir = await mkdtemp(join(tmpdir(), 'parcel-sandbox-bench-'));
@@ -41,6 +52,7 @@ async function main(): Promise<void> {
     const buildWarning = await build();
     if (buildWarning) notes.push(buildWarning);
     if (args['only-hostile']) return await onlyHostile(dir, notes);
+    if (args['only-docs']) return await onlyDocs(dir, notes);
 
     // 1. The baseline, measured again at the end; the tiny document is for reference.
     const seeded = await seedWithSummary(dir, 'main', BASE_SHIPMENTS);
@@ -66,6 +78,9 @@ async function main(): Promise<void> {
     // 5b. Memory while 1,000 ephemeral tenants with 20 shipments each come and go.
     const soak = args['skip-soak'] ? undefined : await tenantSoak(dir, pristine);
 
+    // 5c. The API reference page in headless Chromium.
+    const docs = args['skip-docs'] ? undefined : await docsPage(dir, pristine);
+
     // 6. Profiles.
     const profiles = args.profile ? await profileRuns(dir, pristine) : [];
 
@@ -75,7 +90,7 @@ async function main(): Promise<void> {
     const baselineLast = await measureBaseline(seeded.summary.document, baselineScenario);
     const baseline = meanBaseline(baselineFirst, baselineLast);
 
-    const outcome = { ...sandbox, baselineFirst, baselineLast, baseline, tiny, startup, logCost, hostile, soak, profiles, growth };
+    const outcome = { ...sandbox, baselineFirst, baselineLast, baseline, tiny, startup, logCost, hostile, soak, docs, profiles, growth };
     const targets = checkTargets(outcome);
     const slow = slowNote(outcome);
     if (slow) notes.push(slow);

@@ -14,7 +14,10 @@ import { recordRequests } from './http/request-record.js';
 import { ServedOperations } from './http/served-operations.js';
 import { clientClosed } from './http/client-closed.js';
 import type { AppEnv } from './http/env.js';
-import { plainJson, jsonApi } from './http/respond.js';
+import { z } from 'zod';
+import { jsonApi } from './http/respond.js';
+import { encodedResponse } from './docs/encoded.js';
+import { servedDocument } from './docs/served-document.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
 import { apiErrorOf } from './http/domain-errors.js';
 import { unavailableOf } from './http/write-errors.js';
@@ -63,12 +66,20 @@ function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
       summary: 'The OpenAPI 3.1 document of this sandbox',
       tag: 'Sandbox',
       auth: 'none',
+      description:
+        "With the examples of the default client's tenant (the rows they name are made by POST /_sandbox/examples, which the API reference page calls). Built once a day per server URL, compressed (br, gzip) and answered 304 for its ETag.",
       produces: ['application/json'],
-      responses: { 200: { description: 'The OpenAPI document.', contentTypes: ['application/json'] } },
-      handler: async (ctx) => {
-        // openapi3-ts (and yaml) load on the first request for the document, not at start-up.
-        const { buildOpenApi } = await import('./openapi/build.js');
-        return plainJson(buildOpenApi(all(), ctx.url('')));
+      headers: z.object({
+        'If-None-Match': z.string().optional().describe('An ETag this answer gave: 304 while the document is the same.'),
+        'Accept-Encoding': z.string().optional().describe('br or gzip: the document is sent compressed.'),
+      }),
+      responses: {
+        200: { description: 'The OpenAPI document.', contentTypes: ['application/json'] },
+        304: { description: 'Not modified (the `If-None-Match` ETag matches).' },
+      },
+      handler: async (ctx, { headers }) => {
+        const body = await servedDocument(ctx.services, all(), ctx.url(''));
+        return encodedResponse(body, { acceptEncoding: headers['Accept-Encoding'], ifNoneMatch: headers['If-None-Match'] }, { 'cache-control': 'no-cache' });
       },
     }),
   ];
@@ -233,6 +244,7 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
     return next();
   });
   mount(app, endpoints, services);
+  services.dispatch ??= async (request) => app.fetch(request);
   app.notFound(notFound);
   app.onError((error, c) => renderError(error, c, services));
   return app;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, createHmac, hkdfSync, randomUUID } from 'node:crypto';
 
 /** 32 hex digits as a lower-case version 4 style UUID. */
@@ -12,6 +13,40 @@ function uuidOf(hex: string): string {
  */
 export function deterministicUuid(namespace: string, counter: number): string {
   return uuidOf(createHash('sha256').update(`${namespace}:${counter}`).digest('hex'));
+}
+
+/** The example row being made in the current async context, and how many ids it drew (see `withExampleIds`). */
+const exampleRows = new AsyncLocalStorage<{ organizationId: string; name: string; draws: number; publicDraws: number; closed: boolean }>();
+
+/** The id of the `draw`-th row made for the example step `name` of an organization's API reference examples. */
+export function exampleRowId(organizationId: string, name: string, draw = 0): string {
+  return deterministicUuid(`parcel-sandbox:docs-example:${organizationId}:${name}`, draw);
+}
+
+/**
+ * Runs `work` so that every id handed out within it (through every await) follows from the
+ * organization, the step's name and the count of ids drawn before: `exampleRowId`. The API
+ * reference's example rows (docs/examples) are made this way, each by an ordinary request, yet
+ * with ids the document can name before they exist. Ids that open a public page are keyed with
+ * the data file's secret instead (`IdSource.examplePublicId`), so only this sandbox knows them.
+ * Once `work` settles, the context draws as usual again: a timer it armed (the scheduler's) may
+ * run much later in it, for anyone's rows.
+ */
+export async function withExampleIds<T>(organizationId: string, name: string, work: () => Promise<T>): Promise<T> {
+  const step = { organizationId, name, draws: 0, publicDraws: 0, closed: false };
+  return exampleRows.run(step, async () => {
+    try {
+      return await work();
+    } finally {
+      step.closed = true;
+    }
+  });
+}
+
+/** The example step drawing ids in the current async context, while it runs. */
+function exampleStep() {
+  const step = exampleRows.getStore();
+  return step && !step.closed ? step : undefined;
 }
 
 /**
@@ -33,12 +68,21 @@ export class IdSource {
 
   /** The id of the `counter`-th row made. */
   id(counter: number): string {
+    const example = exampleStep();
+    if (example) return exampleRowId(example.organizationId, example.name, example.draws++);
     return this.random ? randomUUID() : deterministicUuid(`parcel-sandbox:${this.seed}`, counter);
   }
 
   /** An id that opens a public page by itself: random (CSPRNG), so neither the seed nor the data file's secret gives it. */
   publicId(): string {
+    const example = exampleStep();
+    if (example) return this.examplePublicId(example.organizationId, example.name, example.publicDraws++);
     return randomUUID();
+  }
+
+  /** The `draw`-th public id of an example step (see `withExampleIds`): keyed with the data file's secret. */
+  examplePublicId(organizationId: string, name: string, draw: number): string {
+    return uuidOf(this.digest(`docs-example:${organizationId}:${name}:${draw}`));
   }
 
   /** A hex digest of `text` keyed with the data file's secret: stable for it, unguessable without it. */

@@ -63,4 +63,9 @@ export interface Services extends AppDeps {
   operations: ServedOperations;
   /** Requests per minute of each tenant, in real time (never persisted). */
   limiter: RateLimiter;
+  /**
+   * Sends a request to this sandbox's own app, in process (set by `createApp`): how the API
+   * reference's example rows are made, by the same requests a user would send.
+   */
+  dispatch?: (request: Request) => Promise<Response>;
 }

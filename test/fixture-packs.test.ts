@@ -254,4 +254,26 @@ describe('a pack loaded into a tenant', () => {
     expect(answer.status).toBe(422);
     expect(answer.body.errors[0].detail).toContain('one of the seeded organizations');
   });
+
+  it('takes the tenant by id from the admin (as DELETE /_sandbox/tenants/{tenant} names it), and refuses an unknown one or two names', async () => {
+    const made = await createTenant({ name: 'By id' });
+    const tenant = made.body.organization_id as string;
+    const pack = { shops: [{ key: 'outlet', country_code: 'NL', name: 'Outlet store' }] };
+    const loaded = await sandbox.request('POST', '/_sandbox/fixtures', { body: { tenant, pack }, headers: json });
+    expect(loaded.status, loaded.text).toBe(200);
+    expect(loaded.body).toMatchObject({ organization_id: tenant, loaded: { shops: 1 } });
+    const shops = await sandbox.get('/shops', await tokenOf(made.body));
+    expect(shops.body.data.map((shop: Json) => shop.attributes.name)).toContain('Outlet store');
+    const unknown = await sandbox.request('POST', '/_sandbox/fixtures', { body: { tenant: 'no-such-tenant', pack }, headers: json });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.errors[0].source).toEqual({ pointer: '/tenant' });
+    const seeded = await sandbox.request('POST', '/_sandbox/fixtures', {
+      body: { tenant: sandbox.services.store.all('organizations')[0]!.id, pack },
+      headers: json,
+    });
+    expect(seeded.status).toBe(404);
+    const both = await sandbox.request('POST', '/_sandbox/fixtures', { body: { tenant, client_id: made.body.client_id, pack }, headers: json });
+    expect(both.status).toBe(422);
+    expect(both.body.errors[0].source).toEqual({ pointer: '/tenant' });
+  });
 });

@@ -1,5 +1,6 @@
 // Everything one bench run measured, in one place, so the printed report, the targets and results.json read the same figures.
 import type { Measured } from '../lib/measure.js';
+import type { DocsPage } from '../scenarios/docs-page.js';
 import type { GrowthPoint } from '../scenarios/growth.js';
 import type { Hostile } from '../scenarios/hostile.js';
 import type { LogCost } from '../scenarios/log-cost.js';
@@ -19,6 +20,7 @@ export interface Outcome extends Omit<SandboxRun, 'stopCode'> {
   logCost: LogCost | undefined;
   hostile: Hostile | undefined;
   soak: TenantSoak | undefined;
+  docs: DocsPage | undefined;
   profiles: Profile[];
   growth: GrowthPoint[];
 }

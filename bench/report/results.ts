@@ -125,6 +125,7 @@ export async function writeResults(outcome: Outcome, targets: Target[], began: n
     rss_after_start_mb: idleMemory.rss_mb,
     shipments_after_run: shipmentsAfter ?? null,
     hostile_bodies: hostile ?? null,
+    docs_page: outcome.docs ?? null,
     tenant_soak: soak ?? null,
     log_cost: logCost
       ? {

@@ -1,6 +1,7 @@
 // The targets we set ourselves, each checked into a PASS/MISSED line: the bench reports a miss, it does not fail on one.
 import { speedPct } from '../lib/speed.js';
 import { fmt, ratio } from './format.js';
+import type { DocsPage } from '../scenarios/docs-page.js';
 import type { Hostile } from '../scenarios/hostile.js';
 import { byName, growthRatio, startupMs, type Outcome } from './outcome.js';
 
@@ -29,6 +30,7 @@ export function checkTargets(outcome: Outcome): Target[] {
     text: `first 200 on /health within 500 ms of process start: ${startup.existing_median_ms} ms (seeded data file), ${startup.first_start_median_ms} ms (first start)`,
   });
   if (hostile) targets.push(...hostileTargets(hostile));
+  if (outcome.docs) targets.push(docsTarget(outcome.docs));
   if (soak) {
     targets.push({
       ok: soak.rss_ratio <= 1.2 && soak.tenants_left === 0,
@@ -75,4 +77,9 @@ export function hostileTargets(hostile: Hostile): Target[] {
       text: `every hostile request answered 4xx in the errors document: ${sent.refused_4xx} of ${sent.sent}${sent.bad.length > 0 ? ` (first other: ${sent.bad[0]})` : ''}`,
     },
   ];
+}
+
+/** The API reference page is interactive within 2 s (median of the loads after the first). */
+export function docsTarget(docs: DocsPage): Target {
+  return { ok: docs.median_ms < 2000, text: `/docs interactive in headless Chromium < 2 s: median ${docs.median_ms} ms (first load ${docs.first_ms} ms)` };
 }

@@ -1,4 +1,5 @@
 // The printed report: one table of every scenario against the baseline, the other figures in a line each, then PASS/MISSED per target.
+import { docsPageLine } from '../scenarios/docs-page.js';
 import type { Hostile } from '../scenarios/hostile.js';
 import type { Measured } from '../lib/measure.js';
 import { BASE_SHIPMENTS, CONNECTIONS, DURATION, ENTRY, GROWTH_DURATION, NODE_FLAGS, WARMUP } from '../lib/options.js';
@@ -114,6 +115,7 @@ export function report(outcome: Outcome, targets: Target[], notes: string[]): st
     );
   }
   if (hostile) out.push(...hostileLines(hostile));
+  if (outcome.docs) out.push(docsPageLine(outcome.docs));
   if (soak) {
     out.push(
       `tenant soak: ${soak.tenants} ephemeral tenants x ${soak.shipments_per_tenant} shipments in ${soak.rounds} rounds (${soak.seconds}s), each round expired by the clock: RSS ${soak.rss_idle_mb} MB after start, ${soak.rss_start_mb} MB after a warm-up round and ${soak.settle_seconds} s idle, then [${soak.rss_after_rounds_mb.join(', ')}] MB as each round ended, then idle [${soak.rss_settle_mb.join(', ')}] MB every ${soak.settle_seconds / soak.rss_settle_mb.length} s: ${soak.rss_end_mb} MB at the end (peak ${soak.rss_peak_mb} MB), ${soak.tenants_left} tenants left`,

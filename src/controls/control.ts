@@ -13,6 +13,7 @@ import { fixtureEndpoints } from './fixtures.js';
 import { plainJson } from '../http/respond.js';
 import { quotaEndpoints } from './quotas.js';
 import { quotaRows } from '../domain/quotas.js';
+import { exampleEndpoints } from './examples.js';
 
 const resetResult = z.object({ reset: z.literal('sandbox'), now: z.number().int() }).meta({ id: 'SandboxReset' });
 
@@ -108,4 +109,5 @@ export const controlEndpoints = [
   ...requestLogEndpoints,
   ...reportEndpoints,
   ...quotaEndpoints,
+  ...exampleEndpoints,
 ];

@@ -19,7 +19,12 @@ const loadRequest = z
       .string()
       .min(1)
       .optional()
-      .describe("The tenant to load into, by one of its clients: required with the admin token; with a tenant's token, its own."),
+      .describe("The tenant to load into, by one of its clients: with the admin token, this or `tenant`; with a tenant's token, its own."),
+    tenant: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The tenant to load into, by its id (the organization id POST /_sandbox/tenants answered, as DELETE /_sandbox/tenants/{tenant} names it).'),
   })
   .meta({ id: 'SandboxFixturesLoadRequest' });
 
@@ -44,13 +49,30 @@ function groupOf(services: Services, organizationId: string): { mainId: string; 
   return main && { mainId, entry: main };
 }
 
+/** The organization of a tenant made through the controls, by id; 404 for another id (and, with a tenant's token, for any but its own). */
+function tenantById(services: Services, id: string, within?: string): string {
+  if (groupOf(services, id) && (within === undefined || within === id)) return id;
+  throw ApiError.of('resourceNotFound', `No tenant '${id}' exists${within !== undefined ? ' that your token may load into' : ''}.`, {
+    source: { pointer: '/tenant' },
+  });
+}
+
 /** Loads a pack into a tenant's organization (by client id, within the token's organization when a tenant calls). */
 async function loadPack(services: Services, body: z.output<typeof loadRequest>, principal?: { clientId: string; organizationId: string }) {
-  const clientId = body.client_id ?? principal?.clientId;
-  if (clientId === undefined) {
-    throw ApiError.unprocessable('With the admin token, name the tenant to load into by one of its clients: {"pack": ..., "client_id": ...}.', '/client_id');
+  if (body.tenant !== undefined && body.client_id !== undefined) {
+    throw ApiError.unprocessable('Name the tenant to load into once: by `client_id` or by `tenant`, not both.', '/tenant');
   }
-  const { organizationId } = tenantOf(services, clientId, principal?.organizationId);
+  const clientId = body.client_id ?? principal?.clientId;
+  if (body.tenant === undefined && clientId === undefined) {
+    throw ApiError.unprocessable(
+      'With the admin token, name the tenant to load into: {"pack": ..., "tenant": ...} or {"pack": ..., "client_id": ...}.',
+      '/tenant',
+    );
+  }
+  const organizationId =
+    body.tenant !== undefined
+      ? tenantById(services, body.tenant, principal?.organizationId)
+      : tenantOf(services, clientId!, principal?.organizationId).organizationId;
   if (!groupOf(services, organizationId)) {
     throw ApiError.unprocessable(
       `Organization '${organizationId}' is one of the seeded organizations, not a tenant created with POST /_sandbox/tenants: give the sandbox packs at start (--fixtures).`,
@@ -161,7 +183,9 @@ export const fixtureEndpoints = [
     responses: {
       200: { description: 'What was made, and the id of each key.', schema: loaded, contentTypes: json },
       400: errorResponse('The body is not JSON or violates SandboxFixturesLoadRequest (10003).'),
-      404: errorResponse("No client with that client_id (in the organization of the token, with a tenant's token) (10002, pointer /client_id)."),
+      404: errorResponse(
+        "No client with that client_id, or no tenant with that id (in the organization of the token, with a tenant's token) (10002, pointer /client_id or /tenant).",
+      ),
       422: errorResponse(
         'The pack is broken: one error per problem, `meta.file` and `meta.pointer` naming where (10008); or the organization is a seeded one.',
       ),

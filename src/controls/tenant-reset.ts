@@ -8,6 +8,7 @@ import { tenantEntry } from '../domain/tenant-lifetime.js';
 import type { Row, StateData, TableName } from '../store/tables.js';
 import { topUp } from '../domain/collections/schedules.js';
 import { brokerContracts } from './tenants.js';
+import { forgetExampleRows } from '../docs/examples/index.js';
 
 /** What a tenant reset removed and restored, by table. */
 export interface TenantResetSummary {
@@ -71,6 +72,8 @@ export async function resetTenant(services: Services, clientId: string, within?:
 
     const shops = tx.find('shops', 'organization_id', organizationId);
     clearOrganization(removal, organizationId);
+    // The API reference's example rows went with the rest: the page makes them again.
+    forgetExampleRows(tx, organizationId);
 
     // The organization's own attributes (PATCH /organizations) as seeded, where the seed is known.
     let organization = tx.get('organizations', organizationId)!;

@@ -9,6 +9,8 @@ import { scopes } from '../model/tenancy.js';
 import type { Services } from '../services.js';
 import { errorResponse } from './responses.js';
 import { createTenant } from './tenants.js';
+import { exampleReplacements, prepareExamples } from './examples.js';
+import { defaultExampleIds, tenantExampleIds } from '../docs/served-document.js';
 
 /*
  * The docs-site mode (`--tenant-per-visitor`): the API reference page asks for a short-lived
@@ -29,6 +31,11 @@ const visitorTenant = z
     token_type: z.literal('Bearer'),
     access_token: z.string().describe("An access token of the visitor's client, with every scope"),
     expires_in: z.number().int().describe('Seconds the access token is valid for (it stops working with the tenant, whichever comes first)'),
+    examples: z
+      .record(z.string(), z.string())
+      .describe(
+        "The example values of the default tenant (ids, client, page tokens) and the visitor's own in their place: the page shows the examples with the visitor's rows, made for them in the new tenant.",
+      ),
   })
   .meta({ id: 'SandboxVisitorTenant' });
 
@@ -83,8 +90,16 @@ export const visitorEndpoints = [
       const tenant = await createTenant(services, { ttl: config.visitorTtl }, { visitor: true });
       const { token, expiresIn } = await signToken(keys, clock, config, { clientId: tenant.client_id, scopes, jti: randomUUID(), generation: 0 });
       const expiresAt = tenant.expires_at!;
+      const ids = tenantExampleIds(services, {
+        organizationId: tenant.organization_id,
+        clientId: tenant.client_id,
+        clientSecret: tenant.client_secret,
+        shopId: tenant.shop_id,
+      });
+      await prepareExamples(services, ids);
+      const examples = exampleReplacements(defaultExampleIds(services), ids);
       return plainJson(
-        { ...tenant, expires_at: expiresAt, ttl: expiresAt - clock.now(), token_type: 'Bearer', access_token: token, expires_in: expiresIn },
+        { ...tenant, expires_at: expiresAt, ttl: expiresAt - clock.now(), token_type: 'Bearer', access_token: token, expires_in: expiresIn, examples },
         201,
         { 'cache-control': 'no-store', pragma: 'no-cache' },
       );

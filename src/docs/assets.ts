@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { docsScript, docsStyle } from './client.js';
+import { EncodedBody } from './encoded.js';
 
 const JS = 'text/javascript; charset=utf-8';
 const CSS = 'text/css; charset=utf-8';
@@ -17,6 +18,8 @@ export interface Asset {
   /** Short content hash: the `v` query of the page's links and the ETag. */
   version: string;
   etag: string;
+  /** The bytes with their compressed forms. */
+  body: EncodedBody;
 }
 
 /** The folder of the installed swagger-ui-dist package (its static files ship in the npm tarball). */
@@ -54,7 +57,8 @@ export function asset(name: string): Asset | undefined {
     const content = source.load();
     const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : new Uint8Array(content);
     const version = createHash('sha256').update(bytes).digest('base64url').slice(0, 16);
-    found = { contentType: source.contentType, bytes, version, etag: `"${version}"` };
+    const body = new EncodedBody(bytes, source.contentType);
+    found = { contentType: source.contentType, bytes, version, etag: body.etag, body };
     loaded.set(name, found);
   }
   return found;

@@ -24,34 +24,276 @@ export const docsScript = String.raw`'use strict';
   var VISITOR_KEY = 'parcel-sandbox.visitor';
   var renewing = false;
 
-  var ui = SwaggerUIBundle({
-    url: new URL(config.specUrl, window.location.href).href,
-    dom_id: '#swagger-ui',
-    deepLinking: true,
-    // Swagger UI otherwise sends the document to an online validator and shows its badge.
-    validatorUrl: null,
-    tryItOutEnabled: true,
-    displayRequestDuration: true,
-    filter: true,
-    persistAuthorization: false,
-    presets: [SwaggerUIBundle.presets.apis],
-    layout: 'BaseLayout',
-    onComplete: function () {
-      document.body.setAttribute('data-docs-ready', 'true');
-      if (config.visitorUrl) useVisitor(false);
-    },
-    responseInterceptor: function (response) {
-      if (config.visitorUrl && response.status === 401 && !renewing && visitorGone(response)) {
-        renewing = true;
-        useVisitor(true, 'Your visitor tenant had expired; a new one is ready: Execute again. ').then(function () {
-          renewing = false;
-        });
-      }
-      return response;
-    },
+  var ui;
+  /** Bearer tokens whose tenant has its example rows (POST _sandbox/examples answered). */
+  var prepared = {};
+  var controlUrl = function (path) {
+    return new URL(path, window.location.href).href;
+  };
+
+  // The document is fetched and parsed here (JSON.parse), not by Swagger UI, which reads it as
+  // YAML: on a document this size that alone took seconds. With a tenant per visitor the visitor
+  // tenant is asked for at the same time, and its example values take the default tenant's place.
+  var documentLoaded = fetch(controlUrl(config.specUrl), { headers: { Accept: 'application/json' } }).then(function (response) {
+    return response.json();
   });
-  ui.initOAuth({ clientId: config.clientId, clientSecret: config.clientSecret, appName: 'parcel-sandbox' });
-  window.ui = ui;
+  var visitorLoaded = config.visitorUrl ? useVisitor(false) : Promise.resolve(undefined);
+  Promise.all([documentLoaded, visitorLoaded]).then(function (loaded) {
+    var spec = loaded[0];
+    if (loaded[1] && loaded[1].examples) replaceExamples(spec, loaded[1].examples);
+    start(asOpenApi30(spec));
+  });
+
+  /**
+   * The document as OpenAPI 3.0 for Swagger UI to render: for 3.1 it resolves references through
+   * ApiDOM, which refracts the whole document for each resolution (seconds each on this one);
+   * for 3.0 it uses its own resolver. The schemas use little of JSON Schema 2020-12, each with a
+   * 3.0 form: const is a one-value enum, a type list with null is nullable, a numeric
+   * exclusiveMinimum is a minimum with exclusiveMinimum true, propertyNames has none (dropped).
+   * /openapi.json itself stays 3.1.
+   */
+  function asOpenApi30(spec) {
+    var convert = function (node) {
+      if (Array.isArray(node)) return node.map(convert);
+      if (!node || typeof node !== 'object') return node;
+      var out = {};
+      for (var key in node) {
+        var value = node[key];
+        if (key === 'const') out.enum = [value];
+        else if (key === 'propertyNames' || key === 'contentEncoding') continue;
+        else if (key === 'exclusiveMinimum' && typeof value === 'number') {
+          out.minimum = value;
+          out.exclusiveMinimum = true;
+        } else if (key === 'exclusiveMaximum' && typeof value === 'number') {
+          out.maximum = value;
+          out.exclusiveMaximum = true;
+        } else if (key === 'type' && Array.isArray(value)) {
+          var types = value.filter(function (type) {
+            return type !== 'null';
+          });
+          if (types.length === 1) out.type = types[0];
+          if (types.length < value.length) out.nullable = true;
+        } else if (key === 'example' || key === 'examples') out[key] = value;
+        else out[key] = convert(value);
+      }
+      return out;
+    };
+    var converted = convert(spec);
+    converted.openapi = '3.0.3';
+    return sharedResponses(converted);
+  }
+
+  /**
+   * Answers that many operations document alike (the 401, 406, 429, 503 ...: half of the
+   * document's bytes) become one entry of components.responses each, referenced: Swagger UI
+   * turns the whole document into immutable maps before it shows anything, and resolves an
+   * operation's references only when it is opened.
+   */
+  function sharedResponses(spec) {
+    var seen = {};
+    var each = function (visit) {
+      for (var path in spec.paths) {
+        for (var method in spec.paths[path]) {
+          var responses = spec.paths[path][method].responses || {};
+          for (var status in responses) visit(responses, status);
+        }
+      }
+    };
+    each(function (responses, status) {
+      var key = status + JSON.stringify(responses[status]);
+      seen[key] = seen[key] || { status: status, count: 0 };
+      seen[key].count += 1;
+    });
+    spec.components = spec.components || {};
+    spec.components.responses = spec.components.responses || {};
+    var names = {};
+    var taken = {};
+    for (var key in seen) {
+      if (seen[key].count < 2) continue;
+      var status = seen[key].status;
+      taken[status] = (taken[status] || 0) + 1;
+      names[key] = 'Status' + status + (taken[status] > 1 ? '-' + taken[status] : '');
+    }
+    each(function (responses, status) {
+      var key = status + JSON.stringify(responses[status]);
+      if (!names[key]) return;
+      spec.components.responses[names[key]] = responses[status];
+      responses[status] = { $ref: '#/components/responses/' + names[key] };
+    });
+    return spec;
+  }
+
+  /** Replaces example values of the default tenant by the visitor's, only inside examples. */
+  function replaceExamples(spec, replacements) {
+    var swap = function (value) {
+      if (typeof value === 'string') return Object.prototype.hasOwnProperty.call(replacements, value) ? replacements[value] : value;
+      if (Array.isArray(value)) return value.map(swap);
+      if (value && typeof value === 'object') {
+        var out = {};
+        for (var key in value) out[key] = swap(value[key]);
+        return out;
+      }
+      return value;
+    };
+    for (var path in spec.paths) {
+      for (var method in spec.paths[path]) {
+        var operation = spec.paths[path][method];
+        (operation.parameters || []).forEach(function (parameter) {
+          if ('example' in parameter) parameter.example = swap(parameter.example);
+        });
+        var content = (operation.requestBody && operation.requestBody.content) || {};
+        for (var type in content) if ('example' in content[type]) content[type].example = swap(content[type].example);
+      }
+    }
+  }
+
+  /**
+   * Swagger UI's own fallback operation ids (post_shipments) as deep links: the address opens
+   * the operation under its real id (createShipment).
+   */
+  function followFallbackLink(spec) {
+    var match = /^#\/([^/]+)\/([^/]+)$/.exec(window.location.hash);
+    if (!match) return;
+    for (var path in spec.paths) {
+      for (var method in spec.paths[path]) {
+        var fallback = method + path.replace(/[\s!@#$%^&*()_+=[{\]};:<>|./?,\\'""-]/g, '_');
+        var operation = spec.paths[path][method];
+        if (fallback === decodeURIComponent(match[2]) && operation.operationId) {
+          history.replaceState(null, '', '#/' + match[1] + '/' + operation.operationId);
+          return;
+        }
+      }
+    }
+  }
+
+  /** Makes the example rows of the token's tenant before its first request (once per token). */
+  async function prepareExamples(request) {
+    var auth = request.headers && (request.headers.Authorization || request.headers.authorization);
+    if (!auth || prepared[auth] || /\/(access-token|_sandbox\/examples)$/.test(new URL(request.url).pathname)) return request;
+    prepared[auth] = true;
+    try {
+      await fetch(controlUrl(config.examplesUrl), { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json', Accept: 'application/json' }, body: '{}' });
+    } catch (error) {
+      prepared[auth] = false;
+    }
+    return request;
+  }
+
+  function start(spec) {
+    followFallbackLink(spec);
+    ui = SwaggerUIBundle({
+      spec: spec,
+      dom_id: '#swagger-ui',
+      deepLinking: true,
+      // The schemas are in each operation's "Schema" tab; listing all of them at the end costs a
+      // resolution of the whole document before the page answers.
+      defaultModelsExpandDepth: -1,
+      // Swagger UI otherwise sends the document to an online validator and shows its badge.
+      validatorUrl: null,
+      tryItOutEnabled: true,
+      docExpansion: 'none',
+      displayRequestDuration: true,
+      filter: true,
+      persistAuthorization: false,
+      presets: [SwaggerUIBundle.presets.apis],
+      plugins: [jsonDocument],
+      layout: 'BaseLayout',
+      onComplete: function () {
+        document.body.setAttribute('data-docs-ready', 'true');
+      },
+      requestInterceptor: prepareExamples,
+      responseInterceptor: function (response) {
+        // A reset removed the example rows: the next Execute makes them again.
+        if (response.ok && /\/_sandbox\/reset$/.test(new URL(response.url, window.location.href).pathname)) prepared = {};
+        if (config.visitorUrl && response.status === 401 && !renewing && visitorGone(response)) {
+          renewing = true;
+          useVisitor(true, 'Your visitor tenant had expired; a new one is ready: Execute again. ').then(function () {
+            renewing = false;
+          });
+        }
+        return response;
+      },
+    });
+    // Every scope ticked: the Authorize dialog asks for a token that can run every example.
+    ui.initOAuth({ clientId: config.clientId, clientSecret: config.clientSecret, appName: 'parcel-sandbox', scopes: config.scopes });
+    window.ui = ui;
+    if (config.visitorUrl && currentVisitor) authorizeVisitor(currentVisitor);
+  }
+
+  /**
+   * Swagger UI parses a document given as an object again as YAML text: JSON.parse does it in a
+   * fraction. And when both the client's token and the admin token are authorized, an Execute
+   * sends one of them: the admin token where the example says it is meant for it (x-example-token),
+   * the client's token everywhere else (Swagger UI would send whichever the operation lists last).
+   */
+  function jsonDocument() {
+    return {
+      statePlugins: {
+        // The tags start closed (docExpansion none: rendering all 190 operations' rows was half of
+        // the time to interactive); a filter opens the tags it finds something in.
+        layout: {
+          wrapActions: {
+            updateFilter: function (original, system) {
+              return function (phrase) {
+                var result = original(phrase);
+                if (phrase) {
+                  system.fn.opsFilter(system.specSelectors.taggedOperations(), phrase).forEach(function (found, tag) {
+                    system.layoutActions.show(['operations-tag', tag], true);
+                  });
+                }
+                return result;
+              };
+            },
+          },
+        },
+        spec: {
+          // Every Execute turns the resolved document into plain objects (toJS) to find the
+          // operation in: 55 ms a click on this 1 MB document (2-core machine at load 11), the
+          // same objects each time until the document changes. Kept per document: a click pays it once.
+          wrapSelectors: {
+            specJsonWithResolvedSubtrees: function (original) {
+              return function () {
+                var value = original.apply(null, arguments);
+                if (value && typeof value.toJS === 'function' && !Object.prototype.hasOwnProperty.call(value, 'toJS')) {
+                  var plain;
+                  var toJS = value.toJS;
+                  Object.defineProperty(value, 'toJS', {
+                    value: function () {
+                      if (plain === undefined) plain = toJS.call(value);
+                      return plain;
+                    },
+                  });
+                }
+                return value;
+              };
+            },
+          },
+          wrapActions: {
+            executeRequest: function (original) {
+              return function (request) {
+                var securities = request.securities;
+                var authorized = securities && securities.authorized;
+                if (!authorized || !authorized.SandboxAdmin || Object.keys(authorized).length < 2) return original(request);
+                var admin = request.operation && request.operation.get && request.operation.get('x-example-token') === 'SandboxAdmin';
+                var chosen = {};
+                for (var name in authorized) if ((name === 'SandboxAdmin') === admin) chosen[name] = authorized[name];
+                return original(Object.assign({}, request, { securities: Object.assign({}, securities, { authorized: chosen }) }));
+              };
+            },
+            parseToJson: function (original, system) {
+              return function (text) {
+                try {
+                  return system.specActions.updateJsonSpec(JSON.parse(text || system.specSelectors.specStr()));
+                } catch (error) {
+                  return original(text);
+                }
+              };
+            },
+          },
+        },
+      },
+    };
+  }
 
   function say(text, kind) {
     status.textContent = text;
@@ -161,9 +403,21 @@ export const docsScript = String.raw`'use strict';
     return body;
   }
 
+  var currentVisitor;
+
+  /** Authorizes try-it-out with the visitor's token (once Swagger UI runs). */
+  function authorizeVisitor(visitor) {
+    var scheme = oauthScheme();
+    if (!scheme) return;
+    ui.authActions.authorizeOauth2WithPersistOption({
+      auth: { name: scheme.name, schema: scheme.schema, clientId: visitor.client_id, scopes: [] },
+      token: { access_token: visitor.access_token, token_type: visitor.token_type, expires_in: visitor.expires_in },
+    });
+    ui.initOAuth({ clientId: visitor.client_id, clientSecret: visitor.client_secret, appName: 'parcel-sandbox', scopes: config.scopes });
+  }
+
   /** Gives "try it out" the visitor's own tenant: the stored one, or a new one when fresh. */
   async function useVisitor(fresh, prefix) {
-    var scheme = oauthScheme();
     var visitor;
     say('Creating a sandbox tenant of your own ...', 'busy');
     try {
@@ -171,13 +425,10 @@ export const docsScript = String.raw`'use strict';
     } catch (error) {
       say('No tenant of your own: ' + error.message, 'error');
       document.body.setAttribute('data-visitor', 'error');
-      return;
+      return undefined;
     }
-    ui.authActions.authorizeOauth2WithPersistOption({
-      auth: { name: scheme.name, schema: scheme.schema, clientId: visitor.client_id, scopes: [] },
-      token: { access_token: visitor.access_token, token_type: visitor.token_type, expires_in: visitor.expires_in },
-    });
-    ui.initOAuth({ clientId: visitor.client_id, clientSecret: visitor.client_secret, appName: 'parcel-sandbox' });
+    currentVisitor = visitor;
+    if (ui) authorizeVisitor(visitor);
     form.elements.client_id.value = visitor.client_id;
     form.elements.client_secret.value = visitor.client_secret;
     var until = new Date(visitor.deadline).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -193,6 +444,7 @@ export const docsScript = String.raw`'use strict';
       'ok',
     );
     document.body.setAttribute('data-visitor', visitor.organization_id);
+    return visitor;
   }
 
   form.addEventListener('submit', function (event) {

@@ -3,7 +3,9 @@ import { defaultClients } from '../fixtures/clients.js';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { VERSION } from '../version.js';
+import { scopes } from '../model/tenancy.js';
 import { asset, assetHref, assetMediaTypes, assetNames } from './assets.js';
+import { encodedResponse } from './encoded.js';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -37,9 +39,10 @@ function contentSecurityPolicy(apiOrigin: string): string {
 
 /** The page; with `visitor` (a tenant per visitor) it prefills no shared client and asks for the visitor's own tenant. */
 function page(visitor: boolean): string {
+  const common = { specUrl: 'openapi.json', examplesUrl: '_sandbox/examples', scopes: [...scopes] };
   const config = visitor
-    ? { specUrl: 'openapi.json', clientId: '', clientSecret: '', visitorUrl: '_sandbox/visitor' }
-    : { specUrl: 'openapi.json', clientId: defaultClient.id, clientSecret: defaultClient.secret };
+    ? { ...common, clientId: '', clientSecret: '', visitorUrl: '_sandbox/visitor' }
+    : { ...common, clientId: defaultClient.id, clientSecret: defaultClient.secret };
   const hint = visitor
     ? 'A sandbox tenant of your own is made for this tab: try-it-out never touches data others see.'
     : 'or use <em>Authorize</em> below (OAuth2 client credentials, prefilled).';
@@ -52,6 +55,7 @@ function page(visitor: boolean): string {
 <title>parcel-sandbox API reference</title>
 <link rel="icon" type="image/png" sizes="32x32" href="${assetHref('favicon-32x32.png')}">
 <link rel="icon" type="image/png" sizes="16x16" href="${assetHref('favicon-16x16.png')}">
+<link rel="preload" href="openapi.json" as="fetch" crossorigin="anonymous">
 <link rel="stylesheet" href="${assetHref('swagger-ui.css')}">
 <link rel="stylesheet" href="${assetHref('docs.css')}">
 </head>
@@ -125,7 +129,10 @@ export const docsEndpoints = [
       v: z.string().optional().describe('Content version, as the page links it; a matching one makes the answer cacheable for a year.'),
     }),
     produces: assetMediaTypes,
-    headers: z.object({ 'If-None-Match': z.string().optional().describe('An ETag this answer gave: 304 when the file has not changed.') }),
+    headers: z.object({
+      'If-None-Match': z.string().optional().describe('An ETag this answer gave: 304 when the file has not changed.'),
+      'Accept-Encoding': z.string().optional().describe('br or gzip: scripts and style sheets are sent compressed (compressed once, kept).'),
+    }),
     responses: {
       200: { description: 'The file.', contentTypes: assetMediaTypes },
       304: { description: 'Not modified (the `If-None-Match` ETag matches).' },
@@ -136,15 +143,10 @@ export const docsEndpoints = [
         throw ApiError.of('resourceNotFound', `No API reference asset is called '${params.file}'. The assets are: ${assetNames.join(', ')}.`);
       }
       const headers = {
-        etag: found.etag,
         'cache-control': query.v === found.version ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
         'x-content-type-options': 'nosniff',
       };
-      const match = request['If-None-Match'];
-      if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === found.etag)) {
-        return new Response(null, { status: 304, headers });
-      }
-      return new Response(found.bytes, { headers: { ...headers, 'content-type': found.contentType } });
+      return encodedResponse(found.body, { acceptEncoding: request['Accept-Encoding'], ifNoneMatch: request['If-None-Match'] }, headers);
     },
   }),
 ];

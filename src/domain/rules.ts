@@ -100,6 +100,12 @@ export interface Scheduler {
   cancel(tx: Tx, kind: string, subject: string): void;
   /** Runs every job that is due on the clock of its tenant, including jobs those schedule that are due too. */
   runDue(): Promise<number>;
+  /**
+   * Runs the pending jobs of these subjects now, as if they were due now (dated now on their
+   * tenant's clock): how the API reference's example rows get a job's work done (a report's
+   * file, a return label's registration) before their first Execute.
+   */
+  runEarly(subjects: readonly string[]): Promise<number>;
   /** Runs due jobs as real time passes (the CLI server); tests move the clock instead. */
   start(intervalMs?: number): void;
   stop(): void;

@@ -70,6 +70,19 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
     return count;
   };
 
+  const early = async (subjects: readonly string[]): Promise<number> => {
+    let count = 0;
+    for (const subject of subjects) {
+      for (const job of [...rules().store.find('jobs', 'subject', subject)]) {
+        const s = rules().forTenant(job.organization_id);
+        const dueMs = Math.min(job.due_ms, s.clock.nowMs());
+        await runOne({ ...job, due_ms: dueMs });
+        count += 1;
+      }
+    }
+    return count;
+  };
+
   const cancel: Scheduler['cancel'] = (tx, kind, subject) => {
     for (const job of tx.find('jobs', 'subject', subject)) if (job.kind === kind) tx.remove('jobs', job.id);
   };
@@ -90,6 +103,14 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
     runDue() {
       running = running.then(drain, drain);
       return running;
+    },
+    runEarly(subjects) {
+      const run = running.then(
+        () => early(subjects),
+        () => early(subjects),
+      );
+      running = run;
+      return run;
     },
     start(intervalMs = 200) {
       timer ??= setInterval(() => {
@@ -112,6 +133,7 @@ export function tenantScheduler(scheduler: Scheduler, organizationId: string): S
     schedule: (tx, job) => scheduler.schedule(tx, { ...job, organizationId: job.organizationId ?? organizationId }),
     cancel: (tx, kind, subject) => scheduler.cancel(tx, kind, subject),
     runDue: () => scheduler.runDue(),
+    runEarly: (subjects) => scheduler.runEarly(subjects),
     start: (intervalMs) => scheduler.start(intervalMs),
     stop: () => scheduler.stop(),
   };

@@ -93,7 +93,29 @@ function security(endpoint: Endpoint): SecurityRequirementObject[] {
   return auth.admin ? [...scoped, { SandboxAdmin: [] }, {}] : scoped;
 }
 
-function parameters(endpoint: Endpoint): ParameterObject[] {
+/** What an operation's example fills in (docs/examples), as the document shows it. */
+export interface OperationExample {
+  path?: Record<string, string>;
+  query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Executed with the admin token: the document says so in `x-example-token` (the page then sends it). */
+  admin?: true;
+}
+
+/** The operation extension that says an example is meant for the admin token (the SandboxAdmin scheme). */
+export const EXAMPLE_TOKEN = 'x-example-token';
+
+/** The parameter with the example's value for it, when the example has one. */
+function withExample(parameter: ParameterObject, example: OperationExample | undefined): ParameterObject {
+  const values = parameter.in === 'path' ? example?.path : parameter.in === 'query' ? example?.query : parameter.in === 'header' ? example?.headers : undefined;
+  const value = values?.[parameter.name];
+  if (value === undefined) return parameter;
+  // `include` is a list (form style, not exploded): its example is one too.
+  return { ...parameter, example: parameter.name === 'include' && typeof value === 'string' ? value.split(',') : value };
+}
+
+function parameters(endpoint: Endpoint, example?: OperationExample): ParameterObject[] {
   const list: ParameterObject[] = [];
   const pathShape: Record<string, z.ZodType> = endpoint.params instanceof z.ZodObject ? endpoint.params.shape : {};
   for (const match of endpoint.path.matchAll(/\{([^}]+)\}/g)) {
@@ -137,7 +159,7 @@ function parameters(endpoint: Endpoint): ParameterObject[] {
       { name: 'page[size]', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 30 } },
     );
   }
-  return list.map((parameter) => (parameter.description === undefined ? (({ description: _d, ...rest }) => rest)(parameter) : parameter));
+  return list.map((parameter) => withExample(parameter.description === undefined ? (({ description: _d, ...rest }) => rest)(parameter) : parameter, example));
 }
 
 /** The 413 of an endpoint, with its body limit as http/body-limits.ts derives it. */
@@ -221,13 +243,13 @@ export function accessText(endpoint: Endpoint): string | undefined {
   return auth.admin ? `${scopes} The admin token (SANDBOX_ADMIN_TOKEN), or no token on a sandbox without one, acts as the broker.` : scopes;
 }
 
-function operation(endpoint: Endpoint): OperationObject {
+function operation(endpoint: Endpoint, example?: OperationExample): OperationObject {
   const op: OperationObject = {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
     tags: [endpoint.tag],
     security: security(endpoint),
-    parameters: parameters(endpoint),
+    parameters: parameters(endpoint, example),
     responses: responses(endpoint),
   };
   const description = [endpoint.description, accessText(endpoint)].filter(Boolean).join(' ');
@@ -235,7 +257,8 @@ function operation(endpoint: Endpoint): OperationObject {
   if (deprecatedOperations.has(servedOperation(endpoint).operation)) op.deprecated = true;
   if (endpoint.body) {
     const types = endpoint.bodyFormat === 'json-or-form' ? ['application/json', 'application/x-www-form-urlencoded'] : [JSONAPI_MEDIA_TYPE, 'application/json'];
-    op.requestBody = { required: !endpoint.bodyOptional, content: Object.fromEntries(types.map((type) => [type, { schema: ref(endpoint.body!) }])) };
+    const sample = example?.body === undefined ? {} : { example: example.body };
+    op.requestBody = { required: !endpoint.bodyOptional, content: Object.fromEntries(types.map((type) => [type, { schema: ref(endpoint.body!), ...sample }])) };
   }
   return op;
 }
@@ -255,8 +278,11 @@ function componentSchemas(): Record<string, SchemaObject> {
   return out;
 }
 
-/** The OpenAPI 3.1 document of `endpoints`, with `serverUrl` as server and token URL base. */
-export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string): OpenAPIObject {
+/**
+ * The OpenAPI 3.1 document of `endpoints`, with `serverUrl` as server and token URL base, and the
+ * examples of a tenant by operation id when given (the served document has them, the committed one not).
+ */
+export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string, examples?: ReadonlyMap<string, OperationExample>): OpenAPIObject {
   const builder = OpenApiBuilder.create({
     openapi: '3.1.0',
     info: {
@@ -290,7 +316,7 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string):
   for (const endpoint of endpoints) {
     if (endpoint.internal) continue;
     const item = paths.get(endpoint.path) ?? {};
-    item[endpoint.method] = operation(endpoint);
+    item[endpoint.method] = operation(endpoint, examples?.get(endpoint.operationId));
     paths.set(endpoint.path, item);
   }
   for (const path of [...paths.keys()].sort()) builder.addPath(path, paths.get(path)!);

@@ -137,7 +137,7 @@ export const collectionScheduleEndpoints = [
   ...readEndpoints({
     kind: collectionScheduleKind,
     table: 'collectionSchedules',
-    tag: 'CollectionSchedules',
+    tag: 'Collection schedules',
     noun: 'collection schedule',
     plural: 'collection schedules',
     auth: manage,
@@ -164,7 +164,7 @@ export const collectionScheduleEndpoints = [
       `The schedule books the collections of the next ${HORIZON_DAYS} days at once and then every day at 00:00 UTC on the sandbox clock, skipping days whose booking cut-off has passed; ` +
       'with an active contract they are booked with its carrier (`collection-registered`, collected when the window opens) and the days and window must fit its calendar ' +
       '(GET /carriers/{carrier_id}/collection-time-slots); without one they are plans (`collection-concept`).',
-    tag: 'CollectionSchedules',
+    tag: 'Collection schedules',
     auth: manage,
     body: createRequest,
     responses: {
@@ -204,7 +204,7 @@ export const collectionScheduleEndpoints = [
     operationId: 'deleteCollectionSchedule',
     summary: 'Stop a recurring collection',
     description: 'No more collections are booked; the ones it booked already stay (cancel them with DELETE /collections/{collection_id}).',
-    tag: 'CollectionSchedules',
+    tag: 'Collection schedules',
     auth: manage,
     params: z.object({ collection_schedule_id: z.string() }),
     responses: { 204: { description: 'Deleted.' } },

@@ -68,7 +68,8 @@ export function getEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodOb
     method: 'get',
     path: `/${kind.type}/{${idName}}`,
     operationId: `get${pascal(noun)}`,
-    summary: `Get a ${noun}`,
+    // 'an address', 'an organization': the article by the sound, which for these nouns is the first letter.
+    summary: `Get ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`,
     tag: options.tag,
     auth: options.getAuth ?? options.auth,
     params: z.object({ [idName]: z.string() }),

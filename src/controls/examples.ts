@@ -1,0 +1,72 @@
+// POST /_sandbox/examples: the rows the API reference's examples act on, made in the caller's tenant.
+import { z } from 'zod';
+import { defaultTenant, firstShop, makeExampleRows, type ExampleIds, type ExampleRequest } from '../docs/examples/index.js';
+import { resolveExamples } from '../docs/examples/index.js';
+import { tenantExampleIds } from '../docs/served-document.js';
+import { endpoint } from '../http/endpoint.js';
+import { plainJson } from '../http/respond.js';
+import type { Services } from '../services.js';
+
+const made = z
+  .object({
+    organization_id: z.string(),
+    made: z.boolean().describe('false when the rows were made before (they are made once per tenant, again after a reset)'),
+    failed: z
+      .array(z.string())
+      .describe(
+        'Rows that could not be made (their examples answer 404): a tenant made through the controls has no orders or returns configuration to make returns from',
+      ),
+  })
+  .meta({ id: 'SandboxExampleRows' });
+
+/** Makes a tenant's example rows (once), answering with what it did. */
+export async function prepareExamples(services: Services, ids: ExampleIds): Promise<{ organization_id: string; made: boolean; failed: string[] }> {
+  // In process the app sees paths as it routes them: no public URL's path prefix.
+  const { made: done, failed } = await makeExampleRows(services, services.dispatch!, ids, 'http://127.0.0.1');
+  return { organization_id: ids.organization, made: done, failed };
+}
+
+/** Every string of `tenant`'s examples that differs from the default tenant's, by the default's value: what a page replaces. */
+export function exampleReplacements(defaults: ExampleIds, tenant: ExampleIds): Record<string, string> {
+  const replacements: Record<string, string> = {};
+  const walk = (a: unknown, b: unknown) => {
+    if (typeof a === 'string' && typeof b === 'string') {
+      if (a !== b) replacements[a] = b;
+    } else if (a && b && typeof a === 'object' && typeof b === 'object') {
+      for (const key of Object.keys(a)) walk((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]);
+    }
+  };
+  const theirs = resolveExamples(tenant);
+  for (const [operationId, example] of resolveExamples(defaults)) walk(example, theirs.get(operationId) as ExampleRequest);
+  return replacements;
+}
+
+export const exampleEndpoints = [
+  endpoint({
+    method: 'post',
+    path: '/_sandbox/examples',
+    operationId: 'makeSandboxExampleRows',
+    summary: "Make the rows the API reference's examples act on",
+    description:
+      "The examples of `/openapi.json` and `/docs` name rows made for them (a shipment to change, one to delete, a registered one to void, a hook, a zone, returns ...), with ids that follow from the tenant, so each example works the first time it is executed, in any order. This makes them in the caller's tenant (with the admin token, or no token on a sandbox without one: the tenant of `sandbox-client`), once: again only after a reset of the tenant. The API reference page calls it before the first Execute; examples that change or delete a row work once.",
+    tag: 'Sandbox',
+    auth: 'control',
+    // Like every control POST it takes a JSON Content-Type; the body is empty or {}.
+    body: z.strictObject({}).meta({ id: 'SandboxExampleRowsRequest' }),
+    bodyOptional: true,
+    produces: ['application/json'],
+    responses: { 200: { description: 'The tenant, and whether its rows were made now.', schema: made, contentTypes: ['application/json'] } },
+    handler: async (ctx) => {
+      const { services, principal } = ctx;
+      const ids = principal
+        ? tenantExampleIds(services, {
+            organizationId: principal.organizationId,
+            clientId: principal.clientId,
+            clientSecret: '',
+            shopId: firstShop(services.store, principal.organizationId),
+          })
+        : tenantExampleIds(services, defaultTenant(services.store));
+      return plainJson(await prepareExamples(services, ids));
+    },
+  }),
+];

@@ -1,0 +1,89 @@
+// Bodies the examples and their setup share: the README's Anna de Vries shipment and its addresses.
+import type { ExampleIds } from './ids.js';
+
+/** The README's recipient: a real street and postal code of the sandbox's address table. */
+export const anna = {
+  first_name: 'Anna',
+  last_name: 'de Vries',
+  street_1: 'Kalverstraat',
+  street_number: 92,
+  postal_code: '1012 PH',
+  city: 'Amsterdam',
+  country_code: 'NL',
+  email: 'anna.devries@example.com',
+  phone_number: '+31612345678',
+};
+
+/** A Dutch sender (and return) address of the shop. */
+export const warehouse = {
+  company: 'Example Shop BV',
+  street_1: 'Damrak',
+  street_number: 1,
+  postal_code: '1012 LG',
+  city: 'Amsterdam',
+  country_code: 'NL',
+  email: 'shipping@shop.example.com',
+};
+
+const shopRef = (ids: ExampleIds) => ({ shop: { data: { type: 'shops', id: ids.shop } } });
+
+/** A shipment from the shop to Anna de Vries; `meta.service_code` picks the PostNL service and the cheapest active contract. */
+export function shipmentBody(ids: ExampleIds, extra: { reference?: string; weight?: number; tags?: string[]; serviceCode?: string } = {}) {
+  return {
+    data: {
+      type: 'shipments',
+      attributes: {
+        recipient_address: anna,
+        sender_address: warehouse,
+        return_address: warehouse,
+        description: 'Two books',
+        customer_reference: extra.reference ?? 'ORDER-1001',
+        physical_properties: { weight: extra.weight ?? 1500, length: 300, width: 200, height: 100 },
+        ...(extra.tags ? { tags: extra.tags } : {}),
+      },
+      relationships: shopRef(ids),
+    },
+    meta: { service_code: extra.serviceCode ?? 'postnl-parcel-standard' },
+  };
+}
+
+/** A shipment with its service and contract named (no `meta.service_code`), as a collection or a consolidation needs. */
+export function contractShipmentBody(ids: ExampleIds, carrier: string, service: string, reference: string) {
+  const { meta: _meta, ...body } = shipmentBody(ids, { reference });
+  return {
+    data: {
+      ...body.data,
+      relationships: {
+        ...body.data.relationships,
+        service: { data: { type: 'services', id: ids.service(service) } },
+        contract: { data: { type: 'contracts', id: ids.brokerContract(carrier) } },
+      },
+    },
+  };
+}
+
+/** A collection of the shop's parcels at the warehouse, `days` days after `ids.now`, 14:00-16:00 UTC. */
+export function collectionBody(ids: ExampleIds, carrier: string, days: number, name: string) {
+  const day = Math.floor(ids.now / 86400) + days;
+  return {
+    data: {
+      type: 'collections',
+      attributes: {
+        name,
+        description: `${name}, afternoon pick-up`,
+        address: warehouse,
+        collection_time: { from: day * 86400 + 14 * 3600, to: day * 86400 + 16 * 3600 },
+      },
+      relationships: { shop: shopRef(ids).shop, contract: { data: { type: 'contracts', id: ids.brokerContract(carrier) } } },
+    },
+  };
+}
+
+/** A surcharge added by hand to a shipment (`POST /shipment-surcharges`): a fee in the shipment's currency. */
+export const manualSurcharge = (shipmentId: string, name: string, amount: number) => ({
+  data: {
+    type: 'shipment-surcharges',
+    attributes: { name, description: 'Added by hand by customer service.', fee: { amount, currency: 'EUR' } },
+    relationships: { shipment: { data: { type: 'shipments', id: shipmentId } } },
+  },
+});

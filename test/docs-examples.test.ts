@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { allEndpoints } from '../src/app.js';
+import {
+  closingOperations,
+  defaultTenant,
+  exampleIds,
+  examples,
+  makeExampleRows,
+  resolveExamples,
+  type ExampleIds,
+  type ExampleRequest,
+} from '../src/docs/examples/index.js';
+import type { Endpoint } from '../src/http/endpoint.js';
+import { BASE, testSandbox, TEST_NOW, type TestSandbox } from './support/app.js';
+
+const ADMIN = 'docs-examples-admin';
+
+/** The operations in the order the API reference lists them (tags A-Z, paths A-Z), the closing ones last. */
+function pageOrder(): Endpoint[] {
+  const endpoints = allEndpoints().filter((endpoint) => !endpoint.internal);
+  const byPath = [...endpoints].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const tags = [...new Set(endpoints.map((endpoint) => endpoint.tag))].sort();
+  const listed = tags.flatMap((tag) => byPath.filter((endpoint) => endpoint.tag === tag));
+  const closing = closingOperations.map((id) => listed.find((endpoint) => endpoint.operationId === id)!);
+  return [...listed.filter((endpoint) => !closingOperations.includes(endpoint.operationId)), ...closing];
+}
+
+function secretsOf(sandbox: TestSandbox) {
+  return {
+    publicId: (organizationId: string, name: string, draw: number) => sandbox.store.ids.examplePublicId(organizationId, name, draw),
+    page: (kind: Parameters<TestSandbox['services']['rules']['capabilities']['token']>[0], id: string) => sandbox.services.rules.capabilities.token(kind, id),
+  };
+}
+
+/** Every string of an example that `replacements` names swapped, as the page does for a visitor. */
+function swapped(value: unknown, replacements: Record<string, string>): unknown {
+  if (typeof value === 'string') return Object.hasOwn(replacements, value) ? replacements[value] : value;
+  if (Array.isArray(value)) return value.map((entry) => swapped(entry, replacements));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, swapped(entry, replacements)]));
+  return value;
+}
+
+/** Executes every example as the page would send it; resolves with the answers that were not 2xx. */
+async function runAll(sandbox: TestSandbox, ids: ExampleIds, token: string, skip: Set<string>, replacements: Record<string, string> = {}) {
+  const resolved = new Map([...resolveExamples(ids)].map(([id, example]) => [id, swapped(example, replacements) as ExampleRequest]));
+  const failures: string[] = [];
+  let count = 0;
+  for (const endpoint of pageOrder()) {
+    if (skip.has(endpoint.operationId)) continue;
+    count += 1;
+    const example = resolved.get(endpoint.operationId) ?? {};
+    let path = endpoint.path;
+    for (const [name, value] of Object.entries(example.path ?? {})) path = path.replace(`{${name}}`, encodeURIComponent(value));
+    const query = new URLSearchParams(Object.entries(example.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const headers: Record<string, string> = { ...(example.headers ?? {}) };
+    if (endpoint.auth !== 'none') headers.authorization = `Bearer ${example.admin ? ADMIN : token}`;
+    const init: RequestInit = { method: endpoint.method.toUpperCase(), headers };
+    if (example.body !== undefined) {
+      headers['content-type'] = endpoint.bodyFormat === 'json-or-form' ? 'application/json' : 'application/vnd.api+json';
+      init.body = JSON.stringify(example.body);
+    }
+    const answer = await sandbox.app.request(`${BASE}${path}${query ? `?${query}` : ''}`, init);
+    const text = await answer.text();
+    if (answer.status >= 300 && answer.status !== 302) failures.push(`${endpoint.operationId} ${answer.status} ${text.slice(0, 300)}`);
+  }
+  return { count, failures };
+}
+
+describe('the examples of the API reference', () => {
+  it('has one for every operation that takes path parameters or a body, and none for an unknown operation', () => {
+    const ids = new Set(allEndpoints().map((endpoint) => endpoint.operationId));
+    expect(Object.keys(examples).filter((id) => !ids.has(id))).toEqual([]);
+    const needing = allEndpoints().filter((endpoint) => !endpoint.internal && (endpoint.path.includes('{') || (endpoint.body && !endpoint.bodyOptional)));
+    expect(needing.map((endpoint) => endpoint.operationId).filter((id) => !(id in examples) && id !== 'createSandboxVisitorTenant')).toEqual([]);
+  });
+
+  it('all succeed, executed unchanged in the order the page lists them, in the default tenant', async () => {
+    const sandbox = await testSandbox({ config: { adminToken: ADMIN } });
+    const ids = exampleIds(sandbox.store, { ...defaultTenant(sandbox.store) }, TEST_NOW, secretsOf(sandbox));
+    expect((await makeExampleRows(sandbox.services, sandbox.services.dispatch!, ids, BASE)).failed).toEqual([]);
+    const token = await sandbox.token();
+    const { count, failures } = await runAll(sandbox, ids, token, new Set(['createSandboxVisitorTenant']));
+    console.log(`examples: ${count - failures.length} of ${count} succeed\n${failures.join('\n')}`);
+    expect(failures).toEqual([]);
+  }, 60000);
+
+  it('are made again after a reset of the tenant, which removed them', async () => {
+    const sandbox = await testSandbox({ config: { adminToken: ADMIN } });
+    const token = await sandbox.token();
+    const ids = exampleIds(sandbox.store, { ...defaultTenant(sandbox.store) }, TEST_NOW, secretsOf(sandbox));
+    const shipment = `/shipments/${ids.made('shipment')}`;
+    expect((await sandbox.request('POST', '/_sandbox/examples', { token, body: {}, headers: { 'content-type': 'application/json' } })).body).toMatchObject({
+      made: true,
+      failed: [],
+    });
+    expect((await sandbox.get(shipment, token)).status).toBe(200);
+    const reset = await sandbox.request('POST', '/_sandbox/reset', { token, body: { client_id: ids.client }, headers: { 'content-type': 'application/json' } });
+    expect(reset.status, reset.text).toBe(200);
+    expect((await sandbox.get(shipment, token)).status).toBe(404);
+    expect((await sandbox.request('POST', '/_sandbox/examples', { token, body: {}, headers: { 'content-type': 'application/json' } })).body).toMatchObject({
+      made: true,
+      failed: [],
+    });
+    expect((await sandbox.get(shipment, token)).status).toBe(200);
+  }, 60000);
+
+  it("all succeed in a fresh visitor tenant, with the visitor's values in place of the default tenant's", async () => {
+    const sandbox = await testSandbox({ config: { adminToken: ADMIN, tenantPerVisitor: true, visitorTtl: 900 } });
+    const answer = await sandbox.request('POST', '/_sandbox/visitor', { headers: { origin: 'http://sandbox.test' } });
+    expect(answer.status).toBe(201);
+    const visitor = answer.body;
+    // The page shows the default tenant's examples with the visitor's values swapped in.
+    const ids = exampleIds(sandbox.store, { ...defaultTenant(sandbox.store) }, TEST_NOW, secretsOf(sandbox));
+    expect(visitor.examples[ids.shop]).toBe(visitor.shop_id);
+    const { count, failures } = await runAll(sandbox, ids, visitor.access_token, new Set(['createSandboxVisitorTenant']), visitor.examples);
+    console.log(`visitor examples: ${count - failures.length} of ${count} succeed\n${failures.join('\n')}`);
+    expect(failures).toEqual([]);
+  }, 60000);
+});
