@@ -169,8 +169,8 @@ describe('the Host of a control request without the admin token', () => {
     expect(sandbox.store.count('organizations')).toBe(seededState().tables.organizations!.length);
     const made = await at(sandbox, publicUrl, 'POST', '/_sandbox/visitor', { headers: { origin: publicUrl } });
     expect(made.status, made.text).toBe(201);
-    // The visitor's, and the two its API reference examples of the tenant deletions remove.
-    expect(sandbox.store.count('organizations')).toBe(seededState().tables.organizations!.length + 3);
+    // The visitor's, and the three its API reference's admin examples act on (two deletions, loading a pack).
+    expect(sandbox.store.count('organizations')).toBe(seededState().tables.organizations!.length + 4);
   });
 });
 

@@ -75,11 +75,12 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
     expect(await page.locator('#sandbox-token input[name=client_id]').inputValue()).toBe(visitor.client_id);
     expect(await page.content()).not.toContain('sandbox-secret');
     const tenants = await admin('/_sandbox/tenants');
-    // The visitor's tenant, and the two the examples of the tenant deletions (admin operations) remove, which end with it.
+    // The visitor's tenant, and the three the admin's examples act on (two deletions, loading a pack), which end with it.
     expect(tenants.data).toEqual([
       expect.objectContaining({ organization_id: visitor.organization_id, visitor: true, expires_at: visitor.expires_at }),
       expect.objectContaining({ name: 'Organization to delete', visitor: true, expires_at: visitor.expires_at }),
       expect.objectContaining({ name: 'Tenant to delete', visitor: true, expires_at: visitor.expires_at }),
+      expect.objectContaining({ name: 'Tenant with a pack', visitor: true, expires_at: visitor.expires_at }),
     ]);
   });
 
@@ -116,8 +117,8 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
     await page.reload();
     await page.locator(`body[data-visitor="${visitor.organization_id}"]`).waitFor();
     expect(visitorCalls).toHaveLength(1);
-    // The visitor's tenant and the two its examples of the tenant deletions remove: no new one.
-    expect((await admin('/_sandbox/tenants')).data).toHaveLength(3);
+    // The visitor's tenant and the three its admin examples act on: no new one.
+    expect((await admin('/_sandbox/tenants')).data).toHaveLength(4);
   });
 
   it('asks for a new tenant when the sandbox says the old one is gone (expired, or made way at the cap)', async () => {
@@ -140,7 +141,7 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
     expect(shopCalls.at(-1)!.headers().authorization).toBe(`Bearer ${next.access_token}`);
     // Beside the tenants made for the examples of the tenant deletions (which expire with their visitor's), only the new visitor's.
     const tenants = (await admin('/_sandbox/tenants')).data as { organization_id: string; name: string }[];
-    const own = tenants.filter((row) => !['Organization to delete', 'Tenant to delete'].includes(row.name));
+    const own = tenants.filter((row) => !['Organization to delete', 'Tenant to delete', 'Tenant with a pack'].includes(row.name));
     expect(own.map((row) => row.organization_id)).toEqual([next.organization_id]);
   });
 

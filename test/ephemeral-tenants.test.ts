@@ -469,11 +469,12 @@ describe('POST /_sandbox/visitor (the docs site mode)', () => {
     const fixture = await world(sandbox);
     expect((await sandbox.get(`/shops/${visitor.shop_id}`, fixture.token)).status).toBe(404);
     const list = await listed(sandbox, 'docs-admin');
-    // The visitor's tenant, and the two the API reference's examples delete (admin operations), which end with it.
+    // The visitor's tenant, and the three the API reference's admin examples act on (two deletions, loading a pack), which end with it.
     expect(list.data).toEqual([
       expect.objectContaining({ organization_id: visitor.organization_id, visitor: true, expires_at: TEST_NOW + 900 }),
       expect.objectContaining({ name: 'Organization to delete', visitor: true, expires_at: TEST_NOW + 900 }),
       expect.objectContaining({ name: 'Tenant to delete', visitor: true, expires_at: TEST_NOW + 900 }),
+      expect.objectContaining({ name: 'Tenant with a pack', visitor: true, expires_at: TEST_NOW + 900 }),
     ]);
 
     const second = (await sandbox.request('POST', '/_sandbox/visitor', { headers: own })).body;

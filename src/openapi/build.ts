@@ -254,6 +254,7 @@ function operation(endpoint: Endpoint, example?: OperationExample): OperationObj
   };
   const description = [endpoint.description, accessText(endpoint)].filter(Boolean).join(' ');
   if (description) op.description = description;
+  if (example?.admin) op[EXAMPLE_TOKEN] = 'SandboxAdmin';
   if (deprecatedOperations.has(servedOperation(endpoint).operation)) op.deprecated = true;
   if (endpoint.body) {
     const types = endpoint.bodyFormat === 'json-or-form' ? ['application/json', 'application/x-www-form-urlencoded'] : [JSONAPI_MEDIA_TYPE, 'application/json'];

@@ -103,7 +103,7 @@ const method = (title: string) => (ids: ExampleIds) => ({
   },
 });
 /**
- * A tenant the examples of the tenant and organization deletions remove (admin operations). For a
+ * A tenant the admin examples act on (the tenant and organization deletions, loading a pack). For a
  * tenant made through the controls (a visitor's) it ends when that tenant does and is made only
  * while the cap leaves room for it without making another tenant give way.
  */
