@@ -11,15 +11,17 @@
  *   first needed, so bundling them costs the start nothing. A bundle holds only the code reached
  *   (one of bwip-js's builds, four of faker's locales), which keeps the Docker image small.
  * - EXTERNAL: loaded from node_modules at run time, because they read files beside their own code
- *   (pdfkit's font metrics; swagger-ui's assets, the DejaVu fonts and the country code table, all
- *   read as files or through createRequire), load synchronously through createRequire (ajv), or
+ *   (pdfkit's font metrics, the DejaVu fonts and the country code table, all read as files or
+ *   through createRequire), load synchronously through createRequire (ajv), or
  *   start worker threads from files of their own (pino). scripts/runtime-tree.mjs copies them,
  *   with their dependencies, into the Docker image.
  *
  *   node scripts/bundle.mjs [--outdir dir]
  */
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { isBuiltin } from 'node:module';
 import { parseArgs } from 'node:util';
 
@@ -28,7 +30,7 @@ export const BUNDLED = [
   ...['@faker-js/faker', 'bwip-js', 'pngjs', 'pureimage', 'file-type', 'is-svg', 'openapi3-ts'],
 ];
 
-export const EXTERNAL = ['pdfkit', 'swagger-ui-dist', 'dejavu-fonts-ttf', 'i18n-iso-countries', 'ajv', 'ajv-formats', 'pino'];
+export const EXTERNAL = ['pdfkit', 'dejavu-fonts-ttf', 'i18n-iso-countries', 'ajv', 'ajv-formats', 'pino'];
 
 /** The package a bare import specifier names: `@scope/name` or `name`. */
 function packageOf(specifier) {
@@ -68,6 +70,22 @@ const classified = {
   },
 };
 
+/**
+ * The files of Swagger UI the API reference page serves (src/docs/assets.ts), with its licence. They
+ * are copied beside the bundle (dist/swagger-ui/) rather than installed with the package:
+ * swagger-ui-dist depends on @scarf/scarf, an install script every user of the package would be
+ * asked to approve, so it is a development dependency only.
+ */
+export const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'favicon-16x16.png', 'LICENSE', 'NOTICE'];
+
+/** Copies SWAGGER_UI_FILES from the installed swagger-ui-dist into `target`. */
+export async function copySwaggerUi(target) {
+  const from = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  await rm(target, { recursive: true, force: true });
+  await mkdir(target, { recursive: true });
+  for (const file of SWAGGER_UI_FILES) await cp(join(from, file), join(target, file));
+}
+
 export async function bundle(outdir) {
   // Chunk names carry content hashes: chunks of an earlier build would pile up.
   await rm(outdir, { recursive: true, force: true });
@@ -83,6 +101,8 @@ export async function bundle(outdir) {
     sourcemap: 'linked',
     logLevel: 'warning',
   });
+  // Beside the bundle's folder: dist/server -> dist/swagger-ui, where src/docs/assets.ts looks.
+  await copySwaggerUi(join(dirname(outdir), 'swagger-ui'));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

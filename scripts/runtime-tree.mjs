@@ -23,12 +23,10 @@ const UNREAD = /\.(map|ts|mts|cts|md|markdown)$/i;
 
 /**
  * Packages of which the server reads only a few files (besides package.json, which locates them),
- * so the image holds just those: 2 of DejaVu's 21 fonts (src/domain/labels/fonts.ts) and the
- * assets of the API reference page (src/docs/assets.ts), 13 MB less.
+ * so the image holds just those: 2 of DejaVu's 21 fonts (src/domain/labels/fonts.ts).
  */
 const ONLY = {
   'dejavu-fonts-ttf': ['ttf/DejaVuSans.ttf', 'ttf/DejaVuSans-Bold.ttf'],
-  'swagger-ui-dist': ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'favicon-16x16.png'],
 };
 
 /** The folder of package `name` as Node finds it from `from`: the nearest node_modules upwards. */
@@ -66,6 +64,8 @@ export async function writeRuntimeTree(out, server = join(root, 'dist', 'server'
   await cp(join(root, 'fixtures'), join(out, 'fixtures'), { recursive: true });
   const skip = (source) => !UNREAD.test(source) || basename(source) === 'package.json';
   await cp(server, join(out, 'dist', 'server'), { recursive: true, filter: skip });
+  // The API reference page's assets, copied beside the bundle by scripts/bundle.mjs.
+  await cp(join(dirname(server), 'swagger-ui'), join(out, 'dist', 'swagger-ui'), { recursive: true });
   const packages = await closure(EXTERNAL);
   for (const dir of packages) {
     const only = ONLY[relative(join(root, 'node_modules'), dir)];

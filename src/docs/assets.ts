@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { docsScript, docsStyle } from './client.js';
 import { EncodedBody } from './encoded.js';
 
@@ -22,9 +23,21 @@ export interface Asset {
   body: EncodedBody;
 }
 
-/** The folder of the installed swagger-ui-dist package (its static files ship in the npm tarball). */
+let swaggerUiFolder: string | undefined;
+
+/**
+ * Where Swagger UI's files are: the copy the build puts beside the compiled code (dist/swagger-ui/,
+ * found upwards from this module: dist/server or dist/src/docs), which is what the package and the
+ * image ship; from the sources (tsx, tests), the installed swagger-ui-dist, a development dependency.
+ */
 function swaggerUiDir(): string {
-  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  if (swaggerUiFolder) return swaggerUiFolder;
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
+    if (basename(dir) === 'src' && existsSync(join(dir, 'docs', 'assets.ts'))) break;
+    const candidate = join(dir, 'swagger-ui');
+    if (existsSync(join(candidate, 'swagger-ui-bundle.js'))) return (swaggerUiFolder = candidate);
+  }
+  return (swaggerUiFolder = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')));
 }
 
 type Source = { contentType: string; load(): Uint8Array | string };
