@@ -66,5 +66,25 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The rules name the field a problem is about ({ attribute: 'items[2].quantity' }, { relationship:
+    // 'contract.id' }); the edge (src/http/domain-errors.ts) alone turns fields into JSON pointers.
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^\\/(data|meta)(\\/|$)/]',
+          message:
+            "A JSON pointer in the domain: name the field instead ({ attribute: 'a.b' }, { relationship: 'contract.id' }, { meta: 'x' }, { input: 'ids[0]' }).",
+        },
+        {
+          selector: 'TemplateElement[value.raw=/^\\/(data|meta)(\\/|$)/]',
+          message:
+            "A JSON pointer in the domain: name the field instead ({ attribute: 'a.b' }, { relationship: 'contract.id' }, { meta: 'x' }, { input: 'ids[0]' }).",
+        },
+      ],
+    },
+  },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
 );

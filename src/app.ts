@@ -19,7 +19,7 @@ import { jsonApi } from './http/respond.js';
 import { encodedResponse } from './docs/encoded.js';
 import { servedDocument } from './docs/served-document.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
-import { apiErrorOf } from './http/domain-errors.js';
+import { apiErrorOf, pointerOf } from './http/domain-errors.js';
 import { unavailableOf } from './http/write-errors.js';
 import { DataWriteError } from './store/persistence-api.js';
 import { DomainError } from './domain/errors.js';
@@ -186,6 +186,8 @@ export function createServices(deps: AppDeps): Services {
       const row = kind?.load(ctx, resource.id);
       return kind && row ? JSON.stringify(resourceDocument(ctx, kind, row, includes)) : undefined;
     },
+    // Hook logs name where a change failed as the API's answers would.
+    pointerOf,
     logger: deps.logger,
     tenantRemoved: (removal) => forgetTenant(services, removal, 'expired'),
   };

@@ -24,6 +24,15 @@ describe('the code', () => {
     expect(results.length).toBeGreaterThan(200);
   });
 
+  it('keeps JSON pointers out of the domain: its errors name fields, the edge makes pointers (eslint.config.js)', async () => {
+    const eslint = new ESLint({ cwd: root });
+    const code = "export const a = '/data/attributes/weight';\nexport const b = (i: number) => `${i}/meta/colli`;\nexport const c = { attribute: 'weight' };\n";
+    const [inDomain] = await eslint.lintText(code, { filePath: join(root, 'src/domain/example.ts') });
+    expect(inDomain!.messages.map((message) => `${message.line} ${message.ruleId}`)).toEqual(['1 no-restricted-syntax', '2 no-restricted-syntax']);
+    const [atTheEdge] = await eslint.lintText(code, { filePath: join(root, 'src/http/example.ts') });
+    expect(atTheEdge!.messages).toEqual([]);
+  });
+
   it('is formatted as Prettier writes it (.prettierrc.json; `npm run lint` checks the same)', () => {
     const run = spawnSync(
       process.execPath,

@@ -125,6 +125,13 @@ describe('POST /service-rates', () => {
       status: '422',
       source: { pointer: '/data/attributes/price' },
     });
+    const surcharged = await post(
+      rateBody({ weight_min: 0, weight_max: 100, price: { amount: -1, currency: 'EUR' }, fuel_surcharge: { amount: 5, currency: 'GBP' } }),
+    );
+    expect(surcharged.body.errors.map((error: Json) => error.source.pointer).sort()).toEqual([
+      '/data/attributes/fuel_surcharge/currency',
+      '/data/attributes/price/amount',
+    ]);
     expect(firstError(await post(rateBody({ weight_max: 100, price: { amount: 1, currency: 'EUR' } })))).toMatchObject({
       status: '400',
       source: { pointer: '/data/attributes/weight_min' },

@@ -161,6 +161,23 @@ describe('bad shipment input', () => {
     ]);
   });
 
+  it('names the item member and the invoice number an international shipment lacks', async () => {
+    const service = w.service('postnl-parcel-international', 'GB');
+    const [first, second] = customsContent.items;
+    const { item_value: _value, ...valueless } = first!;
+    const { origin_country_code: _origin, ...originless } = second!;
+    const attributes = {
+      ...customsContent,
+      items: [valueless, originless],
+      customs: { ...customsContent.customs, content_type: 'merchandise', invoice_number: undefined },
+    };
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, service, contract: w.contractFor(service), attributes }), 422, [
+      '/data/attributes/customs/invoice_number',
+      '/data/attributes/items/0/item_value',
+      '/data/attributes/items/1/origin_country_code',
+    ]);
+  });
+
   it('refuses a service and a contract of different carriers', async () => {
     const service = w.service('postnl-parcel-standard', 'NL');
     const dpd = w.contracts.find((c: Json) => c.attributes.name.startsWith('DPD') && c.attributes.status === 'active');

@@ -376,6 +376,9 @@ describe('shop logos', () => {
     const answer = await uploadShop({ logo: logo('application/pdf', '%PDF-1.4') });
     expect(answer.status).toBe(422);
     expect(firstError(answer)).toMatchObject({ code: '10008', source: { pointer: '/data/meta/logo/mime_type' } });
+    // A logo sent as the document's meta is named there.
+    const topLevel = await createShop({ ...shopBody({ attributes: { name: 'Pdf Shop' } }), meta: { logo: logo('application/pdf', '%PDF-1.4') } });
+    expect(firstError(topLevel)).toMatchObject({ code: '10008', source: { pointer: '/meta/logo/mime_type' } });
   });
 
   it('refuses a logo over the configured size, naming the limit', async () => {

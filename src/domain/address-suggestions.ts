@@ -51,17 +51,17 @@ function fits(entry: StreetEntry, query: AddressQuery): boolean {
  */
 export function suggestAddresses(table: AddressTable, query: AddressQuery): AddressSuggestion[] {
   const problems: Problem[] = [];
-  if (!query.country_code) problems.push({ detail: 'country_code is required.', where: { pointer: '/data/country_code' } });
+  if (!query.country_code) problems.push({ detail: 'country_code is required.', field: { input: 'country_code' } });
   else if (!table[query.country_code]) {
     const countries = Object.keys(table).join(', ');
-    problems.push({ detail: `Addresses are suggested in ${countries}; not in ${query.country_code}.`, where: { pointer: '/data/country_code' } });
+    problems.push({ detail: `Addresses are suggested in ${countries}; not in ${query.country_code}.`, field: { input: 'country_code' } });
   }
   if (query.postal_code === undefined) {
     // Looked up by street once either street_1 or city is sent; by postal code otherwise.
     const byStreet = query.street_1 !== undefined || query.city !== undefined;
     const missing = byStreet ? (['street_1', 'city'] as const).filter((field) => query[field] === undefined) : ['postal_code'];
     for (const field of missing) {
-      problems.push({ detail: `${field} is required: send a postal_code (with street_number), or street_1 with city.`, where: { pointer: `/data/${field}` } });
+      problems.push({ detail: `${field} is required: send a postal_code (with street_number), or street_1 with city.`, field: { input: field } });
     }
   }
   if (problems.length > 0) throw new DomainError('unprocessable', problems);

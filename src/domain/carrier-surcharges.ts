@@ -1,7 +1,7 @@
 import type { CarrierSurchargeRecord } from '../model/carrier-surcharge.js';
 import type { Price } from '../model/common.js';
 import type { Tx } from '../store/store.js';
-import { at, DomainError } from './errors.js';
+import { DomainError, type Field } from './errors.js';
 import type { Acting } from './rules.js';
 import { canSeeContract } from './tenancy.js';
 
@@ -13,7 +13,7 @@ export interface CarrierSurchargeInput {
   carrierId?: string;
 }
 
-const CARRIER = at('/data/relationships/carrier/data/id');
+const CARRIER: Field = { relationship: 'carrier.id' };
 
 /** A carrier the organization has a contract with (its own or one its broker shares), or a 422 at the relationship. */
 function checkCarrier(tx: Tx, acting: Acting, carrierId: string): void {

@@ -4,6 +4,7 @@ import type { ServiceRecord } from '../model/service.js';
 import { weekDays } from '../model/service.js';
 import { seesTenantRow } from './tenant-lifetime.js';
 import { coversAddress } from './address-rules.js';
+import type { Field } from './errors.js';
 import type { Rules } from './rules.js';
 import { Problems } from './shipments/problems.js';
 import { addDays, isoInZone, localAt, weekday, zonedMs, type Day } from './zoned-time.js';
@@ -41,37 +42,36 @@ function resolve(rules: Rules, request: DeliveryDatesRequest, problems: Problems
   const { store } = rules;
   const carrier = store.all('carriers').find((c) => c.code === request.carrierCode && seesTenantRow(store, rules.organizationId, c.organization_id));
   if (!carrier) {
-    problems.add(`No carrier has the code '${request.carrierCode}'; GET /carriers lists them.`, '/data/carrier_code');
+    problems.add(`No carrier has the code '${request.carrierCode}'; GET /carriers lists them.`, { input: 'carrier_code' });
     return { optionCodes: [] };
   }
   if (!carrier.delivery_dates?.can_get_delivery_dates) {
-    problems.add(`${carrier.name} does not tell delivery dates (its delivery_dates.can_get_delivery_dates is false).`, '/data/carrier_code');
+    problems.add(`${carrier.name} does not tell delivery dates (its delivery_dates.can_get_delivery_dates is false).`, { input: 'carrier_code' });
   }
   const services = store.find('services', 'carrier_id', carrier.id).filter((s) => s.code === request.serviceCode);
   const service = services.find((s) => coversAddress(s.regions_to, request.address));
-  if (services.length === 0) problems.add(`${carrier.name} has no service '${request.serviceCode}'.`, '/data/service_code');
+  if (services.length === 0) problems.add(`${carrier.name} has no service '${request.serviceCode}'.`, { input: 'service_code' });
   else if (!service)
-    problems.add(
-      `Service '${request.serviceCode}' does not deliver to ${request.address.country_code} ${request.address.postal_code}.`,
-      '/data/address/country_code',
-    );
+    problems.add(`Service '${request.serviceCode}' does not deliver to ${request.address.country_code} ${request.address.postal_code}.`, {
+      input: 'address.country_code',
+    });
   const rates = service ? store.find('serviceRates', 'service_id', service.id) : [];
   request.optionCodes.forEach((code, index) => {
-    const pointer = `/data/service_option_codes/${index}`;
+    const field: Field = { input: `service_option_codes[${index}]` };
     const option = store.all('serviceOptions').find((o) => o.code === code);
-    if (!option) problems.add(`No service option has the code '${code}'.`, pointer);
-    else if (index > 0) problems.add('Only one delivery window can be asked for at a time.', pointer);
+    if (!option) problems.add(`No service option has the code '${code}'.`, field);
+    else if (index > 0) problems.add('Only one delivery window can be asked for at a time.', field);
     else if (service && !rates.some((rate) => rate.service_options.some((offered) => offered.service_option_id === option.id))) {
-      problems.add(`Service '${service.code}' does not offer '${code}'.`, pointer);
+      problems.add(`Service '${service.code}' does not offer '${code}'.`, field);
     }
   });
   return { carrier, service, optionCodes: [...request.optionCodes] };
 }
 
 function checkRange(request: DeliveryDatesRequest, todayStart: number, problems: Problems): void {
-  if (request.start < todayStart) problems.add('start_date lies before today on the sandbox clock.', '/data/start_date');
-  if (request.end < request.start) problems.add('end_date lies before start_date.', '/data/end_date');
-  else if (request.end - request.start > MAX_RANGE_DAYS * DAY_MS) problems.add(`Ask for at most ${MAX_RANGE_DAYS} days at a time.`, '/data/end_date');
+  if (request.start < todayStart) problems.add('start_date lies before today on the sandbox clock.', { input: 'start_date' });
+  if (request.end < request.start) problems.add('end_date lies before start_date.', { input: 'end_date' });
+  else if (request.end - request.start > MAX_RANGE_DAYS * DAY_MS) problems.add(`Ask for at most ${MAX_RANGE_DAYS} days at a time.`, { input: 'end_date' });
 }
 
 /** The first day the service can deliver a parcel handed in now: the transit time in its delivery days after the handover day. */

@@ -1,15 +1,47 @@
 /**
  * The errors the rules throw. They say what went wrong in domain terms (not found, invalid at
- * a place in the request, a conflict, locked); one mapping at the HTTP edge
- * (src/http/domain-errors.ts) turns them into JSON:API errors with codes and statuses.
+ * a field of the request, a conflict, locked) and name the field in the resource's own terms;
+ * one mapping at the HTTP edge (src/http/domain-errors.ts) turns them into JSON:API errors with
+ * codes, statuses and the JSON pointer, parameter or header each field is sent as.
  */
 
-/** Where in the request a problem lies: a JSON pointer into the body, a query parameter or a header. */
-export type Where = { pointer: string } | { parameter: string } | { header: string };
+/**
+ * A path through members and list entries, as the rules name a value inside another:
+ * `recipient_address.country_code`, `items[2].quantity`, `[0].id`; '' is the value itself.
+ */
+export type Path = string;
+
+/** The places a field can be in a request; each has one mapping at the edge. */
+export type FieldKind = 'attribute' | 'relationship' | 'resourceMeta' | 'meta' | 'input' | 'parameter' | 'header';
+
+/**
+ * What in the request a problem is about, named by kind (one key) and path:
+ * - `attribute`: an attribute of the resource sent, `recipient_address.country_code`, `items[2].quantity`;
+ * - `relationship`: a relationship's name, then a path in what it names: `contract` (the
+ *   relationship itself), `contract.id` (the id it names), `shipments[3].id`, `owner.type`; '' all of them;
+ * - `resourceMeta`: a member of the resource's own meta (`logo.contents`);
+ * - `meta`: a member of the request's meta (`add_to_next_collection`, `collection.collection_time`);
+ * - `input`: a member of a body that is not a resource (an action's or a lookup's own shape):
+ *   `shipment_ids[3]`, `items[0].item_value.currency`, `[2].id` of a list of references;
+ * - `parameter`: a query parameter's name (`filter[date_to]`); `header`: a request header's name.
+ */
+export type Field = { [K in FieldKind]: { readonly [P in K]: string } }[FieldKind];
+
+/** A field's kind and its path (or name). */
+export function partsOf(field: Field): [FieldKind, string] {
+  return Object.entries(field)[0] as [FieldKind, string];
+}
+
+/** The same field with `path` appended: `within({meta: 'logo'}, 'contents')` is `{meta: 'logo.contents'}`. */
+export function within(field: Field, path: Path): Field {
+  const [kind, base] = partsOf(field);
+  const joined = base === '' || path.startsWith('[') ? `${base}${path}` : `${base}.${path}`;
+  return { [kind]: joined } as Field;
+}
 
 export interface Problem {
   detail: string;
-  where?: Where;
+  field?: Field;
   meta?: Record<string, unknown>;
 }
 
@@ -41,32 +73,32 @@ export class DomainError extends Error {
     super(problems.map((problem) => problem.detail).join('; '));
   }
 
-  static invalid(detail: string, where?: Where): DomainError {
-    return new DomainError('invalid', [{ detail, where }]);
+  static invalid(detail: string, field?: Field): DomainError {
+    return new DomainError('invalid', [{ detail, field }]);
   }
 
-  static unprocessable(detail: string, where?: Where): DomainError {
-    return new DomainError('unprocessable', [{ detail, where }]);
+  static unprocessable(detail: string, field?: Field): DomainError {
+    return new DomainError('unprocessable', [{ detail, field }]);
   }
 
-  static notFound(detail: string, where?: Where): DomainError {
-    return new DomainError('not-found', [{ detail, where }]);
+  static notFound(detail: string, field?: Field): DomainError {
+    return new DomainError('not-found', [{ detail, field }]);
   }
 
-  static conflict(detail: string, where?: Where): DomainError {
-    return new DomainError('conflict', [{ detail, where }]);
+  static conflict(detail: string, field?: Field): DomainError {
+    return new DomainError('conflict', [{ detail, field }]);
   }
 
-  static locked(detail: string, where?: Where): DomainError {
-    return new DomainError('locked', [{ detail, where }]);
+  static locked(detail: string, field?: Field): DomainError {
+    return new DomainError('locked', [{ detail, field }]);
   }
 
-  static notAllowed(detail: string, where?: Where): DomainError {
-    return new DomainError('not-allowed', [{ detail, where }]);
+  static notAllowed(detail: string, field?: Field): DomainError {
+    return new DomainError('not-allowed', [{ detail, field }]);
   }
 
-  static carrierRefused(detail: string, where?: Where, meta?: Record<string, unknown>): DomainError {
-    return new DomainError('carrier-refused', [{ detail, where, meta }]);
+  static carrierRefused(detail: string, field?: Field, meta?: Record<string, unknown>): DomainError {
+    return new DomainError('carrier-refused', [{ detail, field, meta }]);
   }
 
   static quotaExceeded(detail: string, meta: Record<string, unknown>): DomainError {
@@ -74,7 +106,7 @@ export class DomainError extends Error {
   }
 
   static badHeader(detail: string, header: string): DomainError {
-    return new DomainError('bad-header', [{ detail, where: { header } }]);
+    return new DomainError('bad-header', [{ detail, field: { header } }]);
   }
 }
 
@@ -83,14 +115,9 @@ export const NO_RELATED = 'No resource was found for the given relationship ID.'
 
 /**
  * An id in a body that does not exist or is another tenant's (the same), on an operation where
- * production documents 404 for it: 404 (10002) at its pointer, in production's words. Elsewhere
- * such an id is a 422 (the seed's rule).
+ * production documents 404 for it: 404 (10002) at the id (`field`, the relationship's id by
+ * default), in production's words. Elsewhere such an id is a 422 (the seed's rule).
  */
-export function missingRelated(name: string, type: string, id: string, pointer = `/data/relationships/${name}/data/id`): DomainError {
-  return DomainError.notFound(`${NO_RELATED} The relationship '${name}' points at ${type} '${id}', which does not exist or is not available to you.`, {
-    pointer,
-  });
+export function missingRelated(name: string, type: string, id: string, field: Field = { relationship: `${name}.id` }): DomainError {
+  return DomainError.notFound(`${NO_RELATED} The relationship '${name}' points at ${type} '${id}', which does not exist or is not available to you.`, field);
 }
-
-/** Where a body member lies, as a JSON pointer. */
-export const at = (pointer: string): Where => ({ pointer });

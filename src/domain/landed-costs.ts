@@ -1,6 +1,6 @@
 import type { Price } from '../model/common.js';
 import type { HsCodeEntry, ImportRules } from '../model/reference.js';
-import { DomainError, type Problem } from './errors.js';
+import { DomainError, type Field, type Problem } from './errors.js';
 import { suggestHsCodes } from './hs-codes.js';
 
 /** The reference tables the calculation reads. */
@@ -38,8 +38,8 @@ export interface LandedCosts {
 
 /** The money of a request with where it was sent, for conversion and for pointing at problems. */
 const valuesOf = (request: LandedCostRequest) => [
-  ...request.items.map((item, index) => ({ price: item.item_value, pointer: `/data/items/${index}/item_value/currency` })),
-  ...(request.shipping_value ? [{ price: request.shipping_value, pointer: '/data/shipping_value/currency' }] : []),
+  ...request.items.map((item, index) => ({ price: item.item_value, field: { input: `items[${index}].item_value.currency` } as Field })),
+  ...(request.shipping_value ? [{ price: request.shipping_value, field: { input: 'shipping_value.currency' } as Field }] : []),
 ];
 
 /** Splits `total` over `weights` in whole cents that add up to it exactly (largest remainder first). */
@@ -61,13 +61,13 @@ function validate(tables: LandedCostTables, request: LandedCostRequest): { rules
     const known = Object.keys(tables.rules).join(', ');
     problems.push({
       detail: `Landed costs are computed for imports into ${known}; not into ${request.recipient_country_code}.`,
-      where: { pointer: '/data/recipient_country_code' },
+      field: { input: 'recipient_country_code' },
     });
   }
   const values = valuesOf(request);
-  for (const { price, pointer } of values) {
+  for (const { price, field } of values) {
     if (tables.rates[price.currency] === undefined) {
-      problems.push({ detail: `The sandbox prices in ${Object.keys(tables.rates).join(', ')}; not in ${price.currency}.`, where: { pointer } });
+      problems.push({ detail: `The sandbox prices in ${Object.keys(tables.rates).join(', ')}; not in ${price.currency}.`, field });
     }
   }
   const currency = request.convert ? (rules?.currency ?? '') : values[0]!.price.currency;
@@ -76,7 +76,7 @@ function validate(tables: LandedCostTables, request: LandedCostRequest): { rules
     if (other)
       problems.push({
         detail: `Without convert_to_destination_currency every value must be in one currency (${currency}).`,
-        where: { pointer: other.pointer },
+        field: other.field,
       });
   }
   const hsCodes = request.items.map((item, index) => {
@@ -84,7 +84,7 @@ function validate(tables: LandedCostTables, request: LandedCostRequest): { rules
     if (!code)
       problems.push({
         detail: `No HS code matches '${item.description.slice(0, 60)}'; send the item's hs_code.`,
-        where: { pointer: `/data/items/${index}/description` },
+        field: { input: `items[${index}].description` },
       });
     return code ?? '';
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainError } from './errors.js';
+import { DomainError, within, type Field } from './errors.js';
 import type { Tx } from '../store/store.js';
 
 /** The image types a shop logo may have; anything else is refused before the bytes are looked at. */
@@ -30,11 +30,11 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
  * Strict base64: Node's own decoder skips any character it does not know, so garbage would
  * "decode" to some bytes. Line breaks are allowed because many encoders wrap their output.
  */
-function decodeBase64(contents: string, pointer: string): Buffer {
+function decodeBase64(contents: string, field: Field): Buffer {
   const compact = contents.replace(/[\r\n\t ]/g, '');
   if (BASE64.test(compact)) return Buffer.from(compact, 'base64');
   const hint = /^data:/i.test(compact) ? ' Send only the base64 part, without the data: URL prefix.' : '';
-  throw DomainError.invalid(`'contents' is not valid base64 (standard alphabet, padded with '=').${hint}`, { pointer });
+  throw DomainError.invalid(`'contents' is not valid base64 (standard alphabet, padded with '=').${hint}`, field);
 }
 
 /** What the bytes really are, judged by their content, or `undefined` when not a supported image. */
@@ -51,25 +51,27 @@ async function sniff(bytes: Buffer): Promise<string | undefined> {
 
 /**
  * Checks an uploaded logo: base64 (400), a supported type (422), the size limit on the decoded
- * bytes (422), and bytes that really are the declared type (422). `pointer` locates `meta.logo`.
+ * bytes (422), and bytes that really are the declared type (422). `field` is where `meta.logo` was sent.
  */
-export async function decodeLogo(upload: LogoUpload, maxBytes: number, pointer: string): Promise<DecodedLogo> {
-  const bytes = decodeBase64(upload.contents, `${pointer}/contents`);
+export async function decodeLogo(upload: LogoUpload, maxBytes: number, field: Field): Promise<DecodedLogo> {
+  const bytes = decodeBase64(upload.contents, within(field, 'contents'));
   const mimeType = upload.mime_type.split(';')[0]!.trim().toLowerCase();
   if (!(logoMimeTypes as readonly string[]).includes(mimeType)) {
-    throw DomainError.unprocessable(`Logos of type '${upload.mime_type}' are not supported; use one of: ${logoMimeTypes.join(', ')}.`, {
-      pointer: `${pointer}/mime_type`,
-    });
+    throw DomainError.unprocessable(
+      `Logos of type '${upload.mime_type}' are not supported; use one of: ${logoMimeTypes.join(', ')}.`,
+      within(field, 'mime_type'),
+    );
   }
   if (bytes.length > maxBytes) {
-    throw DomainError.unprocessable(`The logo is ${bytes.length} bytes; the largest logo accepted is ${maxBytes} bytes (after base64 decoding).`, {
-      pointer: `${pointer}/contents`,
-    });
+    throw DomainError.unprocessable(
+      `The logo is ${bytes.length} bytes; the largest logo accepted is ${maxBytes} bytes (after base64 decoding).`,
+      within(field, 'contents'),
+    );
   }
   const actual = await sniff(bytes);
   if (actual !== mimeType) {
     const found = actual ? ` (they look like ${actual})` : '';
-    throw DomainError.unprocessable(`The logo contents are not ${mimeType}, the type 'mime_type' declares${found}.`, { pointer: `${pointer}/contents` });
+    throw DomainError.unprocessable(`The logo contents are not ${mimeType}, the type 'mime_type' declares${found}.`, within(field, 'contents'));
   }
   return { mimeType: mimeType as LogoMimeType, bytes };
 }

@@ -2,22 +2,23 @@ import type { Price } from '../model/common.js';
 import type { ContractRecord } from '../model/contract.js';
 import type { ServiceRateRecord } from '../model/service-rate.js';
 import type { ReadView } from '../store/store.js';
-import { DomainError, type Problem } from './errors.js';
+import { DomainError, within, type Field, type Problem } from './errors.js';
 
 /** A rate as it is about to be stored (a new one has no id yet). */
 export type RateCandidate = Omit<ServiceRateRecord, 'id'> & { id?: string };
 
-const attribute = (path: string) => ({ pointer: `/data/attributes/${path}` });
-const relationship = (name: string, index?: number) => ({ pointer: `/data/relationships/${name}/data${index === undefined ? '' : `/${index}`}/id` });
+const attribute = (path: string): Field => ({ attribute: path });
+/** The id a relationship names, or the id of one entry of a to-many one. */
+const relationship = (name: string, index?: number): Field => ({ relationship: `${name}${index === undefined ? '' : `[${index}]`}.id` });
 
-/** Prices of the rate and where each was sent. */
-function pricesOf(rate: RateCandidate): { price: Price; where: { pointer: string } }[] {
+/** Prices of the rate and the field each was sent in (its `currency` and `amount` lie within). */
+function pricesOf(rate: RateCandidate): { price: Price; field: Field }[] {
   const named = (['price', 'fuel_surcharge', 'oversize_surcharge', 'step_price'] as const).flatMap((name) => {
     const price = rate[name];
-    return price ? [{ price, where: attribute(`${name}/currency`) }] : [];
+    return price ? [{ price, field: attribute(name) }] : [];
   });
   const options = rate.service_options.flatMap((option, index) =>
-    option.price ? [{ price: option.price, where: { pointer: `/data/relationships/service_options/data/${index}/meta/price/currency` } }] : [],
+    option.price ? [{ price: option.price, field: { relationship: `service_options[${index}].meta.price` } }] : [],
   );
   return [...named, ...options];
 }
@@ -25,7 +26,7 @@ function pricesOf(rate: RateCandidate): { price: Price; where: { pointer: string
 /** Weight ranges, brackets, step pricing and surcharges that agree with each other. */
 function shapeProblems(rate: RateCandidate, contract: ContractRecord): Problem[] {
   const problems: Problem[] = [];
-  const add = (detail: string, where: { pointer: string }) => problems.push({ detail, where });
+  const add = (detail: string, field: Field) => problems.push({ detail, field });
   if (rate.weight_max < rate.weight_min) add(`weight_max (${rate.weight_max} g) is below weight_min (${rate.weight_min} g).`, attribute('weight_max'));
   if (!rate.is_dynamic && !rate.price && !rate.weight_bracket) add('A rate needs a price or a weight_bracket (or is_dynamic: true).', attribute('price'));
   if (rate.price && rate.weight_bracket) add('A rate has a price or a weight_bracket, not both.', attribute('weight_bracket'));
@@ -33,16 +34,16 @@ function shapeProblems(rate: RateCandidate, contract: ContractRecord): Problem[]
   if (bracket && (bracket.start < rate.weight_min || bracket.start > rate.weight_max)) {
     add(
       `weight_bracket.start (${bracket.start} g) must lie within weight_min and weight_max (${rate.weight_min}-${rate.weight_max} g).`,
-      attribute('weight_bracket/start'),
+      attribute('weight_bracket.start'),
     );
   }
   if ((rate.step_price === undefined) !== (rate.step_size === undefined))
     add('step_price and step_size go together.', attribute(rate.step_price ? 'step_size' : 'step_price'));
   if (rate.oversize_surcharge && rate.length_max === undefined)
     add('An oversize_surcharge is charged above length_max, so length_max is needed.', attribute('length_max'));
-  for (const { price, where } of pricesOf(rate)) {
-    if (price.currency !== contract.currency) add(`Prices of this contract are in ${contract.currency}, not ${price.currency}.`, where);
-    if (price.amount < 0) add('An amount cannot be negative.', { pointer: where.pointer.replace(/currency$/, 'amount') });
+  for (const { price, field } of pricesOf(rate)) {
+    if (price.currency !== contract.currency) add(`Prices of this contract are in ${contract.currency}, not ${price.currency}.`, within(field, 'currency'));
+    if (price.amount < 0) add('An amount cannot be negative.', within(field, 'amount'));
   }
   return problems;
 }
@@ -51,22 +52,22 @@ function shapeProblems(rate: RateCandidate, contract: ContractRecord): Problem[]
 function linkProblems(store: ReadView, rate: RateCandidate, contract: ContractRecord): Problem[] {
   const problems: Problem[] = [];
   const service = store.get('services', rate.service_id);
-  if (!service) problems.push({ detail: `No service with id '${rate.service_id}' exists.`, where: relationship('service') });
+  if (!service) problems.push({ detail: `No service with id '${rate.service_id}' exists.`, field: relationship('service') });
   else if (service.carrier_id !== contract.carrier_id)
-    problems.push({ detail: `The service '${service.code}' is of another carrier than the contract.`, where: relationship('service') });
+    problems.push({ detail: `The service '${service.code}' is of another carrier than the contract.`, field: relationship('service') });
   const template = contract.contract_template_id ? store.get('contractTemplates', contract.contract_template_id) : undefined;
   if (service && template && !template.service_ids.includes(service.id)) {
     problems.push({
       detail: `The contract was made from the template '${template.name}', which does not offer the service '${service.code}'.`,
-      where: relationship('service'),
+      field: relationship('service'),
     });
   }
   const seen = new Set<string>();
   rate.service_options.forEach((option, index) => {
     if (!store.get('serviceOptions', option.service_option_id)) {
-      problems.push({ detail: `No service option with id '${option.service_option_id}' exists.`, where: relationship('service_options', index) });
+      problems.push({ detail: `No service option with id '${option.service_option_id}' exists.`, field: relationship('service_options', index) });
     } else if (seen.has(option.service_option_id)) {
-      problems.push({ detail: `The service option '${option.service_option_id}' is offered twice.`, where: relationship('service_options', index) });
+      problems.push({ detail: `The service option '${option.service_option_id}' is offered twice.`, field: relationship('service_options', index) });
     }
     seen.add(option.service_option_id);
   });
@@ -82,7 +83,7 @@ function overlapProblems(store: ReadView, rate: RateCandidate): Problem[] {
   return [
     {
       detail: `The weight range ${rate.weight_min}-${rate.weight_max} g overlaps rate '${other.id}' (${other.weight_min}-${other.weight_max} g) of the same contract and service: a parcel's weight must select one rate.`,
-      where: attribute('weight_min'),
+      field: attribute('weight_min'),
     },
   ];
 }

@@ -5,12 +5,13 @@ import type { Principal } from '../model/tenancy.js';
 import type { Store, Tx } from '../store/store.js';
 import type { JobRecord } from '../store/tables.js';
 import type { Capabilities } from './capabilities.js';
+import type { Field } from './errors.js';
 import type { OrganizationRemoval } from './removals.js';
 
 /**
  * What the rules are handed, named and small: the store, the sandbox clock, the job scheduler,
  * the few settings they read, and the hooks the edge provides (automation events, the renderer
- * of webhook payloads). The app builds one `Rules` from its configuration; nothing in the
+ * of webhook payloads, the pointers of fields). The app builds one `Rules` from its configuration; nothing in the
  * domain reads the configuration or the app's other services.
  *
  * Every tenant (organization) has its own clock, so there is one `Rules` per tenant (made once,
@@ -40,6 +41,8 @@ export interface Rules {
   readonly events?: ResourceEvents;
   /** Renders a resource as the API answers it, for webhook payloads. */
   readonly render: RenderResource;
+  /** The JSON pointer the API's answers give for a field of a request (undefined for a parameter or header), for hook logs. */
+  readonly pointerOf: (field: Field) => string | undefined;
   readonly logger?: { error(object: object, message?: string): void };
   /**
    * Told when a tenant was removed (it expired): the edge drops what it keeps in memory about its

@@ -119,9 +119,9 @@ function checkCreate(ctx: Ctx, data: CreateData): { problems: ErrorObject[]; sho
       store,
       { contract, countryCode: data.attributes.address.country_code, window: { from, to }, now },
       {
-        contract: { pointer: CONTRACT },
-        country: { pointer: '/data/attributes/address/country_code' },
-        window: { pointer: '/data/attributes/collection_time' },
+        contract: { relationship: 'contract.id' },
+        country: { attribute: 'address.country_code' },
+        window: { attribute: 'collection_time' },
       },
     );
     if (booking.problems.length > 0) problems.push(...apiErrorOf(new DomainError('unprocessable', booking.problems)).errors);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bookingProblems } from '../domain/collections/booking.js';
 import { collectionStatus, registerCollection, voidCollection } from '../domain/collections/lifecycle.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, type Field } from '../domain/errors.js';
 import { collectionStarted, removeCollection } from '../domain/removals.js';
 import type { Ctx } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
@@ -70,20 +70,17 @@ function assertConcept(ctx: Ctx, collection: CollectionRecord, action: string): 
 
 /** The problems of booking a concept now, all pointing at `register`, the member that asked for it. */
 function registrationProblems(ctx: Ctx, collection: CollectionRecord): DomainError | undefined {
-  const where = { pointer: '/data/attributes/register' };
+  const register: Field = { attribute: 'register' };
   const { store } = ctx.services;
   const contract = collection.contract_id ? store.get('contracts', collection.contract_id) : undefined;
-  if (!contract) return DomainError.unprocessable('Registering books the collection with a carrier, and this collection has no contract to say which.', where);
+  if (!contract)
+    return DomainError.unprocessable('Registering books the collection with a carrier, and this collection has no contract to say which.', register);
   if (contract.status !== 'active')
-    return DomainError.unprocessable(`Contract '${contract.id}' is ${contract.status}; only an active contract can book a collection.`, where);
+    return DomainError.unprocessable(`Contract '${contract.id}' is ${contract.status}; only an active contract can book a collection.`, register);
   const { problems } = bookingProblems(
     store,
     { contract, countryCode: collection.address.country_code, window: collection.collection_time, now: ctx.clock.now() },
-    {
-      contract: where,
-      country: where,
-      window: where,
-    },
+    { contract: register, country: register, window: register },
   );
   return problems.length > 0 ? new DomainError('unprocessable', problems) : undefined;
 }

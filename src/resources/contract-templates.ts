@@ -66,10 +66,10 @@ const createRequest = resourceRequest({
 /** The services of a new template: each must exist and be of its carrier. */
 function templateServices(ctx: Ctx, carrierId: string, refs: z.output<typeof toManyRef>['data']): string[] {
   return refs.map((ref, index) => {
-    const pointer = `/data/relationships/services/data/${index}`;
     const service = ref.type === 'services' ? ctx.services.store.get('services', ref.id) : undefined;
-    if (!service) throw missingRelated('services', 'services', ref.id, `${pointer}/id`);
-    if (service.carrier_id !== carrierId) throw unknownRelated('services', 'services of the template carrier', ref.id, `${pointer}/id`);
+    if (!service) throw missingRelated('services', 'services', ref.id, { relationship: `services[${index}].id` });
+    if (service.carrier_id !== carrierId)
+      throw unknownRelated('services', 'services of the template carrier', ref.id, `/data/relationships/services/data/${index}/id`);
     return service.id;
   });
 }

@@ -49,30 +49,29 @@ function ownerOf(ctx: Ctx, ref: z.infer<typeof toOneRef>): HookRecord['owner'] {
 /** Rules a schema cannot say: what each action may point at, and where webhooks may go. */
 function checkAction(ctx: Ctx, attributes: HookAttributes): void {
   const problems = new Problems();
-  const base = '/data/attributes/action';
   const { action, trigger } = attributes;
   // Only returns have meta a predicate can read (`/meta/order_created_at`): elsewhere such a pointer is malformed.
   const metaAt = trigger.resource_type === 'returns' ? -1 : (trigger.predicates ?? []).findIndex((p) => /^\/?meta(\/|$)/.test(p.pointer));
   if (metaAt >= 0)
     throw ApiError.invalid('must point into /attributes or /relationships (only returns have /meta)', `/data/attributes/trigger/predicates/${metaAt}/pointer`);
   if (action.action_type === 'update-resource') {
-    if (trigger.resource_type !== 'shipments') problems.add('update-resource can only change shipments; use a shipments trigger.', `${base}/action_type`);
-    for (const problem of updateProblems(action.values)) problems.add(problem.message, `${base}/values/${problem.index}/${problem.field}`);
+    if (trigger.resource_type !== 'shipments')
+      problems.add('update-resource can only change shipments; use a shipments trigger.', { attribute: 'action.action_type' });
+    for (const problem of updateProblems(action.values)) problems.add(problem.message, { attribute: `action.values[${problem.index}].${problem.field}` });
   } else if (action.action_type !== 'send-resource') {
     // approve-return, reject-return, request-payment, set-return-deadline-passed
-    if (trigger.resource_type !== 'returns') problems.add(`${action.action_type} acts on returns; use a returns trigger.`, `${base}/action_type`);
+    if (trigger.resource_type !== 'returns') problems.add(`${action.action_type} acts on returns; use a returns trigger.`, { attribute: 'action.action_type' });
   } else {
     const policy = targetPolicy(ctx.services.config);
     action.values.forEach((value, index) => {
       const checked = checkTarget(value.url, policy);
-      if ('refusal' in checked) problems.add(checked.refusal, `${base}/values/${index}/url`);
+      if ('refusal' in checked) problems.add(checked.refusal, { attribute: `action.values[${index}].url` });
       const offered = webhookIncludes[trigger.resource_type] ?? [];
       (value.includes ?? []).forEach((path, at) => {
         if (!offered.includes(path))
-          problems.add(
-            `Unknown include path '${path}'. ${trigger.resource_type} can include: ${offered.join(', ')}.`,
-            `${base}/values/${index}/includes/${at}`,
-          );
+          problems.add(`Unknown include path '${path}'. ${trigger.resource_type} can include: ${offered.join(', ')}.`, {
+            attribute: `action.values[${index}].includes[${at}]`,
+          });
       });
     });
   }

@@ -3,6 +3,7 @@ import type { ShipmentDraft } from '../domain/shipments/draft.js';
 import { assertEditable, changeShipment, checkChange, createShipment, deleteShipment } from '../domain/shipments/lifecycle.js';
 import { resolveDraft } from '../domain/shipments/resolve.js';
 import { principalOf, type Ctx } from '../http/context.js';
+import { sourceOf } from '../http/domain-errors.js';
 import { endpoint } from '../http/endpoint.js';
 import { idempotencyHeaders, idempotent, requestFingerprint, type Remember } from '../http/idempotency.js';
 import { jsonApi } from '../http/respond.js';
@@ -23,7 +24,8 @@ async function respondCreated(ctx: Ctx, draft: ShipmentDraft, include: readonly 
   const resolved = resolveDraft(ctx, draft);
   const { body, shipment } = await ctx.services.store.transact((tx) => {
     const created = createShipment(tx, ctx, draft, resolved);
-    const { warnings } = resolved;
+    // The edge names where each hint points, as it does for errors.
+    const warnings = resolved.warnings.map(({ field, ...warning }) => ({ ...warning, source: sourceOf(field) }));
     const text = JSON.stringify(resourceDocument(ctx, shipmentKind, created, include, warnings.length > 0 ? { meta: { warnings } } : {}));
     remember?.(tx, 201, text);
     return { body: text, shipment: created };

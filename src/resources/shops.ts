@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decodeLogo, insertLogo, logoPath, logoUpload, type LogoUpload } from '../domain/logos.js';
+import type { Field } from '../domain/errors.js';
 import { principalOf, type Ctx, type Kind } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import { resourceDocument } from '../jsonapi/document.js';
@@ -103,11 +104,11 @@ const updateRequest = resourceRequest({
 
 type UploadSource = { data: { meta?: { logo?: LogoUpload } }; meta?: Record<string, unknown> };
 
-/** The logo of `data.meta.logo`, or of top-level `meta.logo` (accepted too), with its pointer. */
-function uploadOf(body: UploadSource): { logo: LogoUpload; pointer: string } | undefined {
-  if (body.data.meta?.logo) return { logo: body.data.meta.logo, pointer: '/data/meta/logo' };
+/** The logo of `data.meta.logo`, or of top-level `meta.logo` (accepted too), with the field it was sent in. */
+function uploadOf(body: UploadSource): { logo: LogoUpload; field: Field } | undefined {
+  if (body.data.meta?.logo) return { logo: body.data.meta.logo, field: { resourceMeta: 'logo' } };
   if (body.meta?.logo === undefined) return undefined;
-  return { logo: validated(logoUpload, body.meta.logo, 'pointer', ['meta', 'logo']), pointer: '/meta/logo' };
+  return { logo: validated(logoUpload, body.meta.logo, 'pointer', ['meta', 'logo']), field: { meta: 'logo' } };
 }
 
 /** The response document, with the uploaded logo echoed in `data.meta.logo`. */
@@ -123,7 +124,7 @@ async function createShop(ctx: Ctx, body: z.output<typeof createRequest>, includ
   const organizationId = relatedId(body.data.relationships?.organization, 'organization', ['organizations'])!;
   if (organizationId !== principal.organizationId) throw unknownRelated('organization', 'organizations', organizationId);
   const upload = uploadOf(body);
-  const logo = upload && (await decodeLogo(upload.logo, ctx.services.config.logoMaxBytes, upload.pointer));
+  const logo = upload && (await decodeLogo(upload.logo, ctx.services.config.logoMaxBytes, upload.field));
   const now = ctx.clock.now();
   const { created_at: _ignored, return_portal_url: _derived, ...attributes } = body.data.attributes;
   const row = await ctx.services.store.transact((tx) => {
@@ -164,7 +165,7 @@ async function updateShop(ctx: Ctx, shopId: string, body: z.output<typeof update
   findOr404(ctx, 'shops', 'shops', shopId, (row) => shopVisible(ctx, row));
   checkIdentity(body.data, 'shops', shopId);
   const upload = uploadOf(body);
-  const logo = upload && (await decodeLogo(upload.logo, ctx.services.config.logoMaxBytes, upload.pointer));
+  const logo = upload && (await decodeLogo(upload.logo, ctx.services.config.logoMaxBytes, upload.field));
   const now = ctx.clock.now();
   const attributes = body.data.attributes ?? {};
   const row = await ctx.services.store.transact((tx) => {

@@ -103,6 +103,8 @@ describe('creating a return', () => {
     expect(pointers(await create(returnBody({ shop, order, method: otherShopMethod, items: oneItem() })))).toEqual([
       '/data/relationships/return_method/data/id',
     ]);
+    const untagged = await create(returnBody({ shop, order, method: postnl, items: oneItem(), tags: ['00000000-0000-4000-8000-000000000000'] }));
+    expect(pointers(untagged)).toEqual(['/data/relationships/tags/data/id']);
     const other = await returnsWorld(sandbox, 'other-client');
     const theirs = await create(returnBody({ shop, order, method: postnl, items: oneItem() }), other.token);
     expect(theirs.status).toBe(422);

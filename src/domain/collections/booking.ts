@@ -1,14 +1,14 @@
 import type { CarrierRecord } from '../../model/carrier.js';
 import type { ContractRecord } from '../../model/contract.js';
 import type { ReadView } from '../../store/store.js';
-import type { Problem, Where } from '../errors.js';
+import type { Field, Problem } from '../errors.js';
 import { calendarOf, collectsIn, describeCalendar, slotHolding, utcText, type Slot } from './calendar.js';
 
-/** Where each part of a booking came from in the request, for error pointers. */
+/** The field of the request each part of a booking came from, for errors. */
 export interface BookingPlaces {
-  contract: Where;
-  country: Where;
-  window: Where;
+  contract: Field;
+  country: Field;
+  window: Field;
 }
 
 export interface Booking {
@@ -30,14 +30,14 @@ function carrierOfContract(store: ReadView, contract: ContractRecord | undefined
  */
 export function bookingProblems(store: ReadView, booking: Booking, places: BookingPlaces): { problems: Problem[]; slot?: Slot } {
   const carrier = carrierOfContract(store, booking.contract);
-  if (!carrier) return { problems: [{ detail: `The carrier of contract '${booking.contract.id}' does not exist.`, where: places.contract }] };
+  if (!carrier) return { problems: [{ detail: `The carrier of contract '${booking.contract.id}' does not exist.`, field: places.contract }] };
   const calendar = calendarOf(carrier);
   if (!calendar) {
     return {
       problems: [
         {
           detail: `${carrier.name} does not collect (its collections.offers_collections is false): use a contract of a carrier that does.`,
-          where: places.contract,
+          field: places.contract,
         },
       ],
     };
@@ -46,7 +46,7 @@ export function bookingProblems(store: ReadView, booking: Booking, places: Booki
   if (!collectsIn(calendar, booking.countryCode)) {
     problems.push({
       detail: `${carrier.name} does not collect in ${booking.countryCode}; it collects in ${calendar.countries.join(', ')}.`,
-      where: places.country,
+      field: places.country,
     });
   }
   const { from, to } = booking.window;
@@ -56,12 +56,12 @@ export function bookingProblems(store: ReadView, booking: Booking, places: Booki
       detail:
         `${utcText(from)} to ${utcText(to)} lies in no collection slot of ${carrier.name} (${describeCalendar(calendar)}). ` +
         `GET /carriers/${carrier.id}/collection-time-slots lists the slots it offers.`,
-      where: places.window,
+      field: places.window,
     });
   } else if (slot.bookBefore <= booking.now) {
     problems.push({
       detail: `Bookings for ${carrier.name}'s slot ${utcText(slot.from)} to ${utcText(slot.to)} closed at ${utcText(slot.bookBefore)} (it is now ${utcText(booking.now)}).`,
-      where: places.window,
+      field: places.window,
     });
   }
   return { problems, slot: problems.length === 0 ? slot : undefined };

@@ -3,7 +3,7 @@ import type { ManifestOwner, ManifestRecord } from '../../model/manifest.js';
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { Principal } from '../../model/tenancy.js';
 import type { Tx } from '../../store/store.js';
-import { DomainError, type Problem } from '../errors.js';
+import { DomainError, type Field, type Problem } from '../errors.js';
 import { assertRoom } from '../quotas.js';
 import type { Rules } from '../rules.js';
 import { canSeeContract } from '../tenancy.js';
@@ -28,7 +28,6 @@ export interface ManifestRequest {
   updateStatuses: boolean;
 }
 
-const SHIPMENTS = '/data/relationships/shipments';
 const listable = (shipment: ShipmentRecord) => shipment.tracking_code !== undefined && shipment.status_code !== 'shipment-voided';
 
 /** Why a shipment cannot be listed, or `undefined` when it can. */
@@ -42,24 +41,23 @@ function unlisted(shipment: ShipmentRecord): string | undefined {
 function ownerOf(tx: Tx, principal: Principal, request: ManifestRequest, shipments: ShipmentRecord[], problems: Problem[]): ManifestOwner {
   const own = (shopId: string) => tx.get('shops', shopId)?.organization_id === principal.organizationId;
   const { owner, shopId } = request;
-  if (shopId !== undefined && !own(shopId))
-    problems.push({ detail: `No shop with id '${shopId}' is available to you.`, where: { pointer: '/data/relationships/shop/data/id' } });
+  if (shopId !== undefined && !own(shopId)) problems.push({ detail: `No shop with id '${shopId}' is available to you.`, field: { relationship: 'shop.id' } });
   if (owner?.type === 'shops' || owner?.type === 'organizations') {
     const known = owner.type === 'shops' ? own(owner.id) : owner.id === principal.organizationId;
     if (!known)
       problems.push({
         detail: `No ${owner.type === 'shops' ? 'shop' : 'organization'} with id '${owner.id}' is available to you.`,
-        where: { pointer: '/data/relationships/owner/data/id' },
+        field: { relationship: 'owner.id' },
       });
     else if (owner.type === 'shops' && shopId !== undefined && shopId !== owner.id) {
-      problems.push({ detail: 'The shop relationship names another shop than the owner.', where: { pointer: '/data/relationships/shop/data/id' } });
+      problems.push({ detail: 'The shop relationship names another shop than the owner.', field: { relationship: 'shop.id' } });
     }
     return owner as ManifestOwner;
   }
   if (owner) {
     problems.push({
       detail: `A manifest's owner is a shop or your organization, not ${owner.type}.`,
-      where: { pointer: '/data/relationships/owner/data/type' },
+      field: { relationship: 'owner.type' },
     });
   }
   if (shopId !== undefined) return { type: 'shops', id: shopId };
@@ -67,20 +65,20 @@ function ownerOf(tx: Tx, principal: Principal, request: ManifestRequest, shipmen
   return shops.size === 1 ? { type: 'shops', id: [...shops][0]! } : { type: 'organizations', id: principal.organizationId };
 }
 
-/** The shipments of a POST /manifests request, each checked, with every problem and its pointer. */
+/** The shipments of a POST /manifests request, each checked, with every problem and its field. */
 function listedShipments(tx: Tx, principal: Principal, request: ManifestRequest, problems: Problem[]): ShipmentRecord[] {
-  if (request.shipmentIds.length === 0) problems.push({ detail: 'A manifest lists at least one shipment.', where: { pointer: SHIPMENTS } });
+  if (request.shipmentIds.length === 0) problems.push({ detail: 'A manifest lists at least one shipment.', field: { relationship: 'shipments' } });
   const seen = new Set<string>();
   const shipments: ShipmentRecord[] = [];
   request.shipmentIds.forEach((id, index) => {
-    const where = { pointer: `${SHIPMENTS}/data/${index}/id` };
+    const field: Field = { relationship: `shipments[${index}].id` };
     const shipment = tx.get('shipments', id);
     if (!shipment || shipment.organization_id !== principal.organizationId)
-      problems.push({ detail: `No shipment with id '${id}' is available to you.`, where });
-    else if (seen.has(id)) problems.push({ detail: `Shipment '${id}' is listed more than once.`, where });
+      problems.push({ detail: `No shipment with id '${id}' is available to you.`, field });
+    else if (seen.has(id)) problems.push({ detail: `Shipment '${id}' is listed more than once.`, field });
     else {
       const why = unlisted(shipment);
-      if (why) problems.push({ detail: why, where });
+      if (why) problems.push({ detail: why, field });
       else shipments.push(shipment);
     }
     seen.add(id);
@@ -96,21 +94,21 @@ export function createManifest(tx: Tx, rules: Rules, principal: Principal, reque
   if (contractId !== undefined) {
     const contract = tx.get('contracts', contractId);
     if (!contract || !canSeeContract(tx, principal, contract)) {
-      problems.push({ detail: `No contract with id '${contractId}' is available to you.`, where: { pointer: '/data/relationships/contract/data/id' } });
+      problems.push({ detail: `No contract with id '${contractId}' is available to you.`, field: { relationship: 'contract.id' } });
     }
   }
   contractId ??= shipments[0]?.contract_id;
   const owner = ownerOf(tx, principal, request, shipments, problems);
   for (const shipment of shipments) {
-    const where = { pointer: `${SHIPMENTS}/data/${request.shipmentIds.indexOf(shipment.id)}/id` };
+    const field: Field = { relationship: `shipments[${request.shipmentIds.indexOf(shipment.id)}].id` };
     if (shipment.contract_id !== contractId) {
       problems.push({
         detail: `Shipment '${shipment.id}' has another contract than the manifest ('${contractId}'): a manifest is for one carrier contract.`,
-        where,
+        field,
       });
     }
     if (owner.type === 'shops' && shipment.shop_id !== owner.id)
-      problems.push({ detail: `Shipment '${shipment.id}' is of another shop than the manifest's.`, where });
+      problems.push({ detail: `Shipment '${shipment.id}' is of another shop than the manifest's.`, field });
   }
   if (problems.length > 0) throw new DomainError('unprocessable', problems);
   const manifest = insertManifest(tx, rules, {
@@ -135,20 +133,20 @@ export function createManifest(tx: Tx, rules: Rules, principal: Principal, reque
 
 /** POST /create-manifest-for-collection: a manifest of the collection's registered shipments; the others are named in its `meta.errors`. */
 export function createCollectionManifest(tx: Tx, rules: Rules, principal: Principal, collectionId: string, now: number): ManifestRecord {
-  const where = { pointer: '/data/collection_id' };
+  const field: Field = { input: 'collection_id' };
   const collection = tx.get('collections', collectionId);
   if (!collection || collection.organization_id !== principal.organizationId) {
-    throw DomainError.unprocessable(`No collection with id '${collectionId}' is available to you.`, where);
+    throw DomainError.unprocessable(`No collection with id '${collectionId}' is available to you.`, field);
   }
   const status = collectionStatus(tx, collection);
   if (status === 'collection-voided' || status === 'collection-registration-failed') {
-    throw DomainError.unprocessable(`Collection '${collection.id}' is ${status}: the carrier will not come, so it gets no manifest.`, where);
+    throw DomainError.unprocessable(`Collection '${collection.id}' is ${status}: the carrier will not come, so it gets no manifest.`, field);
   }
   const all = [...tx.find('shipments', 'collection_id', collection.id)].sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
   if (all.length === 0) {
     throw DomainError.unprocessable(
       `Collection '${collection.id}' has no shipments: add them (POST /add-shipments-to-collection) before making its manifest.`,
-      where,
+      field,
     );
   }
   const shipments = all.filter(listable);
@@ -156,7 +154,7 @@ export function createCollectionManifest(tx: Tx, rules: Rules, principal: Princi
   if (shipments.length === 0)
     throw new DomainError(
       'unprocessable',
-      errors.map((detail) => ({ detail, where })),
+      errors.map((detail) => ({ detail, field })),
     );
   const contract = collection.contract_id ? tx.get('contracts', collection.contract_id) : undefined;
   const carrier = contract ? tx.get('carriers', contract.carrier_id) : undefined;

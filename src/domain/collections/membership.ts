@@ -2,7 +2,7 @@ import type { CollectionRecord } from '../../model/collection.js';
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { Principal } from '../../model/tenancy.js';
 import type { ReadView, Tx } from '../../store/store.js';
-import { DomainError, type Problem } from '../errors.js';
+import { DomainError, type Field, type Problem } from '../errors.js';
 import { utcText } from './calendar.js';
 import { collectionStatus, isOpen } from './lifecycle.js';
 
@@ -70,29 +70,29 @@ function shipmentProblem(store: ReadView, collection: CollectionRecord, shipment
 
 /**
  * POST /add-shipments-to-collection: every shipment joins the collection, or (on any problem,
- * each reported with its pointer) none does.
+ * each reported with the field at fault) none does.
  */
 export function addShipments(tx: Tx, principal: Principal, request: { collectionId: string; shipmentIds: readonly string[]; now: number }): void {
   const { collectionId, shipmentIds, now } = request;
   const problems: Problem[] = [];
   const collection = tx.get('collections', collectionId);
   if (!collection || collection.organization_id !== principal.organizationId) {
-    throw DomainError.unprocessable(`No collection with id '${collectionId}' is available to you.`, { pointer: '/data/collection_id' });
+    throw DomainError.unprocessable(`No collection with id '${collectionId}' is available to you.`, { input: 'collection_id' });
   }
   const closed = closedBecause(tx, collection, now);
-  if (closed) problems.push({ detail: closed, where: { pointer: '/data/collection_id' } });
+  if (closed) problems.push({ detail: closed, field: { input: 'collection_id' } });
   const seen = new Set<string>();
   const joining: ShipmentRecord[] = [];
   shipmentIds.forEach((id, index) => {
-    const where = { pointer: `/data/shipment_ids/${index}` };
+    const field: Field = { input: `shipment_ids[${index}]` };
     const shipment = tx.get('shipments', id);
     if (!shipment || shipment.organization_id !== principal.organizationId) {
-      problems.push({ detail: `No shipment with id '${id}' is available to you.`, where });
+      problems.push({ detail: `No shipment with id '${id}' is available to you.`, field });
     } else if (seen.has(id)) {
-      problems.push({ detail: `Shipment '${id}' is listed more than once.`, where });
+      problems.push({ detail: `Shipment '${id}' is listed more than once.`, field });
     } else {
       const problem = shipmentProblem(tx, collection, shipment);
-      if (problem) problems.push({ detail: problem, where });
+      if (problem) problems.push({ detail: problem, field });
       else joining.push(shipment);
     }
     seen.add(id);

@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.js';
+import { DomainError, type Problem } from '../errors.js';
 import type { HookRecord } from '../../model/hook.js';
 import type { ShipmentRecord, ShipmentStatusRecord } from '../../model/shipment.js';
 import type { Acting, ResourceEvents, Rules } from '../rules.js';
@@ -44,7 +44,8 @@ function updateShipment(
     return { shipment: updated, diff: diff(before, shipmentDocument(updated)), errors: [] };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return { shipment, diff: {}, errors: error.problems.map((p) => `${p.detail}${p.where && 'pointer' in p.where ? ` (${p.where.pointer})` : ''}`) };
+    const pointerOf = (problem: Problem) => (problem.field ? acting.rules.pointerOf(problem.field) : undefined);
+    return { shipment, diff: {}, errors: error.problems.map((p) => `${p.detail}${pointerOf(p) !== undefined ? ` (${pointerOf(p)})` : ''}`) };
   }
 }
 

@@ -40,6 +40,7 @@ export function targetOf(pointer: string): Target | UpdateProblem {
     const type = TO_ONE[name as ToOneName];
     if (part) return { kind: 'to-one', name: name as ToOneName, type, part };
     return fail(
+      // eslint-disable-next-line no-restricted-syntax -- hooks' own pointers into a shipment (user data), not where an error lies
       `Point at '/relationships/${name}/data/id' (and '/data/type' with '${type}' if you like), '/relationships/${name}/data' or '/relationships/${name}'.`,
     );
   }
@@ -108,7 +109,7 @@ function valueProblem(target: Target, pointer: string, value: unknown, converter
 
 /**
  * Every problem of an action's values, with the index of the value to blame: each value on its
- * own, then the rule that spans values: a `/data/type` sets no relationship by itself, so it
+ * own, then the rule that spans values: a value at a relationship's `data/type` sets no relationship by itself, so it
  * needs a value giving the same relationship's id.
  */
 export function updateProblems(values: readonly { pointer: string; value?: unknown; converter?: string }[]): (UpdateProblem & { index: number })[] {
@@ -125,6 +126,7 @@ export function updateProblems(values: readonly { pointer: string; value?: unkno
     problems.push({
       index,
       field: 'pointer',
+      // eslint-disable-next-line no-restricted-syntax -- hooks' own pointers into a shipment (user data), not where an error lies
       message: `A type alone sets no ${target.name}: add a value for '/relationships/${target.name}/data/id' to this action.`,
     });
   });

@@ -45,7 +45,7 @@ function idOf(part: 'relationship' | 'data' | 'id', value: unknown): string {
 /**
  * Writes one value into the copy, unless what it targets is already set (a hook never
  * overwrites what the client or an earlier value set). Relationships are always written whole,
- * `{data: {type, id}}`, whatever form the pointer takes: a `/data/type` value writes nothing, the
+ * `{data: {type, id}}`, whatever form the pointer takes: a value at `.../data/type` writes nothing, the
  * id fills in the one type the relationship can have. Returns an error when a converter finds nothing.
  */
 function write(ctx: Acting, next: HookDocument, target: Target, value: UpdateValue): string | undefined {

@@ -1,7 +1,7 @@
 import type { ShopRecord } from '../../model/shop.js';
 import type { ReadView } from '../../store/store.js';
 import type { Row, TableName } from '../../store/tables.js';
-import { DomainError, type Where } from '../errors.js';
+import { DomainError, type Field } from '../errors.js';
 import type { Acting } from '../rules.js';
 
 /** The organization the caller acts for; every returns rule is scoped to it. */
@@ -40,7 +40,7 @@ export function shopOr404(acting: Acting, id: string): ShopRecord {
   return shop;
 }
 
-/** A related resource named in a body that is missing or not the caller's: 422 at its pointer. */
-export function unknownRelated(name: string, type: string, id: string, where: Where = { pointer: `/data/relationships/${name}/data/id` }): DomainError {
-  return DomainError.unprocessable(`The relationship '${name}' points at ${type} '${id}', which does not exist or is not available to you.`, where);
+/** A related resource named in a body that is missing or not the caller's: 422 at its id (`field`). */
+export function unknownRelated(name: string, type: string, id: string, field: Field = { relationship: `${name}.id` }): DomainError {
+  return DomainError.unprocessable(`The relationship '${name}' points at ${type} '${id}', which does not exist or is not available to you.`, field);
 }

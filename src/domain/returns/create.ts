@@ -1,6 +1,7 @@
 import type { ReturnRecord } from '../../model/returns/return.js';
 import type { ShopRecord } from '../../model/shop.js';
 import { Problems } from '../shipments/problems.js';
+import type { Field } from '../errors.js';
 import type { Acting } from '../rules.js';
 import { organizationOf, ownRow, ownShop, unknownRelated } from './access.js';
 import { returnAddressOf } from './addresses.js';
@@ -20,7 +21,7 @@ export interface ReturnInput {
   locale?: ShopRecord['locale'];
 }
 
-const rel = (name: string) => `/data/relationships/${name}/data/id`;
+const rel = (name: string): Field => ({ relationship: `${name}.id` });
 
 /**
  * A consumer's return of items of an order. Every rule is checked before anything is stored and
@@ -43,7 +44,7 @@ export async function createReturn(acting: Acting, input: ReturnInput): Promise<
   if (input.tagId !== undefined && (!tag || tag.shop_id !== shop.id)) problems.add(`The shop has no return tag '${input.tagId}'.`, rel('tags'));
   const order = orderOf(store, shop.id, input.order_reference);
   const known = order && consumerKnows(order, { email: input.consumer_address.email });
-  if (!known) problems.add(`No order '${input.order_reference}' with this e-mail address exists for the shop.`, '/data/attributes/order_reference');
+  if (!known) problems.add(`No order '${input.order_reference}' with this e-mail address exists for the shop.`, { attribute: 'order_reference' });
   const items = order && known ? returnItems(store, shop, order, input.items, problems) : [];
   problems.throwIfAny();
 

@@ -2,7 +2,7 @@ import type { ReturnMethodRecord } from '../../model/returns/config.js';
 import type { ShopRecord } from '../../model/shop.js';
 import type { Address } from '../../model/common.js';
 import { coversAddress } from '../address-rules.js';
-import { DomainError } from '../errors.js';
+import { DomainError, type Field } from '../errors.js';
 import { Problems } from '../shipments/problems.js';
 import type { Acting } from '../rules.js';
 import { canSeeContract } from '../tenancy.js';
@@ -12,9 +12,9 @@ import { returnAddressOf } from './addresses.js';
 /** What a client sends for a return method: its attributes and the ids its relationships name. */
 export type MethodInput = Omit<ReturnMethodRecord, 'id' | 'organization_id' | 'created_at' | 'deleted_at'>;
 
-const rel = (name: string) => `/data/relationships/${name}/data/id`;
+const rel = (name: string): Field => ({ relationship: `${name}.id` });
 
-/** A service and contract that can carry returns to the method's address; problems at their pointers. */
+/** A service and contract that can carry returns to the method's address; problems at their relationships. */
 function checkCarriage(
   acting: Acting,
   input: MethodInput,
@@ -28,9 +28,9 @@ function checkCarriage(
   if (serviceId === undefined && contractId === undefined) return;
   const service = serviceId === undefined ? undefined : store.get('services', serviceId);
   const contract = contractId === undefined ? undefined : store.get('contracts', contractId);
-  if (serviceId === undefined) problems.add(`A ${which.contract} needs a ${which.service} to go with it.`, `/data/relationships/${which.service}`);
+  if (serviceId === undefined) problems.add(`A ${which.contract} needs a ${which.service} to go with it.`, { relationship: which.service });
   else if (!service) problems.add(`No service with id '${serviceId}' exists.`, rel(which.service));
-  if (contractId === undefined) problems.add(`A ${which.service} needs a ${which.contract} to go with it.`, `/data/relationships/${which.contract}`);
+  if (contractId === undefined) problems.add(`A ${which.service} needs a ${which.contract} to go with it.`, { relationship: which.contract });
   else if (!contract || !canSeeContract(store, acting.principal, contract))
     problems.add(`No contract with id '${contractId}' is available to you.`, rel(which.contract));
   else if (contract.status !== 'active')
@@ -51,7 +51,7 @@ function checkMethod(acting: Acting, input: MethodInput): ShopRecord {
   const shop = ownShop(acting.rules.store, organizationOf(acting), input.shop_id);
   if (!shop) problems.add(`The relationship 'shop' points at shops '${input.shop_id}', which does not exist or is not available to you.`, rel('shop'));
   if (input.return_type === 'shipment' && (input.service_id === undefined || input.contract_id === undefined)) {
-    problems.add('A shipment method needs a service and a contract: the sandbox makes the return label with them.', '/data/relationships');
+    problems.add('A shipment method needs a service and a contract: the sandbox makes the return label with them.', { relationship: '' });
   }
   checkCarriage(acting, input, shop, { service: 'service', contract: 'contract' }, problems);
   checkCarriage(acting, input, shop, { service: 'recovery_service', contract: 'recovery_contract' }, problems);
@@ -60,10 +60,10 @@ function checkMethod(acting: Acting, input: MethodInput): ShopRecord {
     : [];
   input.service_option_ids.forEach((id, index) => {
     const option = acting.rules.store.get('serviceOptions', id);
-    const pointer = `/data/relationships/service_options/data/${index}`;
-    if (!option) problems.add(`No service option with id '${id}' exists.`, pointer);
+    const entry: Field = { relationship: `service_options[${index}]` };
+    if (!option) problems.add(`No service option with id '${id}' exists.`, entry);
     else if (!rates.some((rate) => rate.service_options.some((offered) => offered.service_option_id === id)))
-      problems.add(`Service option '${option.code}' is not offered with this service and contract.`, pointer);
+      problems.add(`Service option '${option.code}' is not offered with this service and contract.`, entry);
   });
   problems.throwIfAny();
   return shop!;

@@ -1,4 +1,4 @@
-import { DomainError, type Where } from '../errors.js';
+import { DomainError, type Field } from '../errors.js';
 
 const DAY = 86400;
 
@@ -6,7 +6,7 @@ const DAY = 86400;
  * Unix seconds of a bound given as Unix seconds, a date (`2026-01-31`) or an ISO-8601 date-time.
  * A plain date as an upper bound means the end of that day (UTC).
  */
-export function momentOf(raw: string | number, where: Where, end = false): number {
+export function momentOf(raw: string | number, field: Field, end = false): number {
   if (typeof raw === 'number') return Math.floor(raw);
   if (/^\d+$/.test(raw.trim())) return Number(raw.trim());
   if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) {
@@ -16,7 +16,7 @@ export function momentOf(raw: string | number, where: Where, end = false): numbe
     const at = Date.parse(raw);
     if (!Number.isNaN(at) && /T|\s/.test(raw)) return Math.floor(at / 1000);
   }
-  throw DomainError.invalid(`'${raw}' is not Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time.`, where);
+  throw DomainError.invalid(`'${raw}' is not Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time.`, field);
 }
 
 /** The UTC day of a Unix time, `YYYY-MM-DD`. */

@@ -2,7 +2,7 @@ import type { OrderItem } from '../../model/returns/common.js';
 import type { DemoOrderRecord } from '../../model/returns/order.js';
 import type { ReturnRecord, ReturnStatusCode } from '../../model/returns/return.js';
 import type { ReadView, Tx } from '../../store/store.js';
-import { DomainError, type Where } from '../errors.js';
+import { DomainError, type Field } from '../errors.js';
 import type { Acting } from '../rules.js';
 import { organizationOf, ownShop, unknownRelated } from './access.js';
 
@@ -99,13 +99,13 @@ export function lookUpOrder(acting: Acting, query: { shopId: string; reference: 
   return order;
 }
 
-/** An order named in a body (resolve, create), with the problem at `where` when it is unknown. */
-export function orderFor(acting: Acting, shopId: string, reference: string, proof: { email?: string; postal_code?: string }, where: Where): DemoOrderRecord {
+/** An order named in a body (resolve, create), with the problem at `field` when it is unknown. */
+export function orderFor(acting: Acting, shopId: string, reference: string, proof: { email?: string; postal_code?: string }, field: Field): DemoOrderRecord {
   const order = orderOf(acting.rules.store, shopId, reference);
   if (!order || !consumerKnows(order, proof)) {
     throw DomainError.unprocessable(
       `No order '${reference}' with this ${proof.email !== undefined ? 'e-mail address' : 'postal code'} exists for the shop.`,
-      where,
+      field,
     );
   }
   return order;

@@ -29,7 +29,7 @@ export const paymentPagePath = (rules: Rules, paymentId: string) => `/return-por
 /** Puts a price on an open return: the consumer pays it before the return goes on. */
 export function requestPaymentInTx(tx: Tx, rules: Rules, row: ReturnRecord, price: { amount: number; currency: string }): ReturnRecord {
   if (!isOpen(row)) throw DomainError.unprocessable(`The return is ${row.status_code}: only open returns can be charged.`);
-  if (price.amount <= 0) throw DomainError.unprocessable('A payment must be more than zero.', { pointer: '/data/return_payment/amount' });
+  if (price.amount <= 0) throw DomainError.unprocessable('A payment must be more than zero.', { input: 'return_payment.amount' });
   const now = rules.clock.now();
   // Random: the id is half of the payment page's token, and the seed must not give it away.
   const payment = tx.insert('returnPayments', {

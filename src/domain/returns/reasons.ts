@@ -1,5 +1,5 @@
 import type { ReturnQuestionRecord, ReturnReasonRecord } from '../../model/returns/config.js';
-import { DomainError } from '../errors.js';
+import { DomainError, type Field } from '../errors.js';
 import type { Acting } from '../rules.js';
 import { organizationOf, ownOr404 } from './access.js';
 
@@ -11,16 +11,16 @@ import { organizationOf, ownOr404 } from './access.js';
 export type ReasonInput = Omit<ReturnReasonRecord, 'id' | 'organization_id' | 'created_at'>;
 export type QuestionInput = Omit<ReturnQuestionRecord, 'id' | 'organization_id' | 'created_at'>;
 
-const codePointer = { pointer: '/data/attributes/code' };
+const codeField: Field = { attribute: 'code' };
 
 function checkReason(acting: Acting, reason: ReasonInput, id?: string): void {
   const taken = acting.rules.store.find('returnReasons', 'organization_id', organizationOf(acting)).some((row) => row.code === reason.code && row.id !== id);
-  if (taken) throw DomainError.unprocessable(`A return reason with code '${reason.code}' exists already.`, codePointer);
+  if (taken) throw DomainError.unprocessable(`A return reason with code '${reason.code}' exists already.`, codeField);
   if (reason.requires_attachments && !reason.accepts_attachments) {
-    throw DomainError.unprocessable('A reason that requires attachments must accept them.', { pointer: '/data/attributes/accepts_attachments' });
+    throw DomainError.unprocessable('A reason that requires attachments must accept them.', { attribute: 'accepts_attachments' });
   }
   if (reason.requires_comment && !reason.accepts_comment) {
-    throw DomainError.unprocessable('A reason that requires a comment must accept one.', { pointer: '/data/attributes/accepts_comment' });
+    throw DomainError.unprocessable('A reason that requires a comment must accept one.', { attribute: 'accepts_comment' });
   }
 }
 
@@ -48,7 +48,7 @@ export async function deleteReason(acting: Acting, id: string): Promise<void> {
 
 function checkQuestion(acting: Acting, code: string, id?: string): void {
   const taken = acting.rules.store.find('returnQuestions', 'organization_id', organizationOf(acting)).some((row) => row.code === code && row.id !== id);
-  if (taken) throw DomainError.unprocessable(`A return question with code '${code}' exists already.`, codePointer);
+  if (taken) throw DomainError.unprocessable(`A return question with code '${code}' exists already.`, codeField);
 }
 
 export async function createQuestion(acting: Acting, input: QuestionInput): Promise<ReturnQuestionRecord> {

@@ -10,8 +10,8 @@ type Range = { date_from: string | number; date_to: string | number };
 const within = (value: number | undefined, range: Range | undefined, name: string): boolean => {
   if (!range) return true;
   if (value === undefined) return false;
-  const from = momentOf(range.date_from, { pointer: `/data/attributes/filters/${name}/date_from` });
-  const to = momentOf(range.date_to, { pointer: `/data/attributes/filters/${name}/date_to` }, true);
+  const from = momentOf(range.date_from, { attribute: `filters.${name}.date_from` });
+  const to = momentOf(range.date_to, { attribute: `filters.${name}.date_to` }, true);
   return value >= from && value <= to;
 };
 

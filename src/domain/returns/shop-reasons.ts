@@ -42,7 +42,7 @@ export async function addShopReasons(acting: Acting, shopId: string, reasonIds: 
   const shop = shopOr404(acting, shopId);
   const problems = new Problems();
   reasonIds.forEach((id, index) => {
-    if (!ownRow(acting, 'returnReasons', id)) problems.add(`No return reason with id '${id}' is available to you.`, `/data/return_reason_ids/${index}`);
+    if (!ownRow(acting, 'returnReasons', id)) problems.add(`No return reason with id '${id}' is available to you.`, { input: `return_reason_ids[${index}]` });
   });
   problems.throwIfAny();
   const offered = new Set(acting.rules.store.find('shopReasons', 'shop_id', shop.id).map((link) => link.reason_id));
@@ -77,13 +77,13 @@ export async function updateShopReason(acting: Acting, shopId: string, reasonId:
   const known = new Map(acting.rules.store.find('returnQuestions', 'organization_id', organizationOf(acting)).map((q) => [q.code, q]));
   const problems = new Problems();
   (changes.questions ?? []).forEach((asked, index) => {
-    if (!known.has(asked.code)) problems.add(`No return question with code '${asked.code}' is available to you.`, `/data/questions/${index}/code`);
+    if (!known.has(asked.code)) problems.add(`No return question with code '${asked.code}' is available to you.`, { input: `questions[${index}].code` });
     else if ((asked.yes_note !== undefined || asked.no_note !== undefined) && known.get(asked.code)!.answer_type !== 'boolean') {
-      problems.add('yes_note and no_note belong to yes/no (boolean) questions.', `/data/questions/${index}`);
+      problems.add('yes_note and no_note belong to yes/no (boolean) questions.', { input: `questions[${index}]` });
     }
   });
   if (new Set((changes.questions ?? []).map((q) => q.code)).size !== (changes.questions ?? []).length)
-    problems.add('Each question can be asked once.', '/data/questions');
+    problems.add('Each question can be asked once.', { input: 'questions' });
   problems.throwIfAny();
   const update: Partial<ShopReasonRecord> = {};
   if ('attachments' in changes) update.attachments = changes.attachments ?? undefined;

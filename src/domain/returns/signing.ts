@@ -19,7 +19,7 @@ export function checkSignature(message: string, hmac: string): void {
   const given = /^[0-9a-f]{64}$/i.test(hmac) ? Buffer.from(hmac, 'hex') : Buffer.alloc(0);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new DomainError('not-allowed', [
-      { detail: 'The hmac does not sign this request: the link was changed or is not from this sandbox.', where: { parameter: 'hmac' } },
+      { detail: 'The hmac does not sign this request: the link was changed or is not from this sandbox.', field: { parameter: 'hmac' } },
     ]);
   }
 }

@@ -1,5 +1,5 @@
 import type { ReturnTagRecord } from '../../model/returns/config.js';
-import { DomainError, missingRelated } from '../errors.js';
+import { DomainError, missingRelated, type Field } from '../errors.js';
 import { Problems } from '../shipments/problems.js';
 import type { Acting } from '../rules.js';
 import { isOpen } from './statuses.js';
@@ -9,7 +9,7 @@ import { organizationOf, ownOr404, ownRow, ownShop } from './access.js';
 
 function checkName(acting: Acting, shopId: string, name: string, id?: string): void {
   const taken = acting.rules.store.find('returnTags', 'shop_id', shopId).some((tag) => tag.name === name && tag.id !== id);
-  if (taken) throw DomainError.unprocessable(`The shop has a return tag named '${name}' already.`, { pointer: '/data/attributes/name' });
+  if (taken) throw DomainError.unprocessable(`The shop has a return tag named '${name}' already.`, { attribute: 'name' });
 }
 
 export async function createTag(acting: Acting, input: { shopId: string; name: string; color: string }): Promise<ReturnTagRecord> {
@@ -47,11 +47,11 @@ export async function deleteTag(acting: Acting, id: string): Promise<void> {
 }
 
 /** The tags named for a return of `shopId`: each must be a tag of that shop. */
-export function checkTagIds(acting: Acting, shopId: string, ids: readonly string[], pointer: (index: number) => string): string[] {
+export function checkTagIds(acting: Acting, shopId: string, ids: readonly string[], field: (index: number) => Field): string[] {
   const problems = new Problems();
   ids.forEach((id, index) => {
     const tag = ownRow(acting, 'returnTags', id);
-    if (!tag || tag.shop_id !== shopId) problems.add(`No return tag with id '${id}' exists for the return's shop.`, pointer(index));
+    if (!tag || tag.shop_id !== shopId) problems.add(`No return tag with id '${id}' exists for the return's shop.`, field(index));
   });
   problems.throwIfAny();
   return [...new Set(ids)];
@@ -68,7 +68,7 @@ export async function tagReturn(acting: Acting, returnId: string, tagIds: readon
       `The return is ${row.status_code}: its tags change while it is open, or while its return shipment's registration has failed (before retry-shipment).`,
     );
   }
-  const ids = checkTagIds(acting, row.shop_id, tagIds, (index) => `/data/return_tag_ids/${index}`);
+  const ids = checkTagIds(acting, row.shop_id, tagIds, (index) => ({ input: `return_tag_ids[${index}]` }));
   const { store, clock } = acting.rules;
   await store.transact((tx) => tx.update('returns', row.id, { tag_ids: ids, updated_at: clock.now() }));
 }

@@ -3,7 +3,7 @@ import type { CarrierRecord } from '../../model/carrier.js';
 import type { ServiceRateRecord } from '../../model/service-rate.js';
 import type { ChosenOption, LabelChoice } from '../../model/shipment.js';
 import { schemaProblems } from '../json-schema.js';
-import { pointers, type ShipmentDraft } from './draft.js';
+import { fields, type ShipmentDraft } from './draft.js';
 import type { Problems } from './problems.js';
 
 const INVOICED = ['merchandise', 'sample_merchandise', 'returned_merchandise'];
@@ -12,19 +12,19 @@ const INVOICED = ['merchandise', 'sample_merchandise', 'returned_merchandise'];
 export function checkContent(draft: ShipmentDraft, international: boolean, problems: Problems): void {
   const { description, items, customs } = draft.attributes;
   if (customs && INVOICED.includes(customs.content_type) && !customs.invoice_number) {
-    problems.add(`An invoice_number is required for content_type '${customs.content_type}'.`, pointers.attribute('customs/invoice_number'));
+    problems.add(`An invoice_number is required for content_type '${customs.content_type}'.`, fields.attribute('customs.invoice_number'));
   }
   if (!international) return;
   const why = 'is required for international shipments (sender and recipient in different countries)';
-  if (!description) problems.add(`description ${why}.`, pointers.attribute('description'));
-  if (!customs) problems.add(`customs ${why}.`, pointers.attribute('customs'));
+  if (!description) problems.add(`description ${why}.`, fields.attribute('description'));
+  if (!customs) problems.add(`customs ${why}.`, fields.attribute('customs'));
   if (!items || items.length === 0) {
-    problems.add(`items ${why}.`, pointers.attribute('items'));
+    problems.add(`items ${why}.`, fields.attribute('items'));
     return;
   }
   items.forEach((item, index) => {
-    if (!item.item_value) problems.add(`item_value ${why}.`, pointers.attribute(`items/${index}/item_value`));
-    if (!item.origin_country_code) problems.add(`origin_country_code ${why}.`, pointers.attribute(`items/${index}/origin_country_code`));
+    if (!item.item_value) problems.add(`item_value ${why}.`, fields.attribute(`items[${index}].item_value`));
+    if (!item.origin_country_code) problems.add(`origin_country_code ${why}.`, fields.attribute(`items[${index}].origin_country_code`));
   });
 }
 
@@ -37,21 +37,21 @@ export function checkOptions(ctx: Acting, chosen: readonly ChosenOption[], rate:
   chosen.forEach((choice, index) => {
     const option = ctx.rules.store.get('serviceOptions', choice.id);
     if (!option) {
-      problems.add(`No service option with id '${choice.id}' exists.`, pointers.option(index));
+      problems.add(`No service option with id '${choice.id}' exists.`, fields.option(index));
       return;
     }
     if (option.category) {
       const first = categories.get(option.category);
       if (first !== undefined)
-        problems.add(`Only one service option per category: '${option.category}' is already chosen (entry ${first}).`, pointers.option(index));
+        problems.add(`Only one service option per category: '${option.category}' is already chosen (entry ${first}).`, fields.option(index));
       else categories.set(option.category, index);
     }
     if (rate && !rate.service_options.some((offered) => offered.service_option_id === option.id)) {
-      problems.add(`Service option '${option.code}' is not offered with this service and contract.`, pointers.option(index));
+      problems.add(`Service option '${option.code}' is not offered with this service and contract.`, fields.option(index));
     }
     if (option.values_format) {
       for (const problem of schemaProblems(option.values_format, choice.values ?? {}, 'values')) {
-        problems.add(`Service option '${option.code}': ${problem}`, `${pointers.option(index)}/meta/values`);
+        problems.add(`Service option '${option.code}': ${problem}`, fields.option(index, 'meta.values'));
       }
     }
   });
@@ -64,7 +64,7 @@ export function chooseLabel(asked: LabelChoice | undefined, carrier: CarrierReco
   const offered = carrier?.label_formats.find((f) => f.mime_type === wanted.mime_type && f.size === wanted.size);
   if (carrier && !offered) {
     const formats = carrier.label_formats.map((f) => `${f.mime_type} ${f.size}`).join(', ');
-    problems.add(`${carrier.name} does not offer ${wanted.mime_type} labels in ${wanted.size}; it offers ${formats}.`, pointers.meta('label'));
+    problems.add(`${carrier.name} does not offer ${wanted.mime_type} labels in ${wanted.size}; it offers ${formats}.`, fields.meta('label'));
   }
   // The carrier's own (frozen) format when it is the same: every stored shipment then shares it.
   return offered && Object.keys(offered).join() === 'mime_type,size' ? offered : wanted;

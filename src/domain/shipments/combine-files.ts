@@ -1,5 +1,5 @@
 import type { ReadView } from '../../store/store.js';
-import { at, DomainError } from '../errors.js';
+import { DomainError, type Field } from '../errors.js';
 import type { CombinedDocument } from '../labels/combine.js';
 import type { CombinedPageSize, SheetPosition } from '../labels/sheet.js';
 import type { Acting } from '../rules.js';
@@ -26,14 +26,14 @@ export interface CombineRequest {
  */
 function documentsOf(store: ReadView, organizationId: string | undefined, request: CombineRequest): CombinedDocument[] {
   return request.fileIds.map((id, index) => {
-    const pointer = at(`/data/file_ids/${index}`);
+    const field: Field = { input: `file_ids[${index}]` };
     const file = store.get('files', id);
     const shipment = file && store.get('shipments', file.shipment_id);
-    if (!file || !shipment || shipment.organization_id !== organizationId) throw DomainError.notFound(`No files resource with id '${id}' exists.`, pointer);
+    if (!file || !shipment || shipment.organization_id !== organizationId) throw DomainError.notFound(`No files resource with id '${id}' exists.`, field);
     const data = labelData(store, shipment);
     if (file.document_type === 'customs-declaration-form') {
       if (request.pageSize === 'A6') {
-        throw DomainError.unprocessable(`File '${id}' is a customs declaration, an A4 document: combine it with page_size A4 or original.`, pointer);
+        throw DomainError.unprocessable(`File '${id}' is a customs declaration, an A4 document: combine it with page_size A4 or original.`, field);
       }
       return { kind: 'customs', data };
     }

@@ -1,5 +1,6 @@
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { ReadView, Tx } from '../../store/store.js';
+import type { Field } from '../errors.js';
 import type { Acting } from '../rules.js';
 import { Problems } from './problems.js';
 import { EDITABLE_STATUSES } from './statuses.js';
@@ -26,19 +27,19 @@ function check(
     return row && row.organization_id === organizationId ? row : undefined;
   };
   const target = mine(targetId);
-  const pointer = '/data/consolidation_shipment_id';
+  const field: Field = { input: 'consolidation_shipment_id' };
   if (!target) {
-    problems.add(`No shipment with id '${targetId}' is available to you.`, pointer);
+    problems.add(`No shipment with id '${targetId}' is available to you.`, field);
     problems.throwIfAny();
   }
   if (!EDITABLE_STATUSES.has(target!.status_code))
-    problems.add(`The consolidation shipment is ${target!.status_code}; shipments are consolidated before it is registered.`, pointer);
-  if (target!.consolidation_shipment_id) problems.add('The consolidation shipment is itself consolidated into another shipment.', pointer);
+    problems.add(`The consolidation shipment is ${target!.status_code}; shipments are consolidated before it is registered.`, field);
+  if (target!.consolidation_shipment_id) problems.add('The consolidation shipment is itself consolidated into another shipment.', field);
   const service = target!.service_id ? store.get('services', target!.service_id) : undefined;
   const seen = new Set<string>();
   const shipments: ShipmentRecord[] = [];
   shipmentIds.forEach((id, index) => {
-    const at = `/data/shipment_ids/${index}`;
+    const at: Field = { input: `shipment_ids[${index}]` };
     const shipment = mine(id);
     if (!shipment) return problems.add(`No shipment with id '${id}' is available to you.`, at);
     if (seen.has(id)) return problems.add(`Shipment '${id}' is named twice.`, at);

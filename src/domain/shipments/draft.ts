@@ -1,6 +1,7 @@
 import type { Address } from '../../model/common.js';
 import type { ChosenOption, Customs, Item, LabelChoice, PhysicalProperties } from '../../model/shipment.js';
 import type { TaxIdentificationNumber, Price } from '../../model/common.js';
+import type { Field } from '../errors.js';
 
 /** The writable attributes of a shipment, as the client left them after a create or update. */
 export interface DraftAttributes {
@@ -40,12 +41,13 @@ export interface ShipmentDraft {
   addToNextCollection?: boolean;
 }
 
-/** Where each part of a draft came from in the request body, for error pointers. */
-export const pointers = {
-  attribute: (name: string) => `/data/attributes/${name}`,
-  relationship: (name: string) => `/data/relationships/${name}/data/id`,
-  option: (index: number) => `/data/relationships/service_options/data/${index}`,
-  meta: (name: string) => `/meta/${name}`,
+/** The field of the request each part of a draft came from, for errors. */
+export const fields = {
+  attribute: (path: string): Field => ({ attribute: path }),
+  /** The id a relationship names. */
+  relationship: (name: string): Field => ({ relationship: `${name}.id` }),
+  option: (index: number, path = ''): Field => ({ relationship: `service_options[${index}]${path ? `.${path}` : ''}` }),
+  meta: (path: string): Field => ({ meta: path }),
 };
 
 /** Sender and recipient in different countries: customs data is required. */

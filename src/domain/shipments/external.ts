@@ -1,6 +1,6 @@
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { Tx } from '../../store/store.js';
-import { at, DomainError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { Acting } from '../rules.js';
 import type { ShipmentDraft } from './draft.js';
 import { createShipment } from './lifecycle.js';
@@ -18,13 +18,13 @@ import { scheduleWalk } from './walk.js';
 export function trackExternalShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, resolved: ResolvedShipment, code: string): ShipmentRecord {
   const { rules, principal } = acting;
   const { contract, carrier } = resolved;
-  if (!contract || !carrier) throw DomainError.unprocessable('Tracking needs the contract the shipment was registered on.', at('/data/relationships/contract'));
+  if (!contract || !carrier) throw DomainError.unprocessable('Tracking needs the contract the shipment was registered on.', { relationship: 'contract' });
   const taken = tx.find('shipments', 'tracking_code', code).some((other) => {
     const otherContract = other.contract_id ? tx.get('contracts', other.contract_id) : undefined;
     return other.organization_id === principal?.organizationId && otherContract?.carrier_id === carrier.id;
   });
   if (taken)
-    throw DomainError.unprocessable(`${carrier.name} tracking code '${code}' is already tracked for your organization.`, at('/data/attributes/tracking_code'));
+    throw DomainError.unprocessable(`${carrier.name} tracking code '${code}' is already tracked for your organization.`, { attribute: 'tracking_code' });
   const now = rules.clock.now();
   const shipment = createShipment(
     tx,

@@ -60,7 +60,7 @@ export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, res
 /** Rules of a change that the draft alone cannot tell: a shipment is never consolidated into itself. */
 export function checkChange(current: ShipmentRecord, draft: ShipmentDraft): void {
   if (draft.consolidationShipmentId === current.id) {
-    throw DomainError.unprocessable('A shipment cannot be consolidated into itself.', { pointer: '/data/relationships/consolidation_shipment/data/id' });
+    throw DomainError.unprocessable('A shipment cannot be consolidated into itself.', { relationship: 'consolidation_shipment.id' });
   }
 }
 

@@ -2,7 +2,7 @@ import type { Price } from '../../model/common.js';
 import type { ShipmentSurchargeRecord } from '../../model/shipment-surcharge.js';
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { Tx } from '../../store/store.js';
-import { at, DomainError, missingRelated } from '../errors.js';
+import { DomainError, type Field, missingRelated } from '../errors.js';
 import type { Acting } from '../rules.js';
 import { MANUAL_SOURCE } from './surcharges.js';
 
@@ -15,8 +15,8 @@ export interface ManualSurchargeInput {
   shipmentId?: string;
 }
 
-const SHIPMENT = at('/data/relationships/shipment/data/id');
-const CURRENCY = at('/data/attributes/fee/currency');
+const SHIPMENT: Field = { relationship: 'shipment.id' };
+const CURRENCY: Field = { attribute: 'fee.currency' };
 
 /** The caller's shipment named in the body, or a 404 at the relationship (another tenant's shipment is unknown). */
 function ownShipment(tx: Tx, acting: Acting, id: string): ShipmentRecord {

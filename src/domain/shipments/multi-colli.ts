@@ -1,7 +1,7 @@
 import type { Price } from '../../model/common.js';
 import type { Item, PhysicalProperties, ShipmentRecord } from '../../model/shipment.js';
 import type { ReadView, Tx } from '../../store/store.js';
-import { at, DomainError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { assertRoom } from '../quotas.js';
 import type { Acting } from '../rules.js';
 import type { ShipmentDraft } from './draft.js';
@@ -27,10 +27,9 @@ export function masterDraft(draft: ShipmentDraft, colli: readonly ColloInput[]):
   const total = colli.reduce((sum, collo) => sum + collo.physical_properties.weight, 0);
   const given = draft.attributes.physical_properties as PhysicalProperties | undefined;
   if (given?.weight !== undefined && given.weight !== total) {
-    throw DomainError.unprocessable(
-      `The shipment weighs ${given.weight} g, but its colli weigh ${total} g together; leave the weight out or give their sum.`,
-      at('/data/attributes/physical_properties/weight'),
-    );
+    throw DomainError.unprocessable(`The shipment weighs ${given.weight} g, but its colli weigh ${total} g together; leave the weight out or give their sum.`, {
+      attribute: 'physical_properties.weight',
+    });
   }
   return { ...draft, attributes: { ...draft.attributes, physical_properties: { ...given, weight: total } } };
 }
@@ -39,10 +38,9 @@ export function masterDraft(draft: ShipmentDraft, colli: readonly ColloInput[]):
 export function checkMultiColliService(store: ReadView, draft: ShipmentDraft, resolved: ResolvedShipment): void {
   const { service } = resolved;
   if (!service)
-    throw DomainError.unprocessable(
-      'A multi-colli shipment needs a multi-colli service: give the service relationship or meta.service_code.',
-      at('/data/relationships/service'),
-    );
+    throw DomainError.unprocessable('A multi-colli shipment needs a multi-colli service: give the service relationship or meta.service_code.', {
+      relationship: 'service',
+    });
   if (service.package_type === 'multi-colli') return;
   const carrier = store.get('carriers', service.carrier_id);
   const codes = [
@@ -57,7 +55,7 @@ export function checkMultiColliService(store: ReadView, draft: ShipmentDraft, re
     codes.length > 0
       ? `Service '${service.code}' carries single parcels; ${carrier?.name ?? 'its carrier'} carries multi-colli shipments with ${codes.join(', ')}.`
       : `${carrier?.name ?? 'The carrier'} does not carry multi-colli shipments.`;
-  throw DomainError.unprocessable(detail, at(draft.serviceCode && !draft.serviceId ? '/meta/service_code' : '/data/relationships/service/data/id'));
+  throw DomainError.unprocessable(detail, draft.serviceCode && !draft.serviceId ? { meta: 'service_code' } : { relationship: 'service.id' });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DomainError, type Problem } from '../errors.js';
+import { DomainError, type Field, type Problem } from '../errors.js';
 
 /**
  * Collects every business-rule violation of a request, so a client learns all of them at once
@@ -7,8 +7,8 @@ import { DomainError, type Problem } from '../errors.js';
 export class Problems {
   private readonly list: Problem[] = [];
 
-  add(detail: string, pointer: string): void {
-    this.list.push({ detail, where: { pointer } });
+  add(detail: string, field: Field): void {
+    this.list.push({ detail, field });
   }
 
   get empty(): boolean {

@@ -1,6 +1,6 @@
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { ReadView, Tx } from '../../store/store.js';
-import { at, DomainError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { Acting, Rules } from '../rules.js';
 import type { ShipmentDraft } from './draft.js';
 import { createShipment } from './lifecycle.js';
@@ -23,28 +23,26 @@ export function collectionAt(store: ReadView, shopId: string, time: { from: numb
   if (!found) {
     throw DomainError.unprocessable(
       `This shop has no collection from ${time.from} to ${time.to}; plan one with POST /collections first, or leave meta.collection out.`,
-      at('/meta/collection/collection_time'),
+      { meta: 'collection.collection_time' },
     );
   }
   return found.id;
 }
 
-/** Registers a concept now, or throws the carrier's refusal (422, 13002) with a pointer into the request. */
+/** Registers a concept now, or throws the carrier's refusal (422, 13002) naming the field of the request to blame. */
 export function registerInRequest(tx: Tx, rules: Rules, shipment: ShipmentRecord): ShipmentRecord {
   if (!shipment.service_id) {
-    throw DomainError.unprocessable(
-      'A shipment registered in the request needs a service: give the service relationship or meta.service_code.',
-      at('/data/relationships/service'),
-    );
+    throw DomainError.unprocessable('A shipment registered in the request needs a service: give the service relationship or meta.service_code.', {
+      relationship: 'service',
+    });
   }
   if (!shipment.contract_id) {
-    throw DomainError.unprocessable(
-      'A shipment registered in the request needs a contract: give the contract relationship or meta.service_code.',
-      at('/data/relationships/contract'),
-    );
+    throw DomainError.unprocessable('A shipment registered in the request needs a contract: give the contract relationship or meta.service_code.', {
+      relationship: 'contract',
+    });
   }
   const refused = refusal(tx, shipment);
-  if (refused) throw DomainError.carrierRefused(refused.detail, at(refused.pointer), carrierMeta(refused.detail));
+  if (refused) throw DomainError.carrierRefused(refused.detail, refused.field, carrierMeta(refused.detail));
   const full = filesQuotaProblem(tx, rules, shipment);
   if (full) throw full;
   return registerShipment(tx, rules, shipment, rules.clock.now());

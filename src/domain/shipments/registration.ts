@@ -3,7 +3,7 @@ import type { FileRecord, ShipmentRecord } from '../../model/shipment.js';
 import type { Rules } from '../rules.js';
 import type { ReadView, Tx } from '../../store/store.js';
 import type { JobHandler } from '../scheduler.js';
-import type { DomainError } from '../errors.js';
+import type { DomainError, Field } from '../errors.js';
 import { quotaProblem } from '../quotas.js';
 import { isInternational } from './draft.js';
 import { addStatus } from './statuses.js';
@@ -51,27 +51,27 @@ export const carrierMeta = (detail: string) => ({ carrier_status: '422', carrier
 /** Why the carrier would refuse a shipment, and the member of a create request to blame. */
 export interface Refusal {
   detail: string;
-  pointer: string;
+  field: Field;
 }
 
 /** Why the carrier would refuse the shipment now (things may have changed since it was created). */
 export function refusal(tx: ReadView, shipment: ShipmentRecord): Refusal | undefined {
   const contract = shipment.contract_id ? tx.get('contracts', shipment.contract_id) : undefined;
   if (hasTag(shipment, TRIGGERS.registrationFailed)) {
-    return { detail: `The carrier rejected the shipment (sandbox trigger tag '${TRIGGERS.registrationFailed}').`, pointer: '/data/attributes/tags' };
+    return { detail: `The carrier rejected the shipment (sandbox trigger tag '${TRIGGERS.registrationFailed}').`, field: { attribute: 'tags' } };
   }
   // A carrier of a pack may refuse every registration (its `sandbox_triggers`).
   const carrier = contract && tx.get('carriers', contract.carrier_id);
   if (carrier?.sandbox_triggers?.includes(TRIGGERS.registrationFailed)) {
     return {
       detail: `${carrier.name} rejected the shipment (the carrier's sandbox trigger '${TRIGGERS.registrationFailed}').`,
-      pointer: '/data/relationships/contract/data/id',
+      field: { relationship: 'contract.id' },
     };
   }
   if (!contract || contract.status !== 'active') {
     return {
       detail: `The contract of this shipment is ${contract?.status ?? 'gone'}; the carrier refused it.`,
-      pointer: '/data/relationships/contract/data/id',
+      field: { relationship: 'contract.id' },
     };
   }
   return undefined;

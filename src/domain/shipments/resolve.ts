@@ -7,12 +7,13 @@ import type { ServiceRecord } from '../../model/service.js';
 import type { ChosenOption, LabelChoice, PhysicalProperties, ShipmentRecord } from '../../model/shipment.js';
 import type { ShopRecord } from '../../model/shop.js';
 import type { ReadView } from '../../store/store.js';
+import type { Field } from '../errors.js';
 import { coversAddress } from '../address-rules.js';
 import { collectionStatus } from '../collections/lifecycle.js';
 import { mismatch, nextCollection } from '../collections/membership.js';
 import { canSeeContract } from '../tenancy.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
-import { isInternational, pointers, type ShipmentDraft } from './draft.js';
+import { fields, isInternational, type ShipmentDraft } from './draft.js';
 import { findRate, priceBreakdown, type SurchargeLine } from './pricing.js';
 import { Problems } from './problems.js';
 import { cheapestChoice } from './service-code.js';
@@ -42,7 +43,7 @@ export interface ResolvedShipment {
 export interface ShipmentWarning {
   code: 'not-added-to-collection';
   detail: string;
-  source: { pointer: string };
+  field: Field;
 }
 
 type Resolution = { service?: ServiceRecord; contract?: ContractRecord };
@@ -52,20 +53,20 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
   const { sender_address: from, recipient_address: to } = draft.attributes;
   if (!draft.serviceId && draft.serviceCode) return cheapestChoice(ctx, draft, problems);
   const service = draft.serviceId ? store.get('services', draft.serviceId) : undefined;
-  if (draft.serviceId && !service) problems.add(`No service with id '${draft.serviceId}' exists.`, pointers.relationship('service'));
+  if (draft.serviceId && !service) problems.add(`No service with id '${draft.serviceId}' exists.`, fields.relationship('service'));
   if (service && !(coversAddress(service.regions_from, from) && coversAddress(service.regions_to, to))) {
-    problems.add(`Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`, pointers.relationship('service'));
+    problems.add(`Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`, fields.relationship('service'));
   }
   const contract = draft.contractId ? store.get('contracts', draft.contractId) : undefined;
   if (draft.contractId && (!contract || !canSeeContract(store, ctx.principal, contract))) {
-    problems.add(`No contract with id '${draft.contractId}' is available to you.`, pointers.relationship('contract'));
+    problems.add(`No contract with id '${draft.contractId}' is available to you.`, fields.relationship('contract'));
     return { service };
   }
   if (contract && contract.status !== 'active') {
-    problems.add(`Contract '${contract.name}' is ${contract.status}; only active contracts can be used for shipments.`, pointers.relationship('contract'));
+    problems.add(`Contract '${contract.name}' is ${contract.status}; only active contracts can be used for shipments.`, fields.relationship('contract'));
   }
   if (service && contract && service.carrier_id !== contract.carrier_id) {
-    problems.add('The service and the contract belong to different carriers.', pointers.relationship('contract'));
+    problems.add('The service and the contract belong to different carriers.', fields.relationship('contract'));
   }
   return { service, contract };
 }
@@ -75,9 +76,9 @@ function resolveCoverage(ctx: Acting, draft: ShipmentDraft, contract: ContractRe
   const coverage = ctx.rules.store.get('liabilityCoverages', draft.coverageId);
   const owner = coverage && ctx.rules.store.get('contracts', coverage.contract_id);
   if (!coverage || !owner || !canSeeContract(ctx.rules.store, ctx.principal, owner)) {
-    problems.add(`No liability coverage with id '${draft.coverageId}' is available to you.`, pointers.relationship('liability_coverage'));
+    problems.add(`No liability coverage with id '${draft.coverageId}' is available to you.`, fields.relationship('liability_coverage'));
   } else if (coverage.contract_id !== contract?.id) {
-    problems.add("The liability coverage belongs to another contract than the shipment's.", pointers.relationship('liability_coverage'));
+    problems.add("The liability coverage belongs to another contract than the shipment's.", fields.relationship('liability_coverage'));
   }
   return coverage;
 }
@@ -87,10 +88,10 @@ function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: Contract
   if (draft.collectionId) {
     const collection = store.get('collections', draft.collectionId);
     if (!collection || collection.organization_id !== ctx.principal?.organizationId || collection.shop_id !== draft.shopId) {
-      problems.add(`No collection with id '${draft.collectionId}' exists for this shop.`, pointers.relationship('collection'));
+      problems.add(`No collection with id '${draft.collectionId}' exists for this shop.`, fields.relationship('collection'));
     } else {
       const why = mismatch(store, collection, draft.shopId, contract?.id) ?? cancelled(store, collection);
-      if (why) problems.add(why, pointers.relationship('collection'));
+      if (why) problems.add(why, fields.relationship('collection'));
     }
     return collection;
   }
@@ -102,7 +103,7 @@ function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: Contract
     warnings.push({
       code: 'not-added-to-collection',
       detail: `The shipment was made without a collection: there is no upcoming open collection for this shop and ${contract ? `contract '${contract.id}'` : 'no contract'}. Book one (POST /collections) or set up a collection schedule, then add it (POST /add-shipments-to-collection).`,
-      source: { pointer: pointers.meta('add_to_next_collection') },
+      field: fields.meta('add_to_next_collection'),
     });
   }
   return next;
@@ -121,7 +122,7 @@ function resolveConsolidation(ctx: Acting, draft: ShipmentDraft, problems: Probl
   if (!draft.consolidationShipmentId) return undefined;
   const target = ctx.rules.store.get('shipments', draft.consolidationShipmentId);
   if (!target || target.organization_id !== ctx.principal?.organizationId) {
-    problems.add(`No shipment with id '${draft.consolidationShipmentId}' is available to you.`, pointers.relationship('consolidation_shipment'));
+    problems.add(`No shipment with id '${draft.consolidationShipmentId}' is available to you.`, fields.relationship('consolidation_shipment'));
   }
   return target;
 }
@@ -136,25 +137,25 @@ export function totalValue(draft: ShipmentDraft): Price | undefined {
 
 /**
  * Checks every reference and rule of a shipment draft and resolves it to records. All
- * violations are reported together as 422/10008 errors with pointers into the request.
+ * violations are reported together as 422/10008 errors, each naming the field of the request at fault.
  */
 export function resolveDraft(ctx: Acting, draft: ShipmentDraft): ResolvedShipment {
   const { store } = ctx.rules;
   const problems = new Problems();
   const shop = store.get('shops', draft.shopId);
   if (!shop || shop.organization_id !== ctx.principal?.organizationId) {
-    problems.add(`No shop with id '${draft.shopId}' is available to you.`, pointers.relationship('shop'));
+    problems.add(`No shop with id '${draft.shopId}' is available to you.`, fields.relationship('shop'));
   }
   checkContent(draft, isInternational(draft), problems);
   const { service, contract } = resolveServiceAndContract(ctx, draft, problems);
   const physical = withVolumetricWeight(draft.attributes.physical_properties, service, contract);
   const rate = service && contract ? findRate(store, { service, contract, physical }) : undefined;
   if (service && contract && !rate && problems.empty) {
-    problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, pointers.attribute('physical_properties/weight'));
+    problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, fields.attribute('physical_properties.weight'));
   }
   const options = checkOptions(ctx, draft.options, rate, problems);
   if (service?.delivery_method === 'pick-up' && !draft.attributes.pickup_location) {
-    problems.add(`Service '${service.code}' delivers to a pickup point: pickup_location is required.`, pointers.attribute('pickup_location'));
+    problems.add(`Service '${service.code}' delivers to a pickup point: pickup_location is required.`, fields.attribute('pickup_location'));
   }
   const carrier = contract ? store.get('carriers', contract.carrier_id) : service ? store.get('carriers', service.carrier_id) : undefined;
   const label = chooseLabel(draft.label, carrier, problems);

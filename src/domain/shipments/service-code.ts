@@ -3,7 +3,7 @@ import type { ContractRecord } from '../../model/contract.js';
 import type { ServiceRecord } from '../../model/service.js';
 import { coversAddress } from '../address-rules.js';
 import { canSeeContract } from '../tenancy.js';
-import { isInternational, pointers, type ShipmentDraft } from './draft.js';
+import { fields, isInternational, type ShipmentDraft } from './draft.js';
 import { shipmentPrice } from './pricing.js';
 import type { Problems } from './problems.js';
 import { withVolumetricWeight } from './volumetric.js';
@@ -19,7 +19,7 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
   const { sender_address: from, recipient_address: to } = draft.attributes;
   const services = store.all('services').filter((service) => service.code === code);
   if (services.length === 0) {
-    problems.add(`No service has the code '${code}'.`, pointers.meta('service_code'));
+    problems.add(`No service has the code '${code}'.`, fields.meta('service_code'));
     return {};
   }
   let best: { service: ServiceRecord; contract: ContractRecord; amount: number } | undefined;
@@ -46,7 +46,7 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
   if (!best) {
     problems.add(
       `No service '${code}' ships from ${from.country_code} to ${to.country_code} with ${draft.attributes.physical_properties.weight} g on an active contract of yours.`,
-      pointers.meta('service_code'),
+      fields.meta('service_code'),
     );
     return {};
   }
