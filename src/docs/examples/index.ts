@@ -17,7 +17,7 @@ export const examples: ExampleSet = { ...shippingExamples, ...accountExamples, .
  * Operations whose example ends what the caller's token can do: run after every other, in this
  * order (a tenant reset removes the example rows; revoking the client's tokens ends the session).
  */
-export const closingOperations: readonly string[] = ['resetSandbox', 'revokeSandboxTokens'];
+const closingOperations: readonly string[] = ['resetSandbox', 'revokeSandboxTokens'];
 
 /** Every example resolved for one tenant, by operation id. */
 export function resolveExamples(ids: ExampleIds): Map<string, ExampleRequest> {
