@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { allEndpoints } from '../src/app.js';
 import {
-  closingOperations,
   defaultTenant,
   exampleIds,
   examples,
+  examplesInPageOrder,
   makeExampleRows,
   resolveExamples,
   type ExampleIds,
@@ -16,13 +16,8 @@ import { BASE, testSandbox, TEST_NOW, type TestSandbox } from './support/app.js'
 const ADMIN = 'docs-examples-admin';
 
 /** The operations in the order the API reference lists them (tags A-Z, paths A-Z), the closing ones last. */
-function pageOrder(): Endpoint[] {
-  const endpoints = allEndpoints().filter((endpoint) => !endpoint.internal);
-  const byPath = [...endpoints].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const tags = [...new Set(endpoints.map((endpoint) => endpoint.tag))].sort();
-  const listed = tags.flatMap((tag) => byPath.filter((endpoint) => endpoint.tag === tag));
-  const closing = closingOperations.map((id) => listed.find((endpoint) => endpoint.operationId === id)!);
-  return [...listed.filter((endpoint) => !closingOperations.includes(endpoint.operationId)), ...closing];
+function pageOrder(ids: ExampleIds): Endpoint[] {
+  return examplesInPageOrder(allEndpoints(), ids).map(({ endpoint }) => endpoint);
 }
 
 function secretsOf(sandbox: TestSandbox) {
@@ -45,7 +40,7 @@ async function runAll(sandbox: TestSandbox, ids: ExampleIds, token: string, skip
   const resolved = new Map([...resolveExamples(ids)].map(([id, example]) => [id, swapped(example, replacements) as ExampleRequest]));
   const failures: string[] = [];
   let count = 0;
-  for (const endpoint of pageOrder()) {
+  for (const endpoint of pageOrder(ids)) {
     if (skip.has(endpoint.operationId)) continue;
     count += 1;
     const example = resolved.get(endpoint.operationId) ?? {};

@@ -12,6 +12,7 @@ import { bodyLimitOf, sizeText } from '../http/body-limits.js';
 import { DEPRECATION_DATE } from '../http/deprecations.js';
 import type { Endpoint } from '../http/endpoint.js';
 import { servedOperation } from '../http/served-operations.js';
+import { documentedAnswers, type DocumentedAnswer } from './documented-answers.js';
 import { PRODUCTION_DEPRECATIONS } from '../fixtures/reference/production-operations.js';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
 import { errorDocument } from '../jsonapi/schemas.js';
@@ -171,7 +172,7 @@ function tooLargeText(endpoint: Endpoint): string {
   return `${what} over ${most} (10003), refused on its Content-Length before anything else; \`meta.max_bytes\` gives the limit.`;
 }
 
-function responses(endpoint: Endpoint): ResponsesObject {
+function responses(endpoint: Endpoint, answer?: DocumentedAnswer): ResponsesObject {
   const out: ResponsesObject = {};
   for (const [status, spec] of Object.entries(endpoint.responses)) {
     // Every failure answers with the errors document, whether or not the declaration names it.
@@ -185,6 +186,9 @@ function responses(endpoint: Endpoint): ResponsesObject {
       ...(spec.schema ? Object.fromEntries(types.map((type) => [type, { schema: ref(spec.schema!) }])) : {}),
       ...Object.fromEntries(binary.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
     };
+    // The answer the operation's example got, shown under its status and media type.
+    const shown = answer && String(answer.status) === status ? (content as Record<string, Record<string, unknown>>)[answer.type] : undefined;
+    if (shown) shown.example = answer!.body;
     out[status] = Object.keys(content).length > 0 ? { description: spec.description, content } : { description: spec.description };
   }
   const add = (status: string, description: string) => {
@@ -243,14 +247,14 @@ export function accessText(endpoint: Endpoint): string | undefined {
   return auth.admin ? `${scopes} The admin token (SANDBOX_ADMIN_TOKEN), or no token on a sandbox without one, acts as the broker.` : scopes;
 }
 
-function operation(endpoint: Endpoint, example?: OperationExample): OperationObject {
+function operation(endpoint: Endpoint, example?: OperationExample, answer?: DocumentedAnswer): OperationObject {
   const op: OperationObject = {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
     tags: [endpoint.tag],
     security: security(endpoint),
     parameters: parameters(endpoint, example),
-    responses: responses(endpoint),
+    responses: responses(endpoint, answer),
   };
   const description = [endpoint.description, accessText(endpoint)].filter(Boolean).join(' ');
   if (description) op.description = description;
@@ -282,6 +286,7 @@ function componentSchemas(): Record<string, SchemaObject> {
 /**
  * The OpenAPI 3.1 document of `endpoints`, with `serverUrl` as server and token URL base, and the
  * examples of a tenant by operation id when given (the served document has them, the committed one not).
+ * Both show the captured answers to the default tenant's examples as response examples (documented-answers.ts).
  */
 export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string, examples?: ReadonlyMap<string, OperationExample>): OpenAPIObject {
   const builder = OpenApiBuilder.create({
@@ -313,11 +318,12 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string, 
   for (const [name, header] of Object.entries(rateLimitHeaders)) builder.addHeader(name, header);
   builder.addHeader('Retry-After', retryAfter);
   for (const [name, header] of Object.entries(deprecationHeaderSpecs)) builder.addHeader(name, header);
+  const answers = documentedAnswers(serverUrl);
   const paths = new Map<string, Record<string, OperationObject>>();
   for (const endpoint of endpoints) {
     if (endpoint.internal) continue;
     const item = paths.get(endpoint.path) ?? {};
-    item[endpoint.method] = operation(endpoint, examples?.get(endpoint.operationId));
+    item[endpoint.method] = operation(endpoint, examples?.get(endpoint.operationId), answers[endpoint.operationId]);
     paths.set(endpoint.path, item);
   }
   for (const path of [...paths.keys()].sort()) builder.addPath(path, paths.get(path)!);

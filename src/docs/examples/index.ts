@@ -1,4 +1,5 @@
 // The API reference's examples: one per operation that takes parameters or a body, resolved for a tenant.
+import type { Endpoint } from '../../http/endpoint.js';
 import { accountExamples } from './account.js';
 import type { ExampleIds } from './ids.js';
 import { returnsExamples } from './returns.js';
@@ -16,9 +17,24 @@ export const examples: ExampleSet = { ...shippingExamples, ...accountExamples, .
  * Operations whose example ends what the caller's token can do: run after every other, in this
  * order (a tenant reset removes the example rows; revoking the client's tokens ends the session).
  */
-export const closingOperations: readonly string[] = ['resetSandbox', 'revokeSandboxTokens'];
+const closingOperations: readonly string[] = ['resetSandbox', 'revokeSandboxTokens'];
 
 /** Every example resolved for one tenant, by operation id. */
 export function resolveExamples(ids: ExampleIds): Map<string, ExampleRequest> {
   return new Map(Object.entries(examples).map(([operationId, example]) => [operationId, example(ids)]));
+}
+
+/**
+ * The operations in the order the API reference lists them (tags A-Z, paths A-Z, the closing ones
+ * last), each with its example resolved for `ids` (an empty one where it needs none).
+ */
+export function examplesInPageOrder(endpoints: readonly Endpoint[], ids: ExampleIds): { endpoint: Endpoint; example: ExampleRequest }[] {
+  const shown = endpoints.filter((endpoint) => !endpoint.internal);
+  const byPath = [...shown].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const tags = [...new Set(shown.map((endpoint) => endpoint.tag))].sort();
+  const listed = tags.flatMap((tag) => byPath.filter((endpoint) => endpoint.tag === tag));
+  const closing = closingOperations.map((id) => listed.find((endpoint) => endpoint.operationId === id)!);
+  const ordered = [...listed.filter((endpoint) => !closingOperations.includes(endpoint.operationId)), ...closing];
+  const resolved = resolveExamples(ids);
+  return ordered.map((endpoint) => ({ endpoint, example: resolved.get(endpoint.operationId) ?? {} }));
 }
