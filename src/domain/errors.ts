@@ -111,7 +111,7 @@ export class DomainError extends Error {
 }
 
 /** Production's wording for an id in a body that names nothing the caller can see, where it answers 404 (10002) for it. */
-export const NO_RELATED = 'No resource was found for the given relationship ID.';
+const NO_RELATED = 'No resource was found for the given relationship ID.';
 
 /**
  * An id in a body that does not exist or is another tenant's (the same), on an operation where

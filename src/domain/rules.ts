@@ -52,7 +52,7 @@ export interface Rules {
 }
 
 /** The settings the rules read. */
-export interface RuleSettings {
+interface RuleSettings {
   /** Seconds between `register_at` and a registration. */
   readonly registrationDelay: number;
   /** Seconds between saving a contract and its verification. */
@@ -78,7 +78,7 @@ export interface ResourceEvents {
  * The JSON:API document of a resource as the organization's clients would read it (with the
  * include paths given), or `undefined` when it does not exist for them.
  */
-export type RenderResource = (resource: { type: string; id: string }, includes: readonly string[], caller: Principal) => string | undefined;
+type RenderResource = (resource: { type: string; id: string }, includes: readonly string[], caller: Principal) => string | undefined;
 
 /** The rules and the caller they act for: what a rule that depends on the tenant takes. */
 export interface Acting {

@@ -47,7 +47,7 @@ function hostOf(url: string): string | undefined {
  * runner, a CI job). Browsers send `Origin` on every cross-origin POST and CORS request, and
  * `Sec-Fetch-Site` on everything else (an `<img>`, a link), so both are looked at.
  */
-export function foreignOrigin(c: Context, services: Services): string | undefined {
+function foreignOrigin(c: Context, services: Services): string | undefined {
   return foreignOriginOf(services, c.req.url, { origin: c.req.header('origin'), secFetchSite: c.req.header('sec-fetch-site') });
 }
 

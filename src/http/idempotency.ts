@@ -13,7 +13,7 @@ import { packBody, unpackBody } from '../domain/replay-body.js';
 
 /** How long a finished request is replayed for its key: 24 hours on the clock of the caller's tenant. */
 export const REPLAY_WINDOW = 24 * 3600;
-export const MAX_KEY_LENGTH = 255;
+const MAX_KEY_LENGTH = 255;
 
 /** The declared `Idempotency-Key` request header of the creates that take one. */
 export const idempotencyHeaders = z.object({
@@ -29,7 +29,7 @@ export const idempotencyHeaders = z.object({
 export type Remember = (tx: Tx, status: number, body: string) => void;
 
 /** A fingerprint of a request body that ignores key order and whitespace. */
-export function fingerprint(body: unknown): string {
+function fingerprint(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
 

@@ -9,7 +9,6 @@ export type ToOneRef = z.infer<typeof toOneRef>;
 export const toManyRef = z.object({
   data: z.array(z.object({ type: z.string(), id: z.string(), meta: z.record(z.string(), z.unknown()).optional() })),
 });
-export type ToManyRef = z.infer<typeof toManyRef>;
 
 /**
  * The JSON:API document of a create or update request. `type` is a free string here so that a

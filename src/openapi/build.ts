@@ -105,7 +105,7 @@ export interface OperationExample {
 }
 
 /** The operation extension that says an example is meant for the admin token (the SandboxAdmin scheme). */
-export const EXAMPLE_TOKEN = 'x-example-token';
+const EXAMPLE_TOKEN = 'x-example-token';
 
 /** The parameter with the example's value for it, when the example has one. */
 function withExample(parameter: ParameterObject, example: OperationExample | undefined): ParameterObject {

@@ -1,6 +1,4 @@
-import type { Ctx } from '../http/context.js';
 import { ApiError } from '../jsonapi/errors.js';
-import type { Principal } from '../model/tenancy.js';
 
 /*
  * Broker-level operations. Every client of the sandbox belongs to an organization, and no seeded
@@ -11,9 +9,6 @@ import type { Principal } from '../model/tenancy.js';
  * has no principal. A tenant's access token is checked for production's scope first (403/14004
  * without it) and then refused (403/10013): it acts for its own organization only.
  */
-
-/** The tenant a request acts for, or `undefined` when it acts as the broker (the admin token). */
-export const tenantOf = (ctx: Ctx): Principal | undefined => ctx.principal;
 
 /** 403/10013 for a tenant's token on what only the broker may do. */
 export function brokerOnly(action: string): ApiError {

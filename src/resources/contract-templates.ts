@@ -16,7 +16,7 @@ import { findOr404 } from './lookup.js';
 import { readEndpoints } from './read-endpoints.js';
 
 /** A client sees its broker's templates; the broker (admin token) every template. */
-export const templateVisible = (ctx: Ctx, row: ContractTemplateRecord): boolean => !ctx.principal || row.broker_id === ctx.principal.brokerId;
+const templateVisible = (ctx: Ctx, row: ContractTemplateRecord): boolean => !ctx.principal || row.broker_id === ctx.principal.brokerId;
 
 /** The countries the template's services ship from, each once, sorted. */
 function countriesFrom(ctx: Ctx, row: ContractTemplateRecord): string[] {
@@ -24,7 +24,7 @@ function countriesFrom(ctx: Ctx, row: ContractTemplateRecord): string[] {
   return [...new Set(codes)].sort();
 }
 
-export const contractTemplatePath = (id: string) => `/contracts/v1/templates/${id}`;
+const contractTemplatePath = (id: string) => `/contracts/v1/templates/${id}`;
 
 export const contractTemplateKind: Kind<ContractTemplateRecord> = {
   type: 'contract-templates',

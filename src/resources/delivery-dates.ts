@@ -9,7 +9,7 @@ import { countryCode } from '../model/common.js';
 const DATE_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[0-2][0-9]|3[0-1])T(?:[0-1][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.\d{1,6})?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** Unix milliseconds of a date-time of that pattern, or NaN for a day the month does not have. */
-export function parseDateTime(text: string): number {
+function parseDateTime(text: string): number {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:?\d{2})$/.exec(text);
   if (!match) return NaN;
   const [, year, month, day, time, fraction, zone] = match;

@@ -17,7 +17,7 @@ import { shipmentIncludes } from './include-paths.js';
 import { shipmentKind } from './shipment-kinds.js';
 import { multiColliShipmentDocument } from './shipment-variants.js';
 
-export const MAX_COLLI = 50;
+const MAX_COLLI = 50;
 
 const collo = z
   .object({

@@ -29,7 +29,7 @@ export type PickupLocationRow = PickupLocation & { id: string; carrier_id: strin
 const text = z.string().max(255);
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM');
 
-export const pickupLocationAttributes = z
+const pickupLocationAttributes = z
   .object({
     code: z.string().describe("The carrier's code of the location; send it as a shipment's `pickup_location.code`."),
     address: z

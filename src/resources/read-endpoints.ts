@@ -36,7 +36,7 @@ interface ReadOptions<T extends TableName, Q extends z.ZodObject> {
 const pascal = (words: string) => words.replace(/(^| )([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 
 /** `GET /{type}`: the visible rows, filtered and paginated. */
-export function listEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodObject<{}>>(options: ReadOptions<T, Q>): Endpoint {
+function listEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodObject<{}>>(options: ReadOptions<T, Q>): Endpoint {
   const { kind, table, schemas } = options;
   const visible = options.visible ?? (() => true);
   return endpoint({

@@ -36,7 +36,7 @@ export const shipmentSurchargeKind: Kind<ShipmentSurchargeRecord> = {
   },
 };
 
-export const shipmentSurchargeSchemas = resourceSchemas(shipmentSurchargeKind);
+const shipmentSurchargeSchemas = resourceSchemas(shipmentSurchargeKind);
 
 const description =
   "The parts of a shipment's price on top of its base rate: fuel and oversize surcharges, priced service options, liability coverage, your carrier surcharges, and surcharges added by hand. The base rate plus the fees is the shipment's price.amount; the computed ones are computed again whenever the price is, those added by hand stay.";

@@ -13,7 +13,7 @@ const relationships = shipmentSchemas.resource.shape.relationships as z.ZodObjec
 const toOne = (name: 'service' | 'contract') => (relationships.shape[name] as z.ZodOptional<z.ZodObject>).unwrap();
 
 /** A document handed back with the answer, base64 (production's FileFormat with document_type and contents). */
-export const embeddedFile = z
+const embeddedFile = z
   .object({
     document_type: z.enum(['label', 'customs-declaration-form']),
     extension: z.string(),

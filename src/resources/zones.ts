@@ -12,7 +12,7 @@ import { findOr404 } from './lookup.js';
 import { readEndpoints } from './read-endpoints.js';
 
 /** Seeded zones (the routes of the catalogue) are everyone's; a zone made through the API is its organization's. */
-export const zoneVisible = (ctx: Ctx, row: ZoneRecord): boolean => row.organization_id === undefined || row.organization_id === ctx.principal?.organizationId;
+const zoneVisible = (ctx: Ctx, row: ZoneRecord): boolean => row.organization_id === undefined || row.organization_id === ctx.principal?.organizationId;
 
 export const zoneKind: Kind<ZoneRecord> = {
   type: 'zones',

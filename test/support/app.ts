@@ -125,7 +125,7 @@ export async function testSandbox(
 }
 
 /** A token of `clientId` with every scope it holds, signed as POST /access-token would sign it. */
-export async function signedToken(services: Services, clientId: string): Promise<string> {
+async function signedToken(services: Services, clientId: string): Promise<string> {
   const client = services.store.get('clients', clientId);
   if (!client) throw new Error(`no client ${clientId}`);
   const organizationId = services.store.get('users', client.user_id)?.organization_id;

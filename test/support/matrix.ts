@@ -104,7 +104,7 @@ export async function tokenWithScopes(sandbox: TestSandbox, clientId: string, sc
 }
 
 /** The scope requirements an endpoint checks, each as the list of scopes held together (`[]` for any token). */
-export function requirementsOf(endpoint: Endpoint): Scope[][] {
+function requirementsOf(endpoint: Endpoint): Scope[][] {
   const { auth } = endpoint;
   if (auth === 'token') return [[]];
   if (typeof auth !== 'object') return [];
@@ -141,7 +141,7 @@ export function scopeSetsFor(endpoint: Endpoint): Scope[][] {
  * Parameters whose resource type is not the path segment in front of them. Everything else is
  * derived: `/shops/{shop_id}` names `shops`, checked by `shop_id` being the singular of `shops`.
  */
-export const NESTED_PARAMS: Readonly<Record<string, string>> = {
+const NESTED_PARAMS: Readonly<Record<string, string>> = {
   shipment_status_id: 'shipment-statuses',
   shipment_surcharge_id: 'shipment-surcharges',
   tracking_token: 'tracking-pages',
@@ -163,7 +163,7 @@ export const NESTED_PARAMS: Readonly<Record<string, string>> = {
 };
 
 /** Parameters whose resource type depends on the path they are in: a collection's or a manifest's files are manifest documents, a report's its CSV. */
-export const PATH_PARAMS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+const PATH_PARAMS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   '/manifests/{manifest_id}/files/{file_id}': { file_id: 'manifest-files' },
   '/collections/{collection_id}/files/{file_id}': { collection_id: 'manifested-collections', file_id: 'collection-files' },
   '/returns/v1/reports/{report_id}/files/{file_id}': { file_id: 'return-report-files' },
@@ -174,7 +174,7 @@ export const PATH_PARAMS: Readonly<Record<string, Readonly<Record<string, string
 const singular = (segment: string): string => segment.replace(/-/g, '_').replace(/(ses|s)$/, (end) => (end === 'ses' ? 's' : ''));
 
 /** The resource type a path parameter names, or `undefined` when neither the path nor the table says. */
-export function resourceOfParam(path: string, param: string): string | undefined {
+function resourceOfParam(path: string, param: string): string | undefined {
   const nested = PATH_PARAMS[path]?.[param] ?? NESTED_PARAMS[param];
   if (nested) return nested;
   const segments = path.split('/');
@@ -524,7 +524,7 @@ export function addressBody(organizationId: string, address: Json): Json {
   return { data: { type: 'addresses', attributes: address, relationships: { organization: { data: { type: 'organizations', id: organizationId } } } } };
 }
 
-export function zoneBody(code: string, country: string): Json {
+function zoneBody(code: string, country: string): Json {
   return { data: { type: 'zones', attributes: { name: `Zone ${code}`, code, country_codes: [country] } } };
 }
 
@@ -1022,7 +1022,7 @@ export function validQuery(endpoint: Endpoint): string {
 }
 
 /** A carrier status (`shipment-delivered`) for update-shipment-status bodies. */
-export function carrierStatusId(store: ReadView): string {
+function carrierStatusId(store: ReadView): string {
   const status = store.find('statuses', 'code', 'shipment-delivered')[0];
   if (!status) throw new Error('fixture: no shipment-delivered status');
   return status.id;

@@ -14,6 +14,7 @@ export type CombinedDocument = { kind: 'label'; data: LabelData; size: LabelSize
  * cannot copy pages of another PDF). On A4 sheets labels fill the quarters left to right, top to
  * bottom, the first sheet from `start` on, with dashed cut lines between them; a customs
  * declaration takes whole A4 pages of its own. Callers make sure that A6 pages get labels only.
+ * @public through labels/index.ts, which resources take whole.
  */
 export function combinePdf(documents: readonly CombinedDocument[], pageSize: CombinedPageSize, start: SheetPosition, createdAt: number): Buffer {
   const doc = createPdf({ size: [A4.width, A4.height], title: `${documents.length} combined documents`, createdAt, bufferPages: true, autoFirstPage: false });

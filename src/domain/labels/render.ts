@@ -38,7 +38,10 @@ export async function renderCustomsDocument(data: LabelData): Promise<Buffer> {
   return customsPdf(data);
 }
 
-/** `renderCustomsDocument` without waiting. */
+/**
+ * `renderCustomsDocument` without waiting.
+ * @public through labels/index.ts, which resources take whole.
+ */
 export function renderCustomsNow(data: LabelData): Buffer {
   return customsPdf(data);
 }

@@ -74,7 +74,7 @@ export function returnedQuantities(store: ReadView, order: DemoOrderRecord): Map
 }
 
 /** Whether anything of the order can still be returned. */
-export function hasReturnableLeft(store: ReadView, order: DemoOrderRecord): boolean {
+function hasReturnableLeft(store: ReadView, order: DemoOrderRecord): boolean {
   const returned = returnedQuantities(store, order);
   return order.items.some((item) => !item.non_returnable && item.quantity > (returned.get(item.id) ?? 0));
 }

@@ -11,7 +11,7 @@ import { checkSignature, sign } from './signing.js';
 
 export const EXPIRE_RETURN_PAYMENT = 'expire-return-payment';
 /** A checkout stays open this long on the sandbox clock, then the payment expires. */
-export const PAYMENT_TTL = 24 * 3600;
+const PAYMENT_TTL = 24 * 3600;
 
 /** The one answer to a payment-page token that opens nothing, whatever the reason. */
 const NO_PAGE = 'No payment page is at this address: the link is incomplete, was changed, or is not from this sandbox.';
@@ -24,7 +24,7 @@ export const checkoutPath = (returnId: string, paymentId: string) =>
  * The path of the sandbox's own payment page, where the checkout URL sends the consumer: the
  * payment's capability, signed with this sandbox's secret (not the public key of the checkout URL).
  */
-export const paymentPagePath = (rules: Rules, paymentId: string) => `/return-portal/checkout/${rules.capabilities.token('payment-page', paymentId)}`;
+const paymentPagePath = (rules: Rules, paymentId: string) => `/return-portal/checkout/${rules.capabilities.token('payment-page', paymentId)}`;
 
 /** Puts a price on an open return: the consumer pays it before the return goes on. */
 export function requestPaymentInTx(tx: Tx, rules: Rules, row: ReturnRecord, price: { amount: number; currency: string }): ReturnRecord {

@@ -1,7 +1,7 @@
 import type { ReturnRecord, ReturnStatusCode } from '../../model/returns/return.js';
 import { returnStatusDefs } from '../../model/returns/statuses.js';
 import type { StatusRecord } from '../../model/status.js';
-import type { ReadView, Tx } from '../../store/store.js';
+import type { Tx } from '../../store/store.js';
 
 /** Statuses in which the shop has not decided yet. */
 const OPEN: ReadonlySet<ReturnStatusCode> = new Set(['return-pending', 'return-payment-pending', 'return-payment-failed']);
@@ -24,6 +24,3 @@ export function statusRow(tx: Tx, code: string): StatusRecord {
   if (!added) throw new Error(`status '${code}' is not a return or report status`);
   return added;
 }
-
-/** The status row of a code when it exists (reads never add rows). */
-export const statusIfAny = (store: ReadView, code: string): StatusRecord | undefined => store.find('statuses', 'code', code)[0];

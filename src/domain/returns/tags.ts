@@ -47,7 +47,7 @@ export async function deleteTag(acting: Acting, id: string): Promise<void> {
 }
 
 /** The tags named for a return of `shopId`: each must be a tag of that shop. */
-export function checkTagIds(acting: Acting, shopId: string, ids: readonly string[], field: (index: number) => Field): string[] {
+function checkTagIds(acting: Acting, shopId: string, ids: readonly string[], field: (index: number) => Field): string[] {
   const problems = new Problems();
   ids.forEach((id, index) => {
     const tag = ownRow(acting, 'returnTags', id);

@@ -40,7 +40,7 @@ export interface ResolvedShipment {
 }
 
 /** A hint of the request that was not followed, and why; the shipment is made all the same. */
-export interface ShipmentWarning {
+interface ShipmentWarning {
   code: 'not-added-to-collection';
   detail: string;
   field: Field;

@@ -26,7 +26,7 @@ const contract = JSON.parse(readFileSync(new URL('../../../reference/production-
 };
 
 /** RFC 7386 JSON merge patch: `null` removes a member, objects merge, anything else replaces. */
-export function mergePatch(target: unknown, patch: unknown): unknown {
+function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
   const out: Node = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Node) } : {};
   for (const [key, value] of Object.entries(patch as Node)) {
@@ -37,7 +37,7 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 }
 
 /** A node with its shape reference resolved: the shape, with the node's own members patched over it. */
-export function resolveShape(node: Node): Node {
+function resolveShape(node: Node): Node {
   let current = node;
   for (let guard = 0; current.shape && guard < 10; guard++) {
     const { shape, ...rest } = current;
@@ -51,7 +51,7 @@ export function resolveShape(node: Node): Node {
 const PLAIN_KEYWORDS = ['enum', 'const', 'format', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties'];
 
 /** JSON Schema of one digest node (an attribute, a shape, a body). */
-export function nodeSchema(input: Node | undefined): JsonSchema {
+function nodeSchema(input: Node | undefined): JsonSchema {
   if (!input) return {};
   const node = resolveShape(input);
   const schema: JsonSchema = {};
@@ -88,7 +88,7 @@ function identifierSchema(rel: Node): JsonSchema {
 }
 
 /** JSON Schema of one relationship object of a resource. */
-export function relationshipSchema(rel: Node): JsonSchema {
+function relationshipSchema(rel: Node): JsonSchema {
   const identifier = identifierSchema(rel);
   const data = rel.to === 'many' ? { type: 'array', items: identifier } : rel.data_nullable ? { anyOf: [identifier, { type: 'null' }] } : identifier;
   const schema: JsonSchema = { type: 'object', properties: { data } };
@@ -111,7 +111,7 @@ export function resourceEntry(type: string, variant?: number): Node {
 }
 
 /** JSON Schema of a resource object as production answers it. */
-export function resourceSchema(type: string, variant?: number): JsonSchema {
+function resourceSchema(type: string, variant?: number): JsonSchema {
   const entry = resourceEntry(type, variant);
   const properties: JsonSchema = {
     type: entry.type_pattern ? { type: 'string', pattern: entry.type_pattern } : { type: 'string' },
@@ -201,8 +201,6 @@ export function productionOperations(): ContractOperation[] {
     return { key, method, path, query: op.query ?? {}, request: op.request, responses: op.responses ?? {}, security: op.security ?? [] };
   });
 }
-
-export const productionResources = (): Record<string, Node> => contract.resources;
 
 /** The resource document of a success answer of an operation (`data` of one resource), if it has one. */
 function resourceAnswer(operation: Node): Node | undefined {
