@@ -7,8 +7,8 @@ import { shippingExamples } from './shipping.js';
 import type { ExampleRequest, ExampleSet } from './types.js';
 
 export type { ExampleRequest } from './types.js';
-export { defaultTenant, exampleIds, firstShop, type ExampleIds, type ExampleSecrets, type ExampleTenant } from './ids.js';
-export { examplesMade, forgetExampleRows, makeExampleRows } from './setup.js';
+export { defaultTenant, exampleIds, firstShop, type ExampleIds, type ExampleTenant } from './ids.js';
+export { forgetExampleRows, makeExampleRows } from './setup.js';
 
 /** Every operation's example, by operation id. */
 export const examples: ExampleSet = { ...shippingExamples, ...accountExamples, ...returnsExamples };
