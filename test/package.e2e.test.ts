@@ -95,7 +95,7 @@ describe('the packed package, installed into a new project', () => {
     expect(
       paths.filter(
         (path) =>
-          !/^(package\.json|README\.md|dist\/server\/[\w-]+\.js|dist\/src\/[\w/.-]+\.(js|d\.ts)|dist\/swagger-ui\/(swagger-ui-bundle\.js|swagger-ui\.css|favicon-(16x16|32x32)\.png|LICENSE|NOTICE)|dist\/docs-browser\/docs\.(js|css)|fixtures\/[\w/.-]+\.json)$/.test(
+          !/^(package\.json|README\.md|dist\/server\/[\w-]+\.js|dist\/src\/[\w/.-]+\.(js|d\.ts)|dist\/src\/openapi\/documented-answers\.json|dist\/swagger-ui\/(swagger-ui-bundle\.js|swagger-ui\.css|favicon-(16x16|32x32)\.png|LICENSE|NOTICE)|dist\/docs-browser\/docs\.(js|css)|fixtures\/[\w/.-]+\.json)$/.test(
             path,
           ),
       ),
