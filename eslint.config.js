@@ -8,6 +8,8 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // Node's globals everywhere but in the browser's code.
+    ignores: ['src/docs/browser/**'],
     languageOptions: {
       globals: {
         process: 'readonly',
@@ -35,6 +37,8 @@ export default tseslint.config(
         crypto: 'readonly',
       },
     },
+  },
+  {
     rules: {
       // Unused names are tsc's job (noUnusedLocals); a leading underscore marks one left out on purpose.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
@@ -84,6 +88,22 @@ export default tseslint.config(
             "A JSON pointer in the domain: name the field instead ({ attribute: 'a.b' }, { relationship: 'contract.id' }, { meta: 'x' }, { input: 'ids[0]' }).",
         },
       ],
+    },
+  },
+  {
+    // The API reference page's script runs in the browser, as it is written (src/docs/browser/tsconfig.json types it).
+    files: ['src/docs/browser/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        history: 'readonly',
+        atob: 'readonly',
+        fetch: 'readonly',
+        URL: 'readonly',
+        SwaggerUIBundle: 'readonly',
+      },
     },
   },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },

@@ -23,6 +23,7 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { isBuiltin } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 export const BUNDLED = [
@@ -86,6 +87,22 @@ export async function copySwaggerUi(target) {
   for (const file of SWAGGER_UI_FILES) await cp(join(from, file), join(target, file));
 }
 
+/**
+ * The API reference page's own script and styles (src/docs/browser/), plain files served as they
+ * are written: copied beside the bundle (dist/docs-browser/), where src/docs/assets.ts finds them
+ * from the bundle and from the compiled library alike. Their tsconfig.json and declarations stay
+ * behind (they only type-check the script).
+ */
+export const PAGE_FILES = ['docs.js', 'docs.css'];
+
+/** Copies PAGE_FILES from src/docs/browser into `target`. */
+export async function copyPageFiles(target) {
+  const from = fileURLToPath(new URL('../src/docs/browser/', import.meta.url));
+  await rm(target, { recursive: true, force: true });
+  await mkdir(target, { recursive: true });
+  for (const file of PAGE_FILES) await cp(join(from, file), join(target, file));
+}
+
 export async function bundle(outdir) {
   // Chunk names carry content hashes: chunks of an earlier build would pile up.
   await rm(outdir, { recursive: true, force: true });
@@ -101,8 +118,9 @@ export async function bundle(outdir) {
     sourcemap: 'linked',
     logLevel: 'warning',
   });
-  // Beside the bundle's folder: dist/server -> dist/swagger-ui, where src/docs/assets.ts looks.
+  // Beside the bundle's folder: dist/server -> dist/swagger-ui and dist/docs-browser, where src/docs/assets.ts looks.
   await copySwaggerUi(join(dirname(outdir), 'swagger-ui'));
+  await copyPageFiles(join(dirname(outdir), 'docs-browser'));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

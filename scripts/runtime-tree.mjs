@@ -65,7 +65,7 @@ export async function writeRuntimeTree(out, server = join(root, 'dist', 'server'
   const skip = (source) => !UNREAD.test(source) || basename(source) === 'package.json';
   await cp(server, join(out, 'dist', 'server'), { recursive: true, filter: skip });
   // The API reference page's assets, copied beside the bundle by scripts/bundle.mjs.
-  await cp(join(dirname(server), 'swagger-ui'), join(out, 'dist', 'swagger-ui'), { recursive: true });
+  for (const folder of ['swagger-ui', 'docs-browser']) await cp(join(dirname(server), folder), join(out, 'dist', folder), { recursive: true });
   const packages = await closure(EXTERNAL);
   for (const dir of packages) {
     const only = ONLY[relative(join(root, 'node_modules'), dir)];

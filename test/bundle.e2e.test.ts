@@ -46,8 +46,10 @@ const json = async (method: string, path: string, body?: unknown) => {
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'parcel-sandbox-bundle-'));
   app = join(work, 'app');
-  execFileSync(process.execPath, ['scripts/bundle.mjs', '--outdir', join(work, 'bundle')], { cwd: root, stdio: 'pipe' });
-  execFileSync(process.execPath, ['scripts/runtime-tree.mjs', '--server', join(work, 'bundle'), '--out', app], { cwd: root, stdio: 'pipe' });
+  // The build goes to a folder of its own: the copies it puts beside the bundle (build/swagger-ui,
+  // build/docs-browser) are not on the runtime folder's way up, so only the runtime tree's copies are found.
+  execFileSync(process.execPath, ['scripts/bundle.mjs', '--outdir', join(work, 'build', 'server')], { cwd: root, stdio: 'pipe' });
+  execFileSync(process.execPath, ['scripts/runtime-tree.mjs', '--server', join(work, 'build', 'server'), '--out', app], { cwd: root, stdio: 'pipe' });
   server = await startServer({}, ['--memory'], [join(app, 'dist', 'server', 'main.js')]);
   token = await getToken(server.url);
 });

@@ -33,6 +33,21 @@ describe('the code', () => {
     expect(atTheEdge!.messages).toEqual([]);
   });
 
+  it("lints the API reference page's browser script with the browser's globals, not Node's (eslint.config.js)", async () => {
+    const eslint = new ESLint({ cwd: root });
+    const code = "'use strict';\nwindow.history.replaceState(null, '', document.title);\nprocess.exit(1);\n";
+    const [inBrowser] = await eslint.lintText(code, { filePath: join(root, 'src/docs/browser/example.js') });
+    expect(inBrowser!.messages.map((message) => `${message.line} ${message.ruleId}`)).toEqual(['3 no-undef']);
+    const [served] = await eslint.lintFiles(['src/docs/browser/docs.js']);
+    expect(served!.messages).toEqual([]);
+  });
+
+  it("type-checks the API reference page's browser script (src/docs/browser/tsconfig.json: // @ts-check, the DOM's types)", () => {
+    const run = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'src/docs/browser/tsconfig.json'], { cwd: root, encoding: 'utf8' });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
   it('is formatted as Prettier writes it (.prettierrc.json; `npm run lint` checks the same)', () => {
     const run = spawnSync(
       process.execPath,

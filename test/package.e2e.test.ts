@@ -95,7 +95,7 @@ describe('the packed package, installed into a new project', () => {
     expect(
       paths.filter(
         (path) =>
-          !/^(package\.json|README\.md|dist\/server\/[\w-]+\.js|dist\/src\/[\w/.-]+\.(js|d\.ts)|dist\/src\/openapi\/documented-answers\.json|dist\/swagger-ui\/(swagger-ui-bundle\.js|swagger-ui\.css|favicon-(16x16|32x32)\.png|LICENSE|NOTICE)|fixtures\/[\w/.-]+\.json)$/.test(
+          !/^(package\.json|README\.md|dist\/server\/[\w-]+\.js|dist\/src\/[\w/.-]+\.(js|d\.ts)|dist\/src\/openapi\/documented-answers\.json|dist\/swagger-ui\/(swagger-ui-bundle\.js|swagger-ui\.css|favicon-(16x16|32x32)\.png|LICENSE|NOTICE)|dist\/docs-browser\/docs\.(js|css)|fixtures\/[\w/.-]+\.json)$/.test(
             path,
           ),
       ),
@@ -104,6 +104,7 @@ describe('the packed package, installed into a new project', () => {
     expect(paths).toContain('dist/src/index.js');
     expect(paths).toContain('dist/src/index.d.ts');
     expect(paths).toContain('dist/swagger-ui/swagger-ui-bundle.js');
+    expect(paths).toContain('dist/docs-browser/docs.js');
     // Before it was trimmed: 21.8 MB in 1,067 files, 12 MB of them source maps, and openapi/openapi.json.
     expect(listed!.unpackedSize).toBeLessThan(12 * 1024 * 1024);
 
@@ -142,6 +143,20 @@ describe('the packed package, installed into a new project', () => {
     expect(stdout.replace(/\x1b\[[\d;]*m/g, '')).toMatch(/Tests\s+1 passed \(1\)/);
     const manifest = JSON.parse(await readFile(join(project, 'node_modules', 'parcel-sandbox', 'package.json'), 'utf8')) as { version: string };
     expect(manifest.version).toBe(version());
+
+    // The library (dist/src) serves the API reference page's own script and styles from the package.
+    const served = await exec(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const { createSandbox } = await import('parcel-sandbox'); const sandbox = await createSandbox();" +
+          " for (const name of ['docs.js', 'docs.css']) { const answer = await sandbox.request('/docs/assets/' + name);" +
+          " console.log(name, answer.status, (await answer.text()).split('\\n')[0]); }",
+      ],
+      project,
+    );
+    expect(served.stdout).toMatch(/^docs\.js 200 \/\/ @ts-check\ndocs\.css 200 \/\* Styles/);
   });
 
   it('installs from a git repository, which npm builds on install, and runs the README example', { timeout: 480_000 }, async () => {

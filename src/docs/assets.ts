@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { docsScript, docsStyle } from './client.js';
 import { EncodedBody } from './encoded.js';
 
 const JS = 'text/javascript; charset=utf-8';
@@ -23,38 +22,60 @@ export interface Asset {
   body: EncodedBody;
 }
 
-let swaggerUiFolder: string | undefined;
+const here = dirname(fileURLToPath(import.meta.url));
 
 /**
- * Where Swagger UI's files are: the copy the build puts beside the compiled code (dist/swagger-ui/,
- * found upwards from this module: dist/server or dist/src/docs), which is what the package and the
- * image ship; from the sources (tsx, tests), the installed swagger-ui-dist, a development dependency.
+ * The folder `name` holding `file` that the build copies beside the compiled code (dist/<name>/,
+ * found upwards from this module: dist/server or dist/src/docs), which is what the package and
+ * the image ship; `undefined` when this module runs from the sources (tsx, tests).
  */
-function swaggerUiDir(): string {
-  if (swaggerUiFolder) return swaggerUiFolder;
-  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
-    if (basename(dir) === 'src' && existsSync(join(dir, 'docs', 'assets.ts'))) break;
-    const candidate = join(dir, 'swagger-ui');
-    if (existsSync(join(candidate, 'swagger-ui-bundle.js'))) return (swaggerUiFolder = candidate);
+function builtCopy(name: string, file: string): string | undefined {
+  for (let dir = here; dirname(dir) !== dir; dir = dirname(dir)) {
+    if (basename(dir) === 'src' && existsSync(join(dir, 'docs', 'assets.ts'))) return undefined;
+    const candidate = join(dir, name);
+    if (existsSync(join(candidate, file))) return candidate;
   }
-  return (swaggerUiFolder = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')));
+  return undefined;
 }
 
-type Source = { contentType: string; load(): Uint8Array | string };
+const folders = new Map<string, string>();
+
+/** A folder found once and then remembered. */
+function folder(name: string, find: () => string): string {
+  let found = folders.get(name);
+  if (found === undefined) folders.set(name, (found = find()));
+  return found;
+}
+
+/** Swagger UI's files: the build's copy, or from the sources the installed swagger-ui-dist (a development dependency). */
+const swaggerUiDir = () =>
+  folder(
+    'swagger-ui',
+    () => builtCopy('swagger-ui', 'swagger-ui-bundle.js') ?? dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')),
+  );
+
+/**
+ * The page's own script and styles: the build's copy (dist/docs-browser/, made by scripts/bundle.mjs),
+ * or from the sources src/docs/browser/ beside this module. They are served as they are written.
+ */
+const pageDir = () => folder('docs-browser', () => builtCopy('docs-browser', 'docs.js') ?? join(here, 'browser'));
+
+type Source = { contentType: string; load(): Uint8Array };
 
 const fromSwaggerUi = (file: string, contentType: string): Source => ({ contentType, load: () => readFileSync(join(swaggerUiDir(), file)) });
+const fromPage = (file: string, contentType: string): Source => ({ contentType, load: () => readFileSync(join(pageDir(), file)) });
 
 /**
  * Every file served under `/docs/assets/`: a whitelist, so nothing else of `node_modules` is
- * reachable. The two `docs.*` files are the sandbox's own (token helper and header bar).
+ * reachable. The two `docs.*` files are the sandbox's own (token helper and header bar, in src/docs/browser/).
  */
 const sources: Record<string, Source> = {
   'swagger-ui-bundle.js': fromSwaggerUi('swagger-ui-bundle.js', JS),
   'swagger-ui.css': fromSwaggerUi('swagger-ui.css', CSS),
   'favicon-32x32.png': fromSwaggerUi('favicon-32x32.png', PNG),
   'favicon-16x16.png': fromSwaggerUi('favicon-16x16.png', PNG),
-  'docs.js': { contentType: JS, load: () => docsScript },
-  'docs.css': { contentType: CSS, load: () => docsStyle },
+  'docs.js': fromPage('docs.js', JS),
+  'docs.css': fromPage('docs.css', CSS),
 };
 
 export const assetNames: readonly string[] = Object.keys(sources);
@@ -67,8 +88,7 @@ export function asset(name: string): Asset | undefined {
   let found = loaded.get(name);
   if (!found) {
     const source = sources[name]!;
-    const content = source.load();
-    const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : new Uint8Array(content);
+    const bytes = new Uint8Array(source.load());
     const version = createHash('sha256').update(bytes).digest('base64url').slice(0, 16);
     const body = new EncodedBody(bytes, source.contentType);
     found = { contentType: source.contentType, bytes, version, etag: body.etag, body };

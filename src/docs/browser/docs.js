@@ -1,8 +1,11 @@
+// @ts-check
 /**
  * The browser side of the `/docs` page, served as `/docs/assets/docs.js` (a file, not an inline
- * script, so the page's Content-Security-Policy can be `script-src 'self'`). Plain JavaScript that
- * runs as is in any current browser: it is a string, not compiled TypeScript, because the page
- * must not depend on how the server was built.
+ * script, so the page's Content-Security-Policy can be `script-src 'self'`). Plain JavaScript
+ * served as it is written, with no build step between this file and the browser: the page works
+ * however the server runs (from the sources, the compiled library, the bundle or the image).
+ * ESLint lints it with the browser's globals and TypeScript checks it against the DOM's types
+ * (tsconfig.json beside it; Swagger UI's global is declared in swagger-ui.d.ts).
  *
  * It starts Swagger UI on the sandbox's own `/openapi.json`, prefills the Authorize dialog with
  * the default client, and wires the "Get sandbox token" bar: POST the token URL of the
@@ -15,11 +18,26 @@
  * and the Authorize dialog with its client. When the sandbox says the tenant is gone (401), it
  * asks for a new one.
  */
-export const docsScript = String.raw`'use strict';
+
+/**
+ * The page's settings, in its `docs-config` element (src/docs/docs-page.ts writes them).
+ * @typedef {{ specUrl: string, examplesUrl: string, scopes: string[], clientId: string, clientSecret: string, visitorUrl?: string }} DocsConfig
+ */
+/**
+ * A visitor's tenant as POST `_sandbox/visitor` answers it, with the time it ends (`deadline`, ms).
+ * @typedef {{ access_token: string, token_type: string, expires_in: number, ttl: number, client_id: string, client_secret: string,
+ *   organization_id: string, shop_id: string, deadline: number, examples?: Record<string, string> }} Visitor
+ */
+
+'use strict';
 (function () {
-  var config = JSON.parse(document.getElementById('docs-config').textContent);
-  var form = document.getElementById('sandbox-token');
-  var status = document.getElementById('sandbox-token-status');
+  // The page always renders these elements (src/docs/docs-page.ts).
+  /** @type {DocsConfig} */
+  var config = JSON.parse(/** @type {HTMLElement} */ (document.getElementById('docs-config')).textContent || '');
+  var form = /** @type {HTMLFormElement} */ (document.getElementById('sandbox-token'));
+  var clientIdInput = /** @type {HTMLInputElement} */ (form.elements.namedItem('client_id'));
+  var clientSecretInput = /** @type {HTMLInputElement} */ (form.elements.namedItem('client_secret'));
+  var status = /** @type {HTMLOutputElement} */ (document.getElementById('sandbox-token-status'));
 
   var VISITOR_KEY = 'parcel-sandbox.visitor';
   var renewing = false;
@@ -172,8 +190,12 @@ export const docsScript = String.raw`'use strict';
     if (!auth || prepared[auth] || /\/(access-token|_sandbox\/examples)$/.test(new URL(request.url).pathname)) return request;
     prepared[auth] = true;
     try {
-      await fetch(controlUrl(config.examplesUrl), { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json', Accept: 'application/json' }, body: '{}' });
-    } catch (error) {
+      await fetch(controlUrl(config.examplesUrl), {
+        method: 'POST',
+        headers: { Authorization: auth, 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: '{}',
+      });
+    } catch {
       prepared[auth] = false;
     }
     return request;
@@ -284,7 +306,7 @@ export const docsScript = String.raw`'use strict';
               return function (text) {
                 try {
                   return system.specActions.updateJsonSpec(JSON.parse(text || system.specSelectors.specStr()));
-                } catch (error) {
+                } catch {
                   return original(text);
                 }
               };
@@ -295,6 +317,11 @@ export const docsScript = String.raw`'use strict';
     };
   }
 
+  /**
+   * Shows `text` in the bar's status line.
+   * @param {string} text
+   * @param {'ok' | 'busy' | 'error'} kind
+   */
   function say(text, kind) {
     status.textContent = text;
     status.setAttribute('data-state', kind);
@@ -311,12 +338,15 @@ export const docsScript = String.raw`'use strict';
     return undefined;
   }
 
-  /** The scope claim of a JWT, for the status line; empty when it cannot be read. */
+  /**
+   * The scope claim of a JWT, for the status line; empty when it cannot be read.
+   * @param {string} jwt
+   */
   function scopesOf(jwt) {
     try {
       var part = jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
       return String(JSON.parse(atob(part + '==='.slice((part.length + 3) % 4))).scope || '');
-    } catch (error) {
+    } catch {
       return '';
     }
   }
@@ -327,8 +357,8 @@ export const docsScript = String.raw`'use strict';
       say('The API description has not loaded yet; try again in a moment.', 'error');
       return;
     }
-    var clientId = form.elements.client_id.value.trim();
-    var clientSecret = form.elements.client_secret.value;
+    var clientId = clientIdInput.value.trim();
+    var clientSecret = clientSecretInput.value;
     var tokenUrl = scheme.schema.flows.clientCredentials.tokenUrl;
     say('Requesting a token from ' + tokenUrl + ' ...', 'busy');
     var response;
@@ -341,7 +371,7 @@ export const docsScript = String.raw`'use strict';
       });
       body = await response.json();
     } catch (error) {
-      say('The token request failed: ' + error.message, 'error');
+      say('The token request failed: ' + /** @type {Error} */ (error).message, 'error');
       return;
     }
     if (!response.ok || !body.access_token) {
@@ -367,7 +397,7 @@ export const docsScript = String.raw`'use strict';
     if (!body && typeof response.text === 'string') {
       try {
         body = JSON.parse(response.text);
-      } catch (error) {
+      } catch {
         body = undefined;
       }
     }
@@ -375,18 +405,28 @@ export const docsScript = String.raw`'use strict';
     return Boolean(error && error.code === '14002' && /no longer exists|tenant of this access token expired/.test(error.detail || ''));
   }
 
-  /** The visitor tenant this tab was given, while it has more than a few seconds left. */
+  /**
+   * The visitor tenant this tab was given, while it has more than a few seconds left.
+   * @returns {Visitor | undefined}
+   */
   function storedVisitor() {
     try {
       var visitor = JSON.parse(window.sessionStorage.getItem(VISITOR_KEY) || 'null');
       return visitor && visitor.deadline > Date.now() + 5000 ? visitor : undefined;
-    } catch (error) {
+    } catch {
       return undefined;
     }
   }
 
+  /**
+   * A new tenant of the visitor's own, kept for the tab (called only with a tenant per visitor).
+   * @returns {Promise<Visitor>}
+   */
   async function newVisitor() {
-    var response = await fetch(new URL(config.visitorUrl, window.location.href).href, { method: 'POST', headers: { Accept: 'application/json' } });
+    var response = await fetch(new URL(/** @type {string} */ (config.visitorUrl), window.location.href).href, {
+      method: 'POST',
+      headers: { Accept: 'application/json' },
+    });
     var body = await response.json().catch(function () {
       return undefined;
     });
@@ -397,15 +437,19 @@ export const docsScript = String.raw`'use strict';
     body.deadline = Date.now() + Math.min(body.ttl, body.expires_in) * 1000;
     try {
       window.sessionStorage.setItem(VISITOR_KEY, JSON.stringify(body));
-    } catch (error) {
+    } catch {
       // Storage may be off (private windows); the tenant then lasts as long as the page.
     }
     return body;
   }
 
+  /** @type {Visitor | undefined} */
   var currentVisitor;
 
-  /** Authorizes try-it-out with the visitor's token (once Swagger UI runs). */
+  /**
+   * Authorizes try-it-out with the visitor's token (once Swagger UI runs).
+   * @param {Visitor} visitor
+   */
   function authorizeVisitor(visitor) {
     var scheme = oauthScheme();
     if (!scheme) return;
@@ -416,21 +460,26 @@ export const docsScript = String.raw`'use strict';
     ui.initOAuth({ clientId: visitor.client_id, clientSecret: visitor.client_secret, appName: 'parcel-sandbox', scopes: config.scopes });
   }
 
-  /** Gives "try it out" the visitor's own tenant: the stored one, or a new one when fresh. */
+  /**
+   * Gives "try it out" the visitor's own tenant: the stored one, or a new one when fresh.
+   * @param {boolean} fresh
+   * @param {string} [prefix] what the status line says first
+   * @returns {Promise<Visitor | undefined>}
+   */
   async function useVisitor(fresh, prefix) {
     var visitor;
     say('Creating a sandbox tenant of your own ...', 'busy');
     try {
       visitor = (!fresh && storedVisitor()) || (await newVisitor());
     } catch (error) {
-      say('No tenant of your own: ' + error.message, 'error');
+      say('No tenant of your own: ' + /** @type {Error} */ (error).message, 'error');
       document.body.setAttribute('data-visitor', 'error');
       return undefined;
     }
     currentVisitor = visitor;
     if (ui) authorizeVisitor(visitor);
-    form.elements.client_id.value = visitor.client_id;
-    form.elements.client_secret.value = visitor.client_secret;
+    clientIdInput.value = visitor.client_id;
+    clientSecretInput.value = visitor.client_secret;
     var until = new Date(visitor.deadline).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
     say(
       (prefix || '') +
@@ -452,21 +501,3 @@ export const docsScript = String.raw`'use strict';
     getToken();
   });
 })();
-`;
-
-/** Styles of the sandbox's bar above Swagger UI. */
-export const docsStyle = `body { margin: 0; }
-.sandbox-bar { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1.5rem; padding: .75rem 1.25rem; background: #1b1b1b; color: #f5f5f5; font-family: system-ui, sans-serif; font-size: 14px; }
-.sandbox-bar h1 { margin: 0; font-size: 18px; font-weight: 600; }
-.sandbox-bar h1 small { font-weight: 400; opacity: .7; }
-.sandbox-bar a { color: #8fd3ff; }
-.sandbox-bar form { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; }
-.sandbox-bar label { display: flex; align-items: center; gap: .35rem; }
-.sandbox-bar input { font: inherit; padding: .25rem .4rem; border: 1px solid #666; border-radius: 3px; background: #2a2a2a; color: inherit; width: 10rem; }
-.sandbox-bar button { font: inherit; font-weight: 600; padding: .3rem .8rem; border: 0; border-radius: 3px; background: #49cc90; color: #111; cursor: pointer; }
-.sandbox-bar output { flex-basis: 100%; }
-.sandbox-bar output:empty { display: none; }
-.sandbox-bar output[data-state="ok"] { color: #7be0a8; }
-.sandbox-bar output[data-state="error"] { color: #ff9a8a; }
-.sandbox-bar .hint { opacity: .75; }
-`;
