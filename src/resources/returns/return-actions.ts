@@ -65,7 +65,11 @@ export const returnActionEndpoints = [
         schema: errorDocument,
       },
     },
-    handler: async (ctx, { params: path, body }) => (await tagReturn(ctx, path.return_id, body?.data.return_tag_ids ?? []), done()),
+    handler: async (ctx, { params: path, body }) => {
+      const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
+      await ctx.services.store.transact((tx) => tagReturn(tx, ctx, row, body?.data.return_tag_ids ?? []));
+      return done();
+    },
   }),
   endpoint({
     method: 'get',

@@ -74,7 +74,7 @@ export const tagEndpoints = [
     handler: async (ctx, { body }) => {
       checkIdentity(body.data, 'return-tags');
       const shopId = relatedId(body.data.relationships.shop, 'shop', ['shops'])!;
-      const row = await createTag(ctx, { shopId, name: body.data.attributes.name, color: body.data.attributes.color });
+      const row = await ctx.services.store.transact((tx) => createTag(tx, ctx, { shopId, name: body.data.attributes.name, color: body.data.attributes.color }));
       return jsonApi(resourceDocument(ctx, returnTagKind, row), 201, { location: ctx.url(returnTagKind.self(row)) });
     },
   }),
@@ -106,10 +106,11 @@ export const tagEndpoints = [
       422: { description: 'A name the shop uses already (10008).', schema: errorDocument },
     },
     handler: async (ctx, { params: path, body }) => {
-      ownOr404(ctx, 'returnTags', 'return-tags', path.return_tag_id);
+      const current = ownOr404(ctx, 'returnTags', 'return-tags', path.return_tag_id);
       checkIdentity(body.data, 'return-tags', path.return_tag_id);
       const { created_at: _ignored, ...changes } = body.data.attributes ?? {};
-      return jsonApi(resourceDocument(ctx, returnTagKind, await updateTag(ctx, path.return_tag_id, changes)));
+      const updated = await ctx.services.store.transact((tx) => updateTag(tx, current, changes));
+      return jsonApi(resourceDocument(ctx, returnTagKind, updated));
     },
   }),
   endpoint({
@@ -123,7 +124,8 @@ export const tagEndpoints = [
     params,
     responses: { 204: { description: 'Deleted.' } },
     handler: async (ctx, { params: path }) => {
-      await deleteTag(ctx, path.return_tag_id);
+      const tag = ownOr404(ctx, 'returnTags', 'return-tags', path.return_tag_id);
+      await ctx.services.store.transact((tx) => deleteTag(tx, tag));
       return new Response(null, { status: 204 });
     },
   }),
