@@ -1,7 +1,8 @@
 import type { ReturnQuestionRecord, ReturnReasonRecord } from '../../model/returns/config.js';
+import type { ReadView, Tx } from '../../store/store.js';
 import { DomainError, type Field } from '../errors.js';
 import type { Acting } from '../rules.js';
-import { organizationOf, ownOr404 } from './access.js';
+import { organizationOf } from './access.js';
 
 /*
  * Return reasons and questions: each organization has its own catalogue (seeded with sensible
@@ -13,8 +14,8 @@ export type QuestionInput = Omit<ReturnQuestionRecord, 'id' | 'organization_id' 
 
 const codeField: Field = { attribute: 'code' };
 
-function checkReason(acting: Acting, reason: ReasonInput, id?: string): void {
-  const taken = acting.rules.store.find('returnReasons', 'organization_id', organizationOf(acting)).some((row) => row.code === reason.code && row.id !== id);
+function checkReason(view: ReadView, organizationId: string, reason: ReasonInput, id?: string): void {
+  const taken = view.find('returnReasons', 'organization_id', organizationId).some((row) => row.code === reason.code && row.id !== id);
   if (taken) throw DomainError.unprocessable(`A return reason with code '${reason.code}' exists already.`, codeField);
   if (reason.requires_attachments && !reason.accepts_attachments) {
     throw DomainError.unprocessable('A reason that requires attachments must accept them.', { attribute: 'accepts_attachments' });
@@ -24,64 +25,56 @@ function checkReason(acting: Acting, reason: ReasonInput, id?: string): void {
   }
 }
 
-export async function createReason(acting: Acting, input: ReasonInput): Promise<ReturnReasonRecord> {
-  checkReason(acting, input);
-  const { store, clock } = acting.rules;
-  return store.transact((tx) => tx.insert('returnReasons', { ...input, id: tx.newId(), organization_id: organizationOf(acting), created_at: clock.now() }));
+/** Adds a reason to the caller's catalogue (422 for a code in use or a requirement it does not accept). */
+export function createReason(tx: Tx, acting: Acting, input: ReasonInput): ReturnReasonRecord {
+  const organizationId = organizationOf(acting);
+  checkReason(tx, organizationId, input);
+  return tx.insert('returnReasons', { ...input, id: tx.newId(), organization_id: organizationId, created_at: acting.rules.clock.now() });
 }
 
-export async function updateReason(acting: Acting, id: string, changes: Partial<ReasonInput>): Promise<ReturnReasonRecord> {
-  const current = ownOr404(acting, 'returnReasons', 'return-reasons', id);
-  const merged = { ...current, ...changes };
-  checkReason(acting, merged, id);
-  return acting.rules.store.transact((tx) => tx.update('returnReasons', id, changes));
+/** Changes `current`, a reason the handler found to be the caller's. */
+export function updateReason(tx: Tx, current: ReturnReasonRecord, changes: Partial<ReasonInput>): ReturnReasonRecord {
+  checkReason(tx, current.organization_id, { ...current, ...changes }, current.id);
+  return tx.update('returnReasons', current.id, changes);
 }
 
 /** Shops stop offering the reason; returns keep the reason as the consumer gave it. */
-export async function deleteReason(acting: Acting, id: string): Promise<void> {
-  ownOr404(acting, 'returnReasons', 'return-reasons', id);
-  await acting.rules.store.transact((tx) => {
-    for (const link of tx.find('shopReasons', 'reason_id', id)) tx.remove('shopReasons', link.id);
-    tx.remove('returnReasons', id);
-  });
+export function deleteReason(tx: Tx, reason: ReturnReasonRecord): void {
+  for (const link of tx.find('shopReasons', 'reason_id', reason.id)) tx.remove('shopReasons', link.id);
+  tx.remove('returnReasons', reason.id);
 }
 
-function checkQuestion(acting: Acting, code: string, id?: string): void {
-  const taken = acting.rules.store.find('returnQuestions', 'organization_id', organizationOf(acting)).some((row) => row.code === code && row.id !== id);
+function checkQuestion(view: ReadView, organizationId: string, code: string, id?: string): void {
+  const taken = view.find('returnQuestions', 'organization_id', organizationId).some((row) => row.code === code && row.id !== id);
   if (taken) throw DomainError.unprocessable(`A return question with code '${code}' exists already.`, codeField);
 }
 
-export async function createQuestion(acting: Acting, input: QuestionInput): Promise<ReturnQuestionRecord> {
-  checkQuestion(acting, input.code);
-  const { store, clock } = acting.rules;
-  return store.transact((tx) => tx.insert('returnQuestions', { ...input, id: tx.newId(), organization_id: organizationOf(acting), created_at: clock.now() }));
+/** Adds a question to the caller's catalogue (422 for a code in use). */
+export function createQuestion(tx: Tx, acting: Acting, input: QuestionInput): ReturnQuestionRecord {
+  const organizationId = organizationOf(acting);
+  checkQuestion(tx, organizationId, input.code);
+  return tx.insert('returnQuestions', { ...input, id: tx.newId(), organization_id: organizationId, created_at: acting.rules.clock.now() });
 }
 
 /** A new code is carried into the shop reasons that ask the question, so they keep asking it. */
-export async function updateQuestion(acting: Acting, id: string, changes: Partial<QuestionInput>): Promise<ReturnQuestionRecord> {
-  const current = ownOr404(acting, 'returnQuestions', 'return-questions', id);
-  if (changes.code !== undefined) checkQuestion(acting, changes.code, id);
-  return acting.rules.store.transact((tx) => {
-    if (changes.code !== undefined && changes.code !== current.code) {
-      for (const link of tx.all('shopReasons')) {
-        if (link.organization_id !== current.organization_id || !link.questions?.some((q) => q.code === current.code)) continue;
-        tx.update('shopReasons', link.id, { questions: link.questions.map((q) => (q.code === current.code ? { ...q, code: changes.code! } : q)) });
-      }
+export function updateQuestion(tx: Tx, current: ReturnQuestionRecord, changes: Partial<QuestionInput>): ReturnQuestionRecord {
+  if (changes.code !== undefined) checkQuestion(tx, current.organization_id, changes.code, current.id);
+  if (changes.code !== undefined && changes.code !== current.code) {
+    for (const link of tx.all('shopReasons')) {
+      if (link.organization_id !== current.organization_id || !link.questions?.some((q) => q.code === current.code)) continue;
+      tx.update('shopReasons', link.id, { questions: link.questions.map((q) => (q.code === current.code ? { ...q, code: changes.code! } : q)) });
     }
-    return tx.update('returnQuestions', id, changes);
-  });
+  }
+  return tx.update('returnQuestions', current.id, changes);
 }
 
 /** Shop reasons stop asking it. */
-export async function deleteQuestion(acting: Acting, id: string): Promise<void> {
-  const current = ownOr404(acting, 'returnQuestions', 'return-questions', id);
-  await acting.rules.store.transact((tx) => {
-    for (const link of tx.all('shopReasons')) {
-      if (link.organization_id !== current.organization_id || !link.questions?.some((q) => q.code === current.code)) continue;
-      tx.update('shopReasons', link.id, { questions: link.questions.filter((q) => q.code !== current.code) });
-    }
-    tx.remove('returnQuestions', id);
-  });
+export function deleteQuestion(tx: Tx, current: ReturnQuestionRecord): void {
+  for (const link of tx.all('shopReasons')) {
+    if (link.organization_id !== current.organization_id || !link.questions?.some((q) => q.code === current.code)) continue;
+    tx.update('shopReasons', link.id, { questions: link.questions.filter((q) => q.code !== current.code) });
+  }
+  tx.remove('returnQuestions', current.id);
 }
 
 /** Whether a stored text has a given tag list entry (`filter[tags]`: any of them). */

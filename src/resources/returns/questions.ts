@@ -59,7 +59,7 @@ export const questionEndpoints = [
     },
     handler: async (ctx, { body }) => {
       checkIdentity(body.data, 'return-questions');
-      const row = await createQuestion(ctx, body.data.attributes);
+      const row = await ctx.services.store.transact((tx) => createQuestion(tx, ctx, body.data.attributes));
       return jsonApi(resourceDocument(ctx, questionKind(undefined), row), 201, { location: ctx.url(`/returns/v1/questions/${row.id}`) });
     },
   }),
@@ -99,10 +99,10 @@ export const questionEndpoints = [
       422: { description: 'A code in use (10008).', schema: errorDocument },
     },
     handler: async (ctx, { params: path, body }) => {
-      ownOr404(ctx, 'returnQuestions', 'return-questions', path.return_question_id);
+      const current = ownOr404(ctx, 'returnQuestions', 'return-questions', path.return_question_id);
       checkIdentity(body.data, 'return-questions', path.return_question_id);
       const { created_at: _ignored, ...changes } = body.data.attributes ?? {};
-      const row = await updateQuestion(ctx, path.return_question_id, changes);
+      const row = await ctx.services.store.transact((tx) => updateQuestion(tx, current, changes));
       return jsonApi(resourceDocument(ctx, questionKind(undefined), row));
     },
   }),
@@ -117,7 +117,8 @@ export const questionEndpoints = [
     params,
     responses: { 204: { description: 'Deleted.' } },
     handler: async (ctx, { params: path }) => {
-      await deleteQuestion(ctx, path.return_question_id);
+      const current = ownOr404(ctx, 'returnQuestions', 'return-questions', path.return_question_id);
+      await ctx.services.store.transact((tx) => deleteQuestion(tx, current));
       return new Response(null, { status: 204 });
     },
   }),

@@ -62,7 +62,7 @@ export const reasonEndpoints = [
     },
     handler: async (ctx, { body }) => {
       checkIdentity(body.data, 'return-reasons');
-      const row = await createReason(ctx, body.data.attributes);
+      const row = await ctx.services.store.transact((tx) => createReason(tx, ctx, body.data.attributes));
       return jsonApi(resourceDocument(ctx, reasonKind(undefined), row), 201, { location: ctx.url(`/returns/v1/reasons/${row.id}`) });
     },
   }),
@@ -98,10 +98,10 @@ export const reasonEndpoints = [
       422: { description: 'A code in use, or a requirement without acceptance (10008).', schema: errorDocument },
     },
     handler: async (ctx, { params: path, body }) => {
-      ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id);
+      const current = ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id);
       checkIdentity(body.data, 'return-reasons', path.return_reason_id);
       const { created_at: _ignored, ...changes } = body.data.attributes ?? {};
-      const row = await updateReason(ctx, path.return_reason_id, changes);
+      const row = await ctx.services.store.transact((tx) => updateReason(tx, current, changes));
       return jsonApi(resourceDocument(ctx, reasonKind(undefined), row));
     },
   }),
@@ -116,7 +116,8 @@ export const reasonEndpoints = [
     params,
     responses: { 204: { description: 'Deleted.' } },
     handler: async (ctx, { params: path }) => {
-      await deleteReason(ctx, path.return_reason_id);
+      const current = ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id);
+      await ctx.services.store.transact((tx) => deleteReason(tx, current));
       return new Response(null, { status: 204 });
     },
   }),
