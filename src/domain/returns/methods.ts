@@ -1,6 +1,7 @@
 import type { ReturnMethodRecord } from '../../model/returns/config.js';
 import type { ShopRecord } from '../../model/shop.js';
 import type { Address } from '../../model/common.js';
+import type { Tx } from '../../store/store.js';
 import { coversAddress } from '../address-rules.js';
 import { DomainError, type Field } from '../errors.js';
 import { Problems } from '../shipments/problems.js';
@@ -69,10 +70,10 @@ function checkMethod(acting: Acting, input: MethodInput): ShopRecord {
   return shop!;
 }
 
-export async function createMethod(acting: Acting, input: MethodInput): Promise<ReturnMethodRecord> {
+/** Adds a method to one of the caller's shops, after every check of `checkMethod` (422s). */
+export function createMethod(tx: Tx, acting: Acting, input: MethodInput): ReturnMethodRecord {
   const shop = checkMethod(acting, input);
-  const { store, clock } = acting.rules;
-  return store.transact((tx) => tx.insert('returnMethods', { ...input, id: tx.newId(), organization_id: shop.organization_id, created_at: clock.now() }));
+  return tx.insert('returnMethods', { ...input, id: tx.newId(), organization_id: shop.organization_id, created_at: acting.rules.clock.now() });
 }
 
 /** A method of the caller that is not deleted, or 404. */
@@ -82,17 +83,16 @@ export function methodOr404(acting: Acting, id: string): ReturnMethodRecord {
   return method;
 }
 
-export async function updateMethod(acting: Acting, id: string, changes: Partial<MethodInput>): Promise<ReturnMethodRecord> {
-  const current = methodOr404(acting, id);
+/** Changes `current` (found by `methodOr404`); the whole method is checked again as on create. */
+export function updateMethod(tx: Tx, acting: Acting, current: ReturnMethodRecord, changes: Partial<MethodInput>): ReturnMethodRecord {
   const { id: _id, organization_id: _org, created_at: _at, deleted_at: _gone, ...rest } = current;
   checkMethod(acting, { ...rest, ...changes });
-  return acting.rules.store.transact((tx) => tx.update('returnMethods', id, changes));
+  return tx.update('returnMethods', current.id, changes);
 }
 
-export async function deleteMethod(acting: Acting, id: string): Promise<void> {
-  methodOr404(acting, id);
-  const { store, clock } = acting.rules;
-  await store.transact((tx) => tx.update('returnMethods', id, { deleted_at: clock.now() }));
+/** Marks `method` deleted: consumers can no longer choose it, returns made with it keep it. */
+export function deleteMethod(tx: Tx, acting: Acting, method: ReturnMethodRecord): void {
+  tx.update('returnMethods', method.id, { deleted_at: acting.rules.clock.now() });
 }
 
 /**

@@ -106,7 +106,7 @@ export const methodEndpoints = [
     handler: async (ctx, { body, include }) => {
       checkIdentity(body.data, 'return-methods');
       const input = { service_option_ids: [], ...fields(body.data.attributes, body.data.relationships) } as MethodInput;
-      const row = await createMethod(ctx, input);
+      const row = await ctx.services.store.transact((tx) => createMethod(tx, ctx, input));
       return jsonApi(resourceDocument(ctx, returnMethodKind, row, include), 201, { location: ctx.url(returnMethodKind.self(row)) });
     },
   }),
@@ -144,7 +144,8 @@ export const methodEndpoints = [
       const current = methodOr404(ctx, path.return_method_id);
       checkIdentity(body.data, 'return-methods', current.id);
       const { shop: _shop, ...rels } = body.data.relationships ?? {};
-      const row = await updateMethod(ctx, current.id, fields(body.data.attributes ?? {}, rels));
+      const changes = fields(body.data.attributes ?? {}, rels);
+      const row = await ctx.services.store.transact((tx) => updateMethod(tx, ctx, current, changes));
       return jsonApi(resourceDocument(ctx, returnMethodKind, row, include));
     },
   }),
@@ -159,7 +160,8 @@ export const methodEndpoints = [
     params,
     responses: { 204: { description: 'Deleted.' } },
     handler: async (ctx, { params: path }) => {
-      await deleteMethod(ctx, path.return_method_id);
+      const method = methodOr404(ctx, path.return_method_id);
+      await ctx.services.store.transact((tx) => deleteMethod(tx, ctx, method));
       return new Response(null, { status: 204 });
     },
   }),
