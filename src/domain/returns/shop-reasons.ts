@@ -1,9 +1,10 @@
 import type { ReturnQuestionRecord, ReturnReasonRecord, ShopReasonRecord, Usage } from '../../model/returns/config.js';
-import type { ReadView } from '../../store/store.js';
+import type { ShopRecord } from '../../model/shop.js';
+import type { ReadView, Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
 import { Problems } from '../shipments/problems.js';
 import type { Acting } from '../rules.js';
-import { organizationOf, ownRow, shopOr404 } from './access.js';
+import { ownRow, shopOr404 } from './access.js';
 
 /** A reason a shop offers, with the rules that apply to it there. */
 export interface OfferedReason {
@@ -37,32 +38,30 @@ export function offeredReasons(store: ReadView, shopId: string): OfferedReason[]
   });
 }
 
-/** Offers more of the organization's reasons in a shop; ones offered already stay as they are. */
-export async function addShopReasons(acting: Acting, shopId: string, reasonIds: readonly string[]): Promise<void> {
-  const shop = shopOr404(acting, shopId);
+/** Offers more of the organization's reasons in `shop` (the caller's); ones offered already stay as they are. */
+export function addShopReasons(tx: Tx, acting: Acting, shop: ShopRecord, reasonIds: readonly string[]): void {
   const problems = new Problems();
   reasonIds.forEach((id, index) => {
     if (!ownRow(acting, 'returnReasons', id)) problems.add(`No return reason with id '${id}' is available to you.`, { input: `return_reason_ids[${index}]` });
   });
   problems.throwIfAny();
-  const offered = new Set(acting.rules.store.find('shopReasons', 'shop_id', shop.id).map((link) => link.reason_id));
-  await acting.rules.store.transact((tx) => {
-    for (const id of new Set(reasonIds)) {
-      if (!offered.has(id)) tx.insert('shopReasons', { id: tx.newId(), shop_id: shop.id, organization_id: shop.organization_id, reason_id: id });
-    }
-  });
+  const offered = new Set(tx.find('shopReasons', 'shop_id', shop.id).map((link) => link.reason_id));
+  for (const id of new Set(reasonIds)) {
+    if (!offered.has(id)) tx.insert('shopReasons', { id: tx.newId(), shop_id: shop.id, organization_id: shop.organization_id, reason_id: id });
+  }
 }
 
-function linkOr404(acting: Acting, shopId: string, reasonId: string): ShopReasonRecord {
+/** How one of the caller's shops offers a reason: 404 for a shop that is not theirs or a reason it does not offer. */
+export function shopReasonOr404(acting: Acting, shopId: string, reasonId: string): ShopReasonRecord {
   const shop = shopOr404(acting, shopId);
   const link = acting.rules.store.find('shopReasons', 'shop_id', shop.id).find((row) => row.reason_id === reasonId);
   if (!link) throw DomainError.notFound(`The shop offers no return reason with id '${reasonId}'.`);
   return link;
 }
 
-export async function removeShopReason(acting: Acting, shopId: string, reasonId: string): Promise<void> {
-  const link = linkOr404(acting, shopId, reasonId);
-  await acting.rules.store.transact((tx) => tx.remove('shopReasons', link.id));
+/** The shop stops offering the reason of `link`. */
+export function removeShopReason(tx: Tx, link: ShopReasonRecord): void {
+  tx.remove('shopReasons', link.id);
 }
 
 export interface ShopReasonChanges {
@@ -71,10 +70,9 @@ export interface ShopReasonChanges {
   questions?: { code: string; is_required: boolean; yes_note?: string; no_note?: string }[] | null;
 }
 
-/** How the shop offers one reason; `null` goes back to the reason's own rules (or no questions). */
-export async function updateShopReason(acting: Acting, shopId: string, reasonId: string, changes: ShopReasonChanges): Promise<void> {
-  const link = linkOr404(acting, shopId, reasonId);
-  const known = new Map(acting.rules.store.find('returnQuestions', 'organization_id', organizationOf(acting)).map((q) => [q.code, q]));
+/** How the shop offers one reason (`link`); `null` goes back to the reason's own rules (or no questions). */
+export function updateShopReason(tx: Tx, link: ShopReasonRecord, changes: ShopReasonChanges): void {
+  const known = new Map(tx.find('returnQuestions', 'organization_id', link.organization_id).map((q) => [q.code, q]));
   const problems = new Problems();
   (changes.questions ?? []).forEach((asked, index) => {
     if (!known.has(asked.code)) problems.add(`No return question with code '${asked.code}' is available to you.`, { input: `questions[${index}].code` });
@@ -90,5 +88,5 @@ export async function updateShopReason(acting: Acting, shopId: string, reasonId:
   if ('comment' in changes) update.comment = changes.comment ?? undefined;
   if ('questions' in changes)
     update.questions = changes.questions?.map(({ code, is_required, yes_note, no_note }) => ({ code, is_required, yes_note, no_note }));
-  await acting.rules.store.transact((tx) => tx.update('shopReasons', link.id, update));
+  tx.update('shopReasons', link.id, update);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { shopOr404 } from '../../domain/returns/access.js';
-import { addShopReasons, offeredReasons, removeShopReason, updateShopReason } from '../../domain/returns/shop-reasons.js';
+import { addShopReasons, offeredReasons, removeShopReason, shopReasonOr404, updateShopReason } from '../../domain/returns/shop-reasons.js';
 import { endpoint } from '../../http/endpoint.js';
 import { jsonApi } from '../../http/respond.js';
 import { collectionDocument } from '../../jsonapi/document.js';
@@ -65,7 +65,8 @@ export const shopReasonEndpoints = [
       422: { description: "A reason that is not in the organization's catalogue (10008), pointing at its entry.", schema: errorDocument },
     },
     handler: async (ctx, { params, body }) => {
-      await addShopReasons(ctx, params.shop_id, body?.data.return_reason_ids ?? []);
+      const shop = shopOr404(ctx, params.shop_id);
+      await ctx.services.store.transact((tx) => addShopReasons(tx, ctx, shop, body?.data.return_reason_ids ?? []));
       return new Response(null, { status: 204 });
     },
   }),
@@ -85,7 +86,8 @@ export const shopReasonEndpoints = [
       422: { description: 'A question code the organization does not have (10008).', schema: errorDocument },
     },
     handler: async (ctx, { params, body }) => {
-      await updateShopReason(ctx, params.shop_id, params.return_reason_id, body.data);
+      const link = shopReasonOr404(ctx, params.shop_id, params.return_reason_id);
+      await ctx.services.store.transact((tx) => updateShopReason(tx, link, body.data));
       return new Response(null, { status: 204 });
     },
   }),
@@ -100,7 +102,8 @@ export const shopReasonEndpoints = [
     params: linkParams,
     responses: { 204: { description: 'The shop no longer offers the reason.' } },
     handler: async (ctx, { params }) => {
-      await removeShopReason(ctx, params.shop_id, params.return_reason_id);
+      const link = shopReasonOr404(ctx, params.shop_id, params.return_reason_id);
+      await ctx.services.store.transact((tx) => removeShopReason(tx, link));
       return new Response(null, { status: 204 });
     },
   }),
