@@ -23,22 +23,20 @@ export interface DemoOrderInput {
   is_third_party?: boolean;
 }
 
-export async function createDemoOrder(acting: Acting, input: DemoOrderInput): Promise<DemoOrderRecord> {
-  const shop = ownShop(acting.rules.store, organizationOf(acting), input.shopId);
+/** Adds a demo order to one of the caller's shops (422 at the shop for one that is not theirs). */
+export function createDemoOrder(tx: Tx, acting: Acting, input: DemoOrderInput): DemoOrderRecord {
+  const shop = ownShop(tx, organizationOf(acting), input.shopId);
   if (!shop) throw unknownRelated('shop', 'shops', input.shopId);
-  const { store, clock } = acting.rules;
-  return store.transact((tx) => {
-    const id = nextDemoOrderId(tx);
-    return tx.insert('demoOrders', {
-      id,
-      shop_id: shop.id,
-      organization_id: shop.organization_id,
-      recipient_address: input.recipient_address,
-      items: input.items.map((item, index) => ({ ...item, id: `${id}-${index + 1}`, non_returnable: item.non_returnable ?? false })),
-      outbound_shipment_identifier: input.outbound_shipment_identifier ?? undefined,
-      is_third_party: input.is_third_party,
-      created_at: clock.now(),
-    });
+  const id = nextDemoOrderId(tx);
+  return tx.insert('demoOrders', {
+    id,
+    shop_id: shop.id,
+    organization_id: shop.organization_id,
+    recipient_address: input.recipient_address,
+    items: input.items.map((item, index) => ({ ...item, id: `${id}-${index + 1}`, non_returnable: item.non_returnable ?? false })),
+    outbound_shipment_identifier: input.outbound_shipment_identifier ?? undefined,
+    is_third_party: input.is_third_party,
+    created_at: acting.rules.clock.now(),
   });
 }
 
@@ -111,17 +109,22 @@ export function orderFor(acting: Acting, shopId: string, reference: string, proo
   return order;
 }
 
-/** `POST /returns/v1/allow-reissue`: the next return of the order may return everything again. */
-export async function allowReissue(acting: Acting, shopId: string, reference: string): Promise<void> {
+/** An order of one of the caller's shops by reference, or 404. */
+export function shopOrderOr404(acting: Acting, shopId: string, reference: string): DemoOrderRecord {
   const shop = ownShop(acting.rules.store, organizationOf(acting), shopId);
   const order = shop && orderOf(acting.rules.store, shop.id, reference);
   if (!order) throw DomainError.notFound(`No order '${reference}' exists for the shop.`);
+  return order;
+}
+
+/** `POST /returns/v1/allow-reissue`: the next return of `order` may return everything again. */
+export function allowReissue(tx: Tx, order: DemoOrderRecord): void {
   // Production's statuses: an order with nothing to reissue is 422, a reissue asked twice 409.
-  if (!returnsOf(acting.rules.store, order).some(claimsItems)) {
-    throw DomainError.unprocessable(`Order '${reference}' has no open return to reissue: a new return can be made as it is.`);
+  if (!returnsOf(tx, order).some(claimsItems)) {
+    throw DomainError.unprocessable(`Order '${order.id}' has no open return to reissue: a new return can be made as it is.`);
   }
-  if (order.reissue_allowed) throw DomainError.conflict(`Order '${reference}' may be returned again already; its next return uses that up.`);
-  await acting.rules.store.transact((tx) => tx.update('demoOrders', order.id, { reissue_allowed: true }));
+  if (order.reissue_allowed) throw DomainError.conflict(`Order '${order.id}' may be returned again already; its next return uses that up.`);
+  tx.update('demoOrders', order.id, { reissue_allowed: true });
 }
 
 /** A reissue is used up by the return it allowed; the returns it replaces are marked reissued. */

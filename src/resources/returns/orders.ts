@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { organizationOf, ownOr404 } from '../../domain/returns/access.js';
-import { allowReissue, createDemoOrder, lookUpOrder } from '../../domain/returns/orders.js';
+import { allowReissue, createDemoOrder, lookUpOrder, shopOrderOr404 } from '../../domain/returns/orders.js';
 import { endpoint } from '../../http/endpoint.js';
 import { csvIds } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
@@ -72,7 +72,8 @@ export const orderEndpoints = [
       checkIdentity(body.data, 'demo-orders');
       const { recipient_address, items, outbound_shipment_identifier, is_third_party } = body.data.attributes;
       const shopId = relatedId(body.data.relationships.shop, 'shop', ['shops'])!;
-      const row = await createDemoOrder(ctx, { shopId, recipient_address, items, outbound_shipment_identifier, is_third_party });
+      const input = { shopId, recipient_address, items, outbound_shipment_identifier, is_third_party };
+      const row = await ctx.services.store.transact((tx) => createDemoOrder(tx, ctx, input));
       return jsonApi(resourceDocument(ctx, demoOrderKind, row, include), 201, { location: ctx.url(demoOrderKind.self(row)) });
     },
   }),
@@ -150,7 +151,8 @@ export const orderEndpoints = [
       422: { description: 'The order has no open return (10008).', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
-      await allowReissue(ctx, body.data.shop_id, body.data.order_reference);
+      const order = shopOrderOr404(ctx, body.data.shop_id, body.data.order_reference);
+      await ctx.services.store.transact((tx) => allowReissue(tx, order));
       return new Response(null, { status: 201 });
     },
   }),
