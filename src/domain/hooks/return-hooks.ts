@@ -3,7 +3,7 @@ import type { ReturnRecord } from '../../model/returns/return.js';
 import type { Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
 import type { Acting, Rules } from '../rules.js';
-import { approveInTx, deadlinePassedInTx, rejectInTx } from '../returns/decide.js';
+import { approveReturn, markDeadlinePassed, rejectReturn } from '../returns/decide.js';
 import { requestPaymentInTx } from '../returns/payments.js';
 import { automationFor } from './automation.js';
 import { writeLog } from './logs.js';
@@ -50,13 +50,13 @@ function act(tx: Tx, acting: Acting, hook: HookRecord, row: ReturnRecord): { row
   try {
     switch (action.action_type) {
       case 'approve-return':
-        return { row: approveInTx(tx, acting, row), errors: [] };
+        return { row: approveReturn(tx, acting, row), errors: [] };
       case 'reject-return':
-        return { row: rejectInTx(tx, acting, row, action.values?.[0]?.message), errors: [] };
+        return { row: rejectReturn(tx, acting, row, action.values?.[0]?.message), errors: [] };
       case 'request-payment':
         return { row: requestPaymentInTx(tx, acting.rules, row, action.values[0]!.price), errors: [] };
       case 'set-return-deadline-passed':
-        return { row: deadlinePassedInTx(tx, acting, row), errors: [] };
+        return { row: markDeadlinePassed(tx, acting, row), errors: [] };
       default:
         return { row, errors: [`${action.action_type} does not apply to returns.`] };
     }

@@ -2,7 +2,6 @@ import type { ReturnRecord, ReturnStatusCode } from '../../model/returns/return.
 import type { Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
 import type { Acting } from '../rules.js';
-import { ownOr404 } from './access.js';
 import { createReturnShipment } from './shipment.js';
 import { isOpen, statusRow } from './statuses.js';
 
@@ -19,7 +18,7 @@ function mustBeOpen(row: ReturnRecord, action: string): void {
  * Approves an open return. A method with a service and contract gets its return shipment now,
  * registered on the sandbox clock; store drop-off and self-shipment methods need none.
  */
-export function approveInTx(tx: Tx, acting: Acting, row: ReturnRecord): ReturnRecord {
+export function approveReturn(tx: Tx, acting: Acting, row: ReturnRecord): ReturnRecord {
   mustBeOpen(row, 'approved');
   const now = acting.rules.clock.now();
   const method = tx.get('returnMethods', row.return_method_id);
@@ -36,23 +35,14 @@ export function approveInTx(tx: Tx, acting: Acting, row: ReturnRecord): ReturnRe
   return setStatus(tx, row, 'return-approved', now, extra);
 }
 
-export function rejectInTx(tx: Tx, acting: Acting, row: ReturnRecord, message?: string | null): ReturnRecord {
+/** Rejects an open return, with the shop's message to the consumer. */
+export function rejectReturn(tx: Tx, acting: Acting, row: ReturnRecord, message?: string | null): ReturnRecord {
   mustBeOpen(row, 'rejected');
   return setStatus(tx, row, 'return-rejected', acting.rules.clock.now(), { rejection_message: message ?? undefined });
 }
 
 /** The return came after the shop's return period (a hook decides when that is). */
-export function deadlinePassedInTx(tx: Tx, acting: Acting, row: ReturnRecord): ReturnRecord {
+export function markDeadlinePassed(tx: Tx, acting: Acting, row: ReturnRecord): ReturnRecord {
   mustBeOpen(row, 'marked as too late');
   return setStatus(tx, row, 'return-deadline-passed', acting.rules.clock.now());
-}
-
-export async function approveReturn(acting: Acting, id: string): Promise<ReturnRecord> {
-  const row = ownOr404(acting, 'returns', 'returns', id);
-  return acting.rules.store.transact((tx) => approveInTx(tx, acting, row));
-}
-
-export async function rejectReturn(acting: Acting, id: string, message?: string | null): Promise<ReturnRecord> {
-  const row = ownOr404(acting, 'returns', 'returns', id);
-  return acting.rules.store.transact((tx) => rejectInTx(tx, acting, row, message));
 }

@@ -5,7 +5,7 @@ import { automationFor } from '../hooks/automation.js';
 import type { Acting, Rules } from '../rules.js';
 import type { JobHandler } from '../scheduler.js';
 import { ownOr404 } from './access.js';
-import { approveInTx, setStatus } from './decide.js';
+import { approveReturn, setStatus } from './decide.js';
 import { isOpen } from './statuses.js';
 import { checkSignature, sign } from './signing.js';
 
@@ -99,7 +99,7 @@ function settleInTx(tx: Tx, rules: Rules, row: ReturnRecord, payment: ReturnPaym
   tx.update('returnPayments', payment.id, { paid_at: now, external_payment_id: tx.newId() });
   // Paid: the return goes on as the shop would approve it, acting for the shop's organization.
   const organization = tx.get('organizations', row.organization_id);
-  approveInTx(tx, { rules, principal: automationFor(row.organization_id, organization?.broker_id ?? '') }, tx.get('returns', row.id)!);
+  approveReturn(tx, { rules, principal: automationFor(row.organization_id, organization?.broker_id ?? '') }, tx.get('returns', row.id)!);
 }
 
 /** The consumer pays (or not) on the payment page: on the clock of the return's organization. */

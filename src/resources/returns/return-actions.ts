@@ -30,7 +30,11 @@ export const returnActionEndpoints = [
       204: { description: 'Approved.' },
       422: { description: 'The return is not open, or its shipment cannot be made (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { params: path }) => (await approveReturn(ctx, path.return_id), done()),
+    handler: async (ctx, { params: path }) => {
+      const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
+      await ctx.services.store.transact((tx) => approveReturn(tx, ctx, row));
+      return done();
+    },
   }),
   endpoint({
     method: 'post',
@@ -44,7 +48,11 @@ export const returnActionEndpoints = [
     body: rejectRequest,
     bodyOptional: true,
     responses: { 204: { description: 'Rejected.' }, 422: { description: 'The return is not open (10008).', schema: errorDocument } },
-    handler: async (ctx, { params: path, body }) => (await rejectReturn(ctx, path.return_id, body?.data?.message), done()),
+    handler: async (ctx, { params: path, body }) => {
+      const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
+      await ctx.services.store.transact((tx) => rejectReturn(tx, ctx, row, body?.data?.message));
+      return done();
+    },
   }),
   endpoint({
     method: 'post',
