@@ -4,7 +4,7 @@ import type { Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
 import type { Acting, Rules } from '../rules.js';
 import { approveReturn, markDeadlinePassed, rejectReturn } from '../returns/decide.js';
-import { requestPaymentInTx } from '../returns/payments.js';
+import { requestPayment } from '../returns/payments.js';
 import { automationFor } from './automation.js';
 import { writeLog } from './logs.js';
 import { hooksInOrder } from './order.js';
@@ -54,7 +54,7 @@ function act(tx: Tx, acting: Acting, hook: HookRecord, row: ReturnRecord): { row
       case 'reject-return':
         return { row: rejectReturn(tx, acting, row, action.values?.[0]?.message), errors: [] };
       case 'request-payment':
-        return { row: requestPaymentInTx(tx, acting.rules, row, action.values[0]!.price), errors: [] };
+        return { row: requestPayment(tx, acting, row, action.values[0]!.price), errors: [] };
       case 'set-return-deadline-passed':
         return { row: markDeadlinePassed(tx, acting, row), errors: [] };
       default:

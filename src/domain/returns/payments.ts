@@ -4,7 +4,6 @@ import { DomainError } from '../errors.js';
 import { automationFor } from '../hooks/automation.js';
 import type { Acting, Rules } from '../rules.js';
 import type { JobHandler } from '../scheduler.js';
-import { ownOr404 } from './access.js';
 import { approveReturn, setStatus } from './decide.js';
 import { isOpen } from './statuses.js';
 import { checkSignature, sign } from './signing.js';
@@ -27,7 +26,8 @@ export const checkoutPath = (returnId: string, paymentId: string) =>
 const paymentPagePath = (rules: Rules, paymentId: string) => `/return-portal/checkout/${rules.capabilities.token('payment-page', paymentId)}`;
 
 /** Puts a price on an open return: the consumer pays it before the return goes on. */
-export function requestPaymentInTx(tx: Tx, rules: Rules, row: ReturnRecord, price: { amount: number; currency: string }): ReturnRecord {
+export function requestPayment(tx: Tx, acting: Acting, row: ReturnRecord, price: { amount: number; currency: string }): ReturnRecord {
+  const { rules } = acting;
   if (!isOpen(row)) throw DomainError.unprocessable(`The return is ${row.status_code}: only open returns can be charged.`);
   if (price.amount <= 0) throw DomainError.unprocessable('A payment must be more than zero.', { input: 'return_payment.amount' });
   const now = rules.clock.now();
@@ -45,11 +45,6 @@ export function requestPaymentInTx(tx: Tx, rules: Rules, row: ReturnRecord, pric
   return setStatus(tx, row, 'return-payment-pending', now, { payment_id: payment.id });
 }
 
-export async function requestPayment(acting: Acting, id: string, price: { amount: number; currency: string }): Promise<ReturnRecord> {
-  const row = ownOr404(acting, 'returns', 'returns', id);
-  return acting.rules.store.transact((tx) => requestPaymentInTx(tx, acting.rules, row, price));
-}
-
 /** The current, unpaid payment of a return, or why there is none to pay. */
 function payable(row: ReturnRecord | undefined, payment: ReturnPaymentRecord | undefined): ReturnPaymentRecord {
   if (!row || !payment || payment.return_id !== row.id) throw DomainError.notFound('No such payment of this return exists.');
@@ -59,9 +54,8 @@ function payable(row: ReturnRecord | undefined, payment: ReturnPaymentRecord | u
   return payment;
 }
 
-/** Where the signed checkout URL sends the consumer: the sandbox's payment page. */
-export function openCheckout(acting: Acting, returnId: string, paymentId: string, hmac: string): string {
-  const row = ownOr404(acting, 'returns', 'returns', returnId);
+/** Where the signed checkout URL of `row` (a return the handler found to be the caller's) sends the consumer: the sandbox's payment page. */
+export function openCheckout(acting: Acting, row: ReturnRecord, paymentId: string, hmac: string): string {
   const payment = acting.rules.store.get('returnPayments', paymentId);
   if (!payment || payment.return_id !== row.id) throw DomainError.notFound(`No return-payments resource with id '${paymentId}' exists.`);
   checkSignature(checkoutMessage(row.id, payment.id), hmac);
@@ -83,7 +77,7 @@ export function paymentOfToken(rules: Rules, token: string): { payment: ReturnPa
 
 export type Outcome = 'paid' | 'failed' | 'cancelled' | 'expired';
 
-function settleInTx(tx: Tx, rules: Rules, row: ReturnRecord, payment: ReturnPaymentRecord, outcome: Outcome): void {
+function settle(tx: Tx, rules: Rules, row: ReturnRecord, payment: ReturnPaymentRecord, outcome: Outcome): void {
   const now = rules.clock.now();
   rules.jobs.cancel(tx, EXPIRE_RETURN_PAYMENT, payment.id);
   if (outcome !== 'paid') {
@@ -102,12 +96,13 @@ function settleInTx(tx: Tx, rules: Rules, row: ReturnRecord, payment: ReturnPaym
   approveReturn(tx, { rules, principal: automationFor(row.organization_id, organization?.broker_id ?? '') }, tx.get('returns', row.id)!);
 }
 
-/** The consumer pays (or not) on the payment page: on the clock of the return's organization. */
-export async function settlePayment(rules: Rules, token: string, outcome: Exclude<Outcome, 'expired'>): Promise<void> {
-  const { payment, row } = paymentOfToken(rules, token);
+/**
+ * The consumer pays (or not) on the payment page (`paymentOfToken` found the payment); `tenant`
+ * is the rules of the return's organization, so it settles on that organization's clock.
+ */
+export function settlePayment(tx: Tx, tenant: Rules, row: ReturnRecord, payment: ReturnPaymentRecord, outcome: Exclude<Outcome, 'expired'>): void {
   payable(row, payment);
-  const tenant = rules.forTenant(row.organization_id);
-  await tenant.store.transact((tx) => settleInTx(tx, tenant, row, payment, outcome));
+  settle(tx, tenant, row, payment, outcome);
 }
 
 /** An unpaid checkout expires PAYMENT_TTL seconds after it was asked for. */
@@ -116,6 +111,6 @@ export const expirePaymentJob: JobHandler = {
     const payment = tx.get('returnPayments', job.subject);
     const row = payment && tx.get('returns', payment.return_id);
     if (!payment || !row || payment.paid_at !== undefined || row.payment_id !== payment.id || row.status_code !== 'return-payment-pending') return;
-    settleInTx(tx, rules, row, payment, 'expired');
+    settle(tx, rules, row, payment, 'expired');
   },
 };

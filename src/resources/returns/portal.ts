@@ -112,7 +112,10 @@ export const portalEndpoints = [
       422: { description: 'The payment was paid already or is no longer open (10008).' },
     },
     handler: async (ctx, { params, body }) => {
-      await settlePayment(ctx.rules, params.checkout_token, body?.outcome ?? 'paid');
+      const { payment, row } = paymentOfToken(ctx.rules, params.checkout_token);
+      // On the clock of the return's organization, as its other changes.
+      const tenant = ctx.rules.forTenant(row.organization_id);
+      await tenant.store.transact((tx) => settlePayment(tx, tenant, row, payment, body?.outcome ?? 'paid'));
       return html(paymentPage(ctx.rules, params.checkout_token));
     },
   }),

@@ -142,7 +142,11 @@ export const returnActionEndpoints = [
       204: { description: 'The payment is requested.' },
       422: { description: 'The return is not open, or the amount is not positive (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { params: path, body }) => (await requestPayment(ctx, path.return_id, body.data.return_payment), done()),
+    handler: async (ctx, { params: path, body }) => {
+      const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
+      await ctx.services.store.transact((tx) => requestPayment(tx, ctx, row, body.data.return_payment));
+      return done();
+    },
   }),
   endpoint({
     method: 'get',
@@ -159,7 +163,9 @@ export const returnActionEndpoints = [
       403: { description: 'The hmac does not sign this payment (10013).', schema: errorDocument },
       422: { description: 'The payment was paid already or is no longer the open one (10008).', schema: errorDocument },
     },
-    handler: (ctx, { params: path, query }) =>
-      new Response(null, { status: 302, headers: { location: ctx.url(openCheckout(ctx, path.return_id, path.payment_id, query.hmac)) } }),
+    handler: (ctx, { params: path, query }) => {
+      const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
+      return new Response(null, { status: 302, headers: { location: ctx.url(openCheckout(ctx, row, path.payment_id, query.hmac)) } });
+    },
   }),
 ];
