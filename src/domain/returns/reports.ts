@@ -4,7 +4,7 @@ import { DomainError } from '../errors.js';
 import { assertRoom, quotaProblem } from '../quotas.js';
 import type { Acting } from '../rules.js';
 import type { JobHandler } from '../scheduler.js';
-import { organizationOf, ownOr404 } from './access.js';
+import { organizationOf } from './access.js';
 import { checkFilterDates, reportCsv, reportEntries } from './report-rows.js';
 import { statusRow } from './statuses.js';
 
@@ -23,40 +23,37 @@ export function countEntries(acting: Acting, filters: ReturnReportFilters): numb
 }
 
 /** A report of the caller's returns: queued now, generated REPORT_DELAY seconds later on the sandbox clock. */
-export async function createReport(acting: Acting, name: string, filters: ReturnReportFilters): Promise<ReturnReportRecord> {
-  const total = countEntries(acting, filters);
-  const { store, clock, jobs } = acting.rules;
+export function createReport(tx: Tx, acting: Acting, name: string, filters: ReturnReportFilters): ReturnReportRecord {
+  const organizationId = organizationOf(acting);
+  checkFilterDates(filters);
+  const total = reportEntries(tx, organizationId, filters).length;
+  const { clock, jobs } = acting.rules;
   const now = clock.now();
-  return store.transact((tx) => {
-    // Its file would not fit: refused now rather than failed when it is generated.
-    assertRoom(acting.rules, tx, organizationOf(acting), 'files');
-    const report = tx.insert('returnReports', {
-      id: tx.newId(),
-      organization_id: organizationOf(acting),
-      user_id: acting.principal?.userId ?? '',
-      name,
-      filters,
-      status_code: 'report-queued',
-      status_id: statusRow(tx, 'report-queued').id,
-      progress: { total, processed: 0 },
-      created_at: now,
-      updated_at: now,
-    });
-    jobs.schedule(tx, { kind: GENERATE_RETURN_REPORT, subject: report.id, dueMs: (now + REPORT_DELAY) * 1000 });
-    return report;
+  // Its file would not fit: refused now rather than failed when it is generated.
+  assertRoom(acting.rules, tx, organizationId, 'files');
+  const report = tx.insert('returnReports', {
+    id: tx.newId(),
+    organization_id: organizationId,
+    user_id: acting.principal?.userId ?? '',
+    name,
+    filters,
+    status_code: 'report-queued',
+    status_id: statusRow(tx, 'report-queued').id,
+    progress: { total, processed: 0 },
+    created_at: now,
+    updated_at: now,
   });
+  jobs.schedule(tx, { kind: GENERATE_RETURN_REPORT, subject: report.id, dueMs: (now + REPORT_DELAY) * 1000 });
+  return report;
 }
 
 /** Reports being generated cannot be deleted (423); a deleted report takes its file along. */
-export async function deleteReport(acting: Acting, id: string): Promise<void> {
-  const report = ownOr404(acting, 'returnReports', 'return-reports', id);
+export function deleteReport(tx: Tx, report: ReturnReportRecord): void {
   if (report.status_code === 'report-queued' || report.status_code === 'report-in-progress') {
     throw DomainError.locked('The report is being generated; delete it once it is finished.');
   }
-  await acting.rules.store.transact((tx) => {
-    if (report.file_id) tx.remove('returnReportFiles', report.file_id);
-    tx.remove('returnReports', report.id);
-  });
+  if (report.file_id) tx.remove('returnReportFiles', report.file_id);
+  tx.remove('returnReports', report.id);
 }
 
 /** Writes the CSV of the returns the filters select as they are when the job runs. */

@@ -74,7 +74,8 @@ export const reportEndpoints = [
     include: returnReportIncludes,
     handler: async (ctx, { body, include }) => {
       checkIdentity(body.data, 'return-reports');
-      const row = await createReport(ctx, body.data.attributes.name, body.data.attributes.filters);
+      const { name, filters } = body.data.attributes;
+      const row = await ctx.services.store.transact((tx) => createReport(tx, ctx, name, filters));
       return jsonApi(resourceDocument(ctx, returnReportKind, row, include), 201, { location: ctx.url(returnReportKind.self(row)) });
     },
   }),
@@ -117,7 +118,8 @@ export const reportEndpoints = [
     params,
     responses: { 204: { description: 'Deleted.' }, 423: { description: 'The report is being generated (10005).', schema: errorDocument } },
     handler: async (ctx, { params: path }) => {
-      await deleteReport(ctx, path.report_id);
+      const report = ownOr404(ctx, 'returnReports', 'return-reports', path.report_id);
+      await ctx.services.store.transact((tx) => deleteReport(tx, report));
       return new Response(null, { status: 204 });
     },
   }),
