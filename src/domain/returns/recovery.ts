@@ -1,7 +1,7 @@
 import type { ReturnRecord } from '../../model/returns/return.js';
+import type { Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
 import type { Acting } from '../rules.js';
-import { ownOr404 } from './access.js';
 import { createReturnShipment, reregister } from './shipment.js';
 import { checkSignature } from './signing.js';
 
@@ -9,21 +9,18 @@ import { checkSignature } from './signing.js';
  * `retry-shipment`: a return shipment whose registration failed goes to the carrier again, with
  * the return's tags as they are now (remove a `sandbox:registration-failed` tag first).
  */
-export async function retryShipment(acting: Acting, id: string): Promise<ReturnRecord> {
-  const row = ownOr404(acting, 'returns', 'returns', id);
-  const shipment = row.shipment_id ? acting.rules.store.get('shipments', row.shipment_id) : undefined;
+export function retryShipment(tx: Tx, acting: Acting, row: ReturnRecord): ReturnRecord {
+  const shipment = row.shipment_id ? tx.get('shipments', row.shipment_id) : undefined;
   if (!shipment || shipment.status_code !== 'shipment-registration-failed') {
     throw DomainError.unprocessable(
       shipment ? `The return shipment is ${shipment.status_code}: only a failed registration can be retried.` : 'The return has no return shipment to retry.',
     );
   }
   const now = acting.rules.clock.now();
-  return acting.rules.store.transact((tx) => {
-    reregister(tx, acting, row, shipment);
-    return tx.update('returns', row.id, {
-      registrations: [...row.registrations, { invocation: 'manual', created_at: now, shipment_id: shipment.id }],
-      updated_at: now,
-    });
+  reregister(tx, acting, row, shipment);
+  return tx.update('returns', row.id, {
+    registrations: [...row.registrations, { invocation: 'manual', created_at: now, shipment_id: shipment.id }],
+    updated_at: now,
   });
 }
 
@@ -35,22 +32,19 @@ export const recoveryMessage = (returnId: string) => `recovery-shipment:${return
  * method's recovery service and contract (say the first label was lost). The return must be
  * approved and its method must have a recovery service.
  */
-export async function requestRecoveryShipment(acting: Acting, id: string, hmac: string): Promise<ReturnRecord> {
-  const row = ownOr404(acting, 'returns', 'returns', id);
+export function requestRecoveryShipment(tx: Tx, acting: Acting, row: ReturnRecord, hmac: string): ReturnRecord {
   checkSignature(recoveryMessage(row.id), hmac);
   if (row.status_code !== 'return-approved')
     throw DomainError.unprocessable(`The return is ${row.status_code}: only approved returns get a recovery shipment.`);
-  const method = acting.rules.store.get('returnMethods', row.return_method_id);
+  const method = tx.get('returnMethods', row.return_method_id);
   if (!method?.recovery_service_id || !method.recovery_contract_id) {
     throw DomainError.unprocessable('The return method has no recovery service and contract.');
   }
   const now = acting.rules.clock.now();
-  return acting.rules.store.transact((tx) => {
-    const shipment = createReturnShipment(tx, acting, row, method, { serviceId: method.recovery_service_id!, contractId: method.recovery_contract_id! });
-    return tx.update('returns', row.id, {
-      shipment_id: shipment.id,
-      registrations: [...row.registrations, { invocation: 'manual', created_at: now, shipment_id: shipment.id }],
-      updated_at: now,
-    });
+  const shipment = createReturnShipment(tx, acting, row, method, { serviceId: method.recovery_service_id, contractId: method.recovery_contract_id });
+  return tx.update('returns', row.id, {
+    shipment_id: shipment.id,
+    registrations: [...row.registrations, { invocation: 'manual', created_at: now, shipment_id: shipment.id }],
+    updated_at: now,
   });
 }

@@ -109,7 +109,11 @@ export const returnActionEndpoints = [
     auth: returnsScope,
     params,
     responses: { 204: { description: 'Queued for registration.' }, 422: { description: 'The return shipment did not fail (10008).', schema: errorDocument } },
-    handler: async (ctx, { params: path }) => (await retryShipment(ctx, path.return_id), done()),
+    handler: async (ctx, { params: path }) => {
+      const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
+      await ctx.services.store.transact((tx) => retryShipment(tx, ctx, row));
+      return done();
+    },
   }),
   endpoint({
     method: 'post',
@@ -126,7 +130,11 @@ export const returnActionEndpoints = [
       403: { description: 'The hmac does not sign this return (10013).', schema: errorDocument },
       422: { description: 'The return is not approved, or its method has no recovery service (10008).', schema: errorDocument },
     },
-    handler: async (ctx, { params: path, query }) => (await requestRecoveryShipment(ctx, path.return_id, query.hmac), done()),
+    handler: async (ctx, { params: path, query }) => {
+      const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
+      await ctx.services.store.transact((tx) => requestRecoveryShipment(tx, ctx, row, query.hmac));
+      return done();
+    },
   }),
   endpoint({
     method: 'post',
