@@ -104,7 +104,7 @@ export const returnEndpoints = [
       const { attributes, relationships } = body.data;
       const asked = acceptLanguage(headers['Accept-Language']);
       const locale = attributes.locale ?? ((shopLocales as readonly string[]).includes(asked ?? '') ? (asked as (typeof shopLocales)[number]) : undefined);
-      const row = await createReturn(ctx, {
+      const input = {
         shopId: relatedId(relationships.shop, 'shop', ['shops'])!,
         methodId: relatedId(relationships.return_method, 'return_method', ['return-methods'])!,
         tagId: relatedId(relationships.tags, 'tags', ['return-tags'], false),
@@ -112,7 +112,8 @@ export const returnEndpoints = [
         consumer_address: attributes.consumer_address,
         items: attributes.items,
         locale,
-      });
+      };
+      const row = await ctx.services.store.transact((tx) => createReturn(tx, ctx, input));
       return jsonApi(resourceDocument(ctx, returnKind(), row, include), 201, { location: ctx.url(`/returns/v1/returns/${row.id}`) });
     },
   }),
