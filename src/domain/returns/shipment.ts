@@ -7,11 +7,10 @@ import { DomainError } from '../errors.js';
 import { assertRoom } from '../quotas.js';
 import type { Acting } from '../rules.js';
 import type { ShipmentDraft } from '../shipments/draft.js';
-import { shipmentFields } from '../shipments/fields.js';
+import { createShipment } from '../shipments/lifecycle.js';
 import { scheduleRegistration } from '../shipments/registration.js';
 import { resolveDraft } from '../shipments/resolve.js';
-import { addStatus, statusRowFor } from '../shipments/statuses.js';
-import { syncSurcharges } from '../shipments/surcharges.js';
+import { addStatus } from '../shipments/statuses.js';
 import { DEFAULT_RETURN_GRAMS } from './method-price.js';
 
 /** The names of a return's tags: its shipment carries them, so sandbox trigger tags steer it. */
@@ -79,7 +78,8 @@ function returnDraft(
 /**
  * Creates the return shipment and queues its registration on the sandbox clock, as a client's
  * shipment with `register_at` now would be: registered (with a label) REGISTRATION_DELAY
- * seconds later, or failed (a `sandbox:registration-failed` tag on the return does that).
+ * seconds later, or failed (a `sandbox:registration-failed` tag on the return does that). It is
+ * made by the shipment creation rule, as the caller's (or the automation's) client.
  */
 export function createReturnShipment(
   tx: Tx,
@@ -88,8 +88,9 @@ export function createReturnShipment(
   method: ReturnMethodRecord,
   carriage: { serviceId: string; contractId: string },
 ): ShipmentRecord {
-  const { rules } = acting;
-  assertRoom(rules, tx, row.organization_id, 'shipments');
+  // Checked before the draft too (createShipment checks it again), so a full quota is the answer
+  // even when the method no longer makes a valid shipment.
+  assertRoom(acting.rules, tx, row.organization_id, 'shipments');
   const draft = returnDraft(tx, acting, row, method, carriage);
   let resolved;
   try {
@@ -99,28 +100,7 @@ export function createReturnShipment(
     const why = error.problems.map((problem) => problem.detail).join(' ');
     throw DomainError.unprocessable(`The return shipment cannot be made with return method '${method.title ?? method.id}': ${why}`);
   }
-  const now = rules.clock.now();
-  const id = tx.newId();
-  const first = statusRowFor(tx, { id }, { code: 'shipment-concept', at: now });
-  const inserted = tx.insert(
-    'shipments',
-    Object.assign(shipmentFields(draft, resolved), {
-      id,
-      created_at: now,
-      updated_at: now,
-      shop_id: row.shop_id,
-      organization_id: row.organization_id,
-      shipment_status_id: first.row.id,
-      status_code: first.status.code,
-      client_id: acting.principal?.clientId ?? 'sandbox-returns',
-    }) as ShipmentRecord,
-  );
-  tx.insert('shipmentStatuses', first.row);
-  syncSurcharges(tx, inserted, resolved.surcharges, now);
-  rules.events?.statusCreated(tx, inserted, first.row);
-  const shipment = rules.events?.shipmentCreated(tx, inserted) ?? inserted;
-  scheduleRegistration(tx, rules, shipment);
-  return shipment;
+  return createShipment(tx, acting, draft, resolved);
 }
 
 /** Sends a return shipment whose registration failed to the carrier again, with the return's tags of now. */
