@@ -5,7 +5,7 @@ import { allEndpoints, createApp, createServices } from '../src/app.js';
 import { importKeys, TOKEN_ALG, type KeyMaterial } from '../src/auth/keys.js';
 import { fixedClock } from '../src/clock.js';
 import { testConfig } from '../src/config.js';
-import { defaultTenant, examplesInPageOrder, makeExampleRows } from '../src/docs/examples/index.js';
+import { defaultTenant, exampleRequest, examplesInPageOrder, makeExampleRows } from '../src/docs/examples/index.js';
 import { tenantExampleIds } from '../src/docs/served-document.js';
 import { generateState } from '../src/fixtures/generate.js';
 import { FIXTURE_EPOCH } from '../src/fixtures/people.js';
@@ -114,17 +114,8 @@ async function capture(): Promise<DocumentedAnswers> {
   for (const { endpoint, example } of examplesInPageOrder(allEndpoints(), ids)) {
     // Only a sandbox with --tenant-per-visitor makes visitors; the document does not show itself.
     if (endpoint.operationId === 'createSandboxVisitorTenant' || endpoint.operationId === 'getOpenApiDocument') continue;
-    let path = endpoint.path;
-    for (const [name, value] of Object.entries(example.path ?? {})) path = path.replace(`{${name}}`, encodeURIComponent(value));
-    const query = new URLSearchParams(Object.entries(example.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    const headers: Record<string, string> = { ...(example.headers ?? {}) };
-    if (endpoint.auth !== 'none') headers.authorization = `Bearer ${example.admin ? ADMIN : token}`;
-    const init: RequestInit = { method: endpoint.method.toUpperCase(), headers };
-    if (example.body !== undefined) {
-      headers['content-type'] = endpoint.bodyFormat === 'json-or-form' ? 'application/json' : 'application/vnd.api+json';
-      init.body = JSON.stringify(example.body);
-    }
-    const answer = await app.request(`${ANSWERS_SERVER_URL}${path}${query ? `?${query}` : ''}`, init);
+    const { url, init } = exampleRequest(endpoint, example, ANSWERS_SERVER_URL, { client: token, admin: ADMIN });
+    const answer = await app.request(url, init);
     const type = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim();
     const text = await answer.text();
     if (answer.status === 302) continue; // a page that sends the browser on (a payment checkout)

@@ -3,6 +3,7 @@ import { allEndpoints } from '../src/app.js';
 import {
   defaultTenant,
   exampleIds,
+  exampleRequest,
   examples,
   examplesInPageOrder,
   makeExampleRows,
@@ -44,17 +45,8 @@ async function runAll(sandbox: TestSandbox, ids: ExampleIds, token: string, skip
     if (skip.has(endpoint.operationId)) continue;
     count += 1;
     const example = resolved.get(endpoint.operationId) ?? {};
-    let path = endpoint.path;
-    for (const [name, value] of Object.entries(example.path ?? {})) path = path.replace(`{${name}}`, encodeURIComponent(value));
-    const query = new URLSearchParams(Object.entries(example.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    const headers: Record<string, string> = { ...(example.headers ?? {}) };
-    if (endpoint.auth !== 'none') headers.authorization = `Bearer ${example.admin ? ADMIN : token}`;
-    const init: RequestInit = { method: endpoint.method.toUpperCase(), headers };
-    if (example.body !== undefined) {
-      headers['content-type'] = endpoint.bodyFormat === 'json-or-form' ? 'application/json' : 'application/vnd.api+json';
-      init.body = JSON.stringify(example.body);
-    }
-    const answer = await sandbox.app.request(`${BASE}${path}${query ? `?${query}` : ''}`, init);
+    const { url, init } = exampleRequest(endpoint, example, BASE, { client: token, admin: ADMIN });
+    const answer = await sandbox.app.request(url, init);
     const text = await answer.text();
     if (answer.status >= 300 && answer.status !== 302) failures.push(`${endpoint.operationId} ${answer.status} ${text.slice(0, 300)}`);
   }

@@ -25,6 +25,29 @@ export function resolveExamples(ids: ExampleIds): Map<string, ExampleRequest> {
 }
 
 /**
+ * The request the page sends for an example: its path parameters filled in, its query, its headers,
+ * the bearer token (the admin's where the example is meant for it) and its body as JSON.
+ */
+export function exampleRequest(
+  endpoint: Endpoint,
+  example: ExampleRequest,
+  base: string,
+  tokens: { client: string; admin: string },
+): { url: string; init: RequestInit } {
+  let path = endpoint.path;
+  for (const [name, value] of Object.entries(example.path ?? {})) path = path.replace(`{${name}}`, encodeURIComponent(value));
+  const query = new URLSearchParams(Object.entries(example.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const headers: Record<string, string> = { ...(example.headers ?? {}) };
+  if (endpoint.auth !== 'none') headers.authorization = `Bearer ${example.admin ? tokens.admin : tokens.client}`;
+  const init: RequestInit = { method: endpoint.method.toUpperCase(), headers };
+  if (example.body !== undefined) {
+    headers['content-type'] = endpoint.bodyFormat === 'json-or-form' ? 'application/json' : 'application/vnd.api+json';
+    init.body = JSON.stringify(example.body);
+  }
+  return { url: `${base}${path}${query ? `?${query}` : ''}`, init };
+}
+
+/**
  * The operations in the order the API reference lists them (tags A-Z, paths A-Z, the closing ones
  * last), each with its example resolved for `ids` (an empty one where it needs none).
  */
