@@ -141,7 +141,7 @@ export const clockEndpoints = [
     handler: async (ctx, { body }) => {
       const organizationId = ctx.principal?.organizationId;
       const moved = await moveClock(ctx.services, organizationId, body);
-      if (organizationId !== undefined && !ctx.services.store.get('organizations', organizationId)) {
+      if (organizationId !== undefined && !ctx.store.get('organizations', organizationId)) {
         // The move took the tenant past its ttl: its clock went with it, so answer the time it was moved to.
         return plainJson({ ...moved, follows_global: false, removed: true });
       }

@@ -195,7 +195,7 @@ export const quotaEndpoints = [
       }
       const organizationId = namedOrganization(ctx.services, body, (member) => ({ pointer: `/${member}` }));
       const change = checkChange(body);
-      await ctx.services.store.transact((tx) => changeOverrides(tx, change, organizationId));
+      await ctx.store.transact((tx) => changeOverrides(tx, change, organizationId));
       return plainJson(organizationId === undefined ? defaultQuotas(ctx) : tenantQuotas(ctx, organizationId));
     },
   }),

@@ -1,6 +1,7 @@
 import type { ClockView } from '../clock.js';
 import type { Principal } from '../model/tenancy.js';
 import type { Services } from '../services.js';
+import type { Store } from '../store/store.js';
 import type { Acting, Rules } from '../domain/rules.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { KindRegistry, RenderContext, ResourceKind } from '../jsonapi/resource.js';
@@ -8,6 +9,8 @@ import type { KindRegistry, RenderContext, ResourceKind } from '../jsonapi/resou
 /** What a handler sees of one request: the app's services, the caller and how to build links. */
 export interface Ctx extends RenderContext, Acting {
   readonly services: Services;
+  /** The store the sandbox keeps its data in: handlers read and open transactions through it. */
+  readonly store: Store;
   /** The authenticated client, or `undefined` on a public endpoint called without a token. */
   readonly principal: Principal | undefined;
   /** The rules on the clock of the caller's tenant (the global clock without a caller). */
@@ -42,6 +45,10 @@ class RequestCtx implements Ctx {
 
   get requestUrl(): URL {
     return (this.parsed ??= new URL(this.rawUrl));
+  }
+
+  get store(): Store {
+    return this.services.store;
   }
 
   get kinds(): KindRegistry {

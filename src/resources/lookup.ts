@@ -7,7 +7,7 @@ import type { Row, TableName } from '../store/tables.js';
  * a missing one, so other tenants' ids reveal nothing.
  */
 export function findOr404<T extends TableName>(ctx: Ctx, table: T, type: string, id: string, visible: (row: Row<T>) => boolean = () => true): Row<T> {
-  const row = ctx.services.store.get(table, id);
+  const row = ctx.store.get(table, id);
   if (!row || !visible(row)) throw ApiError.notFound(type, id);
   return row;
 }

@@ -52,7 +52,7 @@ function listEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodObject<{
     include: options.include,
     responses: { 200: { description: `The ${options.plural} the caller can see.`, schema: schemas.list } },
     handler: (ctx, { query, page, include }) => {
-      let rows: readonly Row<T>[] = options.rows ? options.rows(ctx) : ctx.services.store.all(table).filter((row) => visible(ctx, row));
+      let rows: readonly Row<T>[] = options.rows ? options.rows(ctx) : ctx.store.all(table).filter((row) => visible(ctx, row));
       if (options.filter) rows = options.filter(ctx, rows, query as z.output<Q>);
       return jsonApi(collectionDocument(ctx, kind, rows, page, include, options.newestFirst));
     },

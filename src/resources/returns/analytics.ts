@@ -47,7 +47,7 @@ export const analyticsEndpoints = [
     handler: (ctx, { query }) =>
       plainJson({
         data: approvedChart(
-          ctx.services.store,
+          ctx.store,
           organizationOf(ctx),
           { shops: query['filter[shop]'], date_from: query['filter[date_from]'], date_to: query['filter[date_to]'] },
           ctx.clock.now(),
@@ -73,7 +73,7 @@ export const analyticsEndpoints = [
     handler: (ctx, { query }) =>
       plainJson({
         data: ordersChart(
-          ctx.services.store,
+          ctx.store,
           organizationOf(ctx),
           { shops: query['filter[shop]'], date_from: query['filter[date_from]'], date_to: query['filter[date_to]'], group_by: query.group_by },
           ctx.clock.now(),
@@ -91,6 +91,6 @@ export const analyticsEndpoints = [
     query: z.object({ 'filter[shop]': shopFilter }),
     produces: ['application/json'],
     responses: { 200: { description: 'The items.', schema: mostReturned, contentTypes: ['application/json'] } },
-    handler: (ctx, { query }) => plainJson({ data: mostReturnedItems(ctx.services.store, organizationOf(ctx), { shops: query['filter[shop]'] }) }),
+    handler: (ctx, { query }) => plainJson({ data: mostReturnedItems(ctx.store, organizationOf(ctx), { shops: query['filter[shop]'] }) }),
   }),
 ];

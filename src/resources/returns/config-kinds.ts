@@ -18,7 +18,7 @@ import {
   type ReturnReasonRecord,
   type ReturnTagRecord,
 } from '../../model/returns/config.js';
-import { carrierLogoPath } from '../carriers.js';
+import { carrierLogoPath } from '../catalogue/carriers.js';
 
 const mine = <R extends { organization_id: string }>(ctx: Ctx, row: R | undefined): R | undefined =>
   row && row.organization_id === ctx.principal?.organizationId ? row : undefined;
@@ -39,7 +39,7 @@ export function reasonKind(locale: LocaleChoice): Kind<ReturnReasonRecord> {
     }),
     relationships: {},
     self: (row) => `/returns/v1/reasons/${row.id}`,
-    load: (ctx, id) => mine(ctx, ctx.services.store.get('returnReasons', id)),
+    load: (ctx, id) => mine(ctx, ctx.store.get('returnReasons', id)),
   };
 }
 
@@ -78,7 +78,7 @@ export function questionKind(locale: LocaleChoice): Kind<ReturnQuestionRecord> {
     attributes: (row) => ({ code: row.code, description: localized(row.description, locale), answer_type: row.answer_type }),
     relationships: {},
     self: (row) => `/returns/v1/questions/${row.id}`,
-    load: (ctx, id) => mine(ctx, ctx.services.store.get('returnQuestions', id)),
+    load: (ctx, id) => mine(ctx, ctx.store.get('returnQuestions', id)),
   };
 }
 
@@ -88,7 +88,7 @@ export const returnTagKind: Kind<ReturnTagRecord> = {
   attributes: ({ name, color, created_at }) => ({ name, color, created_at }),
   relationships: { shop: { targets: ['shops'], data: (row) => linkTo('shops', row.shop_id) } },
   self: (row) => `/returns/v1/tags/${row.id}`,
-  load: (ctx, id) => mine(ctx, ctx.services.store.get('returnTags', id)),
+  load: (ctx, id) => mine(ctx, ctx.store.get('returnTags', id)),
 };
 
 const methodMeta = z
@@ -134,7 +134,7 @@ export const returnMethodKindAt = (weight?: number): Kind<ReturnMethodRecord> =>
     };
   },
   load: (ctx, id) => {
-    const row = mine(ctx, ctx.services.store.get('returnMethods', id));
+    const row = mine(ctx, ctx.store.get('returnMethods', id));
     return row && row.deleted_at === undefined ? row : undefined;
   },
 });

@@ -81,7 +81,7 @@ export const methodEndpoints = [
     responses: { 200: { description: 'The methods.', schema: methodSchemas.list } },
     handler: (ctx, { query, page, include }) => {
       const shops = query['filter[shop]'];
-      const rows = ctx.services.store
+      const rows = ctx.store
         .find('returnMethods', 'organization_id', organizationOf(ctx))
         .filter((row) => row.deleted_at === undefined && (!shops || shops.includes(row.shop_id)));
       return jsonApi(collectionDocument(ctx, returnMethodKind, rows, page, include));
@@ -106,7 +106,7 @@ export const methodEndpoints = [
     handler: async (ctx, { body, include }) => {
       checkIdentity(body.data, 'return-methods');
       const input = { service_option_ids: [], ...fields(body.data.attributes, body.data.relationships) } as MethodInput;
-      const row = await ctx.services.store.transact((tx) => createMethod(tx, ctx, input));
+      const row = await ctx.store.transact((tx) => createMethod(tx, ctx, input));
       return jsonApi(resourceDocument(ctx, returnMethodKind, row, include), 201, { location: ctx.url(returnMethodKind.self(row)) });
     },
   }),
@@ -145,7 +145,7 @@ export const methodEndpoints = [
       checkIdentity(body.data, 'return-methods', current.id);
       const { shop: _shop, ...rels } = body.data.relationships ?? {};
       const changes = fields(body.data.attributes ?? {}, rels);
-      const row = await ctx.services.store.transact((tx) => updateMethod(tx, ctx, current, changes));
+      const row = await ctx.store.transact((tx) => updateMethod(tx, ctx, current, changes));
       return jsonApi(resourceDocument(ctx, returnMethodKind, row, include));
     },
   }),
@@ -161,7 +161,7 @@ export const methodEndpoints = [
     responses: { 204: { description: 'Deleted.' } },
     handler: async (ctx, { params: path }) => {
       const method = methodOr404(ctx, path.return_method_id);
-      await ctx.services.store.transact((tx) => deleteMethod(tx, ctx, method));
+      await ctx.store.transact((tx) => deleteMethod(tx, ctx, method));
       return new Response(null, { status: 204 });
     },
   }),

@@ -18,7 +18,7 @@ export const demoOrderKind: Kind<DemoOrderRecord> = {
   }),
   relationships: { shop: { targets: ['shops'], data: (row) => linkTo('shops', row.shop_id) } },
   self: (row) => `/returns/v1/demo-orders/${row.id}`,
-  load: (ctx, id) => mine(ctx, ctx.services.store.get('demoOrders', id)),
+  load: (ctx, id) => mine(ctx, ctx.store.get('demoOrders', id)),
 };
 
 /** A demo order as the order look-up of a return portal answers it: id = the order reference. */
@@ -34,11 +34,11 @@ export const orderKind: Kind<DemoOrderRecord> = {
       shipping_and_return: false,
       label_in_the_box: false,
       package_type: 'parcel',
-      return_exists: returnsOf(ctx.services.store, row).length > 0,
+      return_exists: returnsOf(ctx.store, row).length > 0,
       reissue_allowed: row.reissue_allowed === true,
     };
   },
-  load: (ctx, id) => mine(ctx, ctx.services.store.get('demoOrders', id)),
+  load: (ctx, id) => mine(ctx, ctx.store.get('demoOrders', id)),
 };
 
 export const demoOrderSchemas = resourceSchemas(demoOrderKind);

@@ -48,7 +48,7 @@ export const orderEndpoints = [
     responses: { 200: { description: 'The demo orders.', schema: demoOrderSchemas.list } },
     handler: (ctx, { query, page, include }) => {
       const shops = query['filter[shop]'];
-      const rows = ctx.services.store.find('demoOrders', 'organization_id', organizationOf(ctx)).filter((row) => !shops || shops.includes(row.shop_id));
+      const rows = ctx.store.find('demoOrders', 'organization_id', organizationOf(ctx)).filter((row) => !shops || shops.includes(row.shop_id));
       return jsonApi(collectionDocument(ctx, demoOrderKind, rows, page, include));
     },
   }),
@@ -73,7 +73,7 @@ export const orderEndpoints = [
       const { recipient_address, items, outbound_shipment_identifier, is_third_party } = body.data.attributes;
       const shopId = relatedId(body.data.relationships.shop, 'shop', ['shops'])!;
       const input = { shopId, recipient_address, items, outbound_shipment_identifier, is_third_party };
-      const row = await ctx.services.store.transact((tx) => createDemoOrder(tx, ctx, input));
+      const row = await ctx.store.transact((tx) => createDemoOrder(tx, ctx, input));
       return jsonApi(resourceDocument(ctx, demoOrderKind, row, include), 201, { location: ctx.url(demoOrderKind.self(row)) });
     },
   }),
@@ -152,7 +152,7 @@ export const orderEndpoints = [
     },
     handler: async (ctx, { body }) => {
       const order = shopOrderOr404(ctx, body.data.shop_id, body.data.order_reference);
-      await ctx.services.store.transact((tx) => allowReissue(tx, order));
+      await ctx.store.transact((tx) => allowReissue(tx, order));
       return new Response(null, { status: 201 });
     },
   }),

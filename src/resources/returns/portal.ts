@@ -59,7 +59,7 @@ export const portalEndpoints = [
     },
     handler: (ctx, { params }) => {
       const shopId = ctx.rules.capabilities.open('return-portal', params.portal_token);
-      const shop = shopId === undefined ? undefined : ctx.services.store.get('shops', shopId);
+      const shop = shopId === undefined ? undefined : ctx.store.get('shops', shopId);
       if (!shop) throw DomainError.notFound('No return portal is at this address: the link is incomplete, was changed, or is not from this sandbox.');
       const color = shop.branding?.returns?.primary_color ?? '#0b5';
       return html(

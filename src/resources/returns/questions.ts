@@ -38,7 +38,7 @@ export const questionEndpoints = [
     responses: { 200: { description: 'The questions.', schema: questionSchemas.list } },
     headers: languageHeader,
     handler: (ctx, { page, headers }) => {
-      const rows = ctx.services.store.find('returnQuestions', 'organization_id', organizationOf(ctx));
+      const rows = ctx.store.find('returnQuestions', 'organization_id', organizationOf(ctx));
       return jsonApi(collectionDocument(ctx, questionKind(acceptLanguage(headers['Accept-Language'])), rows, page));
     },
   }),
@@ -59,7 +59,7 @@ export const questionEndpoints = [
     },
     handler: async (ctx, { body }) => {
       checkIdentity(body.data, 'return-questions');
-      const row = await ctx.services.store.transact((tx) => createQuestion(tx, ctx, body.data.attributes));
+      const row = await ctx.store.transact((tx) => createQuestion(tx, ctx, body.data.attributes));
       return jsonApi(resourceDocument(ctx, questionKind(undefined), row), 201, { location: ctx.url(`/returns/v1/questions/${row.id}`) });
     },
   }),
@@ -102,7 +102,7 @@ export const questionEndpoints = [
       const current = ownOr404(ctx, 'returnQuestions', 'return-questions', path.return_question_id);
       checkIdentity(body.data, 'return-questions', path.return_question_id);
       const { created_at: _ignored, ...changes } = body.data.attributes ?? {};
-      const row = await ctx.services.store.transact((tx) => updateQuestion(tx, current, changes));
+      const row = await ctx.store.transact((tx) => updateQuestion(tx, current, changes));
       return jsonApi(resourceDocument(ctx, questionKind(undefined), row));
     },
   }),
@@ -118,7 +118,7 @@ export const questionEndpoints = [
     responses: { 204: { description: 'Deleted.' } },
     handler: async (ctx, { params: path }) => {
       const current = ownOr404(ctx, 'returnQuestions', 'return-questions', path.return_question_id);
-      await ctx.services.store.transact((tx) => deleteQuestion(tx, current));
+      await ctx.store.transact((tx) => deleteQuestion(tx, current));
       return new Response(null, { status: 204 });
     },
   }),

@@ -41,7 +41,7 @@ export const reasonEndpoints = [
     headers: languageHeader,
     handler: (ctx, { query, page, headers }) => {
       const tags = query['filter[tags]'];
-      const rows = ctx.services.store.find('returnReasons', 'organization_id', organizationOf(ctx)).filter((row) => !tags || hasAnyTag(row, tags));
+      const rows = ctx.store.find('returnReasons', 'organization_id', organizationOf(ctx)).filter((row) => !tags || hasAnyTag(row, tags));
       return jsonApi(collectionDocument(ctx, reasonKind(acceptLanguage(headers['Accept-Language'])), rows, page));
     },
   }),
@@ -62,7 +62,7 @@ export const reasonEndpoints = [
     },
     handler: async (ctx, { body }) => {
       checkIdentity(body.data, 'return-reasons');
-      const row = await ctx.services.store.transact((tx) => createReason(tx, ctx, body.data.attributes));
+      const row = await ctx.store.transact((tx) => createReason(tx, ctx, body.data.attributes));
       return jsonApi(resourceDocument(ctx, reasonKind(undefined), row), 201, { location: ctx.url(`/returns/v1/reasons/${row.id}`) });
     },
   }),
@@ -101,7 +101,7 @@ export const reasonEndpoints = [
       const current = ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id);
       checkIdentity(body.data, 'return-reasons', path.return_reason_id);
       const { created_at: _ignored, ...changes } = body.data.attributes ?? {};
-      const row = await ctx.services.store.transact((tx) => updateReason(tx, current, changes));
+      const row = await ctx.store.transact((tx) => updateReason(tx, current, changes));
       return jsonApi(resourceDocument(ctx, reasonKind(undefined), row));
     },
   }),
@@ -117,7 +117,7 @@ export const reasonEndpoints = [
     responses: { 204: { description: 'Deleted.' } },
     handler: async (ctx, { params: path }) => {
       const current = ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id);
-      await ctx.services.store.transact((tx) => deleteReason(tx, current));
+      await ctx.store.transact((tx) => deleteReason(tx, current));
       return new Response(null, { status: 204 });
     },
   }),

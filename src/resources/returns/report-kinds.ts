@@ -2,7 +2,7 @@ import type { Ctx, Kind } from '../../http/context.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { returnReportAttributes, type ReturnReportFileRecord, type ReturnReportRecord } from '../../model/returns/report.js';
-import { fileKind } from '../shipment-kinds.js';
+import { fileKind } from '../shipments/shipment-kinds.js';
 
 const mine = <R extends { organization_id: string }>(ctx: Ctx, row: R | undefined): R | undefined =>
   row && row.organization_id === ctx.principal?.organizationId ? row : undefined;
@@ -23,7 +23,7 @@ export const returnReportKind: Kind<ReturnReportRecord> = {
     status: { targets: ['statuses'], data: (row) => linkTo('statuses', row.status_id) },
   },
   self: (row) => `/returns/v1/reports/${row.id}`,
-  load: (ctx, id) => mine(ctx, ctx.services.store.get('returnReports', id)),
+  load: (ctx, id) => mine(ctx, ctx.store.get('returnReports', id)),
 };
 
 /** The CSV of a report as a `files` resource (document type `report`). */
@@ -33,7 +33,7 @@ export const reportFileKind: Kind<ReturnReportFileRecord> = {
   attributes: (row) => ({ document_type: 'report', formats: [{ extension: 'csv', mime_type: 'text/csv' }], created_at: row.created_at }),
   relationships: {},
   self: reportFilePath,
-  load: (ctx, id) => mine(ctx, ctx.services.store.get('returnReportFiles', id)),
+  load: (ctx, id) => mine(ctx, ctx.store.get('returnReportFiles', id)),
 };
 
 export const reportSchemas = resourceSchemas(returnReportKind);

@@ -52,7 +52,7 @@ export const reportEndpoints = [
     paginated: true,
     responses: { 200: { description: 'The reports.', schema: reportSchemas.list } },
     handler: (ctx, { page, include }) => {
-      const rows = [...ctx.services.store.find('returnReports', 'organization_id', organizationOf(ctx))].sort(
+      const rows = [...ctx.store.find('returnReports', 'organization_id', organizationOf(ctx))].sort(
         (a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1),
       );
       return jsonApi(collectionDocument(ctx, returnReportKind, rows, page, include, true));
@@ -75,7 +75,7 @@ export const reportEndpoints = [
     handler: async (ctx, { body, include }) => {
       checkIdentity(body.data, 'return-reports');
       const { name, filters } = body.data.attributes;
-      const row = await ctx.services.store.transact((tx) => createReport(tx, ctx, name, filters));
+      const row = await ctx.store.transact((tx) => createReport(tx, ctx, name, filters));
       return jsonApi(resourceDocument(ctx, returnReportKind, row, include), 201, { location: ctx.url(returnReportKind.self(row)) });
     },
   }),
@@ -119,7 +119,7 @@ export const reportEndpoints = [
     responses: { 204: { description: 'Deleted.' }, 423: { description: 'The report is being generated (10005).', schema: errorDocument } },
     handler: async (ctx, { params: path }) => {
       const report = ownOr404(ctx, 'returnReports', 'return-reports', path.report_id);
-      await ctx.services.store.transact((tx) => deleteReport(tx, report));
+      await ctx.store.transact((tx) => deleteReport(tx, report));
       return new Response(null, { status: 204 });
     },
   }),
@@ -136,7 +136,7 @@ export const reportEndpoints = [
     responses: { 200: { description: 'The CSV.', contentTypes: ['text/csv'] } },
     handler: (ctx, { params: path }) => {
       const report = ownOr404(ctx, 'returnReports', 'return-reports', path.report_id);
-      const file = report.file_id === path.file_id ? ctx.services.store.get('returnReportFiles', path.file_id) : undefined;
+      const file = report.file_id === path.file_id ? ctx.store.get('returnReportFiles', path.file_id) : undefined;
       if (!file) throw DomainError.notFound(`No files resource with id '${path.file_id}' exists for this report.`);
       return new Response(file.content, {
         headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="return-report-${report.id}.csv"` },

@@ -48,7 +48,7 @@ export const resolveEndpoint = endpoint({
   },
   handler: (ctx, { body }) => {
     const { data } = body;
-    const shop = ownShop(ctx.services.store, organizationOf(ctx), data.shop_id);
+    const shop = ownShop(ctx.store, organizationOf(ctx), data.shop_id);
     if (!shop) throw DomainError.unprocessable(`No shop with id '${data.shop_id}' is available to you.`, { input: 'shop_id' });
     const proof = data.consumer_address.email !== undefined ? { email: data.consumer_address.email } : { postal_code: data.consumer_address.postal_code };
     orderFor(ctx, shop.id, data.order_reference, proof, { input: 'order_reference' });

@@ -8,7 +8,7 @@ import { endpoint } from '../../http/endpoint.js';
 import { jsonApi } from '../../http/respond.js';
 import { toResourceObject } from '../../jsonapi/resource.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
-import { fileKind, fileSchemas } from '../shipment-kinds.js';
+import { fileKind, fileSchemas } from '../shipments/shipment-kinds.js';
 import { returnsScope } from './common.js';
 import { paymentRequest, rejectRequest, tagRequest } from './return-requests.js';
 
@@ -32,7 +32,7 @@ export const returnActionEndpoints = [
     },
     handler: async (ctx, { params: path }) => {
       const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
-      await ctx.services.store.transact((tx) => approveReturn(tx, ctx, row));
+      await ctx.store.transact((tx) => approveReturn(tx, ctx, row));
       return done();
     },
   }),
@@ -50,7 +50,7 @@ export const returnActionEndpoints = [
     responses: { 204: { description: 'Rejected.' }, 422: { description: 'The return is not open (10008).', schema: errorDocument } },
     handler: async (ctx, { params: path, body }) => {
       const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
-      await ctx.services.store.transact((tx) => rejectReturn(tx, ctx, row, body?.data?.message));
+      await ctx.store.transact((tx) => rejectReturn(tx, ctx, row, body?.data?.message));
       return done();
     },
   }),
@@ -75,7 +75,7 @@ export const returnActionEndpoints = [
     },
     handler: async (ctx, { params: path, body }) => {
       const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
-      await ctx.services.store.transact((tx) => tagReturn(tx, ctx, row, body?.data.return_tag_ids ?? []));
+      await ctx.store.transact((tx) => tagReturn(tx, ctx, row, body?.data.return_tag_ids ?? []));
       return done();
     },
   }),
@@ -93,9 +93,7 @@ export const returnActionEndpoints = [
     handler: (ctx, { params: path, query }) => {
       const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
       const type = query['filter[document_type]'];
-      const files = row.shipment_id
-        ? ctx.services.store.find('files', 'shipment_id', row.shipment_id).filter((file) => !type || file.document_type === type)
-        : [];
+      const files = row.shipment_id ? ctx.store.find('files', 'shipment_id', row.shipment_id).filter((file) => !type || file.document_type === type) : [];
       return jsonApi({ data: files.map((file) => toResourceObject(fileKind, file, ctx)) });
     },
   }),
@@ -111,7 +109,7 @@ export const returnActionEndpoints = [
     responses: { 204: { description: 'Queued for registration.' }, 422: { description: 'The return shipment did not fail (10008).', schema: errorDocument } },
     handler: async (ctx, { params: path }) => {
       const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
-      await ctx.services.store.transact((tx) => retryShipment(tx, ctx, row));
+      await ctx.store.transact((tx) => retryShipment(tx, ctx, row));
       return done();
     },
   }),
@@ -132,7 +130,7 @@ export const returnActionEndpoints = [
     },
     handler: async (ctx, { params: path, query }) => {
       const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
-      await ctx.services.store.transact((tx) => requestRecoveryShipment(tx, ctx, row, query.hmac));
+      await ctx.store.transact((tx) => requestRecoveryShipment(tx, ctx, row, query.hmac));
       return done();
     },
   }),
@@ -152,7 +150,7 @@ export const returnActionEndpoints = [
     },
     handler: async (ctx, { params: path, body }) => {
       const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
-      await ctx.services.store.transact((tx) => requestPayment(tx, ctx, row, body.data.return_payment));
+      await ctx.store.transact((tx) => requestPayment(tx, ctx, row, body.data.return_payment));
       return done();
     },
   }),

@@ -60,7 +60,7 @@ const relationships: Record<string, RelationshipDef<ReturnRecord, Ctx>> = {
   shipment: { targets: ['shipments'], optional: true, data: (row) => linkTo('shipments', row.shipment_id) },
 };
 
-const orderCreatedAt = (ctx: Ctx, row: ReturnRecord) => ctx.services.store.get('demoOrders', row.order_id)?.created_at;
+const orderCreatedAt = (ctx: Ctx, row: ReturnRecord) => ctx.store.get('demoOrders', row.order_id)?.created_at;
 
 /** A return as `GET /returns/v1/returns/{id}` answers it, texts in `locale` (default the consumer's). */
 export function returnKind(locale?: string): Kind<ReturnRecord> {
@@ -91,10 +91,10 @@ export function returnKind(locale?: string): Kind<ReturnRecord> {
     meta: (row, ctx) => ({
       order_created_at: orderCreatedAt(ctx, row),
       package_type: 'parcel',
-      allows_reissue: ctx.services.store.get('demoOrders', row.order_id)?.reissue_allowed === true,
+      allows_reissue: ctx.store.get('demoOrders', row.order_id)?.reissue_allowed === true,
     }),
     load: (ctx, id) => {
-      const row = ctx.services.store.get('returns', id);
+      const row = ctx.store.get('returns', id);
       return row && returnVisible(ctx, row) ? row : undefined;
     },
   };

@@ -75,7 +75,7 @@ export const returnEndpoints = [
       const from = bound('filter[created_at][date_from]', false);
       const to = bound('filter[created_at][date_to]', true);
       // Oldest first by creation (a changed row moves in the table), answered newest first.
-      const rows = ctx.services.store
+      const rows = ctx.store
         .find('returns', 'organization_id', organizationOf(ctx))
         .filter((row) => matches(row, q, from, to))
         .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
@@ -113,7 +113,7 @@ export const returnEndpoints = [
         items: attributes.items,
         locale,
       };
-      const row = await ctx.services.store.transact((tx) => createReturn(tx, ctx, input));
+      const row = await ctx.store.transact((tx) => createReturn(tx, ctx, input));
       return jsonApi(resourceDocument(ctx, returnKind(), row, include), 201, { location: ctx.url(`/returns/v1/returns/${row.id}`) });
     },
   }),

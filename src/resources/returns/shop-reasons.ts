@@ -45,7 +45,7 @@ export const shopReasonEndpoints = [
       const shop = shopOr404(ctx, params.shop_id);
       const asked = acceptLanguage(headers['Accept-Language']);
       const locale = asked && asked !== '*' ? asked : (shop.locale ?? DEFAULT_LOCALE);
-      const rows = offeredReasons(ctx.services.store, shop.id).map((offered) => ({ ...offered, id: offered.reason.id }));
+      const rows = offeredReasons(ctx.store, shop.id).map((offered) => ({ ...offered, id: offered.reason.id }));
       return jsonApi(collectionDocument(ctx, shopReasonKind(locale), rows, page));
     },
   }),
@@ -66,7 +66,7 @@ export const shopReasonEndpoints = [
     },
     handler: async (ctx, { params, body }) => {
       const shop = shopOr404(ctx, params.shop_id);
-      await ctx.services.store.transact((tx) => addShopReasons(tx, ctx, shop, body?.data.return_reason_ids ?? []));
+      await ctx.store.transact((tx) => addShopReasons(tx, ctx, shop, body?.data.return_reason_ids ?? []));
       return new Response(null, { status: 204 });
     },
   }),
@@ -87,7 +87,7 @@ export const shopReasonEndpoints = [
     },
     handler: async (ctx, { params, body }) => {
       const link = shopReasonOr404(ctx, params.shop_id, params.return_reason_id);
-      await ctx.services.store.transact((tx) => updateShopReason(tx, link, body.data));
+      await ctx.store.transact((tx) => updateShopReason(tx, link, body.data));
       return new Response(null, { status: 204 });
     },
   }),
@@ -103,7 +103,7 @@ export const shopReasonEndpoints = [
     responses: { 204: { description: 'The shop no longer offers the reason.' } },
     handler: async (ctx, { params }) => {
       const link = shopReasonOr404(ctx, params.shop_id, params.return_reason_id);
-      await ctx.services.store.transact((tx) => removeShopReason(tx, link));
+      await ctx.store.transact((tx) => removeShopReason(tx, link));
       return new Response(null, { status: 204 });
     },
   }),

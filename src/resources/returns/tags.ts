@@ -48,10 +48,10 @@ export const tagEndpoints = [
     },
     handler: (ctx, { query, page, include }) => {
       const shops = query['filter[shop]'];
-      const unknown = shops?.find((id) => !ownShop(ctx.services.store, organizationOf(ctx), id));
+      const unknown = shops?.find((id) => !ownShop(ctx.store, organizationOf(ctx), id));
       if (unknown !== undefined)
         throw ApiError.of('resourceNotFound', `No shops resource with id '${unknown}' exists.`, { source: { parameter: 'filter[shop]' } });
-      const rows = ctx.services.store.find('returnTags', 'organization_id', organizationOf(ctx)).filter((row) => !shops || shops.includes(row.shop_id));
+      const rows = ctx.store.find('returnTags', 'organization_id', organizationOf(ctx)).filter((row) => !shops || shops.includes(row.shop_id));
       return jsonApi(collectionDocument(ctx, returnTagKind, rows, page, include));
     },
   }),
@@ -74,7 +74,7 @@ export const tagEndpoints = [
     handler: async (ctx, { body }) => {
       checkIdentity(body.data, 'return-tags');
       const shopId = relatedId(body.data.relationships.shop, 'shop', ['shops'])!;
-      const row = await ctx.services.store.transact((tx) => createTag(tx, ctx, { shopId, name: body.data.attributes.name, color: body.data.attributes.color }));
+      const row = await ctx.store.transact((tx) => createTag(tx, ctx, { shopId, name: body.data.attributes.name, color: body.data.attributes.color }));
       return jsonApi(resourceDocument(ctx, returnTagKind, row), 201, { location: ctx.url(returnTagKind.self(row)) });
     },
   }),
@@ -109,7 +109,7 @@ export const tagEndpoints = [
       const current = ownOr404(ctx, 'returnTags', 'return-tags', path.return_tag_id);
       checkIdentity(body.data, 'return-tags', path.return_tag_id);
       const { created_at: _ignored, ...changes } = body.data.attributes ?? {};
-      const updated = await ctx.services.store.transact((tx) => updateTag(tx, current, changes));
+      const updated = await ctx.store.transact((tx) => updateTag(tx, current, changes));
       return jsonApi(resourceDocument(ctx, returnTagKind, updated));
     },
   }),
@@ -125,7 +125,7 @@ export const tagEndpoints = [
     responses: { 204: { description: 'Deleted.' } },
     handler: async (ctx, { params: path }) => {
       const tag = ownOr404(ctx, 'returnTags', 'return-tags', path.return_tag_id);
-      await ctx.services.store.transact((tx) => deleteTag(tx, tag));
+      await ctx.store.transact((tx) => deleteTag(tx, tag));
       return new Response(null, { status: 204 });
     },
   }),

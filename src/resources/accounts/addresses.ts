@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { principalOf, type Ctx, type Kind } from '../../http/context.js';
+import { endpoint } from '../../http/endpoint.js';
+import { csvIds } from '../../http/params.js';
+import { jsonApi } from '../../http/respond.js';
+import { resourceDocument } from '../../jsonapi/document.js';
+import { ApiError } from '../../jsonapi/errors.js';
+import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../../jsonapi/request.js';
+import { linkTo } from '../../jsonapi/resource.js';
+import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
+import { addressBookAttributes, type AddressRecord } from '../../model/address-book.js';
+import { address } from '../../model/common.js';
+import { findOr404 } from '../lookup.js';
+import { readEndpoints } from '../read-endpoints.js';
+
+/** A client sees and changes only its own organization's address book. */
+const visible = (ctx: Ctx, row: AddressRecord): boolean => row.organization_id === ctx.principal?.organizationId;
+
+const fields = Object.keys(address.shape) as (keyof typeof address.shape)[];
+
+export const addressKind: Kind<AddressRecord> = {
+  type: 'addresses',
+  attributesSchema: addressBookAttributes,
+  attributes: (row) => Object.fromEntries(fields.map((field) => [field, row[field]])),
+  relationships: {
+    organization: { targets: ['organizations'], data: (row) => linkTo('organizations', row.organization_id) },
+  },
+  self: (row) => `/addresses/${row.id}`,
+  load: (ctx, id) => {
+    const row = ctx.store.get('addresses', id);
+    return row && visible(ctx, row) ? row : undefined;
+  },
+};
+
+// `Address` names the address object itself.
+const schemas = resourceSchemas(addressKind, { name: 'AddressBookEntry' });
+
+// Validated like a shipment's addresses: street_1, city and a real country code are required.
+const createRequest = resourceRequest({
+  id: 'AddressCreateRequest',
+  attributes: address,
+  relationships: z.object({ organization: toOneRef }),
+});
+
+/** Every field optional; `null` removes an optional one (street_1, city and country_code stay). */
+const shape = address.shape;
+const updateAttributes = address.partial().extend({
+  street_2: shape.street_2.nullable(),
+  street_number: shape.street_number.nullable(),
+  street_number_suffix: shape.street_number_suffix.nullable(),
+  postal_code: shape.postal_code.nullable(),
+  state_code: shape.state_code.nullable(),
+  first_name: shape.first_name.nullable(),
+  last_name: shape.last_name.nullable(),
+  company: shape.company.nullable(),
+  email: shape.email.nullable(),
+  phone_number: shape.phone_number.nullable(),
+});
+
+const updateRequest = resourceRequest({
+  id: 'AddressUpdateRequest',
+  update: true,
+  attributes: updateAttributes.default({}),
+  relationships: z.object({ organization: toOneRef.optional() }).optional().describe('The organization cannot change; sending the current one is fine.'),
+});
+
+/** The organization named in a write: the caller's own, or 422 as if it did not exist. */
+function ownOrganization(ctx: Ctx, ref: z.infer<typeof toOneRef> | undefined, required: boolean): void {
+  const id = relatedId(ref, 'organization', ['organizations'], required);
+  if (id !== undefined && id !== principalOf(ctx).organizationId) throw unknownRelated('organization', 'organizations', id);
+}
+
+const query = z.object({
+  'filter[search]': z.string().min(1).max(255).optional().describe('Addresses with this text in any field (case-insensitive).'),
+  'filter[organization]': csvIds.optional().describe('Comma separated organization ids (a client only ever sees its own).'),
+});
+
+const manage = { anyOf: ['organizations.manage'] } as const;
+const params = z.object({ address_id: z.string() });
+
+export const addressEndpoints = [
+  ...readEndpoints({
+    kind: addressKind,
+    table: 'addresses',
+    tag: 'Addresses',
+    noun: 'address',
+    plural: 'addresses',
+    auth: { anyOf: ['organizations.manage', 'shipments.manage'] },
+    schemas,
+    query,
+    description: " The caller's organization's address book.",
+    rows: (ctx) => ctx.store.find('addresses', 'organization_id', ctx.principal?.organizationId),
+    visible,
+    filter: (_ctx, rows, q) => {
+      const needle = q['filter[search]']?.toLowerCase();
+      return rows.filter(
+        (row) =>
+          (!q['filter[organization]'] || q['filter[organization]'].includes(row.organization_id)) &&
+          (!needle ||
+            fields.some((field) =>
+              String(row[field] ?? '')
+                .toLowerCase()
+                .includes(needle),
+            )),
+      );
+    },
+  }),
+  endpoint({
+    method: 'post',
+    path: '/addresses',
+    operationId: 'createAddress',
+    summary: 'Add an address to the address book',
+    description:
+      " Validated like a shipment's addresses (street_1, city and an ISO 3166-1 country_code are required); `relationships.organization` must be the caller's own.",
+    tag: 'Addresses',
+    auth: manage,
+    body: createRequest,
+    responses: {
+      201: { description: 'The new address; `Location` holds its URL.', schema: schemas.document },
+      409: { description: 'The body `type` is not `addresses` (10007).', schema: errorDocument },
+      422: { description: "The organization is not the caller's (10008).", schema: errorDocument },
+    },
+    handler: async (ctx, { body }) => {
+      checkIdentity(body.data, 'addresses');
+      ownOrganization(ctx, body.data.relationships.organization, true);
+      const organizationId = principalOf(ctx).organizationId;
+      const now = ctx.clock.now();
+      const row = await ctx.store.transact((tx) =>
+        tx.insert('addresses', { ...body.data.attributes, id: tx.newId(), organization_id: organizationId, created_at: now }),
+      );
+      return jsonApi(resourceDocument(ctx, addressKind, row), 201, { location: ctx.url(addressKind.self(row)) });
+    },
+  }),
+  endpoint({
+    method: 'patch',
+    path: '/addresses/{address_id}',
+    operationId: 'updateAddress',
+    summary: 'Change an address of the address book',
+    description: ' Only the fields sent change; `null` removes an optional one.',
+    tag: 'Addresses',
+    auth: manage,
+    params,
+    body: updateRequest,
+    responses: {
+      200: { description: 'The whole updated address.', schema: schemas.document },
+      409: { description: 'The body `type` or `id` does not match (10007).', schema: errorDocument },
+      422: { description: 'Another organization (10008).', schema: errorDocument },
+    },
+    handler: async (ctx, { params, body }) => {
+      const current = findOr404(ctx, 'addresses', 'addresses', params.address_id, (row) => visible(ctx, row));
+      checkIdentity(body.data, 'addresses', current.id);
+      ownOrganization(ctx, body.data.relationships?.organization, false);
+      const changes = Object.fromEntries(Object.entries(body.data.attributes).map(([key, value]) => [key, value ?? undefined])) as Partial<AddressRecord>;
+      const row = await ctx.store.transact((tx) => {
+        if (!tx.get('addresses', current.id)) throw ApiError.notFound('addresses', current.id);
+        return tx.update('addresses', current.id, changes);
+      });
+      return jsonApi(resourceDocument(ctx, addressKind, row));
+    },
+  }),
+  endpoint({
+    method: 'delete',
+    path: '/addresses/{address_id}',
+    operationId: 'deleteAddress',
+    summary: 'Remove an address from the address book',
+    description: '',
+    tag: 'Addresses',
+    auth: manage,
+    params,
+    responses: { 204: { description: 'Removed.' } },
+    handler: async (ctx, { params }) => {
+      const row = findOr404(ctx, 'addresses', 'addresses', params.address_id, (candidate) => visible(ctx, candidate));
+      await ctx.store.transact((tx) => tx.remove('addresses', row.id));
+      return new Response(null, { status: 204 });
+    },
+  }),
+];

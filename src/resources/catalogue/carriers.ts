@@ -1,0 +1,74 @@
+import type { Kind } from '../../http/context.js';
+import { z } from 'zod';
+import { endpoint } from '../../http/endpoint.js';
+import { ApiError } from '../../jsonapi/errors.js';
+import { resourceSchemas } from '../../jsonapi/schemas.js';
+import { carrierAttributes, type CarrierRecord } from '../../model/carrier.js';
+import { brandLogoSvg } from '../accounts/brand-logo.js';
+import { readEndpoints } from '../read-endpoints.js';
+import { seesTenantRow } from '../../domain/tenant-lifetime.js';
+
+/** What a carrier of a data file written before capabilities were stored is answered with. */
+const NO_CAPABILITIES = {
+  collections: { offers_collections: false, voids_registered_collections: false, allows_adding_registered_shipments_to_collection: false },
+  pudo: { can_get_pudo_by_id: false },
+  delivery_dates: { can_get_delivery_dates: false },
+} as const;
+
+export const carrierLogoPath = (code: string) => `/brand-logos/carrier-${code}.svg`;
+export const brokerLogoPath = (brokerId: string) => `/brand-logos/broker-${brokerId}.svg`;
+
+export const carrierKind: Kind<CarrierRecord> = {
+  type: 'carriers',
+  attributesSchema: carrierAttributes,
+  attributes: (row, ctx) => ({
+    name: row.name,
+    code: row.code,
+    logo_url: ctx.url(carrierLogoPath(row.code)),
+    credentials_format: row.credentials_format,
+    label_formats: row.label_formats,
+    label_mime_types: [...new Set(row.label_formats.map((format) => format.mime_type))],
+    collections: row.collections ?? NO_CAPABILITIES.collections,
+    pudo: row.pudo ?? NO_CAPABILITIES.pudo,
+    delivery_dates: row.delivery_dates ?? NO_CAPABILITIES.delivery_dates,
+  }),
+  relationships: {},
+  self: (row) => `/carriers/${row.id}`,
+  load: (ctx, id) => ctx.store.get('carriers', id),
+};
+
+export const carrierEndpoints = [
+  ...readEndpoints({
+    kind: carrierKind,
+    table: 'carriers',
+    tag: 'Carriers',
+    noun: 'carrier',
+    plural: 'carriers',
+    auth: 'token',
+    schemas: resourceSchemas(carrierKind),
+    visible: (ctx, row) => seesTenantRow(ctx.store, ctx.principal?.organizationId, row.organization_id),
+    description: 'A carrier a pack gave a tenant is seen by that tenant only.',
+  }),
+  endpoint({
+    method: 'get',
+    path: '/brand-logos/{brand_logo}',
+    operationId: 'getBrandLogo',
+    summary: 'A carrier or broker logo',
+    description:
+      "The image a carrier's `logo_url` or a broker's `logo_url`/`favicon_url` points at (`carrier-{code}.svg`, `broker-{id}.svg`): " +
+      'an SVG badge drawn by the sandbox, where production serves the real artwork.',
+    tag: 'Carriers',
+    auth: 'none',
+    params: z.object({ brand_logo: z.string().regex(/^(carrier|broker)-[a-z0-9-]+\.svg$/) }),
+    produces: ['image/svg+xml'],
+    responses: { 200: { description: 'The logo.', contentTypes: ['image/svg+xml'] } },
+    handler: (ctx, { params }) => {
+      const [, kind, key] = /^(carrier|broker)-(.+)\.svg$/.exec(params.brand_logo)!;
+      const brand = kind === 'carrier' ? ctx.store.all('carriers').find((row) => row.code === key) : ctx.store.get('brokers', key!);
+      if (!brand) throw ApiError.of('resourceNotFound', `No ${kind} logo is served as '${params.brand_logo}'.`);
+      return new Response(brandLogoSvg(kind === 'carrier' ? key! : '', brand.name), {
+        headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' },
+      });
+    },
+  }),
+];

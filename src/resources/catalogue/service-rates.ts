@@ -1,0 +1,221 @@
+import { z } from 'zod';
+import { coversAddress } from '../../domain/address-rules.js';
+import { dynamicPrice } from '../../domain/dynamic-rates.js';
+import { bracketPrice, parcelChargeableWeight, rateCoversWeight, selectionWeight, type WeightQuery } from '../../domain/rates.js';
+import { canSeeContract } from '../../domain/tenancy.js';
+import { principalOf, type Ctx } from '../../http/context.js';
+import { endpoint } from '../../http/endpoint.js';
+import { booleanParam, csvIds, integerParam, numberParam } from '../../http/params.js';
+import { plainJson } from '../../http/respond.js';
+import { ApiError } from '../../jsonapi/errors.js';
+import { errorDocument } from '../../jsonapi/schemas.js';
+import { relatedId, toOneRef, unknownRelated, type ToOneRef } from '../../jsonapi/request.js';
+import { toResourceObject } from '../../jsonapi/resource.js';
+import { address, type Address } from '../../model/common.js';
+import type { ContractRecord } from '../../model/contract.js';
+import type { ServiceRateRecord } from '../../model/service-rate.js';
+import type { ServiceRecord } from '../../model/service.js';
+import { rateVisible, serviceRateKind, serviceRateSchemas, type RateRow } from './service-rate-kind.js';
+import { readEndpoints } from '../read-endpoints.js';
+import { serviceRateIncludes } from '../include-paths.js';
+
+const query = z.object({
+  'filter[has_active_contract]': booleanParam
+    .optional()
+    .describe('true: rates whose contract is active; false: rates of pending, inactive or invalid contracts; omitted: all.'),
+  'filter[weight]': integerParam.optional().describe('Grams; rates with weight_min <= weight <= weight_max. Bracket rates get meta.bracket_price.'),
+  'filter[volume]': numberParam
+    .optional()
+    .describe("Litres; turned into a volumetric weight with the service's divisor times the contract factor. Only volumetric services."),
+  'filter[volumetric_weight]': integerParam.optional().describe('Grams; for volumetric services the higher of this and filter[weight] selects the range.'),
+  'filter[service]': csvIds.optional().describe('Comma separated service ids.'),
+  'filter[contract]': csvIds.optional().describe('Comma separated contract ids.'),
+  'filter[organization]': csvIds
+    .optional()
+    .describe("Comma separated organization ids: the rates of contracts these organizations can use (their own and their broker's)."),
+});
+type Query = z.output<typeof query>;
+
+/** The contract owners whose rates `filter[organization]` keeps: the organizations and their brokers. */
+function ownersOf(ctx: Ctx, organizationIds: readonly string[] | undefined): Set<string> | undefined {
+  if (!organizationIds) return undefined;
+  const owners = new Set(organizationIds);
+  for (const id of organizationIds) {
+    const broker = ctx.store.get('organizations', id)?.broker_id;
+    if (broker) owners.add(broker);
+  }
+  return owners;
+}
+
+/** Whether a rate passes the filters that do not depend on weight. */
+function matchesIds(rate: ServiceRateRecord, contract: ContractRecord, active: boolean, q: Query, owners: Set<string> | undefined): boolean {
+  return (
+    (q['filter[has_active_contract]'] === undefined || q['filter[has_active_contract]'] === active) &&
+    (!q['filter[service]'] || q['filter[service]'].includes(rate.service_id)) &&
+    (!q['filter[contract]'] || q['filter[contract]'].includes(rate.contract_id)) &&
+    (!owners || owners.has(contract.owner.id))
+  );
+}
+
+/**
+ * The weight filters. Each rate is judged by the weight that selects its range on its own
+ * service and contract (`selectionWeight`): for volumetric services the highest of
+ * `filter[weight]`, `filter[volumetric_weight]` and the volumetric weight of `filter[volume]`;
+ * for other services `filter[weight]` alone. A rate the filters say nothing about (say, only
+ * `filter[volume]` on a non-volumetric service) is kept unfiltered. Bracket rates that a weight
+ * selected get `meta.bracket_price` for that (chargeable) weight, in the contract currency.
+ */
+function filterRates(ctx: Ctx, rows: readonly ServiceRateRecord[], q: Query): RateRow[] {
+  const { store } = ctx.services;
+  const weights: WeightQuery = { weight: q['filter[weight]'], volume: q['filter[volume]'], volumetricWeight: q['filter[volumetric_weight]'] };
+  const owners = ownersOf(ctx, q['filter[organization]']);
+  const out: RateRow[] = [];
+  for (const rate of rows) {
+    const contract = store.get('contracts', rate.contract_id);
+    const service = store.get('services', rate.service_id);
+    if (!contract || !service || !matchesIds(rate, contract, contract.status === 'active', q, owners)) continue;
+    const weight = selectionWeight(service, contract, weights);
+    if (weight === undefined || !rate.weight_bracket) {
+      if (weight === undefined || rateCoversWeight(rate, weight)) out.push(rate);
+    } else if (rateCoversWeight(rate, weight)) {
+      out.push({ ...rate, bracket_price: { amount: bracketPrice(rate.weight_bracket, weight), currency: contract.currency } });
+    }
+  }
+  return out;
+}
+
+const physicalProperties = z.object({
+  weight: z.number().int().min(1).describe('Grams.'),
+  length: z.number().int().min(1).optional().describe('Millimetres.'),
+  width: z.number().int().min(1).optional().describe('Millimetres.'),
+  height: z.number().int().min(1).optional().describe('Millimetres.'),
+});
+
+/** A shipment-like body; everything else a shipment may carry is accepted and ignored. */
+const dynamicRatesRequest = z
+  .object({
+    data: z.object({
+      type: z.literal('shipments').optional(),
+      attributes: z.object({ sender_address: address, recipient_address: address, physical_properties: physicalProperties }),
+      relationships: z.object({ contract: toOneRef.optional(), service: toOneRef.optional(), shop: toOneRef.optional() }).optional(),
+    }),
+    // Accepted for compatibility with production clients; the shipment's own physical_properties
+    // (the total of a multi-colli shipment) decide the price.
+    meta: z.object({ colli: z.array(z.object({ physical_properties: physicalProperties })).optional() }).optional(),
+  })
+  .meta({ id: 'DynamicServiceRatesRequest' });
+type DynamicRequest = z.output<typeof dynamicRatesRequest>;
+
+const dynamicRatesResponse = z
+  .object({ data: z.array(serviceRateSchemas.resource), meta: z.object({}), links: z.object({}) })
+  .meta({ id: 'DynamicServiceRatesResponse' });
+
+/** The contract and service a dynamic-rates request names, if any. */
+type Wanted = { contractId?: string; serviceId?: string };
+
+const matchesWanted = (rate: ServiceRateRecord, wanted: Wanted) =>
+  (!wanted.contractId || rate.contract_id === wanted.contractId) && (!wanted.serviceId || rate.service_id === wanted.serviceId);
+
+const refIdOf = (ref: ToOneRef | undefined, name: string, type: string) => relatedId(ref, name, [type], false);
+
+/**
+ * The contract and service the caller narrowed the request to. Unknown or invisible ids are
+ * 422/10008 pointing at the id; so is a contract that is not active, since only active
+ * contracts can be used (a silent empty answer would hide the reason).
+ */
+function requestedIds(ctx: Ctx, relationships: DynamicRequest['data']['relationships']): Wanted {
+  const { store } = ctx.services;
+  const principal = principalOf(ctx);
+  const contractId = refIdOf(relationships?.contract, 'contract', 'contracts');
+  if (contractId !== undefined) {
+    const contract = store.get('contracts', contractId);
+    if (!contract || !canSeeContract(store, principal, contract)) throw unknownRelated('contract', 'contracts', contractId);
+    if (contract.status !== 'active') {
+      throw ApiError.unprocessable(
+        `The contract '${contractId}' is ${contract.status}; only active contracts can be used.`,
+        '/data/relationships/contract/data/id',
+      );
+    }
+  }
+  const serviceId = refIdOf(relationships?.service, 'service', 'services');
+  if (serviceId !== undefined && !store.get('services', serviceId)) throw unknownRelated('service', 'services', serviceId);
+  const shopId = refIdOf(relationships?.shop, 'shop', 'shops');
+  if (shopId !== undefined && store.get('shops', shopId)?.organization_id !== principal.organizationId) throw unknownRelated('shop', 'shops', shopId);
+  return { contractId, serviceId };
+}
+
+/**
+ * The dynamic rates for a shipment: visible `is_dynamic` rates on active contracts whose service
+ * covers the route and whose range covers the chargeable weight, each priced by the carrier formula.
+ */
+function dynamicRates(ctx: Ctx, body: DynamicRequest): RateRow[] {
+  const { store } = ctx.services;
+  const { sender_address: from, recipient_address: to, physical_properties: parcel } = body.data.attributes;
+  const wanted = requestedIds(ctx, body.data.relationships);
+  const out: RateRow[] = [];
+  for (const rate of store.all('serviceRates')) {
+    if (!rate.is_dynamic || !matchesWanted(rate, wanted)) continue;
+    const contract = store.get('contracts', rate.contract_id);
+    const service = store.get('services', rate.service_id);
+    if (!contract || !service || contract.status !== 'active' || !canSeeContract(store, ctx.principal, contract)) continue;
+    if (!coversRoute(service, from, to)) continue;
+    const weight = parcelChargeableWeight(service, contract, parcel);
+    if (!rateCoversWeight(rate, weight)) continue;
+    const carrierCode = store.get('carriers', service.carrier_id)?.code ?? service.carrier_id;
+    const crossBorder = from.country_code !== to.country_code;
+    out.push({ ...rate, price: dynamicPrice({ carrierCode, weight, crossBorder, currency: contract.currency }) });
+  }
+  return out;
+}
+
+/** Whether a service ships from the sender's and to the recipient's address. */
+function coversRoute(service: ServiceRecord, from: Address, to: Address): boolean {
+  return coversAddress(service.regions_from, from) && coversAddress(service.regions_to, to);
+}
+
+const dynamicRatesEndpoint = endpoint({
+  method: 'post',
+  path: '/get-dynamic-service-rates',
+  operationId: 'getDynamicServiceRates',
+  summary: 'Get dynamic service rates for a shipment',
+  description:
+    'Prices the `is_dynamic` rates of active contracts for a shipment-like body, with a deterministic sandbox formula ' +
+    'from the carrier, the chargeable weight and whether the route is domestic or cross-border.',
+  tag: 'Service rates',
+  auth: { anyOf: ['organizations.manage', 'shipments.manage'] },
+  body: dynamicRatesRequest,
+  bodyFormat: 'json',
+  // An RPC endpoint: production answers it as plain JSON (with a JSON:API-like body).
+  produces: ['application/json'],
+  responses: {
+    200: {
+      description: 'The dynamic rates that fit the shipment, each with its computed price.',
+      schema: dynamicRatesResponse,
+      contentTypes: ['application/json'],
+    },
+    422: { description: 'A relationship names an unknown, invisible or inactive resource (10008).', schema: errorDocument },
+  },
+  handler: (ctx, { body }) => plainJson({ data: dynamicRates(ctx, body).map((row) => toResourceObject(serviceRateKind, row, ctx)), meta: {}, links: {} }),
+});
+
+export const serviceRateEndpoints = [
+  ...readEndpoints({
+    kind: serviceRateKind,
+    include: serviceRateIncludes,
+    table: 'serviceRates',
+    tag: 'Service rates',
+    noun: 'service rate',
+    plural: 'service rates',
+    auth: { anyOf: ['organizations.manage', 'shipments.manage'] },
+    getAuth: { anyOf: ['organizations.manage'] },
+    schemas: serviceRateSchemas,
+    visible: rateVisible,
+    query,
+    description:
+      'Rates of the contracts the caller can see. Without `filter[weight]`, `filter[volume]` or `filter[volumetric_weight]` ' +
+      'no range is selected; `filter[volume]` or `filter[volumetric_weight]` alone select the range of volumetric services ' +
+      'only and leave other services unfiltered.',
+    filter: filterRates,
+  }),
+  dynamicRatesEndpoint,
+];

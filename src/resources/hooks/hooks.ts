@@ -1,0 +1,241 @@
+import { z } from 'zod';
+import { checkTarget, targetPolicy } from '../../domain/hooks/target-address.js';
+import { updateProblems } from '../../domain/hooks/targets.js';
+import { assertRoom } from '../../domain/quotas.js';
+import { removeHook } from '../../domain/removals.js';
+import { Problems } from '../../domain/shipments/problems.js';
+import { principalOf, type Ctx } from '../../http/context.js';
+import { endpoint } from '../../http/endpoint.js';
+import { booleanParam, csvIds } from '../../http/params.js';
+import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
+import { jsonApi } from '../../http/respond.js';
+import { ApiError } from '../../jsonapi/errors.js';
+import { hookIncludes, webhookIncludes } from '../include-paths.js';
+import { errorDocument } from '../../jsonapi/schemas.js';
+import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../../jsonapi/request.js';
+import { hookActionTypes, hookAttributes, hookResourceTypes, type HookRecord } from '../../model/hook.js';
+import { findOr404 } from '../lookup.js';
+import { readEndpoints } from '../read-endpoints.js';
+import { hookKind, hookLogKind, hookLogSchemas, hookSchemas, hookVisible } from './hook-kinds.js';
+
+const manage = { anyOf: ['organizations.manage'] } as const;
+type HookAttributes = z.infer<typeof hookAttributes>;
+
+const createRequest = resourceRequest({
+  id: 'HookCreateRequest',
+  attributes: hookAttributes,
+  relationships: z.object({ owner: toOneRef }),
+});
+const updateRequest = resourceRequest({
+  id: 'HookUpdateRequest',
+  update: true,
+  attributes: hookAttributes.partial().optional(),
+  relationships: z.record(z.string(), z.unknown()).optional().describe('Read-only: ignored when sent.'),
+});
+
+/** The owner of a new hook: the caller's organization or one of its shops. */
+function ownerOf(ctx: Ctx, ref: z.infer<typeof toOneRef>): HookRecord['owner'] {
+  const id = relatedId(ref, 'owner', ['organizations', 'shops'])!;
+  const principal = principalOf(ctx);
+  if (ref.data!.type === 'organizations') {
+    if (id !== principal.organizationId) throw unknownRelated('owner', 'organizations', id);
+    return { type: 'organizations', id };
+  }
+  const shop = ctx.store.get('shops', id);
+  if (!shop || shop.organization_id !== principal.organizationId) throw unknownRelated('owner', 'shops', id);
+  return { type: 'shops', id };
+}
+
+/** Rules a schema cannot say: what each action may point at, and where webhooks may go. */
+function checkAction(ctx: Ctx, attributes: HookAttributes): void {
+  const problems = new Problems();
+  const { action, trigger } = attributes;
+  // Only returns have meta a predicate can read (`/meta/order_created_at`): elsewhere such a pointer is malformed.
+  const metaAt = trigger.resource_type === 'returns' ? -1 : (trigger.predicates ?? []).findIndex((p) => /^\/?meta(\/|$)/.test(p.pointer));
+  if (metaAt >= 0)
+    throw ApiError.invalid('must point into /attributes or /relationships (only returns have /meta)', `/data/attributes/trigger/predicates/${metaAt}/pointer`);
+  if (action.action_type === 'update-resource') {
+    if (trigger.resource_type !== 'shipments')
+      problems.add('update-resource can only change shipments; use a shipments trigger.', { attribute: 'action.action_type' });
+    for (const problem of updateProblems(action.values)) problems.add(problem.message, { attribute: `action.values[${problem.index}].${problem.field}` });
+  } else if (action.action_type !== 'send-resource') {
+    // approve-return, reject-return, request-payment, set-return-deadline-passed
+    if (trigger.resource_type !== 'returns') problems.add(`${action.action_type} acts on returns; use a returns trigger.`, { attribute: 'action.action_type' });
+  } else {
+    const policy = targetPolicy(ctx.services.config);
+    action.values.forEach((value, index) => {
+      const checked = checkTarget(value.url, policy);
+      if ('refusal' in checked) problems.add(checked.refusal, { attribute: `action.values[${index}].url` });
+      const offered = webhookIncludes[trigger.resource_type] ?? [];
+      (value.includes ?? []).forEach((path, at) => {
+        if (!offered.includes(path))
+          problems.add(`Unknown include path '${path}'. ${trigger.resource_type} can include: ${offered.join(', ')}.`, {
+            attribute: `action.values[${index}].includes[${at}]`,
+          });
+      });
+    });
+  }
+  problems.throwIfAny();
+}
+
+const query = z.object({
+  'filter[owner]': csvIds.optional().describe('Comma separated owner ids (organization or shop).'),
+  'filter[action][action_type]': z.enum(hookActionTypes).optional(),
+  'filter[trigger][resource_type]': z.enum(hookResourceTypes).optional(),
+  // Production's values; the sandbox's hooks run on create only, so the others find none.
+  'filter[trigger][resource_action]': z.enum(['create', 'read', 'update', 'delete', 'import', 'register']).optional(),
+});
+
+const logQuery = z.object({
+  'filter[created_at][date_from]': z.iso.date().optional().describe('YYYY-MM-DD, inclusive.'),
+  'filter[created_at][date_to]': z.iso.date().optional().describe('YYYY-MM-DD, inclusive.'),
+  'filter[has_errors]': booleanParam.optional(),
+});
+
+const day = (date: string, end: boolean) => Date.parse(`${date}T00:00:00Z`) / 1000 + (end ? 86399 : 0);
+
+export const hookEndpoints = [
+  ...readEndpoints({
+    kind: hookKind,
+    include: hookIncludes,
+    getInclude: [],
+    table: 'hooks',
+    tag: 'Hooks',
+    noun: 'hook',
+    plural: 'hooks',
+    auth: manage,
+    schemas: hookSchemas,
+    visible: hookVisible,
+    rows: (ctx) => ctx.store.find('hooks', 'organization_id', ctx.principal?.organizationId),
+    query,
+    description: "Hooks of the caller's organization and its shops.",
+    filter: (_ctx, rows, q) =>
+      rows.filter(
+        (row) =>
+          (!q['filter[owner]'] || q['filter[owner]'].includes(row.owner.id)) &&
+          (!q['filter[action][action_type]'] || row.action.action_type === q['filter[action][action_type]']) &&
+          (!q['filter[trigger][resource_type]'] || row.trigger.resource_type === q['filter[trigger][resource_type]']) &&
+          (!q['filter[trigger][resource_action]'] || row.trigger.resource_action === q['filter[trigger][resource_action]']),
+      ),
+  }),
+  endpoint({
+    method: 'post',
+    path: '/hooks',
+    operationId: 'createHook',
+    summary: 'Create a hook',
+    description: 'A hook owned by your organization applies to all its shops; shop hooks run first, then organization hooks, lower order first.',
+    tag: 'Hooks',
+    auth: manage,
+    body: createRequest,
+    responses: {
+      201: { description: 'The new hook.', schema: hookSchemas.document },
+      409: { description: 'The body type is not hooks (10007).', schema: errorDocument },
+      422: { description: 'An owner of another tenant, or an action that cannot apply (10008); each error points at its field.', schema: errorDocument },
+    },
+    handler: async (ctx, { body }) => {
+      checkIdentity(body.data, 'hooks');
+      const owner = ownerOf(ctx, body.data.relationships.owner);
+      checkAction(ctx, body.data.attributes);
+      const organizationId = principalOf(ctx).organizationId;
+      const hook = await ctx.store.transact((tx) => {
+        assertRoom(ctx.rules, tx, organizationId, 'hooks');
+        return tx.insert('hooks', {
+          ...body.data.attributes,
+          id: tx.newId(),
+          owner,
+          organization_id: organizationId,
+          created_at: ctx.clock.now(),
+        });
+      });
+      return jsonApi(resourceDocument(ctx, hookKind, hook), 201, { location: ctx.url(hookKind.self(hook)) });
+    },
+  }),
+  endpoint({
+    method: 'patch',
+    path: '/hooks/{hook_id}',
+    operationId: 'updateHook',
+    summary: 'Change a hook',
+    description: 'Send only the attributes to change; the owner cannot change.',
+    tag: 'Hooks',
+    auth: manage,
+    params: z.object({ hook_id: z.string() }),
+    body: updateRequest,
+    responses: {
+      200: { description: 'The whole hook.', schema: hookSchemas.document },
+      409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
+      422: { description: 'An action that cannot apply (10008); each error points at its field.', schema: errorDocument },
+    },
+    handler: async (ctx, { params, body }) => {
+      const current = findOr404(ctx, 'hooks', 'hooks', params.hook_id, (row) => hookVisible(ctx, row));
+      checkIdentity(body.data, 'hooks', current.id);
+      const merged = { ...current, ...(body.data.attributes ?? {}) };
+      checkAction(ctx, merged);
+      const hook = await ctx.store.transact((tx) => tx.update('hooks', current.id, body.data.attributes ?? {}));
+      return jsonApi(resourceDocument(ctx, hookKind, hook));
+    },
+  }),
+  endpoint({
+    method: 'delete',
+    path: '/hooks/{hook_id}',
+    operationId: 'deleteHook',
+    summary: 'Delete a hook',
+    description:
+      'The hook stops running at once. Its logs go with it (a hook log cannot outlive its hook), also from the `hook_logs` of the shipments it ran on, and so do its pending webhook deliveries.',
+    tag: 'Hooks',
+    auth: manage,
+    params: z.object({ hook_id: z.string() }),
+    responses: { 204: { description: 'Deleted, with its logs.' } },
+    handler: async (ctx, { params }) => {
+      const hook = findOr404(ctx, 'hooks', 'hooks', params.hook_id, (row) => hookVisible(ctx, row));
+      await ctx.store.transact((tx) => removeHook(tx, hook.id));
+      return new Response(null, { status: 204 });
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: '/hooks/{hook_id}/logs',
+    operationId: 'listHookLogs',
+    summary: 'The logs of a hook',
+    description: 'One log per run on a resource, newest first; send-resource hooks log every delivery attempt with the answer status in meta.delivery.',
+    tag: 'Hooks',
+    auth: { anyOf: ['organizations.manage', 'shipments.manage', 'shipments.view'] },
+    params: z.object({ hook_id: z.string() }),
+    query: logQuery,
+    paginated: true,
+    responses: { 200: { description: 'The logs.', schema: hookLogSchemas.list } },
+    handler: (ctx, { params, query: q, page, include }) => {
+      const hook = findOr404(ctx, 'hooks', 'hooks', params.hook_id, (row) => hookVisible(ctx, row));
+      const from = q['filter[created_at][date_from]'];
+      const to = q['filter[created_at][date_to]'];
+      const rows = ctx.store
+        .find('hookLogs', 'hook_id', hook.id)
+        .filter(
+          (log) =>
+            (!from || log.created_at >= day(from, false)) &&
+            (!to || log.created_at <= day(to, true)) &&
+            (q['filter[has_errors]'] === undefined || log.errors.length > 0 === q['filter[has_errors]']),
+        )
+        .reverse();
+      return jsonApi(collectionDocument(ctx, hookLogKind, rows, page, include));
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: '/hook-logs/{hook_log_id}',
+    operationId: 'getHookLog',
+    summary: 'Get a hook log',
+    tag: 'Hooks',
+    auth: { anyOf: ['organizations.manage', 'shipments.manage', 'shipments.view'] },
+    params: z.object({ hook_log_id: z.string() }),
+    responses: { 200: { description: 'The hook log.', schema: hookLogSchemas.document } },
+    handler: (ctx, { params, include }) =>
+      jsonApi(
+        resourceDocument(
+          ctx,
+          hookLogKind,
+          findOr404(ctx, 'hookLogs', 'hook-logs', params.hook_log_id, (row) => hookVisible(ctx, row)),
+          include,
+        ),
+      ),
+  }),
+];

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { embeddedFiles } from '../../domain/shipments/documents.js';
+import { checkMultiColliService, createMultiColliShipment, masterDraft } from '../../domain/shipments/multi-colli.js';
+import { resolveDraft } from '../../domain/shipments/resolve.js';
+import { principalOf, type Ctx } from '../../http/context.js';
+import { endpoint } from '../../http/endpoint.js';
+import { idempotencyHeaders, idempotent, requestFingerprint, type Remember } from '../../http/idempotency.js';
+import { textResponse } from '../../http/response-text.js';
+import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../../jsonapi/document.js';
+import { ApiError } from '../../jsonapi/errors.js';
+import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
+import { errorDocument } from '../../jsonapi/schemas.js';
+import { price } from '../../model/common.js';
+import { item, physicalProperties } from '../../model/shipment.js';
+import { createAttributes, createRelationships, draftFromCreate, labelAndServiceMeta } from './shipment-requests.js';
+import { shipmentIncludes } from '../include-paths.js';
+import { shipmentKind } from './shipment-kinds.js';
+import { multiColliShipmentDocument } from './shipment-variants.js';
+
+const MAX_COLLI = 50;
+
+const collo = z
+  .object({
+    physical_properties: physicalProperties,
+    items: z.array(item).max(500).optional(),
+    description: z.string().max(255).optional(),
+    customer_reference: z.string().max(255).optional(),
+    total_value: price.optional(),
+  })
+  .meta({ id: 'ColloRequest' });
+
+const meta = z
+  .object({
+    ...labelAndServiceMeta,
+    colli: z
+      .array(collo)
+      .min(2, 'a multi-colli shipment has at least 2 colli')
+      .max(MAX_COLLI, `at most ${MAX_COLLI} colli`)
+      .describe('The parcels, each with its weight; what a collo leaves out it takes from the shipment.'),
+  })
+  .meta({ id: 'MultiColliShipmentRequestMeta' });
+
+const multiColliRequest = resourceRequest({
+  id: 'MultiColliShipmentCreateRequest',
+  attributes: z.strictObject({
+    ...createAttributes,
+    physical_properties: physicalProperties.optional().describe('Optional: the weight is that of all colli together.'),
+  }),
+  relationships: createRelationships,
+  documentMeta: meta,
+});
+
+type Body = z.output<typeof multiColliRequest>;
+
+async function respond(ctx: Ctx, body: Body, colli: z.output<typeof meta>['colli'], include: readonly string[], remember?: Remember): Promise<Response> {
+  const draft = masterDraft(draftFromCreate(body), colli);
+  const resolved = resolveDraft(ctx, draft);
+  checkMultiColliService(ctx.store, draft, resolved);
+  const renderers = await import('../../domain/labels/index.js');
+  const { text, id } = await ctx.store.transact((tx) => {
+    const created = createMultiColliShipment(tx, ctx, draft, resolved, colli);
+    const document = resourceDocument(ctx, shipmentKind, created.master, include) as { data: { relationships: Record<string, unknown> } };
+    // Production's answer names each collo with its tracking and documents.
+    document.data.relationships.colli = {
+      data: created.colli.map((row) => ({
+        type: 'shipments',
+        id: row.id,
+        meta: {
+          collo_number: row.collo_number,
+          barcode: row.barcode,
+          tracking_code: row.tracking_code,
+          tracking_url: row.tracking_url,
+          files: embeddedFiles(tx, renderers, row),
+        },
+      })),
+    };
+    const text = JSON.stringify(document);
+    remember?.(tx, 201, text);
+    return { text, id: created.master.id };
+  });
+  return textResponse(text, { status: 201, headers: { 'content-type': JSONAPI_MEDIA_TYPE, location: ctx.url(`/shipments/${id}`) } });
+}
+
+export const multiColliShipmentEndpoints = [
+  endpoint({
+    method: 'post',
+    path: '/multi-colli-shipments',
+    operationId: 'createMultiColliShipment',
+    summary: 'Create and register a shipment of several parcels',
+    description:
+      "Creates a master shipment and one shipment per collo of `meta.colli`, and registers them all at once as POST /registered-shipments does. The master (the shipment answered) is priced for the whole weight; its label lists the colli. Each collo is a shipment of its own (`collo_number`, `multi_colli_shipment` pointing at the master, its own tracking code and label) that follows the life cycle on its own; the answer's `colli` relationship names each with its tracking code and documents (base64). Voiding the master voids its colli. " +
+      "The service must be a multi-colli service (`filter[package_type]=multi-colli` of GET /services); other services and carriers without one are 422. A master weight that is not the sum of the colli's is 422. Idempotency-Key as on POST /registered-shipments.",
+    tag: 'Shipments',
+    auth: { anyOf: ['shipments.manage'] },
+    body: multiColliRequest,
+    headers: idempotencyHeaders,
+    responses: {
+      201: { description: 'The master shipment, its colli with their tracking and documents.', schema: multiColliShipmentDocument },
+      409: { description: 'Wrong type (10007).', schema: errorDocument },
+      422: {
+        description: 'A business rule was broken (10008) or the carrier refused the shipment (13002); each error points at its cause.',
+        schema: errorDocument,
+      },
+      423: { description: 'A request with the same Idempotency-Key is still being processed.', schema: errorDocument },
+    },
+    include: shipmentIncludes,
+    handler: async (ctx, { body, rawBody, search, headers, include }) => {
+      checkIdentity(body.data, 'shipments');
+      const colli = body.meta?.colli;
+      if (!colli) throw ApiError.invalid('meta with colli is required: the parcels of the shipment, each with its weight.', '/meta');
+      const key = headers['Idempotency-Key'];
+      if (key === undefined) return respond(ctx, body, colli, include);
+      return idempotent(
+        ctx,
+        principalOf(ctx).clientId,
+        key,
+        requestFingerprint(rawBody, search),
+        (remember) => respond(ctx, body, colli, include, remember),
+        423,
+      );
+    },
+  }),
+];

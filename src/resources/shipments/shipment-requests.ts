@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import type { DraftAttributes, ShipmentDraft } from '../../domain/shipments/draft.js';
+import { relatedId, resourceRequest, toManyRef, toOneRef, type ToOneRef } from '../../jsonapi/request.js';
+import { ApiError } from '../../jsonapi/errors.js';
+import { writableShipmentAttributes, type ShipmentRecord } from '../../model/shipment.js';
+
+// Clients send whole resources back: read-only attributes are accepted and ignored.
+const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.');
+const readOnlyAttributes = {
+  price: readOnly,
+  barcode: readOnly,
+  tracking_code: readOnly,
+  tracking_url: readOnly,
+  tracking_page_url: readOnly,
+  created_at: readOnly,
+  updated_at: readOnly,
+  synced_at: readOnly,
+  final_mile_carrier: readOnly,
+  sync_active: readOnly,
+  verified: readOnly,
+  collo_number: readOnly,
+};
+
+/** Attributes production's request schema lets be `null`: on create that is the same as leaving them out, on update it removes them. */
+const NULLABLE = [
+  'pickup_location',
+  'drop_off_location',
+  'description',
+  'customer_reference',
+  'channel',
+  'total_value',
+  'items',
+  'customs',
+  'register_at',
+  'tags',
+  'sender_tax_number',
+  'recipient_tax_number',
+] as const;
+type Writable = typeof writableShipmentAttributes;
+type RequestAttributes = { [K in keyof Writable]: K extends (typeof NULLABLE)[number] ? z.ZodNullable<Writable[K]> : Writable[K] };
+const requestAttributes = Object.fromEntries(
+  Object.entries(writableShipmentAttributes).map(([name, schema]) => [
+    name,
+    (NULLABLE as readonly string[]).includes(name) ? (schema as z.ZodType).nullable() : schema,
+  ]),
+) as RequestAttributes;
+
+const relationshipShape = {
+  service: toOneRef.optional(),
+  contract: toOneRef.optional(),
+  service_options: toManyRef.optional(),
+  liability_coverage: toOneRef.optional(),
+  collection: toOneRef.optional(),
+  consolidation_shipment: toOneRef.optional(),
+  // Read-only, or not modelled by the sandbox (manifests): accepted and ignored.
+  colli: readOnly,
+  files: readOnly,
+  hook_logs: readOnly,
+  shipment_surcharges: readOnly,
+  multi_colli_shipment: readOnly,
+  shipment_status: readOnly,
+  manifest: readOnly,
+};
+
+/** The request meta every create takes: the label format and the service code. */
+export const labelAndServiceMeta = {
+  label: z
+    .object({ mime_type: z.string(), size: z.string() })
+    .partial()
+    .optional()
+    .describe('Label format: mime_type (default application/pdf) and size (default A6).'),
+  label_mime_type: z.string().optional().describe('Deprecated form of label.mime_type.'),
+  service_code: z.string().min(1).max(255).optional().describe('Picks the service with this code and the cheapest active contract.'),
+};
+
+const documentMeta = z
+  .object({
+    ...labelAndServiceMeta,
+    add_to_next_collection: z.boolean().optional().describe('Adds the shipment to the next collection of its shop and contract.'),
+  })
+  .meta({ id: 'ShipmentRequestMeta' });
+
+/** The attributes and relationships of a create request, for the creates that differ in their meta (registered, multi-colli). */
+export const createAttributes = { ...requestAttributes, ...readOnlyAttributes };
+export const createRelationships = z.object({ shop: toOneRef, ...relationshipShape });
+
+export const createShipmentRequest = resourceRequest({
+  id: 'ShipmentCreateRequest',
+  attributes: z.strictObject(createAttributes),
+  relationships: createRelationships,
+  documentMeta,
+});
+
+const partialWritable = Object.fromEntries(Object.entries(requestAttributes).map(([name, schema]) => [name, (schema as z.ZodType).optional()])) as {
+  [K in keyof RequestAttributes]: z.ZodOptional<RequestAttributes[K]>;
+};
+
+export const updateShipmentRequest = resourceRequest({
+  id: 'ShipmentUpdateRequest',
+  update: true,
+  attributes: z.strictObject({ ...partialWritable, ...readOnlyAttributes }).optional(),
+  relationships: z.object({ shop: toOneRef.optional(), ...relationshipShape }).optional(),
+  documentMeta: documentMeta.omit({ add_to_next_collection: true }).extend({ add_to_next_collection: readOnly }),
+});
+
+type CreateBody = z.output<typeof createShipmentRequest>;
+type UpdateBody = z.output<typeof updateShipmentRequest>;
+type Relationships = Partial<CreateBody['data']['relationships']>;
+type Meta = { label?: { mime_type?: string; size?: string }; label_mime_type?: string; service_code?: string; add_to_next_collection?: boolean } | undefined;
+/** What a create request of any of the create endpoints holds. */
+type CreateLike = { data: { attributes: object; relationships: CreateBody['data']['relationships'] }; meta?: Meta };
+
+function options(ref: Relationships['service_options']): ShipmentDraft['options'] {
+  return (ref?.data ?? []).map((entry, index) => {
+    if (entry.type !== 'service-options') {
+      throw ApiError.unprocessable(
+        `Service options must be of type 'service-options', not '${entry.type}'.`,
+        `/data/relationships/service_options/data/${index}/type`,
+      );
+    }
+    const values = entry.meta?.values;
+    return values && typeof values === 'object' ? { id: entry.id, values: values as Record<string, unknown> } : { id: entry.id };
+  });
+}
+
+const toOne = (ref: ToOneRef | undefined, name: string, type: string) => relatedId(ref, name, [type], false);
+
+function label(meta: Meta): ShipmentDraft['label'] {
+  const mime = meta?.label?.mime_type ?? meta?.label_mime_type;
+  if (!mime && !meta?.label?.size) return undefined;
+  return { mime_type: mime ?? 'application/pdf', size: meta?.label?.size ?? 'A6' };
+}
+
+/** The draft of a new shipment from a validated create request. */
+export function draftFromCreate(body: CreateLike): ShipmentDraft {
+  const { attributes, relationships } = body.data;
+  const given = Object.entries(attributes).filter(([, value]) => value !== null);
+  return {
+    attributes: Object.fromEntries(given) as unknown as DraftAttributes,
+    shopId: relatedId(relationships.shop, 'shop', ['shops'])!,
+    serviceId: toOne(relationships.service, 'service', 'services'),
+    contractId: toOne(relationships.contract, 'contract', 'contracts'),
+    options: options(relationships.service_options),
+    coverageId: toOne(relationships.liability_coverage, 'liability_coverage', 'liability-coverages'),
+    collectionId: toOne(relationships.collection, 'collection', 'collections'),
+    consolidationShipmentId: toOne(relationships.consolidation_shipment, 'consolidation_shipment', 'shipments'),
+    label: label(body.meta),
+    serviceCode: body.meta?.service_code,
+    addToNextCollection: body.meta?.add_to_next_collection,
+  };
+}
+
+/**
+ * The draft of a shipment after an update: given attributes replace the stored ones (`null`
+ * removes an optional one), given relationships replace the stored links, the rest stays.
+ */
+export function draftFromUpdate(current: ShipmentRecord, body: UpdateBody): ShipmentDraft {
+  const given = (body.data.attributes ?? {}) as Record<string, unknown>;
+  const attributes = { ...(current as unknown as Record<string, unknown>) };
+  for (const name of Object.keys(writableShipmentAttributes)) {
+    if (!(name in given)) continue;
+    if (given[name] === null && name !== 'register_at') delete attributes[name];
+    else attributes[name] = given[name];
+  }
+  const rel = (body.data.relationships ?? {}) as Relationships;
+  const keep = <T>(name: keyof Relationships, fresh: () => T, stored: T): T => (rel[name] !== undefined ? fresh() : stored);
+  // A new service code chooses service and contract afresh, unless the body names them too.
+  const serviceCode = body.meta?.service_code;
+  return {
+    attributes: attributes as unknown as DraftAttributes,
+    shopId: current.shop_id,
+    serviceId: keep('service', () => toOne(rel.service, 'service', 'services'), serviceCode ? undefined : current.service_id),
+    contractId: keep('contract', () => toOne(rel.contract, 'contract', 'contracts'), serviceCode ? undefined : current.contract_id),
+    options: keep('service_options', () => options(rel.service_options), current.service_options),
+    coverageId: keep('liability_coverage', () => toOne(rel.liability_coverage, 'liability_coverage', 'liability-coverages'), current.liability_coverage_id),
+    collectionId: keep('collection', () => toOne(rel.collection, 'collection', 'collections'), current.collection_id),
+    consolidationShipmentId: keep(
+      'consolidation_shipment',
+      () => toOne(rel.consolidation_shipment, 'consolidation_shipment', 'shipments'),
+      current.consolidation_shipment_id,
+    ),
+    label: label(body.meta as Meta) ?? current.label,
+    serviceCode,
+  };
+}

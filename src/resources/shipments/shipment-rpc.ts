@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { addStatus } from '../../domain/shipments/statuses.js';
+import { voidShipment } from '../../domain/shipments/void.js';
+import type { Ctx } from '../../http/context.js';
+import { endpoint } from '../../http/endpoint.js';
+import { ApiError } from '../../jsonapi/errors.js';
+import { errorDocument } from '../../jsonapi/schemas.js';
+import { carrierStatusCategories, type ShipmentRecord } from '../../model/shipment.js';
+import { shipmentVisible } from './shipment-kinds.js';
+import { WALK_SHIPMENT } from '../../domain/shipments/walk.js';
+
+const manage = { anyOf: ['shipments.manage'] } as const;
+const json = ['application/json', 'application/vnd.api+json'] as const;
+
+const voidRequest = z.object({ data: z.object({ shipment_id: z.string() }) }).meta({ id: 'VoidShipmentRequest' });
+const carrierStatus = z
+  .object({
+    code: z.string().min(1).max(255),
+    description: z.string().max(255),
+    assigned_at: z.number().int().nonnegative(),
+    category: z.enum(carrierStatusCategories).optional().describe('Default: default.'),
+    tracking_code: z.string().max(255).optional(),
+  })
+  .meta({ id: 'CarrierStatus' });
+const statusRequest = z
+  .object({
+    data: z.object({
+      shipment_id: z.string(),
+      status_id: z.string(),
+      carrier_statuses: z
+        .array(carrierStatus)
+        .min(1)
+        .max(20)
+        .optional()
+        .describe('The carrier statuses behind the status, as the carrier reported them; default: one simulated carrier status.'),
+    }),
+  })
+  .meta({ id: 'UpdateShipmentStatusRequest' });
+
+/** Statuses that belong to creating and registering a shipment, not to the carrier's handling. */
+const NOT_CARRIER = new Set(['shipment-processing', 'shipment-concept', 'shipment-registered', 'shipment-registration-failed', 'shipment-voided']);
+
+function shipmentOf(ctx: Ctx, id: string): ShipmentRecord {
+  const shipment = ctx.store.get('shipments', id);
+  if (!shipment || !shipmentVisible(ctx, shipment)) {
+    throw ApiError.unprocessable(`No shipment with id '${id}' is available to you.`, '/data/shipment_id');
+  }
+  return shipment;
+}
+
+export const shipmentRpcEndpoints = [
+  endpoint({
+    method: 'post',
+    path: '/void-shipment',
+    operationId: 'voidShipment',
+    summary: 'Void a registered shipment',
+    description:
+      'Only while the shipment is `shipment-registered` (the carrier has not scanned it): it becomes `shipment-voided` and its label is gone. Voiding the master of a multi-colli shipment voids its colli that are still `shipment-registered` too.',
+    tag: 'Shipments',
+    auth: manage,
+    body: voidRequest,
+    produces: json,
+    responses: {
+      204: { description: 'Voided.' },
+      422: { description: 'Unknown shipment id (10008).', schema: errorDocument },
+      423: { description: 'The shipment cannot be voided (10005).', schema: errorDocument },
+    },
+    handler: async (ctx, { body }) => {
+      const shipment = shipmentOf(ctx, body.data.shipment_id);
+      if (shipment.status_code !== 'shipment-registered') {
+        throw ApiError.of(
+          'cannotModify',
+          `Only a registered shipment that the carrier has not handled yet can be voided; this one is ${shipment.status_code}.`,
+        );
+      }
+      await ctx.store.transact((tx) => voidShipment(tx, ctx.rules, shipment));
+      return new Response(null, { status: 204 });
+    },
+  }),
+  endpoint({
+    method: 'post',
+    path: '/update-shipment-status',
+    operationId: 'updateShipmentStatus',
+    summary: 'Simulate a carrier status (sandbox)',
+    description:
+      'Gives a registered shipment the carrier status `status_id` (a statuses resource of resource_type shipments), as the carrier would. Adds a shipment-status only when it differs from the current one; hooks on shipment-statuses fire. Optional `carrier_statuses` are the carrier statuses behind it, with their category (what filter[carrier_status][category] of GET /shipments looks at); for the current status they are added to it.',
+    tag: 'Shipments',
+    auth: manage,
+    body: statusRequest,
+    produces: json,
+    responses: {
+      204: { description: 'The status was applied; when it was already current, given carrier statuses were added to it.' },
+      422: {
+        description: 'Unknown shipment or status, a status that is not a carrier status, or a shipment that is not registered (10008).',
+        schema: errorDocument,
+      },
+    },
+    handler: async (ctx, { body }) => {
+      const shipment = shipmentOf(ctx, body.data.shipment_id);
+      const { services } = ctx;
+      const status = services.store.get('statuses', body.data.status_id);
+      if (!status || status.resource_type !== 'shipments') {
+        throw ApiError.unprocessable(`No shipment status with id '${body.data.status_id}' exists; GET /statuses lists them.`, '/data/status_id');
+      }
+      if (NOT_CARRIER.has(status.code)) {
+        throw ApiError.unprocessable(`'${status.code}' is not a carrier status; register, void or edit the shipment instead.`, '/data/status_id');
+      }
+      if (!shipment.tracking_code || shipment.status_code === 'shipment-voided') {
+        throw ApiError.unprocessable(`Only registered shipments get carrier statuses; this one is ${shipment.status_code}.`, '/data/shipment_id');
+      }
+      const carrierStatuses = body.data.carrier_statuses;
+      if (status.code !== shipment.status_code) {
+        await services.store.transact((tx) => {
+          services.jobs.cancel(tx, WALK_SHIPMENT, shipment.id);
+          addStatus(tx, ctx.rules, shipment, {
+            code: status.code,
+            at: ctx.clock.now(),
+            carrier: { code: 'SIM', description: `Simulated: ${status.name}` },
+            carrierStatuses,
+          });
+        });
+      } else if (carrierStatuses) {
+        // Carrier statuses of the status the shipment already has join its current shipment-status, as production's do.
+        await services.store.transact((tx) => {
+          const current = tx.get('shipmentStatuses', shipment.shipment_status_id)!;
+          const added = carrierStatuses.map((carrier) => ({ ...carrier, category: carrier.category ?? 'default' }));
+          tx.update('shipmentStatuses', current.id, { carrier_statuses: [...current.carrier_statuses, ...added] });
+          tx.update('shipments', shipment.id, { synced_at: ctx.clock.now(), updated_at: Math.max(shipment.updated_at, ctx.clock.now()) });
+        });
+      }
+      return new Response(null, { status: 204 });
+    },
+  }),
+];

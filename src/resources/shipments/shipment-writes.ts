@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { ShipmentDraft } from '../../domain/shipments/draft.js';
+import { assertEditable, changeShipment, checkChange, createShipment, deleteShipment } from '../../domain/shipments/lifecycle.js';
+import { resolveDraft } from '../../domain/shipments/resolve.js';
+import { principalOf, type Ctx } from '../../http/context.js';
+import { sourceOf } from '../../http/domain-errors.js';
+import { endpoint } from '../../http/endpoint.js';
+import { idempotencyHeaders, idempotent, requestFingerprint, type Remember } from '../../http/idempotency.js';
+import { jsonApi } from '../../http/respond.js';
+import { textResponse } from '../../http/response-text.js';
+import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../../jsonapi/document.js';
+import { checkIdentity } from '../../jsonapi/request.js';
+import { errorDocument } from '../../jsonapi/schemas.js';
+import { shipmentIncludes } from '../include-paths.js';
+import { findOr404 } from '../lookup.js';
+import { createShipmentRequest, draftFromCreate, draftFromUpdate, updateShipmentRequest } from './shipment-requests.js';
+import { shipmentKind, shipmentSchemas as schemas, shipmentVisible } from './shipment-kinds.js';
+import { createdShipmentDocument } from './shipment-variants.js';
+
+const manage = { anyOf: ['shipments.manage'] } as const;
+const idParams = z.object({ shipment_id: z.string() });
+
+async function respondCreated(ctx: Ctx, draft: ShipmentDraft, include: readonly string[], remember?: Remember): Promise<Response> {
+  const resolved = resolveDraft(ctx, draft);
+  const { body, shipment } = await ctx.store.transact((tx) => {
+    const created = createShipment(tx, ctx, draft, resolved);
+    // The edge names where each hint points, as it does for errors.
+    const warnings = resolved.warnings.map(({ field, ...warning }) => ({ ...warning, source: sourceOf(field) }));
+    const text = JSON.stringify(resourceDocument(ctx, shipmentKind, created, include, warnings.length > 0 ? { meta: { warnings } } : {}));
+    remember?.(tx, 201, text);
+    return { body: text, shipment: created };
+  });
+  return textResponse(body, { status: 201, headers: { 'content-type': JSONAPI_MEDIA_TYPE, location: ctx.url(shipmentKind.self(shipment)) } });
+}
+
+export const shipmentWriteEndpoints = [
+  endpoint({
+    method: 'post',
+    path: '/shipments',
+    operationId: 'createShipment',
+    summary: 'Create a shipment',
+    description:
+      'Creates a concept shipment. With service, contract and register_at set it is registered REGISTRATION_DELAY seconds after register_at. Send an Idempotency-Key header to make retries safe: a repeat within 24 hours replays the first answer with Idempotency-Replay: true; the same key with a request that differs in any way (any member of the body, also ones the API ignores, or the query, such as include) is 422.',
+    tag: 'Shipments',
+    auth: manage,
+    body: createShipmentRequest,
+    headers: idempotencyHeaders,
+    responses: {
+      201: {
+        description:
+          'The new shipment; `meta.warnings` names a hint of the request it was made without (no upcoming collection for `meta.add_to_next_collection`).',
+        schema: createdShipmentDocument,
+      },
+      409: {
+        description: "Wrong type (10007), or the same Idempotency-Key is still being processed (the seed's status; production documents 423).",
+        schema: errorDocument,
+      },
+      422: { description: 'A business rule was broken (10008); each error points at its field.', schema: errorDocument },
+    },
+    include: shipmentIncludes,
+    handler: async (ctx, { body, rawBody, search, include, headers }) => {
+      checkIdentity(body.data, 'shipments');
+      const draft = draftFromCreate(body);
+      const key = headers['Idempotency-Key'];
+      if (key === undefined) return respondCreated(ctx, draft, include);
+      return idempotent(ctx, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) => respondCreated(ctx, draft, include, remember));
+    },
+  }),
+  endpoint({
+    method: 'patch',
+    path: '/shipments/{shipment_id}',
+    operationId: 'updateShipment',
+    summary: 'Change a shipment that is not registered yet',
+    description:
+      'Send only what changes. A concept or a shipment whose registration failed can be changed; it becomes a concept again. Registered shipments answer 423.',
+    tag: 'Shipments',
+    auth: manage,
+    params: idParams,
+    body: updateShipmentRequest,
+    responses: {
+      200: { description: 'The whole updated shipment.', schema: schemas.document },
+      409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
+      422: { description: 'A business rule was broken (10008).', schema: errorDocument },
+      423: { description: 'The shipment is registered and cannot be changed (10005).', schema: errorDocument },
+    },
+    include: shipmentIncludes,
+    handler: async (ctx, { params, body, include }) => {
+      const current = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
+      checkIdentity(body.data, 'shipments', current.id);
+      assertEditable(current, 'changed');
+      const draft = draftFromUpdate(current, body);
+      checkChange(current, draft);
+      const resolved = resolveDraft(ctx, draft);
+      const updated = await ctx.store.transact((tx) => changeShipment(tx, ctx.rules, current, draft, resolved));
+      return jsonApi(resourceDocument(ctx, shipmentKind, updated, include));
+    },
+  }),
+  endpoint({
+    method: 'delete',
+    path: '/shipments/{shipment_id}',
+    operationId: 'deleteShipment',
+    summary: 'Delete a shipment that is not registered yet',
+    tag: 'Shipments',
+    auth: manage,
+    params: idParams,
+    responses: {
+      204: { description: 'Deleted.' },
+      423: { description: 'The shipment is registered and cannot be deleted (10005).', schema: errorDocument },
+    },
+    handler: async (ctx, { params }) => {
+      const shipment = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
+      assertEditable(shipment, 'deleted');
+      await ctx.store.transact((tx) => deleteShipment(tx, shipment));
+      return new Response(null, { status: 204 });
+    },
+  }),
+];

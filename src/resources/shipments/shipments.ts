@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import type { Ctx } from '../../http/context.js';
+import { csvIds, csvStrings } from '../../http/params.js';
+import { ApiError } from '../../jsonapi/errors.js';
+import { carrierStatusCategories, type CarrierStatus, type ShipmentRecord } from '../../model/shipment.js';
+import { readEndpoints } from '../read-endpoints.js';
+import { shipmentKind, shipmentSchemas, shipmentVisible } from './shipment-kinds.js';
+import { shipmentIncludes } from '../include-paths.js';
+
+/** A date filter bound: an ISO-8601 date or date-time, or Unix seconds. */
+const dateBound = z
+  .string()
+  .refine((raw) => /^\d+$/.test(raw) || !Number.isNaN(Date.parse(raw)), 'must be an ISO-8601 date or Unix seconds')
+  .describe('ISO-8601 date (YYYY-MM-DD) or date-time, or Unix seconds.');
+
+/** Unix seconds of a bound; a bare date as an upper bound means the end of that day (UTC). */
+function seconds(raw: string, upper: boolean): number {
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const ms = Date.parse(raw);
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(raw);
+  return Math.floor(ms / 1000) + (upper && dateOnly ? 86399 : 0);
+}
+
+const query = z.object({
+  'filter[shop]': csvIds.optional().describe('Comma separated shop ids.'),
+  'filter[current_status_code]': csvStrings.optional().describe('Comma separated status codes, e.g. shipment-registered.'),
+  'filter[created_at][date_from]': dateBound.optional(),
+  'filter[created_at][date_to]': dateBound.optional(),
+  'filter[register_at][date_from]': dateBound.optional(),
+  'filter[register_at][date_to]': dateBound.optional(),
+  'filter[tracking_code]': z.string().optional().describe('Exact tracking code.'),
+  'filter[customer_reference]': z.string().optional().describe('Exact customer reference.'),
+  'filter[channel]': z.string().optional().describe('Exact channel.'),
+  'filter[description]': z.string().optional().describe('Exact description.'),
+  'filter[carrier]': csvIds.optional().describe('Comma separated carrier ids (of the service or contract).'),
+  'filter[service_code]': csvStrings.optional().describe('Comma separated service codes.'),
+  'filter[tags]': csvStrings.optional().describe('Comma separated tags; shipments with at least one of them.'),
+  'filter[search]': z.string().min(1).optional().describe('Case-insensitive text in description, customer reference, tracking code or recipient address.'),
+  'filter[recipient_address][country_code]': z.string().optional(),
+  'filter[sender_address][country_code]': z.string().optional(),
+  'filter[organization]': csvIds
+    .optional()
+    .describe("Comma separated organization ids. A client sees only its own organization's shipments: another id gives an empty list."),
+  'filter[broker]': csvIds.optional().describe("Comma separated broker ids; like filter[organization], only the caller's own broker keeps its shipments."),
+  'filter[consolidation_shipment]': csvIds.optional().describe('Comma separated ids of consolidation shipments: the shipments consolidated into them.'),
+  'filter[date_from]': dateBound.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_from].' }),
+  'filter[date_to]': dateBound.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_to].' }),
+  'filter[carrier_status][category]': z
+    .enum(carrierStatusCategories, { error: () => `must be one of: ${carrierStatusCategories.join(', ')}` })
+    .optional()
+    .describe("The category of the latest carrier status of the shipment's current status; shipments without carrier statuses never match."),
+});
+type Query = z.output<typeof query>;
+
+function inRange(value: number | undefined | null, from: string | undefined, to: string | undefined): boolean {
+  if (from === undefined && to === undefined) return true;
+  if (value === undefined || value === null) return false;
+  return (from === undefined || value >= seconds(from, false)) && (to === undefined || value <= seconds(to, true));
+}
+
+function carrierOf(ctx: Ctx, row: ShipmentRecord): string | undefined {
+  const { store } = ctx.services;
+  return (
+    (row.service_id && store.get('services', row.service_id)?.carrier_id) ||
+    (row.contract_id && store.get('contracts', row.contract_id)?.carrier_id) ||
+    undefined
+  );
+}
+
+/** The category of the latest carrier status on the shipment's current shipment-status, if it has any. */
+function carrierCategory(ctx: Ctx, row: ShipmentRecord): string | undefined {
+  const statuses = ctx.store.get('shipmentStatuses', row.shipment_status_id)?.carrier_statuses ?? [];
+  let latest: CarrierStatus | undefined;
+  for (const status of statuses) if (!latest || status.assigned_at >= latest.assigned_at) latest = status;
+  // A carrier status without a category is of the default one, as production's schema says.
+  return latest && (latest.category ?? 'default');
+}
+
+function matchesSearch(row: ShipmentRecord, search: string): boolean {
+  const text = [row.description, row.customer_reference, row.tracking_code, ...Object.values(row.recipient_address ?? {})]
+    .filter((part) => part !== undefined)
+    .join(' ')
+    .toLowerCase();
+  return text.includes(search.toLowerCase());
+}
+
+/** Rejects status codes the catalogue does not know, so a typo is not an empty list. */
+function checkStatusCodes(ctx: Ctx, codes: string[] | undefined): void {
+  for (const code of codes ?? []) {
+    if (ctx.store.find('statuses', 'code', code).length === 0) {
+      throw ApiError.of('invalidSchema', `Unknown status code '${code}'; GET /statuses lists them.`, { source: { parameter: 'filter[current_status_code]' } });
+    }
+  }
+}
+
+function filterShipments(ctx: Ctx, rows: readonly ShipmentRecord[], q: Query): readonly ShipmentRecord[] {
+  // The plain first page of a shipment overview needs no pass over every shipment.
+  if (Object.values(q).every((value) => value === undefined)) return rows;
+  checkStatusCodes(ctx, q['filter[current_status_code]']);
+  const services =
+    q['filter[service_code]'] &&
+    new Set(
+      ctx.store
+        .all('services')
+        .filter((s) => q['filter[service_code]']!.includes(s.code))
+        .map((s) => s.id),
+    );
+  const kept = rows.filter(
+    (row) =>
+      (!q['filter[shop]'] || q['filter[shop]'].includes(row.shop_id)) &&
+      (!q['filter[current_status_code]'] || q['filter[current_status_code]'].includes(row.status_code)) &&
+      inRange(row.created_at, q['filter[created_at][date_from]'], q['filter[created_at][date_to]']) &&
+      inRange(row.register_at, q['filter[register_at][date_from]'], q['filter[register_at][date_to]']) &&
+      (q['filter[tracking_code]'] === undefined || row.tracking_code === q['filter[tracking_code]']) &&
+      (q['filter[customer_reference]'] === undefined || row.customer_reference === q['filter[customer_reference]']) &&
+      (q['filter[channel]'] === undefined || row.channel === q['filter[channel]']) &&
+      (q['filter[description]'] === undefined || row.description === q['filter[description]']) &&
+      (!q['filter[carrier]'] || q['filter[carrier]'].includes(carrierOf(ctx, row) ?? '')) &&
+      (!services || (row.service_id !== undefined && services.has(row.service_id))) &&
+      (!q['filter[tags]'] || (row.tags ?? []).some((tag) => q['filter[tags]']!.includes(String(tag)))) &&
+      (!q['filter[search]'] || matchesSearch(row, q['filter[search]'])) &&
+      (!q['filter[recipient_address][country_code]'] || row.recipient_address.country_code === q['filter[recipient_address][country_code]']) &&
+      (!q['filter[sender_address][country_code]'] || row.sender_address.country_code === q['filter[sender_address][country_code]']) &&
+      (!q['filter[organization]'] || q['filter[organization]'].includes(row.organization_id)) &&
+      (!q['filter[broker]'] || q['filter[broker]'].includes(ctx.principal?.brokerId ?? '')) &&
+      (!q['filter[consolidation_shipment]'] || q['filter[consolidation_shipment]'].includes(row.consolidation_shipment_id ?? '')) &&
+      inRange(row.created_at, q['filter[date_from]'], q['filter[date_to]']) &&
+      (!q['filter[carrier_status][category]'] || carrierCategory(ctx, row) === q['filter[carrier_status][category]']),
+  );
+  return kept;
+}
+
+export const shipmentReadEndpoints = readEndpoints({
+  kind: shipmentKind,
+  include: shipmentIncludes,
+  table: 'shipments',
+  tag: 'Shipments',
+  noun: 'shipment',
+  plural: 'shipments',
+  auth: { anyOf: ['shipments.manage'] },
+  schemas: shipmentSchemas,
+  rows: (ctx) => ctx.store.find('shipments', 'organization_id', ctx.principal?.organizationId),
+  // Newest first, as a shipment overview shows them.
+  newestFirst: true,
+  visible: shipmentVisible,
+  query,
+  description: "Shipments of the caller's organization, newest first.",
+  filter: filterShipments,
+});
