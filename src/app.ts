@@ -26,7 +26,7 @@ import { DomainError } from './domain/errors.js';
 import { modules } from './modules.js';
 import type { AppDeps, Services } from './services.js';
 import type { Rules } from './domain/rules.js';
-import { callerCtx } from './http/context.js';
+import { appEndpoint, callerCtx } from './http/app-context.js';
 import { resourceDocument } from './jsonapi/document.js';
 import { createScheduler, tenantScheduler } from './domain/scheduler.js';
 import { hookEvents } from './domain/hooks/engine.js';
@@ -59,7 +59,7 @@ function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
           links: { specification: ctx.url('/openapi.json'), docs: ctx.url('/docs') },
         }),
     }),
-    endpoint({
+    appEndpoint({
       method: 'get',
       path: '/openapi.json',
       operationId: 'getOpenApiDocument',
@@ -189,7 +189,7 @@ export function createServices(deps: AppDeps): Services {
     // Hook logs name where a change failed as the API's answers would.
     pointerOf,
     logger: deps.logger,
-    tenantRemoved: (removal) => forgetTenant(services, removal, 'expired'),
+    tenantRemoved: (removal, why) => forgetTenant(services, removal, why),
   };
   const services: Services = {
     ...deps,

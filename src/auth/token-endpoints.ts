@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { endpoint } from '../http/endpoint.js';
+import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { scopes as allScopes, type Scope } from '../model/tenancy.js';
@@ -116,7 +116,7 @@ async function issue(services: Services, body: z.output<typeof tokenRequest>, au
 }
 
 export const tokenEndpoints = [
-  endpoint({
+  appEndpoint({
     method: 'post',
     path: '/access-token',
     operationId: 'createAccessToken',
@@ -140,7 +140,7 @@ export const tokenEndpoints = [
       return plainJson({ token_type: 'Bearer', expires_in: expiresIn, access_token: token }, 200, { 'cache-control': 'no-store', pragma: 'no-cache' });
     },
   }),
-  endpoint({
+  appEndpoint({
     method: 'get',
     path: '/.well-known/jwks.json',
     operationId: 'getJsonWebKeySet',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ClockView } from '../clock.js';
-import { endpoint } from '../http/endpoint.js';
+import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';
@@ -106,7 +106,7 @@ async function moveClock(services: Services, organizationId: string | undefined,
 }
 
 export const clockEndpoints = [
-  endpoint({
+  appEndpoint({
     method: 'get',
     path: '/_sandbox/clock',
     operationId: 'getSandboxClock',
@@ -119,7 +119,7 @@ export const clockEndpoints = [
     responses: { 200: { description: 'The current time of the clock.', schema: clockState, contentTypes: json } },
     handler: (ctx) => plainJson(clockBody(ctx.services, ctx.principal?.organizationId)),
   }),
-  endpoint({
+  appEndpoint({
     method: 'post',
     path: '/_sandbox/clock',
     operationId: 'moveSandboxClock',

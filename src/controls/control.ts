@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from '../http/endpoint.js';
+import { appEndpoint } from '../http/app-context.js';
 import type { Services } from '../services.js';
 import { ID_COUNTER, getSetting } from '../store/settings.js';
 import { requestLogEndpoints } from './requests.js';
@@ -65,7 +65,7 @@ async function resetSandbox(services: Services): Promise<void> {
 }
 
 export const controlEndpoints = [
-  endpoint({
+  appEndpoint({
     method: 'get',
     path: '/health',
     operationId: 'getHealth',
@@ -78,7 +78,7 @@ export const controlEndpoints = [
     handler: () => plainJson({ status: 'ok' }),
   }),
   ...clockEndpoints,
-  endpoint({
+  appEndpoint({
     method: 'post',
     path: '/_sandbox/reset',
     operationId: 'resetSandbox',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defaultTenant, firstShop, makeExampleRows, type ExampleIds, type ExampleRequest } from '../docs/examples/index.js';
 import { resolveExamples } from '../docs/examples/index.js';
 import { tenantExampleIds } from '../docs/served-document.js';
-import { endpoint } from '../http/endpoint.js';
+import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
 import type { Services } from '../services.js';
 
@@ -42,7 +42,7 @@ export function exampleReplacements(defaults: ExampleIds, tenant: ExampleIds): R
 }
 
 export const exampleEndpoints = [
-  endpoint({
+  appEndpoint({
     method: 'post',
     path: '/_sandbox/examples',
     operationId: 'makeSandboxExampleRows',

@@ -1,6 +1,6 @@
 // The fixture controls: POST /_sandbox/fixtures loads a pack into a tenant, GET exports one, GET /_sandbox/fixtures/packs lists the named packs.
 import { z } from 'zod';
-import { endpoint } from '../http/endpoint.js';
+import { appEndpoint } from '../http/app-context.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { plainJson } from '../http/respond.js';
 import type { Services } from '../services.js';
@@ -164,7 +164,7 @@ async function exportFixtures(services: Services, clientId: string | undefined, 
 }
 
 export const fixtureEndpoints = [
-  endpoint({
+  appEndpoint({
     method: 'post',
     path: '/_sandbox/fixtures',
     operationId: 'loadSandboxFixtures',
@@ -192,7 +192,7 @@ export const fixtureEndpoints = [
     },
     handler: async (ctx, { body }) => plainJson(await refusingPacks(() => loadPack(ctx.services, body, ctx.principal))),
   }),
-  endpoint({
+  appEndpoint({
     method: 'get',
     path: '/_sandbox/fixtures',
     operationId: 'exportSandboxFixtures',
@@ -211,7 +211,7 @@ export const fixtureEndpoints = [
     },
     handler: async (ctx, { query }) => plainJson(await exportFixtures(ctx.services, query.client_id, ctx.principal)),
   }),
-  endpoint({
+  appEndpoint({
     method: 'get',
     path: '/_sandbox/fixtures/packs',
     operationId: 'listSandboxFixturePacks',

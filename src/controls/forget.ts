@@ -1,4 +1,4 @@
-import type { OrganizationRemoval } from '../domain/removals.js';
+import type { OrganizationRemoval, RemovalCause } from '../domain/removals.js';
 import type { Services } from '../services.js';
 
 /**
@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
  * its clients' verified tokens (they would be refused anyway, the client is gone), their entries
  * in the request log and its counters in the request record, rendered documents, and its clock and rules objects. Logs the removal with why it happened.
  */
-export function forgetTenant(services: Services, removal: OrganizationRemoval, why: 'expired' | 'evicted' | 'deleted'): void {
+export function forgetTenant(services: Services, removal: OrganizationRemoval, why: RemovalCause): void {
   const clientIds = new Set(removal.clientIds);
   services.tokens.forget(clientIds);
   services.requestLog.forget(clientIds);

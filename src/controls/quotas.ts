@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { changeOverrides, defaultLimits, limitsOf, quotaNames, quotaSettings, storedQuotas, usageOf, type OverrideChange } from '../domain/quotas.js';
-import type { Ctx } from '../http/context.js';
-import { endpoint } from '../http/endpoint.js';
+import type { AppCtx } from '../http/app-context.js';
+import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
 import { ApiError, errorObject, type ErrorSource } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';
@@ -101,7 +101,7 @@ function namedOrganization(
   return undefined;
 }
 
-function tenantQuotas(ctx: Ctx, organizationId: string) {
+function tenantQuotas(ctx: AppCtx, organizationId: string) {
   const { services } = ctx;
   const usage = Object.fromEntries(storedQuotas.map((name) => [name, usageOf(services.store, organizationId, name)]));
   return {
@@ -112,7 +112,7 @@ function tenantQuotas(ctx: Ctx, organizationId: string) {
   };
 }
 
-function defaultQuotas(ctx: Ctx) {
+function defaultQuotas(ctx: AppCtx) {
   const { services } = ctx;
   const settings = quotaSettings(services.store);
   return {
@@ -143,7 +143,7 @@ const QUOTAS_TEXT =
   'Stored-row quotas (shipments, hooks, files) refuse the request that would create one row too many with 429 (10011) and no Retry-After: deleting rows frees room, waiting does not. The request limit counts the requests of each organization (the address, without a token) per minute of real time; past it, 429 (10011) with Retry-After.';
 
 export const quotaEndpoints = [
-  endpoint({
+  appEndpoint({
     method: 'get',
     path: '/_sandbox/quotas',
     operationId: 'getSandboxQuotas',
@@ -169,7 +169,7 @@ export const quotaEndpoints = [
       return plainJson(organizationId === undefined ? defaultQuotas(ctx) : tenantQuotas(ctx, organizationId));
     },
   }),
-  endpoint({
+  appEndpoint({
     method: 'patch',
     path: '/_sandbox/quotas',
     operationId: 'changeSandboxQuotas',

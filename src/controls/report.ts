@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PRODUCTION_DEPRECATIONS, PRODUCTION_DOCUMENT, PRODUCTION_OPERATIONS } from '../fixtures/reference/production-operations.js';
 import { REPLACEMENTS } from '../http/deprecations.js';
 import type { ServedOperation } from '../http/served-operations.js';
-import { endpoint } from '../http/endpoint.js';
+import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { REQUEST_LOG_CAPACITY } from '../requestlog/log.js';
@@ -130,7 +130,7 @@ function namedTenant(services: Services, query: { organization_id?: string | und
 const json = ['application/json'] as const;
 
 export const reportEndpoints = [
-  endpoint({
+  appEndpoint({
     method: 'get',
     path: '/_sandbox/report',
     operationId: 'getSandboxReport',

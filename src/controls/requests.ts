@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from '../http/endpoint.js';
+import { appEndpoint } from '../http/app-context.js';
 import { integerParam } from '../http/params.js';
 import { plainJson } from '../http/respond.js';
 import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_CAPACITY, REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from '../requestlog/log.js';
@@ -44,7 +44,7 @@ const requestLogList = z.object({ data: z.array(requestLogEntry) }).meta({ id: '
 const json = ['application/json'] as const;
 
 export const requestLogEndpoints = [
-  endpoint({
+  appEndpoint({
     method: 'get',
     path: '/_sandbox/requests',
     operationId: 'listSandboxRequests',

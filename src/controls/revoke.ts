@@ -2,7 +2,7 @@ import { compactVerify } from 'jose';
 import { z } from 'zod';
 import { TOKEN_ALG, type Keys } from '../auth/keys.js';
 import { REPLAY_WINDOW } from '../http/idempotency.js';
-import { endpoint } from '../http/endpoint.js';
+import { appEndpoint } from '../http/app-context.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';
 import type { Tx } from '../store/store.js';
@@ -95,7 +95,7 @@ async function revoke(services: Services, body: z.output<typeof revokeRequest>, 
 const json = ['application/json'] as const;
 
 export const revokeEndpoints = [
-  endpoint({
+  appEndpoint({
     method: 'post',
     path: '/_sandbox/revoke',
     operationId: 'revokeSandboxTokens',

@@ -1,7 +1,7 @@
 // The tenant controls: POST, GET and DELETE /_sandbox/tenants (creation itself is in tenants.ts, the reset in tenant-reset.ts).
 import { z } from 'zod';
 import { MAX_TENANT_TTL } from '../config.js';
-import { endpoint } from '../http/endpoint.js';
+import { appEndpoint } from '../http/app-context.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Services } from '../services.js';
 import type { ReadView } from '../store/store.js';
@@ -88,7 +88,7 @@ async function deleteTenant(services: Services, id: string, within?: string) {
 const json = ['application/json'] as const;
 
 export const tenantEndpoints = [
-  endpoint({
+  appEndpoint({
     method: 'post',
     path: '/_sandbox/tenants',
     operationId: 'createSandboxTenant',
@@ -119,7 +119,7 @@ export const tenantEndpoints = [
       return plainJson(await refusingPacks(() => createTenant(ctx.services, body)), 201);
     },
   }),
-  endpoint({
+  appEndpoint({
     method: 'get',
     path: '/_sandbox/tenants',
     operationId: 'listSandboxTenants',
@@ -139,7 +139,7 @@ export const tenantEndpoints = [
       return plainJson({ data, max_tenants: config.maxTenants });
     },
   }),
-  endpoint({
+  appEndpoint({
     method: 'delete',
     path: '/_sandbox/tenants/{tenant}',
     operationId: 'deleteSandboxTenant',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { signToken } from '../auth/tokens.js';
 import { foreignOriginOf } from '../http/control-access.js';
-import { endpoint } from '../http/endpoint.js';
+import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { scopes } from '../model/tenancy.js';
@@ -60,7 +60,7 @@ function requireOwnPage(services: Services, requestUrl: string, headers: z.outpu
 const json = ['application/json'] as const;
 
 export const visitorEndpoints = [
-  endpoint({
+  appEndpoint({
     method: 'post',
     path: '/_sandbox/visitor',
     operationId: 'createSandboxVisitorTenant',

@@ -105,7 +105,7 @@ export const docsEndpoints = [
       // prefix that a proxy adds.
       if (ctx.requestUrl.pathname.endsWith('/')) return new Response(null, { status: 301, headers: { location: '../docs' } });
       const apiOrigin = new URL(ctx.url('/')).origin;
-      return new Response(page(ctx.services.config.tenantPerVisitor), {
+      return new Response(page(ctx.settings.tenantPerVisitor), {
         headers: {
           'content-type': 'text/html; charset=UTF-8',
           'cache-control': 'no-cache',

@@ -10,6 +10,9 @@ import { tableDeclarations, tableNames, type Belonging, type TableDeclaration, t
  */
 
 /** What removing an organization took away: rows by table, and the ids of its clients (gone with it). */
+/** Why a tenant was removed: its time ran out, room was made for a new one, or it was deleted. */
+export type RemovalCause = 'expired' | 'evicted' | 'deleted';
+
 export interface OrganizationRemoval {
   organizationId: string;
   clientIds: string[];

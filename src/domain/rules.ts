@@ -6,7 +6,7 @@ import type { Store, Tx } from '../store/store.js';
 import type { JobRecord } from '../store/tables.js';
 import type { Capabilities } from './capabilities.js';
 import type { Field } from './errors.js';
-import type { OrganizationRemoval } from './removals.js';
+import type { OrganizationRemoval, RemovalCause } from './removals.js';
 
 /**
  * What the rules are handed, named and small: the store, the sandbox clock, the job scheduler,
@@ -45,10 +45,10 @@ export interface Rules {
   readonly pointerOf: (field: Field) => string | undefined;
   readonly logger?: { error(object: object, message?: string): void };
   /**
-   * Told when a tenant was removed (it expired): the edge drops what it keeps in memory about its
-   * clients (verified tokens, logged requests, rendered documents).
+   * Told when a tenant was removed (it expired, or a handler deleted it): the app drops what it
+   * keeps in memory about its clients (verified tokens, logged requests, rendered documents).
    */
-  readonly tenantRemoved?: (removal: OrganizationRemoval) => void;
+  readonly tenantRemoved?: (removal: OrganizationRemoval, why: RemovalCause) => void;
 }
 
 /** The settings the rules read. */

@@ -136,6 +136,6 @@ export const expireTenantJob: JobHandler = {
       return;
     }
     const removal = removeTenant(tx, job.subject);
-    if (removal) rules.tenantRemoved?.(removal);
+    if (removal) rules.tenantRemoved?.(removal, 'expired');
   },
 };

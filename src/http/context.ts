@@ -1,14 +1,22 @@
 import type { ClockView } from '../clock.js';
+import type { Config } from '../config.js';
 import type { Principal } from '../model/tenancy.js';
-import type { Services } from '../services.js';
 import type { Store } from '../store/store.js';
 import type { Acting, Rules } from '../domain/rules.js';
 import { ApiError } from '../jsonapi/errors.js';
-import type { KindRegistry, RenderContext, ResourceKind } from '../jsonapi/resource.js';
+import type { RenderContext, ResourceKind } from '../jsonapi/resource.js';
+import type { RenderCache } from '../jsonapi/render-cache.js';
 
-/** What a handler sees of one request: the app's services, the caller and how to build links. */
+/** The settings a handler reads; everything else of the configuration is the app's. */
+export type HandlerSettings = Pick<Config, 'logoMaxBytes' | 'tenantPerVisitor'>;
+
+/**
+ * What a handler sees of one request: the caller and the rules and clock of its tenant, the
+ * store, the few settings it reads, and how to render and link. Not the app's services: the
+ * sandbox controls and the token endpoints, which need more, declare an `AppCtx`
+ * (`http/app-context.ts`).
+ */
 export interface Ctx extends RenderContext, Acting {
-  readonly services: Services;
   /** The store the sandbox keeps its data in: handlers read and open transactions through it. */
   readonly store: Store;
   /** The authenticated client, or `undefined` on a public endpoint called without a token. */
@@ -17,66 +25,15 @@ export interface Ctx extends RenderContext, Acting {
   readonly rules: Rules;
   /** The clock of the caller's tenant (`rules.clock`): every "now" of a request is read from it. */
   readonly clock: ClockView;
+  readonly settings: HandlerSettings;
+  /** Rendered GET documents, for as long as the data does not change. */
+  readonly renderCache: RenderCache;
+  /** Idempotency keys whose first request is still running (`http/idempotency.ts`). */
+  readonly inFlight: Set<string>;
   /** Absolute URL of a path on this sandbox (from the configured public URL or the request host). */
   url(path: string): string;
   /** The URL the request was made to. */
   readonly requestUrl: URL;
-}
-
-/** `http://host:port` of an absolute URL, without parsing all of it. */
-function originOf(url: string): string {
-  const end = url.indexOf('/', url.indexOf('//') + 2);
-  return end < 0 ? url : url.slice(0, end);
-}
-
-/** One request's context; a class, because an object literal with a getter is slow to make. */
-class RequestCtx implements Ctx {
-  private parsed: URL | undefined;
-  readonly rules: Rules;
-
-  constructor(
-    readonly services: Services,
-    readonly principal: Principal | undefined,
-    private readonly base: string,
-    private readonly rawUrl: string,
-  ) {
-    this.rules = services.rules.forTenant(principal?.organizationId);
-  }
-
-  get requestUrl(): URL {
-    return (this.parsed ??= new URL(this.rawUrl));
-  }
-
-  get store(): Store {
-    return this.services.store;
-  }
-
-  get kinds(): KindRegistry {
-    return this.services.kinds;
-  }
-
-  get clock(): ClockView {
-    return this.rules.clock;
-  }
-
-  url(path: string): string {
-    return this.base + path;
-  }
-}
-
-/** Builds the context of one request; the request URL is only parsed when a handler needs it. */
-export function createCtx(services: Services, requestUrl: string, principal: Principal | undefined): Ctx {
-  const origin = services.config.publicUrl ?? originOf(requestUrl);
-  return new RequestCtx(services, principal, origin.endsWith('/') ? origin.replace(/\/+$/, '') : origin, requestUrl);
-}
-
-/**
- * A context for work the sandbox does for a caller outside a request (webhook payloads): it sees
- * what the caller sees, and links use the public URL or the local address of the server.
- */
-export function callerCtx(services: Services, principal: Principal): Ctx {
-  const base = services.config.publicUrl ?? `http://${services.config.host === '0.0.0.0' ? '127.0.0.1' : services.config.host}:${services.config.port}`;
-  return createCtx(services, base, principal);
 }
 
 /** The principal of a request that an endpoint declared as authenticated. */

@@ -108,21 +108,29 @@ export interface Endpoint<P = any, Q = any, B = any> {
   handler(ctx: Ctx, input: Input<P, Q, B>): Response | Promise<Response>;
 }
 
+/**
+ * What `endpoint()` takes: the declaration with its input types inferred from its schemas, its
+ * handler (and rate-limit key) given the context `C` (`Ctx`; the app's own endpoints, `AppCtx`).
+ */
+export type Declaration<C, PS extends z.ZodType, QS extends z.ZodObject, BS extends z.ZodType, HS extends z.ZodObject> = Omit<
+  Endpoint,
+  'params' | 'query' | 'body' | 'headers' | 'handler' | 'rateLimit'
+> & {
+  headers?: HS;
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  rateLimit?: false | ((ctx: C, input: Input<any, any, any>) => string | undefined);
+  handler(ctx: C, input: Input<z.output<PS>, z.output<QS>, z.output<BS>, z.output<HS>>): Response | Promise<Response>;
+};
+
 /** Declares an endpoint with its input types inferred from its schemas. */
 export function endpoint<
   PS extends z.ZodType = z.ZodType<Record<string, string>>,
   QS extends z.ZodObject = z.ZodObject<{}>,
   BS extends z.ZodType = z.ZodType<undefined>,
   HS extends z.ZodObject = z.ZodObject<{}>,
->(
-  def: Omit<Endpoint, 'params' | 'query' | 'body' | 'headers' | 'handler'> & {
-    headers?: HS;
-    params?: PS;
-    query?: QS;
-    body?: BS;
-    handler(ctx: Ctx, input: Input<z.output<PS>, z.output<QS>, z.output<BS>, z.output<HS>>): Response | Promise<Response>;
-  },
-): Endpoint {
+>(def: Declaration<Ctx, PS, QS, BS, HS>): Endpoint {
   return def as Endpoint;
 }
 

@@ -69,8 +69,7 @@ export async function idempotent(
   inFlightStatus = 409,
 ): Promise<Response> {
   // The replay window runs on the clock of the caller's tenant.
-  const { services, clock } = ctx;
-  const { store, inFlight } = services;
+  const { store, clock, inFlight } = ctx;
   const id = createHash('sha256').update(`${clientId}\u0000${key}`).digest('hex');
   if (inFlight.has(id)) {
     throw ApiError.of('conflict', 'A request with this Idempotency-Key is still being processed; retry when it has finished.', {

@@ -9,7 +9,7 @@ import { validated } from '../jsonapi/validation.js';
 import type { Services } from '../services.js';
 import { readBody } from './body.js';
 import { bodyLimitOf } from './body-limits.js';
-import { createCtx } from './context.js';
+import { createCtx } from './app-context.js';
 import { anonymousBroker, authorizeControl, isControlPath, presentsAdminToken, requireJsonContentType } from './control-access.js';
 import { honoPath, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';

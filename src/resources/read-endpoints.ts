@@ -79,7 +79,7 @@ export function getEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodOb
       const id = (params as Record<string, string>)[idName]!;
       const row = findOr404(ctx, table, kind.type, id, (candidate) => visible(ctx, candidate));
       // The document depends on the row, the includes, the tenant (what includes may show) and the link base.
-      const { store, renderCache } = ctx.services;
+      const { store, renderCache } = ctx;
       const key = `${ctx.url('')}\u0000${ctx.principal?.organizationId ?? ''}\u0000${kind.type}\u0000${id}\u0000${include.join(',')}`;
       let text = renderCache.get(store.version, key);
       if (text === undefined) {

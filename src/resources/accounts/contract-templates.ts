@@ -119,7 +119,7 @@ export const contractTemplateEndpoints = [
       if (ctx.principal) throw brokerOnly('Creating a contract template');
       const { data } = body;
       checkIdentity(data, 'contract-templates');
-      const { store } = ctx.services;
+      const { store } = ctx;
       const { clock } = ctx;
       const brokerId = relatedId(data.relationships.broker, 'broker', ['brokers'])!;
       if (!store.get('brokers', brokerId)) throw missingRelated('broker', 'brokers', brokerId);

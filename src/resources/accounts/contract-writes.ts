@@ -68,7 +68,7 @@ function ownerOf(ctx: Ctx, ref: z.infer<typeof toOneRef>): string {
  * carrier. Also checks that the broker offers the carrier (GET /brokers/{id}/carriers).
  */
 function templateOf(ctx: Ctx, ref: z.infer<typeof toOneRef> | undefined, carrierId: string): string | undefined {
-  const { store } = ctx.services;
+  const { store } = ctx;
   const principal = principalOf(ctx);
   const broker = store.get('brokers', principal.brokerId);
   if (broker && !brokerCarrierIds(store, broker).includes(carrierId)) {
@@ -124,9 +124,8 @@ export const contractWriteEndpoints = [
       if (!ctx.store.get('carriers', carrierId)) throw unknownRelated('carrier', 'carriers', carrierId);
       const owner = ownerOf(ctx, data.relationships.owner);
       const templateId = templateOf(ctx, data.relationships.contract_template, carrierId);
-      const { services } = ctx;
       const now = ctx.clock.now();
-      const contract = await services.store.transact((tx) => {
+      const contract = await ctx.store.transact((tx) => {
         const row = tx.insert('contracts', {
           id: tx.newId(),
           name: data.attributes.name,
@@ -138,7 +137,7 @@ export const contractWriteEndpoints = [
           carrier_id: carrierId,
           owner: { type: 'organizations', id: owner },
           ...(templateId ? { contract_template_id: templateId } : {}),
-          credentials: sealCredentials(services.keys.credentialsKey, data.attributes.credentials),
+          credentials: sealCredentials(ctx.rules.credentialsKey, data.attributes.credentials),
         });
         scheduleVerification(tx, ctx.rules, row.id);
         return row;
@@ -170,19 +169,18 @@ export const contractWriteEndpoints = [
       if (current.owner.type !== 'organizations') {
         throw ApiError.of('actionNotAllowed', 'This contract is shared by your broker and cannot be changed.');
       }
-      const { services } = ctx;
       const changes = body.data.attributes;
       const status = nextStatus(current.status, changes.status);
       const rekeyed =
         changes.credentials !== undefined &&
-        !(current.credentials && sameCredentials(openCredentials(services.keys.credentialsKey, current.credentials), changes.credentials));
-      const updated = await services.store.transact((tx) => {
+        !(current.credentials && sameCredentials(openCredentials(ctx.rules.credentialsKey, current.credentials), changes.credentials));
+      const updated = await ctx.store.transact((tx) => {
         const row = tx.update('contracts', current.id, {
           ...(changes.name !== undefined ? { name: changes.name } : {}),
           ...(changes.currency !== undefined ? { currency: changes.currency } : {}),
           ...(changes.volumetric_weight_divisor_factor !== undefined ? { volumetric_weight_divisor_factor: changes.volumetric_weight_divisor_factor } : {}),
           status: rekeyed ? 'pending' : status,
-          ...(rekeyed ? { credentials: sealCredentials(services.keys.credentialsKey, changes.credentials!), verification_errors: undefined } : {}),
+          ...(rekeyed ? { credentials: sealCredentials(ctx.rules.credentialsKey, changes.credentials!), verification_errors: undefined } : {}),
           updated_at: ctx.clock.now(),
         });
         if (rekeyed) scheduleVerification(tx, ctx.rules, row.id);

@@ -22,7 +22,7 @@ const query = z.object({
 });
 
 function ownerName(ctx: Ctx, contract: ContractRecord): string {
-  const { store } = ctx.services;
+  const { store } = ctx;
   return (contract.owner.type === 'brokers' ? store.get('brokers', contract.owner.id) : store.get('organizations', contract.owner.id))?.name ?? '';
 }
 

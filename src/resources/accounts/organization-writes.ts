@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { decodeLogo, insertLogo, logoPath, logoUpload, type LogoUpload } from '../../domain/logos.js';
 import { removeOrganization } from '../../domain/organizations.js';
-import { forgetTenant } from '../../controls/forget.js';
 import type { Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
 import { jsonApi } from '../../http/respond.js';
@@ -70,7 +69,7 @@ function changesOf(attributes: Attributes, before?: OrganizationRecord): Partial
 
 /** The checked logo of `data.meta.logo`, if one was sent. */
 async function uploaded(ctx: Ctx, logo: LogoUpload | undefined) {
-  return logo && decodeLogo(logo, ctx.services.config.logoMaxBytes, { resourceMeta: 'logo' });
+  return logo && decodeLogo(logo, ctx.settings.logoMaxBytes, { resourceMeta: 'logo' });
 }
 
 /** Stores an uploaded logo for the organization, replacing the one it had. */
@@ -153,7 +152,7 @@ export const organizationWriteEndpoints = [
       }
       const logo = await uploaded(ctx, body.data.meta?.logo);
       // On the organization's clock, also when the broker (admin token) changes it.
-      const now = ctx.services.clocks.of(current.id).now();
+      const now = ctx.rules.forTenant(current.id).clock.now();
       const row = await ctx.store.transact((tx) => {
         const before = tx.get('organizations', current.id);
         if (!before) throw ApiError.notFound('organizations', current.id);
@@ -182,7 +181,8 @@ export const organizationWriteEndpoints = [
     handler: async (ctx, { params }) => {
       const organization = changeable(ctx, params.organization_id);
       const removal = await ctx.store.transact((tx) => removeOrganization(tx, organization.id));
-      if (removal) forgetTenant(ctx.services, removal, 'deleted');
+      // The app forgets what it keeps in memory of the tenant (tokens, logged requests, rendered documents).
+      if (removal) ctx.rules.tenantRemoved?.(removal, 'deleted');
       return new Response(null, { status: 204 });
     },
   }),

@@ -29,7 +29,7 @@ export const shopDeleteEndpoint = endpoint({
   },
   handler: async (ctx, { params }) => {
     const shop = findOr404(ctx, 'shops', 'shops', params.shop_id, (row) => shopVisible(ctx, row));
-    const { store } = ctx.services;
+    const { store } = ctx;
     const { clock } = ctx;
     await store.transact((tx) => {
       // Checked inside the transaction, so a shipment created meanwhile cannot be orphaned.

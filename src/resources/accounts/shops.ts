@@ -124,7 +124,7 @@ async function createShop(ctx: Ctx, body: z.output<typeof createRequest>, includ
   const organizationId = relatedId(body.data.relationships?.organization, 'organization', ['organizations'])!;
   if (organizationId !== principal.organizationId) throw unknownRelated('organization', 'organizations', organizationId);
   const upload = uploadOf(body);
-  const logo = upload && (await decodeLogo(upload.logo, ctx.services.config.logoMaxBytes, upload.field));
+  const logo = upload && (await decodeLogo(upload.logo, ctx.settings.logoMaxBytes, upload.field));
   const now = ctx.clock.now();
   const { created_at: _ignored, return_portal_url: _derived, ...attributes } = body.data.attributes;
   const row = await ctx.store.transact((tx) => {
@@ -165,7 +165,7 @@ async function updateShop(ctx: Ctx, shopId: string, body: z.output<typeof update
   findOr404(ctx, 'shops', 'shops', shopId, (row) => shopVisible(ctx, row));
   checkIdentity(body.data, 'shops', shopId);
   const upload = uploadOf(body);
-  const logo = upload && (await decodeLogo(upload.logo, ctx.services.config.logoMaxBytes, upload.field));
+  const logo = upload && (await decodeLogo(upload.logo, ctx.settings.logoMaxBytes, upload.field));
   const now = ctx.clock.now();
   const attributes = body.data.attributes ?? {};
   const row = await ctx.store.transact((tx) => {

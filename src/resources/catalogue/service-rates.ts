@@ -66,7 +66,7 @@ function matchesIds(rate: ServiceRateRecord, contract: ContractRecord, active: b
  * selected get `meta.bracket_price` for that (chargeable) weight, in the contract currency.
  */
 function filterRates(ctx: Ctx, rows: readonly ServiceRateRecord[], q: Query): RateRow[] {
-  const { store } = ctx.services;
+  const { store } = ctx;
   const weights: WeightQuery = { weight: q['filter[weight]'], volume: q['filter[volume]'], volumetricWeight: q['filter[volumetric_weight]'] };
   const owners = ownersOf(ctx, q['filter[organization]']);
   const out: RateRow[] = [];
@@ -124,7 +124,7 @@ const refIdOf = (ref: ToOneRef | undefined, name: string, type: string) => relat
  * contracts can be used (a silent empty answer would hide the reason).
  */
 function requestedIds(ctx: Ctx, relationships: DynamicRequest['data']['relationships']): Wanted {
-  const { store } = ctx.services;
+  const { store } = ctx;
   const principal = principalOf(ctx);
   const contractId = refIdOf(relationships?.contract, 'contract', 'contracts');
   if (contractId !== undefined) {
@@ -149,7 +149,7 @@ function requestedIds(ctx: Ctx, relationships: DynamicRequest['data']['relations
  * covers the route and whose range covers the chargeable weight, each priced by the carrier formula.
  */
 function dynamicRates(ctx: Ctx, body: DynamicRequest): RateRow[] {
-  const { store } = ctx.services;
+  const { store } = ctx;
   const { sender_address: from, recipient_address: to, physical_properties: parcel } = body.data.attributes;
   const wanted = requestedIds(ctx, body.data.relationships);
   const out: RateRow[] = [];

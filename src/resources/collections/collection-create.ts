@@ -86,7 +86,7 @@ function usableContract(ctx: Ctx, data: CreateData, problems: ErrorObject[]): Co
 /** Every rule violation of a create request, each with its pointer; the shop and contract when usable. */
 function checkCreate(ctx: Ctx, data: CreateData): { problems: ErrorObject[]; shop?: ShopRecord; contract?: ContractRecord } {
   const principal = principalOf(ctx);
-  const { store } = ctx.services;
+  const { store } = ctx;
   const problems: ErrorObject[] = [];
   const shopId = relatedId(data.relationships.shop, 'shop', ['shops'])!;
   const found = store.get('shops', shopId);
@@ -135,9 +135,8 @@ async function createCollection(ctx: Ctx, body: z.output<typeof createRequest>, 
   const { problems, shop, contract } = checkCreate(ctx, data);
   if (problems.length > 0 || !shop) throw new ApiError(problems);
   const { name, description, address: where, collection_time } = data.attributes;
-  const { services } = ctx;
   const now = ctx.clock.now();
-  const row = await services.store.transact((tx) => {
+  const row = await ctx.store.transact((tx) => {
     const collection: CollectionRecord = tx.insert('collections', {
       id: tx.newId(),
       ...(name !== undefined ? { name } : {}),

@@ -50,8 +50,7 @@ export const collectionRpcEndpoints = [
       },
     },
     handler: async (ctx, { body }) => {
-      const { services } = ctx;
-      await services.store.transact((tx) =>
+      await ctx.store.transact((tx) =>
         addShipments(tx, principalOf(ctx), { collectionId: body.data.collection_id, shipmentIds: body.data.shipment_ids, now: ctx.clock.now() }),
       );
       return new Response(null, { status: 204 });
@@ -76,10 +75,7 @@ export const collectionRpcEndpoints = [
     },
     include: manifestIncludes,
     handler: async (ctx, { body, include }) => {
-      const { services } = ctx;
-      const manifest = await services.store.transact((tx) =>
-        createCollectionManifest(tx, ctx.rules, principalOf(ctx), body.data.collection_id, ctx.clock.now()),
-      );
+      const manifest = await ctx.store.transact((tx) => createCollectionManifest(tx, ctx.rules, principalOf(ctx), body.data.collection_id, ctx.clock.now()));
       return plainJson(resourceDocument(ctx, manifestKind, manifest, include));
     },
   }),

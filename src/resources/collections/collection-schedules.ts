@@ -107,7 +107,7 @@ function calendarProblems(ctx: Ctx, data: CreateData, contract: ContractRecord, 
 
 function checkCreate(ctx: Ctx, data: CreateData): { problems: ErrorObject[]; shopId: string; contract?: ContractRecord } {
   const principal = principalOf(ctx);
-  const { store } = ctx.services;
+  const { store } = ctx;
   const problems: ErrorObject[] = [];
   const shopId = relatedId(data.relationships.shop, 'shop', ['shops'])!;
   if (store.get('shops', shopId)?.organization_id !== principal.organizationId) problems.push(...unknownRelated('shop', 'shops', shopId).errors);
@@ -180,9 +180,8 @@ export const collectionScheduleEndpoints = [
       checkIdentity(body.data, 'collection-schedules');
       const { problems, shopId, contract } = checkCreate(ctx, body.data);
       if (problems.length > 0) throw new ApiError(problems);
-      const { services } = ctx;
       const now = ctx.clock.now();
-      const row = await services.store.transact((tx) => {
+      const row = await ctx.store.transact((tx) => {
         const schedule = tx.insert('collectionSchedules', {
           id: tx.newId(),
           days: body.data.attributes.days,

@@ -71,7 +71,7 @@ function assertConcept(ctx: Ctx, collection: CollectionRecord, action: string): 
 /** The problems of booking a concept now, all pointing at `register`, the member that asked for it. */
 function registrationProblems(ctx: Ctx, collection: CollectionRecord): DomainError | undefined {
   const register: Field = { attribute: 'register' };
-  const { store } = ctx.services;
+  const { store } = ctx;
   const contract = collection.contract_id ? store.get('contracts', collection.contract_id) : undefined;
   if (!contract)
     return DomainError.unprocessable('Registering books the collection with a carrier, and this collection has no contract to say which.', register);
@@ -123,8 +123,7 @@ export const collectionWriteEndpoints = [
       const changes: Partial<CollectionRecord> = {};
       if ('name' in attributes) changes.name = attributes.name ?? undefined;
       if ('description' in attributes) changes.description = attributes.description ?? undefined;
-      const { services } = ctx;
-      const row = await services.store.transact((tx) => {
+      const row = await ctx.store.transact((tx) => {
         const changed = tx.update('collections', current.id, changes);
         return attributes.register === true ? registerCollection(tx, ctx.rules, changed) : changed;
       });
@@ -151,24 +150,23 @@ export const collectionWriteEndpoints = [
     },
     handler: async (ctx, { params: path }) => {
       const current = findOr404(ctx, 'collections', 'collections', path.collection_id, (row) => collectionVisible(ctx, row));
-      const { services } = ctx;
-      const status = collectionStatus(services.store, current);
+      const status = collectionStatus(ctx.store, current);
       if (status === 'collection-collected' || status === 'collection-voided') {
         throw ApiError.of('cannotModify', `Collection '${current.id}' is ${status}: there is nothing left to cancel.`);
       }
       assertNotStarted(ctx, current, 'deleted');
       if (status === 'collection-registered') {
-        const contract = current.contract_id ? services.store.get('contracts', current.contract_id) : undefined;
-        const carrier = contract && services.store.get('carriers', contract.carrier_id);
+        const contract = current.contract_id ? ctx.store.get('contracts', current.contract_id) : undefined;
+        const carrier = contract && ctx.store.get('carriers', contract.carrier_id);
         if (!carrier?.collections?.voids_registered_collections) {
           throw ApiError.of(
             'cannotModify',
             `${carrier?.name ?? 'The carrier'} does not cancel booked collections (collections.voids_registered_collections is false): collection '${current.id}' stays registered.`,
           );
         }
-        await services.store.transact((tx) => voidCollection(tx, ctx.rules, current, ctx.clock.now()));
+        await ctx.store.transact((tx) => voidCollection(tx, ctx.rules, current, ctx.clock.now()));
       } else {
-        await services.store.transact((tx) => removeCollection(tx, current.id, ctx.clock.now()));
+        await ctx.store.transact((tx) => removeCollection(tx, current.id, ctx.clock.now()));
       }
       return new Response(null, { status: 204 });
     },

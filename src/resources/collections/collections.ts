@@ -48,7 +48,7 @@ export const collectionEndpoints = [
     visible: collectionVisible,
     description: "Carrier pick-ups of the caller's organization's shops, ordered by `collection_time.from`.",
     filter: (ctx, rows, q) => {
-      const { store } = ctx.services;
+      const { store } = ctx;
       const statusCode = (row: CollectionRecord) => store.get('statuses', row.status_id)?.code as CollectionStatusCode | undefined;
       const carrierOf = (row: CollectionRecord) => (row.contract_id ? store.get('contracts', row.contract_id)?.carrier_id : undefined);
       return rows

@@ -125,8 +125,7 @@ export const manifestEndpoints = [
         contractId: relatedId(rel.contract, 'contract', ['contracts'], false),
         updateStatuses: body.meta?.update_shipment_statuses === true,
       };
-      const { services } = ctx;
-      const manifest = await services.store.transact((tx) => createManifest(tx, ctx.rules, principalOf(ctx), request, ctx.clock.now()));
+      const manifest = await ctx.store.transact((tx) => createManifest(tx, ctx.rules, principalOf(ctx), request, ctx.clock.now()));
       return jsonApi(resourceDocument(ctx, manifestKind, manifest, include), 201, { location: ctx.url(manifestKind.self(manifest)) });
     },
   }),

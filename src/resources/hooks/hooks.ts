@@ -62,7 +62,7 @@ function checkAction(ctx: Ctx, attributes: HookAttributes): void {
     // approve-return, reject-return, request-payment, set-return-deadline-passed
     if (trigger.resource_type !== 'returns') problems.add(`${action.action_type} acts on returns; use a returns trigger.`, { attribute: 'action.action_type' });
   } else {
-    const policy = targetPolicy(ctx.services.config);
+    const policy = targetPolicy(ctx.rules.settings);
     action.values.forEach((value, index) => {
       const checked = checkTarget(value.url, policy);
       if ('refusal' in checked) problems.add(checked.refusal, { attribute: `action.values[${index}].url` });

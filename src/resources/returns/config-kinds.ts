@@ -123,7 +123,7 @@ export const returnMethodKindAt = (weight?: number): Kind<ReturnMethodRecord> =>
   self: (row) => `/returns/v1/return-methods/${row.id}`,
   // What a return portal shows next to the method: the carrier, the service and the label's price.
   meta: (row, ctx) => {
-    const { store } = ctx.services;
+    const { store } = ctx;
     const service = row.service_id ? store.get('services', row.service_id) : undefined;
     const carrier = service ? store.get('carriers', service.carrier_id) : undefined;
     if (!service || !carrier) return undefined;

@@ -68,7 +68,7 @@ export function returnKind(locale?: string): Kind<ReturnRecord> {
     type: 'returns',
     attributesSchema: returnAttributes,
     attributes: (row, ctx) => {
-      const { store } = ctx.services;
+      const { store } = ctx;
       const payment = row.payment_id ? store.get('returnPayments', row.payment_id) : undefined;
       const registrations = registrationsOf(store, row);
       return {
@@ -106,7 +106,7 @@ export const returnListKind: Kind<ReturnRecord> = {
   attributesSchema: returnSimpleAttributes,
   attributes: simple,
   meta: (row, ctx) => {
-    const { store } = ctx.services;
+    const { store } = ctx;
     const shipment = row.shipment_id ? store.get('shipments', row.shipment_id) : undefined;
     const status = shipment ? store.find('statuses', 'code', shipment.status_code)[0] : undefined;
     return {

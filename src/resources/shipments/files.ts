@@ -42,7 +42,7 @@ export const fileEndpoints = [
       200: { description: 'The file resource, or the document in the requested format.', schema: fileSchemas.document, binary: downloads },
     },
     handler: async (ctx, { params, headers }) => {
-      const { store } = ctx.services;
+      const { store } = ctx;
       const file = findOr404(ctx, 'files', 'files', params.file_id, (row) => {
         const shipment = store.get('shipments', row.shipment_id);
         return shipment !== undefined && shipmentVisible(ctx, shipment);

@@ -97,8 +97,7 @@ export const shipmentRpcEndpoints = [
     },
     handler: async (ctx, { body }) => {
       const shipment = shipmentOf(ctx, body.data.shipment_id);
-      const { services } = ctx;
-      const status = services.store.get('statuses', body.data.status_id);
+      const status = ctx.store.get('statuses', body.data.status_id);
       if (!status || status.resource_type !== 'shipments') {
         throw ApiError.unprocessable(`No shipment status with id '${body.data.status_id}' exists; GET /statuses lists them.`, '/data/status_id');
       }
@@ -110,8 +109,8 @@ export const shipmentRpcEndpoints = [
       }
       const carrierStatuses = body.data.carrier_statuses;
       if (status.code !== shipment.status_code) {
-        await services.store.transact((tx) => {
-          services.jobs.cancel(tx, WALK_SHIPMENT, shipment.id);
+        await ctx.store.transact((tx) => {
+          ctx.rules.jobs.cancel(tx, WALK_SHIPMENT, shipment.id);
           addStatus(tx, ctx.rules, shipment, {
             code: status.code,
             at: ctx.clock.now(),
@@ -121,7 +120,7 @@ export const shipmentRpcEndpoints = [
         });
       } else if (carrierStatuses) {
         // Carrier statuses of the status the shipment already has join its current shipment-status, as production's do.
-        await services.store.transact((tx) => {
+        await ctx.store.transact((tx) => {
           const current = tx.get('shipmentStatuses', shipment.shipment_status_id)!;
           const added = carrierStatuses.map((carrier) => ({ ...carrier, category: carrier.category ?? 'default' }));
           tx.update('shipmentStatuses', current.id, { carrier_statuses: [...current.carrier_statuses, ...added] });

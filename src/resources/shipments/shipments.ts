@@ -59,7 +59,7 @@ function inRange(value: number | undefined | null, from: string | undefined, to:
 }
 
 function carrierOf(ctx: Ctx, row: ShipmentRecord): string | undefined {
-  const { store } = ctx.services;
+  const { store } = ctx;
   return (
     (row.service_id && store.get('services', row.service_id)?.carrier_id) ||
     (row.contract_id && store.get('contracts', row.contract_id)?.carrier_id) ||

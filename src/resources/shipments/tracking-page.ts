@@ -32,7 +32,7 @@ export const trackingPageEndpoints = [
       404: { description: 'The token is not one this sandbox made, or its shipment is gone or has no tracking code (10002).' },
     },
     handler: (ctx, { params }) => {
-      const { store } = ctx.services;
+      const { store } = ctx;
       const shipmentId = ctx.rules.capabilities.open('tracking-page', params.tracking_token);
       const shipment = shipmentId === undefined ? undefined : store.get('shipments', shipmentId);
       if (!shipment?.tracking_code)
