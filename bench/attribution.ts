@@ -26,7 +26,7 @@ import { captureRequests, requestLog } from '../src/http/request-log.js';
 import type { AppEnv } from '../src/http/env.js';
 import { ApiError } from '../src/jsonapi/errors.js';
 import { createLogger } from '../src/logger.js';
-import type { Services } from '../src/services.js';
+import type { Services } from '../src/http/services.js';
 import { memoryPersistence } from '../src/store/persistence.js';
 import { openStore } from '../src/store/store.js';
 import { BENCH_CLIENT, dutchShop, shipmentBody, type ShopResource } from './shipment-body.js';

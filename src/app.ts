@@ -24,7 +24,7 @@ import { unavailableOf } from './http/write-errors.js';
 import { DataWriteError } from './store/persistence-api.js';
 import { DomainError } from './domain/errors.js';
 import { modules } from './modules.js';
-import type { AppDeps, Services } from './services.js';
+import type { AppDeps, Services } from './http/services.js';
 import type { Rules } from './domain/rules.js';
 import { appEndpoint, callerCtx } from './http/app-context.js';
 import { resourceDocument } from './jsonapi/document.js';

@@ -11,7 +11,7 @@ export { parseConfig, ConfigError, settings, type Config, type Setting } from '.
 export { generateKeys, type Keys } from './auth/keys.js';
 export { openStore, type Store } from './store/store.js';
 export { memoryPersistence, filePersistence, DataFileError, DataWriteError, type Persistence } from './store/persistence.js';
-export type { AppDeps, Logger, Services } from './services.js';
+export type { AppDeps, Logger, Services } from './http/services.js';
 export { generateState } from './fixtures/generate.js';
 export { defaultClients } from './fixtures/tenancy.js';
 export { FixtureError, type FixtureProblem } from './fixtures/problems.js';

@@ -1,5 +1,5 @@
 import { tokenEndpoints } from './auth/token-endpoints.js';
-import type { SandboxModule } from './module.js';
+import type { SandboxModule } from './http/module.js';
 import { controlEndpoints } from './controls/control.js';
 import { visitorEndpoints } from './controls/visitor.js';
 import { EXPIRE_TENANT, expireTenantJob } from './domain/tenant-lifetime.js';

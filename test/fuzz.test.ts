@@ -35,7 +35,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../src/http/endpoint.js';
-import type { Logger } from '../src/services.js';
+import type { Logger } from '../src/http/services.js';
 import { testSandbox, type Answer, type Json, type TestSandbox } from './support/app.js';
 import {
   answerProblems,

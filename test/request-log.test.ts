@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { tinyPng } from './support/images.js';
 import { DataWriteError, memoryPersistence, type Persistence } from '../src/store/persistence.js';
-import type { Logger } from '../src/services.js';
+import type { Logger } from '../src/http/services.js';
 import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from '../src/requestlog/log.js';
 
 const requests = async (sandbox: TestSandbox, query = '', admin?: string) => {

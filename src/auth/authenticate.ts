@@ -1,4 +1,4 @@
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Principal, Scope } from '../model/tenancy.js';
 import { expired, invalid } from './tokens.js';

@@ -4,7 +4,7 @@ import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { scopes as allScopes, type Scope } from '../model/tenancy.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { secretMatches } from './secrets.js';
 import { signToken } from './tokens.js';
 

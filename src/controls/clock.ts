@@ -3,7 +3,7 @@ import type { ClockView } from '../clock.js';
 import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { CLOCK_OFFSET, putSetting } from '../store/settings.js';
 import { forgetCaughtUpClocks, setTenantClock } from '../store/tenant-clocks.js';
 import { errorResponse } from './responses.js';

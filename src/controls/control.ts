@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appEndpoint } from '../http/app-context.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { ID_COUNTER, getSetting } from '../store/settings.js';
 import { requestLogEndpoints } from './requests.js';
 import { reportEndpoints } from './report.js';

@@ -5,7 +5,7 @@ import { resolveExamples } from '../docs/examples/index.js';
 import { tenantExampleIds } from '../docs/served-document.js';
 import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 
 const made = z
   .object({

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { appEndpoint } from '../http/app-context.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { plainJson } from '../http/respond.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { apiTenants, tenantEntry, tenantSettingId, type TenantEntry } from '../domain/tenant-lifetime.js';
 import { putSetting } from '../store/settings.js';
 import { errorResponse } from './responses.js';

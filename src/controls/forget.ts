@@ -1,5 +1,5 @@
 import type { OrganizationRemoval, RemovalCause } from '../domain/removals.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 
 /**
  * Drops what the app keeps in memory about a removed tenant, so nothing keyed by it lingers:

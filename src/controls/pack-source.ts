@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { lineAndColumn, syntaxProblem } from '../http/json-syntax.js';
 import { ApiError, errorObject } from '../jsonapi/errors.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { namedPackPath, packFolders, PACK_NAME } from '../fixtures/named-packs.js';
 import { FixtureError, problemLine } from '../fixtures/problems.js';
 import { readPack, type PackFile } from '../fixtures/read-pack.js';

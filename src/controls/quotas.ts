@@ -4,7 +4,7 @@ import type { AppCtx } from '../http/app-context.js';
 import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
 import { ApiError, errorObject, type ErrorSource } from '../jsonapi/errors.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { errorResponse } from './responses.js';
 
 /*

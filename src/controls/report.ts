@@ -7,7 +7,7 @@ import { plainJson } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { REQUEST_LOG_CAPACITY } from '../requestlog/log.js';
 import { MAX_CAUSES, NO_ENDPOINT, TenantUsage, type UseCount } from '../requestlog/usage.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { reportSchema, type Report } from './report-schema.js';
 import { errorResponse } from './responses.js';
 import { clientsOf } from './tenant-reset.js';

@@ -4,7 +4,7 @@ import { TOKEN_ALG, type Keys } from '../auth/keys.js';
 import { REPLAY_WINDOW } from '../http/idempotency.js';
 import { appEndpoint } from '../http/app-context.js';
 import { ApiError } from '../jsonapi/errors.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Tx } from '../store/store.js';
 import { errorResponse } from './responses.js';
 import { clientsOf, tenantOf } from './tenant-reset.js';

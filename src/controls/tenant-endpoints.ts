@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_TENANT_TTL } from '../config.js';
 import { appEndpoint } from '../http/app-context.js';
 import { ApiError } from '../jsonapi/errors.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { ReadView } from '../store/store.js';
 import { apiTenants, removeTenant, tenantEntry, type TenantEntry } from '../domain/tenant-lifetime.js';
 import { globalOnly } from '../http/control-access.js';

@@ -4,7 +4,7 @@ import { nextDemoOrderId } from '../domain/returns/orders.js';
 export { assertRoom } from '../domain/quotas.js';
 export { topUp } from '../domain/collections/schedules.js';
 export { FixtureError } from '../fixtures/problems.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Row, StateData, TableName } from '../store/tables.js';
 import type { Tx } from '../store/store.js';
 import { buildRows, type Built } from '../fixtures/build.js';

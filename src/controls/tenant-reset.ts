@@ -1,7 +1,7 @@
 // The tenant reset: what a tenant made is removed and what it was seeded with is put back; the clock and other tenants are untouched.
 import { ApiError } from '../jsonapi/errors.js';
 import type { ClientRecord } from '../model/tenancy.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { shareContract, unshareContract } from '../domain/organizations.js';
 import { Removal, clearOrganization, clientsOfOrganization } from '../domain/removals.js';
 import { tenantEntry } from '../domain/tenant-lifetime.js';

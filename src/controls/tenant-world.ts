@@ -1,6 +1,6 @@
 // What a pack loaded into a tenant may refer to: the sandbox's catalogue and broker contracts by their seeded keys, and the tenant's own keys.
 import type { ContractRecord } from '../model/contract.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Row, TableName } from '../store/tables.js';
 import type { ReadView } from '../store/store.js';
 import { baseSet } from '../fixtures/base-set.js';

@@ -5,7 +5,7 @@ import { hashSecret } from '../auth/secrets.js';
 import { MAX_TENANT_TTL } from '../config.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { scopes, type ClientRecord, type Scope } from '../model/tenancy.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { putSetting } from '../store/settings.js';
 import type { ReadView, Tx } from '../store/store.js';
 import { shareContract } from '../domain/organizations.js';

@@ -6,7 +6,7 @@ import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
 import { scopes } from '../model/tenancy.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { errorResponse } from './responses.js';
 import { createTenant } from './tenants.js';
 import { exampleReplacements, prepareExamples } from './examples.js';

@@ -1,7 +1,7 @@
 // GET /openapi.json as served: the document with the default tenant's examples, built once per
 // server URL and day (the examples' dates follow the clock), compressed once, kept.
 import type { Endpoint } from '../http/endpoint.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { EncodedBody } from './encoded.js';
 import { defaultTenant, exampleIds, resolveExamples, type ExampleIds, type ExampleTenant } from './examples/index.js';
 

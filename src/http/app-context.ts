@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ClockView } from '../clock.js';
 import type { Principal } from '../model/tenancy.js';
-import type { Services } from '../services.js';
+import type { Services } from './services.js';
 import type { Store } from '../store/store.js';
 import type { Rules } from '../domain/rules.js';
 import type { KindRegistry } from '../jsonapi/resource.js';

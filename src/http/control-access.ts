@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { authenticate, bearerToken } from '../auth/authenticate.js';
 import type { Principal } from '../model/tenancy.js';
 import { ApiError } from '../jsonapi/errors.js';
-import type { Services } from '../services.js';
+import type { Services } from './services.js';
 import { isJsonMediaType, mediaType } from './media.js';
 
 /** Paths of the sandbox controls: no CORS, and the rules of `authorizeControl`. */

@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config.js';
 import { hostRules } from '../domain/hooks/target-address.js';
 import { ApiError } from '../jsonapi/errors.js';
-import type { Services } from '../services.js';
+import type { Services } from './services.js';
 import { presentsAdminToken } from './control-access.js';
 
 /*

@@ -6,7 +6,7 @@ import { ApiError } from '../jsonapi/errors.js';
 import { parseIncludes } from '../jsonapi/include.js';
 import { parsePage } from '../jsonapi/pagination.js';
 import { validated } from '../jsonapi/validation.js';
-import type { Services } from '../services.js';
+import type { Services } from './services.js';
 import { readBody } from './body.js';
 import { bodyLimitOf } from './body-limits.js';
 import { createCtx } from './app-context.js';

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { requestsPerMinute } from '../domain/quotas.js';
 import { ApiError } from '../jsonapi/errors.js';
 import type { Principal } from '../model/tenancy.js';
-import type { Services } from '../services.js';
+import type { Services } from './services.js';
 import type { Endpoint } from './endpoint.js';
 import { presentsAdminToken } from './control-access.js';
 import type { AppEnv } from './env.js';

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import type { TenantClocks } from '../store/tenant-clocks.js';
 import { isUnlogged, type RawMessage, type RequestLog } from '../requestlog/log.js';
 import { keptMessage } from '../requestlog/keep.js';
-import type { Logger } from '../services.js';
+import type { Logger } from './services.js';
 import { UNREAD_BODY_LOG_BYTES, bodyWasRead, declaredLength } from './body.js';
 import { CLIENT_CLOSED_REQUEST, clientClosed, loggedStatus } from './client-closed.js';
 import { isJsonMediaType, mediaType } from './media.js';

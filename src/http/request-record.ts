@@ -4,7 +4,7 @@ import { TRIGGERS } from '../domain/shipments/registration.js';
 import { isUnlogged } from '../requestlog/log.js';
 import { NO_ENDPOINT, type Cause, type CauseSource } from '../requestlog/usage.js';
 import { authenticate } from '../auth/authenticate.js';
-import type { Services } from '../services.js';
+import type { Services } from './services.js';
 import type { AppEnv } from './env.js';
 import { loggedStatus } from './client-closed.js';
 import { deprecationHeaders, type DeprecatedUse } from './deprecations.js';

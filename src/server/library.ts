@@ -6,7 +6,7 @@ import { createApp, createServices } from '../app.js';
 import { generateKeys } from '../auth/keys.js';
 import { fixedClock } from '../clock.js';
 import { ConfigError, configFromValues, type Config } from '../config.js';
-import type { Logger } from '../services.js';
+import type { Logger } from '../http/services.js';
 import { memoryPersistence } from '../store/persistence.js';
 import { openStore } from '../store/store.js';
 

@@ -7,7 +7,7 @@ import { testConfig, type Config } from '../../src/config.js';
 import { memoryPersistence, type Persistence } from '../../src/store/persistence.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import type { StateData } from '../../src/store/tables.js';
-import type { Logger, Services } from '../../src/services.js';
+import type { Logger, Services } from '../../src/http/services.js';
 import { generateState } from '../../src/fixtures/generate.js';
 import { FIXTURE_EPOCH } from '../../src/fixtures/people.js';
 import { contractProblems } from './contract/response-check.js';

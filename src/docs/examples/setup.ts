@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { signToken } from '../../auth/tokens.js';
 import { withExampleIds } from '../../ids.js';
 import { scopes } from '../../model/tenancy.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import { getSetting, putSetting } from '../../store/settings.js';
 import type { Tx } from '../../store/store.js';
 import { TINY_PNG } from './account.js';

@@ -1,4 +1,4 @@
-import type { SandboxModule } from '../../module.js';
+import type { SandboxModule } from '../../http/module.js';
 import { VERIFY_CONTRACT, verifyContractJob } from '../../domain/contract-verification.js';
 import { addressEndpoints, addressKind } from './addresses.js';
 import { brokerWriteEndpoints } from './broker-writes.js';

@@ -1,4 +1,4 @@
-import type { SandboxModule } from '../../module.js';
+import type { SandboxModule } from '../../http/module.js';
 import { carrierEndpoints, carrierKind } from './carriers.js';
 import { carrierSurchargeEndpoints, carrierSurchargeKind } from './carrier-surcharges.js';
 import { customsHelperEndpoints } from './customs-helpers.js';

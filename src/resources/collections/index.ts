@@ -1,4 +1,4 @@
-import type { SandboxModule } from '../../module.js';
+import type { SandboxModule } from '../../http/module.js';
 import { COLLECT_COLLECTION, collectCollectionJob } from '../../domain/collections/lifecycle.js';
 import { TOP_UP_SCHEDULE, topUpScheduleJob } from '../../domain/collections/schedules.js';
 import { collectionCreateEndpoint } from './collection-create.js';

@@ -1,4 +1,4 @@
-import type { SandboxModule } from '../../module.js';
+import type { SandboxModule } from '../../http/module.js';
 import { DELIVER_WEBHOOK, deliverWebhookJob } from '../../domain/hooks/webhooks.js';
 import { hookKind, hookLogKind } from './hook-kinds.js';
 import { hookEndpoints } from './hooks.js';

@@ -1,4 +1,4 @@
-import type { SandboxModule } from '../../module.js';
+import type { SandboxModule } from '../../http/module.js';
 import { reasonKind, questionKind, returnMethodKind, returnTagKind } from './config-kinds.js';
 import { methodEndpoints } from './methods.js';
 import { demoOrderKind, orderKind } from './order-kinds.js';

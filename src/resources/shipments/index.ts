@@ -1,4 +1,4 @@
-import type { SandboxModule } from '../../module.js';
+import type { SandboxModule } from '../../http/module.js';
 import { REGISTER_SHIPMENT, registerShipmentJob } from '../../domain/shipments/registration.js';
 import { WALK_SHIPMENT, walkShipmentJob } from '../../domain/shipments/walk.js';
 import { combineFileEndpoints } from './combine-files.js';

@@ -1,18 +1,18 @@
-import type { Keys } from './auth/keys.js';
-import type { TokenVerifier } from './auth/tokens.js';
-import type { RenderCache } from './jsonapi/render-cache.js';
-import type { Clock } from './clock.js';
-import type { Config } from './config.js';
-import type { Scheduler } from './domain/scheduler.js';
-import type { KindRegistry } from './jsonapi/resource.js';
-import type { RequestLog } from './requestlog/log.js';
-import type { UsageRecord } from './requestlog/usage.js';
-import type { ResourceEvents, Rules } from './domain/rules.js';
-import type { Store } from './store/store.js';
-import type { TenantClocks } from './store/tenant-clocks.js';
-import type { RateLimiter } from './http/rate-limiter.js';
-import type { StartPack } from './fixtures/world.js';
-import type { ServedOperations } from './http/served-operations.js';
+import type { Keys } from '../auth/keys.js';
+import type { TokenVerifier } from '../auth/tokens.js';
+import type { RenderCache } from '../jsonapi/render-cache.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Scheduler } from '../domain/scheduler.js';
+import type { KindRegistry } from '../jsonapi/resource.js';
+import type { RequestLog } from '../requestlog/log.js';
+import type { UsageRecord } from '../requestlog/usage.js';
+import type { ResourceEvents, Rules } from '../domain/rules.js';
+import type { Store } from '../store/store.js';
+import type { TenantClocks } from '../store/tenant-clocks.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { StartPack } from '../fixtures/world.js';
+import type { ServedOperations } from './served-operations.js';
 
 /** The logging calls the sandbox makes; a pino logger fits. */
 export interface Logger {

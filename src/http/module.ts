@@ -1,6 +1,6 @@
-import type { Kind } from './http/context.js';
-import type { JobHandler } from './domain/scheduler.js';
-import type { Endpoint } from './http/endpoint.js';
+import type { Kind } from './context.js';
+import type { JobHandler } from '../domain/scheduler.js';
+import type { Endpoint } from './endpoint.js';
 
 /** One area of the sandbox: its resource kinds, its endpoints and the jobs it schedules. */
 export interface SandboxModule {
