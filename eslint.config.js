@@ -53,24 +53,6 @@ export default tseslint.config(
     },
   },
   {
-    // Every tenant has its own sandbox clock: an endpoint reads the caller's (`ctx.clock`, `ctx.rules`),
-    // or an organization's (`services.clocks.of(id)`), never the global one by accident.
-    files: ['src/resources/**/*.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "MemberExpression[object.name='services'][property.name=/^(clock|rules)$/]",
-          message: "The global clock and rules: use the caller's tenant's (ctx.clock, ctx.rules) or services.clocks.of(organizationId).",
-        },
-        {
-          selector: "MemberExpression[object.property.name='services'][property.name=/^(clock|rules)$/]",
-          message: "The global clock and rules: use the caller's tenant's (ctx.clock, ctx.rules) or services.clocks.of(organizationId).",
-        },
-      ],
-    },
-  },
-  {
     // The rules name the field a problem is about ({ attribute: 'items[2].quantity' }, { relationship:
     // 'contract.id' }); the edge (src/http/domain-errors.ts) alone turns fields into JSON pointers.
     files: ['src/domain/**/*.ts'],
