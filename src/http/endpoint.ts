@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Scope } from '../model/tenancy.js';
+import type { TableName } from '../store/tables.js';
 import type { Page } from '../jsonapi/pagination.js';
 import type { Ctx } from './context.js';
 
@@ -104,6 +105,12 @@ export interface Endpoint<P = any, Q = any, B = any> {
   rateLimit?: false | ((ctx: Ctx, input: Input<any, any, any>) => string | undefined);
   /** Hide from the OpenAPI document (only the HEAD/OPTIONS helpers use this). */
   internal?: boolean;
+  /**
+   * The table of the row the path's last parameter names, as the read and write declarations
+   * (`resources/read-endpoints.ts`, `resources/write-endpoints.ts`) know it: the isolation
+   * tests take the resource's tenant from the table's declaration instead of a list by hand.
+   */
+  table?: TableName;
   responses: Record<number, ResponseSpec>;
   handler(ctx: Ctx, input: Input<P, Q, B>): Response | Promise<Response>;
 }

@@ -73,6 +73,7 @@ export function getEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodOb
     tag: options.tag,
     auth: options.getAuth ?? options.auth,
     params: z.object({ [idName]: z.string() }),
+    table,
     include: options.getInclude ?? options.include,
     responses: { 200: { description: `The ${noun}.`, schema: schemas.document } },
     handler: (ctx, { params, include }) => {

@@ -123,6 +123,7 @@ export function writeEndpoints<T extends TableName, C extends Body, U extends Bo
       tag: options.tag,
       auth: update.auth ?? options.auth,
       params,
+      table,
       body: update.body,
       responses: responses(update, 200, schemas.document),
       include: options.include,
@@ -143,6 +144,7 @@ export function writeEndpoints<T extends TableName, C extends Body, U extends Bo
       tag: options.tag,
       auth: remove.auth ?? options.auth,
       params,
+      table,
       responses: responses(remove, 204),
       handler: async (ctx, { params: path }) => {
         const current = own(ctx, idOf(path));

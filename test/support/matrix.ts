@@ -227,14 +227,30 @@ const first =
   (store: ReadView) =>
     store.all(table).find(where)?.id;
 
-/** Every resource type a path parameter can name, classified. A new type must be added here. */
+/**
+ * The tenant types the declarations classify: an endpoint made by the read or write declarations
+ * names the table of its last path parameter, and a table a tenant owns makes its type a tenant's.
+ */
+function declaredResources(): Record<string, ResourceClass> {
+  const found: Record<string, ResourceClass> = {};
+  for (const endpoint of allEndpoints()) {
+    const param = pathParams(endpoint.path).at(-1);
+    const type = endpoint.table && param ? resourceOfParam(endpoint.path, param) : undefined;
+    if (!type || !endpoint.table) continue;
+    const { tenant } = tableDeclarations[endpoint.table];
+    if ('key' in tenant && tenant.as !== 'about' && tenant.as !== 'part') found[type] = { kind: 'tenant', table: endpoint.table };
+  }
+  return found;
+}
+
+/**
+ * Every resource type a path parameter can name, classified: the declared ones, and here by hand
+ * the types no read or write declaration names (nested, public and shared ones, and types whose
+ * owner is not their table's).
+ */
 export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
-  organizations: { kind: 'tenant', table: 'organizations' },
-  shops: { kind: 'tenant', table: 'shops' },
-  contracts: { kind: 'tenant', table: 'contracts' },
+  ...declaredResources(),
   'liability-coverages': { kind: 'tenant', table: 'liabilityCoverages' },
-  'service-rates': { kind: 'tenant', table: 'serviceRates' },
-  shipments: { kind: 'tenant', table: 'shipments' },
   'shipment-statuses': {
     kind: 'tenant',
     table: 'shipmentStatuses',
@@ -246,14 +262,11 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
     parent: { param: 'shipment_id', field: 'shipment_id' },
   },
   files: { kind: 'tenant', table: 'files' },
-  collections: { kind: 'tenant', table: 'collections' },
   'manifested-collections': {
     kind: 'tenant',
     table: 'collections',
     ownerOf: (store, row) => (store.find('manifestFiles', 'collection_id', row.id).length > 0 ? row.organization_id : undefined),
   },
-  'collection-schedules': { kind: 'tenant', table: 'collectionSchedules' },
-  manifests: { kind: 'tenant', table: 'manifests' },
   'manifest-files': {
     kind: 'tenant',
     table: 'manifestFiles',
@@ -264,12 +277,7 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
     table: 'manifestFiles',
     parent: { param: 'collection_id', field: 'collection_id' },
   },
-  hooks: { kind: 'tenant', table: 'hooks' },
-  'carrier-surcharges': { kind: 'tenant', table: 'carrierSurcharges' },
   'hook-logs': { kind: 'tenant', table: 'hookLogs' },
-  addresses: { kind: 'tenant', table: 'addresses' },
-  // The seeded zones are everyone's (no organization): only zones made through the API are a tenant's.
-  zones: { kind: 'tenant', table: 'zones' },
   logos: {
     kind: 'public',
     why: 'GET /logos/{logo_id} is auth "none" on purpose: the URL is the shop\'s logo_url, embedded as <img> in tracking pages and e-mails that send no token; ids are random UUIDs',
@@ -312,10 +320,6 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
   },
   'docs-assets': { kind: 'shared', why: 'static files of the API reference page', pick: () => 'docs.css' },
   'brand-logos': { kind: 'shared', why: 'carrier and broker logos the sandbox draws; public', pick: () => 'carrier-postnl.svg' },
-  'return-reasons': { kind: 'tenant', table: 'returnReasons' },
-  'return-questions': { kind: 'tenant', table: 'returnQuestions' },
-  'return-tags': { kind: 'tenant', table: 'returnTags' },
-  'return-methods': { kind: 'tenant', table: 'returnMethods' },
   'demo-orders': { kind: 'tenant', table: 'demoOrders' },
   // A demo order's id is its reference.
   'order-references': { kind: 'tenant', table: 'demoOrders', parent: { param: 'shop_id', field: 'shop_id' } },
