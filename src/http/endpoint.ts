@@ -106,9 +106,10 @@ export interface Endpoint<P = any, Q = any, B = any> {
   /** Hide from the OpenAPI document (only the HEAD/OPTIONS helpers use this). */
   internal?: boolean;
   /**
-   * The table of the row the path's last parameter names, as the read and write declarations
-   * (`resources/read-endpoints.ts`, `resources/write-endpoints.ts`) know it: the isolation
-   * tests take the resource's tenant from the table's declaration instead of a list by hand.
+   * The table of the rows the endpoint gets, changes or makes (the one its path's last parameter
+   * names, if any), as the read and write declarations (`resources/read-endpoints.ts`,
+   * `resources/write-endpoints.ts`) know it: the isolation tests take the resource's tenant from
+   * the table's declaration and its bodies from its examples instead of lists by hand.
    */
   table?: TableName;
   responses: Record<number, ResponseSpec>;

@@ -104,6 +104,7 @@ export function writeEndpoints<T extends TableName, C extends Body, U extends Bo
       description: create.description,
       tag: options.tag,
       auth: create.auth ?? options.auth,
+      table,
       body: create.body,
       responses: responses(create, 201, schemas.document),
       include: options.include,

@@ -15,6 +15,7 @@ import type { Capabilities, CapabilityPage } from '../../src/domain/capabilities
 import { pickupLocations } from '../../src/domain/pickup/locations.js';
 import { pickupLocationId } from '../../src/domain/pickup/location-types.js';
 import { tableDeclarations, tableNames, type Row, type StateData, type TableName } from '../../src/store/tables.js';
+import { examples, exampleIds } from '../../src/docs/examples/index.js';
 import { BASE, TEST_NOW, type Answer, type Json, type TestSandbox } from './app.js';
 import { createShipment, recipients, shipmentBody, world, type World } from './shipments.js';
 import { populateReturns, returnsValidBody, type TenantReturns } from './matrix-returns.js';
@@ -862,18 +863,6 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
       delete body.data.attributes.physical_properties;
       return body;
     }
-    case 'createCarrierSurcharge':
-      return {
-        data: {
-          type: 'carrier-surcharges',
-          attributes: { name: 'Matrix fee', fee: { amount: 10, currency: 'EUR' } },
-          relationships: {
-            carrier: {
-              data: { type: 'carriers', id: w.services.find((s: Json) => s.attributes.regions_from[0].country_code === country).relationships.carrier.data.id },
-            },
-          },
-        },
-      };
     case 'createShipmentSurcharge':
       return {
         data: {
@@ -884,8 +873,6 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
       };
     case 'updateShipmentSurcharge':
       return { data: { type: 'shipment-surcharges', id: params.shipment_surcharge_id, attributes: { name: 'Renamed by the matrix' } } };
-    case 'updateCarrierSurcharge':
-      return { data: { type: 'carrier-surcharges', id: params.carrier_surcharge_id, attributes: { name: 'Renamed by the matrix' } } };
     case 'combineFiles':
       return { data: { file_ids: [caller.fileId], page_size: 'A4' } };
     case 'voidShipment':
@@ -978,16 +965,8 @@ function accountBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params
         },
       };
     }
-    case 'createAddress':
-      return addressBody(caller.organizationId, { street_1: 'Matrixweg', street_number: 1, city: 'Matrixstad', country_code: 'NL' });
-    case 'updateAddress':
-      return { data: { type: 'addresses', id: params.address_id, attributes: { city: 'Matrixdorp' } } };
     case 'suggestAddress':
       return { data: { country_code: 'NL', postal_code: '1012 PH', street_number: 92 } };
-    case 'createZone':
-      return zoneBody('MATRIX', 'NL');
-    case 'updateZone':
-      return { data: { type: 'zones', id: params.zone_id, attributes: { name: 'Renamed by the matrix' } } };
     case 'createServiceRate': {
       const ownContract = store.get('contracts', caller.contractId)!;
       const service = store.find('services', 'carrier_id', ownContract.carrier_id)[0]!;
@@ -1015,8 +994,25 @@ function accountBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params
         },
       };
     default:
-      return returnsValidBody(store, endpoint, caller, params);
+      return returnsValidBody(store, endpoint, caller, params) ?? declaredBody(store, endpoint, caller, params);
   }
+}
+
+/**
+ * The body of a write declaration's create or update (resources/write-endpoints.ts): its example in
+ * the API reference (which test/docs-examples.test.ts sends), resolved for the caller, the row it
+ * changes being the one in the path. So a new declared resource's bodies are written once.
+ */
+function declaredBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params: Record<string, string>): Json | undefined {
+  const example = examples[endpoint.operationId];
+  if (!endpoint.table || !example) return undefined;
+  const tenant = { organizationId: caller.organizationId, clientId: caller.clientId, clientSecret: '', shopId: caller.shopId };
+  const unused = () => {
+    throw new Error(`${nameOf(endpoint)}: the example of a declared write names a public page`);
+  };
+  const ids = exampleIds(store, tenant, TEST_NOW, { publicId: unused, page: unused });
+  const last = pathParams(endpoint.path).at(-1);
+  return example({ ...ids, made: () => (last === undefined ? unused() : params[last]!) }).body as Json | undefined;
 }
 
 /** The query an endpoint with required query parameters needs to succeed; '' for the others. */
