@@ -245,13 +245,11 @@ function declaredResources(): Record<string, ResourceClass> {
 }
 
 /**
- * Every resource type a path parameter can name, classified: the declared ones, and here by hand
- * the types no read or write declaration names (nested, public and shared ones, and types whose
- * owner is not their table's).
+ * The types classified by hand: those no read or write declaration names, and those whose class is
+ * not their declaration's (nested under a parent, public, shared, or owned otherwise than their
+ * table says). A new type a declaration names needs no line here.
  */
-export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
-  ...declaredResources(),
-  'liability-coverages': { kind: 'tenant', table: 'liabilityCoverages' },
+const CLASSIFIED: Readonly<Record<string, ResourceClass>> = {
   'shipment-statuses': {
     kind: 'tenant',
     table: 'shipmentStatuses',
@@ -349,6 +347,14 @@ export const RESOURCES: Readonly<Record<string, ResourceClass>> = {
       capability(store, 'payment-page', store.all('returnPayments').find((row) => row.organization_id === organizationId && row.paid_at === undefined)?.id),
   },
 };
+
+const DECLARED = declaredResources();
+
+/** Every resource type a path parameter can name, classified. */
+export const RESOURCES: Readonly<Record<string, ResourceClass>> = { ...DECLARED, ...CLASSIFIED };
+
+/** The types classified by hand exactly as their declarations classify them: lines to drop. */
+export const classifiedTwice = (): string[] => Object.keys(CLASSIFIED).filter((type) => isDeepStrictEqual(CLASSIFIED[type], DECLARED[type]));
 
 /** The class of a path parameter of an endpoint, or an error message when it is not classified. */
 export function classify(endpoint: Endpoint, param: string): { type: string; resource: ResourceClass } | string {
