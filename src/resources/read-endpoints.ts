@@ -33,7 +33,8 @@ interface ReadOptions<T extends TableName, Q extends z.ZodObject> {
   description?: string;
 }
 
-const pascal = (words: string) => words.replace(/(^| )([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+/** `return reason` -> `ReturnReason`: a noun as it appears in an operation id. */
+export const pascal = (words: string) => words.replace(/(^| )([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 
 /** `GET /{type}`: the visible rows, filtered and paginated. */
 function listEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodObject<{}>>(options: ReadOptions<T, Q>): Endpoint {

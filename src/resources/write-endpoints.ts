@@ -8,6 +8,7 @@ import { checkIdentity } from '../jsonapi/request.js';
 import { errorDocument, type resourceSchemas } from '../jsonapi/schemas.js';
 import type { Tx } from '../store/store.js';
 import type { Row, TableName } from '../store/tables.js';
+import { pascal } from './read-endpoints.js';
 
 /** A write request's resource object, as `resourceRequest` validates it. */
 type Data = { type: string; id?: string };
@@ -63,8 +64,6 @@ export interface WriteOptions<T extends TableName, C extends Body, U extends Bod
   update: UpdateDoc<T, U>;
   delete: DeleteDoc<T>;
 }
-
-const pascal = (words: string) => words.replace(/(^| )([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 
 function responses(doc: WriteDoc, status: number, schema?: z.ZodType): Record<number, ResponseSpec> {
   const errors = Object.entries(doc.errors ?? {}).map(([code, description]) => [code, { description, schema: errorDocument }]);
