@@ -23,6 +23,7 @@ import { testSandbox, type Answer, type Json } from './support/app.js';
 import { recipients, shipmentBody } from './support/shipments.js';
 import {
   RESOURCES,
+  classifiedTwice,
   addressBody,
   answerProblems,
   classify,
@@ -100,6 +101,10 @@ describe('tenant matrix: ids in the path', () => {
     );
     expect(unknown).toEqual([]);
     expect(withTenantParams.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it('classifies by hand only the types no read or write declaration names', () => {
+    expect(classifiedTwice()).toEqual([]);
   });
 
   it.each(withTenantParams.map((endpoint) => [nameOf(endpoint), endpoint] as const))('%s answers 404/10002 for the other tenant', async (_name, endpoint) => {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Scope } from '../model/tenancy.js';
+import type { TableName } from '../store/tables.js';
 import type { Page } from '../jsonapi/pagination.js';
 import type { Ctx } from './context.js';
 
@@ -104,6 +105,13 @@ export interface Endpoint<P = any, Q = any, B = any> {
   rateLimit?: false | ((ctx: Ctx, input: Input<any, any, any>) => string | undefined);
   /** Hide from the OpenAPI document (only the HEAD/OPTIONS helpers use this). */
   internal?: boolean;
+  /**
+   * The table of the rows the endpoint gets, changes or makes (the one its path's last parameter
+   * names, if any), as the read and write declarations (`resources/read-endpoints.ts`,
+   * `resources/write-endpoints.ts`) know it: the isolation tests take the resource's tenant from
+   * the table's declaration and its bodies from its examples instead of lists by hand.
+   */
+  table?: TableName;
   responses: Record<number, ResponseSpec>;
   handler(ctx: Ctx, input: Input<P, Q, B>): Response | Promise<Response>;
 }

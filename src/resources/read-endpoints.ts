@@ -33,7 +33,8 @@ interface ReadOptions<T extends TableName, Q extends z.ZodObject> {
   description?: string;
 }
 
-const pascal = (words: string) => words.replace(/(^| )([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+/** `return reason` -> `ReturnReason`: a noun as it appears in an operation id. */
+export const pascal = (words: string) => words.replace(/(^| )([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 
 /** `GET /{type}`: the visible rows, filtered and paginated. */
 function listEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodObject<{}>>(options: ReadOptions<T, Q>): Endpoint {
@@ -73,6 +74,7 @@ export function getEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodOb
     tag: options.tag,
     auth: options.getAuth ?? options.auth,
     params: z.object({ [idName]: z.string() }),
+    table,
     include: options.getInclude ?? options.include,
     responses: { 200: { description: `The ${noun}.`, schema: schemas.document } },
     handler: (ctx, { params, include }) => {

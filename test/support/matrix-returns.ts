@@ -187,44 +187,15 @@ export function returnsValidBody(
   store: ReadView,
   endpoint: Endpoint,
   caller: Caller & { organizationId: string; returns: TenantReturns },
-  params: Record<string, string>,
+  _params: Record<string, string>,
 ): Json | undefined {
-  const shop = { data: { type: 'shops', id: caller.shopId } };
   const firstReason = store.find('returnReasons', 'organization_id', caller.organizationId)[0];
   const order = caller.returns ? store.get('demoOrders', caller.returns.orderId) : undefined;
   switch (endpoint.operationId) {
-    case 'createReturnReason':
-      return {
-        data: {
-          type: 'return-reasons',
-          attributes: {
-            code: 'matrix',
-            description: 'Matrix',
-            accepts_attachments: false,
-            requires_attachments: false,
-            accepts_comment: false,
-            requires_comment: false,
-          },
-        },
-      };
-    case 'updateReturnReason':
-      return { data: { type: 'return-reasons', id: params.return_reason_id, attributes: { description: 'Changed by the matrix' } } };
-    case 'createReturnQuestion':
-      return { data: { type: 'return-questions', attributes: { code: 'matrix', description: 'Matrix?' } } };
-    case 'updateReturnQuestion':
-      return { data: { type: 'return-questions', id: params.return_question_id, attributes: { description: 'Changed by the matrix?' } } };
     case 'addShopReturnReasons':
       return { data: { return_reason_ids: firstReason ? [firstReason.id] : [] } };
     case 'updateShopReturnReason':
       return { data: { comment: 'optional' } };
-    case 'createReturnTag':
-      return { data: { type: 'return-tags', attributes: { name: 'Matrix', color: '#123456' }, relationships: { shop } } };
-    case 'updateReturnTag':
-      return { data: { type: 'return-tags', id: params.return_tag_id, attributes: { color: '#654321' } } };
-    case 'createReturnMethod':
-      return { data: { type: 'return-methods', attributes: { return_type: 'self-shipment', title: 'Matrix' }, relationships: { shop } } };
-    case 'updateReturnMethod':
-      return { data: { type: 'return-methods', id: params.return_method_id, attributes: { title: 'Changed by the matrix' } } };
     case 'createDemoOrder':
       return demoOrderBody(caller.world.shops.find((row) => row.id === caller.shopId)!);
     case 'resolveReturnMethods':

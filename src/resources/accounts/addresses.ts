@@ -1,17 +1,14 @@
 import { z } from 'zod';
 import { principalOf, type Ctx, type Kind } from '../../http/context.js';
-import { endpoint } from '../../http/endpoint.js';
 import { csvIds } from '../../http/params.js';
-import { jsonApi } from '../../http/respond.js';
-import { resourceDocument } from '../../jsonapi/document.js';
-import { ApiError } from '../../jsonapi/errors.js';
-import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../../jsonapi/request.js';
+import { relatedId, resourceRequest, toOneRef, unknownRelated } from '../../jsonapi/request.js';
 import { linkTo } from '../../jsonapi/resource.js';
-import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
+import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { addressBookAttributes, type AddressRecord } from '../../model/address-book.js';
 import { address } from '../../model/common.js';
 import { findOr404 } from '../lookup.js';
 import { readEndpoints } from '../read-endpoints.js';
+import { writeEndpoints } from '../write-endpoints.js';
 
 /** A client sees and changes only its own organization's address book. */
 const visible = (ctx: Ctx, row: AddressRecord): boolean => row.organization_id === ctx.principal?.organizationId;
@@ -76,7 +73,6 @@ const query = z.object({
 });
 
 const manage = { anyOf: ['organizations.manage'] } as const;
-const params = z.object({ address_id: z.string() });
 
 export const addressEndpoints = [
   ...readEndpoints({
@@ -105,73 +101,38 @@ export const addressEndpoints = [
       );
     },
   }),
-  endpoint({
-    method: 'post',
-    path: '/addresses',
-    operationId: 'createAddress',
-    summary: 'Add an address to the address book',
-    description:
-      " Validated like a shipment's addresses (street_1, city and an ISO 3166-1 country_code are required); `relationships.organization` must be the caller's own.",
+  ...writeEndpoints({
+    kind: addressKind,
+    table: 'addresses',
     tag: 'Addresses',
+    noun: 'address',
     auth: manage,
-    body: createRequest,
-    responses: {
-      201: { description: 'The new address; `Location` holds its URL.', schema: schemas.document },
-      409: { description: 'The body `type` is not `addresses` (10007).', schema: errorDocument },
-      422: { description: "The organization is not the caller's (10008).", schema: errorDocument },
+    schemas,
+    own: (ctx, id) => findOr404(ctx, 'addresses', 'addresses', id, (row) => visible(ctx, row)),
+    create: {
+      summary: 'Add an address to the address book',
+      description:
+        " Validated like a shipment's addresses (street_1, city and an ISO 3166-1 country_code are required); `relationships.organization` must be the caller's own.",
+      body: createRequest,
+      answer: 'The new address; `Location` holds its URL.',
+      errors: { 409: 'The body `type` is not `addresses` (10007).', 422: "The organization is not the caller's (10008)." },
+      insert: (tx, ctx, { attributes, relationships }) => {
+        ownOrganization(ctx, relationships.organization, true);
+        return tx.insert('addresses', { ...attributes, id: tx.newId(), organization_id: principalOf(ctx).organizationId, created_at: ctx.clock.now() });
+      },
     },
-    handler: async (ctx, { body }) => {
-      checkIdentity(body.data, 'addresses');
-      ownOrganization(ctx, body.data.relationships.organization, true);
-      const organizationId = principalOf(ctx).organizationId;
-      const now = ctx.clock.now();
-      const row = await ctx.store.transact((tx) =>
-        tx.insert('addresses', { ...body.data.attributes, id: tx.newId(), organization_id: organizationId, created_at: now }),
-      );
-      return jsonApi(resourceDocument(ctx, addressKind, row), 201, { location: ctx.url(addressKind.self(row)) });
+    update: {
+      summary: 'Change an address of the address book',
+      description: ' Only the fields sent change; `null` removes an optional one.',
+      body: updateRequest,
+      answer: 'The whole updated address.',
+      errors: { 409: 'The body `type` or `id` does not match (10007).', 422: 'Another organization (10008).' },
+      change: (tx, ctx, row, { attributes, relationships }) => {
+        ownOrganization(ctx, relationships?.organization, false);
+        const changes = Object.fromEntries(Object.entries(attributes).map(([key, value]) => [key, value ?? undefined])) as Partial<AddressRecord>;
+        return tx.update('addresses', row.id, changes);
+      },
     },
-  }),
-  endpoint({
-    method: 'patch',
-    path: '/addresses/{address_id}',
-    operationId: 'updateAddress',
-    summary: 'Change an address of the address book',
-    description: ' Only the fields sent change; `null` removes an optional one.',
-    tag: 'Addresses',
-    auth: manage,
-    params,
-    body: updateRequest,
-    responses: {
-      200: { description: 'The whole updated address.', schema: schemas.document },
-      409: { description: 'The body `type` or `id` does not match (10007).', schema: errorDocument },
-      422: { description: 'Another organization (10008).', schema: errorDocument },
-    },
-    handler: async (ctx, { params, body }) => {
-      const current = findOr404(ctx, 'addresses', 'addresses', params.address_id, (row) => visible(ctx, row));
-      checkIdentity(body.data, 'addresses', current.id);
-      ownOrganization(ctx, body.data.relationships?.organization, false);
-      const changes = Object.fromEntries(Object.entries(body.data.attributes).map(([key, value]) => [key, value ?? undefined])) as Partial<AddressRecord>;
-      const row = await ctx.store.transact((tx) => {
-        if (!tx.get('addresses', current.id)) throw ApiError.notFound('addresses', current.id);
-        return tx.update('addresses', current.id, changes);
-      });
-      return jsonApi(resourceDocument(ctx, addressKind, row));
-    },
-  }),
-  endpoint({
-    method: 'delete',
-    path: '/addresses/{address_id}',
-    operationId: 'deleteAddress',
-    summary: 'Remove an address from the address book',
-    description: '',
-    tag: 'Addresses',
-    auth: manage,
-    params,
-    responses: { 204: { description: 'Removed.' } },
-    handler: async (ctx, { params }) => {
-      const row = findOr404(ctx, 'addresses', 'addresses', params.address_id, (candidate) => visible(ctx, candidate));
-      await ctx.store.transact((tx) => tx.remove('addresses', row.id));
-      return new Response(null, { status: 204 });
-    },
+    delete: { summary: 'Remove an address from the address book', description: '', answer: 'Removed.' },
   }),
 ];

@@ -1,18 +1,16 @@
 import { z } from 'zod';
 import { createCarrierSurcharge, updateCarrierSurcharge } from '../../domain/carrier-surcharges.js';
 import type { Ctx, Kind } from '../../http/context.js';
-import { endpoint } from '../../http/endpoint.js';
 import { csvIds } from '../../http/params.js';
-import { jsonApi } from '../../http/respond.js';
-import { resourceDocument } from '../../jsonapi/document.js';
 import { linkTo } from '../../jsonapi/resource.js';
-import { checkIdentity, relatedId, resourceRequest, toOneRef } from '../../jsonapi/request.js';
-import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
+import { relatedId, resourceRequest, toOneRef } from '../../jsonapi/request.js';
+import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { carrierSurchargeAttributes, type CarrierSurchargeRecord } from '../../model/carrier-surcharge.js';
 import { price } from '../../model/common.js';
 import { carrierSurchargeIncludes } from '../include-paths.js';
 import { findOr404 } from '../lookup.js';
 import { readEndpoints } from '../read-endpoints.js';
+import { writeEndpoints } from '../write-endpoints.js';
 
 // Production's scope: carrier surcharges are the finance department's.
 const manage = { anyOf: ['finance.manage'] } as const;
@@ -52,7 +50,6 @@ const updateRequest = resourceRequest({
   relationships: z.object({ carrier: toOneRef.optional() }).optional(),
 });
 
-const params = z.object({ carrier_surcharge_id: z.string() });
 const what =
   "A carrier surcharge is a fee of your organization on the shipments of one carrier (one you have a contract with): every shipment priced afterwards (created, changed, or registered in the request) on a contract of that carrier, in the fee's currency, carries it as a shipment surcharge, added to its price. Shipments priced before keep what they were charged.";
 
@@ -72,68 +69,48 @@ export const carrierSurchargeEndpoints = [
     filter: (_ctx, rows, q) => rows.filter((row) => !q['filter[carrier]'] || q['filter[carrier]'].includes(row.carrier_id)),
     description: `${what}`,
   }),
-  endpoint({
-    method: 'post',
-    path: '/carrier-surcharges',
-    operationId: 'createCarrierSurcharge',
-    summary: 'Add a carrier surcharge',
-    description: `${what} A carrier you have no contract with is 422.`,
+  ...writeEndpoints({
+    kind: carrierSurchargeKind,
+    table: 'carrierSurcharges',
     tag: 'Carrier surcharges',
+    noun: 'carrier surcharge',
     auth: manage,
-    body: createRequest,
-    responses: {
-      201: { description: 'The new carrier surcharge.', schema: schemas.document },
-      409: { description: 'The body `type` is not `carrier-surcharges` (10007).', schema: errorDocument },
-      422: { description: 'An unknown carrier, or one you have no contract with (10008).', schema: errorDocument },
-    },
+    schemas,
     include: carrierSurchargeIncludes,
-    handler: async (ctx, { body, include }) => {
-      checkIdentity(body.data, 'carrier-surcharges');
-      const { attributes, relationships } = body.data;
-      const carrierId = relatedId(relationships.carrier, 'carrier', ['carriers'])!;
-      const row = await ctx.store.transact((tx) => createCarrierSurcharge(tx, ctx, { ...attributes, carrierId }));
-      return jsonApi(resourceDocument(ctx, carrierSurchargeKind, row, include), 201, { location: ctx.url(carrierSurchargeKind.self(row)) });
+    own: (ctx, id) => findOr404(ctx, 'carrierSurcharges', 'carrier-surcharges', id, (row) => visible(ctx, row)),
+    create: {
+      summary: 'Add a carrier surcharge',
+      description: `${what} A carrier you have no contract with is 422.`,
+      body: createRequest,
+      answer: 'The new carrier surcharge.',
+      errors: {
+        409: 'The body `type` is not `carrier-surcharges` (10007).',
+        422: 'An unknown carrier, or one you have no contract with (10008).',
+      },
+      insert: (tx, ctx, { attributes, relationships }) => {
+        const carrierId = relatedId(relationships.carrier, 'carrier', ['carriers'])!;
+        return createCarrierSurcharge(tx, ctx, { ...attributes, carrierId });
+      },
     },
-  }),
-  endpoint({
-    method: 'patch',
-    path: '/carrier-surcharges/{carrier_surcharge_id}',
-    operationId: 'updateCarrierSurcharge',
-    summary: 'Change a carrier surcharge',
-    description: `Send only what changes (\`description: null\` removes it). The change applies to shipments priced from now on.`,
-    tag: 'Carrier surcharges',
-    auth: manage,
-    params,
-    body: updateRequest,
-    responses: {
-      200: { description: 'The whole carrier surcharge.', schema: schemas.document },
-      409: { description: 'The body `type` or `id` does not match (10007).', schema: errorDocument },
-      422: { description: 'An unknown carrier, or one you have no contract with (10008).', schema: errorDocument },
+    update: {
+      summary: 'Change a carrier surcharge',
+      description: `Send only what changes (\`description: null\` removes it). The change applies to shipments priced from now on.`,
+      body: updateRequest,
+      answer: 'The whole carrier surcharge.',
+      errors: {
+        409: 'The body `type` or `id` does not match (10007).',
+        422: 'An unknown carrier, or one you have no contract with (10008).',
+      },
+      change: (tx, ctx, current, { attributes, relationships }) => {
+        const carrier = relationships?.carrier;
+        const carrierId = carrier ? relatedId(carrier, 'carrier', ['carriers']) : undefined;
+        return updateCarrierSurcharge(tx, ctx, current, { ...attributes, carrierId });
+      },
     },
-    include: carrierSurchargeIncludes,
-    handler: async (ctx, { params: path, body, include }) => {
-      const current = findOr404(ctx, 'carrierSurcharges', 'carrier-surcharges', path.carrier_surcharge_id, (row) => visible(ctx, row));
-      checkIdentity(body.data, 'carrier-surcharges', current.id);
-      const carrier = body.data.relationships?.carrier;
-      const carrierId = carrier ? relatedId(carrier, 'carrier', ['carriers']) : undefined;
-      const row = await ctx.store.transact((tx) => updateCarrierSurcharge(tx, ctx, current, { ...body.data.attributes, carrierId }));
-      return jsonApi(resourceDocument(ctx, carrierSurchargeKind, row, include));
-    },
-  }),
-  endpoint({
-    method: 'delete',
-    path: '/carrier-surcharges/{carrier_surcharge_id}',
-    operationId: 'deleteCarrierSurcharge',
-    summary: 'Remove a carrier surcharge',
-    description: 'Shipments priced from now on no longer carry it; those priced before keep their shipment surcharge.',
-    tag: 'Carrier surcharges',
-    auth: manage,
-    params,
-    responses: { 204: { description: 'Removed.' } },
-    handler: async (ctx, { params: path }) => {
-      const current = findOr404(ctx, 'carrierSurcharges', 'carrier-surcharges', path.carrier_surcharge_id, (row) => visible(ctx, row));
-      await ctx.store.transact((tx) => tx.remove('carrierSurcharges', current.id));
-      return new Response(null, { status: 204 });
+    delete: {
+      summary: 'Remove a carrier surcharge',
+      description: 'Shipments priced from now on no longer carry it; those priced before keep their shipment surcharge.',
+      answer: 'Removed.',
     },
   }),
 ];

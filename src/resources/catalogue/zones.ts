@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { principalOf, type Ctx, type Kind } from '../../http/context.js';
-import { endpoint } from '../../http/endpoint.js';
-import { jsonApi } from '../../http/respond.js';
-import { resourceDocument } from '../../jsonapi/document.js';
 import { ApiError } from '../../jsonapi/errors.js';
-import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
-import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
+import { resourceRequest } from '../../jsonapi/request.js';
+import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { countryCode } from '../../model/common.js';
 import { stateCode, zoneAttributes, type ZoneRecord } from '../../model/zone.js';
 import { findOr404 } from '../lookup.js';
 import { readEndpoints } from '../read-endpoints.js';
+import { writeEndpoints } from '../write-endpoints.js';
 
 /** Seeded zones (the routes of the catalogue) are everyone's; a zone made through the API is its organization's. */
 const zoneVisible = (ctx: Ctx, row: ZoneRecord): boolean => row.organization_id === undefined || row.organization_id === ctx.principal?.organizationId;
@@ -99,7 +97,6 @@ const query = z.object({
 });
 const manage = { anyOf: ['zones.manage'] } as const;
 const read = { anyOf: ['contracts.manage', 'zones.manage'] } as const;
-const params = z.object({ zone_id: z.string() });
 
 export const zoneEndpoints = [
   ...readEndpoints({
@@ -122,73 +119,47 @@ export const zoneEndpoints = [
       );
     },
   }),
-  endpoint({
-    method: 'post',
-    path: '/zones',
-    operationId: 'createZone',
-    summary: 'Create a zone',
-    description: `A group of countries, optionally narrowed to subdivisions (\`state_codes\`) and postal codes (\`postal_code\`, a regular expression); the zone is the caller's organization's. \`code\` is unique among the zones it sees.`,
+  ...writeEndpoints({
+    kind: zoneKind,
+    table: 'zones',
     tag: 'Zones',
+    noun: 'zone',
     auth: manage,
-    body: createRequest,
-    responses: {
-      201: { description: 'The new zone; `Location` holds its URL.', schema: schemas.document },
-      409: { description: 'The body `type` is not `zones` (10007).', schema: errorDocument },
-      422: { description: 'The code is taken (10008).', schema: errorDocument },
+    schemas,
+    own: ownZone,
+    create: {
+      summary: 'Create a zone',
+      description: `A group of countries, optionally narrowed to subdivisions (\`state_codes\`) and postal codes (\`postal_code\`, a regular expression); the zone is the caller's organization's. \`code\` is unique among the zones it sees.`,
+      body: createRequest,
+      answer: 'The new zone; `Location` holds its URL.',
+      errors: { 409: 'The body `type` is not `zones` (10007).', 422: 'The code is taken (10008).' },
+      insert: (tx, ctx, { attributes }) => {
+        checkCode(ctx, attributes.code);
+        const { name, code, country_codes } = attributes;
+        const organization_id = principalOf(ctx).organizationId;
+        return tx.insert('zones', { ...changesOf(attributes), name, code, country_codes, id: tx.newId(), organization_id, created_at: ctx.clock.now() });
+      },
     },
-    handler: async (ctx, { body }) => {
-      checkIdentity(body.data, 'zones');
-      checkCode(ctx, body.data.attributes.code);
-      const organizationId = principalOf(ctx).organizationId;
-      const now = ctx.clock.now();
-      const { name, code, country_codes } = body.data.attributes;
-      const row = await ctx.store.transact((tx) =>
-        tx.insert('zones', { ...changesOf(body.data.attributes), name, code, country_codes, id: tx.newId(), organization_id: organizationId, created_at: now }),
-      );
-      return jsonApi(resourceDocument(ctx, zoneKind, row), 201, { location: ctx.url(zoneKind.self(row)) });
+    update: {
+      summary: 'Change a zone',
+      description: `Only the caller's own zones; the sandbox's zones answer 403 (10013). Only the attributes sent change; \`null\` removes an optional one.`,
+      body: updateRequest,
+      answer: 'The whole updated zone.',
+      errors: {
+        403: "One of the sandbox's zones (10013).",
+        409: 'The body `type` or `id` does not match (10007).',
+        422: 'The code is taken (10008).',
+      },
+      change: (tx, ctx, zone, { attributes }) => {
+        checkCode(ctx, attributes.code, zone.id);
+        return tx.update('zones', zone.id, changesOf(attributes));
+      },
     },
-  }),
-  endpoint({
-    method: 'patch',
-    path: '/zones/{zone_id}',
-    operationId: 'updateZone',
-    summary: 'Change a zone',
-    description: `Only the caller's own zones; the sandbox's zones answer 403 (10013). Only the attributes sent change; \`null\` removes an optional one.`,
-    tag: 'Zones',
-    auth: manage,
-    params,
-    body: updateRequest,
-    responses: {
-      200: { description: 'The whole updated zone.', schema: schemas.document },
-      403: { description: "One of the sandbox's zones (10013).", schema: errorDocument },
-      409: { description: 'The body `type` or `id` does not match (10007).', schema: errorDocument },
-      422: { description: 'The code is taken (10008).', schema: errorDocument },
-    },
-    handler: async (ctx, { params, body }) => {
-      const zone = ownZone(ctx, params.zone_id);
-      checkIdentity(body.data, 'zones', zone.id);
-      checkCode(ctx, body.data.attributes.code, zone.id);
-      const row = await ctx.store.transact((tx) => tx.update('zones', zone.id, changesOf(body.data.attributes)));
-      return jsonApi(resourceDocument(ctx, zoneKind, row));
-    },
-  }),
-  endpoint({
-    method: 'delete',
-    path: '/zones/{zone_id}',
-    operationId: 'deleteZone',
-    summary: 'Delete a zone',
-    description: `Only the caller's own zones; the sandbox's zones answer 403 (10013).`,
-    tag: 'Zones',
-    auth: manage,
-    params,
-    responses: {
-      204: { description: 'Deleted.' },
-      403: { description: "One of the sandbox's zones (10013).", schema: errorDocument },
-    },
-    handler: async (ctx, { params }) => {
-      const zone = ownZone(ctx, params.zone_id);
-      await ctx.store.transact((tx) => tx.remove('zones', zone.id));
-      return new Response(null, { status: 204 });
+    delete: {
+      summary: 'Delete a zone',
+      description: `Only the caller's own zones; the sandbox's zones answer 403 (10013).`,
+      answer: 'Deleted.',
+      errors: { 403: "One of the sandbox's zones (10013)." },
     },
   }),
 ];

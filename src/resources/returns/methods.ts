@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { organizationOf } from '../../domain/returns/access.js';
 import { createMethod, deleteMethod, methodOr404, updateMethod, type MethodInput } from '../../domain/returns/methods.js';
 import { endpoint } from '../../http/endpoint.js';
+import { writeEndpoints } from '../write-endpoints.js';
 import { csvIds } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
-import { checkIdentity, relatedId, resourceRequest, toManyRef, toOneRef, type ToOneRef } from '../../jsonapi/request.js';
+import { relatedId, resourceRequest, toManyRef, toOneRef, type ToOneRef } from '../../jsonapi/request.js';
 import { ApiError } from '../../jsonapi/errors.js';
-import { errorDocument } from '../../jsonapi/schemas.js';
 import { returnMethodAttributes } from '../../model/returns/config.js';
 import { returnMethodIncludes } from '../include-paths.js';
 import { readOnly, returnsScope } from './common.js';
@@ -87,29 +87,6 @@ export const methodEndpoints = [
       return jsonApi(collectionDocument(ctx, returnMethodKind, rows, page, include));
     },
   }),
-  endpoint({
-    method: 'post',
-    path: '/returns/v1/return-methods',
-    operationId: 'createReturnMethod',
-    summary: 'Create a return method',
-    description:
-      "A `shipment` method needs a service and a contract (an active one the caller can use, of the same carrier, with a rate for the service) whose service delivers to the return address (the method's `address`, else the shop's return address); service options must be offered by that rate. `country_codes` limits the consumer countries. Recovery service and contract are checked the same way.",
-    tag: TAG,
-    auth: returnsScope,
-    body: createRequest,
-    responses: {
-      201: { description: 'The new method.', schema: methodSchemas.document },
-      409: { description: 'The body type is not return-methods (10007).', schema: errorDocument },
-      422: { description: 'Each rule the method breaks (10008), at its pointer.', schema: errorDocument },
-    },
-    include: returnMethodIncludes,
-    handler: async (ctx, { body, include }) => {
-      checkIdentity(body.data, 'return-methods');
-      const input = { service_option_ids: [], ...fields(body.data.attributes, body.data.relationships) } as MethodInput;
-      const row = await ctx.store.transact((tx) => createMethod(tx, ctx, input));
-      return jsonApi(resourceDocument(ctx, returnMethodKind, row, include), 201, { location: ctx.url(returnMethodKind.self(row)) });
-    },
-  }),
   resolveEndpoint,
   endpoint({
     method: 'get',
@@ -124,45 +101,42 @@ export const methodEndpoints = [
     responses: { 200: { description: 'The method.', schema: methodSchemas.document } },
     handler: (ctx, { params: path, include }) => jsonApi(resourceDocument(ctx, returnMethodKind, methodOr404(ctx, path.return_method_id), include)),
   }),
-  endpoint({
-    method: 'patch',
-    path: '/returns/v1/return-methods/{return_method_id}',
-    operationId: 'updateReturnMethod',
-    summary: 'Change a return method',
-    description: 'Send only what changes; the whole method is checked again as on create. Returns already made keep their shipments.',
+  ...writeEndpoints({
+    kind: returnMethodKind,
+    table: 'returnMethods',
     tag: TAG,
+    noun: 'return method',
+    path: '/returns/v1/return-methods',
     auth: returnsScope,
-    params,
-    body: updateRequest,
-    responses: {
-      200: { description: 'The whole method.', schema: methodSchemas.document },
-      409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
-      422: { description: 'Each rule the changed method breaks (10008).', schema: errorDocument },
-    },
+    schemas: methodSchemas,
     include: returnMethodIncludes,
-    handler: async (ctx, { params: path, body, include }) => {
-      const current = methodOr404(ctx, path.return_method_id);
-      checkIdentity(body.data, 'return-methods', current.id);
-      const { shop: _shop, ...rels } = body.data.relationships ?? {};
-      const changes = fields(body.data.attributes ?? {}, rels);
-      const row = await ctx.store.transact((tx) => updateMethod(tx, ctx, current, changes));
-      return jsonApi(resourceDocument(ctx, returnMethodKind, row, include));
+    own: methodOr404,
+    create: {
+      summary: 'Create a return method',
+      description:
+        "A `shipment` method needs a service and a contract (an active one the caller can use, of the same carrier, with a rate for the service) whose service delivers to the return address (the method's `address`, else the shop's return address); service options must be offered by that rate. `country_codes` limits the consumer countries. Recovery service and contract are checked the same way.",
+      body: createRequest,
+      answer: 'The new method.',
+      errors: { 409: 'The body type is not return-methods (10007).', 422: 'Each rule the method breaks (10008), at its pointer.' },
+      insert: (tx, ctx, { attributes, relationships }) =>
+        createMethod(tx, ctx, { service_option_ids: [], ...fields(attributes, relationships) } as MethodInput),
     },
-  }),
-  endpoint({
-    method: 'delete',
-    path: '/returns/v1/return-methods/{return_method_id}',
-    operationId: 'deleteReturnMethod',
-    summary: 'Delete a return method',
-    description: 'Consumers can no longer choose it; returns made with it keep it.',
-    tag: TAG,
-    auth: returnsScope,
-    params,
-    responses: { 204: { description: 'Deleted.' } },
-    handler: async (ctx, { params: path }) => {
-      const method = methodOr404(ctx, path.return_method_id);
-      await ctx.store.transact((tx) => deleteMethod(tx, ctx, method));
-      return new Response(null, { status: 204 });
+    update: {
+      summary: 'Change a return method',
+      description: 'Send only what changes; the whole method is checked again as on create. Returns already made keep their shipments.',
+      body: updateRequest,
+      answer: 'The whole method.',
+      errors: { 409: 'The body type or id does not match (10007).', 422: 'Each rule the changed method breaks (10008).' },
+      change: (tx, ctx, current, { attributes, relationships }) => {
+        const { shop: _shop, ...rels } = relationships ?? {};
+        return updateMethod(tx, ctx, current, fields(attributes ?? {}, rels));
+      },
+    },
+    delete: {
+      summary: 'Delete a return method',
+      description: 'Consumers can no longer choose it; returns made with it keep it.',
+      answer: 'Deleted.',
+      remove: (tx, ctx, method) => deleteMethod(tx, ctx, method),
     },
   }),
 ];

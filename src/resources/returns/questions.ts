@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { ownOr404, organizationOf } from '../../domain/returns/access.js';
 import { createQuestion, deleteQuestion, updateQuestion } from '../../domain/returns/reasons.js';
 import { endpoint } from '../../http/endpoint.js';
+import { writeEndpoints } from '../write-endpoints.js';
 import { jsonApi } from '../../http/respond.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
-import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
-import { errorDocument } from '../../jsonapi/schemas.js';
+import { resourceRequest } from '../../jsonapi/request.js';
 import { answerTypes, returnQuestionAttributes } from '../../model/returns/config.js';
 import { LANGUAGE_NOTE, acceptLanguage, languageHeader, questionsRead, questionsWrite, readOnly } from './common.js';
 import { questionKind, questionSchemas } from './config-kinds.js';
@@ -43,27 +43,6 @@ export const questionEndpoints = [
     },
   }),
   endpoint({
-    method: 'post',
-    path: '/returns/v1/questions',
-    operationId: 'createReturnQuestion',
-    summary: 'Create a return question',
-    description:
-      'A question a shop can ask with a reason (`PATCH /returns/v1/shops/{shop_id}/reasons/{return_reason_id}`), answered with text or yes/no (`answer_type`). `description` is a text or one per locale (`{"en-GB": "...", "nl-NL": "..."}`). Codes are unique in the organization.',
-    tag: TAG,
-    auth: questionsWrite,
-    body: createRequest,
-    responses: {
-      201: { description: 'The new question.', schema: questionSchemas.document },
-      409: { description: 'The body type is not return-questions (10007).', schema: errorDocument },
-      422: { description: 'A code in use (10008).', schema: errorDocument },
-    },
-    handler: async (ctx, { body }) => {
-      checkIdentity(body.data, 'return-questions');
-      const row = await ctx.store.transact((tx) => createQuestion(tx, ctx, body.data.attributes));
-      return jsonApi(resourceDocument(ctx, questionKind(undefined), row), 201, { location: ctx.url(`/returns/v1/questions/${row.id}`) });
-    },
-  }),
-  endpoint({
     method: 'get',
     path: '/returns/v1/questions/{return_question_id}',
     operationId: 'getReturnQuestion',
@@ -83,43 +62,40 @@ export const questionEndpoints = [
         ),
       ),
   }),
-  endpoint({
-    method: 'patch',
-    path: '/returns/v1/questions/{return_question_id}',
-    operationId: 'updateReturnQuestion',
-    summary: 'Change a return question',
-    description: 'Send only what changes. A new code is carried into the shops that ask the question; returns already made keep the question as it was.',
+  ...writeEndpoints({
+    kind: questionKind(undefined),
+    table: 'returnQuestions',
     tag: TAG,
+    noun: 'return question',
+    path: '/returns/v1/questions',
     auth: questionsWrite,
-    params,
-    body: updateRequest,
-    responses: {
-      200: { description: 'The whole question.', schema: questionSchemas.document },
-      409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
-      422: { description: 'A code in use (10008).', schema: errorDocument },
+    schemas: questionSchemas,
+    own: (ctx, id) => ownOr404(ctx, 'returnQuestions', 'return-questions', id),
+    create: {
+      summary: 'Create a return question',
+      description:
+        'A question a shop can ask with a reason (`PATCH /returns/v1/shops/{shop_id}/reasons/{return_reason_id}`), answered with text or yes/no (`answer_type`). `description` is a text or one per locale (`{"en-GB": "...", "nl-NL": "..."}`). Codes are unique in the organization.',
+      body: createRequest,
+      answer: 'The new question.',
+      errors: { 409: 'The body type is not return-questions (10007).', 422: 'A code in use (10008).' },
+      insert: (tx, ctx, { attributes }) => createQuestion(tx, ctx, attributes),
     },
-    handler: async (ctx, { params: path, body }) => {
-      const current = ownOr404(ctx, 'returnQuestions', 'return-questions', path.return_question_id);
-      checkIdentity(body.data, 'return-questions', path.return_question_id);
-      const { created_at: _ignored, ...changes } = body.data.attributes ?? {};
-      const row = await ctx.store.transact((tx) => updateQuestion(tx, current, changes));
-      return jsonApi(resourceDocument(ctx, questionKind(undefined), row));
+    update: {
+      summary: 'Change a return question',
+      description: 'Send only what changes. A new code is carried into the shops that ask the question; returns already made keep the question as it was.',
+      body: updateRequest,
+      answer: 'The whole question.',
+      errors: { 409: 'The body type or id does not match (10007).', 422: 'A code in use (10008).' },
+      change: (tx, _ctx, current, { attributes }) => {
+        const { created_at: _ignored, ...changes } = attributes ?? {};
+        return updateQuestion(tx, current, changes);
+      },
     },
-  }),
-  endpoint({
-    method: 'delete',
-    path: '/returns/v1/questions/{return_question_id}',
-    operationId: 'deleteReturnQuestion',
-    summary: 'Delete a return question',
-    description: 'Shops stop asking it; returns already made keep the answers given.',
-    tag: TAG,
-    auth: questionsWrite,
-    params,
-    responses: { 204: { description: 'Deleted.' } },
-    handler: async (ctx, { params: path }) => {
-      const current = ownOr404(ctx, 'returnQuestions', 'return-questions', path.return_question_id);
-      await ctx.store.transact((tx) => deleteQuestion(tx, current));
-      return new Response(null, { status: 204 });
+    delete: {
+      summary: 'Delete a return question',
+      description: 'Shops stop asking it; returns already made keep the answers given.',
+      answer: 'Deleted.',
+      remove: (tx, _ctx, current) => deleteQuestion(tx, current),
     },
   }),
 ];

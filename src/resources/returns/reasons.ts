@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { ownOr404, organizationOf } from '../../domain/returns/access.js';
 import { createReason, deleteReason, hasAnyTag, updateReason } from '../../domain/returns/reasons.js';
 import { endpoint } from '../../http/endpoint.js';
+import { writeEndpoints } from '../write-endpoints.js';
 import { csvStrings } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
-import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
-import { errorDocument } from '../../jsonapi/schemas.js';
+import { resourceRequest } from '../../jsonapi/request.js';
 import { returnReasonAttributes } from '../../model/returns/config.js';
 import { LANGUAGE_NOTE, acceptLanguage, languageHeader, reasonsRead, reasonsWrite, readOnly } from './common.js';
 import { reasonKind, reasonSchemas } from './config-kinds.js';
@@ -46,27 +46,6 @@ export const reasonEndpoints = [
     },
   }),
   endpoint({
-    method: 'post',
-    path: '/returns/v1/reasons',
-    operationId: 'createReturnReason',
-    summary: 'Create a return reason',
-    description:
-      'A reason consumers can give, with whether it accepts or requires a comment and photos. `description` is a text or one per locale (`{"en-GB": "...", "nl-NL": "..."}`). Codes are unique in the organization.',
-    tag: TAG,
-    auth: reasonsWrite,
-    body: createRequest,
-    responses: {
-      201: { description: 'The new reason.', schema: reasonSchemas.document },
-      409: { description: 'The body type is not return-reasons (10007).', schema: errorDocument },
-      422: { description: 'A code in use, or a requirement without acceptance (10008).', schema: errorDocument },
-    },
-    handler: async (ctx, { body }) => {
-      checkIdentity(body.data, 'return-reasons');
-      const row = await ctx.store.transact((tx) => createReason(tx, ctx, body.data.attributes));
-      return jsonApi(resourceDocument(ctx, reasonKind(undefined), row), 201, { location: ctx.url(`/returns/v1/reasons/${row.id}`) });
-    },
-  }),
-  endpoint({
     method: 'get',
     path: '/returns/v1/reasons/{return_reason_id}',
     operationId: 'getReturnReason',
@@ -82,43 +61,40 @@ export const reasonEndpoints = [
         resourceDocument(ctx, reasonKind(acceptLanguage(headers['Accept-Language'])), ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id)),
       ),
   }),
-  endpoint({
-    method: 'patch',
-    path: '/returns/v1/reasons/{return_reason_id}',
-    operationId: 'updateReturnReason',
-    summary: 'Change a return reason',
-    description: 'Send only what changes. Returns already made keep the reason as it was.',
+  ...writeEndpoints({
+    kind: reasonKind(undefined),
+    table: 'returnReasons',
     tag: TAG,
+    noun: 'return reason',
+    path: '/returns/v1/reasons',
     auth: reasonsWrite,
-    params,
-    body: updateRequest,
-    responses: {
-      200: { description: 'The whole reason.', schema: reasonSchemas.document },
-      409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
-      422: { description: 'A code in use, or a requirement without acceptance (10008).', schema: errorDocument },
+    schemas: reasonSchemas,
+    own: (ctx, id) => ownOr404(ctx, 'returnReasons', 'return-reasons', id),
+    create: {
+      summary: 'Create a return reason',
+      description:
+        'A reason consumers can give, with whether it accepts or requires a comment and photos. `description` is a text or one per locale (`{"en-GB": "...", "nl-NL": "..."}`). Codes are unique in the organization.',
+      body: createRequest,
+      answer: 'The new reason.',
+      errors: { 409: 'The body type is not return-reasons (10007).', 422: 'A code in use, or a requirement without acceptance (10008).' },
+      insert: (tx, ctx, { attributes }) => createReason(tx, ctx, attributes),
     },
-    handler: async (ctx, { params: path, body }) => {
-      const current = ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id);
-      checkIdentity(body.data, 'return-reasons', path.return_reason_id);
-      const { created_at: _ignored, ...changes } = body.data.attributes ?? {};
-      const row = await ctx.store.transact((tx) => updateReason(tx, current, changes));
-      return jsonApi(resourceDocument(ctx, reasonKind(undefined), row));
+    update: {
+      summary: 'Change a return reason',
+      description: 'Send only what changes. Returns already made keep the reason as it was.',
+      body: updateRequest,
+      answer: 'The whole reason.',
+      errors: { 409: 'The body type or id does not match (10007).', 422: 'A code in use, or a requirement without acceptance (10008).' },
+      change: (tx, _ctx, current, { attributes }) => {
+        const { created_at: _ignored, ...changes } = attributes ?? {};
+        return updateReason(tx, current, changes);
+      },
     },
-  }),
-  endpoint({
-    method: 'delete',
-    path: '/returns/v1/reasons/{return_reason_id}',
-    operationId: 'deleteReturnReason',
-    summary: 'Delete a return reason',
-    description: 'Shops stop offering it; returns already made keep it as the consumer gave it.',
-    tag: TAG,
-    auth: reasonsWrite,
-    params,
-    responses: { 204: { description: 'Deleted.' } },
-    handler: async (ctx, { params: path }) => {
-      const current = ownOr404(ctx, 'returnReasons', 'return-reasons', path.return_reason_id);
-      await ctx.store.transact((tx) => deleteReason(tx, current));
-      return new Response(null, { status: 204 });
+    delete: {
+      summary: 'Delete a return reason',
+      description: 'Shops stop offering it; returns already made keep it as the consumer gave it.',
+      answer: 'Deleted.',
+      remove: (tx, _ctx, current) => deleteReason(tx, current),
     },
   }),
 ];

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { organizationOf, ownOr404, ownShop } from '../../domain/returns/access.js';
 import { createTag, deleteTag, updateTag } from '../../domain/returns/tags.js';
 import { endpoint } from '../../http/endpoint.js';
+import { writeEndpoints } from '../write-endpoints.js';
 import { csvIds } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
-import { checkIdentity, relatedId, resourceRequest, toOneRef } from '../../jsonapi/request.js';
+import { relatedId, resourceRequest, toOneRef } from '../../jsonapi/request.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { returnTagAttributes } from '../../model/returns/config.js';
@@ -56,29 +57,6 @@ export const tagEndpoints = [
     },
   }),
   endpoint({
-    method: 'post',
-    path: '/returns/v1/tags',
-    operationId: 'createReturnTag',
-    summary: 'Create a return tag',
-    description:
-      "A label for sorting a shop's returns (`POST /returns/v1/returns/{return_id}/tag`). A return shipment carries the names of its return's tags as shipment tags, so a tag named like a sandbox trigger (`sandbox:registration-failed`) steers the return label too. Names are unique per shop.",
-    tag: TAG,
-    auth: tagWrite,
-    body: createRequest,
-    responses: {
-      201: { description: 'The new tag.', schema: tagSchemas.document },
-      409: { description: 'The body type is not return-tags (10007).', schema: errorDocument },
-      404: { description: "A shop that is not one of yours, unknown or another organization's (10002), as production documents.", schema: errorDocument },
-      422: { description: 'A name the shop uses already (10008).', schema: errorDocument },
-    },
-    handler: async (ctx, { body }) => {
-      checkIdentity(body.data, 'return-tags');
-      const shopId = relatedId(body.data.relationships.shop, 'shop', ['shops'])!;
-      const row = await ctx.store.transact((tx) => createTag(tx, ctx, { shopId, name: body.data.attributes.name, color: body.data.attributes.color }));
-      return jsonApi(resourceDocument(ctx, returnTagKind, row), 201, { location: ctx.url(returnTagKind.self(row)) });
-    },
-  }),
-  endpoint({
     method: 'get',
     path: '/returns/v1/tags/{return_tag_id}',
     operationId: 'getReturnTag',
@@ -90,43 +68,48 @@ export const tagEndpoints = [
     responses: { 200: { description: 'The tag.', schema: tagSchemas.document } },
     handler: (ctx, { params: path }) => jsonApi(resourceDocument(ctx, returnTagKind, ownOr404(ctx, 'returnTags', 'return-tags', path.return_tag_id))),
   }),
-  endpoint({
-    method: 'patch',
-    path: '/returns/v1/tags/{return_tag_id}',
-    operationId: 'updateReturnTag',
-    summary: 'Change a return tag',
-    description: '',
+  ...writeEndpoints({
+    kind: returnTagKind,
+    table: 'returnTags',
     tag: TAG,
+    noun: 'return tag',
+    path: '/returns/v1/tags',
     auth: tagWrite,
-    params,
-    body: updateRequest,
-    responses: {
-      200: { description: 'The whole tag.', schema: tagSchemas.document },
-      409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
-      422: { description: 'A name the shop uses already (10008).', schema: errorDocument },
+    schemas: tagSchemas,
+    own: (ctx, id) => ownOr404(ctx, 'returnTags', 'return-tags', id),
+    create: {
+      summary: 'Create a return tag',
+      description:
+        "A label for sorting a shop's returns (`POST /returns/v1/returns/{return_id}/tag`). A return shipment carries the names of its return's tags as shipment tags, so a tag named like a sandbox trigger (`sandbox:registration-failed`) steers the return label too. Names are unique per shop.",
+      body: createRequest,
+      answer: 'The new tag.',
+      errors: {
+        404: "A shop that is not one of yours, unknown or another organization's (10002), as production documents.",
+        409: 'The body type is not return-tags (10007).',
+        422: 'A name the shop uses already (10008).',
+      },
+      insert: (tx, ctx, { attributes, relationships }) => {
+        const shopId = relatedId(relationships.shop, 'shop', ['shops'])!;
+        return createTag(tx, ctx, { shopId, name: attributes.name, color: attributes.color });
+      },
     },
-    handler: async (ctx, { params: path, body }) => {
-      const current = ownOr404(ctx, 'returnTags', 'return-tags', path.return_tag_id);
-      checkIdentity(body.data, 'return-tags', path.return_tag_id);
-      const { created_at: _ignored, ...changes } = body.data.attributes ?? {};
-      const updated = await ctx.store.transact((tx) => updateTag(tx, current, changes));
-      return jsonApi(resourceDocument(ctx, returnTagKind, updated));
+    update: {
+      summary: 'Change a return tag',
+      description: '',
+      body: updateRequest,
+      answer: 'The whole tag.',
+      errors: { 409: 'The body type or id does not match (10007).', 422: 'A name the shop uses already (10008).' },
+      change: (tx, _ctx, current, { attributes }) => {
+        const { created_at: _ignored, ...changes } = attributes ?? {};
+        return updateTag(tx, current, changes);
+      },
     },
-  }),
-  endpoint({
-    method: 'delete',
-    path: '/returns/v1/tags/{return_tag_id}',
-    operationId: 'deleteReturnTag',
-    summary: 'Delete a return tag',
-    description: 'Returns lose the tag.',
-    tag: TAG,
-    auth: returnsScope,
-    params,
-    responses: { 204: { description: 'Deleted.' } },
-    handler: async (ctx, { params: path }) => {
-      const tag = ownOr404(ctx, 'returnTags', 'return-tags', path.return_tag_id);
-      await ctx.store.transact((tx) => deleteTag(tx, tag));
-      return new Response(null, { status: 204 });
+    delete: {
+      summary: 'Delete a return tag',
+      description: 'Returns lose the tag.',
+      auth: returnsScope,
+      answer: 'Deleted.',
+      remove: (tx, _ctx, tag) => deleteTag(tx, tag),
     },
   }),
 ];

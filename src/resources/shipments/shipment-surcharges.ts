@@ -5,13 +5,14 @@ import { endpoint } from '../../http/endpoint.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { jsonApi } from '../../http/respond.js';
 import { linkTo } from '../../jsonapi/resource.js';
-import { checkIdentity, relatedId, resourceRequest, toOneRef } from '../../jsonapi/request.js';
-import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
+import { relatedId, resourceRequest, toOneRef } from '../../jsonapi/request.js';
+import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { price } from '../../model/common.js';
 import { shipmentSurchargeAttributes, type ShipmentSurchargeRecord } from '../../model/shipment-surcharge.js';
 import { shipmentSurchargeIncludes } from '../include-paths.js';
 import { findOr404 } from '../lookup.js';
 import { readEndpoints } from '../read-endpoints.js';
+import { writeEndpoints } from '../write-endpoints.js';
 import { visibleShipment } from './shipment-statuses.js';
 
 // Production's scopes: a shipment's own surcharges are read with the shipments scopes; the
@@ -59,7 +60,6 @@ const updateRequest = resourceRequest({
   relationships: z.object({ shipment: toOneRef.optional() }).optional(),
 });
 
-const byId = z.object({ shipment_surcharge_id: z.string() });
 const manualOnly = 'Only surcharges added by hand are changed or removed by hand; a computed one is 403 (10013): change the shipment instead.';
 
 /** The caller's surcharge at the path, or 404. */
@@ -113,74 +113,53 @@ export const shipmentSurchargeEndpoints = [
     visible: surchargeVisible,
     description: `Surcharges of every shipment of the caller's organization. ${description}`,
   }),
-  endpoint({
-    method: 'post',
-    path: '/shipment-surcharges',
-    operationId: 'createShipmentSurcharge',
-    summary: 'Add a surcharge to a shipment',
-    description:
-      "A fee added by hand on top of a shipment's price (a remote area, a correction): the shipment's price.amount grows by it, and it stays when the price is computed again. The shipment needs a price, in the fee's currency (422 otherwise).",
+  ...writeEndpoints({
+    kind: shipmentSurchargeKind,
+    table: 'shipmentSurcharges',
     tag: 'Shipment surcharges',
+    noun: 'shipment surcharge',
     auth: finance,
-    body: createRequest,
-    responses: {
-      201: { description: 'The new shipment surcharge.', schema: shipmentSurchargeSchemas.document },
-      404: { description: 'No shipment of yours has the id named in the body (10002).', schema: errorDocument },
-      409: { description: 'The body `type` is not `shipment-surcharges` (10007).', schema: errorDocument },
-      422: { description: 'The shipment has no price, or the fee is in another currency than its price (10008).', schema: errorDocument },
-    },
+    schemas: shipmentSurchargeSchemas,
     include: shipmentSurchargeIncludes,
-    handler: async (ctx, { body, include }) => {
-      checkIdentity(body.data, 'shipment-surcharges');
-      const { attributes, relationships } = body.data;
-      const shipmentId = relatedId(relationships.shipment, 'shipment', ['shipments'])!;
-      const row = await ctx.store.transact((tx) => createManualSurcharge(tx, ctx, { ...attributes, shipmentId }));
-      return jsonApi(resourceDocument(ctx, shipmentSurchargeKind, row, include), 201, { location: ctx.url(shipmentSurchargeKind.self(row)) });
+    own: ownSurcharge,
+    create: {
+      summary: 'Add a surcharge to a shipment',
+      description:
+        "A fee added by hand on top of a shipment's price (a remote area, a correction): the shipment's price.amount grows by it, and it stays when the price is computed again. The shipment needs a price, in the fee's currency (422 otherwise).",
+      body: createRequest,
+      answer: 'The new shipment surcharge.',
+      errors: {
+        404: 'No shipment of yours has the id named in the body (10002).',
+        409: 'The body `type` is not `shipment-surcharges` (10007).',
+        422: 'The shipment has no price, or the fee is in another currency than its price (10008).',
+      },
+      insert: (tx, ctx, { attributes, relationships }) => {
+        const shipmentId = relatedId(relationships.shipment, 'shipment', ['shipments'])!;
+        return createManualSurcharge(tx, ctx, { ...attributes, shipmentId });
+      },
     },
-  }),
-  endpoint({
-    method: 'patch',
-    path: '/shipment-surcharges/{shipment_surcharge_id}',
-    operationId: 'updateShipmentSurcharge',
-    summary: 'Change a surcharge added by hand',
-    description: `Send only what changes (\`description: null\` removes it); the shipment's price follows a new fee. ${manualOnly} The surcharge stays on its shipment (another shipment in the body is 422).`,
-    tag: 'Shipment surcharges',
-    auth: finance,
-    params: byId,
-    body: updateRequest,
-    responses: {
-      200: { description: 'The whole shipment surcharge.', schema: shipmentSurchargeSchemas.document },
-      403: { description: 'A computed surcharge (10013).', schema: errorDocument },
-      409: { description: 'The body `type` or `id` does not match (10007).', schema: errorDocument },
-      422: { description: "Another shipment, or a fee in another currency than the shipment's price (10008).", schema: errorDocument },
+    update: {
+      summary: 'Change a surcharge added by hand',
+      description: `Send only what changes (\`description: null\` removes it); the shipment's price follows a new fee. ${manualOnly} The surcharge stays on its shipment (another shipment in the body is 422).`,
+      body: updateRequest,
+      answer: 'The whole shipment surcharge.',
+      errors: {
+        403: 'A computed surcharge (10013).',
+        409: 'The body `type` or `id` does not match (10007).',
+        422: "Another shipment, or a fee in another currency than the shipment's price (10008).",
+      },
+      change: (tx, ctx, current, { attributes, relationships }) => {
+        const shipment = relationships?.shipment;
+        const shipmentId = shipment ? relatedId(shipment, 'shipment', ['shipments']) : undefined;
+        return updateManualSurcharge(tx, ctx, current, { ...attributes, shipmentId });
+      },
     },
-    include: shipmentSurchargeIncludes,
-    handler: async (ctx, { params, body, include }) => {
-      const current = ownSurcharge(ctx, params.shipment_surcharge_id);
-      checkIdentity(body.data, 'shipment-surcharges', current.id);
-      const shipment = body.data.relationships?.shipment;
-      const shipmentId = shipment ? relatedId(shipment, 'shipment', ['shipments']) : undefined;
-      const row = await ctx.store.transact((tx) => updateManualSurcharge(tx, ctx, current, { ...body.data.attributes, shipmentId }));
-      return jsonApi(resourceDocument(ctx, shipmentSurchargeKind, row, include));
-    },
-  }),
-  endpoint({
-    method: 'delete',
-    path: '/shipment-surcharges/{shipment_surcharge_id}',
-    operationId: 'deleteShipmentSurcharge',
-    summary: 'Remove a surcharge added by hand',
-    description: `Its fee leaves the shipment's price. ${manualOnly}`,
-    tag: 'Shipment surcharges',
-    auth: finance,
-    params: byId,
-    responses: {
-      204: { description: 'Removed.' },
-      403: { description: 'A computed surcharge (10013).', schema: errorDocument },
-    },
-    handler: async (ctx, { params }) => {
-      const current = ownSurcharge(ctx, params.shipment_surcharge_id);
-      await ctx.store.transact((tx) => deleteManualSurcharge(tx, ctx, current));
-      return new Response(null, { status: 204 });
+    delete: {
+      summary: 'Remove a surcharge added by hand',
+      description: `Its fee leaves the shipment's price. ${manualOnly}`,
+      answer: 'Removed.',
+      errors: { 403: 'A computed surcharge (10013).' },
+      remove: (tx, ctx, current) => deleteManualSurcharge(tx, ctx, current),
     },
   }),
 ];
