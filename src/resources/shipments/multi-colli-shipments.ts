@@ -1,3 +1,4 @@
+import { registeringRefusals } from './registered-shipments.js';
 import { z } from 'zod';
 import { embeddedFiles } from '../../domain/shipments/documents.js';
 import { checkMultiColliService, createMultiColliShipment, masterDraft } from '../../domain/shipments/multi-colli.js';
@@ -9,7 +10,6 @@ import { textResponse } from '../../http/response-text.js';
 import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../../jsonapi/document.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
-import { errorDocument } from '../../jsonapi/schemas.js';
 import { price } from '../../model/common.js';
 import { item, physicalProperties } from '../../model/shipment.js';
 import { createAttributes, createRelationships, draftFromCreate, labelAndServiceMeta } from './shipment-requests.js';
@@ -96,12 +96,7 @@ export const multiColliShipmentEndpoints = [
     headers: idempotencyHeaders,
     responses: {
       201: { description: 'The master shipment, its colli with their tracking and documents.', schema: multiColliShipmentDocument },
-      409: { description: 'Wrong type (10007).', schema: errorDocument },
-      422: {
-        description: 'A business rule was broken (10008) or the carrier refused the shipment (13002); each error points at its cause.',
-        schema: errorDocument,
-      },
-      423: { description: 'A request with the same Idempotency-Key is still being processed.', schema: errorDocument },
+      ...registeringRefusals,
     },
     include: shipmentIncludes,
     handler: async (ctx, { body, rawBody, search, headers, include }) => {

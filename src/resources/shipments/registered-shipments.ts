@@ -54,6 +54,16 @@ async function respond(ctx: Ctx, body: Body, include: readonly string[], remembe
   return textResponse(text, { status: 201, headers: { 'content-type': JSONAPI_MEDIA_TYPE, location: ctx.url(`/shipments/${id}`) } });
 }
 
+/** The refusals of a write that creates and registers shipments in one request (here and POST /multi-colli-shipments). */
+export const registeringRefusals = {
+  409: { description: 'Wrong type (10007).', schema: errorDocument },
+  422: {
+    description: 'A business rule was broken (10008) or the carrier refused the shipment (13002); each error points at its cause.',
+    schema: errorDocument,
+  },
+  423: { description: 'A request with the same Idempotency-Key is still being processed.', schema: errorDocument },
+} as const;
+
 export const registeredShipmentEndpoints = [
   endpoint({
     method: 'post',
@@ -70,12 +80,7 @@ export const registeredShipmentEndpoints = [
     headers: idempotencyHeaders,
     responses: {
       201: { description: 'The registered shipment, its documents in meta.files.', schema: registeredShipmentDocument },
-      409: { description: 'Wrong type (10007).', schema: errorDocument },
-      422: {
-        description: 'A business rule was broken (10008) or the carrier refused the shipment (13002); each error points at its cause.',
-        schema: errorDocument,
-      },
-      423: { description: 'A request with the same Idempotency-Key is still being processed.', schema: errorDocument },
+      ...registeringRefusals,
     },
     include: shipmentIncludes,
     handler: async (ctx, { body, rawBody, search, include, headers }) => {
