@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testSandbox, type Json } from './support/app.js';
+import { REQUEST_LOG_RESPONSE_LIMIT } from '../src/requestlog/log.js';
 
 /** Lists answered from rendered documents kept until the data changes: never stale, never another caller's. */
 
@@ -40,5 +41,21 @@ describe('a list asked for again', () => {
     expect(other.body.links.self).toContain('zones?filter[search]=ireland&filter[country_code]=GB&');
     const dutch = await sandbox.get('/zones?filter[country_code]=NL&filter[search]=ireland', a);
     expect(dutch.body.data).not.toEqual(one.body.data);
+  });
+});
+
+describe('a large list answered again from the kept document', () => {
+  it('is kept in the request log cut down as the first answer was, with each request its own headers', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const first = await sandbox.get('/services?page[size]=30', token);
+    const again = await sandbox.get('/services?page[size]=30', token);
+    expect(again.text).toBe(first.text);
+    expect(first.text.length).toBeGreaterThan(REQUEST_LOG_RESPONSE_LIMIT);
+    const log = await sandbox.get('/_sandbox/requests');
+    const [second, one] = log.body.data as Json[];
+    expect(one.response).toMatchObject({ truncated: true, size: Buffer.byteLength(first.text) });
+    expect(second.response.body).toEqual(one.response.body);
+    expect(second.response.headers['ratelimit-remaining']).toBe(String(Number(one.response.headers['ratelimit-remaining']) - 1));
   });
 });
