@@ -19,6 +19,7 @@ import { meanBaseline, measureBaseline, measureTinyBaseline, sameDocument } from
 import { docsPage, docsPageLine } from './scenarios/docs-page.js';
 import { growthPoints } from './scenarios/growth.js';
 import { hostileBodies } from './scenarios/hostile.js';
+import { joseSign } from './scenarios/jose-sign.js';
 import { measureLogCost } from './scenarios/log-cost.js';
 import { profileRuns } from './scenarios/profiles.js';
 import { runSandbox } from './scenarios/sandbox.js';
@@ -66,6 +67,9 @@ async function main(): Promise<void> {
     const { stopCode, ...sandbox } = await runSandbox(seeded.file, seeded.summary.document, baselineScenario);
     if (stopCode !== 0) notes.push(`the sandbox exited with ${stopCode} on SIGTERM`);
 
+    // 2b. The floor of POST /access-token: bare jose signing on the sandbox's CPU.
+    const jose = await joseSign();
+
     // 3. Start-up time.
     const startup = await startupTimes(dir, pristine);
 
@@ -90,7 +94,7 @@ async function main(): Promise<void> {
     const baselineLast = await measureBaseline(seeded.summary.document, baselineScenario);
     const baseline = meanBaseline(baselineFirst, baselineLast);
 
-    const outcome = { ...sandbox, baselineFirst, baselineLast, baseline, tiny, startup, logCost, hostile, soak, docs, profiles, growth };
+    const outcome = { ...sandbox, jose, baselineFirst, baselineLast, baseline, tiny, startup, logCost, hostile, soak, docs, profiles, growth };
     const targets = checkTargets(outcome);
     const slow = slowNote(outcome);
     if (slow) notes.push(slow);

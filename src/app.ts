@@ -3,6 +3,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { KindRegistry } from './jsonapi/resource.js';
 import { endpoint, type Endpoint } from './http/endpoint.js';
 import { mount } from './http/mount.js';
+import { declaredRoutes } from './http/route-paths.js';
 import { declaredLength, refuseBody, tooLarge } from './http/body.js';
 import { bodyLimits } from './http/body-limits.js';
 import { openCors } from './http/cors.js';
@@ -228,7 +229,7 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   app.use('*', recordRequests(services));
   app.use('*', openCors());
   app.use(`${CONTROL_PREFIX}*`, controlHosts(services));
-  app.use('*', methodNotAllowed({ app, onMethodNotAllowed: methodRefused }));
+  app.use('*', methodNotAllowed({ app: declaredRoutes(endpoints), onMethodNotAllowed: methodRefused }));
   // Each endpoint's body limit (http/body-limits.ts) is checked on the Content-Length before
   // anything else, so a body too large is refused unread, whoever sends it. A body of unknown
   // length is counted as the endpoint reads it (http/body.ts); one that nobody reads is left to

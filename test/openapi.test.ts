@@ -43,7 +43,10 @@ describe('the OpenAPI document', () => {
   it('documents every route the app serves, and nothing it does not', async () => {
     const sandbox = await testSandbox();
     const routes = new Set(
-      sandbox.app.routes.filter((route) => route.method !== 'ALL').map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:([^/]+)/g, '{$1}')}`),
+      sandbox.app.routes
+        .filter((route) => route.method !== 'ALL')
+        // A fixed segment routed as a parameter (src/http/route-paths.ts) is named after its text.
+        .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:fixed=([^/]+)/g, '$1').replace(/:([^/]+)/g, '{$1}')}`),
     );
     const documented = new Set(
       Object.entries(committed.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>

@@ -3,6 +3,7 @@ import type { Measured } from '../lib/measure.js';
 import type { DocsPage } from '../scenarios/docs-page.js';
 import type { GrowthPoint } from '../scenarios/growth.js';
 import type { Hostile } from '../scenarios/hostile.js';
+import type { JoseSign } from '../scenarios/jose-sign.js';
 import type { LogCost } from '../scenarios/log-cost.js';
 import type { Profile } from '../scenarios/profiles.js';
 import type { SandboxRun } from '../scenarios/sandbox.js';
@@ -16,6 +17,8 @@ export interface Outcome extends Omit<SandboxRun, 'stopCode'> {
   /** The mean of `baselineFirst` and `baselineLast`: what the table's ratios divide by. */
   baseline: Measured;
   tiny: Measured;
+  /** Bare jose ES256 signs per second on the sandbox's CPU. */
+  jose: JoseSign;
   startup: Startup;
   logCost: LogCost | undefined;
   hostile: Hostile | undefined;
@@ -34,3 +37,10 @@ export function growthRatio({ growth }: Outcome): number | null {
 }
 
 export const byName = (outcome: Outcome, name: string) => outcome.measured.find((m) => m.name === name)!;
+
+/** CPU per request of the 30-item page over that of one shipment (the "a page costs at most 3x one" target). */
+export function listPageCpuRatio(outcome: Outcome): number | null {
+  const get = outcome.measured.find((m) => m.name === 'GET /shipments/{id}');
+  const list = outcome.measured.find((m) => m.name === 'GET /shipments?page[size]=30');
+  return ratio(list?.cpu_per_request?.total_us, get?.cpu_per_request?.total_us);
+}

@@ -8,7 +8,7 @@ import { log } from '../lib/processes.js';
 import { probes, speedPct } from '../lib/speed.js';
 import { PAIRED_SECONDS } from '../scenarios/paired-get.js';
 import { ratio } from './format.js';
-import { growthRatio, startupMs, type Outcome } from './outcome.js';
+import { growthRatio, listPageCpuRatio, startupMs, type Outcome } from './outcome.js';
 import type { Target } from './targets.js';
 
 function scenarioJson(m: Measured, baseline: Measured) {
@@ -67,6 +67,8 @@ export async function writeResults(outcome: Outcome, targets: Target[], began: n
     tiny,
     measured,
     pairedGet,
+    pairedLists,
+    jose,
     startup,
     mainMemory,
     settledRss,
@@ -116,6 +118,9 @@ export async function writeResults(outcome: Outcome, targets: Target[], began: n
     },
     scenarios: measured.map((m) => scenarioJson(m, baseline)),
     paired_get: pairedGet ? { name: 'GET /shipments/{id}', rounds_of_s: PAIRED_SECONDS, ...pairedGet } : null,
+    paired_lists: pairedLists.map((list) => ({ rounds_of_s: PAIRED_SECONDS, ...list })),
+    list_page_cpu_ratio: listPageCpuRatio(outcome),
+    jose_sign: jose,
     startup_ms: startupMs(outcome),
     startup: startup,
     rss_mb: mainMemory.rss_mb,

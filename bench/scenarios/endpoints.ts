@@ -1,4 +1,4 @@
-// The five requests the sandbox is measured on (token, one shipment, a list page, rates, a create), made as an integration makes them.
+// The requests the sandbox is measured on (token, one shipment, four lists, a create), made as an integration makes them.
 import type { Scenario } from '../lib/drive.js';
 import type { Server } from '../lib/server.js';
 import { BENCH_CLIENT, dutchShop, shipmentBody, type ShopResource } from '../shipment-body.js';
@@ -29,7 +29,12 @@ export async function prepare(server: Server) {
   return { token: token as string, headers, shop, shipmentId, total };
 }
 
-export function endpoints(prepared: Prepared): Record<'token' | 'get' | 'list' | 'rates' | 'create', Scenario> {
+/** The list scenarios, each measured in turns with a bare hono serving the same document (see paired-get.ts). */
+export const LIST_KEYS = ['list', 'carriers', 'services', 'rates'] as const;
+
+export type EndpointKey = 'token' | 'get' | (typeof LIST_KEYS)[number] | 'create';
+
+export function endpoints(prepared: Prepared): Record<EndpointKey, Scenario> {
   const { headers, shop, shipmentId } = prepared;
   return {
     token: {
@@ -41,6 +46,13 @@ export function endpoints(prepared: Prepared): Record<'token' | 'get' | 'list' |
     },
     get: { name: 'GET /shipments/{id}', method: 'GET', path: `/shipments/${shipmentId}`, headers },
     list: { name: 'GET /shipments?page[size]=30', method: 'GET', path: '/shipments?page[size]=30', headers },
+    carriers: { name: 'GET /carriers', method: 'GET', path: '/carriers', headers },
+    services: {
+      name: 'GET /services?filter[...] (a filtered list)',
+      method: 'GET',
+      path: '/services?filter[address_from][country_code]=NL&filter[address_to][country_code]=NL',
+      headers,
+    },
     rates: { name: 'GET /service-rates?filter[weight]', method: 'GET', path: '/service-rates?filter[weight]=1500', headers },
     create: {
       name: 'POST /shipments',

@@ -1,4 +1,6 @@
-// GET /shipments/{id} and the baseline in turns, back to back: the GET target's figure, since the VM drifts too much between runs minutes apart.
+// A sandbox GET and the baseline serving the same document in turns, back to back: the GET and list targets' figures, since the VM drifts too much between runs minutes apart.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { drive, type Scenario } from '../lib/drive.js';
 import { log } from '../lib/processes.js';
 import { waitIdle } from '../lib/measure.js';
@@ -52,4 +54,28 @@ export async function pairedGet(document: string | undefined, baselineScenario: 
   const result = await paired(pairServer, baselineScenario, sandbox, get);
   await pairServer.stop();
   return result;
+}
+
+/** A list scenario measured in turns with the baseline serving the very document the sandbox answered it with. */
+export interface PairedList extends Paired {
+  name: string;
+  /** Bytes of the document both served. */
+  document_bytes: number;
+}
+
+/**
+ * Asks the sandbox for the list once, hands that exact answer to a fresh baseline (with the same
+ * request headers) and measures the two in turns, as for GET /shipments/{id}.
+ */
+export async function pairedList(dir: string, key: string, sandbox: Server, scenario: Scenario): Promise<PairedList> {
+  const response = await fetch(sandbox.url + scenario.path, { headers: scenario.headers });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${scenario.name}: ${response.status} ${text.slice(0, 300)}`);
+  const file = join(dir, `document-${key}.json`);
+  await writeFile(file, text);
+  const baselineScenario: Scenario = { name: `bare hono (the document of ${scenario.name})`, method: 'GET', path: '/shipment', headers: scenario.headers };
+  const pairServer = await startBaseline(file);
+  const result = await paired(pairServer, baselineScenario, sandbox, scenario);
+  await pairServer.stop();
+  return { name: scenario.name, document_bytes: Buffer.byteLength(text), ...result };
 }

@@ -1,14 +1,17 @@
-// The sandbox on the seeded data file: the five endpoints in turn (the paired GET right after GET), then its memory after all of them.
+// The sandbox on the seeded data file: the endpoints in turn (the GET and each list paired with the baseline right after it), then its memory after all of them.
 import type { Scenario } from '../lib/drive.js';
 import { measure, type Measured } from '../lib/measure.js';
 import { memory, settledRss } from '../lib/proc.js';
 import { startSandbox } from '../lib/server.js';
-import { api, endpoints, prepare } from './endpoints.js';
-import { pairedGet, type Paired } from './paired-get.js';
+import { dirname } from 'node:path';
+import { api, endpoints, LIST_KEYS, prepare } from './endpoints.js';
+import { pairedGet, pairedList, type Paired, type PairedList } from './paired-get.js';
 
 export interface SandboxRun {
   measured: Measured[];
   pairedGet: Paired | undefined;
+  /** Each list in turns with the baseline serving its document. */
+  pairedLists: PairedList[];
   /** RSS right after start, with the seeded data loaded. */
   idleMemory: { rss_mb: number; hwm_mb: number };
   /** After every scenario: POST /shipments has added shipments for as long as it ran. */
@@ -27,14 +30,16 @@ export async function runSandbox(file: string, document: string | undefined, bas
   const all = endpoints(prepared);
   const measured: Measured[] = [];
   let paired: Paired | undefined;
-  for (const key of ['token', 'get', 'list', 'rates', 'create'] as const) {
+  const pairedLists: PairedList[] = [];
+  for (const key of ['token', 'get', ...LIST_KEYS, 'create'] as const) {
     measured.push(await measure(sandbox, all[key]));
-    // Right after GET, while the sandbox is as warm as it was for it.
+    // Right after each, while the sandbox is as warm as it was for it.
     if (key === 'get') paired = await pairedGet(document, baselineScenario, sandbox, all.get);
+    if ((LIST_KEYS as readonly string[]).includes(key)) pairedLists.push(await pairedList(dirname(file), key, sandbox, all[key]));
   }
   const mainMemory = await memory(sandbox.pid);
   const shipmentsAfter = (await api(sandbox, '/shipments?page[size]=1', { headers: prepared.headers })).meta?.total_records as number | undefined;
   const settled = await settledRss(sandbox.pid);
   const stopCode = await sandbox.stop(true);
-  return { measured, pairedGet: paired, idleMemory, mainMemory, settledRss: settled, shipmentsAfter, stopCode };
+  return { measured, pairedGet: paired, pairedLists, idleMemory, mainMemory, settledRss: settled, shipmentsAfter, stopCode };
 }

@@ -11,17 +11,22 @@ import { readBody } from './body.js';
 import { bodyLimitOf } from './body-limits.js';
 import { createCtx } from './app-context.js';
 import { anonymousBroker, authorizeControl, isControlPath, presentsAdminToken, requireJsonContentType } from './control-access.js';
-import { honoPath, type Endpoint } from './endpoint.js';
+import type { Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 import { callerKey, countRequest, refuseSpentAddress } from './rate-limit.js';
 import { endingWithNewline, withHeaders } from './response-text.js';
+import { routePaths } from './route-paths.js';
 
 const NO_QUERY = new URLSearchParams();
 
 /** Registers every endpoint on `app`: route, media negotiation, auth, validation, handler. */
 export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], services: Services): void {
+  const routes = routePaths(endpoints);
   for (const endpoint of endpoints) {
-    app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), async (c) => {
+    const { path, fixed } = routes.get(endpoint)!;
+    app.on(endpoint.method.toUpperCase(), path, async (c, next) => {
+      // A fixed segment routed as a parameter (route-paths.ts): any other text is not this endpoint.
+      for (const [name, text] of fixed) if (c.req.param(name) !== text) return next();
       c.set('endpoint', endpoint);
       let principal: Principal | undefined;
       try {
@@ -46,7 +51,7 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       const mark = url.indexOf('?');
       // Most requests have no query: skip parsing one.
       const search = mark < 0 ? NO_QUERY : new URLSearchParams(url.slice(mark + 1));
-      const params = parseParams(endpoint, c.req.param() as Record<string, string>, c.req.path);
+      const params = parseParams(endpoint, pathParams(c, fixed), c.req.path);
       const query = parseQuery(endpoint, search);
       const include = parseIncludes(endpoint.include, search.get('include'));
       const headers = parseHeaders(endpoint, c);
@@ -92,6 +97,15 @@ function parseHeaders(endpoint: Endpoint, c: Context): Record<string, string | u
     if (value !== undefined) values[name] = value;
   }
   return validated(endpoint.headers, values, 'header') as Record<string, string | undefined>;
+}
+
+/** The request's path parameters, without those standing for a fixed segment. */
+function pathParams(c: Context, fixed: readonly [string, string][]): Record<string, string> {
+  const raw = c.req.param() as Record<string, string>;
+  if (fixed.length === 0) return raw;
+  const own = { ...raw };
+  for (const [name] of fixed) delete own[name];
+  return own;
 }
 
 function parseParams(endpoint: Endpoint, raw: Record<string, string>, pathname: string): unknown {

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { Ctx, Kind } from '../http/context.js';
 import { endpoint, type Auth, type Endpoint } from '../http/endpoint.js';
 import { JSONAPI_MEDIA_TYPE, collectionDocument, resourceDocument } from '../jsonapi/document.js';
-import { jsonApi } from '../http/respond.js';
 import { textResponse } from '../http/response-text.js';
 import type { resourceSchemas } from '../jsonapi/schemas.js';
 import type { Row, TableName } from '../store/tables.js';
@@ -53,9 +52,21 @@ function listEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodObject<{
     include: options.include,
     responses: { 200: { description: `The ${options.plural} the caller can see.`, schema: schemas.list } },
     handler: (ctx, { query, page, include }) => {
-      let rows: readonly Row<T>[] = options.rows ? options.rows(ctx) : ctx.store.all(table).filter((row) => visible(ctx, row));
-      if (options.filter) rows = options.filter(ctx, rows, query as z.output<Q>);
-      return jsonApi(collectionDocument(ctx, kind, rows, page, include, options.newestFirst));
+      // The document depends on the caller (what it sees), the request's path and query (filters,
+      // page, includes, the links) and the link base; see render-cache.ts for what a hit saves.
+      const { store, renderCache } = ctx.services;
+      const url = ctx.requestUrl;
+      const principal = ctx.principal;
+      const key = `list\u0000${ctx.url('')}\u0000${principal?.organizationId ?? ''}\u0000${principal?.clientId ?? ''}\u0000${principal?.scopes.join(' ') ?? ''}\u0000${url.pathname}${url.search}`;
+      let rendered = renderCache.get(store.version, key);
+      if (rendered === undefined) {
+        let rows: readonly Row<T>[] = options.rows ? options.rows(ctx) : ctx.store.all(table).filter((row) => visible(ctx, row));
+        if (options.filter) rows = options.filter(ctx, rows, query as z.output<Q>);
+        const value = collectionDocument(ctx, kind, rows, page, include, options.newestFirst);
+        rendered = { text: JSON.stringify(value), value };
+        renderCache.set(store.version, key, rendered);
+      }
+      return textResponse(rendered.text, { headers: { 'content-type': JSONAPI_MEDIA_TYPE }, value: rendered.value });
     },
   });
 }
@@ -83,12 +94,12 @@ export function getEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodOb
       // The document depends on the row, the includes, the tenant (what includes may show) and the link base.
       const { store, renderCache } = ctx;
       const key = `${ctx.url('')}\u0000${ctx.principal?.organizationId ?? ''}\u0000${kind.type}\u0000${id}\u0000${include.join(',')}`;
-      let text = renderCache.get(store.version, key);
-      if (text === undefined) {
-        text = JSON.stringify(resourceDocument(ctx, kind, row, include));
-        renderCache.set(store.version, key, text);
+      let rendered = renderCache.get(store.version, key);
+      if (rendered === undefined) {
+        rendered = { text: JSON.stringify(resourceDocument(ctx, kind, row, include)) };
+        renderCache.set(store.version, key, rendered);
       }
-      return textResponse(text, { headers: { 'content-type': JSONAPI_MEDIA_TYPE } });
+      return textResponse(rendered.text, { headers: { 'content-type': JSONAPI_MEDIA_TYPE } });
     },
   });
 }

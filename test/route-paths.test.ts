@@ -1,0 +1,37 @@
+import { RegExpRouter } from 'hono/router/reg-exp-router';
+import { describe, expect, it } from 'vitest';
+import { allEndpoints } from '../src/app.js';
+import { routePaths } from '../src/http/route-paths.js';
+import { firstError, testSandbox } from './support/app.js';
+
+/** Production's paths put a fixed segment beside a parameter; they are routed on hono's fastest router and answer as declared. */
+
+describe('routing', () => {
+  it("fits every route on hono's RegExpRouter (a route it refused would send every request to a slower router)", () => {
+    const endpoints = allEndpoints();
+    const routes = routePaths(endpoints);
+    const router = new RegExpRouter<number>();
+    for (const endpoint of endpoints) router.add(endpoint.method.toUpperCase(), routes.get(endpoint)!.path, 1);
+    expect(() => router.match('GET', '/contracts/v1/templates')).not.toThrow();
+  });
+
+  it('answers a fixed segment beside a parameter as declared, and any other text in its place as nothing served', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const templates = await sandbox.get('/contracts/v1/templates', token);
+    expect(templates.status, templates.text).toBe(200);
+    const id = templates.body.data[0].id as string;
+    expect((await sandbox.get(`/contracts/v1/templates/${id}`, token)).body.data.id).toBe(id);
+    // The same place read as a contract id is a contract that does not exist.
+    expect((await sandbox.get('/contracts/v1', token)).status).toBe(404);
+    const elsewhere = await sandbox.get(`/contracts/v2/templates/${id}`, token);
+    expect(elsewhere.status).toBe(404);
+    expect(firstError(elsewhere).detail).toBe(`Nothing is served at /contracts/v2/templates/${id}. GET /openapi.json lists every endpoint.`);
+    // 405 names the methods of the declared path only.
+    const patched = await sandbox.request('PATCH', `/contracts/v1/templates/${id}`, { token, body: {} });
+    expect(patched.status).toBe(405);
+    expect(patched.headers.get('allow')).toBe('GET, HEAD, DELETE');
+    expect((await sandbox.request('PATCH', `/contracts/v2/templates/${id}`, { token, body: {} })).status).toBe(404);
+    expect((await sandbox.get('/return-portal/checkin/some-token')).status).toBe(404);
+  });
+});
