@@ -28,7 +28,7 @@ import { captureRequests, requestLog } from '../src/http/request-log.js';
 import { recordRequests } from '../src/http/request-record.js';
 import { openCors } from '../src/http/cors.js';
 import { countRequest } from '../src/http/rate-limit.js';
-import { createCtx } from '../src/http/context.js';
+import { createCtx } from '../src/http/app-context.js';
 import { authenticate } from '../src/auth/authenticate.js';
 import { collectionDocument, resourceDocument } from '../src/jsonapi/document.js';
 import { shipmentKind } from '../src/resources/shipments/shipment-kinds.js';

@@ -54,7 +54,7 @@ function listEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodObject<{
     handler: (ctx, { query, page, include }) => {
       // The document depends on the caller (what it sees), the request's path and query (filters,
       // page, includes, the links) and the link base; see render-cache.ts for what a hit saves.
-      const { store, renderCache } = ctx.services;
+      const { store, renderCache } = ctx;
       const url = ctx.requestUrl;
       const principal = ctx.principal;
       const key = `list\u0000${ctx.url('')}\u0000${principal?.organizationId ?? ''}\u0000${principal?.clientId ?? ''}\u0000${principal?.scopes.join(' ') ?? ''}\u0000${url.pathname}${url.search}`;
