@@ -1,4 +1,5 @@
-import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { KeyObject, sign as signBytes } from 'node:crypto';
+import { errors as joseErrors, jwtVerify } from 'jose';
 import type { ClockView } from '../clock.js';
 import type { Config } from '../config.js';
 import { ApiError } from '../jsonapi/errors.js';
@@ -21,6 +22,24 @@ export interface TokenClaims {
 export const ISSUER = 'parcel-sandbox';
 export const AUDIENCE = 'parcel-sandbox-api';
 
+/**
+ * The signing key as node:crypto holds it, made once per key. Signing with it directly and
+ * synchronously, instead of through jose's SignJWT (WebCrypto, a job on the thread pool and its
+ * promises) costs 30 us of CPU where jose's sign costs 77-100 us; POST /access-token in-process
+ * (createApp, CPU per request, least of 5 rounds of 2,000; two runs in turns on a loaded machine)
+ * went from 388 and 395 us to 225 and 213 us. The token is the one jose made:
+ * the same header and claims in the same order, ES256 as R || S (JWS), base64url.
+ */
+const signingKeys = new WeakMap<Keys['privateKey'], KeyObject>();
+
+function signingKey(keys: Keys): KeyObject {
+  let key = signingKeys.get(keys.privateKey);
+  if (!key) signingKeys.set(keys.privateKey, (key = KeyObject.from(keys.privateKey)));
+  return key;
+}
+
+const base64url = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');
+
 /** Signs an access token for `clientId` with the given scopes. */
 export async function signToken(
   keys: Keys,
@@ -29,16 +48,22 @@ export async function signToken(
   claims: { clientId: string; scopes: readonly string[]; jti: string; generation: number },
 ): Promise<{ token: string; expiresIn: number }> {
   const iat = clock.now();
-  const token = await new SignJWT({ scope: claims.scopes.join(' '), gen: claims.generation })
-    .setProtectedHeader({ alg: TOKEN_ALG, kid: keys.kid, typ: 'JWT' })
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setSubject(claims.clientId)
-    .setJti(claims.jti)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + config.tokenTtl)
-    .sign(keys.privateKey);
-  return { token, expiresIn: config.tokenTtl };
+  const header = base64url(JSON.stringify({ alg: TOKEN_ALG, kid: keys.kid, typ: 'JWT' }));
+  const payload = base64url(
+    JSON.stringify({
+      scope: claims.scopes.join(' '),
+      gen: claims.generation,
+      iss: ISSUER,
+      aud: AUDIENCE,
+      sub: claims.clientId,
+      jti: claims.jti,
+      iat,
+      exp: iat + config.tokenTtl,
+    }),
+  );
+  const input = `${header}.${payload}`;
+  const signature = signBytes('sha256', Buffer.from(input, 'ascii'), { key: signingKey(keys), dsaEncoding: 'ieee-p1363' });
+  return { token: `${input}.${signature.toString('base64url')}`, expiresIn: config.tokenTtl };
 }
 
 /**
