@@ -116,6 +116,15 @@ const rows: Row[] = [
     detail: /signature/,
   },
   {
+    name: 'tampered payload after the original was accepted (the verified token is remembered; its signature kept)',
+    token: async ({ sandbox }) => {
+      const limited = await sandbox.token('limited-client');
+      if ((await sandbox.get('/regions', limited)).status !== 200) throw new Error('the original token should be accepted');
+      return tamper(limited, (c) => ({ ...c, scope: SCOPES.join(' ') }));
+    },
+    detail: /signature/,
+  },
+  {
     name: 'tampered payload (exp pushed a year out)',
     token: async ({ valid }) => tamper(valid, (c) => ({ ...c, exp: Number(c.exp) + 365 * 86400 })),
     detail: /signature/,

@@ -124,14 +124,22 @@ export interface TokenVerifier {
  * has expired for its tenant too; `authenticate` then checks expiry on the tenant's own clock.
  */
 export function tokenVerifier(keys: Keys, clock: ClockView, capacity = 10_000): TokenVerifier {
-  const verified = new Map<string, TokenClaims>();
+  // Keyed by the signature: V8 hashes each request's fresh token string to look it up, over 86
+  // characters instead of the whole token's ~420. An entry is used only when the whole token
+  // matches, so a tampered token still never hits. GET /shipments/{id} in-process (createApp,
+  // CPU per request, least of 5 rounds of 10,000, three runs in turns): 24.8, 26.0, 27.5 ->
+  // 24.0, 24.3, 26.4 us.
+  const verified = new Map<string, { token: string; claims: TokenClaims }>();
+  const signatureOf = (token: string): string => token.slice(token.lastIndexOf('.') + 1);
   const known = (token: string): TokenClaims | undefined => {
-    const cached = verified.get(token);
-    if (cached && cached.exp <= clock.now()) {
-      verified.delete(token);
+    const key = signatureOf(token);
+    const entry = verified.get(key);
+    if (!entry || entry.token !== token) return undefined;
+    if (entry.claims.exp <= clock.now()) {
+      verified.delete(key);
       throw expired();
     }
-    return cached;
+    return entry.claims;
   };
   return {
     known,
@@ -140,11 +148,11 @@ export function tokenVerifier(keys: Keys, clock: ClockView, capacity = 10_000): 
       if (cached) return cached;
       const claims = await verifyToken(keys, clock, token);
       if (verified.size >= capacity) verified.delete(verified.keys().next().value!);
-      verified.set(token, claims);
+      verified.set(signatureOf(token), { token, claims });
       return claims;
     },
     forget(clientIds) {
-      for (const [token, claims] of verified) if (clientIds.has(claims.sub)) verified.delete(token);
+      for (const [key, entry] of verified) if (clientIds.has(entry.claims.sub)) verified.delete(key);
     },
   };
 }
