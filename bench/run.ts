@@ -13,7 +13,7 @@ import { copyData, seedWithSummary } from './lib/data.js';
 import { args, BASE_SHIPMENTS, GROWTH_SIZES } from './lib/options.js';
 import { killChildren, log } from './lib/processes.js';
 import { writeResults } from './report/results.js';
-import { checkTargets, docsTarget, hostileTargets, slowNote } from './report/targets.js';
+import { checkTargets, docsTarget, hostileTargets, slowNote, startupTarget } from './report/targets.js';
 import { hostileLines, report } from './report/text.js';
 import { meanBaseline, measureBaseline, measureTinyBaseline, sameDocument } from './scenarios/baseline.js';
 import { docsPage, docsPageLine } from './scenarios/docs-page.js';
@@ -45,6 +45,16 @@ async function onlyDocs(dir: string, notes: string[]): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** `--only-startup`: the start-up times alone, on a seeded data file and on first starts, and their target. */
+async function onlyStartup(dir: string, notes: string[]): Promise<void> {
+  const seeded = await seedWithSummary(dir, 'main', BASE_SHIPMENTS);
+  const startup = await startupTimes(dir, await copyData(seeded.file, dir, 'pristine'));
+  const target = startupTarget(startup);
+  const figures = `start-up: ${startup.existing_file_ms.join(', ')} ms on the seeded data file; ${startup.first_start_ms.join(', ')} ms on first starts`;
+  const lines = [figures, ...notes.map((note) => `note: ${note}`), `${target.ok ? 'PASS  ' : 'MISSED'}  ${target.text}`];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 async function main(): Promise<void> {
   const began = performance.now();
   const dir = await mkdtemp(join(tmpdir(), 'parcel-sandbox-bench-'));
@@ -54,6 +64,7 @@ async function main(): Promise<void> {
     if (buildWarning) notes.push(buildWarning);
     if (args['only-hostile']) return await onlyHostile(dir, notes);
     if (args['only-docs']) return await onlyDocs(dir, notes);
+    if (args['only-startup']) return await onlyStartup(dir, notes);
 
     // 1. The baseline, measured again at the end; the tiny document is for reference.
     const seeded = await seedWithSummary(dir, 'main', BASE_SHIPMENTS);

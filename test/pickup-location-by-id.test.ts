@@ -132,3 +132,11 @@ describe('the search and by-id parameters production lists', () => {
     expect(firstError(await search('postnl', 'NL', '1012AB', 'contract=nope'))).toMatchObject({ status: '400', source: { parameter: 'contract' } });
   });
 });
+
+describe("the API reference's example location", () => {
+  it('is the first PostNL point a search near Anna de Vries (NL 1012PH) lists', async () => {
+    const { EXAMPLE_PICKUP_POINT } = await import('../src/docs/examples/shipping.js');
+    const listed = (await search('postnl', 'NL', '1012PH')).body.data;
+    expect(listed[0].id).toBe(EXAMPLE_PICKUP_POINT);
+  });
+});

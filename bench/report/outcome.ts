@@ -29,7 +29,7 @@ export interface Outcome extends Omit<SandboxRun, 'stopCode'> {
 }
 
 /** The slower of the two kinds of start, which the target is checked against. */
-export const startupMs = (outcome: Outcome) => Math.max(outcome.startup.existing_median_ms, outcome.startup.first_start_median_ms);
+export const startupMs = (outcome: Pick<Outcome, 'startup'>) => Math.max(outcome.startup.existing_median_ms, outcome.startup.first_start_median_ms);
 
 /** POST /shipments p99 at the largest store size over the smallest. */
 export function growthRatio({ growth }: Outcome): number | null {

@@ -4,6 +4,7 @@ import { fmt, ratio } from './format.js';
 import type { DocsPage } from '../scenarios/docs-page.js';
 import type { Hostile } from '../scenarios/hostile.js';
 import { byName, growthRatio, listPageCpuRatio, startupMs, type Outcome } from './outcome.js';
+import type { Startup } from '../scenarios/startup.js';
 
 export interface Target {
   ok: boolean;
@@ -44,10 +45,7 @@ export function checkTargets(outcome: Outcome): Target[] {
     ok: token.non2xx === 0 && token.rps >= 8000,
     text: `POST /access-token >= 8,000 req/s: ${fmt(token.rps, 0)}/s (a bare jose ES256 sign on the same CPU: ${fmt(jose.signs_per_s, 0)}/s, so ${pct(ratio(token.rps, jose.signs_per_s))} of the floor)`,
   });
-  targets.push({
-    ok: startupMs(outcome) < 300,
-    text: `first 200 on /health < 300 ms after process start: ${startup.existing_median_ms} ms (seeded data file), ${startup.first_start_median_ms} ms (first start)`,
-  });
+  targets.push(startupTarget(startup));
   if (hostile) targets.push(...hostileTargets(hostile));
   if (outcome.docs) targets.push(docsTarget(outcome.docs));
   if (soak) {
@@ -101,4 +99,12 @@ export function hostileTargets(hostile: Hostile): Target[] {
 /** The API reference page is interactive within 2 s (median of the loads after the first). */
 export function docsTarget(docs: DocsPage): Target {
   return { ok: docs.median_ms < 2000, text: `/docs interactive in headless Chromium < 2 s: median ${docs.median_ms} ms (first load ${docs.first_ms} ms)` };
+}
+
+/** The start-up target: the slower of the medians on a seeded data file and on a first start, under 300 ms. */
+export function startupTarget(startup: Startup): { ok: boolean; text: string } {
+  return {
+    ok: startupMs({ startup }) < 300,
+    text: `first 200 on /health < 300 ms after process start: ${startup.existing_median_ms} ms (seeded data file), ${startup.first_start_median_ms} ms (first start)`,
+  };
 }

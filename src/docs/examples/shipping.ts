@@ -1,5 +1,4 @@
 // Examples of shipments, their files and statuses, collections, manifests and the shipping helpers.
-import { pickupLocationId, pickupLocations } from '../../domain/pickup/locations.js';
 import { anna, collectionBody, manualSurcharge, shipmentBody, warehouse } from './bodies.js';
 import type { ExampleIds } from './ids.js';
 import { ref, type ExampleSet } from './types.js';
@@ -9,8 +8,13 @@ const draws = { concept: { status: 1, surcharge: 2, hookLog: 4 }, registered: { 
 
 const day = (ids: ExampleIds, days: number) => new Date((Math.floor(ids.now / 86400) + days) * 86400 * 1000).toISOString().slice(0, 10);
 
-/** The nearest PostNL point to Anna de Vries: the sandbox's locations follow from carrier and postal code. */
-const pickupPoint = () => pickupLocationId('NL', '1012PH', pickupLocations('postnl', 'NL', '1012PH')[0]!.code);
+/**
+ * The nearest PostNL point to Anna de Vries (the first of `pickupLocations('postnl', 'NL', '1012PH')`:
+ * the sandbox's locations follow from carrier and postal code). Written out rather than generated
+ * here: the generator loads faker, which every start would then compile (see the test that checks it).
+ */
+export const EXAMPLE_PICKUP_POINT = 'NL-1012PH-813924';
+const pickupPoint = () => EXAMPLE_PICKUP_POINT;
 
 export const shippingExamples: ExampleSet = {
   listShipments: (ids) => ({ query: { 'filter[shop]': ids.shop } }),
