@@ -59,7 +59,6 @@ import {
   type RawRequest,
 } from './support/matrix.js';
 import { preferredReturnParams } from './support/matrix-returns.js';
-import { undoJournal } from './support/undo-journal.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20260122);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -1133,9 +1132,8 @@ describe('fuzz: every endpoint under hostile input', () => {
     // A world of its own, populated once and restored before each move: the far future a move
     // reaches stays out of the world the other tests share.
     let world: Populated;
-    const journal = undoJournal();
     beforeAll(async () => {
-      world = await populate(await testSandbox({ logger, persistence: journal.persistence }));
+      world = await populate(await testSandbox({ logger }));
     });
 
     const moves = [{ advance: Number.MAX_SAFE_INTEGER }, { now: Number.MAX_SAFE_INTEGER }, { now: 8.64e12 + 1 }, { advance: 1e11 }, { now: 253402300799 }];
@@ -1167,15 +1165,16 @@ describe('fuzz: every endpoint under hostile input', () => {
         failures.push(`${what}: a token issued now does not work: ${issued.status} then ${used?.status} ${used?.text.slice(0, 160)}`);
       const snapshot = world.sandbox.store.snapshot();
       const offset = world.sandbox.clock.offsetMs();
-      journal.mark();
+      const journal = world.sandbox.journal!;
+      let mark = journal.mark();
       let version = world.sandbox.store.version;
       for (const endpoint of all) {
         // Back to the moved world when the last request wrote something (the store's version moved):
         // by taking back the rows it changed, or, when that cannot be exact, by reloading them all.
         if (world.sandbox.store.version !== version) {
-          if (!journal.takeBack(world.sandbox.store)) {
+          if (!journal.takeBack(world.sandbox.store, mark)) {
             await world.sandbox.store.replace(snapshot);
-            journal.mark();
+            mark = journal.mark();
           }
           version = world.sandbox.store.version;
         }
