@@ -4,13 +4,14 @@ import { generateKeys, type Keys } from '../../src/auth/keys.js';
 import { signToken } from '../../src/auth/tokens.js';
 import { fixedClock, type Clock } from '../../src/clock.js';
 import { testConfig, type Config } from '../../src/config.js';
-import { memoryPersistence, type Persistence } from '../../src/store/persistence.js';
+import type { Persistence } from '../../src/store/persistence.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import type { StateData } from '../../src/store/tables.js';
 import type { Logger, Services } from '../../src/http/services.js';
 import { generateState } from '../../src/fixtures/generate.js';
 import { FIXTURE_EPOCH } from '../../src/fixtures/people.js';
 import { contractProblems } from './contract/response-check.js';
+import { undoJournal, type UndoJournal } from './undo-journal.js';
 
 /** Tests start their clock ten days after the fixture epoch. */
 export const TEST_NOW = FIXTURE_EPOCH + 10 * 86400;
@@ -39,6 +40,8 @@ export interface TestSandbox {
   /** What the app was built on: its scheduler, caches and request log. */
   services: Services;
   store: Store;
+  /** Takes back writes row by row (`populate`'s restore); absent when the test gave its own persistence. */
+  journal: UndoJournal | undefined;
   clock: Clock;
   keys: Keys;
   config: Config;
@@ -62,7 +65,8 @@ export async function testSandbox(
   options: { seed?: number; config?: Partial<Config>; keys?: Keys; logger?: Logger; persistence?: Persistence } = {},
 ): Promise<TestSandbox> {
   const seed = options.seed ?? 1;
-  const store = await openStore({ persistence: options.persistence ?? memoryPersistence(), seed, initial: () => seededState(seed) });
+  const journal = options.persistence ? undefined : undoJournal();
+  const store = await openStore({ persistence: options.persistence ?? journal!.persistence, seed, initial: () => seededState(seed) });
   sharedKeys ??= generateKeys();
   const keys = options.keys ?? (await sharedKeys);
   const clock = fixedClock(TEST_NOW);
@@ -103,6 +107,7 @@ export async function testSandbox(
     app,
     services,
     store,
+    journal,
     clock,
     keys,
     config,
