@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { A4, A6, renderCustomsDocument, renderLabel, type LabelData } from '../src/domain/labels/index.js';
+import { fitText } from '../src/domain/labels/layout.js';
 import { decodeCode128, PNG_SIGNATURE, readPdf, readPng, renderPdfPage } from './support/pdf.js';
 
 /** 2025-03-14 09:30:00 UTC. */
@@ -145,6 +146,31 @@ describe('PDF label', () => {
     expect(page!.text).toContain('The Extraordinarily Long-Named');
     expect(page!.text).toContain('...');
     expect(decodeCode128(renderPdfPage(await pdf({ ...international, recipient: longName }), 0, 2))).toBe('3SSBX480271593');
+  });
+});
+
+describe('text that does not fit its width', () => {
+  // A monospace-like measure: each character is half the size wide, "..." included.
+  const measure = (text: string, size: number) => text.length * size * 0.5;
+
+  it('shrinks the font a little, then cuts the text to the longest start that fits with "..."', () => {
+    const text = 'Zofia Lukasiewicz Trading Company of Greater London';
+    for (let width = 6; width <= 300; width += 7) {
+      const op = fitText({ kind: 'text', x: 0, y: 0, width, size: 10, text }, measure);
+      if (measure(text, 10) <= width) {
+        expect(op).toMatchObject({ text, size: 10 });
+        continue;
+      }
+      const size = Math.max(7.5, (10 * width) / measure(text, 10));
+      if (measure(text, size) <= width) {
+        expect(op).toMatchObject({ text, size });
+        continue;
+      }
+      // What cutting a character at a time finds: the longest start that fits with "...".
+      let expected = text;
+      while (expected.length > 1 && measure(`${expected}...`, size) > width) expected = expected.slice(0, -1);
+      expect(op).toMatchObject({ size, text: `${expected.trimEnd()}...` });
+    }
   });
 });
 
