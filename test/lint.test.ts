@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /**
- * Both tools remember what they found for each file's content (in .test-build/, kept between runs)
+ * ESLint and Prettier remember what they found for each file's content (in .test-build/, kept between runs)
  * and look again only at files that changed, or at all of them when their configuration or version
  * changed: the rules are per file, so the answer is the same. Cold, they took ~23 s (ESLint) and
  * ~17 s (Prettier) of CPU; warm, about a second each.
@@ -57,6 +57,19 @@ describe('the code', () => {
     expect(run.stderr).toBe('');
     // --list-different names every file whose text differs from what Prettier would write.
     expect(run.stdout.split('\n').filter(Boolean)).toEqual([]);
+    expect(run.status).toBe(0);
+  });
+
+  it('type-checks: src, the tests, the scripts and the bench (tsconfig.json; `npm run typecheck` shows the same)', () => {
+    // `npm run build` emits without checking (tsc --noCheck), so that an install from git builds
+    // in half the time: the check is here, and remembers what it found (--incremental), so a
+    // warm run rechecks only what a change can reach.
+    const run = spawnSync(
+      process.execPath,
+      ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit', '--incremental', '--tsBuildInfoFile', join(cache('tsc'), 'tsconfig.tsbuildinfo')],
+      { cwd: root, encoding: 'utf8' },
+    );
+    expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   });
 

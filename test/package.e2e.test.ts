@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,8 @@ import { readmeBlocks } from './support/readme.js';
  * export or type missing from dist/, a dependency only this repository has. It prints what the
  * tarball holds (its size and files), which must be what a user runs and nothing else, and the
  * install must ask the user to approve no script of the package's own. And the README's other
- * way: installed from a git repository, which npm builds on install (`postprepare`).
+ * way: installed from a git repository, which npm builds on install (`postprepare`), into the same
+ * files as the tarball's.
  *
  * It packs a copy of the sources, so it neither rebuilds this checkout's dist/ (under a running
  * `npm start`) nor leaves a tarball here. The install uses npm's cache first (--prefer-offline)
@@ -69,128 +70,193 @@ async function timed<T>(label: string, step: () => Promise<T>): Promise<T> {
 // after the other they were the suite's longest file (155 s of a 296 s run, the rest waiting on it).
 describe.concurrent('the packed package, installed into a new project', () => {
   const dirs: string[] = [];
+  /** The files each way of installing put in node_modules/parcel-sandbox, for the last test to compare. */
+  const tarballInstall = deferred<string[]>();
+  const gitInstall = deferred<string[]>();
   afterAll(async () => {
     await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });
 
-  it('runs the README example with vitest, after type-checking it', { timeout: 240_000 }, async () => {
-    const work = await mkdtemp(join(tmpdir(), 'parcel-sandbox-package-'));
-    dirs.push(work);
-    const source = join(work, 'source');
-    const project = join(work, 'project');
-    await copySources(source);
-    await symlink(await realpath(join(root, 'node_modules')), join(source, 'node_modules'));
+  it('runs the README example with vitest, after type-checking it', { timeout: 240_000 }, () =>
+    settle(tarballInstall, async () => {
+      const work = await mkdtemp(join(tmpdir(), 'parcel-sandbox-package-'));
+      dirs.push(work);
+      const source = join(work, 'source');
+      const project = join(work, 'project');
+      await copySources(source);
+      await symlink(await realpath(join(root, 'node_modules')), join(source, 'node_modules'));
 
-    await timed('npm pack (build included)', () => exec('npm', ['pack', '--pack-destination', work], source));
-    const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'));
-    expect(tarball, 'npm pack wrote a tarball').toBeDefined();
+      await timed('npm pack (build included)', () => exec('npm', ['pack', '--pack-destination', work], source));
+      const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'));
+      expect(tarball, 'npm pack wrote a tarball').toBeDefined();
 
-    // What the tarball holds: the bundled server (the bin), the library with its types, the README and package.json.
-    const [listed] = JSON.parse((await exec('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], source)).stdout) as {
-      unpackedSize: number;
-      entryCount: number;
-      files: { path: string; size: number }[];
-    }[];
-    const packed = (await stat(join(work, tarball!))).size;
-    console.log(`tarball: ${mb(packed)}, unpacks to ${mb(listed!.unpackedSize)} in ${listed!.entryCount} files`);
-    const paths = listed!.files.map((file) => file.path);
-    expect(
-      paths.filter(
-        (path) =>
-          !/^(package\.json|README\.md|dist\/server\/[\w-]+\.js|dist\/src\/[\w/.-]+\.(js|d\.ts)|dist\/src\/openapi\/documented-answers\.json|dist\/swagger-ui\/(swagger-ui-bundle\.js|swagger-ui\.css|favicon-(16x16|32x32)\.png|LICENSE|NOTICE)|dist\/docs-browser\/docs\.(js|css)|fixtures\/[\w/.-]+\.json)$/.test(
-            path,
-          ),
-      ),
-    ).toEqual([]);
-    expect(paths).toContain('dist/server/main.js');
-    expect(paths).toContain('dist/src/index.js');
-    expect(paths).toContain('dist/src/index.d.ts');
-    expect(paths).toContain('dist/swagger-ui/swagger-ui-bundle.js');
-    expect(paths).toContain('dist/docs-browser/docs.js');
-    // Before it was trimmed: 21.8 MB in 1,067 files, 12 MB of them source maps, and openapi/openapi.json.
-    expect(listed!.unpackedSize).toBeLessThan(12 * 1024 * 1024);
+      // What the tarball holds: the bundled server (the bin), the library with its types, the README and package.json.
+      const [listed] = JSON.parse((await exec('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], source)).stdout) as {
+        unpackedSize: number;
+        entryCount: number;
+        files: { path: string; size: number }[];
+      }[];
+      const packed = (await stat(join(work, tarball!))).size;
+      console.log(`tarball: ${mb(packed)}, unpacks to ${mb(listed!.unpackedSize)} in ${listed!.entryCount} files`);
+      const paths = listed!.files.map((file) => file.path);
+      expect(
+        paths.filter(
+          (path) =>
+            !/^(package\.json|README\.md|dist\/server\/[\w-]+\.js|dist\/src\/[\w/.-]+\.(js|d\.ts)|dist\/src\/openapi\/documented-answers\.json|dist\/swagger-ui\/(swagger-ui-bundle\.js|swagger-ui\.css|favicon-(16x16|32x32)\.png|LICENSE|NOTICE)|dist\/docs-browser\/docs\.(js|css)|fixtures\/[\w/.-]+\.json)$/.test(
+              path,
+            ),
+        ),
+      ).toEqual([]);
+      expect(paths).toContain('dist/server/main.js');
+      expect(paths).toContain('dist/src/index.js');
+      expect(paths).toContain('dist/src/index.d.ts');
+      expect(paths).toContain('dist/swagger-ui/swagger-ui-bundle.js');
+      expect(paths).toContain('dist/docs-browser/docs.js');
+      // Before it was trimmed: 21.8 MB in 1,067 files, 12 MB of them source maps, and openapi/openapi.json.
+      expect(listed!.unpackedSize).toBeLessThan(12 * 1024 * 1024);
 
-    await scratchProject(project);
-    const vitest = (require('vitest/package.json') as { version: string }).version;
-    const installed = await timed('npm install of the tarball and vitest', () =>
-      exec('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball!), `vitest@${vitest}`], project),
-    );
-    // No install script to approve, the package's own or a dependency's (swagger-ui-dist's @scarf/scarf was one).
-    expect(unapprovedScripts(installed.stderr)).toEqual([]);
-    expect(installed.stderr).not.toMatch(/parcel-sandbox@\S+ \((prepare|postinstall|install|preinstall)/);
-    // The bin runs as installed: nothing is built on the user's machine.
-    expect((await exec(join(project, 'node_modules', '.bin', 'parcel-sandbox'), ['--version'], project)).stdout).toBe(`${version()}\n`);
+      await scratchProject(project);
+      const vitest = (require('vitest/package.json') as { version: string }).version;
+      const installed = await timed('npm install of the tarball and vitest', () =>
+        exec('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball!), `vitest@${vitest}`], project),
+      );
+      // No install script to approve, the package's own or a dependency's (swagger-ui-dist's @scarf/scarf was one).
+      expect(unapprovedScripts(installed.stderr)).toEqual([]);
+      expect(installed.stderr).not.toMatch(/parcel-sandbox@\S+ \((prepare|postinstall|install|preinstall)/);
+      // The bin runs as installed: nothing is built on the user's machine.
+      expect((await exec(join(project, 'node_modules', '.bin', 'parcel-sandbox'), ['--version'], project)).stdout).toBe(`${version()}\n`);
 
-    // Types as the user's editor sees them: from the package's dist/, not from this repository.
-    const tsconfig = {
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        typeRoots: [join(root, 'node_modules', '@types')],
-        types: ['node'],
-      },
-      include: ['test'],
-    };
-    await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
-    await timed('tsc on the example', () => exec(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], project));
+      // Types as the user's editor sees them: from the package's dist/, not from this repository.
+      const tsconfig = {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          typeRoots: [join(root, 'node_modules', '@types')],
+          types: ['node'],
+        },
+        include: ['test'],
+      };
+      await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
+      await timed('tsc on the example', () => exec(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], project));
 
-    const { stdout } = await timed('vitest run of the example', () =>
-      exec(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], project),
-    );
-    // eslint-disable-next-line no-control-regex -- terminal escapes and control characters are what this looks for
-    expect(stdout.replace(/\x1b\[[\d;]*m/g, '')).toMatch(/Tests\s+1 passed \(1\)/);
-    const manifest = JSON.parse(await readFile(join(project, 'node_modules', 'parcel-sandbox', 'package.json'), 'utf8')) as { version: string };
-    expect(manifest.version).toBe(version());
+      const { stdout } = await timed('vitest run of the example', () =>
+        exec(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], project),
+      );
+      // eslint-disable-next-line no-control-regex -- terminal escapes and control characters are what this looks for
+      expect(stdout.replace(/\x1b\[[\d;]*m/g, '')).toMatch(/Tests\s+1 passed \(1\)/);
+      const manifest = JSON.parse(await readFile(join(project, 'node_modules', 'parcel-sandbox', 'package.json'), 'utf8')) as { version: string };
+      expect(manifest.version).toBe(version());
 
-    // The library (dist/src) serves the API reference page's own script and styles from the package.
-    const served = await exec(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        "const { createSandbox } = await import('parcel-sandbox'); const sandbox = await createSandbox();" +
-          " for (const name of ['docs.js', 'docs.css']) { const answer = await sandbox.request('/docs/assets/' + name);" +
-          " console.log(name, answer.status, (await answer.text()).split('\\n')[0]); }",
-      ],
-      project,
-    );
-    expect(served.stdout).toMatch(/^docs\.js 200 \/\/ @ts-check\ndocs\.css 200 \/\* Styles/);
-  });
+      // The library (dist/src) serves the API reference page's own script and styles from the package.
+      const served = await exec(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          "const { createSandbox } = await import('parcel-sandbox'); const sandbox = await createSandbox();" +
+            " for (const name of ['docs.js', 'docs.css']) { const answer = await sandbox.request('/docs/assets/' + name);" +
+            " console.log(name, answer.status, (await answer.text()).split('\\n')[0]); }",
+        ],
+        project,
+      );
+      expect(served.stdout).toMatch(/^docs\.js 200 \/\/ @ts-check\ndocs\.css 200 \/\* Styles/);
+      return filesUnder(join(project, 'node_modules', 'parcel-sandbox'));
+    }),
+  );
 
-  it('installs from a git repository, which npm builds on install, and runs the README example', { timeout: 480_000 }, async () => {
-    const work = await mkdtemp(join(tmpdir(), 'parcel-sandbox-git-'));
-    dirs.push(work);
-    const repository = join(work, 'repository');
-    const project = join(work, 'project');
-    await copySources(repository);
-    const git = (args: string[]) => exec('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], repository);
-    await git(['init', '-q', '-b', 'main']);
-    await git(['add', '-A']);
-    await git(['commit', '-q', '-m', 'the sources']);
+  it('installs from a git repository, which npm builds on install, into the same files as the tarball', { timeout: 480_000 }, () =>
+    settle(gitInstall, async () => {
+      const work = await mkdtemp(join(tmpdir(), 'parcel-sandbox-git-'));
+      dirs.push(work);
+      const repository = join(work, 'repository');
+      const project = join(work, 'project');
+      await copySources(repository);
+      const git = (args: string[]) => exec('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], repository);
+      await git(['init', '-q', '-b', 'main']);
+      await git(['add', '-A']);
+      await git(['commit', '-q', '-m', 'the sources']);
 
-    await scratchProject(project);
-    const vitest = (require('vitest/package.json') as { version: string }).version;
-    // npm clones it, installs its dependencies and runs its postprepare (the build), then packs it.
-    const installed = await timed('npm install from git (its dependencies and build included)', () =>
-      exec('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', `git+file://${repository}`, `vitest@${vitest}`], project),
-    );
-    // No install script to approve, the package's own or a dependency's (swagger-ui-dist's @scarf/scarf was one).
-    expect(unapprovedScripts(installed.stderr)).toEqual([]);
-    const files = await readdir(join(project, 'node_modules', 'parcel-sandbox', 'dist', 'server'));
-    expect(files).toContain('main.js');
-    expect(files.filter((name) => name.endsWith('.map'))).toEqual([]);
-    expect((await exec(join(project, 'node_modules', '.bin', 'parcel-sandbox'), ['--version'], project)).stdout).toBe(`${version()}\n`);
-    const { stdout } = await timed('vitest run of the example', () =>
-      exec(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], project),
-    );
-    // eslint-disable-next-line no-control-regex -- terminal escapes and control characters are what this looks for
-    expect(stdout.replace(/\x1b\[[\d;]*m/g, '')).toMatch(/Tests\s+1 passed \(1\)/);
+      // Without vitest beside it: the tarball's test above runs the README example, and this install
+      // must come out as the same files, which the last test compares. Installing vitest and running
+      // the example a second time cost ~15 s of CPU and showed nothing more.
+      await mkdir(project);
+      await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'scratch-project', private: true, type: 'module' }));
+      // npm clones it, installs its dependencies and runs its postprepare (the build), then packs it.
+      const installed = await timed('npm install from git (its dependencies and build included)', () =>
+        exec('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', `git+file://${repository}`], project),
+      );
+      // No install script to approve, the package's own or a dependency's (swagger-ui-dist's @scarf/scarf was one).
+      expect(unapprovedScripts(installed.stderr)).toEqual([]);
+      const installedDir = join(project, 'node_modules', 'parcel-sandbox');
+      const files = await filesUnder(installedDir);
+      expect(files).toContain('dist/server/main.js');
+      expect(files.filter((name) => name.endsWith('.map'))).toEqual([]);
+      expect((await exec(join(project, 'node_modules', '.bin', 'parcel-sandbox'), ['--version'], project)).stdout).toBe(`${version()}\n`);
+      // The library answers as installed: a sandbox made in-process serves its token endpoint.
+      const served = await exec(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          "const { createSandbox } = await import('parcel-sandbox'); const sandbox = await createSandbox();" +
+            " const answer = await sandbox.request('/carriers', { headers: { authorization: 'Bearer ' + (await sandbox.token()) } });" +
+            ' console.log(answer.status, (await answer.json()).data.length > 0); await sandbox.close();',
+        ],
+        project,
+      );
+      expect(served.stdout).toBe('200 true\n');
+      return files;
+    }),
+  );
+
+  it('installs from git and from the tarball as the same files', { timeout: 480_000 }, async () => {
+    const [fromTarball, fromGit] = await Promise.all([tarballInstall.promise, gitInstall.promise]);
+    // The server bundle's chunks are named after a hash of their text, which names the
+    // dependencies' paths: the tarball here is built against a linked node_modules, the clone
+    // against one of its own, so only the hash in those names may differ.
+    const unhashed = (paths: string[]) => paths.map((path) => path.replace(/^(dist\/server\/[\w-]+)-[A-Z0-9]{8}\.js$/, '$1-<hash>.js')).sort();
+    expect(unhashed(fromGit)).toEqual(unhashed(fromTarball));
   });
 });
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (reason: unknown) => void;
+}
+
+/** A promise settled from outside (Promise.withResolvers is Node 22's). */
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((ok, fail) => ((resolve = ok), (reject = fail)));
+  // A test that fails before it settles the other's promise must not leave it unhandled.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+/** Runs a test's body and hands its result to `into`, or its failure, so a test waiting on it never hangs. */
+async function settle<T>(into: Deferred<T>, body: () => Promise<T>): Promise<void> {
+  try {
+    into.resolve(await body());
+  } catch (error) {
+    into.reject(error);
+    throw error;
+  }
+}
+
+/** Every file under `dir`, as sorted paths relative to it. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+}
 
 /** The version in this checkout's package.json. */
 function version(): string {
