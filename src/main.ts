@@ -3,6 +3,7 @@ import { parseCli } from './cli.js';
 import { ConfigError } from './config.js';
 import { DataFileError } from './store/persistence.js';
 import { FixtureError } from './fixtures/problems.js';
+import { tuneHeap } from './server/heap.js';
 
 /** Parses the command line; the server modules load only when there is something to serve (`report` is a client of a running one). */
 async function main(): Promise<void> {
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     process.stdout.write(cli.text);
     return;
   }
+  tuneHeap(process.execArgv);
   const { runServer } = await import('./server/run-server.js');
   await runServer(cli.config);
 }
