@@ -17,6 +17,7 @@ import type { BrokerRecord, ClientRecord, OrganizationRecord, UserRecord } from 
 import type { AddressRecord } from '../model/address-book.js';
 import type { ContractTemplateRecord } from '../model/contract-template.js';
 import type { ZoneRecord } from '../model/zone.js';
+import type { SystemMessageRecord } from '../model/system-message.js';
 import type { ReturnMethodRecord, ReturnQuestionRecord, ReturnReasonRecord, ReturnTagRecord, ShopReasonRecord } from '../model/returns/config.js';
 import type { DemoOrderRecord } from '../model/returns/order.js';
 import type { ReturnPaymentRecord, ReturnRecord } from '../model/returns/return.js';
@@ -192,6 +193,10 @@ const declarations = {
   returnPayments: table<ReturnPaymentRecord>()({ indexes: ['return_id'], tenant: madeBy }),
   returnReports: table<ReturnReportRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
   returnReportFiles: table<ReturnReportFileRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
+  systemMessages: table<SystemMessageRecord>()({
+    indexes: ['broker_id'],
+    tenant: { shared: "the broker's messages, to all its organizations; a pack's broker takes its own with it", broker: 'broker_id' },
+  }),
 };
 
 /** Every table of the sandbox and the row type it holds. */
