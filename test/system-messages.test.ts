@@ -150,11 +150,32 @@ describe('system messages', () => {
     expect(sandbox.store.get('systemMessages', id)?.level).toBe('warning');
   });
 
+  it('a change naming another broker moves the message to its organizations', async () => {
+    const { sandbox, a, brokerId } = await setup();
+    const tenant = await packTenant(sandbox);
+    const id: string = (await post(sandbox, messageBody(brokerId))).body.data.id;
+    const moved = await sandbox.request('PATCH', `/system-messages/${id}`, {
+      token: ADMIN,
+      body: { data: { type: 'system-messages', id, relationships: messageBody(tenant.brokerId).data.relationships } },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.data.relationships.broker.data.id).toBe(tenant.brokerId);
+    expect(firstError(await sandbox.get(`/system-messages/${id}`, a))).toMatchObject({ status: '404', code: '10002' });
+    expect((await sandbox.get(`/system-messages/${id}`, tenant.token)).body.data.attributes).toEqual({
+      content: 'Collections run late today.',
+      level: 'warning',
+    });
+  });
+
   it("go with the tenant whose pack made their broker; the sandbox broker's stay", async () => {
     const { sandbox, a, brokerId } = await setup();
     const tenant = await packTenant(sandbox);
     const theirs: string = (await post(sandbox, messageBody(tenant.brokerId))).body.data.id;
     const ours: string = (await post(sandbox, messageBody(brokerId))).body.data.id;
+    // A tenant reset clears what the tenant made: its broker's messages are the broker's, and stay.
+    const reset = await sandbox.request('POST', '/_sandbox/reset', { token: tenant.token, body: {}, headers: json });
+    expect(reset.status, reset.text).toBe(200);
+    expect((await sandbox.get(`/system-messages/${theirs}`, tenant.token)).status).toBe(200);
     const deleted = await sandbox.request('DELETE', `/_sandbox/tenants/${tenant.organizationId}`, { token: ADMIN });
     expect(deleted.status, deleted.text).toBe(200);
     expect(sandbox.store.get('systemMessages', theirs)).toBeUndefined();
