@@ -1,6 +1,7 @@
 import { forgetOverrides } from './quotas.js';
 import { contractShareId, type ContractRecord } from '../model/contract.js';
 import type { ReadView, Tx } from '../store/store.js';
+import { brokerTables } from '../store/tables.js';
 import { DomainError } from './errors.js';
 import { Removal, clientsOfOrganization, type OrganizationRemoval } from './removals.js';
 import { sharedWith } from './tenancy.js';
@@ -69,7 +70,8 @@ const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
 
 /**
  * Removes brokers a pack made for a tenant, with their contracts (and those contracts' rates,
- * coverages and shares) and contract templates. Their organizations are gone already.
+ * coverages and shares) and the rows of every table declared as a broker's (store/tables.ts:
+ * contract templates, ...). Their organizations are gone already.
  */
 export function purgeBrokers(tx: Tx, brokerIds: readonly string[]): Record<string, number> {
   const removal = new Removal(tx);
@@ -83,7 +85,7 @@ export function purgeBrokers(tx: Tx, brokerIds: readonly string[]): Record<strin
       removal.drop('contractShares', ids(tx.find('contractShares', 'contract_id', contract.id)));
     }
     removal.drop('contracts', ids(contracts));
-    removal.drop('contractTemplates', ids(tx.find('contractTemplates', 'broker_id', brokerId)));
+    for (const { table, key } of brokerTables) removal.drop(table, ids(tx.find(table, key as never, brokerId)));
     if (broker.logo_id) removal.drop('logos', [broker.logo_id]);
     removal.drop('brokers', [brokerId]);
   }

@@ -99,6 +99,7 @@ export const scopes = [
   'return_reasons.manage',
   'returns.manage',
   'shipments.view',
+  'system.manage',
   'zones.manage',
 ] as const;
 export type Scope = (typeof scopes)[number];

@@ -33,6 +33,7 @@ export const contractIncludes = ['carrier', 'owner', 'liability_coverages'] as c
 /** `GET /contracts` also offers the contract template. */
 export const contractListIncludes = [...contractIncludes, 'contract_template'] as const;
 export const contractTemplateIncludes = ['broker', 'carrier', 'services'] as const;
+export const systemMessageIncludes = ['broker'] as const;
 export const serviceIncludes = ['carrier', 'service_options', 'zone_from', 'zone_to'] as const;
 export const serviceRateIncludes = ['contract', 'contract.carrier', 'service', 'service.carrier', 'service_options'] as const;
 

@@ -17,6 +17,7 @@ import type { BrokerRecord, ClientRecord, OrganizationRecord, UserRecord } from 
 import type { AddressRecord } from '../model/address-book.js';
 import type { ContractTemplateRecord } from '../model/contract-template.js';
 import type { ZoneRecord } from '../model/zone.js';
+import type { SystemMessageRecord } from '../model/system-message.js';
 import type { ReturnMethodRecord, ReturnQuestionRecord, ReturnReasonRecord, ReturnTagRecord, ShopReasonRecord } from '../model/returns/config.js';
 import type { DemoOrderRecord } from '../model/returns/order.js';
 import type { ReturnPaymentRecord, ReturnRecord } from '../model/returns/return.js';
@@ -92,14 +93,18 @@ export type Belonging<R, Table extends string = string> = {
   reset: 'clears' | 'keeps';
 };
 
-/** A table no tenant owns, and why (the catalogue, ...). Not for rows that name an organization. */
-type Shared = { shared: string };
+/**
+ * A table no tenant owns, and why (the catalogue, ...). Not for rows that name an organization.
+ * `broker` names the field of a broker's rows (for all its organizations): they go with a broker
+ * a pack made (`domain/organizations.ts: purgeBrokers`), and the field needs an index.
+ */
+type Shared<R> = { shared: string; broker?: keyof R & string };
 
 /** What is declared of a table besides its name and record type. */
 interface TableSpec<R, Table extends string = string> {
   /** Fields with a secondary index, so lookups by foreign key never scan the table. */
   indexes?: readonly (keyof R & string)[];
-  tenant: Belonging<R, Table> | ('organization_id' extends keyof R ? never : Shared);
+  tenant: Belonging<R, Table> | ('organization_id' extends keyof R ? never : Shared<R>);
 }
 
 /** A table's declaration; `row` is there for its type only (the record type the table holds). */
@@ -176,7 +181,7 @@ const declarations = {
   zones: table<ZoneRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
   contractTemplates: table<ContractTemplateRecord>()({
     indexes: ['broker_id'],
-    tenant: { shared: "the broker's templates, for all its organizations; a pack's broker takes its own with it" },
+    tenant: { shared: "the broker's templates, for all its organizations; a pack's broker takes its own with it", broker: 'broker_id' },
   }),
   returnReasons: table<ReturnReasonRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
   returnQuestions: table<ReturnQuestionRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
@@ -188,6 +193,10 @@ const declarations = {
   returnPayments: table<ReturnPaymentRecord>()({ indexes: ['return_id'], tenant: madeBy }),
   returnReports: table<ReturnReportRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
   returnReportFiles: table<ReturnReportFileRecord>()({ indexes: ['organization_id'], tenant: madeBy }),
+  systemMessages: table<SystemMessageRecord>()({
+    indexes: ['broker_id'],
+    tenant: { shared: "the broker's messages, to all its organizations; a pack's broker takes its own with it", broker: 'broker_id' },
+  }),
 };
 
 /** Every table of the sandbox and the row type it holds. */
@@ -201,6 +210,12 @@ export const tableDeclarations: { readonly [T in TableName]: TableDeclaration<Ro
 
 /** The table names, in the data file's order. */
 export const tableNames = Object.keys(declarations) as readonly TableName[];
+
+/** The tables of a broker's rows (a shared table's `broker`), with the field that names the broker. */
+export const brokerTables: readonly { table: TableName; key: string }[] = tableNames.flatMap((table) => {
+  const { tenant } = tableDeclarations[table];
+  return 'broker' in tenant && tenant.broker ? [{ table, key: tenant.broker }] : [];
+});
 
 /** The persisted form of the whole sandbox: what the data file holds. */
 export interface StateData {

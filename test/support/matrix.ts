@@ -14,7 +14,7 @@ import type { ReadView } from '../../src/store/store.js';
 import type { Capabilities, CapabilityPage } from '../../src/domain/capabilities.js';
 import { pickupLocations } from '../../src/domain/pickup/locations.js';
 import { pickupLocationId } from '../../src/domain/pickup/location-types.js';
-import { tableDeclarations, tableNames, type Row, type StateData, type TableName } from '../../src/store/tables.js';
+import { brokerTables, tableDeclarations, tableNames, type Row, type StateData, type TableName } from '../../src/store/tables.js';
 import { examples, exampleIds } from '../../src/docs/examples/index.js';
 import { BASE, TEST_NOW, type Answer, type Json, type TestSandbox } from './app.js';
 import { createShipment, recipients, shipmentBody, world, type World } from './shipments.js';
@@ -229,8 +229,9 @@ const first =
     store.all(table).find(where)?.id;
 
 /**
- * The tenant types the declarations classify: an endpoint made by the read or write declarations
- * names the table of its last path parameter, and a table a tenant owns makes its type a tenant's.
+ * The types the declarations classify: an endpoint made by the read or write declarations names
+ * the table of its last path parameter, a table a tenant owns makes its type a tenant's, and a
+ * table of a broker's rows makes it shared.
  */
 function declaredResources(): Record<string, ResourceClass> {
   const found: Record<string, ResourceClass> = {};
@@ -240,6 +241,8 @@ function declaredResources(): Record<string, ResourceClass> {
     if (!type || !endpoint.table) continue;
     const { tenant } = tableDeclarations[endpoint.table];
     if ('key' in tenant && tenant.as !== 'about' && tenant.as !== 'part') found[type] = { kind: 'tenant', table: endpoint.table };
+    // Both fixture organizations belong to the one sandbox broker, so a broker's row is shared by the matrix tenants.
+    if ('broker' in tenant && tenant.broker) found[type] = { kind: 'shared', why: tenant.shared, pick: first(endpoint.table) };
   }
   return found;
 }
@@ -311,11 +314,6 @@ const CLASSIFIED: Readonly<Record<string, ResourceClass>> = {
       const location = carrier && pickupLocations(carrier.code, 'NL', '1012AB')[0];
       return location && pickupLocationId('NL', '1012AB', location.code);
     },
-  },
-  'contract-templates': {
-    kind: 'shared',
-    why: "the broker's contract templates: both fixture organizations belong to the one sandbox broker",
-    pick: first('contractTemplates'),
   },
   'docs-assets': { kind: 'shared', why: 'static files of the API reference page', pick: () => 'docs.css' },
   'brand-logos': { kind: 'shared', why: 'carrier and broker logos the sandbox draws; public', pick: () => 'carrier-postnl.svg' },
@@ -698,16 +696,25 @@ async function populateTenant(
 
 /**
  * A row of each type a write declaration makes (resources/write-endpoints.ts) that the tenant owns
- * none of yet (its address book), made by the create's example: a new declared type is in the
+ * none of yet (its address book), made by the create's example, or for a broker's type (a table
+ * declared with `broker`) one of the tenant's broker, made with the admin token: a new declared type is in the
  * matrices without a line here, unless a rule keeps a second row like the example from being made
  * (a unique code, as zones have): then it gets a row of its own in `populateTenant`.
  */
 async function makeDeclaredRows(sandbox: TestSandbox, tenant: DeclaredCaller & { token: string }): Promise<void> {
+  const { store } = sandbox;
+  const brokerId = store.get('organizations', tenant.organizationId)!.broker_id;
   for (const endpoint of allEndpoints()) {
     if (endpoint.method !== 'post' || !endpoint.table) continue;
-    if (ownedIds(sandbox.store, { kind: 'tenant', table: endpoint.table }, tenant.organizationId).length > 0) continue;
-    const body = declaredBody(sandbox.store, endpoint, tenant, {});
-    if (body) await must(sandbox.request('POST', endpoint.path, { token: tenant.token, body }), 201, `${endpoint.operationId}'s example`);
+    const broker = brokerTables.find((declared) => declared.table === endpoint.table);
+    // A broker's row is made by the broker: with the admin token (none, on the test sandbox).
+    const has = broker
+      ? store.find(endpoint.table, broker.key as never, brokerId).length > 0
+      : ownedIds(store, { kind: 'tenant', table: endpoint.table }, tenant.organizationId).length > 0;
+    if (has) continue;
+    const body = declaredBody(store, endpoint, tenant, {});
+    if (body)
+      await must(sandbox.request('POST', endpoint.path, { ...(broker ? {} : { token: tenant.token }), body }), 201, `${endpoint.operationId}'s example`);
   }
 }
 

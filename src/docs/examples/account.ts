@@ -1,10 +1,16 @@
 // Examples of the account side: organizations, brokers, shops, contracts, rates, hooks, zones,
 // the address book, the catalogue, authentication and the sandbox controls.
 import { anna, warehouse } from './bodies.js';
+import type { ExampleIds } from './ids.js';
 import { ref, type ExampleSet } from './types.js';
 
 /** A 1 x 1 PNG, the smallest logo a shop can upload. */
 export const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** A system message of the tenant's broker. */
+export const systemMessage = (ids: ExampleIds, content: string, level: string) => ({
+  data: { type: 'system-messages', attributes: { content, level }, relationships: { broker: ref('brokers', ids.broker) } },
+});
 
 const style = { background_color: '#ffffff', foreground_color: '#1b1b1b', primary_color: '#2563eb', secondary_color: '#64748b', accent_color: '#f59e0b' };
 
@@ -143,6 +149,22 @@ export const accountExamples: ExampleSet = {
   }),
   getContractTemplate: (ids) => ({ path: { contract_template_id: ids.template('postnl') } }),
   deleteContractTemplate: (ids) => ({ admin: true, path: { contract_template_id: ids.made('template-to-delete') } }),
+  listSystemMessages: (ids) => ({ query: { 'filter[broker]': ids.broker, include: 'broker' } }),
+  createSystemMessage: (ids) => ({ admin: true, body: systemMessage(ids, 'Collections in the Randstad run two hours later on 24 December.', 'warning') }),
+  getSystemMessage: (ids) => ({ path: { system_message_id: ids.made('system-message') } }),
+  updateSystemMessage: (ids) => ({
+    admin: true,
+    path: { system_message_id: ids.made('system-message') },
+    body: {
+      data: {
+        type: 'system-messages',
+        id: ids.made('system-message'),
+        attributes: { level: 'success' },
+        relationships: { broker: ref('brokers', ids.broker) },
+      },
+    },
+  }),
+  deleteSystemMessage: (ids) => ({ admin: true, path: { system_message_id: ids.made('system-message-to-delete') } }),
   listServices: () => ({ query: { 'filter[address_from][country_code]': 'NL', 'filter[address_to][country_code]': 'NL' } }),
   getService: (ids) => ({ path: { service_id: ids.service('postnl-parcel-standard') } }),
   listServiceOptions: () => ({}),

@@ -8,7 +8,7 @@ import { scopes } from '../../model/tenancy.js';
 import type { Services } from '../../http/services.js';
 import { getSetting, putSetting } from '../../store/settings.js';
 import type { Tx } from '../../store/store.js';
-import { TINY_PNG } from './account.js';
+import { systemMessage, TINY_PNG } from './account.js';
 import { anna, collectionBody, contractShipmentBody, manualSurcharge, shipmentBody, warehouse } from './bodies.js';
 import { returnBody } from './returns.js';
 import { ref } from './types.js';
@@ -221,6 +221,16 @@ export const setupSteps: readonly SetupStep[] = [
     })),
     admin: true,
     made: (services, ids) => services.store.get('contractTemplates', ids.made('template-to-delete')) !== undefined,
+  },
+  {
+    ...post('system-message', '/system-messages', (ids) => systemMessage(ids, 'New: return labels for Belgium.', 'info')),
+    admin: true,
+    made: (services, ids) => services.store.get('systemMessages', ids.made('system-message')) !== undefined,
+  },
+  {
+    ...post('system-message-to-delete', '/system-messages', (ids) => systemMessage(ids, 'Planned maintenance on Sunday night.', 'info')),
+    admin: true,
+    made: (services, ids) => services.store.get('systemMessages', ids.made('system-message-to-delete')) !== undefined,
   },
   { ...post('organization-to-delete', ''), make: scratchTenant('Organization to delete'), made: organizationExists('organization-to-delete') },
   { ...post('tenant-to-delete', ''), make: scratchTenant('Tenant to delete'), made: organizationExists('tenant-to-delete') },

@@ -14,10 +14,11 @@ import { brokerEndpoints, brokerKind, organizationEndpoints, organizationKind } 
 import { shopDeleteEndpoint } from './shop-delete.js';
 import { shopEndpoints, shopKind } from './shops.js';
 import { suggestAddressEndpoint } from './suggest-address.js';
+import { systemMessageEndpoints, systemMessageKind } from './system-messages.js';
 
-/** Who ships: organizations and brokers, their contracts with carriers, shops and addresses. */
+/** Who ships: organizations and brokers (with their system messages), their contracts with carriers, shops and addresses. */
 export const accountsModule: SandboxModule = {
-  kinds: [organizationKind, brokerKind, contractKind, liabilityCoverageKind, contractTemplateKind, shopKind, addressKind],
+  kinds: [organizationKind, brokerKind, contractKind, liabilityCoverageKind, contractTemplateKind, shopKind, addressKind, systemMessageKind],
   endpoints: [
     ...organizationEndpoints,
     ...organizationWriteEndpoints,
@@ -34,6 +35,7 @@ export const accountsModule: SandboxModule = {
     ...logoEndpoints,
     ...addressEndpoints,
     suggestAddressEndpoint,
+    ...systemMessageEndpoints,
   ],
   jobs: { [VERIFY_CONTRACT]: verifyContractJob },
 };

@@ -180,8 +180,10 @@ export function documentSchema(doc: Node, includes: readonly string[] = []): Jso
   const properties: JsonSchema = { data };
   if (doc.meta) properties.meta = nodeSchema(doc.meta);
   if (doc.links) properties.links = nodeSchema(doc.links);
-  if (doc.included) {
-    const types = [...new Set([...(doc.included as string[]), ...(doc.type ? typesReached(doc.type, includes) : [])])];
+  // A list that documents include paths but declares no `included` (production's GET /system-messages
+  // takes include=broker in a closed document): read as the author meant, it may carry them.
+  if (doc.included || (includes.length > 0 && doc.type)) {
+    const types = [...new Set([...((doc.included as string[] | undefined) ?? []), ...(doc.type ? typesReached(doc.type, includes) : [])])];
     properties.included = { type: 'array', items: byType(types) };
   }
   const required: string[] = doc.document_required ?? ['data'];
