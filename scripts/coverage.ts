@@ -91,7 +91,6 @@ const notServed: Record<string, string> = {
   '/password-resets': 'user accounts of the web application',
   '/onboarding': 'invitations of new users to the web application',
   '/export-login-attempts': 'user accounts of the web application',
-  '/system-messages': "system.manage: the platform's own notices",
   '/payments': 'connections to payment providers, made through their own sign-in pages',
   '/marketplaces': 'connections to marketplaces, made through their own sign-in pages',
   '/wms': 'connections to warehouse systems, made through their own sign-in pages',
