@@ -9,20 +9,9 @@ import { LEGACY_DICTIONARIES } from './replay-body-legacy.js';
  * hold the body as text or deflated against a preset dictionary; both are still read.
  */
 
-/**
- * A 4 KB window and a small hash (windowBits 12, memLevel 4) instead of zlib's 32 KB and 8: every
- * create gzips its answer, and zlib makes and zeroes its whole state (about 260 KB by default,
- * about 30 KB so) for each call. An answer of up to 4 KB, which a created shipment's is (2.2 KB),
- * compresses to the same bytes; a longer one to slightly more. gzipSync of a created shipment's
- * answer: 24.4 -> 20.4 us of CPU (least of 6 rounds of 4,000); in a CPU profile of POST /shipments
- * in-process (bench/store-write.ts style, 10 in flight) it went from 18% to 13% of the request's
- * handling. Any window reads back with gunzipSync.
- */
-const GZIP_OPTIONS = { windowBits: 12, memLevel: 4 } as const;
-
 /** The body as a record stores it. */
 export function packBody(text: string): StoredBody {
-  return { body_gzip: gzipSync(text, GZIP_OPTIONS).toString('base64') };
+  return { body_gzip: gzipSync(text).toString('base64') };
 }
 
 /** The body text a record holds, whichever way it holds it. */
