@@ -58,7 +58,7 @@ if (args.help) {
       '  --connections <n>       concurrent connections (default 10, as autocannon uses)',
       '  --shipments <n[,m]>     store sizes for the POST /shipments growth measurement (default 1000,100000)',
       '  --base-shipments <n>    shipments stored for the main scenarios (default 1000)',
-      '  --growth-duration <s>   seconds of POST /shipments per growth point, in 2 rounds (default: the larger of 10 and --duration)',
+      '  --growth-duration <s>   seconds of POST /shipments per growth round, 2 rounds per size (default: the larger of 10 and --duration)',
       '  --skip-growth           skip the growth measurement',
       '  --only-growth           run only the growth measurement and print its figures and target',
       '  --skip-log-cost         skip the LOG_LEVEL=info comparison',

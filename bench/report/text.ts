@@ -37,7 +37,7 @@ export function growthLines(outcome: Pick<Outcome, 'growth'>): string[] {
   const { growth } = outcome;
   const out: string[] = [''];
   out.push(
-    `growth: a fresh sandbox per N shipments stored and round; GET /shipments?page[size]=30 (${DURATION}s, first round), then POST /shipments (${GROWTH_DURATION}s in all, the sizes' rounds in turns, counting journal compactions)`,
+    `growth: a fresh sandbox per N shipments stored and round; GET /shipments?page[size]=30 (${DURATION}s, first round), then POST /shipments (2 rounds of ${GROWTH_DURATION}s, the sizes' rounds in turns, counting journal compactions)`,
   );
   out.push(
     table([
