@@ -20,7 +20,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { generateState } from '../src/fixtures/generate.js';
 import { allEndpoints, createApp, createServices } from '../src/app.js';
 import { generateKeys } from '../src/auth/keys.js';
-import { verifyToken } from '../src/auth/tokens.js';
+import { signToken, verifyToken } from '../src/auth/tokens.js';
 import { createClock } from '../src/clock.js';
 import { parseConfig } from '../src/config.js';
 import { mount } from '../src/http/mount.js';
@@ -257,8 +257,21 @@ async function main(): Promise<void> {
       variants.map(([name, fetch]) => [`POST /shipments (memory)     ${name}`, async () => (await post(fetch, `k-${process.pid}-${key++}`)).text()]),
     )),
   );
+  // A token request: what it pays besides the signature (signToken alone is timed below).
+  const tokenBody = JSON.stringify({ grant_type: 'client_credentials', client_id: BENCH_CLIENT.id, client_secret: BENCH_CLIENT.secret });
+  rows.push(
+    ...(await interleaved(
+      Math.ceil(REQUESTS / 2),
+      variants.map(([name, fetch]) => [
+        `POST /access-token          ${name}`,
+        async () => (await call(fetch, '/access-token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenBody })).text(),
+      ]),
+    )),
+  );
   const keys = services.keys;
   const clock = services.clock;
+  const claims = { clientId: BENCH_CLIENT.id, scopes: ['shipments.manage'], jti: 'bench', generation: 0 };
+  rows.push(await time('signToken (node:crypto ES256), sequential', REQUESTS, () => signToken(keys, clock, config, claims)));
   rows.push(await time('verifyToken (jose ES256), sequential', REQUESTS, () => verifyToken(keys, clock, token)));
 
   const width = Math.max(...rows.map((row) => row.name.length));

@@ -13,8 +13,8 @@ import { copyData, seedWithSummary } from './lib/data.js';
 import { args, BASE_SHIPMENTS, GROWTH_SIZES } from './lib/options.js';
 import { killChildren, log } from './lib/processes.js';
 import { writeResults } from './report/results.js';
-import { checkTargets, docsTarget, hostileTargets, slowNote, startupTarget } from './report/targets.js';
-import { hostileLines, report } from './report/text.js';
+import { checkTargets, docsTarget, growthTarget, hostileTargets, slowNote, startupTarget } from './report/targets.js';
+import { growthLines, hostileLines, report } from './report/text.js';
 import { meanBaseline, measureBaseline, measureTinyBaseline, sameDocument } from './scenarios/baseline.js';
 import { docsPage, docsPageLine } from './scenarios/docs-page.js';
 import { growthPoints } from './scenarios/growth.js';
@@ -55,6 +55,18 @@ async function onlyStartup(dir: string, notes: string[]): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** `--only-growth`: POST /shipments (and the first list page) with each size of `--shipments` stored, in turns, and its target. */
+async function onlyGrowth(notes: string[], dir: string): Promise<void> {
+  const growth = await growthPoints(dir, GROWTH_SIZES);
+  const target = growthTarget({ growth });
+  const lines = [
+    ...growthLines({ growth }),
+    ...notes.map((note) => `note: ${note}`),
+    ...(target ? [`${target.ok ? 'PASS  ' : 'MISSED'}  ${target.text}`] : []),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 async function main(): Promise<void> {
   const began = performance.now();
   const dir = await mkdtemp(join(tmpdir(), 'parcel-sandbox-bench-'));
@@ -65,6 +77,7 @@ async function main(): Promise<void> {
     if (args['only-hostile']) return await onlyHostile(dir, notes);
     if (args['only-docs']) return await onlyDocs(dir, notes);
     if (args['only-startup']) return await onlyStartup(dir, notes);
+    if (args['only-growth']) return await onlyGrowth(notes, dir);
 
     // 1. The baseline, measured again at the end; the tiny document is for reference.
     const seeded = await seedWithSummary(dir, 'main', BASE_SHIPMENTS);

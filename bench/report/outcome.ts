@@ -32,7 +32,7 @@ export interface Outcome extends Omit<SandboxRun, 'stopCode'> {
 export const startupMs = (outcome: Pick<Outcome, 'startup'>) => Math.max(outcome.startup.existing_median_ms, outcome.startup.first_start_median_ms);
 
 /** POST /shipments p99 at the largest store size over the smallest. */
-export function growthRatio({ growth }: Outcome): number | null {
+export function growthRatio({ growth }: Pick<Outcome, 'growth'>): number | null {
   return growth.length >= 2 ? ratio(growth.at(-1)!.create.p99_ms, growth[0]!.create.p99_ms) : null;
 }
 

@@ -53,6 +53,7 @@ function growthJson(outcome: Outcome) {
       rss_peak_mb: g.hwm_mb,
       compactions: g.compactions,
       create: scenarioJson(g.create, baseline),
+      create_rounds: g.creates.map((m) => scenarioJson(m, baseline)),
       list: scenarioJson(g.list, baseline),
     })),
   };

@@ -32,11 +32,12 @@ function row(measured: Measured, base: Measured | undefined): string[] {
   ];
 }
 
-function growthLines(outcome: Outcome): string[] {
+/** The growth table, each size's rounds and the ratios. */
+export function growthLines(outcome: Pick<Outcome, 'growth'>): string[] {
   const { growth } = outcome;
   const out: string[] = [''];
   out.push(
-    `growth: a fresh sandbox per N shipments stored; GET /shipments?page[size]=30 (${DURATION}s), then POST /shipments (${GROWTH_DURATION}s, counting journal compactions)`,
+    `growth: a fresh sandbox per N shipments stored and round; GET /shipments?page[size]=30 (${DURATION}s, first round), then POST /shipments (2 rounds of ${GROWTH_DURATION}s, the sizes' rounds in turns, counting journal compactions)`,
   );
   out.push(
     table([
@@ -70,6 +71,13 @@ function growthLines(outcome: Outcome): string[] {
       ]),
     ]),
   );
+  for (const g of growth) {
+    const rounds = g.creates.map(
+      (m) =>
+        `${fmt(m.rps, 0)} req/s p99 ${fmt(m.p99_ms, 2)} ms ${m.cpu_per_request?.main_us ?? '?'}+${m.cpu_per_request?.other_threads_us ?? '?'} us (${speedPct(m) ?? '?'}%)`,
+    );
+    out.push(`  POST /shipments with ${g.shipments} stored, by round: ${rounds.join('; ')}`);
+  }
   if (growth.length >= 2) {
     const first = growth[0]!;
     const last = growth.at(-1)!;
