@@ -60,6 +60,11 @@ const paginationLinks = z
   .strictObject({ self: z.string(), first: z.string(), last: z.string(), prev: z.string().optional(), next: z.string().optional() })
   .meta({ id: 'PaginationLinks' });
 
+// Shared by every resource type likewise: the usual `links` member, and a document's `included`.
+const url = z.url();
+const selfLinks = z.object({ self: url });
+const included = z.array(z.record(z.string(), z.unknown())).optional();
+
 /** The schemas of one resource type: the resource object, its single and its list document (`name` when the type's own would clash, or for a second variant of a type). */
 export function resourceSchemas(kind: ResourceKind<any>, extra: { links?: string[]; meta?: z.ZodType; name?: string } = {}) {
   const name = extra.name ?? schemaName(kind.type);
@@ -67,19 +72,18 @@ export function resourceSchemas(kind: ResourceKind<any>, extra: { links?: string
   for (const [key, def] of Object.entries(kind.relationships)) {
     relationships[key] = def.many ? toMany(def.targets) : toOne(def.targets, def.optional);
   }
-  const links: Record<string, z.ZodType> = { self: z.url() };
-  for (const key of extra.links ?? []) links[key] = z.url();
+  const links: Record<string, z.ZodType> = { self: url };
+  for (const key of extra.links ?? []) links[key] = url;
   const resource = z
     .object({
       type: z.literal(kind.type),
       id: z.string(),
       attributes: kind.attributesSchema,
       ...(Object.keys(relationships).length > 0 ? { relationships: z.strictObject(relationships) } : {}),
-      links: z.object(links),
+      links: extra.links?.length ? z.object(links) : selfLinks,
       ...(extra.meta ? { meta: extra.meta.optional() } : {}),
     })
     .meta({ id: name });
-  const included = z.array(z.record(z.string(), z.unknown())).optional();
   return {
     resource,
     document: z.object({ data: resource, included }).meta({ id: `${name}Document` }),
