@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { baseSet, fixturesFolder } from '../src/fixtures/base-set.js';
 import { schemaProblems } from '../src/fixtures/check-schema.js';
 import { GENERATOR_SCHEMA_FILE, fixtureJsonSchemas, sectionSchemaFile } from '../src/fixtures/json-schemas.js';
-import { sectionNames, type SectionName } from '../src/fixtures/pack-schema.js';
+import { sectionNames, type SectionName } from '../src/fixtures/sections.js';
 import { FIRST_DEMO_ORDER } from '../src/domain/returns/orders.js';
 import { FIXTURE_EPOCH } from '../src/fixtures/people.js';
 

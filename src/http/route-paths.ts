@@ -20,29 +20,49 @@ export interface RoutePath {
 
 const isParam = (segment: string) => segment.startsWith(':') || segment === '*';
 
+type Route = { endpoint: Endpoint; segments: string[]; fixed: [string, string][] };
+
+/*
+ * Whether another route of the same method has a parameter at a place is looked up in a count of
+ * keys (method, place, the segments before it with every parameter alike) rather than by comparing
+ * each route with every other: the pairwise search, with a slice per comparison, cost a start
+ * 44 ms of CPU for the 197 endpoints (first call through tsx, loaded machine; 9.5 ms warm); this
+ * 14 ms (2.1 ms warm).
+ */
+const PARAM = '\u0001';
+const norm = (segment: string) => (isParam(segment) ? PARAM : segment);
+const keyOf = (method: string, segments: readonly string[], place: number) => `${method} ${place} ${segments.slice(0, place).map(norm).join('/')}`;
+
+/** The keys of the places where `route` has a parameter. */
+function paramKeys(route: Route): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < route.segments.length; i++) if (isParam(route.segments[i]!)) keys.push(keyOf(route.endpoint.method, route.segments, i));
+  return keys;
+}
+
+function count(counts: Map<string, number>, keys: readonly string[], by: 1 | -1): void {
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + by);
+}
+
 /** The route of every endpoint, fixed segments beside a parameter of another route of the same method turned into checked parameters. */
 export function routePaths(endpoints: readonly Endpoint[]): Map<Endpoint, RoutePath> {
-  const routes = endpoints.map((endpoint) => ({ endpoint, segments: honoPath(endpoint.path).split('/'), fixed: [] as [string, string][] }));
-  const same = (a: string, b: string) => (isParam(a) && isParam(b)) || a === b;
+  const routes: Route[] = endpoints.map((endpoint) => ({ endpoint, segments: honoPath(endpoint.path).split('/'), fixed: [] }));
+  const counts = new Map<string, number>();
+  for (const route of routes) count(counts, paramKeys(route), 1);
   for (let changed = true; changed;) {
     changed = false;
     for (const route of routes) {
       for (let i = 0; i < route.segments.length; i++) {
         const segment = route.segments[i]!;
         if (isParam(segment)) continue;
-        const clash = routes.some(
-          (other) =>
-            other !== route &&
-            other.endpoint.method === route.endpoint.method &&
-            other.segments.length > i &&
-            isParam(other.segments[i]!) &&
-            route.segments.slice(0, i).every((s, j) => same(s, other.segments[j]!)),
-        );
-        if (!clash) continue;
+        // A fixed segment has no key of its own at this place: any count here is another route's.
+        if (!counts.get(keyOf(route.endpoint.method, route.segments, i))) continue;
         // Named after its text, so the routed path still reads as the declared one (`/contracts/:fixed=v1/templates`).
         const name = `fixed=${segment}`;
+        count(counts, paramKeys(route), -1);
         route.fixed.push([name, segment]);
         route.segments[i] = `:${name}`;
+        count(counts, paramKeys(route), 1);
         changed = true;
       }
     }

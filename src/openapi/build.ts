@@ -14,6 +14,9 @@ import type { Endpoint } from '../http/endpoint.js';
 import { servedOperation } from '../http/served-operations.js';
 import { documentedAnswers, type DocumentedAnswer } from './documented-answers.js';
 import { PRODUCTION_DEPRECATIONS } from '../fixtures/reference/production-operations.js';
+// The fixture pack's schema (FixturePack) is one of the document's components, registered when its
+// module loads; a start no longer loads it (fixtures/sections.ts), so the document does.
+import '../fixtures/pack-schema.js';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
 import { errorDocument } from '../jsonapi/schemas.js';
 import { scopes } from '../model/tenancy.js';
