@@ -24,7 +24,7 @@ import { signToken, verifyToken } from '../src/auth/tokens.js';
 import { createClock } from '../src/clock.js';
 import { parseConfig } from '../src/config.js';
 import { mount } from '../src/http/mount.js';
-import { captureRequests, requestLog } from '../src/http/request-log.js';
+import { captureRequests, logsRequests, requestLog } from '../src/http/request-log.js';
 import { recordRequests } from '../src/http/request-record.js';
 import { openCors } from '../src/http/cors.js';
 import { countRequest } from '../src/http/rate-limit.js';
@@ -53,7 +53,7 @@ type Fetch = (request: Request) => Response | Promise<Response>;
  */
 function variant(services: Services, layers: { log: boolean; capture: boolean; record: boolean; chain: boolean }): Fetch {
   const app = new Hono<AppEnv>({ strict: false });
-  if (layers.log && services.logger) app.use('*', requestLog(services.logger));
+  if (layers.log && services.logger && logsRequests(services.logger)) app.use('*', requestLog(services.logger));
   if (layers.capture) app.use('*', captureRequests(services));
   if (layers.record) app.use('*', recordRequests(services));
   if (layers.chain) {

@@ -57,9 +57,17 @@ const principals = new WeakMap<object, { client: object; organization: object; p
  * token is (a no-break space, a form feed, a second word).
  */
 export function bearerToken(header: string | undefined): string | undefined {
-  const match = /^[ \t]*Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
-  return match?.[1];
+  if (header === undefined) return undefined;
+  // A client sends the same header request after request: comparing it with the last one is
+  // cheaper than matching ~900 characters of token again. A cached GET /shipments/{id} in-process:
+  // 10.3 -> 9.1 us of CPU, least of 12 rounds in each of 6 processes, lower in 5 of 6 pairs.
+  if (header === lastBearer.header) return lastBearer.token;
+  const token = /^[ \t]*Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1];
+  lastBearer = { header, token };
+  return token;
 }
+
+let lastBearer: { header: string; token: string | undefined } = { header: '', token: undefined };
 
 /** Throws 14004 unless the principal meets one of `accepted`: a scope, or scopes that must all be held. */
 export function requireScope(principal: Principal, accepted: readonly (Scope | readonly Scope[])[]): void {

@@ -40,6 +40,7 @@ class RequestCtx implements AppCtx {
     readonly principal: Principal | undefined,
     private readonly base: string,
     private readonly rawUrl: string,
+    readonly answerHeaders: Record<string, string> | undefined,
   ) {
     this.rules = services.rules.forTenant(principal?.organizationId);
   }
@@ -78,9 +79,9 @@ class RequestCtx implements AppCtx {
 }
 
 /** Builds the context of one request; the request URL is only parsed when a handler needs it. */
-export function createCtx(services: Services, requestUrl: string, principal: Principal | undefined): AppCtx {
+export function createCtx(services: Services, requestUrl: string, principal: Principal | undefined, answerHeaders?: Record<string, string>): AppCtx {
   const origin = services.config.publicUrl ?? originOf(requestUrl);
-  return new RequestCtx(services, principal, origin.endsWith('/') ? origin.replace(/\/+$/, '') : origin, requestUrl);
+  return new RequestCtx(services, principal, origin.endsWith('/') ? origin.replace(/\/+$/, '') : origin, requestUrl, answerHeaders);
 }
 
 /**

@@ -34,6 +34,12 @@ export interface Ctx extends RenderContext, Acting {
   url(path: string): string;
   /** The URL the request was made to. */
   readonly requestUrl: URL;
+  /**
+   * Headers every answer to this request carries, known before the handler runs (the rate
+   * limit's): a handler that builds its answer with them (`textResponse`'s `extra`) spares the
+   * request a second response made to add them (http/mount.ts).
+   */
+  readonly answerHeaders?: Record<string, string>;
 }
 
 /** The principal of a request that an endpoint declared as authenticated. */

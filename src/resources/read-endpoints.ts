@@ -66,7 +66,7 @@ function listEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodObject<{
         rendered = { text: JSON.stringify(value), value };
         renderCache.set(store.version, key, rendered);
       }
-      return textResponse(rendered.text, { headers: { 'content-type': JSONAPI_MEDIA_TYPE }, value: rendered.value });
+      return textResponse(rendered.text, { headers: { 'content-type': JSONAPI_MEDIA_TYPE }, value: rendered.value, extra: ctx.answerHeaders });
     },
   });
 }
@@ -99,7 +99,7 @@ export function getEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodOb
         rendered = { text: JSON.stringify(resourceDocument(ctx, kind, row, include)) };
         renderCache.set(store.version, key, rendered);
       }
-      return textResponse(rendered.text, { headers: { 'content-type': JSONAPI_MEDIA_TYPE } });
+      return textResponse(rendered.text, { headers: { 'content-type': JSONAPI_MEDIA_TYPE }, extra: ctx.answerHeaders });
     },
   });
 }
