@@ -7,7 +7,7 @@ import { log, run } from './processes.js';
 /** Resolves with a warning when tsc finds type errors: the bundle is measured anyway. */
 export async function build(): Promise<string | undefined> {
   if (ENTRY !== 'build') return undefined;
-  log('building the sandbox as npm run build does (tsc checks, esbuild bundles) into .bench-build');
+  log('building the sandbox as npm run build does (esbuild bundles; tsc checks the types beside it) into .bench-build');
   await rm(BUILD_DIR, { recursive: true, force: true });
   const bundled = await run(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs'), '--outdir', join(BUILD_DIR, 'server')]);
   const main = join(BUILD_DIR, 'server', 'main.js');

@@ -6,9 +6,10 @@ import { setFlagsFromString } from 'node:v8';
  * V8 otherwise keeps those pages until its memory reducer runs once the process idles, so a busy
  * sandbox sat at ~190-230 MB where its live heap needs ~100. Measured on the compiled server
  * (8 s each of POST /shipments, GET /shipments/{id} and a 30-item page at 10 connections, 2-core
- * VM): RSS right after the load 187-227 MB -> 123-128 MB, CPU per request within the noise of a
- * loaded machine (222-246 vs 219-281 us). Full collections are incremental and concurrent, so
- * more of them cost little latency; `npm run bench` reports the throughput beside it.
+ * VM): RSS right after the load 187-233 MB -> 123-136 MB, CPU per request within the noise of a
+ * loaded machine (222-246 vs 219-281 us). The price is in the tail of the writes: POST /shipments
+ * p99 19-20 ms -> 28-30 ms in the same runs (more full collections while they allocate); 100%
+ * gave 156-164 MB and 21-23 ms, 50-60% 139-149 MB and 25-33 ms. `npm run bench` reports both.
  *
  * Only the server's own process: the library (createSandbox) runs inside its user's process and
  * never changes its flags. A `--heap-growing-percent` given to node itself wins.
