@@ -65,7 +65,7 @@ export const systemMessageEndpoints = [
   ...readEndpoints({
     kind: systemMessageKind,
     table: 'systemMessages',
-    tag: 'Organizations',
+    tag: 'System messages',
     noun: 'system message',
     plural: 'system messages',
     auth: { anyOf: ['broker.member'] },
@@ -80,7 +80,7 @@ export const systemMessageEndpoints = [
   ...writeEndpoints({
     kind: systemMessageKind,
     table: 'systemMessages',
-    tag: 'Organizations',
+    tag: 'System messages',
     noun: 'system message',
     auth: manage,
     schemas,
