@@ -13,7 +13,7 @@ import { copyData, seedWithSummary } from './lib/data.js';
 import { args, BASE_SHIPMENTS, GROWTH_SIZES } from './lib/options.js';
 import { killChildren, log } from './lib/processes.js';
 import { writeResults } from './report/results.js';
-import { checkTargets, docsTarget, growthTarget, hostileTargets, slowNote, startupTarget } from './report/targets.js';
+import { checkTargets, docsTarget, getTarget, growthTarget, hostileTargets, slowNote, startupTarget } from './report/targets.js';
 import { growthLines, hostileLines, report } from './report/text.js';
 import { meanBaseline, measureBaseline, measureTinyBaseline, sameDocument } from './scenarios/baseline.js';
 import { docsPage, docsPageLine } from './scenarios/docs-page.js';
@@ -23,6 +23,10 @@ import { joseSign } from './scenarios/jose-sign.js';
 import { measureLogCost } from './scenarios/log-cost.js';
 import { profileRuns } from './scenarios/profiles.js';
 import { runSandbox } from './scenarios/sandbox.js';
+import { endpoints, prepare } from './scenarios/endpoints.js';
+import { pairedGet } from './scenarios/paired-get.js';
+import { measure } from './lib/measure.js';
+import { startSandbox } from './lib/server.js';
 import { startupTimes } from './scenarios/startup.js';
 import { tenantSoak } from './scenarios/tenant-soak.js';
 
@@ -55,6 +59,30 @@ async function onlyStartup(dir: string, notes: string[]): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/**
+ * `--only-get`: GET /shipments/{id} in turns with the baseline serving its document, the figure
+ * its target is checked on, in 5 rounds instead of 3 (the quick loop while working on the read path).
+ */
+async function onlyGet(dir: string, notes: string[]): Promise<void> {
+  const seeded = await seedWithSummary(dir, 'main', BASE_SHIPMENTS);
+  const sandbox = await startSandbox('sandbox', seeded.file);
+  try {
+    const get = endpoints(await prepare(sandbox)).get;
+    await measure(sandbox, get);
+    const paired = await pairedGet(seeded.summary.document, sameDocument(seeded.summary), sandbox, get, 5);
+    const target = getTarget(paired);
+    const rounds = paired.rounds.map((round) => `${round.sandbox_rps}/${round.baseline_rps}`).join(', ');
+    const lines = [
+      `GET /shipments/{id} in turns (sandbox/baseline req/s): ${rounds}`,
+      ...notes.map((note) => `note: ${note}`),
+      `${target.ok ? 'PASS  ' : 'MISSED'}  ${target.text}`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    await sandbox.stop(true);
+  }
+}
+
 /** `--only-growth`: POST /shipments (and the first list page) with each size of `--shipments` stored, in turns, and its target. */
 async function onlyGrowth(notes: string[], dir: string): Promise<void> {
   const growth = await growthPoints(dir, GROWTH_SIZES);
@@ -78,6 +106,7 @@ async function main(): Promise<void> {
     if (args['only-docs']) return await onlyDocs(dir, notes);
     if (args['only-startup']) return await onlyStartup(dir, notes);
     if (args['only-growth']) return await onlyGrowth(notes, dir);
+    if (args['only-get']) return await onlyGet(dir, notes);
 
     // 1. The baseline, measured again at the end; the tiny document is for reference.
     const seeded = await seedWithSummary(dir, 'main', BASE_SHIPMENTS);

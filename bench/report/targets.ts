@@ -11,6 +11,14 @@ export interface Target {
   text: string;
 }
 
+/** The GET target on its paired rounds alone (`--only-get`). */
+export function getTarget(paired: { ratio: number }): Target {
+  return {
+    ok: paired.ratio >= 0.65,
+    text: `GET /shipments/{id} >= 65% of the baseline's req/s: ${Math.round(paired.ratio * 100)}% measured in turns with the baseline`,
+  };
+}
+
 export function checkTargets(outcome: Outcome): Target[] {
   const { baseline, tiny, pairedGet, pairedLists, jose, startup, hostile, soak, mainMemory, settledRss } = outcome;
   const get = byName(outcome, 'GET /shipments/{id}');

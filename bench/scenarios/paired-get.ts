@@ -49,9 +49,15 @@ async function paired(
 }
 
 /** A second baseline server next to the running sandbox, for the paired rounds only. */
-export async function pairedGet(document: string | undefined, baselineScenario: Scenario, sandbox: Server, get: Scenario): Promise<Paired> {
+export async function pairedGet(
+  document: string | undefined,
+  baselineScenario: Scenario,
+  sandbox: Server,
+  get: Scenario,
+  rounds = PAIRED_ROUNDS,
+): Promise<Paired> {
   const pairServer = await startBaseline(document);
-  const result = await paired(pairServer, baselineScenario, sandbox, get);
+  const result = await paired(pairServer, baselineScenario, sandbox, get, rounds);
   await pairServer.stop();
   return result;
 }
