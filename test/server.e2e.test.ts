@@ -52,6 +52,28 @@ describe('a running sandbox', () => {
     expect(status).toBe(200);
   });
 
+  it('scrubs from each logged request the credentials it carried, when credentials take turns', async () => {
+    // Node hands the sandbox raw header lists; the request log keeps those, sharing the string of
+    // an Authorization value between requests that carry the same one (src/http/request-log.ts).
+    // Opaque credentials, not tokens: the log scrubs anything shaped like a token anyway, but a
+    // request's own credentials only because they came in its Authorization header.
+    const keys = ['first-opaque-key-4f1c9a', 'second-opaque-key-7b2e0d'];
+    const turns = [0, 0, 1, 0, 1, 1, 0];
+    for (const [turn, key] of turns.entries()) {
+      const answer = await fetch(`${server.url}/carriers?turn=${turn}&echo=${keys[key]}`, { headers: { authorization: `Bearer ${keys[key]}` } });
+      expect(answer.status).toBe(401);
+    }
+    const log = (await (await fetch(`${server.url}/_sandbox/requests?path=/carriers?turn=&limit=${turns.length}`)).json()) as {
+      data: { path: string; request: { headers: Record<string, string> } }[];
+    };
+    const entries = [...log.data].reverse();
+    expect(entries.map((entry) => entry.path)).toEqual(turns.map((_, turn) => `/carriers?turn=${turn}&echo=[REDACTED]`));
+    for (const entry of entries) {
+      expect(entry.request.headers.authorization).toBe('Bearer [REDACTED]');
+      for (const key of keys) expect(JSON.stringify(entry)).not.toContain(key);
+    }
+  });
+
   it('answers a CORS preflight for the headers a browser client sends', async () => {
     const response = await fetch(`${server.url}/shops`, {
       method: 'OPTIONS',

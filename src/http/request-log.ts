@@ -128,6 +128,31 @@ function requestHeaders(c: Context): Headers | string[] {
   return incoming?.rawHeaders ?? c.req.raw.headers;
 }
 
+/** The Authorization value the log kept last, in one sandbox's capture. */
+interface LastAuthorization {
+  value: string | undefined;
+}
+
+/**
+ * Puts the Authorization value the log kept last in place of an equal one in Node's raw list.
+ * A client sends the same token with every request, and each arrives as a fresh string of ~430
+ * characters: the log's 500 entries held one copy each, and every copy lived long enough to be
+ * promoted to the old generation. Equal strings are interchangeable, so nothing anyone reads
+ * changes. GET /shipments/{id} on the compiled server, one token, 60,000 requests at 10
+ * connections (`--trace-gc-nvp`, four runs in turns): promoted 1,495-1,562 -> 557-590 bytes a
+ * request, full collections 10 -> 5, GC pauses 5.1 -> 4.3 us a request (mean of two runs each).
+ */
+function shareAuthorization(raw: string[], last: LastAuthorization): void {
+  for (let at = 0; at < raw.length - 1; at += 2) {
+    const name = raw[at]!;
+    if (name.length !== 13 || name.toLowerCase() !== 'authorization') continue;
+    const value = raw[at + 1]!;
+    if (value === last.value) raw[at + 1] = last.value;
+    else last.value = value;
+    return;
+  }
+}
+
 /** The request as kept, when that needs no body read: most GETs. Spares them an await. */
 function keepBodilessRequest(c: Context): RawMessage | undefined {
   // A GET body is only looked at when announced (clients send `[]` with a GET now and then).
@@ -220,6 +245,7 @@ function tokenClient(c: Context, status: number, request: RawMessage): string | 
  * little on every request. A failure to capture is logged and otherwise ignored.
  */
 export function captureRequests(services: { requestLog: RequestLog; clock: Clock; clocks: TenantClocks; logger?: Logger }): MiddlewareHandler<AppEnv> {
+  const lastAuthorization: LastAuthorization = { value: undefined };
   return async (c, next) => {
     if (isUnlogged(c.req.path)) return next();
     const log = services.requestLog;
@@ -231,6 +257,7 @@ export function captureRequests(services: { requestLog: RequestLog; clock: Clock
     const duration = Math.round((performance.now() - started) * 10) / 10;
     try {
       const request = keepBodilessRequest(c) ?? (await keepRequest(c));
+      if (Array.isArray(request.headers)) shareAuthorization(request.headers, lastAuthorization);
       const url = c.req.url;
       const principal = c.get('principal');
       const clientId = principal?.clientId ?? tokenClient(c, c.res.status, request);
