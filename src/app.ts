@@ -252,10 +252,8 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   };
   // One layer, not two: the length check runs as the 405 check's next step, and a GET or HEAD,
   // which it never concerns, goes straight on (see the figure above).
-  app.use('*', async (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return refuseMethod(c, next);
-    return refuseMethod(c, async () => checkLength(c, next));
-  });
+  // Not async itself: it hands on refuseMethod's promise, which a throw in checkLength rejects.
+  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? refuseMethod(c, next) : refuseMethod(c, () => checkLength(c, next))));
   mount(app, endpoints, services);
   services.dispatch ??= async (request) => app.fetch(request);
   app.notFound(notFound);
