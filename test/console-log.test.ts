@@ -138,3 +138,33 @@ describe('the access line for people (LOG_FORMAT=pretty)', () => {
     expect(error.split('\n')).toEqual(['03:04:05 ERROR unexpected error method=GET url="/a b"', '    Error: boom', '        at f (x.ts:1:2)']);
   });
 });
+
+describe('the log level', () => {
+  it('writes the lines at and above it, in the format asked for, and nothing below it', () => {
+    const json = sink();
+    const warn = createLogger('warn', 'json', json);
+    expect([warn.isLevelEnabled('debug'), warn.isLevelEnabled('info'), warn.isLevelEnabled('warn'), warn.isLevelEnabled('error')]).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    warn.debug({ job: 'a' }, 'not written');
+    warn.info({ job: 'b' }, 'not written either');
+    expect(json.lines).toEqual([]);
+    warn.warn({ job: 'c' }, 'written');
+    warn.error({ job: 'd' });
+    expect(json.lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ level: 40, job: 'c', msg: 'written' }),
+      expect.objectContaining({ level: 50, job: 'd' }),
+    ]);
+    // A record written without a message has none (not the text 'undefined').
+    expect(JSON.parse(json.lines[1]!)).not.toHaveProperty('msg');
+
+    const silent = sink();
+    const quiet = createLogger('silent', 'pretty', silent);
+    quiet.error({ job: 'e' }, 'never written');
+    expect(quiet.isLevelEnabled('error')).toBe(false);
+    expect(silent.lines).toEqual([]);
+  });
+});
