@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Logger as Pino } from 'pino';
 import type { Config } from './config.js';
+import type { Logger } from './http/services.js';
 import { consoleStream } from './console-lines.js';
 
 /** How the process log is written: lines for people, or JSON lines for tools. */
@@ -9,15 +10,6 @@ export type LogFormat = 'pretty' | 'json';
 /** The format `LOG_FORMAT` asks for; `auto` is pretty when stdout is a terminal and JSON lines anywhere else (a pipe, a file, a container's log). */
 export function logFormatOf(setting: Config['logFormat'], tty = Boolean(process.stdout.isTTY)): LogFormat {
   return setting === 'auto' ? (tty ? 'pretty' : 'json') : setting;
-}
-
-/** The process logger as the app uses it: pino's four levels it writes at, and pino's level check. */
-export interface ProcessLogger {
-  error(object: object, message?: string): void;
-  warn(object: object, message?: string): void;
-  info(object: object, message?: string): void;
-  debug(object: object, message?: string): void;
-  isLevelEnabled(level: string): boolean;
 }
 
 /** pino's level numbers: a line below the level is dropped without pino. */
@@ -42,7 +34,7 @@ function makePino(level: Config['logLevel'], format: LogFormat, out: Out): Pino 
  * usually never loads it. First 200 on /health of the compiled server at warn, 10 starts of each
  * in turns: median 692 -> 647 ms, least 653 -> 592 ms, RSS after start 94 -> 92 MB.
  */
-export function createLogger(level: Config['logLevel'], format: LogFormat, out: Out = process.stdout): ProcessLogger {
+export function createLogger(level: Config['logLevel'], format: LogFormat, out: Out = process.stdout): Required<Logger> {
   let made: Pino | undefined;
   const threshold = LEVELS[level];
   const isLevelEnabled = (name: string) => threshold !== Infinity && (LEVELS[name as Config['logLevel']] ?? -Infinity) >= threshold;
