@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { A4, A6, renderCustomsDocument, renderLabel, type LabelData } from '../src/domain/labels/index.js';
 import { fitText } from '../src/domain/labels/layout.js';
@@ -286,5 +288,26 @@ describe('determinism', () => {
     const first = await renderCustomsDocument(international);
     expect(first.equals(await renderCustomsDocument(international))).toBe(true);
     expect(readPdf(first)[0]!.text).toBe(readPdf(await renderCustomsDocument(international))[0]!.text);
+  });
+
+  it("renders the first PDF of a process as every later one (fonts and their layouts are kept from the first; a restart must not change a label's bytes)", async () => {
+    // A process of its own: in this one, other tests rendered PDFs before.
+    const labels = fileURLToPath(new URL('../src/domain/labels/index.ts', import.meta.url));
+    const script = `const { renderLabel, renderCustomsDocument } = await import(${JSON.stringify(labels)});
+      const data = JSON.parse(process.argv[1]);
+      const files = [];
+      for (let round = 0; round < 2; round++) {
+        files.push(await renderCustomsDocument(data), await renderLabel(data, { mime_type: 'application/pdf', size: 'A6' }));
+      }
+      process.stdout.write(JSON.stringify(files.map((file) => file.toString('base64'))));`;
+    const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, JSON.stringify(international)], {
+      encoding: 'utf8',
+    });
+    const [firstCustoms, firstLabel, laterCustoms, laterLabel] = (JSON.parse(output) as string[]).map((base64) => Buffer.from(base64, 'base64'));
+    expect(firstCustoms!.equals(laterCustoms!)).toBe(true);
+    expect(firstLabel!.equals(laterLabel!)).toBe(true);
+    // ...and as this process, which made many before, renders them.
+    expect(firstLabel!.equals(await renderLabel(international, { mime_type: 'application/pdf', size: 'A6' }))).toBe(true);
+    expect(firstCustoms!.equals(await renderCustomsDocument(international))).toBe(true);
   });
 });
