@@ -2,7 +2,8 @@
  * Bundles the server (the CLI entry, src/main.ts) into dist/server/ for `npm start`, the `bin` and
  * the Docker image. Node spends most of a cold start resolving and compiling a few hundred small
  * ES modules (ours, zod, jose, hono); one bundle halves the time to the first answer. The library
- * entry (`import { createSandbox } from 'parcel-sandbox'`) stays the plain tsc output in dist/src.
+ * entry (`import { createSandbox } from 'parcel-sandbox'`) stays a file for each source file in dist/src
+ * (scripts/library.mjs).
  *
  * Every package is classified (a new dependency fails the build until it is, so none is bundled
  * or left out by surprise):
