@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { A4, A6, renderCustomsDocument, renderLabel, type LabelData } from '../src/domain/labels/index.js';
 import { fitText } from '../src/domain/labels/layout.js';
+import { boundedWords, MAX_WORD_LENGTH, MAX_WORDS } from '../src/domain/labels/pdf.js';
 import { decodeCode128, PNG_SIGNATURE, readPdf, readPng, renderPdfPage } from './support/pdf.js';
 
 /** 2025-03-14 09:30:00 UTC. */
@@ -309,5 +310,23 @@ describe('determinism', () => {
     // ...and as this process, which made many before, renders them.
     expect(firstLabel!.equals(await renderLabel(international, { mime_type: 'application/pdf', size: 'A6' }))).toBe(true);
     expect(firstCustoms!.equals(await renderCustomsDocument(international))).toBe(true);
+  });
+});
+
+describe('the word layouts PDFs share', () => {
+  it('keep at most MAX_WORDS words of at most MAX_WORD_LENGTH characters, whatever text arrives', () => {
+    const words = boundedWords();
+    for (let index = 0; index < MAX_WORDS; index++) words[`word${index}`] = index;
+    expect(words.word0).toBe(0);
+    expect(words[`word${MAX_WORDS - 1}`]).toBe(MAX_WORDS - 1);
+    // One more empties it: what a document asks for next is laid out again.
+    words.next = 'next';
+    expect(words.word0).toBeUndefined();
+    expect(words.next).toBe('next');
+    const long = 'x'.repeat(MAX_WORD_LENGTH + 1);
+    words[long] = 'long';
+    expect(words[long]).toBeUndefined();
+    words['x'.repeat(MAX_WORD_LENGTH)] = 'kept';
+    expect(words['x'.repeat(MAX_WORD_LENGTH)]).toBe('kept');
   });
 });
