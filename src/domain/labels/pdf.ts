@@ -54,8 +54,9 @@ export function createPdf(options: PdfOptions): PDFKit.PDFDocument {
   const regular = openFont(doc, REGULAR);
   const bold = openFont(doc, BOLD);
   parsedFonts ??= { regular: regular.font, bold: bold.font };
-  layouts.share(regular, REGULAR);
-  layouts.share(bold, BOLD);
+  // pdfkit makes a layout cache for each opened font unless a document asks for none.
+  if (regular.layoutCache) regular.layoutCache = sharedLayouts.regular;
+  if (bold.layoutCache) bold.layoutCache = sharedLayouts.bold;
   doc.font(REGULAR);
   return doc;
 }
@@ -89,16 +90,6 @@ let parsedFonts: { regular: unknown; bold: unknown } | undefined;
  */
 export const MAX_WORDS = 2048;
 export const MAX_WORD_LENGTH = 40;
-const layouts = {
-  byFont: new Map<string, Record<string, unknown>>(),
-  share(font: OpenedFont, name: string): void {
-    // pdfkit makes none when a document asks for no layout cache.
-    if (!font.layoutCache) return;
-    let shared = this.byFont.get(name);
-    if (!shared) this.byFont.set(name, (shared = boundedWords()));
-    font.layoutCache = shared;
-  },
-};
 
 /** pdfkit's layout cache (an object it reads and writes by word) over a Map that stays small. */
 export function boundedWords(): Record<string, unknown> {
@@ -113,6 +104,8 @@ export function boundedWords(): Record<string, unknown> {
     },
   });
 }
+
+const sharedLayouts = { regular: boundedWords(), bold: boundedWords() };
 
 /**
  * Ends the document and returns its bytes. pdfkit writes the whole file into its stream's buffer
