@@ -75,6 +75,15 @@ describe('POST /collection-schedules', () => {
     expect(froms.at(-1)).toBeLessThanOrEqual(sandbox.clock.now() + 8 * DAY + 17 * HOUR);
   });
 
+  it('after a clock move of weeks books the days ahead of the new date, not every day the move passed over', async () => {
+    const { sandbox, create, body, booked } = await setup();
+    expect((await create(body())).status).toBe(201);
+    // Sunday 00:00 + 70 days: the next Sunday 00:00, ten weeks on. One top-up runs, as of that midnight.
+    await sandbox.advance(70 * DAY);
+    const froms = (await booked(await sandbox.token())).map((c: Json) => c.attributes.collection_time.from);
+    expect(froms.sort((x: number, y: number) => x - y)).toEqual([0, 2, 4, 70, 72, 74].map((day) => MONDAY + day * DAY + 13 * HOUR));
+  });
+
   it('books collection-registration-failed days once its contract is no longer active, and a contract it uses cannot be deleted', async () => {
     const { sandbox, w, body, create, booked } = await setup();
     const own = (await sandbox.get('/contracts?filter[status]=pending', w.token)).body.data[0];
