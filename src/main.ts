@@ -3,6 +3,7 @@ import { parseCli } from './cli.js';
 import { ConfigError } from './config.js';
 import { DataFileError } from './store/persistence.js';
 import { FixtureError } from './fixtures/problems.js';
+import { cacheCompiledCode } from './server/compile-cache.js';
 import { tuneHeap } from './server/heap.js';
 
 /** Parses the command line; the server modules load only when there is something to serve (`report` is a client of a running one). */
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     return;
   }
   tuneHeap(process.execArgv);
+  cacheCompiledCode();
   const { runServer } = await import('./server/run-server.js');
   await runServer(cli.config);
 }
