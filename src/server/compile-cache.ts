@@ -2,8 +2,8 @@ import * as nodeModule from 'node:module';
 
 /*
  * Node 22.1 and later can keep V8's compiled code of the modules a process loads in a folder and
- * reuse it on the next start (module.enableCompileCache): the bundle's ~1.6 MB no longer has to be
- * parsed and compiled on every start. The folder is NODE_COMPILE_CACHE when set (the Docker image
+ * reuse it on the next start (module.enableCompileCache), instead of compiling the bundle's
+ * ~1.6 MB again. The folder is NODE_COMPILE_CACHE when set (the Docker image
  * ships one, made while it is built), else Node's own under the system's temporary folder.
  * Node 20 has no such cache: there this does nothing.
  *
