@@ -21,10 +21,10 @@ RUN set -eu; R=/runtime/root; \
     printf 'root:x:0:\nnode:x:1000:\n' >"$R/etc/group"; \
     printf 'hosts: files dns\n' >"$R/etc/nsswitch.conf"
 # V8's compiled code of the server (src/server/compile-cache.ts), made by one start and one request
-# here as the image runs it: the same files at the same paths, the same flags and the same user
+# here as the image runs it (its fixtures folder too): the same files at the same paths, the same flags and the same user
 # (Node keeps a folder per user id and flags), so that every container starts from it.
 RUN mkdir -p /runtime/root/var/cache/node && chown 1000:1000 /runtime/root/var/cache/node && \
-    NODE_COMPILE_CACHE=/runtime/root/var/cache/node node -e " \
+    NODE_COMPILE_CACHE=/runtime/root/var/cache/node FIXTURES=/runtime/root/fixtures node -e " \
     const server = require('node:child_process').spawn(process.execPath, ['--max-semi-space-size=8', 'dist/server/main.js', '--memory', '--port', '0'], { uid: 1000, gid: 1000, stdio: ['ignore', 'pipe', 'inherit'] }); \
     server.stdout.on('data', async (chunk) => { const url = new RegExp('listening on (http://[0-9.:]+)').exec(chunk)?.[1]; if (url) { await fetch(url + '/health'); server.kill('SIGTERM'); } }); \
     server.on('exit', (code) => process.exit(code ?? 1));" \
