@@ -7,6 +7,7 @@ import { testConfig, type Config } from '../../src/config.js';
 import type { Persistence } from '../../src/store/persistence.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import type { StateData } from '../../src/store/tables.js';
+import { deepFreeze } from '../../src/store/rows.js';
 import type { Logger, Services } from '../../src/http/services.js';
 import { generateState } from '../../src/fixtures/generate.js';
 import { FIXTURE_EPOCH } from '../../src/fixtures/people.js';
@@ -20,10 +21,16 @@ export const BASE = 'http://sandbox.test';
 const seeded = new Map<number, StateData>();
 let sharedKeys: Promise<Keys> | undefined;
 
-/** Seeded data, generated once per seed and copied for each app. */
+/** Seeded data, generated once per seed and frozen: never changed, so every test's store can start from the same rows. */
+function frozenSeededState(seed: number): StateData {
+  let state = seeded.get(seed);
+  if (!state) seeded.set(seed, (state = deepFreeze(generateState(seed, TEST_NOW))));
+  return state;
+}
+
+/** Seeded data, generated once per seed and copied for each caller (who may change it). */
 export function seededState(seed = 1): StateData {
-  if (!seeded.has(seed)) seeded.set(seed, generateState(seed, TEST_NOW));
-  return structuredClone(seeded.get(seed)!);
+  return structuredClone(frozenSeededState(seed));
 }
 
 export type Json = any;
@@ -66,7 +73,9 @@ export async function testSandbox(
 ): Promise<TestSandbox> {
   const seed = options.seed ?? 1;
   const journal = options.persistence ? undefined : undoJournal();
-  const store = await openStore({ persistence: options.persistence ?? journal!.persistence, seed, initial: () => seededState(seed) });
+  // The store keeps its rows frozen and replaces rather than changes them, so it takes the shared
+  // frozen rows as they are: a copy for each sandbox the suite makes was ~2 s of its CPU.
+  const store = await openStore({ persistence: options.persistence ?? journal!.persistence, seed, initial: () => frozenSeededState(seed) });
   sharedKeys ??= generateKeys();
   const keys = options.keys ?? (await sharedKeys);
   const clock = fixedClock(TEST_NOW);
