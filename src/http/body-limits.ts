@@ -80,10 +80,22 @@ export interface BodyLimits {
   of(method: string, path: string): { limit: number; endpoint: Endpoint } | undefined;
 }
 
+/** A router of the endpoints by declared path, made once per list (it never changes: app.ts). */
+const routers = new WeakMap<readonly Endpoint[], TrieRouter<Endpoint>>();
+
+function routerOf(endpoints: readonly Endpoint[]): TrieRouter<Endpoint> {
+  let router = routers.get(endpoints);
+  if (!router) {
+    router = new TrieRouter<Endpoint>();
+    for (const endpoint of endpoints) router.add(endpoint.method.toUpperCase(), honoPath(endpoint.path), endpoint);
+    routers.set(endpoints, router);
+  }
+  return router;
+}
+
 /** Finds the body limit of any request by routing it as the app does. */
 export function bodyLimits(endpoints: readonly Endpoint[], upper: number): BodyLimits {
-  const router = new TrieRouter<Endpoint>();
-  for (const endpoint of endpoints) router.add(endpoint.method.toUpperCase(), honoPath(endpoint.path), endpoint);
+  const router = routerOf(endpoints);
   return {
     of(method, path) {
       // The app is not strict about a trailing slash: `/shops/` is `/shops`.

@@ -15,13 +15,13 @@ import type { Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 import { callerKey, countRequest, refuseSpentAddress } from './rate-limit.js';
 import { endingWithNewline, knownResponse, withHeaders } from './response-text.js';
-import { routePaths } from './route-paths.js';
+import { sharedRoutePaths } from './route-paths.js';
 
 const NO_QUERY = new URLSearchParams();
 
 /** Registers every endpoint on `app`: route, media negotiation, auth, validation, handler. */
 export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], services: Services): void {
-  const routes = routePaths(endpoints);
+  const routes = sharedRoutePaths(endpoints);
   for (const endpoint of endpoints) {
     const { path, fixed } = routes.get(endpoint)!;
     app.on(endpoint.method.toUpperCase(), path, async (c, next) => {

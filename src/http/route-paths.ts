@@ -70,10 +70,25 @@ export function routePaths(endpoints: readonly Endpoint[]): Map<Endpoint, RouteP
   return new Map(routes.map((route) => [route.endpoint, { path: route.segments.join('/'), fixed: route.fixed }]));
 }
 
+/** Made once per endpoint list (it never changes: app.ts) and only read after: apps share them. */
+const declared = new WeakMap<readonly Endpoint[], Hono>();
+const routed = new WeakMap<readonly Endpoint[], Map<Endpoint, RoutePath>>();
+
 /** An app holding only each endpoint's declared path, for the 405 check's list of a path's methods (the routed paths would claim more). */
 export function declaredRoutes(endpoints: readonly Endpoint[]): Hono {
-  const app = new Hono();
-  const none = () => new Response(null, { status: 404 });
-  for (const endpoint of endpoints) app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), none);
+  let app = declared.get(endpoints);
+  if (!app) {
+    app = new Hono();
+    const none = () => new Response(null, { status: 404 });
+    for (const endpoint of endpoints) app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), none);
+    declared.set(endpoints, app);
+  }
   return app;
+}
+
+/** `routePaths` of a list, worked out once for it. */
+export function sharedRoutePaths(endpoints: readonly Endpoint[]): Map<Endpoint, RoutePath> {
+  let paths = routed.get(endpoints);
+  if (!paths) routed.set(endpoints, (paths = routePaths(endpoints)));
+  return paths;
 }

@@ -30,7 +30,7 @@ export const SCOPES: readonly Scope[] = scopes;
 export const nameOf = (endpoint: Endpoint): string => `${endpoint.method.toUpperCase()} ${endpoint.path}`;
 
 /** Every declared endpoint, in registration order (the HEAD/OPTIONS helpers included). */
-export const endpoints = (): Endpoint[] => allEndpoints();
+export const endpoints = (): readonly Endpoint[] => allEndpoints();
 
 /** The names of the path parameters of an OpenAPI path, in order. */
 export function pathParams(path: string): string[] {
