@@ -11,6 +11,10 @@ import { setFlagsFromString } from 'node:v8';
  * p99 19-20 ms -> 28-30 ms in the same runs (more full collections while they allocate); 100%
  * gave 156-164 MB and 21-23 ms, 50-60% 139-149 MB and 25-33 ms. `npm run bench` reports both.
  *
+ * A floor in bytes for small heaps (30% or at least 32-40 MB of room, whichever is more) cut
+ * POST /shipments p99 on a small sandbox (45 -> 31 ms in a full bench) but cost the RSS target
+ * after the run (151.6 MB) and the growth p99 ratio (x1.29): README, Performance, has the runs.
+ *
  * Only the server's own process: the library (createSandbox) runs inside its user's process and
  * never changes its flags. A `--heap-growing-percent` given to node itself wins.
  */
