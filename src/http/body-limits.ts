@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { TrieRouter } from 'hono/router/trie-router';
 import { honoPath, type Endpoint } from './endpoint.js';
+import { oncePerList } from './per-list.js';
 
 /**
  * Endpoints that take no body: one sent anyway is never read, only kept by the request log, which
@@ -80,18 +81,12 @@ export interface BodyLimits {
   of(method: string, path: string): { limit: number; endpoint: Endpoint } | undefined;
 }
 
-/** A router of the endpoints by declared path, made once per list (it never changes: app.ts). */
-const routers = new WeakMap<readonly Endpoint[], TrieRouter<Endpoint>>();
-
-function routerOf(endpoints: readonly Endpoint[]): TrieRouter<Endpoint> {
-  let router = routers.get(endpoints);
-  if (!router) {
-    router = new TrieRouter<Endpoint>();
-    for (const endpoint of endpoints) router.add(endpoint.method.toUpperCase(), honoPath(endpoint.path), endpoint);
-    routers.set(endpoints, router);
-  }
+/** A router of the endpoints by declared path. */
+const routerOf = oncePerList((endpoints) => {
+  const router = new TrieRouter<Endpoint>();
+  for (const endpoint of endpoints) router.add(endpoint.method.toUpperCase(), honoPath(endpoint.path), endpoint);
   return router;
-}
+});
 
 /** Finds the body limit of any request by routing it as the app does. */
 export function bodyLimits(endpoints: readonly Endpoint[], upper: number): BodyLimits {

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { honoPath, type Endpoint } from './endpoint.js';
+import { oncePerList } from './per-list.js';
 
 /**
  * The path each endpoint is routed on. hono's fastest router (RegExpRouter) refuses a fixed
@@ -70,25 +71,13 @@ export function routePaths(endpoints: readonly Endpoint[]): Map<Endpoint, RouteP
   return new Map(routes.map((route) => [route.endpoint, { path: route.segments.join('/'), fixed: route.fixed }]));
 }
 
-/** Made once per endpoint list (it never changes: app.ts) and only read after: apps share them. */
-const declared = new WeakMap<readonly Endpoint[], Hono>();
-const routed = new WeakMap<readonly Endpoint[], Map<Endpoint, RoutePath>>();
-
 /** An app holding only each endpoint's declared path, for the 405 check's list of a path's methods (the routed paths would claim more). */
-export function declaredRoutes(endpoints: readonly Endpoint[]): Hono {
-  let app = declared.get(endpoints);
-  if (!app) {
-    app = new Hono();
-    const none = () => new Response(null, { status: 404 });
-    for (const endpoint of endpoints) app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), none);
-    declared.set(endpoints, app);
-  }
+export const declaredRoutes = oncePerList((endpoints): Hono => {
+  const app = new Hono();
+  const none = () => new Response(null, { status: 404 });
+  for (const endpoint of endpoints) app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), none);
   return app;
-}
+});
 
 /** `routePaths` of a list, worked out once for it. */
-export function sharedRoutePaths(endpoints: readonly Endpoint[]): Map<Endpoint, RoutePath> {
-  let paths = routed.get(endpoints);
-  if (!paths) routed.set(endpoints, (paths = routePaths(endpoints)));
-  return paths;
-}
+export const sharedRoutePaths = oncePerList(routePaths);
