@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { A4, A6, renderCustomsDocument, renderLabel, type LabelData } from '../src/domain/labels/index.js';
 import { fitText } from '../src/domain/labels/layout.js';
-import { boundedWords, MAX_WORD_LENGTH, MAX_WORDS } from '../src/domain/labels/pdf.js';
+import { boundedSubsets, boundedWords, glyphsOfTheirText, MAX_GLYPH_VARIANTS, MAX_SUBSETS, MAX_WORD_LENGTH, MAX_WORDS } from '../src/domain/labels/pdf.js';
 import { decodeCode128, PNG_SIGNATURE, readPdf, readPng, renderPdfPage } from './support/pdf.js';
 
 /** 2025-03-14 09:30:00 UTC. */
@@ -310,6 +310,77 @@ describe('determinism', () => {
     // ...and as this process, which made many before, renders them.
     expect(firstLabel!.equals(await renderLabel(international, { mime_type: 'application/pdf', size: 'A6' }))).toBe(true);
     expect(firstCustoms!.equals(await renderCustomsDocument(international))).toBe(true);
+  });
+});
+
+describe('the font files PDFs share', () => {
+  it('embed the glyphs each document draws: labels needing other glyphs get files of their own, as a new process writes them', async () => {
+    const format = { mime_type: 'application/pdf', size: 'A6' } as const;
+    const other: LabelData = {
+      ...international,
+      recipient: { ...international.recipient, first_name: 'Ἀλέξανδρος', last_name: 'Добровольский', city: 'Þórshöfn' },
+    };
+    // This process has rendered many labels, so its files are shared; a new one writes each anew.
+    const here = [await renderLabel(international, format), await renderLabel(other, format), await renderLabel(international, format)];
+    const labels = fileURLToPath(new URL('../src/domain/labels/index.ts', import.meta.url));
+    const script = `const { renderLabel } = await import(${JSON.stringify(labels)});
+      const [data, other] = JSON.parse(process.argv[1]);
+      const files = [await renderLabel(other, { mime_type: 'application/pdf', size: 'A6' }), await renderLabel(data, { mime_type: 'application/pdf', size: 'A6' })];
+      process.stdout.write(JSON.stringify(files.map((file) => file.toString('base64'))));`;
+    const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, JSON.stringify([international, other])], {
+      encoding: 'utf8',
+    });
+    const [fresh, freshInternational] = (JSON.parse(output) as string[]).map((base64) => Buffer.from(base64, 'base64'));
+    expect(here[1]!.equals(fresh!)).toBe(true);
+    expect(here[0]!.equals(freshInternational!)).toBe(true);
+    expect(here[2]!.equals(here[0]!)).toBe(true);
+    const text = readPdf(here[1]!)[0]!.text;
+    for (const name of ['Ἀλέξανδρος', 'Добровольский', 'Þórshöfn']) expect(text).toContain(name);
+  });
+
+  it('keep at most MAX_SUBSETS files a font, whatever glyphs arrive', () => {
+    const files = boundedSubsets();
+    for (let index = 0; index < MAX_SUBSETS; index++) files.remember(String(index), Buffer.from([index % 256]));
+    expect(files.size).toBe(MAX_SUBSETS);
+    expect(files.get('0')).toEqual(Buffer.from([0]));
+    // One more empties it: the next document writes its file again.
+    files.remember('next', Buffer.from('next'));
+    expect(files.size).toBe(1);
+    expect(files.get('0')).toBeUndefined();
+  });
+});
+
+describe('the glyphs of the shared fonts', () => {
+  /** A font like fontkit's: one glyph object per id, with the characters that first asked for it. */
+  class Glyph {
+    constructor(
+      readonly id: number,
+      readonly codePoints: number[],
+    ) {}
+  }
+  const fontOfOneGlyphPerId = () => {
+    const glyphs = new Map<number, Glyph>();
+    return { getGlyph: (id: number, characters: number[] = []) => glyphs.get(id) ?? glyphs.set(id, new Glyph(id, characters)).get(id)! };
+  };
+
+  it('carry the characters they are asked for, at most MAX_GLYPH_VARIANTS kept for other characters than the first', () => {
+    const font = glyphsOfTheirText(fontOfOneGlyphPerId());
+    const latin = font.getGlyph(7, [0x63]);
+    const cyrillic = font.getGlyph(7, [0x441]);
+    expect(latin.codePoints).toEqual([0x63]);
+    expect(cyrillic.codePoints).toEqual([0x441]);
+    expect(cyrillic).toBeInstanceOf(Glyph);
+    expect(font.getGlyph(7, [0x441])).toBe(cyrillic);
+    expect(font.getGlyph(7, [0x63])).toBe(latin);
+    // Without characters (the subset asking for outlines): the glyph of that id.
+    expect(font.getGlyph(7).id).toBe(7);
+    for (let index = 1; index < MAX_GLYPH_VARIANTS; index++) font.getGlyph(7, [0x10000 + index]);
+    expect(font.getGlyph(7, [0x441])).toBe(cyrillic);
+    // One more empties them: the next ask makes its glyph again.
+    font.getGlyph(8, [0x63]);
+    font.getGlyph(8, [0x441]);
+    expect(font.getGlyph(7, [0x441])).not.toBe(cyrillic);
+    expect(font.getGlyph(7, [0x441]).codePoints).toEqual([0x441]);
   });
 });
 
