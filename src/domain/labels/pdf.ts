@@ -73,7 +73,7 @@ interface OpenedFont {
 /** fontkit's subset of a font: the glyphs a document drew, in the order it first drew them. */
 interface FontSubset {
   glyphs: number[];
-  encode(): Buffer;
+  encode(): Uint8Array;
 }
 
 function openFont(doc: PDFKit.PDFDocument, name: string): OpenedFont {
@@ -161,16 +161,16 @@ const sharedLayouts = { regular: boundedWords(), bold: boundedWords() };
  * carrier and service repeat that order (their captions come first), so documents share the files
  * already written. An A6 PDF label took 13.5-14.8 -> 6.0-8.1 ms (300 labels of 12 names and 4
  * cities, 3 runs in turns); in the label-heavy test files 846 of 968 subsets were shared. The bytes
- * are the same either way. Bounded like the word layouts: at most MAX_SUBSETS files a font, all
- * dropped when full.
+ * are the same either way. Bounded like the word layouts: at most MAX_SUBSETS files a font (a
+ * label's are ~11 KB), all dropped when full.
  */
 export const MAX_SUBSETS = 256;
 
 /** Subset files by their glyphs (ids in drawing order), at most MAX_SUBSETS of them. */
-export function boundedSubsets(): Map<string, Buffer> & { remember(key: string, file: Buffer): void } {
-  const files = new Map<string, Buffer>();
+export function boundedSubsets(): Map<string, Uint8Array> & { remember(key: string, file: Uint8Array): void } {
+  const files = new Map<string, Uint8Array>();
   return Object.assign(files, {
-    remember(key: string, file: Buffer) {
+    remember(key: string, file: Uint8Array) {
       if (files.size >= MAX_SUBSETS) files.clear();
       files.set(key, file);
     },
