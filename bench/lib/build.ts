@@ -16,7 +16,8 @@ export async function build(): Promise<string | undefined> {
     () => false,
   );
   if (!built) throw new Error(`the bundle produced no ${main}:\n${bundled.stdout}`);
-  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  // The compiler `npm run typecheck` runs (TypeScript 7's, package.json's `typescript-native`).
+  const tsc = join(ROOT, 'node_modules', 'typescript-native', 'bin', 'tsc');
   const { code, stdout } = await run(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noEmit']);
   if (code !== 0) {
     const warning = `tsc reported type errors (the bundle was built and is measured):\n${stdout.split('\n').slice(0, 10).join('\n')}`;
