@@ -53,7 +53,7 @@ export function createPdf(options: PdfOptions): PDFKit.PDFDocument {
   // them the other way round from every later one, and its bytes differed.
   const regular = openFont(doc, REGULAR);
   const bold = openFont(doc, BOLD);
-  parsedFonts ??= { regular: glyphsOfTheirText(regular.font as GlyphSource), bold: glyphsOfTheirText(bold.font as GlyphSource) };
+  parsedFonts ??= { regular: glyphsOfTheirText(regular.font), bold: glyphsOfTheirText(bold.font) };
   // pdfkit makes a layout cache for each opened font unless a document asks for none.
   if (regular.layoutCache) regular.layoutCache = sharedLayouts.regular;
   if (bold.layoutCache) bold.layoutCache = sharedLayouts.bold;
@@ -65,7 +65,7 @@ export function createPdf(options: PdfOptions): PDFKit.PDFDocument {
 
 /** What pdfkit keeps of an opened font: the parsed (fontkit) font, its word layouts and the subset it embeds. */
 interface OpenedFont {
-  font: unknown;
+  font: GlyphSource;
   layoutCache?: Record<string, unknown>;
   subset: FontSubset;
 }
@@ -78,6 +78,17 @@ interface FontSubset {
 
 function openFont(doc: PDFKit.PDFDocument, name: string): OpenedFont {
   return (doc.font(name) as unknown as { _font: OpenedFont })._font;
+}
+
+/**
+ * Adds to one of the caches documents share (word layouts, glyphs, font files): when it holds
+ * `max` entries it is emptied first, so it never outgrows `max` whatever text arrives, and what is
+ * asked for next is made again.
+ */
+function remember<V>(cache: Map<string, V>, max: number, key: string, value: V): V {
+  if (cache.size >= max) cache.clear();
+  cache.set(key, value);
+  return value;
 }
 
 /** What fontkit's font offers pdfkit: glyphs by id, each with the characters it was made for. */
@@ -99,19 +110,13 @@ export const MAX_GLYPH_VARIANTS = 4096;
  */
 export function glyphsOfTheirText<T extends GlyphSource>(font: T): T {
   const getGlyph = font.getGlyph.bind(font);
-  const variants = new Map<string, { codePoints: number[] } | null>();
+  const variants = new Map<string, { codePoints: number[] }>();
   font.getGlyph = (id: number, characters: number[] = []) => {
     const glyph = getGlyph(id, characters);
     if (!glyph || characters.length === 0 || sameCharacters(glyph.codePoints, characters)) return glyph;
     const key = `${id}:${characters.join(',')}`;
-    let variant = variants.get(key);
-    if (variant === undefined) {
-      if (variants.size >= MAX_GLYPH_VARIANTS) variants.clear();
-      const Glyph = glyph.constructor as new (id: number, codePoints: number[], font: T) => { codePoints: number[] };
-      variant = new Glyph(id, characters, font);
-      variants.set(key, variant);
-    }
-    return variant;
+    const Glyph = glyph.constructor as new (id: number, codePoints: number[], font: T) => { codePoints: number[] };
+    return variants.get(key) ?? remember(variants, MAX_GLYPH_VARIANTS, key, new Glyph(id, characters, font));
   };
   return font;
 }
@@ -144,9 +149,7 @@ export function boundedWords(): Record<string, unknown> {
   return new Proxy(Object.create(null) as Record<string, unknown>, {
     get: (_, word) => (typeof word === 'string' ? words.get(word) : undefined),
     set: (_, word, layout) => {
-      if (typeof word !== 'string' || word.length > MAX_WORD_LENGTH) return true;
-      if (words.size >= MAX_WORDS) words.clear();
-      words.set(word, layout);
+      if (typeof word === 'string' && word.length <= MAX_WORD_LENGTH) remember(words, MAX_WORDS, word, layout);
       return true;
     },
   });
@@ -169,12 +172,7 @@ export const MAX_SUBSETS = 256;
 /** Subset files by their glyphs (ids in drawing order), at most MAX_SUBSETS of them. */
 export function boundedSubsets(): Map<string, Uint8Array> & { remember(key: string, file: Uint8Array): void } {
   const files = new Map<string, Uint8Array>();
-  return Object.assign(files, {
-    remember(key: string, file: Uint8Array) {
-      if (files.size >= MAX_SUBSETS) files.clear();
-      files.set(key, file);
-    },
-  });
+  return Object.assign(files, { remember: (key: string, file: Uint8Array) => void remember(files, MAX_SUBSETS, key, file) });
 }
 
 const sharedSubsets = { regular: boundedSubsets(), bold: boundedSubsets() };
@@ -184,11 +182,7 @@ function shareSubsets(subset: FontSubset, files: ReturnType<typeof boundedSubset
   const write = subset.encode.bind(subset);
   subset.encode = () => {
     const key = subset.glyphs.join(',');
-    const known = files.get(key);
-    if (known) return known;
-    const file = write();
-    files.remember(key, file);
-    return file;
+    return files.get(key) ?? remember(files, MAX_SUBSETS, key, write());
   };
 }
 
