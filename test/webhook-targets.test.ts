@@ -241,6 +241,11 @@ describe('the address checks', () => {
         '8.8.8.8',
         '2606:4700::1111',
         '::ffff:8.8.8.8',
+        '::169.254.169.254',
+        '::a9fe:a9fe',
+        '::ffff:0:a9fe:a9fe',
+        '64:ff9b:1::a9fe:a9fe',
+        '2001:0:4136:e378:8000:63bf:3fff:fdd2',
       ].map((address) => [address, addressKind(address)]),
     );
     expect(kinds).toEqual({
@@ -259,6 +264,12 @@ describe('the address checks', () => {
       '8.8.8.8': 'public',
       '2606:4700::1111': 'public',
       '::ffff:8.8.8.8': 'public',
+      // IPv4-compatible, IPv4-translated, local-use NAT64 and Teredo forms carry an IPv4 address inside.
+      '::169.254.169.254': 'reserved',
+      '::a9fe:a9fe': 'reserved',
+      '::ffff:0:a9fe:a9fe': 'reserved',
+      '64:ff9b:1::a9fe:a9fe': 'reserved',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2': 'reserved',
     });
   });
 

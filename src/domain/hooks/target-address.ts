@@ -36,8 +36,11 @@ const kinds: [AddressKind, BlockList][] = [
     'reserved',
     blockList(
       ['0.0.0.0/8', '192.0.0.0/24', '192.0.2.0/24', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4'],
-      // Unspecified, multicast, documentation, discard, NAT64 and 6to4 (which embed IPv4 addresses of any kind).
-      ['::/128', 'ff00::/8', '2001:db8::/32', '100::/64', '64:ff9b::/96', '2002::/16'],
+      // Unspecified, multicast, documentation, discard, and the forms that embed an IPv4 address of any
+      // kind: IPv4-compatible (::169.254.169.254 is ::a9fe:a9fe; Node's BlockList matches only the
+      // ::ffff: mapped form against IPv4 subnets), IPv4-translated, NAT64 (well-known and local-use),
+      // Teredo and 6to4.
+      ['::/96', '::ffff:0:0:0/96', 'ff00::/8', '2001:db8::/32', '100::/64', '64:ff9b::/96', '64:ff9b:1::/48', '2001::/32', '2002::/16'],
     ),
   ],
 ];
