@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,45 @@ describe('a running sandbox', () => {
       request.end('[]');
     });
     expect(status).toBe(200);
+  });
+
+  it("answers what Node's HTTP parser refuses with an errors document, not a bare status line", async () => {
+    const { hostname, port } = new URL(server.url);
+    /** Sends raw bytes and reads everything until the server closes the connection. */
+    const raw = (text: string) =>
+      new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => socket.end(text));
+        let answer = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (answer += chunk));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const [head = '', body = ''] = answer.split('\r\n\r\n');
+          resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body });
+        });
+      });
+    const refusals = await Promise.all([
+      raw(`GET /shipments?filter[search]=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`),
+      raw('POST /shipments HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n'),
+      raw('POST /shipments HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}'),
+      raw('this is not http\r\n\r\n'),
+    ]);
+    const summary = refusals.map(({ status, headers, body }) => {
+      expect(headers).toContain('content-type: application/vnd.api+json');
+      expect(headers).toContain('access-control-allow-origin: *');
+      const [error] = (JSON.parse(body) as { errors: { status: string; code: string; detail: string; source?: unknown }[] }).errors;
+      expect(error!.status).toBe(String(status));
+      expect(error!.detail.length).toBeGreaterThan(20);
+      return [status, error!.source ?? null];
+    });
+    expect(summary).toEqual([
+      [431, null],
+      [400, { header: 'Content-Length' }],
+      [400, { header: 'Transfer-Encoding' }],
+      [400, null],
+    ]);
+    // The server goes on answering.
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
 
   it('scrubs from each logged request the credentials it carried, when credentials take turns', async () => {

@@ -23,6 +23,8 @@ const codes = {
   notJson: { code: '10003', status: 400, title: 'Request Body Is Not JSON' },
   invalidHeader: { code: '10004', status: 406, title: 'Invalid Request Header' },
   tooLarge: { code: '10003', status: 413, title: 'Request Body Too Large' },
+  // What Node's HTTP parser refuses before the app sees it (server/client-errors.ts); the status varies (400, 408, 413, 431).
+  malformedRequest: { code: '10004', status: 400, title: 'Malformed HTTP Request' },
   cannotModify: { code: '10005', status: 423, title: 'Resource Cannot Be Modified' },
   conflict: { code: '10007', status: 409, title: 'Resource Conflict' },
   unprocessable: { code: '10008', status: 422, title: 'Unprocessable Entity' },

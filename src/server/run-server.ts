@@ -6,6 +6,7 @@ import { scopes, seedScopes } from '../model/tenancy.js';
 import { allEndpoints, authOnly, createApp, createServices } from '../app.js';
 import { bodyLimits, type BodyLimits } from '../http/body-limits.js';
 import { LingeringResponse, answerExpectContinue } from './unread-bodies.js';
+import { answerClientErrors } from './client-errors.js';
 import { generateKeys } from '../auth/keys.js';
 import { createClock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -95,6 +96,7 @@ function listen(fetch: (request: Request) => Response | Promise<Response>, confi
     const options = { fetch, port, hostname: config.host, autoCleanupIncoming: false, serverOptions: { ServerResponse: LingeringResponse } };
     const server = serve(options, (info) => resolvePort({ server, port: info.port })) as Server;
     answerExpectContinue(server, limits);
+    answerClientErrors(server);
     server.on('error', (error: NodeJS.ErrnoException) => {
       const reason = error.code === 'EADDRINUSE' ? `port ${port} on ${config.host} is already in use` : error.message;
       process.stderr.write(`parcel-sandbox: cannot listen: ${reason}\n`);

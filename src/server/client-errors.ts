@@ -1,0 +1,78 @@
+import { STATUS_CODES, maxHeaderSize, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { errorObject, type ErrorSource } from '../jsonapi/errors.js';
+
+/*
+ * Requests that Node's HTTP parser refuses never reach the app: a request line and headers over
+ * the server's limit (a query of a few hundred filter values does it), a malformed request line,
+ * header or Content-Length, Content-Length beside Transfer-Encoding. Node answers those with a
+ * bare status line and no body; here they get the errors document every other refusal gets, so a
+ * client (or a browser page: the API's CORS header is on it) can read what was wrong.
+ */
+
+interface Refusal {
+  status: number;
+  detail: string;
+  source?: ErrorSource;
+}
+
+/** What the parser's error code says was wrong, in the client's terms. */
+function refusalOf(error: NodeJS.ErrnoException & { reason?: string }, limit: number): Refusal {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        detail: `The request line and headers are larger than ${limit / 1024} KiB, the most this server reads. A long query (many filter values, a long include) does not fit: split it over several requests.`,
+      };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, detail: 'The request did not arrive in time; send it again.' };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, detail: 'The chunk extensions of the request body are too large.', source: { header: 'Transfer-Encoding' } };
+    case 'HPE_INVALID_CONTENT_LENGTH':
+      return { status: 400, detail: 'The Content-Length header is not a number of bytes.', source: { header: 'Content-Length' } };
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return { status: 400, detail: 'A request may give Content-Length or Transfer-Encoding, not both.', source: { header: 'Content-Length' } };
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return {
+        status: 400,
+        detail: /content-length/i.test(error.reason ?? '')
+          ? 'A request may give Content-Length or Transfer-Encoding, not both.'
+          : 'The Transfer-Encoding header is not one this server takes (chunked, last).',
+        source: { header: 'Transfer-Encoding' },
+      };
+    case 'HPE_INVALID_METHOD':
+      return { status: 400, detail: 'The request method is not an HTTP method.' };
+    default:
+      // llhttp's reason names the part that broke ("Invalid header value char"); it says nothing about the server.
+      return { status: 400, detail: `The request is not valid HTTP/1.1${error.reason ? `: ${error.reason.replace(/\.$/, '')}` : ''}.` };
+  }
+}
+
+/** The raw HTTP/1.1 answer of a refusal: an errors document, and the connection closes. */
+export function clientErrorResponse(error: NodeJS.ErrnoException & { reason?: string }, limit = maxHeaderSize): string {
+  const { status, detail, source } = refusalOf(error, limit);
+  const body = JSON.stringify({ errors: [errorObject('malformedRequest', detail, { status, ...(source ? { source } : {}) })] });
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
+    'Content-Type: application/vnd.api+json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Access-Control-Allow-Origin: *',
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/** Answers the requests Node's parser refuses with an errors document (see above). */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // A connection the client reset, or one whose answer has begun, has nothing left to tell (as
+    // in Node's own handler, which reads the same field).
+    const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (error.code === 'ECONNRESET' || !socket.writable || answering) {
+      socket.destroy();
+      return;
+    }
+    socket.end(clientErrorResponse(error));
+  });
+}
