@@ -141,6 +141,52 @@ describe('hostile bodies are answered 4xx at a bounded cost', () => {
     expect(JSON.stringify(entry.request.body).length).toBeLessThanOrEqual(17 * 1024);
   });
 
+  it('a body that is not UTF-8 is refused, whole or streamed, rather than stored with replacement characters', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const before = sandbox.store.all('shops').length;
+    const address = { street_1: 'Kalverstraat', street_number: 1, postal_code: '1012 NX', city: 'Amsterdam', country_code: 'NL' };
+    const organization = (await sandbox.get('/shops', token)).body.data[0].relationships.organization;
+    const addresses = `"sender_address":${JSON.stringify(address)},"return_address":${JSON.stringify(address)}},"relationships":{"organization":${JSON.stringify(organization)}`;
+    const json = (name: Uint8Array) => Buffer.concat([Buffer.from('{"data":{"type":"shops","attributes":{"name":"'), name, Buffer.from(`",${addresses}}}}`)]);
+    const send = (body: Uint8Array, length: boolean) =>
+      sandbox.app.request('http://sandbox.test/shops', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/vnd.api+json',
+          ...(length ? { 'content-length': String(body.byteLength) } : {}),
+        },
+        // Without a Content-Length the body is streamed and scanned as it arrives.
+        body: length ? body : new Blob([body]).stream(),
+        duplex: 'half',
+      } as RequestInit);
+    for (const bytes of [
+      [0x41, 0xff, 0x42],
+      [0xc3, 0x28],
+      [0xed, 0xa0, 0x80],
+      [0xe2, 0x82],
+    ]) {
+      for (const length of [true, false]) {
+        const answer = await send(json(Uint8Array.from(bytes)), length);
+        expect(answer.status, `${bytes} ${length}`).toBe(400);
+        const [error] = ((await answer.json()) as { errors: { code: string; detail: string; source: unknown }[] }).errors;
+        expect(error).toMatchObject({ code: '10003', source: { pointer: '' } });
+        expect(error!.detail).toMatch(/^The request body is not valid UTF-8/);
+      }
+    }
+    // The whole body says where it breaks: after the 46 bytes before the name and its first letter.
+    const [first] = ((await (await send(json(Uint8Array.from([0x41, 0xff])), true)).json()) as { errors: { detail: string }[] }).errors;
+    expect(first!.detail).toBe('The request body is not valid UTF-8 (after byte 47); send JSON encoded as UTF-8.');
+    expect(sandbox.store.all('shops')).toHaveLength(before);
+    // Characters of every length in UTF-8 still go through, whole and streamed.
+    for (const length of [true, false]) {
+      const fine = await send(json(Buffer.from('Łódź – 東京 🚚')), length);
+      expect(fine.status, await fine.clone().text()).toBe(201);
+      expect(((await fine.json()) as { data: { attributes: { name: string } } }).data.attributes.name).toBe('Łódź – 東京 🚚');
+    }
+  });
+
   it('a body that is not JSON is answered with where it breaks, never with its text', async () => {
     const sandbox = await testSandbox();
     const answer = await post(sandbox, '/_sandbox/clock', '{"advance": 60,\n "client_secret": "hunter2-s3cret" "x": 1}');

@@ -53,6 +53,51 @@ function misshapen(scanner: JsonDepthScanner): ApiError {
   );
 }
 
+/**
+ * Bodies are decoded as strict UTF-8. JSON is UTF-8 (RFC 8259) and a form's bytes are ASCII;
+ * decoding a byte that is not UTF-8 into U+FFFD would store a name the client never sent.
+ * Decoding without `stream` keeps no state, so one decoder serves every whole body.
+ */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** 400 for a body that is not UTF-8; `at` is how many bytes of it decoded cleanly, when known. */
+function notUtf8(at?: number): ApiError {
+  return ApiError.of('notJson', `The request body is not valid UTF-8${at === undefined ? '' : ` (after byte ${at})`}; send JSON encoded as UTF-8.`, {
+    source: { pointer: '' },
+  });
+}
+
+/** Where a buffer's UTF-8 first breaks: the length of its longest prefix that decodes. */
+function validUtf8Prefix(bytes: Uint8Array): number {
+  let good = 0;
+  let bad = bytes.length;
+  // Binary search on prefixes that decode; a prefix cut inside a character fails too, so the answer is the start of the broken character.
+  while (good < bad) {
+    const middle = Math.ceil((good + bad) / 2);
+    try {
+      strictUtf8.decode(bytes.subarray(0, middle));
+      good = middle;
+    } catch {
+      bad = middle - 1;
+    }
+  }
+  return good;
+}
+
+/** The whole body, read at once, decoded as strict UTF-8 (see `strictUtf8`); what was read stays in Hono's body cache as text. */
+async function wholeText(c: Context<AppEnv>): Promise<string> {
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  try {
+    const text = strictUtf8.decode(bytes);
+    bodyCache(c).text = Promise.resolve(text);
+    return text;
+  } catch {
+    // The request log shows what arrived, the broken bytes as U+FFFD.
+    bodyCache(c).text = Promise.resolve(new TextDecoder().decode(bytes));
+    throw refuseBody(c, notUtf8(validUtf8Prefix(bytes)), 'not UTF-8');
+  }
+}
+
 /** Why the scanner stopped, as the request log notes it. */
 const brokenLimit = (scanner: JsonDepthScanner) =>
   scanner.broke === 'depth' ? `nests deeper than ${MAX_DEPTH} levels` : `holds more than ${MAX_ELEMENTS} values`;
@@ -97,7 +142,7 @@ async function streamBody(c: Context<AppEnv>, maxBytes: number, scanner: JsonDep
   const body = c.req.raw.body;
   if (!body) return '';
   const reader = body.getReader();
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder('utf-8', { fatal: true });
   const parts: string[] = [];
   let size = 0;
   let unyielded = 0;
@@ -113,7 +158,12 @@ async function streamBody(c: Context<AppEnv>, maxBytes: number, scanner: JsonDep
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) throw stop(tooLargeError(), `larger than ${maxBytes} bytes`);
-    const piece = decoder.decode(value, { stream: true });
+    let piece: string;
+    try {
+      piece = decoder.decode(value, { stream: true });
+    } catch {
+      throw stop(notUtf8(), 'not UTF-8');
+    }
     parts.push(piece);
     if (scanner && !scanner.feed(piece)) throw stop(misshapen(scanner), brokenLimit(scanner));
     unyielded += value.byteLength;
@@ -122,7 +172,12 @@ async function streamBody(c: Context<AppEnv>, maxBytes: number, scanner: JsonDep
       await giveWay();
     }
   }
-  parts.push(decoder.decode());
+  try {
+    // A body that ends inside a character.
+    parts.push(decoder.decode());
+  } catch {
+    throw stop(notUtf8(size), 'not UTF-8');
+  }
   const text = parts.join('');
   bodyCache(c).text = Promise.resolve(text);
   return text;
@@ -139,7 +194,7 @@ async function readText(c: Context<AppEnv>, json: boolean, maxBytes: number, end
   if (known !== undefined && known > maxBytes) throw refuseBody(c, tooLarge(maxBytes, endpoint), `larger than ${maxBytes} bytes`);
   const scanner = json ? new JsonDepthScanner(MAX_DEPTH, MAX_ELEMENTS) : undefined;
   if (bodyWasRead(c) || (known !== undefined && known <= WHOLE_READ_BYTES)) {
-    const text = await c.req.text();
+    const text = bodyWasRead(c) ? await c.req.text() : await wholeText(c);
     if (scanner && !scanner.feed(text)) throw refuseBody(c, misshapen(scanner), brokenLimit(scanner));
     return text;
   }
