@@ -41,6 +41,31 @@ describe('POST /access-token', () => {
     expect(decodeJwt(basic.body.access_token).sub).toBe('other-client');
   });
 
+  it('refuses Basic credentials it cannot read, or that differ from the body, naming the Authorization header', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
+    const ask = (authorization: string, body = 'grant_type=client_credentials') =>
+      sandbox.request('POST', '/access-token', { body, headers: { ...form, authorization } });
+    const refusals = await Promise.all(
+      ['Basic', 'Basic !!!not-base64', basic('no-colon-here'), basic('sandbox-client:wrong'), basic('%zz:x')].map(async (header) => {
+        const answer = await ask(header);
+        return [answer.status, firstError(answer).code, firstError(answer).source];
+      }),
+    );
+    expect(refusals).toEqual(Array(5).fill([401, '14000', { header: 'Authorization' }]));
+    // One way per request (RFC 6749, 2.3): the same credentials twice are fine, different ones are refused.
+    const same = await ask(basic('sandbox-client:sandbox-secret'), 'grant_type=client_credentials&client_id=sandbox-client&client_secret=sandbox-secret');
+    expect(same.status).toBe(200);
+    const mixed = await ask(basic('sandbox-client:sandbox-secret'), 'grant_type=client_credentials&client_id=other-client&client_secret=wrong');
+    expect([mixed.status, firstError(mixed).code, firstError(mixed).source]).toEqual([400, '14000', { header: 'Authorization' }]);
+    // Credentials in the body still point at the body.
+    const body = await sandbox.request('POST', '/access-token', { body: { ...credentials, client_secret: 'wrong' }, headers: json });
+    expect(firstError(body).source).toEqual({ pointer: '/client_id' });
+    // A Bearer header left over from an earlier call is no client credential: the body's are used.
+    const bearer = await sandbox.request('POST', '/access-token', { body: credentials, headers: { ...json, authorization: 'Bearer leftover' } });
+    expect(bearer.status).toBe(200);
+  });
+
   it('publishes the verification key as a JWKS that verifies issued tokens', async () => {
     const token = await sandbox.token();
     const jwks = await sandbox.get('/.well-known/jwks.json');
@@ -138,6 +163,15 @@ describe('bearer tokens on API requests', () => {
   it('names the Authorization header as where a refused token was', async () => {
     const answer = await sandbox.get('/regions', 'garbage');
     expect(firstError(answer)).toMatchObject({ status: '401', code: '14002', source: { header: 'Authorization' } });
+  });
+
+  it('challenges with the Bearer scheme on a 401 (RFC 6750), saying when the token sent was invalid', async () => {
+    expect((await sandbox.get('/regions')).headers.get('www-authenticate')).toBe('Bearer realm="parcel-sandbox"');
+    expect((await sandbox.get('/regions', 'garbage')).headers.get('www-authenticate')).toBe('Bearer realm="parcel-sandbox", error="invalid_token"');
+    // A refused token request names no Basic challenge: a browser would answer it with a login dialog.
+    const refused = await sandbox.request('POST', '/access-token', { body: { ...credentials, client_secret: 'wrong' }, headers: json });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBeNull();
   });
 
   it('answers 14002 for garbage', async () => {

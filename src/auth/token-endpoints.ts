@@ -27,19 +27,49 @@ export const TOKEN_REQUEST_MAX_BYTES = 8 * 1024;
 /** Compared for an unknown client: a digest no secret hashes to in practice. */
 const UNKNOWN_CLIENT_DIGEST = '0'.repeat(64);
 
-/** Client id and secret from an HTTP Basic header, as plain OAuth 2.0 libraries send them. */
+/** 401 for Basic credentials that cannot be read: the header is to blame, not the body. */
+const unreadableBasic = (why: string) =>
+  ApiError.of('invalidClient', `The Authorization header's Basic credentials ${why}; send base64 of client_id:client_secret, each form-encoded.`, {
+    source: { header: 'Authorization' },
+  });
+
+/**
+ * Client id and secret from an HTTP Basic header, as plain OAuth 2.0 libraries send them;
+ * `undefined` without one (another scheme, such as a leftover Bearer token, is not a credential
+ * here). A Basic header that cannot be read is refused, naming the header.
+ */
 function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
-  const match = /^\s*Basic\s+(\S+)\s*$/i.exec(header ?? '');
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const scheme = /^\s*Basic(?:\s+|$)(.*)$/i.exec(header ?? '');
+  if (!scheme) return undefined;
+  const encoded = scheme[1]!.trim();
+  if (encoded === '') throw unreadableBasic('are missing');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw unreadableBasic('are not base64');
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
+  if (colon < 0) throw unreadableBasic('hold no colon between client_id and client_secret');
   try {
     // RFC 6749 has clients form-encode id and secret before joining them.
     return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
   } catch {
-    throw ApiError.of('invalidClient', 'The Basic credentials are not valid form-encoded client_id:client_secret.', { source: { header: 'Authorization' } });
+    throw unreadableBasic('are not validly form-encoded');
   }
+}
+
+/**
+ * The client's credentials from the Basic header or the body. RFC 6749 (section 2.3) lets a client
+ * use one way per request; both that say the same thing are taken, and two that differ are
+ * refused, rather than one of them silently winning.
+ */
+function clientCredentials(basic: { id: string; secret: string } | undefined, body: { client_id?: string; client_secret?: string }) {
+  if (!basic) return { id: required(body.client_id, 'client_id'), secret: required(body.client_secret, 'client_secret'), where: undefined };
+  const differs = (value: string | undefined, from: string) => value !== undefined && value !== '' && value !== from;
+  if (differs(body.client_id, basic.id) || differs(body.client_secret, basic.secret)) {
+    throw ApiError.of('invalidClient', 'The client credentials came in the Authorization header and in the body, and they differ; send them one way only.', {
+      status: 400,
+      source: { header: 'Authorization' },
+    });
+  }
+  return { id: basic.id, secret: basic.secret, where: { header: 'Authorization' } as const };
 }
 
 function required(value: string | undefined, name: string): string {
@@ -92,15 +122,13 @@ async function issue(services: Services, body: z.output<typeof tokenRequest>, au
       source: { pointer: '/grant_type' },
     });
   }
-  const basic = basicCredentials(authorization);
-  const clientId = basic?.id ?? required(body.client_id, 'client_id');
-  const secret = basic?.secret ?? required(body.client_secret, 'client_secret');
+  const { id: clientId, secret, where } = clientCredentials(basicCredentials(authorization), body);
   const client = services.store.get('clients', clientId);
   // The secret is checked whether or not the client exists, so the time taken tells neither.
   const matches = secretMatches(secret, client?.secret_sha256 ?? UNKNOWN_CLIENT_DIGEST);
   if (!client || !matches) {
     throw ApiError.of('invalidClient', 'Client authentication failed: unknown client_id or wrong client_secret.', {
-      source: { pointer: '/client_id' },
+      source: where ?? { pointer: '/client_id' },
     });
   }
   const scopes = grantedScopes(body.scope, client.scopes);

@@ -42,6 +42,17 @@ const codes = {
 
 export type CodeName = keyof typeof codes;
 
+/*
+ * A 401 for a missing or bad access token names the scheme to use (RFC 6750 section 3), as OAuth
+ * client libraries read it. Token requests refused for their client credentials (14000) carry no
+ * `Basic` challenge: browsers answer one with a login dialog, also for a page's fetch (the API
+ * reference page's own token form among them).
+ */
+const BEARER_CHALLENGES = {
+  missingToken: 'Bearer realm="parcel-sandbox"',
+  invalidToken: 'Bearer realm="parcel-sandbox", error="invalid_token"',
+} as const;
+
 /**
  * The one error type of the sandbox. Anything thrown while handling a request ends up as a
  * JSON:API errors document; an ApiError says exactly which one.
@@ -65,7 +76,9 @@ export class ApiError extends Error {
     extra: { source?: ErrorSource; meta?: Record<string, unknown>; status?: number; headers?: Record<string, string> } = {},
   ): ApiError {
     const status = extra.status ?? codes[kind].status;
-    return new ApiError([errorObject(kind, detail, { ...extra, status })], { status, headers: extra.headers });
+    const challenge = BEARER_CHALLENGES[kind as keyof typeof BEARER_CHALLENGES];
+    const headers = challenge === undefined ? extra.headers : { 'www-authenticate': challenge, ...extra.headers };
+    return new ApiError([errorObject(kind, detail, { ...extra, status })], { status, headers });
   }
 
   static notFound(type: string, id: string, pointer?: string): ApiError {
