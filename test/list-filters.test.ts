@@ -81,3 +81,28 @@ describe('hook filters', () => {
     expect((await p.sandbox.get('/hooks?filter[trigger][resource_action]=delete', token)).body.data).toEqual([]);
   });
 });
+
+describe('repeated query parameters', () => {
+  it('are refused with the parameter named, where one value would silently replace the other', async () => {
+    const shipment = all[0]!.id as string;
+    const requests = [
+      `/shipments?page[size]=10&page[size]=2`,
+      `/shipments?filter[description]=a&filter[description]=b`,
+      `/shipments/${shipment}?include=shop&include=contract`,
+    ];
+    for (const path of requests) {
+      const answer = await p.sandbox.get(path, token);
+      expect(answer.status, path).toBe(400);
+      const parameter = new URLSearchParams(path.split('?')[1]).keys().next().value;
+      expect(answer.body.errors[0]).toMatchObject({ code: '10003', source: { parameter } });
+      expect(answer.body.errors[0].detail).toMatch(/is given more than once/);
+    }
+    // A bracketed include (as some query serialisers write arrays) is refused, not ignored.
+    const bracketed = await p.sandbox.get(`/shipments/${shipment}?include[]=contract`, token);
+    expect([bracketed.status, bracketed.body.errors[0].source]).toEqual([400, { parameter: 'include[]' }]);
+    // One value with a list in it is how it is done.
+    const both = await p.sandbox.get(`/shipments/${shipment}?include=shop,contract`, token);
+    expect(both.status).toBe(200);
+    expect(new Set((both.body.included as Json[]).map((row) => row.type))).toEqual(new Set(['shops', 'contracts']));
+  });
+});

@@ -125,9 +125,25 @@ const offered = (endpoint: Endpoint, key: string): boolean =>
 function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
   const shape = endpoint.query?.shape ?? {};
   const values: Record<string, string> = {};
+  let read: Set<string> | undefined;
   for (const [key, value] of search) {
+    // No parameter of this API is a list of repeated keys (lists are one value, separated by
+    // commas): a second value would silently replace the first, or be dropped.
+    if (key in shape || offered(endpoint, key)) {
+      read ??= new Set();
+      if (read.has(key)) {
+        throw ApiError.of('invalidSchema', `'${key}' is given more than once; send it once (a list is one value, separated by commas).`, {
+          source: { parameter: key },
+        });
+      }
+      read.add(key);
+    }
     if (key in shape) {
       values[key] = value;
+    } else if (key.startsWith('include[') && endpoint.include) {
+      throw ApiError.of('invalidSchema', `'${key}' is not a parameter: include takes its paths in one value, separated by commas (include=a,b).`, {
+        source: { parameter: key },
+      });
     } else if (key.startsWith('filter[') || key === 'filter') {
       const known = Object.keys(shape).filter((name) => name.startsWith('filter['));
       throw ApiError.of(
