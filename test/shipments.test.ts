@@ -143,6 +143,11 @@ describe('bad shipment input', () => {
     expect(firstError(answer).code).toBe('10003');
   });
 
+  it('refuses a register_at past the last date the sandbox can name (9999-12-31T23:59:59Z)', async () => {
+    const answer = await expectRefused(shipmentBody({ shop: w.shopIn('NL'), attributes: { register_at: 1e15 } }), 400, ['/data/attributes/register_at']);
+    expect(firstError(answer).detail).toContain('253402300799');
+  });
+
   it('refuses an unknown country code', async () => {
     await expectRefused(shipmentBody({ shop: w.shopIn('NL'), recipient: { ...recipients.NL, country_code: 'XX' } }), 400, [
       '/data/attributes/recipient_address/country_code',

@@ -3,6 +3,7 @@ import type { ClockView } from '../clock.js';
 import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
 import { ApiError } from '../jsonapi/errors.js';
+import { LATEST_SECONDS } from '../model/common.js';
 import type { Services } from '../http/services.js';
 import { CLOCK_OFFSET, putSetting } from '../store/settings.js';
 import { forgetCaughtUpClocks, setTenantClock } from '../store/tenant-clocks.js';
@@ -42,7 +43,7 @@ const clockMove = z
 const json = ['application/json'] as const;
 
 /** The latest moment a sandbox clock may show: the end of the year 9999. */
-const LATEST_MS = 253402300799 * 1000;
+const LATEST_MS = LATEST_SECONDS * 1000;
 
 /** The clock of a tenant, or the global clock for `undefined`. */
 const clockOf = (services: Services, organizationId: string | undefined): ClockView =>

@@ -4,8 +4,11 @@ import { z } from 'zod';
 /** Lower-case UUID, the id format of every resource except pickup-dropoff locations. */
 export const uuid = z.string().regex(/^[a-f\d]{8}(-[a-f\d]{4}){3}-[a-f\d]{12}$/, 'must be a lower-case UUID');
 
-/** Integer Unix seconds. */
-export const timestamp = z.number().int().nonnegative();
+/** The last second a date can name here, 9999-12-31T23:59:59Z: the sandbox clocks stop there too. */
+export const LATEST_SECONDS = 253402300799;
+
+/** Integer Unix seconds, up to LATEST_SECONDS. */
+export const timestamp = z.number().int().nonnegative().max(LATEST_SECONDS, `must be Unix seconds up to ${LATEST_SECONDS} (9999-12-31T23:59:59Z)`);
 
 // The code table alone: the package's entry point also loads every locale's country names (~80
 // modules, a tenth of the start-up time), which the sandbox never shows.
