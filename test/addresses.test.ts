@@ -98,6 +98,8 @@ describe('the address book', () => {
     expect(firstError(await sandbox.request('POST', '/addresses', { token: limited, body: addressBody(orgA, warehouse) }))).toMatchObject({
       status: '403',
       code: '14004',
+      // The token that lacks the scope is what the client must change.
+      source: { header: 'Authorization' },
     });
   });
 });

@@ -78,5 +78,7 @@ export function requireScope(principal: Principal, accepted: readonly (Scope | r
   throw ApiError.of(
     'missingScope',
     `This endpoint needs ${named.length === 1 ? 'the scope' : 'one of these scopes'}: ${named.join(', ')}. The access token has: ${principal.scopes.join(', ') || 'none'}.`,
+    // The token that lacks them came in this header.
+    { source: { header: 'Authorization' } },
   );
 }
