@@ -27,6 +27,17 @@ describe('media types', () => {
     expect(firstError(answer)).toMatchObject({ code: '10004', source: { header: 'Accept' } });
   });
 
+  it('takes q=0 as refusing a type, wildcards included (RFC 9110)', async () => {
+    for (const accept of ['application/vnd.api+json;q=0', 'application/xml, */*;q=0', 'application/json;q=0', '*/*;q=0']) {
+      const answer = await sandbox.request('GET', '/carriers', { token, headers: { accept } });
+      expect(answer.status, accept).toBe(406);
+      expect(firstError(answer), accept).toMatchObject({ code: '10004', source: { header: 'Accept' } });
+    }
+    for (const accept of ['application/xml, */*;q=0.1', 'application/vnd.api+json;q=0.5', '*/*;q=0, application/json;q=0.3']) {
+      expect((await sandbox.request('GET', '/carriers', { token, headers: { accept } })).status, accept).toBe(200);
+    }
+  });
+
   it('reads a body without Content-Type as JSON, and refuses an explicit non-JSON type with 415', async () => {
     // The API endpoints only: every sandbox control POST needs a JSON Content-Type (see control-access.test.ts).
     const body = JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' });

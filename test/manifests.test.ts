@@ -89,6 +89,16 @@ describe('POST /manifests', () => {
       '',
     ]);
     expect((await download('image/png')).status).toBe(406);
+    // Negotiated by q-value (RFC 9110), not by the order listed; q=0 refuses a type.
+    for (const [accept, type] of [
+      ['application/pdf;q=0.1, text/csv', 'text/csv; charset=utf-8'],
+      ['text/*', 'text/csv; charset=utf-8'],
+      ['*/*;q=0.5, application/pdf;q=0', 'text/csv; charset=utf-8'],
+      ['text/csv;q=0.3, */*', 'application/pdf'],
+    ]) {
+      expect((await download(accept!)).headers.get('content-type'), accept).toBe(type);
+    }
+    expect((await download('application/pdf;q=0, text/csv;q=0')).status).toBe(406);
     const wrongFile = await sandbox.get(`/manifests/${manifest.id}/files/${manifest.id}`, w.token);
     expect(firstError(wrongFile)).toMatchObject({ status: '404', code: '10002' });
   });

@@ -17,6 +17,35 @@ async function files(shipment: Json): Promise<Json[]> {
   return (await sandbox.get(`/shipments/${shipment.id}/files`, w.token)).body.data;
 }
 
+let png: Promise<{ them: World; registered: Json; label: Json }> | undefined;
+/** A registered shipment of another client whose label was asked as PNG (made once). */
+function pngLabel() {
+  png ??= (async () => {
+    const service = w.service('dhl-express-domestic', 'GB');
+    const carrier = (await sandbox.read(`/carriers/${service.relationships.carrier.data.id}`)).body.data;
+    const pngFormat = carrier.attributes.label_formats.find((f: Json) => f.mime_type === 'image/png');
+    if (!pngFormat) throw new Error('fixture: DHL Express offers PNG labels');
+    const them = await world(sandbox, 'other-client');
+    const shipment = await createShipment(
+      sandbox,
+      them.token,
+      shipmentBody({
+        shop: them.shopIn('GB'),
+        recipient: recipients.GB,
+        service,
+        contract: them.contractFor(service),
+        attributes: { register_at: TEST_NOW + 5 },
+        meta: { label: pngFormat },
+      }),
+    );
+    await sandbox.advance(5);
+    const registered = (await sandbox.get(`/shipments/${shipment.id}`, them.token)).body.data;
+    const label = (await sandbox.get(`/shipments/${shipment.id}/files`, them.token)).body.data[0];
+    return { them, registered, label };
+  })();
+  return png;
+}
+
 beforeAll(async () => {
   sandbox = await testSandbox();
   w = await world(sandbox);
@@ -83,26 +112,7 @@ describe('shipment files', () => {
   });
 
   it('renders a PNG label whose barcode scans, when the label was asked as PNG', async () => {
-    const service = w.service('dhl-express-domestic', 'GB');
-    const carrier = (await sandbox.read(`/carriers/${service.relationships.carrier.data.id}`)).body.data;
-    const pngFormat = carrier.attributes.label_formats.find((f: Json) => f.mime_type === 'image/png');
-    if (!pngFormat) throw new Error('fixture: DHL Express offers PNG labels');
-    const them = await world(sandbox, 'other-client');
-    const shipment = await createShipment(
-      sandbox,
-      them.token,
-      shipmentBody({
-        shop: them.shopIn('GB'),
-        recipient: recipients.GB,
-        service,
-        contract: them.contractFor(service),
-        attributes: { register_at: TEST_NOW + 5 },
-        meta: { label: pngFormat },
-      }),
-    );
-    await sandbox.advance(5);
-    const registered = (await sandbox.get(`/shipments/${shipment.id}`, them.token)).body.data;
-    const label = (await sandbox.get(`/shipments/${shipment.id}/files`, them.token)).body.data[0];
+    const { them, registered, label } = await pngLabel();
     const response = await sandbox.app.request(new URL(label.links.self).pathname, { headers: { authorization: `Bearer ${them.token}`, accept: 'image/png' } });
     expect(response.headers.get('content-type')).toBe('image/png');
     expect(decodeCode128(readPng(Buffer.from(await response.arrayBuffer())))).toBe(registered.attributes.tracking_code);
@@ -134,5 +144,60 @@ describe('shipment files', () => {
     const theirs = await sandbox.token('other-client');
     expect((await sandbox.get(new URL(label.links.self).pathname, theirs)).status).toBe(404);
     expect((await sandbox.get(`/shipments/${domestic.id}/files`, theirs)).status).toBe(404);
+  });
+});
+
+describe('content negotiation of a file download (RFC 9110 section 12.5.1)', () => {
+  async function fetchAs(label: Json, token: string, accept: string) {
+    const response = await sandbox.app.request(new URL(label.links.self).pathname, { headers: { authorization: `Bearer ${token}`, accept } });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, type: response.headers.get('content-type'), bytes };
+  }
+  const pdfOnly = async () => (await files(international)).find((f) => f.attributes.document_type === 'customs-declaration-form');
+
+  it('answers image/* with the PNG of a PNG label', async () => {
+    const { them, label } = await pngLabel();
+    expect(label.attributes.formats.map((f: Json) => f.mime_type)).toContain('image/png');
+    const answer = await fetchAs(label, them.token, 'image/*');
+    expect(answer.status).toBe(200);
+    expect(answer.type).toBe('image/png');
+    expect(readPng(answer.bytes)).toBeDefined();
+  });
+
+  it('refuses image/* on a PDF-only document with 406 naming Accept and the types it has, unless JSON:API is accepted too', async () => {
+    const customs = await pdfOnly();
+    expect(customs.attributes.formats.map((f: Json) => f.mime_type)).toEqual(['application/pdf']);
+    const refused = await fetchAs(customs, w.token, 'image/*');
+    expect(refused.status).toBe(406);
+    expect(refused.type).toBe('application/vnd.api+json');
+    const error = JSON.parse(refused.bytes.toString()).errors[0];
+    expect(error).toMatchObject({ status: '406', code: '10004', source: { header: 'Accept' } });
+    expect(error.detail).toContain('application/pdf');
+    expect(error.detail).toContain('application/vnd.api+json');
+    const resource = await fetchAs(customs, w.token, 'image/*, application/vnd.api+json;q=0.5');
+    expect(resource.status).toBe(200);
+    expect(JSON.parse(resource.bytes.toString()).data.id).toBe(customs.id);
+  });
+
+  it('follows q-values, not the order listed', async () => {
+    const { them, label } = await pngLabel();
+    const pdf = await fetchAs(label, them.token, 'image/png;q=0.2, application/pdf');
+    expect(pdf.status).toBe(200);
+    expect(pdf.type).toBe('application/pdf');
+    const resource = await fetchAs(label, them.token, 'application/pdf;q=0, application/vnd.api+json');
+    expect(resource.status).toBe(200);
+    expect(resource.type).toBe('application/vnd.api+json');
+    expect(JSON.parse(resource.bytes.toString()).data.id).toBe(label.id);
+    expect((await fetchAs(label, them.token, 'application/pdf;q=0, image/png;q=0')).status).toBe(406);
+  });
+
+  it('still answers the resource for */*, application/json and the JSON:API type, and the file for a named format before */*', async () => {
+    const { them, label } = await pngLabel();
+    for (const accept of ['*/*', 'application/json', 'application/vnd.api+json', 'text/html, */*;q=0.8']) {
+      const answer = await fetchAs(label, them.token, accept);
+      expect(answer.status, accept).toBe(200);
+      expect(answer.type, accept).toBe('application/vnd.api+json');
+    }
+    expect((await fetchAs(label, them.token, 'application/pdf, */*')).type).toBe('application/pdf');
   });
 });

@@ -11,32 +11,100 @@ export function mediaType(header: string): string {
   return header.split(';')[0]!.trim().toLowerCase();
 }
 
+/** One media range of an `Accept` header (`type/subtype`, `type/*` or the range of all types) with its weight. */
+interface MediaRange {
+  type: string;
+  subtype: string;
+  q: number;
+}
+
+const RANGE = /^([!#$%&'*+.^_`|~0-9a-z-]+)\/([!#$%&'*+.^_`|~0-9a-z-]+)$/;
+
 /**
- * Rejects (406) an `Accept` header that allows none of the types the endpoint can answer with.
- * A missing header, wildcards and plain `application/json` are always fine.
+ * The media ranges of an `Accept` header (RFC 9110 section 12.5.1), lower-case. Parameters other
+ * than `q` are ignored, and so is what follows `q` (accept extensions). A range that is not
+ * `type/subtype`, `type/*` or the range of all types is skipped; a `q` that is not a number
+ * counts as 1, one outside 0..1 is clamped.
  */
-export function negotiate(accept: string | undefined, produces: readonly string[] = [JSONAPI_MEDIA_TYPE]): void {
-  if (!accept || accept === '*/*' || accept.trim() === '') return;
+function parseAccept(header: string): MediaRange[] {
+  const ranges: MediaRange[] = [];
+  for (const part of header.split(',')) {
+    const [range, ...params] = part.split(';');
+    const match = RANGE.exec(range!.trim().toLowerCase());
+    if (!match) continue;
+    const type = match[1]!;
+    const subtype = match[2]!;
+    if (type === '*' && subtype !== '*') continue;
+    let q = 1;
+    for (const param of params) {
+      const equals = param.indexOf('=');
+      if (equals < 0 || param.slice(0, equals).trim().toLowerCase() !== 'q') continue;
+      const text = param.slice(equals + 1).trim();
+      const value = Number(text);
+      if (text !== '' && !Number.isNaN(value)) q = Math.min(1, Math.max(0, value));
+      break;
+    }
+    ranges.push({ type, subtype, q });
+  }
+  return ranges;
+}
+
+/**
+ * How closely `range` names the media type `type` (lower-case): 0 not at all, 1 by the range of all types,
+ * 2 as `type/*`, 3 as another JSON type when both are JSON (the sandbox reads every JSON type as
+ * JSON:API), 4 by its own name.
+ */
+function closeness(range: MediaRange, type: string): number {
+  if (range.type === '*') return 1;
+  const slash = type.indexOf('/');
+  if (range.subtype === '*') return type.slice(0, slash) === range.type ? 2 : 0;
+  const name = `${range.type}/${range.subtype}`;
+  if (name === type) return 4;
+  return isJsonMediaType(name) && isJsonMediaType(type) ? 3 : 0;
+}
+
+/**
+ * The one of `offered` (in the server's order of preference) that an `Accept` header asks for,
+ * or `undefined` when it allows none of them (RFC 9110 section 12.5.1). No header, an empty one
+ * or one allowing all types alike gives the first offered. A type's weight is the `q` of the range that names it
+ * most closely (`image/png` before `image/*` before the range of all types), and `q=0` refuses it. The
+ * highest weight wins; between equal weights, the type the client named more exactly (by name
+ * or as JSON, then `type/*`, then the range of all types), then the one offered first.
+ */
+export function chooseMediaType(accept: string | undefined, offered: readonly string[]): string | undefined {
+  if (accept === undefined || accept === '*/*' || accept.trim() === '') return offered[0];
+  const ranges = parseAccept(accept);
+  let best: string | undefined;
+  let bestQ = 0;
+  let bestTier = 0;
+  for (const candidate of offered) {
+    const type = candidate.toLowerCase();
+    let q = 0;
+    let closest = 0;
+    for (const range of ranges) {
+      const close = closeness(range, type);
+      if (close > closest) [closest, q] = [close, range.q];
+      else if (close === closest && close > 0) q = Math.max(q, range.q);
+    }
+    if (closest === 0 || q <= 0) continue;
+    // Named by its own name or as JSON are both "named": only the weight tells them apart.
+    const tier = Math.min(closest, 3);
+    if (q > bestQ || (q === bestQ && tier > bestTier)) [best, bestQ, bestTier] = [candidate, q, tier];
+  }
+  return best;
+}
+
+/**
+ * The type of `produces` to answer with for an `Accept` header (`chooseMediaType`); 406 when it
+ * allows none of them. A missing header, the range of all types and plain `application/json` for a JSON
+ * endpoint are answered without parsing.
+ */
+export function negotiate(accept: string | undefined, produces: readonly string[] = [JSONAPI_MEDIA_TYPE]): string {
   // What nearly every client sends, answered without parsing the header.
-  if (accept === produces[0] || (accept === 'application/json' && isJsonMediaType(produces[0] ?? ''))) return;
-  const wanted = accept.split(',').map(mediaType).filter(Boolean);
-  const fits = (type: string) =>
-    wanted.some(
-      (want) =>
-        want === '*/*' || want === type || (want.endsWith('/*') && type.startsWith(want.slice(0, -1))) || (isJsonMediaType(want) && isJsonMediaType(type)),
-    );
-  if (produces.some(fits)) return;
+  if (accept === produces[0] || (accept === 'application/json' && isJsonMediaType(produces[0] ?? ''))) return produces[0]!;
+  const chosen = chooseMediaType(accept, produces);
+  if (chosen !== undefined) return chosen;
   throw ApiError.of('invalidHeader', `Cannot answer with any type in the Accept header; this endpoint answers with ${produces.join(', ')}.`, {
     source: { header: 'Accept' },
   });
-}
-
-/** Which representation of `produces` the client asked for first (the first listed when it does not care). */
-export function preferred(accept: string | undefined, produces: readonly string[]): string {
-  const wanted = (accept ?? '').split(',').map(mediaType).filter(Boolean);
-  for (const want of wanted) {
-    const hit = produces.find((type) => type === want || (isJsonMediaType(want) && isJsonMediaType(type)));
-    if (hit) return hit;
-  }
-  return produces[0]!;
 }

@@ -3,7 +3,7 @@ import { manifestData } from '../../domain/collections/manifest-document.js';
 import { createManifest } from '../../domain/collections/manifests.js';
 import { principalOf, type Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
-import { negotiate, preferred } from '../../http/media.js';
+import { negotiate } from '../../http/media.js';
 import { jsonApi } from '../../http/respond.js';
 import { resourceDocument } from '../../jsonapi/document.js';
 import { ApiError } from '../../jsonapi/errors.js';
@@ -145,19 +145,11 @@ export const manifestEndpoints = [
     handler: (ctx, { params, headers }) => {
       const manifest = findOr404(ctx, 'manifests', 'manifests', params.manifest_id, (row) => manifestVisible(ctx, row));
       const file = findOr404(ctx, 'manifestFiles', 'files', params.file_id, (row) => row.manifest_id === manifest.id);
-      const accept = headers.Accept;
-      negotiate(
-        accept,
+      const type = negotiate(
+        headers.Accept,
         file.formats.map((format) => format.mime_type),
       );
-      return manifestDocument(
-        ctx,
-        manifest,
-        preferred(
-          accept,
-          file.formats.map((format) => format.mime_type),
-        ),
-      );
+      return manifestDocument(ctx, manifest, type);
     },
   }),
 ];

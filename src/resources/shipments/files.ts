@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fileBytes } from '../../domain/shipments/documents.js';
 import { endpoint } from '../../http/endpoint.js';
-import { preferred } from '../../http/media.js';
+import { chooseMediaType } from '../../http/media.js';
 import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../../jsonapi/document.js';
 import { jsonApi } from '../../http/respond.js';
 import { ApiError } from '../../jsonapi/errors.js';
@@ -27,7 +27,7 @@ export const fileEndpoints = [
     operationId: 'getFile',
     summary: 'Download a label or customs document',
     description:
-      'With `Accept: application/pdf` (or `application/zpl`, `image/png`, as the file formats list) the answer is the document itself; with the JSON:API media type, or no Accept header, the file resource.',
+      'With `Accept: application/pdf` (or `application/zpl`, `image/png`, as the file formats list) the answer is the document itself; with the JSON:API media type (or any JSON type), `*/*` or no Accept header, the file resource. `Accept` is negotiated as RFC 9110 says: wildcards (`image/*`), q-values (`q=0` refuses a type), the most specific range setting the weight of a type; at equal weight the type named more exactly wins, then the resource, then the formats in the order the file lists them. 406 when the header allows none of the types the file has.',
     tag: 'Shipments',
     auth: { anyOf: ['returns.manage', 'shipments.manage', 'shipments.view'] },
     params: z.object({ file_id: z.string() }),
@@ -47,14 +47,18 @@ export const fileEndpoints = [
         const shipment = store.get('shipments', row.shipment_id);
         return shipment !== undefined && shipmentVisible(ctx, shipment);
       });
-      const accept = headers.Accept;
-      const wanted = accept ? preferred(accept, produces) : JSONAPI_MEDIA_TYPE;
-      if (wanted === JSONAPI_MEDIA_TYPE) return jsonApi(resourceDocument(ctx, fileKind, file));
-      if (!file.formats.some((format) => format.mime_type === wanted)) {
-        throw ApiError.of('invalidHeader', `This ${file.document_type} is available as ${file.formats.map((f) => f.mime_type).join(', ')}, not ${wanted}.`, {
-          source: { header: 'Accept' },
-        });
+      // The resource first: what a client that does not care (no Accept, */*, any JSON type) gets.
+      const offered = [JSONAPI_MEDIA_TYPE, ...file.formats.map((format) => format.mime_type)];
+      const wanted = chooseMediaType(headers.Accept, offered);
+      if (wanted === undefined) {
+        const formats = file.formats.map((format) => format.mime_type).join(', ');
+        throw ApiError.of(
+          'invalidHeader',
+          `The Accept header allows none of the types this ${file.document_type} is available as: ${formats}, or the file resource as ${JSONAPI_MEDIA_TYPE}.`,
+          { source: { header: 'Accept' } },
+        );
       }
+      if (wanted === JSONAPI_MEDIA_TYPE) return jsonApi(resourceDocument(ctx, fileKind, file));
       const shipment = store.get('shipments', file.shipment_id)!;
       const bytes = await render(store, file, shipment, wanted);
       const extension = file.formats.find((format) => format.mime_type === wanted)!.extension;
