@@ -48,11 +48,13 @@ describe('chooseMediaType (RFC 9110 section 12.5.1)', () => {
     expect(chooseMediaType('application/json;q=0, application/vnd.api+json', [JSONAPI])).toBe(JSONAPI);
   });
 
-  it('breaks a tie of q by the range named more exactly, then by the order offered', () => {
+  it('breaks a tie of q by the range named more exactly, then by the order listed, then by the order offered', () => {
     expect(chooseMediaType('application/pdf, */*', LABEL)).toBe('application/pdf');
     expect(chooseMediaType('*/*, image/png', LABEL)).toBe('image/png');
-    expect(chooseMediaType('application/pdf, image/png', LABEL)).toBe('image/png');
-    expect(chooseMediaType('image/png, application/pdf', ['application/pdf', 'image/png'])).toBe('application/pdf');
+    expect(chooseMediaType('application/pdf, image/png', LABEL)).toBe('application/pdf');
+    expect(chooseMediaType('image/png, application/pdf', LABEL)).toBe('image/png');
+    expect(chooseMediaType('image/png, application/pdf', ['application/pdf', 'image/png'])).toBe('image/png');
+    expect(chooseMediaType('image/*', ['application/pdf', 'image/png', 'image/gif'])).toBe('image/png');
     expect(chooseMediaType('application/json, application/pdf', LABEL)).toBe(JSONAPI);
   });
 

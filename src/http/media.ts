@@ -69,7 +69,8 @@ function closeness(range: MediaRange, type: string): number {
  * or one allowing all types alike gives the first offered. A type's weight is the `q` of the range that names it
  * most closely (`image/png` before `image/*` before the range of all types), and `q=0` refuses it. The
  * highest weight wins; between equal weights, the type the client named more exactly (by name
- * or as JSON, then `type/*`, then the range of all types), then the one offered first.
+ * or as JSON, then `type/*`, then the range of all types), then the one the client listed first
+ * (`application/pdf, image/png` is a preference, as clients mean it), then the one offered first.
  */
 export function chooseMediaType(accept: string | undefined, offered: readonly string[]): string | undefined {
   if (accept === undefined || accept === '*/*' || accept.trim() === '') return offered[0];
@@ -77,19 +78,21 @@ export function chooseMediaType(accept: string | undefined, offered: readonly st
   let best: string | undefined;
   let bestQ = 0;
   let bestTier = 0;
+  let bestAt = Infinity;
   for (const candidate of offered) {
     const type = candidate.toLowerCase();
     let q = 0;
     let closest = 0;
-    for (const range of ranges) {
+    // Where in the header the range that decides the type's weight stands.
+    let at = Infinity;
+    ranges.forEach((range, index) => {
       const close = closeness(range, type);
-      if (close > closest) [closest, q] = [close, range.q];
-      else if (close === closest && close > 0) q = Math.max(q, range.q);
-    }
+      if (close > closest || (close === closest && close > 0 && range.q > q)) [closest, q, at] = [close, range.q, index];
+    });
     if (closest === 0 || q <= 0) continue;
     // Named by its own name or as JSON are both "named": only the weight tells them apart.
     const tier = Math.min(closest, 3);
-    if (q > bestQ || (q === bestQ && tier > bestTier)) [best, bestQ, bestTier] = [candidate, q, tier];
+    if (q > bestQ || (q === bestQ && (tier > bestTier || (tier === bestTier && at < bestAt)))) [best, bestQ, bestTier, bestAt] = [candidate, q, tier, at];
   }
   return best;
 }
