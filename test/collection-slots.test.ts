@@ -90,6 +90,7 @@ describe('collection time slots', () => {
       ['country_code=NL&postal_code=1&date_from=tomorrow&date_to=2026-01-13', 'date_from'],
       ['country_code=NL&postal_code=1&date_from=2026-02-30&date_to=2026-03-01', 'date_from'],
       ['country_code=NL&postal_code=1&date_from=2026-01-12T09:00:00&date_to=2026-01-13', 'date_from'],
+      ['country_code=NL&postal_code=1&date_from=2026-01-12&date_to=2026-02-30T09:00:00Z', 'date_to'],
       [`${week}&colour=red`, 'colour'],
     ];
     for (const [query, parameter] of cases) {

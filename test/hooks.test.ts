@@ -316,6 +316,40 @@ describe('hooks: predicates, converters and consistency', () => {
     expect((await sandbox.get(`/hook-logs/${log.id}`, await sandbox.token('other-client'))).status).toBe(404);
   });
 
+  it('filters logs by created_at as dates, ISO-8601 date-times or Unix seconds, as GET /shipments does', async () => {
+    const { hook, ship, sandbox, w } = await setup();
+    const created = await hook({ name: 'Channel', values: [set('/attributes/channel', 'web')] });
+    await ship();
+    const logs = async (query: string) => {
+      const answer = await sandbox.get(`/hooks/${created.id}/logs?${query}`, w.token);
+      expect(answer.status, `${query}: ${answer.text}`).toBe(200);
+      return answer.body.data.length;
+    };
+    const [log] = (await sandbox.get(`/hooks/${created.id}/logs`, w.token)).body.data;
+    const at = log.attributes.created_at as number;
+    const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+    const day = iso(at).slice(0, 10);
+    expect(await logs(`filter[created_at][date_from]=${at}`)).toBe(1);
+    expect(await logs(`filter[created_at][date_from]=${at + 1}`)).toBe(0);
+    expect(await logs(`filter[created_at][date_to]=${at - 1}`)).toBe(0);
+    expect(await logs(`filter[created_at][date_from]=${iso(at)}&filter[created_at][date_to]=${iso(at)}`)).toBe(1);
+    expect(await logs(`filter[created_at][date_from]=${iso(at + 1)}`)).toBe(0);
+    expect(await logs(`filter[created_at][date_from]=${encodeURIComponent(iso(at).replace('Z', '+00:00'))}`)).toBe(1);
+    // A bare date as the upper bound takes in the whole day.
+    expect(await logs(`filter[created_at][date_to]=${day}`)).toBe(1);
+    expect(await logs(`filter[created_at][date_from]=${day}&filter[created_at][date_to]=${day}`)).toBe(1);
+    for (const [query, parameter] of [
+      ['filter[created_at][date_from]=yesterday', 'filter[created_at][date_from]'],
+      ['filter[created_at][date_from]=2026-02-30', 'filter[created_at][date_from]'],
+      ['filter[created_at][date_to]=2026-13-01', 'filter[created_at][date_to]'],
+      ['filter[created_at][date_to]=2026-02-30T10:00:00Z', 'filter[created_at][date_to]'],
+    ]) {
+      const answer = await sandbox.get(`/hooks/${created.id}/logs?${query}`, w.token);
+      expect(answer.status, query).toBe(400);
+      expect(firstError(answer).source, query).toEqual({ parameter });
+    }
+  });
+
   it('sets the letterbox service for parcels under 2 kg (the README example)', async () => {
     const { sandbox, w, organization, ship } = await setup();
     const answer = await sandbox.request('POST', '/hooks', {

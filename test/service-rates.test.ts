@@ -136,6 +136,21 @@ describe('GET /service-rates filters', () => {
     expect(await list('filter[has_active_contract]=false', tokenB)).toEqual([]);
   });
 
+  it('filter[organization] keeps the rates the caller’s organization can use; another tenant’s organization is an unknown id', async () => {
+    const own = (await sandbox.get('/organizations', tokenA)).body.data[0].id;
+    const seededOther = (await sandbox.get('/organizations', tokenB)).body.data[0].id;
+    const tenant = await sandbox.request('POST', '/_sandbox/tenants', { body: {} });
+    expect(tenant.status, tenant.text).toBe(201);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(ids(await list(`filter[organization]=${own}`))).toEqual(ids(all));
+    expect(await list(`filter[organization]=${unknown}`)).toEqual([]);
+    for (const foreign of [seededOther, tenant.body.organization_id]) {
+      expect(foreign).not.toBe(own);
+      expect(await list(`filter[organization]=${foreign}`), foreign).toEqual([]);
+      expect(ids(await list(`filter[organization]=${foreign},${own}`)), foreign).toEqual(ids(all));
+    }
+  });
+
   it('filter[service] and filter[contract] take comma separated ids', async () => {
     const [s1, s2] = [all[0].relationships.service.data.id, all[all.length - 1].relationships.service.data.id];
     expect(ids(await list(`filter[service]=${s1},${s2}`))).toEqual(ids(all.filter((r) => [s1, s2].includes(serviceOf(r).id))));

@@ -69,6 +69,21 @@ describe('GET /shipments filters production documents', () => {
     await refused('filter[date_to]=tomorrow', 'filter[date_to]');
   });
 
+  it('refuses date bounds that name no calendar day, as every date filter does', async () => {
+    for (const name of [
+      'filter[created_at][date_from]',
+      'filter[created_at][date_to]',
+      'filter[register_at][date_from]',
+      'filter[register_at][date_to]',
+      'filter[date_from]',
+      'filter[date_to]',
+    ]) {
+      await refused(`${name}=2026-02-30`, name);
+      await refused(`${name}=2026-04-31T10:00:00Z`, name);
+      await refused(`${name}=2026-01-01T25:00:00Z`, name);
+    }
+  });
+
   it('filter[carrier_status][category] looks at the category of the latest carrier status', async () => {
     const s = await testSandbox();
     const m = await world(s);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuid } from '../model/common.js';
+import { boundOf, MOMENT_FORMS, parseMoment } from '../domain/moments.js';
 
 /** A comma separated list of values from `values`. */
 export function csvOf<const T extends readonly [string, ...string[]]>(values: T) {
@@ -47,3 +48,25 @@ export const numberParam = z
   .string()
   .regex(/^\s*\d+(\.\d+)?\s*$/, 'must be a non-negative number')
   .transform(Number);
+
+/**
+ * A moment (`parseMoment`): Unix seconds, a date (`YYYY-MM-DD`) or an ISO-8601 date-time with a
+ * time zone; a day the calendar does not have is refused. What it names, and whether it was a bare date.
+ */
+export const momentParam = z
+  .string()
+  .transform((raw, context) => {
+    const moment = parseMoment(raw);
+    if (moment) return moment;
+    context.addIssue({ code: 'custom', message: `must be ${MOMENT_FORMS}` });
+    return z.NEVER;
+  })
+  .describe('Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone.');
+
+/** The lower bound of a date range filter, as Unix seconds: a bare date is the start of that day (UTC). */
+export const dateFromParam = momentParam.transform((moment) => boundOf(moment, false)).describe(momentParam.description + ' Inclusive.');
+
+/** The upper bound of a date range filter, as Unix seconds: a bare date takes in that whole day (UTC). */
+export const dateToParam = momentParam
+  .transform((moment) => boundOf(moment, true))
+  .describe(momentParam.description + ' Inclusive; a bare date takes in that whole day (UTC).');

@@ -44,6 +44,14 @@ describe('listing returns', () => {
     const bad = await sandbox.get('/returns/v1/returns?filter[created_at][date_from]=soon', w.token);
     expect(bad.status).toBe(400);
     expect(firstError(bad).source.parameter).toBe('filter[created_at][date_from]');
+    for (const [query, parameter] of [
+      ['filter[created_at][date_from]=2026-02-30', 'filter[created_at][date_from]'],
+      ['filter[created_at][date_to]=2026-04-31T10:00:00Z', 'filter[created_at][date_to]'],
+    ]) {
+      const impossible = await sandbox.get(`/returns/v1/returns?${query}`, w.token);
+      expect(impossible.status, query).toBe(400);
+      expect(firstError(impossible).source, query).toEqual({ parameter });
+    }
     const included = await sandbox.get('/returns/v1/returns?include=tags,status,shop,return_method', w.token);
     expect(included.body.included.map((r: Json) => r.type).sort()).toEqual(['return-methods', 'return-tags', 'shops', 'statuses', 'statuses']);
   });

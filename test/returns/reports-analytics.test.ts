@@ -165,4 +165,18 @@ describe('return analytics', () => {
     });
     expect((await sandbox.get('/returns/v1/analytics/most-returned-items', await sandbox.token('other-client'))).body.data).toEqual([]);
   });
+
+  it('refuse a window bound that names no calendar day, naming the parameter', async () => {
+    for (const path of ['approved', 'orders']) {
+      for (const [query, parameter] of [
+        ['filter[date_from]=2026-02-30', 'filter[date_from]'],
+        ['filter[date_to]=2026-04-31T10:00:00Z', 'filter[date_to]'],
+        ['filter[date_from]=2026-01-01T09:00:00', 'filter[date_from]'],
+      ]) {
+        const answer = await sandbox.get(`/returns/v1/analytics/${path}?${query}`, w.token);
+        expect(answer.status, `${path}?${query}`).toBe(400);
+        expect(firstError(answer).source, `${path}?${query}`).toEqual({ parameter });
+      }
+    }
+  });
 });

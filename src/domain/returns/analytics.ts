@@ -1,6 +1,6 @@
 import type { ReadView } from '../../store/store.js';
 import { textIn } from './localize.js';
-import { DAY, dayOf, momentOf, monthOf } from './moments.js';
+import { DAY, dayOf, momentOf, monthOf } from '../moments.js';
 import { claimsItems } from './orders.js';
 
 /** Histograms cover this many days up to today on the sandbox clock, unless the query says otherwise. */

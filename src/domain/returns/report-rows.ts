@@ -3,7 +3,7 @@ import type { ReturnItemRecord, ReturnRecord } from '../../model/returns/return.
 import type { ReadView } from '../../store/store.js';
 import { csvText } from '../csv.js';
 import { textIn } from './localize.js';
-import { isoOf, momentOf } from './moments.js';
+import { isoOf, momentOf } from '../moments.js';
 
 type Range = { date_from: string | number; date_to: string | number };
 

@@ -32,18 +32,27 @@ const query = z.object({
   'filter[contract]': csvIds.optional().describe('Comma separated contract ids.'),
   'filter[organization]': csvIds
     .optional()
-    .describe("Comma separated organization ids: the rates of contracts these organizations can use (their own and their broker's)."),
+    .describe(
+      "Comma separated organization ids: the rates of contracts these organizations can use (their own and their broker's). A client sees only its own organization: another id keeps no rate.",
+    ),
 });
 type Query = z.output<typeof query>;
 
-/** The contract owners whose rates `filter[organization]` keeps: the organizations and their brokers. */
+/**
+ * The contract owners whose rates `filter[organization]` keeps: the caller's organization, when
+ * the filter names it, and its broker. The caller sees no other organization, so any other id,
+ * another tenant's organization included, is looked up no more than an unknown id and keeps no
+ * rate: looking up its broker (the sandbox broker, whose shared contracts the caller sees) would
+ * answer as if no filter were given and so tell that the organization exists.
+ */
 function ownersOf(ctx: Ctx, organizationIds: readonly string[] | undefined): Set<string> | undefined {
   if (!organizationIds) return undefined;
-  const owners = new Set(organizationIds);
-  for (const id of organizationIds) {
-    const broker = ctx.store.get('organizations', id)?.broker_id;
-    if (broker) owners.add(broker);
-  }
+  const own = ctx.principal?.organizationId;
+  const owners = new Set<string>();
+  if (own === undefined || !organizationIds.includes(own)) return owners;
+  owners.add(own);
+  const broker = ctx.store.get('organizations', own)?.broker_id;
+  if (broker) owners.add(broker);
   return owners;
 }
 

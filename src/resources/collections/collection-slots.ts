@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { calendarOf, collectsIn, slotsBetween } from '../../domain/collections/calendar.js';
 import type { Kind } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
+import { momentParam } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { collectionDocument } from '../../jsonapi/document.js';
 import { ApiError } from '../../jsonapi/errors.js';
@@ -37,27 +38,11 @@ export const collectionTimeSlotKind: Kind<SlotRow> = {
 
 const schemas = resourceSchemas(collectionTimeSlotKind);
 
-/** A moment as production takes it: Unix seconds, a date (`YYYY-MM-DD`, the whole day) or an ISO-8601 date-time with a zone. */
-const moment = z
-  .string()
-  .trim()
-  .transform((raw, context) => {
-    if (/^\d{1,12}$/.test(raw)) return { seconds: Number(raw), day: false };
-    const date = /^\d{4}-\d{2}-\d{2}$/.test(raw);
-    const parsed = Date.parse(date ? `${raw}T00:00:00Z` : raw);
-    const zoned = date || /(Z|[+-]\d{2}:?\d{2})$/.test(raw);
-    if (Number.isNaN(parsed) || !zoned || (date && new Date(parsed).toISOString().slice(0, 10) !== raw)) {
-      context.addIssue({ code: 'custom', message: 'must be Unix seconds, a date YYYY-MM-DD or an ISO-8601 date-time with a time zone' });
-      return z.NEVER;
-    }
-    return { seconds: Math.floor(parsed / 1000), day: date };
-  });
-
 const query = z.object({
   country_code: countryCode.describe('Country of the collection address.'),
   postal_code: z.string().trim().min(1).max(20).describe('Postal code of the collection address.'),
-  date_from: moment.describe('Unix seconds, YYYY-MM-DD or an ISO-8601 date-time: slots that open from here on.'),
-  date_to: moment.describe(
+  date_from: momentParam.describe('Unix seconds, YYYY-MM-DD or an ISO-8601 date-time: slots that open from here on.'),
+  date_to: momentParam.describe(
     `Unix seconds, YYYY-MM-DD (that whole day included) or an ISO-8601 date-time: slots that open before it; at most ${MAX_RANGE_DAYS} days after date_from.`,
   ),
   service_code: z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseMoment } from '../../domain/moments.js';
 import { csvIds, csvOf } from '../../http/params.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
 import type { CollectionRecord } from '../../model/collection.js';
@@ -15,10 +16,7 @@ const schemas = resourceSchemas(collectionKind);
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in the form YYYY-MM-DD')
-  .refine((raw) => {
-    const day = new Date(`${raw}T00:00:00Z`);
-    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(raw);
-  }, 'is not a calendar date');
+  .refine((raw) => parseMoment(raw) !== undefined, 'is not a calendar date');
 
 const query = z.object({
   'filter[shop]': csvIds.optional().describe('Comma separated shop ids.'),

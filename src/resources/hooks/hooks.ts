@@ -6,7 +6,7 @@ import { removeHook } from '../../domain/removals.js';
 import { Problems } from '../../domain/shipments/problems.js';
 import { principalOf, type Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
-import { booleanParam, csvIds } from '../../http/params.js';
+import { booleanParam, csvIds, dateFromParam, dateToParam } from '../../http/params.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { jsonApi } from '../../http/respond.js';
 import { ApiError } from '../../jsonapi/errors.js';
@@ -87,12 +87,10 @@ const query = z.object({
 });
 
 const logQuery = z.object({
-  'filter[created_at][date_from]': z.iso.date().optional().describe('YYYY-MM-DD, inclusive.'),
-  'filter[created_at][date_to]': z.iso.date().optional().describe('YYYY-MM-DD, inclusive.'),
+  'filter[created_at][date_from]': dateFromParam.optional(),
+  'filter[created_at][date_to]': dateToParam.optional(),
   'filter[has_errors]': booleanParam.optional(),
 });
-
-const day = (date: string, end: boolean) => Date.parse(`${date}T00:00:00Z`) / 1000 + (end ? 86399 : 0);
 
 export const hookEndpoints = [
   ...readEndpoints({
@@ -211,8 +209,8 @@ export const hookEndpoints = [
         .find('hookLogs', 'hook_id', hook.id)
         .filter(
           (log) =>
-            (!from || log.created_at >= day(from, false)) &&
-            (!to || log.created_at <= day(to, true)) &&
+            (from === undefined || log.created_at >= from) &&
+            (to === undefined || log.created_at <= to) &&
             (q['filter[has_errors]'] === undefined || log.errors.length > 0 === q['filter[has_errors]']),
         )
         .reverse();

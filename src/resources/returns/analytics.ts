@@ -7,7 +7,7 @@ import { plainJson } from '../../http/respond.js';
 import { returnsScope } from './common.js';
 
 const TAG = 'Return analytics';
-const day = z.string().max(32).describe('A date (YYYY-MM-DD) or Unix seconds.');
+const day = z.string().max(32).describe('Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone.');
 const shopFilter = csvIds.optional().describe('Comma separated shop ids.');
 
 const chart = z

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { organizationOf, ownOr404 } from '../../domain/returns/access.js';
 import { createReturn } from '../../domain/returns/create.js';
-import { momentOf } from '../../domain/returns/moments.js';
 import { endpoint } from '../../http/endpoint.js';
-import { booleanParam, csvIds, csvStrings } from '../../http/params.js';
+import { booleanParam, csvIds, csvStrings, dateFromParam, dateToParam } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { checkIdentity, relatedId } from '../../jsonapi/request.js';
@@ -15,8 +14,6 @@ import { acceptLanguage, languageHeader, returnsScope } from './common.js';
 import { createReturnRequest } from './return-requests.js';
 import { returnKind, returnListKind, returnListSchemas, returnSchemas } from './return-kinds.js';
 
-const moment = z.string().min(1).max(64).describe('Unix seconds, a date (`2026-01-31`) or an ISO-8601 date-time.');
-
 const squash = (text: string | undefined) => (text ?? '').replace(/\s+/g, '').toUpperCase();
 
 const query = z.object({
@@ -25,8 +22,8 @@ const query = z.object({
   'filter[search]': z.string().max(255).optional().describe("Text in the order reference, the consumer's name or e-mail address, or an item's name or SKU."),
   'filter[status]': csvStrings.optional().describe('Comma separated return status codes (`return-pending`, `return-approved`, ...).'),
   'filter[shop]': csvIds.optional().describe('Comma separated shop ids.'),
-  'filter[created_at][date_from]': moment.optional(),
-  'filter[created_at][date_to]': moment.optional(),
+  'filter[created_at][date_from]': dateFromParam.optional(),
+  'filter[created_at][date_to]': dateToParam.optional(),
   'filter[tags]': csvIds.optional().describe('Comma separated return tag ids: returns with any of them.'),
   'filter[has_preferred_outcome_refund]': booleanParam.optional(),
   'filter[has_preferred_outcome_exchange]': booleanParam.optional(),
@@ -68,12 +65,8 @@ export const returnEndpoints = [
     paginated: true,
     responses: { 200: { description: 'The returns.', schema: returnListSchemas.list } },
     handler: (ctx, { query: q, page, include }) => {
-      const bound = (name: 'filter[created_at][date_from]' | 'filter[created_at][date_to]', end: boolean) => {
-        const raw = q[name];
-        return raw === undefined ? undefined : momentOf(raw, { parameter: name }, end);
-      };
-      const from = bound('filter[created_at][date_from]', false);
-      const to = bound('filter[created_at][date_to]', true);
+      const from = q['filter[created_at][date_from]'];
+      const to = q['filter[created_at][date_to]'];
       // Oldest first by creation (a changed row moves in the table), answered newest first.
       const rows = ctx.store
         .find('returns', 'organization_id', organizationOf(ctx))

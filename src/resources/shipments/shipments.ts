@@ -1,33 +1,19 @@
 import { z } from 'zod';
 import type { Ctx } from '../../http/context.js';
-import { csvIds, csvStrings } from '../../http/params.js';
+import { csvIds, csvStrings, dateFromParam, dateToParam } from '../../http/params.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import { carrierStatusCategories, type CarrierStatus, type ShipmentRecord } from '../../model/shipment.js';
 import { readEndpoints } from '../read-endpoints.js';
 import { shipmentKind, shipmentSchemas, shipmentVisible } from './shipment-kinds.js';
 import { shipmentIncludes } from '../include-paths.js';
 
-/** A date filter bound: an ISO-8601 date or date-time, or Unix seconds. */
-const dateBound = z
-  .string()
-  .refine((raw) => /^\d+$/.test(raw) || !Number.isNaN(Date.parse(raw)), 'must be an ISO-8601 date or Unix seconds')
-  .describe('ISO-8601 date (YYYY-MM-DD) or date-time, or Unix seconds.');
-
-/** Unix seconds of a bound; a bare date as an upper bound means the end of that day (UTC). */
-function seconds(raw: string, upper: boolean): number {
-  if (/^\d+$/.test(raw)) return Number(raw);
-  const ms = Date.parse(raw);
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(raw);
-  return Math.floor(ms / 1000) + (upper && dateOnly ? 86399 : 0);
-}
-
 const query = z.object({
   'filter[shop]': csvIds.optional().describe('Comma separated shop ids.'),
   'filter[current_status_code]': csvStrings.optional().describe('Comma separated status codes, e.g. shipment-registered.'),
-  'filter[created_at][date_from]': dateBound.optional(),
-  'filter[created_at][date_to]': dateBound.optional(),
-  'filter[register_at][date_from]': dateBound.optional(),
-  'filter[register_at][date_to]': dateBound.optional(),
+  'filter[created_at][date_from]': dateFromParam.optional(),
+  'filter[created_at][date_to]': dateToParam.optional(),
+  'filter[register_at][date_from]': dateFromParam.optional(),
+  'filter[register_at][date_to]': dateToParam.optional(),
   'filter[tracking_code]': z.string().optional().describe('Exact tracking code.'),
   'filter[customer_reference]': z.string().optional().describe('Exact customer reference.'),
   'filter[channel]': z.string().optional().describe('Exact channel.'),
@@ -43,8 +29,8 @@ const query = z.object({
     .describe("Comma separated organization ids. A client sees only its own organization's shipments: another id gives an empty list."),
   'filter[broker]': csvIds.optional().describe("Comma separated broker ids; like filter[organization], only the caller's own broker keeps its shipments."),
   'filter[consolidation_shipment]': csvIds.optional().describe('Comma separated ids of consolidation shipments: the shipments consolidated into them.'),
-  'filter[date_from]': dateBound.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_from].' }),
-  'filter[date_to]': dateBound.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_to].' }),
+  'filter[date_from]': dateFromParam.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_from].' }),
+  'filter[date_to]': dateToParam.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_to].' }),
   'filter[carrier_status][category]': z
     .enum(carrierStatusCategories, { error: () => `must be one of: ${carrierStatusCategories.join(', ')}` })
     .optional()
@@ -52,10 +38,10 @@ const query = z.object({
 });
 type Query = z.output<typeof query>;
 
-function inRange(value: number | undefined | null, from: string | undefined, to: string | undefined): boolean {
+function inRange(value: number | undefined | null, from: number | undefined, to: number | undefined): boolean {
   if (from === undefined && to === undefined) return true;
   if (value === undefined || value === null) return false;
-  return (from === undefined || value >= seconds(from, false)) && (to === undefined || value <= seconds(to, true));
+  return (from === undefined || value >= from) && (to === undefined || value <= to);
 }
 
 function carrierOf(ctx: Ctx, row: ShipmentRecord): string | undefined {

@@ -1,0 +1,65 @@
+import { DomainError, type Field } from './errors.js';
+
+const DAY = 86400;
+
+/** The forms a moment is written in, for the messages that refuse one. */
+export const MOMENT_FORMS = 'Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone';
+
+const UNIX = /^\d{1,12}$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
+
+/** Whether the month of that year has that day: 2026-02-30 and 2026-13-01 have none. */
+export function isCalendarDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * The moment `raw` names: Unix seconds, a date (`2026-01-31`, the start of that day in UTC, with
+ * `day` set) or an ISO-8601 date-time with a time zone (`Z` or an offset), to the second.
+ * Undefined for anything else, and for a day the calendar does not have or an hour the clock does
+ * not show (`2026-02-30`, `2026-01-01T25:00:00Z`): `Date.parse` would roll those over.
+ */
+export function parseMoment(raw: string): { seconds: number; day: boolean } | undefined {
+  const text = raw.trim();
+  if (UNIX.test(text)) return { seconds: Number(text), day: false };
+  const date = DATE.exec(text);
+  if (date) {
+    const [year, month, day] = date.slice(1, 4).map(Number) as [number, number, number];
+    return isCalendarDay(year, month, day) ? { seconds: Date.UTC(year, month - 1, day) / 1000, day: true } : undefined;
+  }
+  const at = DATE_TIME.exec(text);
+  if (!at) return undefined;
+  const part = (group: number) => Number(at[group] ?? 0);
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = [part(1), part(2), part(3), part(4), part(5), part(6), part(9), part(10)];
+  if (!isCalendarDay(year, month, day) || hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
+  const offset = (at[8] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  return { seconds: Date.UTC(year, month - 1, day, hour, minute, second) / 1000 - offset * 60, day: false };
+}
+
+/** Unix seconds of a range bound: a bare date as the upper bound (`end`) means the last second of that day (UTC). */
+export function boundOf(moment: { seconds: number; day: boolean }, end: boolean): number {
+  return moment.seconds + (end && moment.day ? DAY - 1 : 0);
+}
+
+/**
+ * Unix seconds of a bound given as Unix seconds, a date (`2026-01-31`) or an ISO-8601 date-time
+ * (`parseMoment`); a plain date as an upper bound means the end of that day (UTC). Anything else
+ * is invalid at `field`.
+ */
+export function momentOf(raw: string | number, field: Field, end = false): number {
+  if (typeof raw === 'number') return Math.floor(raw);
+  const moment = parseMoment(raw);
+  if (!moment) throw DomainError.invalid(`'${raw}' is not ${MOMENT_FORMS}.`, field);
+  return boundOf(moment, end);
+}
+
+/** The UTC day of a Unix time, `YYYY-MM-DD`. */
+export const dayOf = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 10);
+/** The UTC month of a Unix time, `YYYY-MM`. */
+export const monthOf = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 7);
+/** An ISO-8601 date-time of a Unix time, for people reading a report. */
+export const isoOf = (seconds: number | undefined): string => (seconds === undefined ? '' : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'));
+
+export { DAY };
