@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { settings } from '../src/config.js';
 import { defaultClients } from '../src/fixtures/tenancy.js';
 import { allEndpoints } from '../src/app.js';
+import { testSandbox } from './support/app.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const ci = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8');
@@ -23,6 +24,15 @@ describe('README.md, the front door', () => {
     expect(readme).toContain('npm ci && npm start');
     expect(readme).toContain('npm ci && npm test');
     expect(ci).toContain('npm ci && npm test');
+  });
+
+  it("counts the seeded catalogue as the seed holds it (the opening's carriers, services and rates)", async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const total = async (path: string) => (await sandbox.get(`${path}?page[size]=1`, token)).body.meta.total_records as number;
+    const [carriers, services, rates] = [await total('/carriers'), await total('/services'), await total('/service-rates')];
+    expect(readme).toContain(`${carriers} carriers, ${services} services over`);
+    expect(readme).toContain(`${rates} service rates`);
   });
 
   it('documents every sandbox control endpoint', () => {
