@@ -127,3 +127,47 @@ describe('consolidation_shipment', () => {
     expect((await patch(child.id, { attributes: { description: 'still editable' } })).status).toBe(200);
   });
 });
+
+describe("shipment items, customs and physical properties as production's schemas have them", () => {
+  const item = {
+    sku: 'KB-1',
+    description: 'Mechanical keyboard',
+    quantity: 1,
+    item_value: { amount: 8900, currency: 'EUR' },
+    hs_code: '847160',
+    origin_country_code: 'DE',
+  };
+  const customs = { content_type: 'merchandise', invoice_number: 'INV-7', non_delivery: 'return', incoterm: 'DAP' };
+  /** DE -> NL with dpd-classic, as in the README's walkthrough, carrying `attributes`. */
+  const deToNl = (attributes: Json) =>
+    shipmentBody({
+      shop: w.shopIn('DE'),
+      recipient: recipients.NL,
+      attributes: { description: 'A keyboard', customs, ...attributes },
+      meta: { service_code: 'dpd-classic' },
+    });
+  const post = (body: Json) => sandbox.request('POST', '/shipments', { token: w.token, body });
+
+  it('stores and echoes item_weight_unit and vat_percentage; null leaves them out', async () => {
+    const created = await createShipment(sandbox, w.token, deToNl({ items: [{ ...item, item_weight: 2, item_weight_unit: 'kg', vat_percentage: 21 }] }));
+    const read = await sandbox.get(`/shipments/${created.id}`, w.token);
+    expect(read.body.data.attributes.items).toEqual([{ ...item, item_weight: 2, item_weight_unit: 'kg', vat_percentage: 21 }]);
+    const changed = await patch(created.id, { attributes: { items: [{ ...item, item_weight: 5, item_weight_unit: 'lb', vat_percentage: 0 }] } });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.data.attributes.items[0]).toMatchObject({ item_weight: 5, item_weight_unit: 'lb', vat_percentage: 0 });
+    const cleared = await patch(created.id, { attributes: { items: [{ ...item, item_weight: 300, item_weight_unit: null, vat_percentage: null }] } });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.body.data.attributes.items).toEqual([{ ...item, item_weight: 300 }]);
+  });
+
+  it('refuses an item_weight_unit outside mg, g, kg, oz and lb, and a vat_percentage outside 0-100, each with its pointer', async () => {
+    const stone = await post(deToNl({ items: [item, { ...item, item_weight: 2, item_weight_unit: 'stone' }] }));
+    expect(stone.status).toBe(400);
+    expect(firstError(stone)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/items/1/item_weight_unit' } });
+    for (const vat of [101, -1, 20.5, '21']) {
+      const answer = await post(deToNl({ items: [{ ...item, vat_percentage: vat }] }));
+      expect(answer.status, String(vat)).toBe(400);
+      expect(firstError(answer).source).toEqual({ pointer: '/data/attributes/items/0/vat_percentage' });
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { address, countryCode, personAddress, price, taxIdentificationNumber, timestamp, type Price } from './common.js';
+import { address, countryCode, personAddress, price, taxIdentificationNumber, timestamp, weightUnits, type Price } from './common.js';
 
 /** Weights in grams, dimensions in mm, volume in litres; `volumetric_weight` is computed by the sandbox. */
 export const physicalProperties = z
@@ -24,8 +24,10 @@ export const item = z
     hs_code: z.string().max(20).optional(),
     origin_country_code: countryCode.optional(),
     is_preferential_origin: z.boolean().optional(),
-    nett_weight: z.number().int().nonnegative().optional(),
-    item_weight: z.number().int().nonnegative().optional(),
+    nett_weight: z.number().int().nonnegative().optional().describe('Net weight of one unit in grams.'),
+    item_weight: z.number().int().nonnegative().optional().describe('Weight of one unit, in item_weight_unit.'),
+    item_weight_unit: z.enum(weightUnits).optional().describe('The unit of item_weight; g when left out.'),
+    vat_percentage: z.number().int().min(0).max(100).optional(),
   })
   .meta({ id: 'ShipmentItem' });
 export type Item = z.infer<typeof item>;

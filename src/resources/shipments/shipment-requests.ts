@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DraftAttributes, ShipmentDraft } from '../../domain/shipments/draft.js';
 import { relatedId, resourceRequest, toManyRef, toOneRef, type ToOneRef } from '../../jsonapi/request.js';
 import { ApiError } from '../../jsonapi/errors.js';
-import { writableShipmentAttributes, type ShipmentRecord } from '../../model/shipment.js';
+import { item, writableShipmentAttributes, type Item, type ShipmentRecord } from '../../model/shipment.js';
 
 // Clients send whole resources back: read-only attributes are accepted and ignored.
 const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.');
@@ -21,6 +21,28 @@ const readOnlyAttributes = {
   collo_number: readOnly,
 };
 
+/**
+ * An item as a request sends it: production lets these members be `null`, which is as if they
+ * were left out (`storedItems`).
+ */
+export const requestItem = item
+  .extend({
+    item_weight_unit: item.shape.item_weight_unit.unwrap().nullable().optional().describe('The unit of item_weight; g when left out.'),
+    vat_percentage: item.shape.vat_percentage.unwrap().nullable().optional(),
+  })
+  .meta({ id: 'ShipmentItemRequest' });
+type RequestItem = z.output<typeof requestItem>;
+
+/** Items as they are stored: without the members sent as `null`. */
+export function storedItems(items: readonly RequestItem[]): Item[];
+export function storedItems(items: readonly RequestItem[] | undefined): Item[] | undefined;
+export function storedItems(items: readonly RequestItem[] | undefined): Item[] | undefined {
+  return items?.map((given) => Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null)) as Item);
+}
+
+/** The attributes a request may write: the stored ones, with items as a request sends them. */
+const writable = { ...writableShipmentAttributes, items: z.array(requestItem).max(500).optional() };
+
 /** Attributes production's request schema lets be `null`: on create that is the same as leaving them out, on update it removes them. */
 const NULLABLE = [
   'pickup_location',
@@ -36,13 +58,10 @@ const NULLABLE = [
   'sender_tax_number',
   'recipient_tax_number',
 ] as const;
-type Writable = typeof writableShipmentAttributes;
+type Writable = typeof writable;
 type RequestAttributes = { [K in keyof Writable]: K extends (typeof NULLABLE)[number] ? z.ZodNullable<Writable[K]> : Writable[K] };
 const requestAttributes = Object.fromEntries(
-  Object.entries(writableShipmentAttributes).map(([name, schema]) => [
-    name,
-    (NULLABLE as readonly string[]).includes(name) ? (schema as z.ZodType).nullable() : schema,
-  ]),
+  Object.entries(writable).map(([name, schema]) => [name, (NULLABLE as readonly string[]).includes(name) ? (schema as z.ZodType).nullable() : schema]),
 ) as RequestAttributes;
 
 const relationshipShape = {
@@ -131,12 +150,17 @@ function label(meta: Meta): ShipmentDraft['label'] {
   return { mime_type: mime ?? 'application/pdf', size: meta?.label?.size ?? 'A6' };
 }
 
+/** An attribute as it is stored, from its value in a validated request. */
+function stored(name: string, value: unknown): unknown {
+  return name === 'items' ? storedItems(value as RequestItem[]) : value;
+}
+
 /** The draft of a new shipment from a validated create request. */
 export function draftFromCreate(body: CreateLike): ShipmentDraft {
   const { attributes, relationships } = body.data;
   const given = Object.entries(attributes).filter(([, value]) => value !== null);
   return {
-    attributes: Object.fromEntries(given) as unknown as DraftAttributes,
+    attributes: Object.fromEntries(given.map(([name, value]) => [name, stored(name, value)])) as unknown as DraftAttributes,
     shopId: relatedId(relationships.shop, 'shop', ['shops'])!,
     serviceId: toOne(relationships.service, 'service', 'services'),
     contractId: toOne(relationships.contract, 'contract', 'contracts'),
@@ -160,7 +184,7 @@ export function draftFromUpdate(current: ShipmentRecord, body: UpdateBody): Ship
   for (const name of Object.keys(writableShipmentAttributes)) {
     if (!(name in given)) continue;
     if (given[name] === null && name !== 'register_at') delete attributes[name];
-    else attributes[name] = given[name];
+    else attributes[name] = stored(name, given[name]);
   }
   const rel = (body.data.relationships ?? {}) as Relationships;
   const keep = <T>(name: keyof Relationships, fresh: () => T, stored: T): T => (rel[name] !== undefined ? fresh() : stored);
