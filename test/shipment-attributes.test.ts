@@ -170,4 +170,40 @@ describe("shipment items, customs and physical properties as production's schema
       expect(firstError(answer).source).toEqual({ pointer: '/data/attributes/items/0/vat_percentage' });
     }
   });
+
+  const unknown = (answer: Json, pointer: string) => {
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.body.errors).toEqual([expect.objectContaining({ status: '400', detail: "'foo' is not a known member here.", source: { pointer } })]);
+  };
+
+  it('refuses an unknown member of an item, of customs and of physical_properties, as it refuses an unknown attribute', async () => {
+    unknown(await post(deToNl({ items: [item, { ...item, foo: 1 }] })), '/data/attributes/items/1/foo');
+    unknown(await post(deToNl({ items: [item], customs: { ...customs, foo: 'x' } })), '/data/attributes/customs/foo');
+    unknown(await post(deToNl({ items: [item], physical_properties: { weight: 1500, foo: null } })), '/data/attributes/physical_properties/foo');
+    const created = await createShipment(sandbox, w.token, deToNl({ items: [item] }));
+    unknown(await patch(created.id, { attributes: { items: [{ ...item, foo: true }] } }), '/data/attributes/items/0/foo');
+    unknown(await patch(created.id, { attributes: { customs: { ...customs, foo: 'x' } } }), '/data/attributes/customs/foo');
+    unknown(await patch(created.id, { attributes: { physical_properties: { weight: 900, foo: 1 } } }), '/data/attributes/physical_properties/foo');
+  });
+
+  it('takes back the read-only members production answers in items, customs and physical_properties, and ignores them', async () => {
+    const price = { amount: 100, currency: 'EUR' };
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      deToNl({
+        items: [{ ...item, tax: price, duty: null }],
+        customs: { ...customs, total_tax: price, total_duty: price, payment: { checkout_url: 'https://pay.example', price } },
+        physical_properties: { weight: 1500, volumetric_weight: 7 },
+      }),
+    );
+    expect(created.attributes.items).toEqual([item]);
+    expect(created.attributes.customs).toEqual(customs);
+    expect(created.attributes.physical_properties).not.toHaveProperty('volumetric_weight', 7);
+  });
+
+  it("keeps addresses open, as production's are: an unknown member of recipient_address is accepted and not stored", async () => {
+    const created = await createShipment(sandbox, w.token, deToNl({ items: [item], recipient_address: { ...recipients.NL, foo: 'x' } }));
+    expect(created.attributes.recipient_address).toEqual(recipients.NL);
+  });
 });

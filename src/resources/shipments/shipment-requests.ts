@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DraftAttributes, ShipmentDraft } from '../../domain/shipments/draft.js';
 import { relatedId, resourceRequest, toManyRef, toOneRef, type ToOneRef } from '../../jsonapi/request.js';
 import { ApiError } from '../../jsonapi/errors.js';
-import { item, writableShipmentAttributes, type Item, type ShipmentRecord } from '../../model/shipment.js';
+import { customs, item, writableShipmentAttributes, type Customs, type Item, type ShipmentRecord } from '../../model/shipment.js';
 
 // Clients send whole resources back: read-only attributes are accepted and ignored.
 const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.');
@@ -21,27 +21,42 @@ const readOnlyAttributes = {
   collo_number: readOnly,
 };
 
+/** Members of an item production answers and computes itself: a request may send them back, and they are dropped. */
+const READ_ONLY_ITEM = ['tax', 'duty'] as const;
+/** The same of customs. */
+const READ_ONLY_CUSTOMS = ['total_tax', 'total_duty', 'payment'] as const;
+
 /**
  * An item as a request sends it: production lets these members be `null`, which is as if they
- * were left out (`storedItems`).
+ * were left out, and takes its read-only members back (`storedItems` drops both).
  */
 export const requestItem = item
   .extend({
     item_weight_unit: item.shape.item_weight_unit.unwrap().nullable().optional().describe('The unit of item_weight; g when left out.'),
     vat_percentage: item.shape.vat_percentage.unwrap().nullable().optional(),
+    tax: readOnly,
+    duty: readOnly,
   })
   .meta({ id: 'ShipmentItemRequest' });
 type RequestItem = z.output<typeof requestItem>;
 
-/** Items as they are stored: without the members sent as `null`. */
+/** Customs as a request sends them: with the read-only members production answers, which are dropped. */
+const requestCustoms = customs.extend({ total_tax: readOnly, total_duty: readOnly, payment: readOnly }).meta({ id: 'CustomsRequest' });
+
+/** `given` without the members sent as `null` and the read-only ones. */
+function writtenMembers(given: object, readOnlyNames: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(given).filter(([name, value]) => value !== null && !readOnlyNames.includes(name)));
+}
+
+/** Items as they are stored: without the members sent as `null` and the read-only ones. */
 export function storedItems(items: readonly RequestItem[]): Item[];
 export function storedItems(items: readonly RequestItem[] | undefined): Item[] | undefined;
 export function storedItems(items: readonly RequestItem[] | undefined): Item[] | undefined {
-  return items?.map((given) => Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null)) as Item);
+  return items?.map((given) => writtenMembers(given, READ_ONLY_ITEM) as Item);
 }
 
-/** The attributes a request may write: the stored ones, with items as a request sends them. */
-const writable = { ...writableShipmentAttributes, items: z.array(requestItem).max(500).optional() };
+/** The attributes a request may write: the stored ones, with items and customs as a request sends them. */
+const writable = { ...writableShipmentAttributes, items: z.array(requestItem).max(500).optional(), customs: requestCustoms.optional() };
 
 /** Attributes production's request schema lets be `null`: on create that is the same as leaving them out, on update it removes them. */
 const NULLABLE = [
@@ -152,7 +167,9 @@ function label(meta: Meta): ShipmentDraft['label'] {
 
 /** An attribute as it is stored, from its value in a validated request. */
 function stored(name: string, value: unknown): unknown {
-  return name === 'items' ? storedItems(value as RequestItem[]) : value;
+  if (name === 'items') return storedItems(value as RequestItem[]);
+  if (name === 'customs') return writtenMembers(value as object, READ_ONLY_CUSTOMS) as Customs;
+  return value;
 }
 
 /** The draft of a new shipment from a validated create request. */
