@@ -160,6 +160,15 @@ describe("shipment items, customs and physical properties as production's schema
     expect(cleared.body.data.attributes.items).toEqual([{ ...item, item_weight: 300 }]);
   });
 
+  it('takes null for every item member production lets be null, as if it were left out', async () => {
+    const nulls = { sku: null, image_url: null, item_weight: null, hs_code: null, vat_percentage: null };
+    const abroad = await createShipment(sandbox, w.token, deToNl({ items: [{ ...item, ...nulls }] }));
+    expect(abroad.attributes.items).toEqual([{ description: item.description, quantity: 1, item_value: item.item_value, origin_country_code: 'DE' }]);
+    const home = { description: 'Cable', quantity: 2, item_value: null, origin_country_code: null, ...nulls };
+    const domestic = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), attributes: { items: [home] } }));
+    expect(domestic.attributes.items).toEqual([{ description: 'Cable', quantity: 2 }]);
+  });
+
   it('refuses an item_weight_unit outside mg, g, kg, oz and lb, and a vat_percentage outside 0-100, each with its pointer', async () => {
     const stone = await post(deToNl({ items: [item, { ...item, item_weight: 2, item_weight_unit: 'stone' }] }));
     expect(stone.status).toBe(400);

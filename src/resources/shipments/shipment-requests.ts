@@ -26,14 +26,27 @@ const READ_ONLY_ITEM = ['tax', 'duty'] as const;
 /** The same of customs. */
 const READ_ONLY_CUSTOMS = ['total_tax', 'total_duty', 'payment'] as const;
 
+/** An optional member that also takes `null`, with its description. */
+function orNull<T extends z.ZodType>(member: z.ZodOptional<T>): z.ZodOptional<z.ZodNullable<T>> {
+  const schema = member.unwrap().nullable().optional();
+  return member.description === undefined ? schema : schema.describe(member.description);
+}
+
 /**
- * An item as a request sends it: production lets these members be `null`, which is as if they
- * were left out, and takes its read-only members back (`storedItems` drops both).
+ * An item as a request sends it: production lets the members below be `null`, which is as if
+ * they were left out, and takes its read-only members back (`storedItems` drops both).
  */
+const { shape } = item;
 export const requestItem = item
   .extend({
-    item_weight_unit: item.shape.item_weight_unit.unwrap().nullable().optional().describe('The unit of item_weight; g when left out.'),
-    vat_percentage: item.shape.vat_percentage.unwrap().nullable().optional(),
+    sku: orNull(shape.sku),
+    image_url: orNull(shape.image_url),
+    item_value: orNull(shape.item_value),
+    item_weight: orNull(shape.item_weight),
+    item_weight_unit: orNull(shape.item_weight_unit),
+    hs_code: orNull(shape.hs_code),
+    origin_country_code: orNull(shape.origin_country_code),
+    vat_percentage: orNull(shape.vat_percentage),
     tax: readOnly,
     duty: readOnly,
   })
