@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { A4, A6, renderCustomsDocument, renderLabel, type LabelData } from '../src/domain/labels/index.js';
+import { itemRows, totalRow } from '../src/domain/labels/customs-items.js';
 import { fitText } from '../src/domain/labels/layout.js';
 import { boundedSubsets, boundedWords, glyphsOfTheirText, MAX_GLYPH_VARIANTS, MAX_SUBSETS, MAX_WORD_LENGTH, MAX_WORDS } from '../src/domain/labels/pdf.js';
 import { decodeCode128, PNG_SIGNATURE, readPdf, readPng, renderPdfPage } from './support/pdf.js';
@@ -268,6 +269,19 @@ describe('customs document', () => {
     expect(text).toContain(`Page ${pages.length} of ${pages.length}`);
     // Without total_value the total is the sum of the lines: 40 x 2 x 12.50 + 40 x 45.00.
     expect(text).toContain('2800.00 EUR');
+  });
+
+  it('weighs each item in its item_weight_unit (g when none is given) and adds the lines up in grams', () => {
+    const items = [
+      { description: 'Keyboard', quantity: 3, item_weight: 2, item_weight_unit: 'kg' as const },
+      { description: 'Cable', quantity: 2, item_weight: 150 },
+      { description: 'Manual', quantity: 1, item_weight: 8, item_weight_unit: 'oz' as const },
+      { description: 'Box', quantity: 1, item_weight: 1, item_weight_unit: 'lb' as const },
+      { description: 'Sticker', quantity: 4, item_weight: 500, item_weight_unit: 'mg' as const },
+    ];
+    expect(itemRows(items).map((row) => row[3])).toEqual(['6.00 kg', '300 g', '227 g', '454 g', '2 g']);
+    // 6000 + 300 + 226.8 + 453.6 + 2 grams.
+    expect(totalRow({ ...international, items, totalValue: undefined })[3]).toBe('6.98 kg');
   });
 
   it('still renders for a shipment without items or customs data', async () => {

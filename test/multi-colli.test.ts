@@ -186,6 +186,17 @@ describe('POST /multi-colli-shipments refuses, creating nothing', () => {
     expect(sandbox.store.count('shipments')).toBe(0);
   });
 
+  it("refuses an unknown member of a collo's items or physical_properties (production's schemas are closed)", async () => {
+    const { sandbox, w } = await setup();
+    const item = { description: 'Table leg', quantity: 4 };
+    const items = await post(sandbox, w, body(w, [{ physical_properties: { weight: 1000 }, items: [item, { ...item, foo: 1 }] }, ...weights(500)]));
+    expect(items.status).toBe(400);
+    expect(firstError(items)).toMatchObject({ detail: "'foo' is not a known member here.", source: { pointer: '/meta/colli/0/items/1/foo' } });
+    const physical = await post(sandbox, w, body(w, [...weights(1000), { physical_properties: { weight: 500, foo: 1 } }]));
+    expect(physical.status).toBe(400);
+    expect(firstError(physical)).toMatchObject({ detail: "'foo' is not a known member here.", source: { pointer: '/meta/colli/1/physical_properties/foo' } });
+  });
+
   it('fewer than two colli, no colli and a collo without a weight (400)', async () => {
     const { sandbox, w } = await setup();
     const one = await post(sandbox, w, body(w, weights(1000)));

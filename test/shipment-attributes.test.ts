@@ -127,3 +127,92 @@ describe('consolidation_shipment', () => {
     expect((await patch(child.id, { attributes: { description: 'still editable' } })).status).toBe(200);
   });
 });
+
+describe("shipment items, customs and physical properties as production's schemas have them", () => {
+  const item = {
+    sku: 'KB-1',
+    description: 'Mechanical keyboard',
+    quantity: 1,
+    item_value: { amount: 8900, currency: 'EUR' },
+    hs_code: '847160',
+    origin_country_code: 'DE',
+  };
+  const customs = { content_type: 'merchandise', invoice_number: 'INV-7', non_delivery: 'return', incoterm: 'DAP' };
+  /** DE -> NL with dpd-classic, as in the README's walkthrough, carrying `attributes`. */
+  const deToNl = (attributes: Json) =>
+    shipmentBody({
+      shop: w.shopIn('DE'),
+      recipient: recipients.NL,
+      attributes: { description: 'A keyboard', customs, ...attributes },
+      meta: { service_code: 'dpd-classic' },
+    });
+  const post = (body: Json) => sandbox.request('POST', '/shipments', { token: w.token, body });
+
+  it('stores and echoes item_weight_unit and vat_percentage; null leaves them out', async () => {
+    const created = await createShipment(sandbox, w.token, deToNl({ items: [{ ...item, item_weight: 2, item_weight_unit: 'kg', vat_percentage: 21 }] }));
+    const read = await sandbox.get(`/shipments/${created.id}`, w.token);
+    expect(read.body.data.attributes.items).toEqual([{ ...item, item_weight: 2, item_weight_unit: 'kg', vat_percentage: 21 }]);
+    const changed = await patch(created.id, { attributes: { items: [{ ...item, item_weight: 5, item_weight_unit: 'lb', vat_percentage: 0 }] } });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.data.attributes.items[0]).toMatchObject({ item_weight: 5, item_weight_unit: 'lb', vat_percentage: 0 });
+    const cleared = await patch(created.id, { attributes: { items: [{ ...item, item_weight: 300, item_weight_unit: null, vat_percentage: null }] } });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.body.data.attributes.items).toEqual([{ ...item, item_weight: 300 }]);
+  });
+
+  it('takes null for every item member production lets be null, as if it were left out', async () => {
+    const nulls = { sku: null, image_url: null, item_weight: null, hs_code: null, vat_percentage: null };
+    const abroad = await createShipment(sandbox, w.token, deToNl({ items: [{ ...item, ...nulls }] }));
+    expect(abroad.attributes.items).toEqual([{ description: item.description, quantity: 1, item_value: item.item_value, origin_country_code: 'DE' }]);
+    const home = { description: 'Cable', quantity: 2, item_value: null, origin_country_code: null, ...nulls };
+    const domestic = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), attributes: { items: [home] } }));
+    expect(domestic.attributes.items).toEqual([{ description: 'Cable', quantity: 2 }]);
+  });
+
+  it('refuses an item_weight_unit outside mg, g, kg, oz and lb, and a vat_percentage outside 0-100, each with its pointer', async () => {
+    const stone = await post(deToNl({ items: [item, { ...item, item_weight: 2, item_weight_unit: 'stone' }] }));
+    expect(stone.status).toBe(400);
+    expect(firstError(stone)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/items/1/item_weight_unit' } });
+    for (const vat of [101, -1, 20.5, '21']) {
+      const answer = await post(deToNl({ items: [{ ...item, vat_percentage: vat }] }));
+      expect(answer.status, String(vat)).toBe(400);
+      expect(firstError(answer).source).toEqual({ pointer: '/data/attributes/items/0/vat_percentage' });
+    }
+  });
+
+  const unknown = (answer: Json, pointer: string) => {
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.body.errors).toEqual([expect.objectContaining({ status: '400', detail: "'foo' is not a known member here.", source: { pointer } })]);
+  };
+
+  it('refuses an unknown member of an item, of customs and of physical_properties, as it refuses an unknown attribute', async () => {
+    unknown(await post(deToNl({ items: [item, { ...item, foo: 1 }] })), '/data/attributes/items/1/foo');
+    unknown(await post(deToNl({ items: [item], customs: { ...customs, foo: 'x' } })), '/data/attributes/customs/foo');
+    unknown(await post(deToNl({ items: [item], physical_properties: { weight: 1500, foo: null } })), '/data/attributes/physical_properties/foo');
+    const created = await createShipment(sandbox, w.token, deToNl({ items: [item] }));
+    unknown(await patch(created.id, { attributes: { items: [{ ...item, foo: true }] } }), '/data/attributes/items/0/foo');
+    unknown(await patch(created.id, { attributes: { customs: { ...customs, foo: 'x' } } }), '/data/attributes/customs/foo');
+    unknown(await patch(created.id, { attributes: { physical_properties: { weight: 900, foo: 1 } } }), '/data/attributes/physical_properties/foo');
+  });
+
+  it('takes back the read-only members production answers in items, customs and physical_properties, and ignores them', async () => {
+    const price = { amount: 100, currency: 'EUR' };
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      deToNl({
+        items: [{ ...item, tax: price, duty: null }],
+        customs: { ...customs, total_tax: price, total_duty: price, payment: { checkout_url: 'https://pay.example', price } },
+        physical_properties: { weight: 1500, volumetric_weight: 7 },
+      }),
+    );
+    expect(created.attributes.items).toEqual([item]);
+    expect(created.attributes.customs).toEqual(customs);
+    expect(created.attributes.physical_properties).not.toHaveProperty('volumetric_weight', 7);
+  });
+
+  it("keeps addresses open, as production's are: an unknown member of recipient_address is accepted and not stored", async () => {
+    const created = await createShipment(sandbox, w.token, deToNl({ items: [item], recipient_address: { ...recipients.NL, foo: 'x' } }));
+    expect(created.attributes.recipient_address).toEqual(recipients.NL);
+  });
+});

@@ -20,6 +20,15 @@ export const countryCode = z
   .regex(/^[A-Z]{2}$/, 'must be a 2-letter upper-case ISO 3166-1 country code')
   .refine((code) => !/^[A-Z]{2}$/.test(code) || alpha2.has(code), 'is not an ISO 3166-1 country code');
 
+/** Production's weight units (a shipment item's `item_weight_unit`, a return's weights). */
+export const weightUnits = ['mg', 'g', 'kg', 'oz', 'lb'] as const;
+export type WeightUnit = (typeof weightUnits)[number];
+
+const GRAMS_PER: Record<WeightUnit, number> = { mg: 0.001, g: 1, kg: 1000, oz: 28.349523125, lb: 453.59237 };
+
+/** An amount of `unit` in grams, unrounded. */
+export const inGrams = (amount: number, unit: WeightUnit): number => amount * GRAMS_PER[unit];
+
 export const currency = z.enum(['EUR', 'GBP']);
 
 /** Money in integer cents with an ISO 4217 currency. */

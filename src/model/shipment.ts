@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { address, countryCode, personAddress, price, taxIdentificationNumber, timestamp, type Price } from './common.js';
+import { address, countryCode, personAddress, price, taxIdentificationNumber, timestamp, weightUnits, type Price } from './common.js';
 
-/** Weights in grams, dimensions in mm, volume in litres; `volumetric_weight` is computed by the sandbox. */
+/** Weights in grams, dimensions in mm, volume in litres; `volumetric_weight` is computed by the sandbox. Closed, as production's. */
 export const physicalProperties = z
-  .object({
+  .strictObject({
     weight: z.number().int('must be a whole number of grams').min(1, 'must be at least 1 gram').max(10_000_000),
     length: z.number().int().positive().max(100_000).optional(),
     width: z.number().int().positive().max(100_000).optional(),
@@ -14,8 +14,9 @@ export const physicalProperties = z
   .meta({ id: 'PhysicalProperties' });
 export type PhysicalProperties = z.infer<typeof physicalProperties>;
 
+/** Closed, as production's BaseShipmentItem; a request also takes its read-only members (`requestItem`). */
 export const item = z
-  .object({
+  .strictObject({
     sku: z.string().max(255).optional(),
     description: z.string().min(1).max(255),
     image_url: z.url().optional(),
@@ -24,14 +25,17 @@ export const item = z
     hs_code: z.string().max(20).optional(),
     origin_country_code: countryCode.optional(),
     is_preferential_origin: z.boolean().optional(),
-    nett_weight: z.number().int().nonnegative().optional(),
-    item_weight: z.number().int().nonnegative().optional(),
+    nett_weight: z.number().int().nonnegative().optional().describe('Net weight of one unit in grams.'),
+    item_weight: z.number().int().nonnegative().optional().describe('Weight of one unit, in item_weight_unit.'),
+    item_weight_unit: z.enum(weightUnits).optional().describe('The unit of item_weight; g when left out.'),
+    vat_percentage: z.number().int().min(0).max(100).optional(),
   })
   .meta({ id: 'ShipmentItem' });
 export type Item = z.infer<typeof item>;
 
-const customs = z
-  .object({
+/** Closed, as production's BaseCustoms; a request also takes its read-only members (`requestCustoms`). */
+export const customs = z
+  .strictObject({
     content_type: z.enum(['gifts', 'documents', 'merchandise', 'sample_merchandise', 'returned_merchandise']),
     invoice_number: z.string().max(255).optional(),
     non_delivery: z.enum(['return', 'abandon']),

@@ -1,4 +1,4 @@
-import type { Price } from '../../model/common.js';
+import { inGrams, type Price } from '../../model/common.js';
 import type { Item } from '../../model/shipment.js';
 import { formatAmount, formatMoney, formatWeight, oneLine } from './text.js';
 import type { LabelData } from './types.js';
@@ -35,10 +35,13 @@ function lineValue(item: Item): Price | undefined {
   return item.item_value && { amount: item.item_value.amount * item.quantity, currency: item.item_value.currency };
 }
 
+/** A row's weight in grams: the net weight (grams) or else the item weight (in its unit, g by default), times the quantity. */
 function lineWeight(item: Item): number | undefined {
-  const unit = item.nett_weight ?? item.item_weight;
-  return unit === undefined ? undefined : unit * item.quantity;
+  if (item.nett_weight !== undefined) return item.nett_weight * item.quantity;
+  return item.item_weight === undefined ? undefined : inGrams(item.item_weight * item.quantity, item.item_weight_unit ?? 'g');
 }
+
+const printedWeight = (grams: number): string => formatWeight(Math.round(grams));
 
 export function itemRows(items: Item[]): ItemRow[] {
   return items.map((item, index) => {
@@ -48,7 +51,7 @@ export function itemRows(items: Item[]): ItemRow[] {
       String(index + 1),
       oneLine(item.description),
       String(item.quantity),
-      weight === undefined ? NONE : formatWeight(weight),
+      weight === undefined ? NONE : printedWeight(weight),
       item.item_value ? formatAmount(item.item_value.amount) : NONE,
       value ? formatAmount(value.amount) : NONE,
       value?.currency ?? NONE,
@@ -68,7 +71,7 @@ export function totalRow(data: LabelData): ItemRow {
     '',
     'Total',
     String(quantity),
-    weights.length > 0 ? formatWeight(weights.reduce((sum, weight) => sum + weight, 0)) : NONE,
+    weights.length > 0 ? printedWeight(weights.reduce((sum, weight) => sum + weight, 0)) : NONE,
     '',
     total ? formatAmount(total.amount) : NONE,
     total?.currency ?? NONE,

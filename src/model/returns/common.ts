@@ -1,14 +1,12 @@
 import { z } from 'zod';
-import { address, countryCode } from '../common.js';
+import { address, countryCode, inGrams, weightUnits } from '../common.js';
 
 /** A weight in one of production's units; the sandbox converts to grams where it weighs. */
-export const weight = z.strictObject({ amount: z.number().int().min(0), unit: z.enum(['mg', 'g', 'kg', 'oz', 'lb']) }).meta({ id: 'ReturnWeight' });
+export const weight = z.strictObject({ amount: z.number().int().min(0), unit: z.enum(weightUnits) }).meta({ id: 'ReturnWeight' });
 export type Weight = z.infer<typeof weight>;
 
-const GRAMS: Record<Weight['unit'], number> = { mg: 0.001, g: 1, kg: 1000, oz: 28.349523125, lb: 453.59237 };
-
 /** Whole grams, at least 1. */
-export const grams = (w: Weight): number => Math.max(1, Math.round(w.amount * GRAMS[w.unit]));
+export const grams = (w: Weight): number => Math.max(1, Math.round(inGrams(w.amount, w.unit)));
 
 /** Production's money: integer cents and a currency code. */
 export const money = z

@@ -11,8 +11,8 @@ import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../../jsonapi/document.js'
 import { ApiError } from '../../jsonapi/errors.js';
 import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
 import { price } from '../../model/common.js';
-import { item, physicalProperties } from '../../model/shipment.js';
-import { createAttributes, createRelationships, draftFromCreate, labelAndServiceMeta } from './shipment-requests.js';
+import { physicalProperties } from '../../model/shipment.js';
+import { createAttributes, createRelationships, draftFromCreate, labelAndServiceMeta, requestItem, storedItems } from './shipment-requests.js';
 import { shipmentIncludes } from '../include-paths.js';
 import { shipmentKind } from './shipment-kinds.js';
 import { multiColliShipmentDocument } from './shipment-variants.js';
@@ -22,7 +22,7 @@ const MAX_COLLI = 50;
 const collo = z
   .object({
     physical_properties: physicalProperties,
-    items: z.array(item).max(500).optional(),
+    items: z.array(requestItem).max(500).optional(),
     description: z.string().max(255).optional(),
     customer_reference: z.string().max(255).optional(),
     total_value: price.optional(),
@@ -52,7 +52,8 @@ const multiColliRequest = resourceRequest({
 
 type Body = z.output<typeof multiColliRequest>;
 
-async function respond(ctx: Ctx, body: Body, colli: z.output<typeof meta>['colli'], include: readonly string[], remember?: Remember): Promise<Response> {
+async function respond(ctx: Ctx, body: Body, given: z.output<typeof meta>['colli'], include: readonly string[], remember?: Remember): Promise<Response> {
+  const colli = given.map((collo) => ({ ...collo, items: storedItems(collo.items) }));
   const draft = masterDraft(draftFromCreate(body), colli);
   const resolved = resolveDraft(ctx, draft);
   checkMultiColliService(ctx.store, draft, resolved);

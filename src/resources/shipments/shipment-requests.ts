@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DraftAttributes, ShipmentDraft } from '../../domain/shipments/draft.js';
 import { relatedId, resourceRequest, toManyRef, toOneRef, type ToOneRef } from '../../jsonapi/request.js';
 import { ApiError } from '../../jsonapi/errors.js';
-import { writableShipmentAttributes, type ShipmentRecord } from '../../model/shipment.js';
+import { customs, item, writableShipmentAttributes, type Customs, type Item, type ShipmentRecord } from '../../model/shipment.js';
 
 // Clients send whole resources back: read-only attributes are accepted and ignored.
 const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.');
@@ -21,6 +21,56 @@ const readOnlyAttributes = {
   collo_number: readOnly,
 };
 
+/** Members of an item production answers and computes itself: a request may send them back, and they are dropped. */
+const READ_ONLY_ITEM = ['tax', 'duty'] as const;
+/** The same of customs. */
+const READ_ONLY_CUSTOMS = ['total_tax', 'total_duty', 'payment'] as const;
+
+/** An optional member that also takes `null`, with its description. */
+function orNull<T extends z.ZodType>(member: z.ZodOptional<T>): z.ZodOptional<z.ZodNullable<T>> {
+  const schema = member.unwrap().nullable().optional();
+  return member.description === undefined ? schema : schema.describe(member.description);
+}
+
+/**
+ * An item as a request sends it: production lets the members below be `null`, which is as if
+ * they were left out, and takes its read-only members back (`storedItems` drops both).
+ */
+const { shape } = item;
+export const requestItem = item
+  .extend({
+    sku: orNull(shape.sku),
+    image_url: orNull(shape.image_url),
+    item_value: orNull(shape.item_value),
+    item_weight: orNull(shape.item_weight),
+    item_weight_unit: orNull(shape.item_weight_unit),
+    hs_code: orNull(shape.hs_code),
+    origin_country_code: orNull(shape.origin_country_code),
+    vat_percentage: orNull(shape.vat_percentage),
+    tax: readOnly,
+    duty: readOnly,
+  })
+  .meta({ id: 'ShipmentItemRequest' });
+type RequestItem = z.output<typeof requestItem>;
+
+/** Customs as a request sends them: with the read-only members production answers, which are dropped. */
+const requestCustoms = customs.extend({ total_tax: readOnly, total_duty: readOnly, payment: readOnly }).meta({ id: 'CustomsRequest' });
+
+/** `given` without the members sent as `null` and the read-only ones. */
+function writtenMembers(given: object, readOnlyNames: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(given).filter(([name, value]) => value !== null && !readOnlyNames.includes(name)));
+}
+
+/** Items as they are stored: without the members sent as `null` and the read-only ones. */
+export function storedItems(items: readonly RequestItem[]): Item[];
+export function storedItems(items: readonly RequestItem[] | undefined): Item[] | undefined;
+export function storedItems(items: readonly RequestItem[] | undefined): Item[] | undefined {
+  return items?.map((given) => writtenMembers(given, READ_ONLY_ITEM) as Item);
+}
+
+/** The attributes a request may write: the stored ones, with items and customs as a request sends them. */
+const writable = { ...writableShipmentAttributes, items: z.array(requestItem).max(500).optional(), customs: requestCustoms.optional() };
+
 /** Attributes production's request schema lets be `null`: on create that is the same as leaving them out, on update it removes them. */
 const NULLABLE = [
   'pickup_location',
@@ -36,13 +86,10 @@ const NULLABLE = [
   'sender_tax_number',
   'recipient_tax_number',
 ] as const;
-type Writable = typeof writableShipmentAttributes;
+type Writable = typeof writable;
 type RequestAttributes = { [K in keyof Writable]: K extends (typeof NULLABLE)[number] ? z.ZodNullable<Writable[K]> : Writable[K] };
 const requestAttributes = Object.fromEntries(
-  Object.entries(writableShipmentAttributes).map(([name, schema]) => [
-    name,
-    (NULLABLE as readonly string[]).includes(name) ? (schema as z.ZodType).nullable() : schema,
-  ]),
+  Object.entries(writable).map(([name, schema]) => [name, (NULLABLE as readonly string[]).includes(name) ? (schema as z.ZodType).nullable() : schema]),
 ) as RequestAttributes;
 
 const relationshipShape = {
@@ -131,12 +178,19 @@ function label(meta: Meta): ShipmentDraft['label'] {
   return { mime_type: mime ?? 'application/pdf', size: meta?.label?.size ?? 'A6' };
 }
 
+/** An attribute as it is stored, from its value in a validated request. */
+function stored(name: string, value: unknown): unknown {
+  if (name === 'items') return storedItems(value as RequestItem[]);
+  if (name === 'customs') return writtenMembers(value as object, READ_ONLY_CUSTOMS) as Customs;
+  return value;
+}
+
 /** The draft of a new shipment from a validated create request. */
 export function draftFromCreate(body: CreateLike): ShipmentDraft {
   const { attributes, relationships } = body.data;
   const given = Object.entries(attributes).filter(([, value]) => value !== null);
   return {
-    attributes: Object.fromEntries(given) as unknown as DraftAttributes,
+    attributes: Object.fromEntries(given.map(([name, value]) => [name, stored(name, value)])) as unknown as DraftAttributes,
     shopId: relatedId(relationships.shop, 'shop', ['shops'])!,
     serviceId: toOne(relationships.service, 'service', 'services'),
     contractId: toOne(relationships.contract, 'contract', 'contracts'),
@@ -160,7 +214,7 @@ export function draftFromUpdate(current: ShipmentRecord, body: UpdateBody): Ship
   for (const name of Object.keys(writableShipmentAttributes)) {
     if (!(name in given)) continue;
     if (given[name] === null && name !== 'register_at') delete attributes[name];
-    else attributes[name] = given[name];
+    else attributes[name] = stored(name, given[name]);
   }
   const rel = (body.data.relationships ?? {}) as Relationships;
   const keep = <T>(name: keyof Relationships, fresh: () => T, stored: T): T => (rel[name] !== undefined ? fresh() : stored);
