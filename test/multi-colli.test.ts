@@ -197,6 +197,18 @@ describe('POST /multi-colli-shipments refuses, creating nothing', () => {
     expect(firstError(physical)).toMatchObject({ detail: "'foo' is not a known member here.", source: { pointer: '/meta/colli/1/physical_properties/foo' } });
   });
 
+  it("takes null for a collo's dimensions, as if they were left out", async () => {
+    const { sandbox, w } = await setup();
+    const answer = await post(
+      sandbox,
+      w,
+      body(w, [{ physical_properties: { weight: 1000, length: null, width: null, height: null, volume: null } }, ...weights(500)]),
+    );
+    expect(answer.status, answer.text).toBe(201);
+    const first = answer.body.data.relationships.colli.data[0].id as string;
+    expect((await sandbox.get(`/shipments/${first}`, w.token)).body.data.attributes.physical_properties).toEqual({ weight: 1000 });
+  });
+
   it('fewer than two colli, no colli and a collo without a weight (400)', async () => {
     const { sandbox, w } = await setup();
     const one = await post(sandbox, w, body(w, weights(1000)));

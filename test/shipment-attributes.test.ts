@@ -169,6 +169,23 @@ describe("shipment items, customs and physical properties as production's schema
     expect(domestic.attributes.items).toEqual([{ description: 'Cable', quantity: 2 }]);
   });
 
+  it('takes null for the physical properties production lets be null (all but the weight), as if they were left out', async () => {
+    const nulls = { length: null, width: null, height: null, volume: null, volumetric_weight: null };
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), attributes: { physical_properties: { weight: 1500, ...nulls } } }),
+    );
+    expect(created.attributes.physical_properties).toEqual({ weight: 1500 });
+    const sized = await patch(created.id, { attributes: { physical_properties: { weight: 1500, length: 300, width: 200, height: 100 } } });
+    expect(sized.body.data.attributes.physical_properties).toMatchObject({ length: 300, width: 200, height: 100 });
+    const cleared = await patch(created.id, { attributes: { physical_properties: { weight: 1200, ...nulls } } });
+    expect(cleared.body.data.attributes.physical_properties).toEqual({ weight: 1200 });
+    // The weight stays required and not null.
+    const weightless = await patch(created.id, { attributes: { physical_properties: { weight: null } } });
+    expect([weightless.status, firstError(weightless).source]).toEqual([400, { pointer: '/data/attributes/physical_properties/weight' }]);
+  });
+
   it('refuses an item_weight_unit outside mg, g, kg, oz and lb, and a vat_percentage outside 0-100, each with its pointer', async () => {
     const stone = await post(deToNl({ items: [item, { ...item, item_weight: 2, item_weight_unit: 'stone' }] }));
     expect(stone.status).toBe(400);

@@ -11,8 +11,16 @@ import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../../jsonapi/document.js'
 import { ApiError } from '../../jsonapi/errors.js';
 import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
 import { price } from '../../model/common.js';
-import { physicalProperties } from '../../model/shipment.js';
-import { createAttributes, createRelationships, draftFromCreate, labelAndServiceMeta, requestItem, storedItems } from './shipment-requests.js';
+import {
+  createAttributes,
+  createRelationships,
+  draftFromCreate,
+  labelAndServiceMeta,
+  requestItem,
+  requestPhysicalProperties,
+  storedItems,
+  storedPhysicalProperties,
+} from './shipment-requests.js';
 import { shipmentIncludes } from '../include-paths.js';
 import { shipmentKind } from './shipment-kinds.js';
 import { multiColliShipmentDocument } from './shipment-variants.js';
@@ -21,7 +29,7 @@ const MAX_COLLI = 50;
 
 const collo = z
   .object({
-    physical_properties: physicalProperties,
+    physical_properties: requestPhysicalProperties,
     items: z.array(requestItem).max(500).optional(),
     description: z.string().max(255).optional(),
     customer_reference: z.string().max(255).optional(),
@@ -44,7 +52,7 @@ const multiColliRequest = resourceRequest({
   id: 'MultiColliShipmentCreateRequest',
   attributes: z.strictObject({
     ...createAttributes,
-    physical_properties: physicalProperties.optional().describe('Optional: the weight is that of all colli together.'),
+    physical_properties: requestPhysicalProperties.optional().describe('Optional: the weight is that of all colli together.'),
   }),
   relationships: createRelationships,
   documentMeta: meta,
@@ -53,7 +61,7 @@ const multiColliRequest = resourceRequest({
 type Body = z.output<typeof multiColliRequest>;
 
 async function respond(ctx: Ctx, body: Body, given: z.output<typeof meta>['colli'], include: readonly string[], remember?: Remember): Promise<Response> {
-  const colli = given.map((collo) => ({ ...collo, items: storedItems(collo.items) }));
+  const colli = given.map((collo) => ({ ...collo, physical_properties: storedPhysicalProperties(collo.physical_properties), items: storedItems(collo.items) }));
   const draft = masterDraft(draftFromCreate(body), colli);
   const resolved = resolveDraft(ctx, draft);
   checkMultiColliService(ctx.store, draft, resolved);

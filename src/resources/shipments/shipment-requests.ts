@@ -2,7 +2,16 @@ import { z } from 'zod';
 import type { DraftAttributes, ShipmentDraft } from '../../domain/shipments/draft.js';
 import { relatedId, resourceRequest, toManyRef, toOneRef, type ToOneRef } from '../../jsonapi/request.js';
 import { ApiError } from '../../jsonapi/errors.js';
-import { customs, item, writableShipmentAttributes, type Customs, type Item, type ShipmentRecord } from '../../model/shipment.js';
+import {
+  customs,
+  item,
+  physicalProperties,
+  writableShipmentAttributes,
+  type Customs,
+  type Item,
+  type PhysicalProperties,
+  type ShipmentRecord,
+} from '../../model/shipment.js';
 
 // Clients send whole resources back: read-only attributes are accepted and ignored.
 const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.');
@@ -53,6 +62,25 @@ export const requestItem = item
   .meta({ id: 'ShipmentItemRequest' });
 type RequestItem = z.output<typeof requestItem>;
 
+/** Physical properties as a request sends them: production lets all but the weight be `null`, which is as if they were left out. */
+const physical = physicalProperties.shape;
+export const requestPhysicalProperties = physicalProperties
+  .extend({
+    length: orNull(physical.length),
+    width: orNull(physical.width),
+    height: orNull(physical.height),
+    volume: orNull(physical.volume),
+    volumetric_weight: orNull(physical.volumetric_weight),
+  })
+  .meta({ id: 'PhysicalPropertiesRequest' });
+
+/** Physical properties as they are stored: without the members sent as `null`. */
+export function storedPhysicalProperties(given: z.output<typeof requestPhysicalProperties>): PhysicalProperties;
+export function storedPhysicalProperties(given: z.output<typeof requestPhysicalProperties> | undefined): PhysicalProperties | undefined;
+export function storedPhysicalProperties(given: z.output<typeof requestPhysicalProperties> | undefined): PhysicalProperties | undefined {
+  return given === undefined ? undefined : (writtenMembers(given, []) as PhysicalProperties);
+}
+
 /** Customs as a request sends them: with the read-only members production answers, which are dropped. */
 const requestCustoms = customs.extend({ total_tax: readOnly, total_duty: readOnly, payment: readOnly }).meta({ id: 'CustomsRequest' });
 
@@ -69,7 +97,12 @@ export function storedItems(items: readonly RequestItem[] | undefined): Item[] |
 }
 
 /** The attributes a request may write: the stored ones, with items and customs as a request sends them. */
-const writable = { ...writableShipmentAttributes, items: z.array(requestItem).max(500).optional(), customs: requestCustoms.optional() };
+const writable = {
+  ...writableShipmentAttributes,
+  physical_properties: requestPhysicalProperties,
+  items: z.array(requestItem).max(500).optional(),
+  customs: requestCustoms.optional(),
+};
 
 /** Attributes production's request schema lets be `null`: on create that is the same as leaving them out, on update it removes them. */
 const NULLABLE = [
@@ -182,6 +215,7 @@ function label(meta: Meta): ShipmentDraft['label'] {
 function stored(name: string, value: unknown): unknown {
   if (name === 'items') return storedItems(value as RequestItem[]);
   if (name === 'customs') return writtenMembers(value as object, READ_ONLY_CUSTOMS) as Customs;
+  if (name === 'physical_properties') return storedPhysicalProperties(value as z.output<typeof requestPhysicalProperties>);
   return value;
 }
 
