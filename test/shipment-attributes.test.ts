@@ -169,6 +169,12 @@ describe("shipment items, customs and physical properties as production's schema
     expect(domestic.attributes.items).toEqual([{ description: 'Cable', quantity: 2 }]);
   });
 
+  it('takes null for the optional customs members, as if they were left out', async () => {
+    const nulls = { invoice_number: null, shipping_value: null, license_number: null, certificate_number: null };
+    const created = await createShipment(sandbox, w.token, deToNl({ items: [item], customs: { ...customs, content_type: 'gifts', ...nulls } }));
+    expect(created.attributes.customs).toEqual({ content_type: 'gifts', non_delivery: 'return', incoterm: 'DAP' });
+  });
+
   it('takes null for the physical properties production lets be null (all but the weight), as if they were left out', async () => {
     const nulls = { length: null, width: null, height: null, volume: null, volumetric_weight: null };
     const created = await createShipment(

@@ -81,8 +81,20 @@ export function storedPhysicalProperties(given: z.output<typeof requestPhysicalP
   return given === undefined ? undefined : (writtenMembers(given, []) as PhysicalProperties);
 }
 
-/** Customs as a request sends them: with the read-only members production answers, which are dropped. */
-const requestCustoms = customs.extend({ total_tax: readOnly, total_duty: readOnly, payment: readOnly }).meta({ id: 'CustomsRequest' });
+/** Customs as a request sends them: with the read-only members production answers, which are dropped, and `null` for the optional members. */
+const customsShape = customs.shape;
+const requestCustoms = customs
+  .extend({
+    // Production lets these be null too, as if left out.
+    invoice_number: orNull(customsShape.invoice_number),
+    shipping_value: orNull(customsShape.shipping_value),
+    license_number: orNull(customsShape.license_number),
+    certificate_number: orNull(customsShape.certificate_number),
+    total_tax: readOnly,
+    total_duty: readOnly,
+    payment: readOnly,
+  })
+  .meta({ id: 'CustomsRequest' });
 
 /** `given` without the members sent as `null` and the read-only ones. */
 function writtenMembers(given: object, readOnlyNames: readonly string[]): Record<string, unknown> {
