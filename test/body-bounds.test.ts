@@ -175,9 +175,13 @@ describe('hostile bodies are answered 4xx at a bounded cost', () => {
         expect(error!.detail).toMatch(/^The request body is not valid UTF-8/);
       }
     }
-    // The whole body says where it breaks: after the 46 bytes before the name and its first letter.
+    // The whole body says where it breaks: after the 46 bytes before the name and its first letter,
+    // also when characters of two and three bytes come before the broken one.
     const [first] = ((await (await send(json(Uint8Array.from([0x41, 0xff])), true)).json()) as { errors: { detail: string }[] }).errors;
     expect(first!.detail).toBe('The request body is not valid UTF-8 (after byte 47); send JSON encoded as UTF-8.');
+    const late = Uint8Array.from([...Buffer.from('é€'.repeat(20)), 0xff]);
+    const [second] = ((await (await send(json(late), true)).json()) as { errors: { detail: string }[] }).errors;
+    expect(second!.detail).toBe(`The request body is not valid UTF-8 (after byte ${46 + 100}); send JSON encoded as UTF-8.`);
     expect(sandbox.store.all('shops')).toHaveLength(before);
     // Characters of every length in UTF-8 still go through, whole and streamed.
     for (const length of [true, false]) {

@@ -67,15 +67,19 @@ function notUtf8(at?: number): ApiError {
   });
 }
 
-/** Where a buffer's UTF-8 first breaks: the length of its longest prefix that decodes. */
+/**
+ * Where a buffer's UTF-8 breaks: the length of its longest prefix that decodes as the start of a
+ * stream. A stream decoder holds back a character cut at the end instead of refusing it, so a
+ * prefix that decodes only has longer ones that do up to the broken byte, and a binary search
+ * finds it (on a refused body of at most WHOLE_READ_BYTES, 17 decodes at most).
+ */
 function validUtf8Prefix(bytes: Uint8Array): number {
   let good = 0;
   let bad = bytes.length;
-  // Binary search on prefixes that decode; a prefix cut inside a character fails too, so the answer is the start of the broken character.
   while (good < bad) {
     const middle = Math.ceil((good + bad) / 2);
     try {
-      strictUtf8.decode(bytes.subarray(0, middle));
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, middle), { stream: true });
       good = middle;
     } catch {
       bad = middle - 1;
