@@ -183,6 +183,20 @@ describe('bad shipment input', () => {
     ]);
   });
 
+  it("takes customs without (or with null) content_type, non_delivery and incoterm, as production's schema does, but an international shipment needs them", async () => {
+    // A domestic shipment may carry partial customs: nothing is declared for it.
+    const partial = { invoice_number: 'INV-1', content_type: null, non_delivery: null, incoterm: null };
+    const domestic = await post(shipmentBody({ shop: w.shopIn('NL'), attributes: { customs: partial } }));
+    expect(domestic.status, domestic.text).toBe(201);
+    expect(domestic.body.data.attributes.customs).toEqual({ invoice_number: 'INV-1' });
+    const service = w.service('postnl-parcel-international', 'GB');
+    const attributes = { ...customsContent, customs: { invoice_number: 'INV-2', incoterm: 'DAP' } };
+    await expectRefused(shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, service, contract: w.contractFor(service), attributes }), 422, [
+      '/data/attributes/customs/content_type',
+      '/data/attributes/customs/non_delivery',
+    ]);
+  });
+
   it('refuses a service and a contract of different carriers', async () => {
     const service = w.service('postnl-parcel-standard', 'NL');
     const dpd = w.contracts.find((c: Json) => c.attributes.name.startsWith('DPD') && c.attributes.status === 'active');

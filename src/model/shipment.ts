@@ -36,10 +36,11 @@ export type Item = z.infer<typeof item>;
 /** Closed, as production's BaseCustoms; a request also takes its read-only members (`requestCustoms`). */
 export const customs = z
   .strictObject({
-    content_type: z.enum(['gifts', 'documents', 'merchandise', 'sample_merchandise', 'returned_merchandise']),
+    // Optional, as in production's schema; an international shipment needs all three (domain/shipments/checks.ts).
+    content_type: z.enum(['gifts', 'documents', 'merchandise', 'sample_merchandise', 'returned_merchandise']).optional(),
     invoice_number: z.string().max(255).optional(),
-    non_delivery: z.enum(['return', 'abandon']),
-    incoterm: z.enum(['DDP', 'DAP']),
+    non_delivery: z.enum(['return', 'abandon']).optional(),
+    incoterm: z.enum(['DDP', 'DAP']).optional(),
     shipping_value: price.optional(),
     license_number: z.string().max(255).optional(),
     certificate_number: z.string().max(255).optional(),

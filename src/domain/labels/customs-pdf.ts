@@ -96,7 +96,7 @@ function party(doc: PDFKit.PDFDocument, title: string, lines: string[], x: numbe
   lines.forEach((line, index) => write(doc, line, x + 6, y + 19 + index * 11, 9, { width: width - 12 }));
 }
 
-const CATEGORIES: [Customs['content_type'], string][] = [
+const CATEGORIES: [NonNullable<Customs['content_type']>, string][] = [
   ['gifts', 'Gift'],
   ['documents', 'Documents'],
   ['sample_merchandise', 'Commercial sample'],
@@ -109,8 +109,8 @@ function particulars(doc: PDFKit.PDFDocument, data: LabelData, top: number): num
   const category = CATEGORIES.map(([type, name]) => `[${customs?.content_type === type ? 'X' : ' '}] ${name}`).join('   ');
   const rows: [string, string][] = [
     ['Category of item', category],
-    ['Incoterm', customs ? `${customs.incoterm} (${customs.incoterm === 'DDP' ? 'Delivered Duty Paid' : 'Delivered At Place'})` : '-'],
-    ['If not deliverable', customs ? (customs.non_delivery === 'return' ? 'Return to sender' : 'Treat as abandoned') : '-'],
+    ['Incoterm', customs?.incoterm ? `${customs.incoterm} (${customs.incoterm === 'DDP' ? 'Delivered Duty Paid' : 'Delivered At Place'})` : '-'],
+    ['If not deliverable', customs?.non_delivery ? (customs.non_delivery === 'return' ? 'Return to sender' : 'Treat as abandoned') : '-'],
     ['Invoice number', customs?.invoice_number ?? '-'],
     ['Licence / certificate', `${customs?.license_number ?? '-'} / ${customs?.certificate_number ?? '-'}`],
     ['Postal charges', customs?.shipping_value ? formatMoney(customs.shipping_value) : '-'],

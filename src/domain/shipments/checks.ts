@@ -11,13 +11,17 @@ const INVOICED = ['merchandise', 'sample_merchandise', 'returned_merchandise'];
 /** International shipments need a description, items with value and origin, and customs data. */
 export function checkContent(draft: ShipmentDraft, international: boolean, problems: Problems): void {
   const { description, items, customs } = draft.attributes;
-  if (customs && INVOICED.includes(customs.content_type) && !customs.invoice_number) {
+  if (customs?.content_type && INVOICED.includes(customs.content_type) && !customs.invoice_number) {
     problems.add(`An invoice_number is required for content_type '${customs.content_type}'.`, fields.attribute('customs.invoice_number'));
   }
   if (!international) return;
   const why = 'is required for international shipments (sender and recipient in different countries)';
   if (!description) problems.add(`description ${why}.`, fields.attribute('description'));
   if (!customs) problems.add(`customs ${why}.`, fields.attribute('customs'));
+  // Production's schema leaves them optional; the customs declaration (CN23) cannot be made without them.
+  for (const member of ['content_type', 'non_delivery', 'incoterm'] as const) {
+    if (customs && customs[member] === undefined) problems.add(`customs.${member} ${why}.`, fields.attribute(`customs.${member}`));
+  }
   if (!items || items.length === 0) {
     problems.add(`items ${why}.`, fields.attribute('items'));
     return;

@@ -85,7 +85,10 @@ export function storedPhysicalProperties(given: z.output<typeof requestPhysicalP
 const customsShape = customs.shape;
 const requestCustoms = customs
   .extend({
-    // Production lets these be null too, as if left out.
+    // Production lets every member be null, as if left out.
+    content_type: orNull(customsShape.content_type),
+    non_delivery: orNull(customsShape.non_delivery),
+    incoterm: orNull(customsShape.incoterm),
     invoice_number: orNull(customsShape.invoice_number),
     shipping_value: orNull(customsShape.shipping_value),
     license_number: orNull(customsShape.license_number),
