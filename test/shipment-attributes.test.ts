@@ -203,6 +203,22 @@ describe("shipment items, customs and physical properties as production's schema
     }
   });
 
+  it("holds item members to production's bounds: any image_url string and description, an hs_code of digits and dots, an item_weight of at least 1", async () => {
+    const loose = { ...item, image_url: 'cdn/keyboard.png', description: '' };
+    const created = await createShipment(sandbox, w.token, deToNl({ items: [loose] }));
+    expect(created.attributes.items[0]).toMatchObject({ image_url: 'cdn/keyboard.png', description: '' });
+    for (const [member, value] of [
+      ['hs_code', '8471 60'],
+      ['hs_code', 'x'.repeat(3)],
+      ['item_weight', 0],
+    ] as const) {
+      const answer = await post(deToNl({ items: [{ ...item, [member]: value }] }));
+      expect(answer.status, `${member} ${value}`).toBe(400);
+      expect(firstError(answer).source).toEqual({ pointer: `/data/attributes/items/0/${member}` });
+    }
+    expect((await post(deToNl({ items: [{ ...item, hs_code: '8471.60.00' }] }))).status).toBe(201);
+  });
+
   const unknown = (answer: Json, pointer: string) => {
     expect(answer.status, answer.text).toBe(400);
     expect(answer.body.errors).toEqual([expect.objectContaining({ status: '400', detail: "'foo' is not a known member here.", source: { pointer } })]);

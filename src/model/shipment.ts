@@ -14,19 +14,23 @@ export const physicalProperties = z
   .meta({ id: 'PhysicalProperties' });
 export type PhysicalProperties = z.infer<typeof physicalProperties>;
 
-/** Closed, as production's BaseShipmentItem; a request also takes its read-only members (`requestItem`). */
+/** Closed, with the types and bounds of production's BaseShipmentItem; a request also takes its read-only members (`requestItem`). */
 export const item = z
   .strictObject({
     sku: z.string().max(255).optional(),
-    description: z.string().min(1).max(255),
-    image_url: z.url().optional(),
+    description: z.string().max(255),
+    image_url: z.string().max(255).optional(),
     item_value: price.optional(),
     quantity: z.number().int().min(1),
-    hs_code: z.string().max(20).optional(),
+    hs_code: z
+      .string()
+      .regex(/^[0-9.]+$/, 'must be digits and dots (an HS code such as 8471.60)')
+      .max(255)
+      .optional(),
     origin_country_code: countryCode.optional(),
     is_preferential_origin: z.boolean().optional(),
     nett_weight: z.number().int().nonnegative().optional().describe('Net weight of one unit in grams.'),
-    item_weight: z.number().int().nonnegative().optional().describe('Weight of one unit, in item_weight_unit.'),
+    item_weight: z.number().int().min(1).optional().describe('Weight of one unit, in item_weight_unit.'),
     item_weight_unit: z.enum(weightUnits).optional().describe('The unit of item_weight; g when left out.'),
     vat_percentage: z.number().int().min(0).max(100).optional(),
   })
