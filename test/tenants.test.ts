@@ -352,6 +352,14 @@ describe('resetting one tenant', () => {
     expect(firstError(unknown)).toMatchObject({ code: '10002', source: { pointer: '/client_id' } });
     expect((await sandbox.request('POST', '/_sandbox/reset', { body: { client: 'x' } })).status).toBe(400);
     expect((await sandbox.request('POST', '/_sandbox/reset', { body: '{' })).status).toBe(400);
+    // A body that is not an object (a script's null for a variable it failed to fill) is refused, never taken as no body: that would reset everything.
+    const tenant = await createTenant(sandbox);
+    for (const text of ['null', '[]', ' null ']) {
+      const answer = await sandbox.request('POST', '/_sandbox/reset', { body: text, headers: { 'content-type': 'application/json' } });
+      expect([answer.status, firstError(answer).source], text).toEqual([400, { pointer: '' }]);
+      expect((await sandbox.request('POST', '/_sandbox/tenants', { body: text, headers: { 'content-type': 'application/json' } })).status, text).toBe(400);
+    }
+    expect(sandbox.store.get('clients', tenant.client_id), 'the tenant survived the refused resets').toBeDefined();
     const whole = await sandbox.request('POST', '/_sandbox/reset', { body: {} });
     expect(whole.body.reset).toBe('sandbox');
   });

@@ -6,6 +6,7 @@ import { sizeText } from './body-limits.js';
 import type { BodyFormat } from './endpoint.js';
 import { JsonDepthScanner, MAX_DEPTH, MAX_ELEMENTS } from './json-depth.js';
 import { jsonSyntaxDetail } from './json-syntax.js';
+import { isControlPath } from './control-access.js';
 import { isJsonMediaType, mediaType } from './media.js';
 import type { AppEnv } from './env.js';
 
@@ -206,6 +207,18 @@ async function readText(c: Context<AppEnv>, json: boolean, maxBytes: number, end
 }
 
 /**
+ * Whether an optional body is absent. The API takes `[]` and `null` as no body too (clients send
+ * them for "nothing", and the API always took them so); a sandbox control does not: what it does without a body can be drastic
+ * (`POST /_sandbox/reset` resets the whole sandbox), so a body that is not an object, such as a
+ * script's `null` for a variable it failed to fill, is refused rather than taken as none.
+ */
+function isNoBody(text: string, endpoint: Named): boolean {
+  const trimmed = text.trim();
+  if (trimmed === '' || trimmed === '{}') return true;
+  return (trimmed === '[]' || trimmed === 'null') && !isControlPath(endpoint.path);
+}
+
+/**
  * Reads and validates a request body. Liberal in what it accepts: no Content-Type, or any JSON
  * type, is read as JSON; only an explicit other type is refused (415). Size, nesting and the
  * number of values are checked while the body is read, before it is parsed. Gives the validated
@@ -229,7 +242,7 @@ export async function readBody<T>(
     });
   }
   const text = await readText(c, !isForm, maxBytes, endpoint);
-  if (optional && ['', '{}', '[]', 'null'].includes(text.trim())) return { body: undefined, raw: undefined };
+  if (optional && isNoBody(text, endpoint)) return { body: undefined, raw: undefined };
   let parsed: unknown;
   if (isForm) {
     parsed = Object.fromEntries(new URLSearchParams(text));
