@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { appEndpoint } from '../http/app-context.js';
 import { integerParam } from '../http/params.js';
 import { plainJson } from '../http/respond.js';
+import { ApiError } from '../jsonapi/errors.js';
 import { REQUEST_LOG_BODY_LIMIT, REQUEST_LOG_CAPACITY, REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_RESPONSE_LIMIT } from '../requestlog/log.js';
+import { errorResponse } from './responses.js';
 import { clientsOf } from './tenant-reset.js';
 
 const capturedMessage = z
@@ -58,13 +60,22 @@ export const requestLogEndpoints = [
       limit: integerParam.optional().describe(`How many entries (default ${REQUEST_LOG_DEFAULT_LIMIT}, at most ${REQUEST_LOG_CAPACITY})`),
     }),
     produces: json,
-    responses: { 200: { description: 'The matching requests, newest first.', schema: requestLogList, contentTypes: json } },
+    responses: {
+      200: { description: 'The matching requests, newest first.', schema: requestLogList, contentTypes: json },
+      404: errorResponse("With a tenant's token: a client_id of another organization (10002, source.parameter client_id)."),
+    },
     handler: (ctx, { query }) => {
       const limit = Math.min(query.limit || REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_CAPACITY);
       const tenant = ctx.principal;
+      const own = tenant ? clientsOf(ctx.services, tenant.organizationId) : undefined;
+      // A tenant names only its own clients: another organization's is unknown, as on every control.
+      // The admin may name any id, also of a client removed since: the log outlives its clients.
+      if (own && query.client_id !== undefined && !own.has(query.client_id)) {
+        throw ApiError.of('resourceNotFound', `No client '${query.client_id}' exists in your organization.`, { source: { parameter: 'client_id' } });
+      }
       const data = ctx.services.requestLog.list({
         limit,
-        ...(tenant ? { clientIds: clientsOf(ctx.services, tenant.organizationId) } : {}),
+        ...(own ? { clientIds: own } : {}),
         ...(query.client_id ? { clientId: query.client_id } : {}),
         ...(query.path ? { path: query.path } : {}),
       });
