@@ -195,6 +195,14 @@ describe('creating shops', () => {
     }
   });
 
+  it("takes null for website, reference and logo_url as if left out, and any website text, as production's schema does", async () => {
+    const created = await createShop(shopBody({ attributes: { website: null, reference: null, logo_url: null } }));
+    expect(created.status, created.text).toBe(201);
+    for (const name of ['website', 'reference', 'logo_url']) expect(created.body.data.attributes[name] ?? null).toBeNull();
+    const bare = await createShop(shopBody({ attributes: { website: 'tulipgoods.example' } }));
+    expect([bare.status, bare.body.data?.attributes.website]).toEqual([201, 'tulipgoods.example']);
+  });
+
   it("drops unknown branding members, as production's open branding objects do, and refuses an unknown locale", async () => {
     const answer = await createShop(shopBody({ attributes: { branding: { tracking: { primary_color: '#123456', sparkle: true } } } }));
     expect(answer.body.data.attributes.branding).toEqual({ tracking: { primary_color: '#123456' } });
@@ -405,7 +413,7 @@ describe('rejected requests', () => {
       ),
       createShop(shopBody({ attributes: { name: 'X', sender_address: { ...address, country_code: 'NLD' } } })),
       patchShop(shop.id, { attributes: { name: 'Changed' }, meta: { logo: logo('image/gif', tinyPng()) } }),
-      patchShop(shop.id, { attributes: { name: 'Changed', website: 'not a url' } }),
+      patchShop(shop.id, { attributes: { name: 'Changed', website: 'w'.repeat(256) } }),
       patchShop(shop.id, { attributes: { name: 'Changed' } }, otherToken),
     ];
     for (const answer of await Promise.all(attempts)) expect(answer.status).toBeGreaterThanOrEqual(400);

@@ -51,7 +51,8 @@ const shopBranding = z.object({ returns: returnsBranding.optional(), tracking: t
 /** The attributes a client may write (production's closed set, read-only ones aside). */
 export const writableShopAttributes = {
   name: z.string().min(1).max(255),
-  website: z.url().max(255).optional(),
+  // Any text, as in production's schema (a shop's `example.com` is fine); the sandbox only shows it.
+  website: z.string().max(255).optional(),
   return_address: address,
   sender_address: address,
   reference: z.string().max(255).optional(),

@@ -64,8 +64,17 @@ const schemas = resourceSchemas(shopKind, { meta: shopMeta });
 const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.');
 const shape = writableShopAttributes;
 
-/** Attributes are a closed set, as in production: an unknown attribute is a 400. */
-const createAttributes = z.strictObject({ ...writableShopAttributes, created_at: readOnly, return_portal_url: readOnly }).meta({ id: 'ShopCreateAttributes' });
+/** Attributes are a closed set, as in production: an unknown attribute is a 400. `null` for one production lets be null is as if it were left out. */
+const createAttributes = z
+  .strictObject({
+    ...writableShopAttributes,
+    website: shape.website.nullable(),
+    reference: shape.reference.nullable(),
+    logo_url: shape.logo_url.nullable(),
+    created_at: readOnly,
+    return_portal_url: readOnly,
+  })
+  .meta({ id: 'ShopCreateAttributes' });
 
 /** Every attribute is optional on update; `null` removes an optional one (the addresses stay required). */
 const updateAttributes = z
@@ -126,7 +135,10 @@ async function createShop(ctx: Ctx, body: z.output<typeof createRequest>, includ
   const upload = uploadOf(body);
   const logo = upload && (await decodeLogo(upload.logo, ctx.settings.logoMaxBytes, upload.field));
   const now = ctx.clock.now();
-  const { created_at: _ignored, return_portal_url: _derived, ...attributes } = body.data.attributes;
+  const { created_at: _ignored, return_portal_url: _derived, ...sent } = body.data.attributes;
+  const attributes = Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== null)) as {
+    [K in keyof typeof sent]: Exclude<(typeof sent)[K], null>;
+  };
   const row = await ctx.store.transact((tx) => {
     const id = tx.newId();
     const shop = tx.insert('shops', { ...attributes, id, organization_id: organizationId, created_at: now });
