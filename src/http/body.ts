@@ -6,6 +6,7 @@ import { sizeText } from './body-limits.js';
 import type { BodyFormat } from './endpoint.js';
 import { JsonDepthScanner, MAX_DEPTH, MAX_ELEMENTS } from './json-depth.js';
 import { jsonSyntaxDetail } from './json-syntax.js';
+import { dropAddressNulls } from './address-nulls.js';
 import { isControlPath } from './control-access.js';
 import { isJsonMediaType, mediaType } from './media.js';
 import type { AppEnv } from './env.js';
@@ -256,5 +257,5 @@ export async function readBody<T>(
     }
   }
   c.set('bodyParsed', { value: parsed });
-  return { body: validated(schema, parsed, 'pointer'), raw: parsed };
+  return { body: validated(schema, isForm ? parsed : dropAddressNulls(parsed, endpoint.method.toLowerCase() === 'post'), 'pointer'), raw: parsed };
 }
