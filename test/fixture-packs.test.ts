@@ -195,6 +195,9 @@ describe('a pack loaded into a tenant', () => {
     expect(problems(second)[0].detail).toContain("The shop 'my-shop' exists already here (was this pack loaded before?)");
     expect(counts()).toEqual(before);
     expect((await sandbox.get('/_sandbox/fixtures', otherToken)).body).toEqual(otherExport);
+    // Naming a client it cannot see (in the query) is a 404 on that query parameter.
+    const unknown = await sandbox.get(`/_sandbox/fixtures?client_id=${other.body.client_id}`, token);
+    expect([unknown.status, unknown.body.errors[0].source]).toEqual([404, { parameter: 'client_id' }]);
   });
 
   it('is loaded by name from the packs/ folder of --fixtures, which GET /_sandbox/fixtures/packs lists with the shipped ones', async () => {

@@ -129,7 +129,8 @@ async function exportFixtures(services: Services, clientId: string | undefined, 
   const { exportPack } = await import('../fixtures/export.js');
   const { TenantView, worldKeys } = await import('./tenant-world.js');
   const { store } = services;
-  const organizationId = clientId !== undefined ? tenantOf(services, clientId, principal?.organizationId).organizationId : principal?.organizationId;
+  const organizationId =
+    clientId !== undefined ? tenantOf(services, clientId, principal?.organizationId, { parameter: 'client_id' }).organizationId : principal?.organizationId;
   if (organizationId !== undefined) {
     const group = groupOf(services, organizationId);
     const mainId = group?.mainId ?? organizationId;

@@ -1,5 +1,5 @@
 // The tenant reset: what a tenant made is removed and what it was seeded with is put back; the clock and other tenants are untouched.
-import { ApiError } from '../jsonapi/errors.js';
+import { ApiError, type ErrorSource } from '../jsonapi/errors.js';
 import type { ClientRecord } from '../model/tenancy.js';
 import type { Services } from '../http/services.js';
 import { shareContract, unshareContract } from '../domain/organizations.js';
@@ -24,17 +24,23 @@ export function snakeKeys(counts: Record<string, number>): Record<string, number
 }
 
 /**
- * The organization a client acts for, or 404 (10002) on `/client_id`. With `within` (the
- * organization of a tenant's token), a client of another organization is unknown as well.
+ * The organization a client acts for, or 404 (10002) on `source` (the body's `/client_id` unless
+ * the id came in the query). With `within` (the organization of a tenant's token), a client of
+ * another organization is unknown as well.
  */
-export function tenantOf(services: Services, clientId: string, within?: string): { client: ClientRecord; organizationId: string } {
+export function tenantOf(
+  services: Services,
+  clientId: string,
+  within?: string,
+  source: ErrorSource = { pointer: '/client_id' },
+): { client: ClientRecord; organizationId: string } {
   const { store } = services;
   const client = store.get('clients', clientId);
   const user = client && store.get('users', client.user_id);
   const organization = user && store.get('organizations', user.organization_id);
   if (!client || !organization || (within !== undefined && organization.id !== within)) {
     throw ApiError.of('resourceNotFound', `No client with client_id '${clientId}' exists${within !== undefined ? ' in your organization' : ''}.`, {
-      source: { pointer: '/client_id' },
+      source,
     });
   }
   return { client, organizationId: organization.id };
