@@ -271,6 +271,13 @@ describe('creating collections', () => {
     expect((await sandbox.get('/collections', narrow)).status).toBe(200);
   });
 
+  it('takes null for name and description, as production does, as if they were left out', async () => {
+    const answer = await post(collectionBody(shopIn('NL'), { attributes: { name: null, description: null } }));
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body.data.attributes).not.toHaveProperty('name');
+    expect(answer.body.data.attributes).not.toHaveProperty('description');
+  });
+
   it('ignores read-only attributes sent back', async () => {
     const answer = await post(collectionBody(shopIn('NL'), { attributes: { created_at: 1, tracking_code: 'X' } }));
     expect(answer.status, answer.text).toBe(201);

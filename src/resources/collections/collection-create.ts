@@ -40,8 +40,9 @@ const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.'
 /** Attributes are a closed set, as in production: an unknown attribute is a 400. */
 const createAttributes = z
   .strictObject({
-    name: collectionAttributes.shape.name,
-    description: collectionAttributes.shape.description,
+    // Production lets both be null, as if left out (PATCH takes null too, to remove them).
+    name: collectionAttributes.shape.name.nullable(),
+    description: collectionAttributes.shape.description.nullable(),
     address,
     collection_time: timeInput,
     register: z.boolean().optional().describe('`true` books the collection with the carrier of its contract at once (collection-registered).'),
@@ -139,8 +140,8 @@ async function createCollection(ctx: Ctx, body: z.output<typeof createRequest>, 
   const row = await ctx.store.transact((tx) => {
     const collection: CollectionRecord = tx.insert('collections', {
       id: tx.newId(),
-      ...(name !== undefined ? { name } : {}),
-      ...(description !== undefined ? { description } : {}),
+      ...(name != null ? { name } : {}),
+      ...(description != null ? { description } : {}),
       address: where,
       collection_time: { from: collection_time.from, to: collection_time.to },
       register: false,
