@@ -209,9 +209,10 @@ async function readText(c: Context<AppEnv>, json: boolean, maxBytes: number, end
 
 /**
  * Whether an optional body is absent. The API takes `[]` and `null` as no body too (clients send
- * them for "nothing", and the API always took them so); a sandbox control does not: what it does without a body can be drastic
- * (`POST /_sandbox/reset` resets the whole sandbox), so a body that is not an object, such as a
- * script's `null` for a variable it failed to fill, is refused rather than taken as none.
+ * them for "nothing", and the API always took them so); a sandbox control does not: what it does
+ * without a body can be drastic (`POST /_sandbox/reset` resets the whole sandbox), so a body that
+ * is not an object, such as a script's `null` for a variable it failed to fill, is refused rather
+ * than taken as none.
  */
 function isNoBody(text: string, endpoint: Named): boolean {
   const trimmed = text.trim();
