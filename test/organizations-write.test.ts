@@ -38,7 +38,11 @@ async function tenant(sandbox: TestSandbox, token = ADMIN) {
 describe('PATCH /organizations/{organization_id}', () => {
   it('changes the attributes sent, removes those sent as null, and ignores read-only ones', async () => {
     const { sandbox, a, orgA } = await setup();
-    const numbers = [{ type: 'ioss', country_code: 'NL', number: 'IM5280001234' }];
+    // A null description, as production's schema lets it be (and answers it), is kept.
+    const numbers = [
+      { type: 'ioss', country_code: 'NL', number: 'IM5280001234' },
+      { type: 'vat', country_code: 'NL', number: 'NL000099998B57', description: null },
+    ];
     const answer = await sandbox.request('PATCH', `/organizations/${orgA.id}`, {
       token: a,
       body: patchBody(

@@ -283,6 +283,14 @@ describe('POST /get-dynamic-service-rates', () => {
     expect((await sandbox.request('POST', '/get-dynamic-service-rates', { body: body('NL', 'GB', { weight: 2500 }), token: limited })).status).toBe(200);
   });
 
+  it("takes null dimensions and a null contract or service relationship as left out, as production's schema lets them be", async () => {
+    const plain = await post(body('NL', 'GB', { weight: 2500 }));
+    const nulls = await post(body('NL', 'GB', { weight: 2500, length: null, width: null, height: null }, { contract: null, service: null }));
+    expect(nulls.status, nulls.text).toBe(200);
+    expect(nulls.body).toEqual(plain.body);
+    expect(plain.body.data).toHaveLength(1);
+  });
+
   it('matches the route and selects the range by chargeable weight', async () => {
     const nlGb = serviceId('dhl-express-worldwide', 'NL', 'GB');
     const heavy = (await post(body('NL', 'GB', { weight: 40000 }))).body.data;

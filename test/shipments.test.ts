@@ -360,6 +360,28 @@ describe('changing and deleting a shipment', () => {
     expect(answer.body.data.attributes).not.toHaveProperty('price');
   });
 
+  it("takes a relationship sent as null (production's schema lets it be) as left out: it neither sets nor unlinks", async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const contract = w.contractFor(service);
+    const nulls = { service: null, contract: null, service_options: null, liability_coverage: null, consolidation_shipment: null };
+    const concept = await post(shipmentBody({ shop: w.shopIn('NL'), relationships: nulls }));
+    expect(concept.status, concept.text).toBe(201);
+    for (const name of ['service', 'contract', 'liability_coverage', 'consolidation_shipment'])
+      expect(concept.body.data.relationships).not.toHaveProperty(name);
+    const priced = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), service, contract }));
+    const patched = await sandbox.request('PATCH', `/shipments/${priced.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: priced.id, attributes: { description: 'Kept links' }, relationships: nulls } },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.data.relationships.service.data.id).toBe(service.id);
+    expect(patched.body.data.relationships.contract.data.id).toBe(contract.id);
+    expect(patched.body.data.attributes.price).toEqual(priced.attributes.price);
+    // A relationship production does not let be null stays refused.
+    const shop = await post(shipmentBody({ shop: w.shopIn('NL'), relationships: { shop: null } }));
+    expect([shop.status, firstError(shop).source]).toEqual([400, { pointer: '/data/relationships/shop' }]);
+  });
+
   it('deletes a concept (204, then 404), and refuses mismatched ids', async () => {
     const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
     const mismatch = await sandbox.request('PATCH', `/shipments/${created.id}`, {

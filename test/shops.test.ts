@@ -203,6 +203,27 @@ describe('creating shops', () => {
     expect([bare.status, bare.body.data?.attributes.website]).toEqual([201, 'tulipgoods.example']);
   });
 
+  it('takes null in the branding members production lets be null (URLs, domain, e-mail texts) as if left out', async () => {
+    const branding = {
+      returns: {
+        domain: null,
+        primary_color: '#112233',
+        logo_url: null,
+        banner_url: null,
+        email_content: { marketing_title: 'Spring', marketing_content: null, customer_service_email: null, footer_url: null },
+      },
+      tracking: { logo_url: null, hide_sender_address: true },
+    };
+    const created = await createShop(shopBody({ attributes: { branding } }));
+    expect(created.status, created.text).toBe(201);
+    const expected = { returns: { primary_color: '#112233', email_content: { marketing_title: 'Spring' } }, tracking: { hide_sender_address: true } };
+    expect(created.body.data.attributes.branding).toEqual(expected);
+    expect((await sandbox.get(`/shops/${created.body.data.id}`, token)).body.data.attributes.branding).toEqual(expected);
+    // Null stays refused where production does not allow it.
+    const color = await createShop(shopBody({ attributes: { branding: { returns: { primary_color: null } } } }));
+    expect([color.status, firstError(color).source]).toEqual([400, { pointer: '/data/attributes/branding/returns/primary_color' }]);
+  });
+
   it("drops unknown branding members, as production's open branding objects do, and refuses an unknown locale", async () => {
     const answer = await createShop(shopBody({ attributes: { branding: { tracking: { primary_color: '#123456', sparkle: true } } } }));
     expect(answer.body.data.attributes.branding).toEqual({ tracking: { primary_color: '#123456' } });
@@ -279,6 +300,15 @@ describe('updating shops', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.data.attributes).toEqual({ ...shop.attributes, name: 'After', branding: { tracking: { accent_color: '#00ff00' } } });
     expect((await sandbox.get(`/shops/${shop.id}`, token)).body.data).toEqual(answer.body.data);
+  });
+
+  it('replaces the branding with the one sent, without the members sent as null', async () => {
+    await patchShop(shop.id, { attributes: { branding: { returns: { domain: 'returns.before.example', banner_url: 'https://cdn.example/b.png' } } } });
+    const answer = await patchShop(shop.id, { attributes: { branding: { returns: { domain: 'returns.after.example', banner_url: null } } } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.data.attributes.branding).toEqual({ returns: { domain: 'returns.after.example' } });
+    const removed = await patchShop(shop.id, { attributes: { branding: null } });
+    expect(removed.body.data.attributes.branding).toBeUndefined();
   });
 
   it('ignores read-only created_at and relationships sent back, and removes attributes set to null', async () => {

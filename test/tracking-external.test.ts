@@ -177,6 +177,9 @@ describe('POST /track-external-shipment', () => {
     const nulled = await track(sandbox, w.token, external(w, '3SNULL00000001', { relationships: { contract: { data: null } } }));
     expect(nulled.status).toBe(422);
     expect(firstError(nulled).source).toEqual({ pointer: '/data/relationships/contract' });
+    // Production's schema lets the relationship itself be null: taken as left out, which this rule refuses.
+    const nullRelationship = await track(sandbox, w.token, external(w, '3SNULL00000002', { relationships: { contract: null } }));
+    expect([nullRelationship.status, firstError(nullRelationship).source]).toEqual([422, { pointer: '/data/relationships/contract' }]);
     const pending = w.contracts.find((c: Json) => c.attributes.status === 'pending');
     const inactive = await track(
       sandbox,

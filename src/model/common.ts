@@ -78,7 +78,8 @@ export const taxIdentificationNumber = z
     type: z.enum(['vat', 'ioss', 'eori', 'gst', 'ukims']),
     country_code: countryCode,
     number: z.string().min(1).max(64),
-    description: z.string().max(255).optional(),
+    // Null as production's schema lets it be (and answers it): kept as sent.
+    description: z.string().max(255).nullable().optional(),
   })
   .meta({ id: 'TaxIdentificationNumber' });
 export type TaxIdentificationNumber = z.infer<typeof taxIdentificationNumber>;

@@ -47,6 +47,53 @@ const trackingBranding = z.object({
 });
 
 const shopBranding = z.object({ returns: returnsBranding.optional(), tracking: trackingBranding.optional() }).meta({ id: 'ShopBranding' });
+export type ShopBranding = z.output<typeof shopBranding>;
+
+/** An optional member that also takes `null`. */
+const orNull = <T extends z.ZodType>(member: z.ZodOptional<T>) => member.unwrap().nullable().optional();
+
+const emailContent = returnsBranding.shape.email_content.unwrap().shape;
+
+/**
+ * Branding as a request sends it: production lets the URLs, the domain and the e-mail texts be
+ * `null`, which is as if they were left out (`storedBranding` drops them before a row is written).
+ */
+export const requestShopBranding = z
+  .object({
+    returns: returnsBranding
+      .extend({
+        domain: orNull(returnsBranding.shape.domain),
+        email_content: z
+          .object({
+            marketing_title: orNull(emailContent.marketing_title),
+            marketing_content: orNull(emailContent.marketing_content),
+            customer_service_phone: orNull(emailContent.customer_service_phone),
+            customer_service_email: orNull(emailContent.customer_service_email),
+            customer_service_text: orNull(emailContent.customer_service_text),
+            footer_url: orNull(emailContent.footer_url),
+            footer_image_url: orNull(emailContent.footer_image_url),
+          })
+          .optional(),
+        logo_url: orNull(returnsBranding.shape.logo_url),
+        banner_url: orNull(returnsBranding.shape.banner_url),
+      })
+      .optional(),
+    tracking: trackingBranding.extend({ logo_url: orNull(trackingBranding.shape.logo_url) }).optional(),
+  })
+  .meta({ id: 'ShopBrandingRequest' });
+
+/** `value` without its `null` members, at every level of its objects. */
+function withoutNulls(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, member]) => member !== null)
+      .map(([name, member]) => [name, withoutNulls(member)]),
+  );
+}
+
+/** Branding as it is stored and answered: without the members sent as `null`. */
+export const storedBranding = (given: z.output<typeof requestShopBranding>): ShopBranding => withoutNulls(given) as ShopBranding;
 
 /** The attributes a client may write (production's closed set, read-only ones aside). */
 export const writableShopAttributes = {

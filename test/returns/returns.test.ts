@@ -59,6 +59,13 @@ describe('creating a return', () => {
     expect(lookup.body.data.meta.return_exists).toBe(true);
   });
 
+  it("takes an item sent back as production answers it (sku, name, image_url, price...), keeping the order's own values", async () => {
+    const [item] = oneItem({ sku: 'NOT-THE-SKU', name: 'Not the name', description: null, image_url: null, item_price: first().item_price });
+    const answer = await create(returnBody({ shop, order, method: postnl, items: [item] }));
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body.data.attributes.items[0]).toMatchObject({ id: first().id, sku: first().sku, name: first().name });
+  });
+
   it('answers every broken rule at once, with pointers, and stores nothing', async () => {
     const before = sandbox.store.all('returns').length;
     const giftOrder = (await w.orders(shop.id))[3];

@@ -11,7 +11,7 @@ import { linkTo, type ResourceObject } from '../../jsonapi/resource.js';
 import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
 import { validated } from '../../jsonapi/validation.js';
 import type { Address } from '../../model/common.js';
-import { DEFAULT_LOCALE, shopAttributes, writableShopAttributes, type ShopRecord } from '../../model/shop.js';
+import { DEFAULT_LOCALE, requestShopBranding, shopAttributes, storedBranding, writableShopAttributes, type ShopRecord } from '../../model/shop.js';
 import type { Tx } from '../../store/store.js';
 import { csvIds } from '../../http/params.js';
 import { findOr404 } from '../lookup.js';
@@ -71,6 +71,7 @@ const createAttributes = z
     website: shape.website.nullable(),
     reference: shape.reference.nullable(),
     logo_url: shape.logo_url.nullable(),
+    branding: requestShopBranding.optional(),
     created_at: readOnly,
     return_portal_url: readOnly,
   })
@@ -86,7 +87,7 @@ const updateAttributes = z
     reference: shape.reference.nullable(),
     logo_url: shape.logo_url.nullable(),
     style: shape.style.nullable(),
-    branding: shape.branding.nullable(),
+    branding: requestShopBranding.nullable().optional(),
     locale: shape.locale.optional(),
     return_portal_locales: shape.return_portal_locales.nullable(),
     return_outcomes: shape.return_outcomes.nullable(),
@@ -136,8 +137,10 @@ async function createShop(ctx: Ctx, body: z.output<typeof createRequest>, includ
   const logo = upload && (await decodeLogo(upload.logo, ctx.settings.logoMaxBytes, upload.field));
   const now = ctx.clock.now();
   const { created_at: _ignored, return_portal_url: _derived, ...sent } = body.data.attributes;
-  const attributes = Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== null)) as {
-    [K in keyof typeof sent]: Exclude<(typeof sent)[K], null>;
+  const { branding, ...rest } = sent;
+  const attributes = {
+    ...(Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== null)) as { [K in keyof typeof rest]: Exclude<(typeof rest)[K], null> }),
+    ...(branding ? { branding: storedBranding(branding) } : {}),
   };
   const row = await ctx.store.transact((tx) => {
     const id = tx.newId();
@@ -152,8 +155,9 @@ type UpdateAttributes = z.output<typeof updateAttributes>;
 
 /** The attribute changes of an update, logo aside; `null` becomes `undefined`, which removes the key. */
 function attributeChanges(attributes: UpdateAttributes): Partial<ShopRecord> {
-  const { created_at: _ignored, return_portal_url: _derived, logo_url: _logo, ...rest } = attributes;
-  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, value ?? undefined]));
+  const { created_at: _ignored, return_portal_url: _derived, logo_url: _logo, branding, ...rest } = attributes;
+  const changes: Partial<ShopRecord> = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, value ?? undefined]));
+  return 'branding' in attributes ? { ...changes, branding: branding ? storedBranding(branding) : undefined } : changes;
 }
 
 /**

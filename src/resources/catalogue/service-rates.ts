@@ -93,11 +93,20 @@ function filterRates(ctx: Ctx, rows: readonly ServiceRateRecord[], q: Query): Ra
   return out;
 }
 
+/** A parcel's size as production takes it here: the dimensions may be `null`, as if left out. */
 const physicalProperties = z.object({
   weight: z.number().int().min(1).describe('Grams.'),
-  length: z.number().int().min(1).optional().describe('Millimetres.'),
-  width: z.number().int().min(1).optional().describe('Millimetres.'),
-  height: z.number().int().min(1).optional().describe('Millimetres.'),
+  length: z.number().int().min(1).nullable().optional().describe('Millimetres.'),
+  width: z.number().int().min(1).nullable().optional().describe('Millimetres.'),
+  height: z.number().int().min(1).nullable().optional().describe('Millimetres.'),
+});
+
+/** The parcel without the dimensions sent as `null`. */
+const parcelOf = ({ weight, length, width, height }: z.output<typeof physicalProperties>) => ({
+  weight,
+  ...(length == null ? {} : { length }),
+  ...(width == null ? {} : { width }),
+  ...(height == null ? {} : { height }),
 });
 
 /** A shipment-like body; everything else a shipment may carry is accepted and ignored. */
@@ -106,7 +115,8 @@ const dynamicRatesRequest = z
     data: z.object({
       type: z.literal('shipments').optional(),
       attributes: z.object({ sender_address: address, recipient_address: address, physical_properties: physicalProperties }),
-      relationships: z.object({ contract: toOneRef.optional(), service: toOneRef.optional(), shop: toOneRef.optional() }).optional(),
+      // Production lets contract and service be null themselves, as if left out.
+      relationships: z.object({ contract: toOneRef.nullable().optional(), service: toOneRef.nullable().optional(), shop: toOneRef.optional() }).optional(),
     }),
     // Accepted for compatibility with production clients; the shipment's own physical_properties
     // (the total of a multi-colli shipment) decide the price.
@@ -125,7 +135,7 @@ type Wanted = { contractId?: string; serviceId?: string };
 const matchesWanted = (rate: ServiceRateRecord, wanted: Wanted) =>
   (!wanted.contractId || rate.contract_id === wanted.contractId) && (!wanted.serviceId || rate.service_id === wanted.serviceId);
 
-const refIdOf = (ref: ToOneRef | undefined, name: string, type: string) => relatedId(ref, name, [type], false);
+const refIdOf = (ref: ToOneRef | null | undefined, name: string, type: string) => relatedId(ref ?? undefined, name, [type], false);
 
 /**
  * The contract and service the caller narrowed the request to. Unknown or invisible ids are
@@ -159,7 +169,8 @@ function requestedIds(ctx: Ctx, relationships: DynamicRequest['data']['relations
  */
 function dynamicRates(ctx: Ctx, body: DynamicRequest): RateRow[] {
   const { store } = ctx;
-  const { sender_address: from, recipient_address: to, physical_properties: parcel } = body.data.attributes;
+  const { sender_address: from, recipient_address: to } = body.data.attributes;
+  const parcel = parcelOf(body.data.attributes.physical_properties);
   const wanted = requestedIds(ctx, body.data.relationships);
   const out: RateRow[] = [];
   for (const rate of store.all('serviceRates')) {

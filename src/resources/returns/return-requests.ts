@@ -31,6 +31,15 @@ const postReturnItem = z
       })
       .optional(),
     preferred_outcome: z.enum(outcomes).optional().describe('Default refund.'),
+    // What production answers of an item (its GetReturnItem), sent back by a client that posts
+    // an item as it read it: the order item's own values count, these are ignored.
+    sku: readOnly,
+    name: readOnly,
+    description: readOnly,
+    image_url: readOnly,
+    item_price: readOnly,
+    item_weight: readOnly,
+    features: readOnly,
   })
   .meta({ id: 'PostReturnItem' });
 

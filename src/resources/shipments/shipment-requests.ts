@@ -140,13 +140,18 @@ const requestAttributes = Object.fromEntries(
   Object.entries(writable).map(([name, schema]) => [name, (NULLABLE as readonly string[]).includes(name) ? (schema as z.ZodType).nullable() : schema]),
 ) as RequestAttributes;
 
+/**
+ * Production lets these relationships be `null` themselves (`"contract": null`, as a client
+ * serialising an unset link sends it): taken as left out, on create and on update alike
+ * (`{"data": null}` is what unlinks).
+ */
 const relationshipShape = {
-  service: toOneRef.optional(),
-  contract: toOneRef.optional(),
-  service_options: toManyRef.optional(),
-  liability_coverage: toOneRef.optional(),
+  service: toOneRef.nullable().optional(),
+  contract: toOneRef.nullable().optional(),
+  service_options: toManyRef.nullable().optional(),
+  liability_coverage: toOneRef.nullable().optional(),
   collection: toOneRef.optional(),
-  consolidation_shipment: toOneRef.optional(),
+  consolidation_shipment: toOneRef.nullable().optional(),
   // Read-only, or not modelled by the sandbox (manifests): accepted and ignored.
   colli: readOnly,
   files: readOnly,
@@ -218,7 +223,7 @@ function options(ref: Relationships['service_options']): ShipmentDraft['options'
   });
 }
 
-const toOne = (ref: ToOneRef | undefined, name: string, type: string) => relatedId(ref, name, [type], false);
+const toOne = (ref: ToOneRef | null | undefined, name: string, type: string) => relatedId(ref ?? undefined, name, [type], false);
 
 function label(meta: Meta): ShipmentDraft['label'] {
   const mime = meta?.label?.mime_type ?? meta?.label_mime_type;
@@ -266,7 +271,7 @@ export function draftFromUpdate(current: ShipmentRecord, body: UpdateBody): Ship
     else attributes[name] = stored(name, given[name]);
   }
   const rel = (body.data.relationships ?? {}) as Relationships;
-  const keep = <T>(name: keyof Relationships, fresh: () => T, stored: T): T => (rel[name] !== undefined ? fresh() : stored);
+  const keep = <T>(name: keyof Relationships, fresh: () => T, stored: T): T => (rel[name] !== undefined && rel[name] !== null ? fresh() : stored);
   // A new service code chooses service and contract afresh, unless the body names them too.
   const serviceCode = body.meta?.service_code;
   return {

@@ -22,7 +22,9 @@ const trackRequest = resourceRequest({
     ...createAttributes,
     tracking_code: z.string().min(1).max(255).regex(/^\S+$/, 'must not contain spaces').describe('The tracking code the carrier gave the shipment.'),
   }),
-  relationships: createRelationships.extend({ contract: toOneRef.describe('The contract the shipment was registered on; its carrier is the one tracked.') }),
+  relationships: createRelationships.extend({
+    contract: toOneRef.nullable().describe('The contract the shipment was registered on; its carrier is the one tracked.'),
+  }),
 });
 
 export const trackingRpcEndpoints = [

@@ -260,3 +260,49 @@ export function includeOf(key: string): { paths: string[]; included: string[] } 
   }
   return paths.size > 0 ? { paths: [...paths], included: [...included] } : undefined;
 }
+
+/**
+ * The members of a request body that production lets be `null`, as paths from the body's root
+ * (`['data', 'attributes', 'branding', 'returns', 'domain']`; an array's items as index 0), down
+ * to the depth the digest keeps. Alternatives (oneOf/anyOf) are walked each.
+ */
+export function nullableMembers(input: Node, at: string[] = []): NullableMember[] {
+  const node = resolveShape(input);
+  const out: NullableMember[] = [];
+  if (at.length > 0 && [node.type].flat().includes('null')) out.push({ path: at, parentRequires: false });
+  const required = Object.values((node.members ?? {}) as Record<string, Node>).some((member) => member.required === true);
+  for (const [name, member] of Object.entries((node.members ?? {}) as Record<string, Node>)) {
+    out.push(...nullableMembers(member, [...at, name]).map((found) => (found.path.length === at.length + 1 ? { ...found, parentRequires: required } : found)));
+  }
+  if (node.items) out.push(...nullableMembers(node.items, [...at, '0']));
+  for (const alternative of [...((node.oneOf as Node[] | undefined) ?? []), ...((node.anyOf as Node[] | undefined) ?? [])])
+    out.push(...nullableMembers(alternative, at));
+  return out.filter((found, index) => out.findIndex((other) => other.path.join('/') === found.path.join('/')) === index);
+}
+
+/** A member production lets be null, and whether the object holding it requires other members (so it cannot be made empty around it). */
+export interface NullableMember {
+  path: string[];
+  parentRequires: boolean;
+}
+
+/**
+ * The nullable members of a request document of the digest: a free-form `body`, or a resource
+ * document (`data: 'one'`) whose attributes are the resource's own, read-only ones aside, and
+ * whose relationships written `... or null` may be null themselves (`"contract": null`).
+ */
+export function nullableRequestMembers(doc: Node): NullableMember[] {
+  if (doc.body) return nullableMembers(doc.body);
+  if (doc.data !== 'one' || !doc.type || !contract.resources[doc.type]) return [];
+  const readOnly = new Set((doc.attributes_read_only as string[] | undefined) ?? []);
+  const entry = resourceEntry(doc.type, doc.variant);
+  const attributes = Object.fromEntries(
+    Object.entries({ ...((entry.attributes ?? {}) as Record<string, Node>), ...((doc.attributes_not_in_response ?? {}) as Record<string, Node>) }).filter(
+      ([name, node]) => !readOnly.has(name) && node.readOnly !== true,
+    ),
+  );
+  const relationships = Object.entries((doc.relationships ?? {}) as Record<string, string>)
+    .filter(([, written]) => / or null$/.test(written))
+    .map(([name]) => ({ path: ['data', 'relationships', name], parentRequires: false }));
+  return [...nullableMembers({ type: 'object', members: attributes }, ['data', 'attributes']), ...relationships];
+}
