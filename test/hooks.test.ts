@@ -84,6 +84,12 @@ describe('hooks: the API', () => {
       '/data/attributes/trigger/predicates/0/operator',
     ],
     [
+      "'in' without a list",
+      (o) => hookBody({ owner: o, predicates: [{ pointer: '/attributes/channel', operator: 'in', value: 'web' }] }),
+      400,
+      '/data/attributes/trigger/predicates/0/value',
+    ],
+    [
       'a pointer outside attributes and relationships',
       (o) => hookBody({ owner: o, predicates: [{ pointer: '/meta/x', operator: '==', value: 'x' }] }),
       400,
@@ -236,6 +242,11 @@ describe('hooks: predicates, converters and consistency', () => {
     ['contains (substring)', { pointer: 'attributes/recipient_address/city', operator: 'contains', value: 'dam' }, true],
     ['contains (array member)', { pointer: '/attributes/tags', operator: 'contains', value: 'gift' }, true],
     ['contains (missing member)', { pointer: '/attributes/tags', operator: 'contains', value: 'fragile' }, false],
+    ['in (listed)', { pointer: '/attributes/recipient_address/country_code', operator: 'in', value: ['BE', 'NL'] }, true],
+    ['in (a number as text)', { pointer: '/attributes/physical_properties/weight', operator: 'in', value: ['1000', '1500'] }, true],
+    ['in (not listed)', { pointer: '/attributes/recipient_address/country_code', operator: 'in', value: ['BE', 'DE'] }, false],
+    ['== (a list, as a whole)', { pointer: '/attributes/tags', operator: '==', value: ['gift'] }, true],
+    ['!= (an object, as a whole)', { pointer: '/attributes/physical_properties', operator: '!=', value: { weight: 1500 } }, false],
   ];
   it.each(cases)('evaluates %s', async (_name, predicate, expected) => {
     const { hook, ship } = await setup();

@@ -74,12 +74,14 @@ describe('validation messages: body members', () => {
     const answer = await sandbox.request('POST', '/hooks', { token: w.token, body });
     expect(errorAt(answer, { pointer: '/data/attributes/active' }).detail).toBe("'active' must be a boolean, not a string.");
     expect(errorAt(answer, { pointer: '/data/attributes/trigger/predicates/0/operator' }).detail).toBe(
-      "'operator' must be one of '==', '!=', '>', '<', '>=', '<=', 'contains', 'older_than', 'newer_than'.",
-    );
-    expect(errorAt(answer, { pointer: '/data/attributes/trigger/predicates/0/value' }).detail).toBe(
-      "'value' must be a string, a number, a boolean or null, not an object.",
+      "'operator' must be one of '==', '!=', '>', '<', '>=', '<=', 'contains', 'in', 'older_than', 'newer_than'.",
     );
     expect(errorAt(answer, { pointer: '/data/attributes/action/action_type' }).detail).toBe("'action_type' is required.");
+    // A union of another kind: an update-resource value is text, an object or a list.
+    const action = { action_type: 'update-resource', values: [{ pointer: '/attributes/channel', value: 5 }] };
+    const attributes = { ...body.data.attributes, active: true, action };
+    const union = await sandbox.request('POST', '/hooks', { token: w.token, body: { data: { ...body.data, attributes } } });
+    expect(errorAt(union, { pointer: '/data/attributes/action/values/0/value' }).detail).toBe("'value' must be a string, an object or an array, not a number.");
   });
 });
 

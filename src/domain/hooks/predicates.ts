@@ -1,9 +1,9 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import type { predicate } from '../../model/hook.js';
 import { valueAt } from './pointer.js';
 
 type Predicate = z.infer<typeof predicate>;
-type Scalar = string | number | boolean | null;
 
 const asNumber = (value: unknown): number | undefined => {
   if (typeof value === 'number') return value;
@@ -11,16 +11,20 @@ const asNumber = (value: unknown): number | undefined => {
   return undefined;
 };
 
-/** Equality that lets `"1500"` equal `1500`, since predicate values arrive as strings or numbers. */
-function equals(actual: unknown, expected: Scalar): boolean {
+/**
+ * Equality that lets `"1500"` equal `1500`, since predicate values arrive as strings or numbers;
+ * a list or an object equals only the same list or object.
+ */
+function equals(actual: unknown, expected: unknown): boolean {
   if (actual === expected) return true;
+  if (typeof expected === 'object' && expected !== null) return isDeepStrictEqual(actual, expected);
   const a = asNumber(actual);
   const b = asNumber(expected);
   if (a !== undefined && b !== undefined) return a === b;
   return actual !== undefined && actual !== null && typeof actual !== 'object' && String(actual) === String(expected);
 }
 
-function compare(actual: unknown, expected: Scalar): number | undefined {
+function compare(actual: unknown, expected: unknown): number | undefined {
   const a = asNumber(actual);
   const b = asNumber(expected);
   if (a !== undefined && b !== undefined) return a - b;
@@ -31,7 +35,7 @@ function compare(actual: unknown, expected: Scalar): number | undefined {
 const UNIT_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400, week: 604800 };
 
 /** Seconds of a duration: a number, or text such as `30 days` or `12 hours`. */
-function durationSeconds(value: Scalar): number | undefined {
+function durationSeconds(value: unknown): number | undefined {
   const plain = asNumber(value);
   if (plain !== undefined) return plain;
   const match = typeof value === 'string' ? /^\s*(\d+)\s*(second|minute|hour|day|week)s?\s*$/i.exec(value) : null;
@@ -58,7 +62,9 @@ function holds(document: unknown, p: Predicate, now?: number): boolean {
       return !equals(actual, p.value);
     case 'contains':
       if (Array.isArray(actual)) return actual.some((item) => equals(item, p.value));
-      return typeof actual === 'string' && p.value !== null && actual.includes(String(p.value));
+      return typeof actual === 'string' && p.value !== null && typeof p.value !== 'object' && actual.includes(String(p.value));
+    case 'in':
+      return Array.isArray(p.value) && p.value.some((item) => equals(actual, item));
     default: {
       const order = compare(actual, p.value);
       if (order === undefined) return false;
