@@ -7,6 +7,25 @@ export const uuid = z.string().regex(/^[a-f\d]{8}(-[a-f\d]{4}){3}-[a-f\d]{12}$/,
 /** The last second a date can name here, 9999-12-31T23:59:59Z: the sandbox clocks stop there too. */
 export const LATEST_SECONDS = 253402300799;
 
+/**
+ * An optional request member that also takes `null`, as production's schemas let many be: the
+ * null means the member was left out (`withoutNulls` drops it before a row is written).
+ */
+export function orNull<T extends z.ZodType>(member: z.ZodOptional<T>): z.ZodOptional<z.ZodNullable<T>> {
+  const schema = member.unwrap().nullable().optional();
+  return member.description === undefined ? schema : schema.describe(member.description);
+}
+
+/** `value` without its `null` members, at every level of its objects (lists are kept as they are). */
+export function withoutNulls<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, member]) => member !== null)
+      .map(([name, member]) => [name, withoutNulls(member)]),
+  ) as T;
+}
+
 /** Integer Unix seconds, up to LATEST_SECONDS. */
 export const timestamp = z.number().int().nonnegative().max(LATEST_SECONDS, `must be Unix seconds up to ${LATEST_SECONDS} (9999-12-31T23:59:59Z)`);
 

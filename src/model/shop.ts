@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { address, timestamp } from './common.js';
+import { address, orNull, timestamp, withoutNulls } from './common.js';
 import { style } from './tenancy.js';
 
 const color = z.string().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hexadecimal color code');
@@ -49,9 +49,6 @@ const trackingBranding = z.object({
 const shopBranding = z.object({ returns: returnsBranding.optional(), tracking: trackingBranding.optional() }).meta({ id: 'ShopBranding' });
 export type ShopBranding = z.output<typeof shopBranding>;
 
-/** An optional member that also takes `null`. */
-const orNull = <T extends z.ZodType>(member: z.ZodOptional<T>) => member.unwrap().nullable().optional();
-
 const emailContent = returnsBranding.shape.email_content.unwrap().shape;
 
 /**
@@ -81,16 +78,6 @@ export const requestShopBranding = z
     tracking: trackingBranding.extend({ logo_url: orNull(trackingBranding.shape.logo_url) }).optional(),
   })
   .meta({ id: 'ShopBrandingRequest' });
-
-/** `value` without its `null` members, at every level of its objects. */
-function withoutNulls(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, member]) => member !== null)
-      .map(([name, member]) => [name, withoutNulls(member)]),
-  );
-}
 
 /** Branding as it is stored and answered: without the members sent as `null`. */
 export const storedBranding = (given: z.output<typeof requestShopBranding>): ShopBranding => withoutNulls(given) as ShopBranding;

@@ -10,7 +10,7 @@ import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } f
 import { linkTo, type ResourceObject } from '../../jsonapi/resource.js';
 import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
 import { validated } from '../../jsonapi/validation.js';
-import type { Address } from '../../model/common.js';
+import { withoutNulls, type Address } from '../../model/common.js';
 import { DEFAULT_LOCALE, requestShopBranding, shopAttributes, storedBranding, writableShopAttributes, type ShopRecord } from '../../model/shop.js';
 import type { Tx } from '../../store/store.js';
 import { csvIds } from '../../http/params.js';
@@ -137,11 +137,8 @@ async function createShop(ctx: Ctx, body: z.output<typeof createRequest>, includ
   const logo = upload && (await decodeLogo(upload.logo, ctx.settings.logoMaxBytes, upload.field));
   const now = ctx.clock.now();
   const { created_at: _ignored, return_portal_url: _derived, ...sent } = body.data.attributes;
-  const { branding, ...rest } = sent;
-  const attributes = {
-    ...(Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== null)) as { [K in keyof typeof rest]: Exclude<(typeof rest)[K], null> }),
-    ...(branding ? { branding: storedBranding(branding) } : {}),
-  };
+  // `null` where production lets a member be null (at any depth) is the member left out.
+  const attributes = withoutNulls(sent) as Omit<ShopRecord, 'id' | 'organization_id' | 'created_at'>;
   const row = await ctx.store.transact((tx) => {
     const id = tx.newId();
     const shop = tx.insert('shops', { ...attributes, id, organization_id: organizationId, created_at: now });

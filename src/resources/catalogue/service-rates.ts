@@ -11,7 +11,7 @@ import { ApiError } from '../../jsonapi/errors.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { relatedId, toOneRef, unknownRelated, type ToOneRef } from '../../jsonapi/request.js';
 import { toResourceObject } from '../../jsonapi/resource.js';
-import { address, type Address } from '../../model/common.js';
+import { address, orNull, withoutNulls, type Address } from '../../model/common.js';
 import type { ContractRecord } from '../../model/contract.js';
 import type { ServiceRateRecord } from '../../model/service-rate.js';
 import type { ServiceRecord } from '../../model/service.js';
@@ -93,21 +93,17 @@ function filterRates(ctx: Ctx, rows: readonly ServiceRateRecord[], q: Query): Ra
   return out;
 }
 
+const millimetres = z.number().int().min(1).optional().describe('Millimetres.');
+
 /** A parcel's size as production takes it here: the dimensions may be `null`, as if left out. */
 const physicalProperties = z.object({
   weight: z.number().int().min(1).describe('Grams.'),
-  length: z.number().int().min(1).nullable().optional().describe('Millimetres.'),
-  width: z.number().int().min(1).nullable().optional().describe('Millimetres.'),
-  height: z.number().int().min(1).nullable().optional().describe('Millimetres.'),
+  length: orNull(millimetres),
+  width: orNull(millimetres),
+  height: orNull(millimetres),
 });
 
-/** The parcel without the dimensions sent as `null`. */
-const parcelOf = ({ weight, length, width, height }: z.output<typeof physicalProperties>) => ({
-  weight,
-  ...(length == null ? {} : { length }),
-  ...(width == null ? {} : { width }),
-  ...(height == null ? {} : { height }),
-});
+type Parcel = { weight: number; length?: number; width?: number; height?: number };
 
 /** A shipment-like body; everything else a shipment may carry is accepted and ignored. */
 const dynamicRatesRequest = z
@@ -170,7 +166,7 @@ function requestedIds(ctx: Ctx, relationships: DynamicRequest['data']['relations
 function dynamicRates(ctx: Ctx, body: DynamicRequest): RateRow[] {
   const { store } = ctx;
   const { sender_address: from, recipient_address: to } = body.data.attributes;
-  const parcel = parcelOf(body.data.attributes.physical_properties);
+  const parcel = withoutNulls(body.data.attributes.physical_properties) as Parcel;
   const wanted = requestedIds(ctx, body.data.relationships);
   const out: RateRow[] = [];
   for (const rate of store.all('serviceRates')) {

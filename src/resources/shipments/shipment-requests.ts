@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { DraftAttributes, ShipmentDraft } from '../../domain/shipments/draft.js';
 import { relatedId, resourceRequest, toManyRef, toOneRef, type ToOneRef } from '../../jsonapi/request.js';
 import { ApiError } from '../../jsonapi/errors.js';
+import { orNull } from '../../model/common.js';
 import {
   customs,
   item,
@@ -34,12 +35,6 @@ const readOnlyAttributes = {
 const READ_ONLY_ITEM = ['tax', 'duty'] as const;
 /** The same of customs. */
 const READ_ONLY_CUSTOMS = ['total_tax', 'total_duty', 'payment'] as const;
-
-/** An optional member that also takes `null`, with its description. */
-function orNull<T extends z.ZodType>(member: z.ZodOptional<T>): z.ZodOptional<z.ZodNullable<T>> {
-  const schema = member.unwrap().nullable().optional();
-  return member.description === undefined ? schema : schema.describe(member.description);
-}
 
 /**
  * An item as a request sends it: production lets the members below be `null`, which is as if
