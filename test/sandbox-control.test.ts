@@ -52,6 +52,19 @@ describe('sandbox reset and health', () => {
     expect((await sandbox.get('/organizations', token)).body).toEqual(before.body);
   });
 
+  it('refuses a token issued on the clock moved ahead once a reset has brought the clock back', async () => {
+    const sandbox = await testSandbox();
+    await sandbox.request('POST', '/_sandbox/clock', { body: { advance: 30 * 86400 } });
+    const ahead = await sandbox.token();
+    expect((await sandbox.get('/shops', ahead)).status).toBe(200);
+    await sandbox.request('POST', '/_sandbox/reset', { body: {} });
+    const refused = await sandbox.get('/shops', ahead);
+    expect(refused.status).toBe(401);
+    expect(firstError(refused)).toMatchObject({ code: '14002', source: { header: 'Authorization' } });
+    expect(firstError(refused).detail).toMatch(/issued at a later time than the sandbox clock/);
+    expect((await sandbox.get('/shops', await sandbox.token())).status).toBe(200);
+  });
+
   it('answers /health with 200', async () => {
     const sandbox = await testSandbox();
     const answer = await sandbox.get('/health');

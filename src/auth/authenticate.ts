@@ -26,6 +26,11 @@ export async function authenticate(services: Services, header: string | undefine
   // The verifier checked expiry on the global clock; the token expires on its tenant's, which may be ahead.
   const clock = services.clocks.of(organization.id);
   if (claims.exp <= clock.now()) throw expired();
+  // The clock only moves back with a reset: a token issued on the clock as it was moved ahead
+  // would otherwise live on for the time it was moved, issued at a moment that has not come.
+  if (claims.iat > clock.now()) {
+    throw invalid('The access token was issued at a later time than the sandbox clock shows (the clock was reset since): request a new one.');
+  }
   // An expired tenant is refused from the moment it expires (on its own clock), before the job that removes it has run.
   const tenant = tenantEntry(store, organization.id);
   if (tenant && tenantExpired(clock, tenant)) {
