@@ -238,7 +238,8 @@ describe('creating collections', () => {
     const contract = contractOf('postnl', 'brokers');
     const answer = await post(
       collectionBody(shop, {
-        attributes: { collection_time: { from: '2026-01-12T09:00:00Z', to: '2026-01-12T12:30:00+01:00' } },
+        // Production's pattern takes an offset with or without its colon.
+        attributes: { collection_time: { from: '2026-01-12T10:00:00+0100', to: '2026-01-12T12:30:00+01:00' } },
         relationships: { contract: { data: { type: 'contracts', id: contract.id } } },
       }),
     );

@@ -106,6 +106,31 @@ describe('DELETE /contracts/{contract_id}', () => {
     expect((await sandbox.get(`/contracts/${seeded.id}`, token)).status).toBe(200);
   });
 
+  it('refuses a contract a return method ships on, until the method is deleted', async () => {
+    const { sandbox, w, token, seeded, rates, activate, remove } = await setup();
+    await activate();
+    const shop = w.shopIn('NL');
+    const method = await sandbox.request('POST', '/returns/v1/return-methods', {
+      token,
+      body: {
+        data: {
+          type: 'return-methods',
+          attributes: { return_type: 'shipment', title: 'Own PostNL', country_codes: ['NL'] },
+          relationships: {
+            shop: { data: { type: 'shops', id: shop.id } },
+            contract: { data: { type: 'contracts', id: seeded.id } },
+            service: rates[0].relationships.service,
+          },
+        },
+      },
+    });
+    expect(method.status, method.text).toBe(201);
+    const answer = await remove(seeded.id);
+    expect(firstError(answer)).toMatchObject({ status: '422', code: '10008', detail: expect.stringMatching(/used by 1 return method/) });
+    expect((await sandbox.request('DELETE', `/returns/v1/return-methods/${method.body.data.id}`, { token })).status).toBe(204);
+    expect((await remove(seeded.id)).status).toBe(204);
+  });
+
   it("refuses broker contracts (403, 10013), another tenant's (404) and tokens without organizations.manage, changing nothing", async () => {
     const { sandbox, w, seeded, remove } = await setup();
     const broker = w.contracts.find((c: Json) => c.relationships.owner.data.type === 'brokers');

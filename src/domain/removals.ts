@@ -89,7 +89,7 @@ function removeShopReturns(tx: Tx, shopId: string): void {
 }
 
 /** What uses an organization's own contract: its shipments, its shops' collections and collection schedules. */
-export function contractUsage(store: ReadView, contract: ContractRecord): { shipments: number; collections: number; schedules: number } {
+export function contractUsage(store: ReadView, contract: ContractRecord): { shipments: number; collections: number; schedules: number; returnMethods: number } {
   // An own contract is visible to its organization only, so only that organization's rows can use it.
   const organizationId = contract.owner.id;
   const shipments = store.find('shipments', 'organization_id', organizationId).filter((row) => row.contract_id === contract.id).length;
@@ -98,7 +98,11 @@ export function contractUsage(store: ReadView, contract: ContractRecord): { ship
     collections += store.find('collections', 'shop_id', shop.id).filter((row) => row.contract_id === contract.id).length;
   }
   const schedules = store.find('collectionSchedules', 'organization_id', organizationId).filter((row) => row.contract_id === contract.id).length;
-  return { shipments, collections, schedules };
+  // A return method (not deleted) ships its returns, or its recoveries, on the contract.
+  const returnMethods = store
+    .find('returnMethods', 'organization_id', organizationId)
+    .filter((row) => row.deleted_at === undefined && (row.contract_id === contract.id || row.recovery_contract_id === contract.id)).length;
+  return { shipments, collections, schedules, returnMethods };
 }
 
 /** Removes a contract with its service rates, liability coverages and pending verification. */

@@ -44,7 +44,7 @@ export const contractActionEndpoints = [
     operationId: 'deleteContract',
     summary: 'Delete a contract',
     description:
-      'Only an own contract that no shipment and no collection uses can be deleted; to stop using one that is in use, switch it to `inactive` (PATCH). ' +
+      'Only an own contract that no shipment, collection, collection schedule or return method uses can be deleted; to stop using one that is in use, switch it to `inactive` (PATCH). ' +
       'Its service rates and liability coverages go with it. Contracts your broker shares answer 403.',
     tag: 'Contracts',
     auth: manage,
@@ -52,7 +52,7 @@ export const contractActionEndpoints = [
     responses: {
       204: { description: 'Deleted, with its service rates and liability coverages.' },
       403: { description: 'The contract is shared by your broker (10013).', schema: errorDocument },
-      422: { description: 'Shipments, collections or collection schedules use the contract (10008).', schema: errorDocument },
+      422: { description: 'Shipments, collections, collection schedules or return methods use the contract (10008).', schema: errorDocument },
     },
     handler: async (ctx, { params: path }) => {
       const contract = ownContract(ctx, path.contract_id, 'deleted');
@@ -60,7 +60,12 @@ export const contractActionEndpoints = [
         // Checked inside the transaction, so a shipment made meanwhile cannot lose its contract.
         const usage = contractUsage(tx, contract);
         const counted = (count: number, noun: string) => (count > 0 ? `${count} ${noun}${count === 1 ? '' : 's'}` : '');
-        const uses = [counted(usage.shipments, 'shipment'), counted(usage.collections, 'collection'), counted(usage.schedules, 'collection schedule')]
+        const uses = [
+          counted(usage.shipments, 'shipment'),
+          counted(usage.collections, 'collection'),
+          counted(usage.schedules, 'collection schedule'),
+          counted(usage.returnMethods, 'return method'),
+        ]
           .filter(Boolean)
           .join(' and ');
         if (uses !== '') {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bookingProblems } from '../../domain/collections/booking.js';
 import { registerCollection } from '../../domain/collections/lifecycle.js';
 import { DomainError } from '../../domain/errors.js';
+import { parseMoment } from '../../domain/moments.js';
 import { statusByCode } from '../../domain/shipments/statuses.js';
 import { canSeeContract } from '../../domain/tenancy.js';
 import { principalOf, type Ctx } from '../../http/context.js';
@@ -21,12 +22,17 @@ import { collectionIncludes } from '../include-paths.js';
 
 const schemas = resourceSchemas(collectionKind);
 
-/** Unix seconds, or an ISO-8601 date-time with a zone (`Z` or `+02:00`), turned into Unix seconds. */
+/** Production's CollectionTime date-time: a time zone of `Z` or an offset, with or without its colon (`+0100`). */
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** Unix seconds, or an ISO-8601 date-time with a zone (`Z`, `+02:00`, `+0200`), turned into Unix seconds. */
 const unixOrIso = z.union([
   timestamp,
-  z.iso
-    .datetime({ offset: true, error: () => 'must be Unix seconds or an ISO-8601 date-time with a time zone' })
-    .transform((raw) => Math.floor(Date.parse(raw) / 1000)),
+  z
+    .string()
+    .regex(ISO_WITH_ZONE, 'must be Unix seconds or an ISO-8601 date-time with a time zone')
+    .refine((raw) => parseMoment(raw) !== undefined, 'must be a date and time the calendar has')
+    .transform((raw) => parseMoment(raw)!.seconds),
 ]);
 
 const timeInput = z
