@@ -83,6 +83,14 @@ describe('return methods', () => {
     expect(german.body.data.map((m: Json) => m.attributes.title)).toEqual(['Return label from Germany (DPD)', 'Send it yourself']);
     const belgian = await resolve({ country_code: 'BE', email });
     expect(belgian.body.data.map((m: Json) => m.attributes.title)).toEqual(['Send it yourself']);
+    // A shipment method turned self-shipment keeps its service and contract, which no longer limit it.
+    const postnl = dutch.body.data[0];
+    const turned = await sandbox.request('PATCH', `/returns/v1/return-methods/${postnl.id}`, {
+      token: w.token,
+      body: { data: { type: 'return-methods', id: postnl.id, attributes: { return_type: 'self-shipment', country_codes: ['BE'] } } },
+    });
+    expect(turned.status, turned.text).toBe(200);
+    expect((await resolve({ country_code: 'BE', email })).body.data.map((m: Json) => m.id)).toContain(postnl.id);
     const wrongEmail = await resolve({ country_code: 'NL', email: 'someone@example.com' });
     expect(wrongEmail.status).toBe(422);
     expect(firstError(wrongEmail).source.pointer).toBe('/data/order_reference');

@@ -97,12 +97,15 @@ export function deleteMethod(tx: Tx, acting: Acting, method: ReturnMethodRecord)
 
 /**
  * Whether a method is offered to a consumer in `country`: the country is one of the method's
- * (or it names none), and what carries it still ships from there to the return address.
+ * (or it names none), and for a `shipment` method, what carries it still ships from there to the
+ * return address.
  */
 export function offers(acting: Acting, method: ReturnMethodRecord, shop: ShopRecord, consumer: Pick<Address, 'country_code' | 'postal_code'>): boolean {
   if (method.deleted_at !== undefined) return false;
   if (method.country_codes?.length && !method.country_codes.includes(consumer.country_code)) return false;
-  if (method.service_id === undefined) return true;
+  // Only a `shipment` method ships on its service: a self-shipment or a drop-off kept from an
+  // earlier type the service and contract it named, which do not limit it.
+  if (method.return_type !== 'shipment' || method.service_id === undefined) return true;
   const { store } = acting.rules;
   const service = store.get('services', method.service_id);
   const contract = method.contract_id ? store.get('contracts', method.contract_id) : undefined;
