@@ -53,6 +53,13 @@ describe('return reasons and questions', () => {
     expect(firstError(again).source.pointer).toBe('/data/attributes/code');
     const unreachable = await post('/returns/v1/reasons', body('photo', { requires_attachments: true }));
     expect(firstError(unreachable).source.pointer).toBe('/data/attributes/accepts_attachments');
+    // Every broken rule at once.
+    const all = await post('/returns/v1/reasons', body('odd-smell', { requires_attachments: true, accepts_comment: false, requires_comment: true }));
+    expect(all.body.errors.map((e: Json) => e.source.pointer)).toEqual([
+      '/data/attributes/code',
+      '/data/attributes/accepts_attachments',
+      '/data/attributes/accepts_comment',
+    ]);
 
     const id = created.body.data.id;
     const changed = await sandbox.request('PATCH', `/returns/v1/reasons/${id}`, {

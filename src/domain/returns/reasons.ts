@@ -2,6 +2,7 @@ import type { ReturnQuestionRecord, ReturnReasonRecord } from '../../model/retur
 import type { ReadView, Tx } from '../../store/store.js';
 import { DomainError, type Field } from '../errors.js';
 import type { Acting } from '../rules.js';
+import { Problems } from '../shipments/problems.js';
 import { organizationOf } from './access.js';
 
 /*
@@ -14,15 +15,18 @@ export type QuestionInput = Omit<ReturnQuestionRecord, 'id' | 'organization_id' 
 
 const codeField: Field = { attribute: 'code' };
 
+/** Every rule a reason breaks, at once. */
 function checkReason(view: ReadView, organizationId: string, reason: ReasonInput, id?: string): void {
+  const problems = new Problems();
   const taken = view.find('returnReasons', 'organization_id', organizationId).some((row) => row.code === reason.code && row.id !== id);
-  if (taken) throw DomainError.unprocessable(`A return reason with code '${reason.code}' exists already.`, codeField);
+  if (taken) problems.add(`A return reason with code '${reason.code}' exists already.`, codeField);
   if (reason.requires_attachments && !reason.accepts_attachments) {
-    throw DomainError.unprocessable('A reason that requires attachments must accept them.', { attribute: 'accepts_attachments' });
+    problems.add('A reason that requires attachments must accept them.', { attribute: 'accepts_attachments' });
   }
   if (reason.requires_comment && !reason.accepts_comment) {
-    throw DomainError.unprocessable('A reason that requires a comment must accept one.', { attribute: 'accepts_comment' });
+    problems.add('A reason that requires a comment must accept one.', { attribute: 'accepts_comment' });
   }
+  problems.throwIfAny();
 }
 
 /** Adds a reason to the caller's catalogue (422 for a code in use or a requirement it does not accept). */
