@@ -148,7 +148,8 @@ describe('orders', () => {
             country_code: 'DE',
             email: 'mia@example.com',
           },
-          items: [{ sku: 'X-1', name: 'Lamp', description: 'Desk lamp', quantity: 2, item_price: { amount: 3999, currency: 'EUR' } }],
+          // An item's id sent back (as answered) is ignored: the order numbers its items.
+          items: [{ id: 'sent-back-1', sku: 'X-1', name: 'Lamp', description: 'Desk lamp', quantity: 2, item_price: { amount: 3999, currency: 'EUR' } }],
         },
         relationships: { shop: { data: { type: 'shops', id: shop.id } } },
       },

@@ -20,7 +20,7 @@ const addRequest = z
   .object({
     data: z.object({
       collection_id: z.string(),
-      shipment_ids: z.array(z.string()).min(1).max(1000).describe("The shipments to add: of the collection's shop and contract, not with the carrier yet."),
+      shipment_ids: z.array(z.string()).max(1000).describe("The shipments to add: of the collection's shop and contract, not with the carrier yet."),
     }),
   })
   .meta({ id: 'AddShipmentsToCollectionRequest' });

@@ -18,7 +18,11 @@ const createRequest = resourceRequest({
   id: 'DemoOrderCreateRequest',
   attributes: z.strictObject({
     recipient_address: orderRecipient,
-    items: z.array(orderItemInput).min(1).max(100),
+    // An item's `id` is answered (`{order}-{n}`) and may be sent back; the order numbers its items anew.
+    items: z
+      .array(orderItemInput.extend({ id: readOnly }))
+      .min(1)
+      .max(100),
     outbound_shipment_identifier: z.string().max(255).nullable().optional(),
     is_third_party: z.boolean().optional(),
     created_at: readOnly,
