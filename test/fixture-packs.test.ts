@@ -2,6 +2,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox } from '../src/server/library.js';
+import { FixtureError } from '../src/fixtures/problems.js';
 import { testSandbox, type Json, type TestSandbox } from './support/app.js';
 
 /*
@@ -160,6 +162,21 @@ describe('a broken pack', () => {
   });
 });
 
+describe('a broken pack at start (--fixtures)', () => {
+  it('with a key twice is told that alone: its references into the base set are not reported missing', async () => {
+    await mkdir(join(folder, 'start'), { recursive: true });
+    const file = join(folder, 'start', 'twice.json');
+    const shop = (name: string) => ({ key: 'a', organization: 'organization-a', country_code: 'NL', name });
+    await writeFile(file, JSON.stringify({ shops: [shop('x'), shop('y')] }));
+    const refused = await createSandbox({ config: { fixtures: file } }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(FixtureError);
+    expect((refused as FixtureError).problems).toEqual([{ file, pointer: '/shops/1/key', detail: "Another shop of this pack has the key 'a'." }]);
+  });
+});
+
 describe('a pack loaded into a tenant', () => {
   it('makes the tenant with the pack, and answers the id of every key', async () => {
     const made = await createTenant({ pack: goodPack(), name: 'Pack Tenant' });
@@ -198,6 +215,33 @@ describe('a pack loaded into a tenant', () => {
     // Naming a client it cannot see (in the query) is a 404 on that query parameter.
     const unknown = await sandbox.get(`/_sandbox/fixtures?client_id=${other.body.client_id}`, token);
     expect([unknown.status, unknown.body.errors[0].source]).toEqual([404, { parameter: 'client_id' }]);
+  });
+
+  it('is added to what earlier packs gave the tenant, in a table they filled already, and refers to their rows by key', async () => {
+    const made = await createTenant({ name: 'plain' });
+    const token = await tokenOf(made.body);
+    const reason = (key: string) => ({ key, code: key, description: key, attachments: 'disabled', comment: 'optional' });
+    const load = (pack: Json) => sandbox.request('POST', '/_sandbox/fixtures', { token, body: { pack }, headers: json });
+    const first = await load({ return_reasons: [reason('r1')], shops: [{ key: 'outlet', country_code: 'NL', name: 'Outlet' }] });
+    expect(first.status, first.text).toBe(200);
+    const second = await load({
+      return_reasons: [reason('r2')],
+      shop_return_reasons: [
+        { shop: 'outlet', reason: 'r1' },
+        { shop: 'outlet', reason: 'r2' },
+      ],
+    });
+    expect(second.status, second.text).toBe(200);
+    expect(second.body.loaded).toMatchObject({ return_reasons: 1, shop_reasons: 2 });
+    const shopId = first.body.keys.shops.outlet;
+    const reasons = async () => (await sandbox.get(`/returns/v1/shops/${shopId}/reasons`, token)).body.data.map((row: Json) => row.id).sort();
+    const ids = [first.body.keys.return_reasons.r1, second.body.keys.return_reasons.r2].sort();
+    expect(await reasons()).toEqual(ids);
+    // A reset puts back the rows of both packs.
+    const reset = await sandbox.request('POST', '/_sandbox/reset', { token, body: {}, headers: json });
+    expect(reset.status, reset.text).toBe(200);
+    expect(reset.body.restored).toMatchObject({ return_reasons: 2, shop_reasons: 2 });
+    expect(await reasons()).toEqual(ids);
   });
 
   it('is loaded by name from the packs/ folder of --fixtures, which GET /_sandbox/fixtures/packs lists with the shipped ones', async () => {

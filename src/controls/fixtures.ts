@@ -115,10 +115,11 @@ async function loadPack(services: Services, body: z.output<typeof loadRequest>, 
     putSetting(tx, tenantSettingId(group.mainId), { ...tenantEntry(tx, group.mainId)!, keys: loading.mergeKeys(group.entry.keys, keys) });
     const target = tenantEntry(tx, organizationId)!;
     const restored = loading.rowsOf(inserted, organizationId);
-    const previous = target.rows ?? {};
-    for (const [table, list] of Object.entries(restored)) previous[table] = [...(previous[table] ?? []), ...list];
+    // The entry as stored is frozen: the rows of earlier packs are copied, this pack's added to the copy.
+    const rowsToRestore: NonNullable<TenantEntry['rows']> = { ...target.rows };
+    for (const [table, list] of Object.entries(restored)) rowsToRestore[table] = [...(rowsToRestore[table] ?? []), ...list];
     const shops = [...target.shops, ...((inserted.shops ?? []) as TenantEntry['shops'])];
-    putSetting(tx, tenantSettingId(organizationId), { ...target, shops, rows: previous });
+    putSetting(tx, tenantSettingId(organizationId), { ...target, shops, rows: rowsToRestore });
     const counts = Object.fromEntries(Object.entries(inserted).map(([table, list]) => [table.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), list.length]));
     return { organization_id: organizationId, loaded: counts, keys: built.keys as Record<string, Record<string, string>> };
   });
