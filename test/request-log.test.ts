@@ -67,6 +67,7 @@ describe('the request log', () => {
     expect((await requests(sandbox, '?path=/sh')).map((e) => e.path)).toEqual(['/shops', '/shipments', '/shops']);
     expect((await requests(sandbox, '?path=/shops&client_id=sandbox-client')).map((e) => e.client_id)).toEqual(['sandbox-client']);
     expect(await requests(sandbox, '?limit=2')).toEqual(all.slice(0, 2));
+    expect(await requests(sandbox, '?limit=0')).toEqual([]);
     expect(await requests(sandbox, '?path=/nothing')).toEqual([]);
     const invalid = await sandbox.get('/_sandbox/requests?limit=many');
     expect(invalid.status).toBe(400);

@@ -65,7 +65,7 @@ export const requestLogEndpoints = [
       404: errorResponse("With a tenant's token: a client_id of another organization (10002, source.parameter client_id)."),
     },
     handler: (ctx, { query }) => {
-      const limit = Math.min(query.limit || REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_CAPACITY);
+      const limit = Math.min(query.limit ?? REQUEST_LOG_DEFAULT_LIMIT, REQUEST_LOG_CAPACITY);
       const tenant = ctx.principal;
       const own = tenant ? clientsOf(ctx.services, tenant.organizationId) : undefined;
       // A tenant names only its own clients: another organization's is unknown, as on every control.
