@@ -42,10 +42,22 @@ describe('POST /service-rates', () => {
   it('adds a rate the next shipment is priced with; a change to it prices the one after', async () => {
     const { sandbox, token, contract, rateBody, post, priceOf } = await setup();
     const created = await post(
-      rateBody({ weight_min: 0, weight_max: 10000, price: { amount: 333, currency: 'EUR' }, fuel_surcharge: { amount: 12, currency: 'EUR' } }),
+      rateBody({
+        weight_min: 0,
+        weight_max: 10000,
+        price: { amount: 333, currency: 'EUR' },
+        fuel_surcharge: { amount: 12, currency: 'EUR' },
+        purchase_price: { amount: 250, currency: 'EUR' },
+        oversize_purchase_price: { amount: 800, currency: 'EUR' },
+      }),
     );
     expect(created.status, created.text).toBe(201);
     const rate = created.body.data;
+    // The purchase prices are kept and answered, and do not change what a shipment is charged.
+    expect((await sandbox.get(`/service-rates/${rate.id}`, token)).body.data.attributes).toMatchObject({
+      purchase_price: { amount: 250, currency: 'EUR' },
+      oversize_purchase_price: { amount: 800, currency: 'EUR' },
+    });
     expect(created.headers.get('location')).toBe(rate.links.self);
     expect(rate.attributes).toMatchObject({
       weight_min: 0,

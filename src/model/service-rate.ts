@@ -27,6 +27,9 @@ export const serviceRateAttributes = z
     includes_vat: z.boolean(),
     step_price: price.optional(),
     step_size: z.number().int().positive().optional(),
+    // What the rate costs its contract's owner, as that owner set it on a rate of its own contract.
+    purchase_price: price.optional(),
+    oversize_purchase_price: price.optional(),
   })
   .meta({ id: 'ServiceRateAttributes' });
 

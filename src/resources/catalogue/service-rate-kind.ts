@@ -43,6 +43,8 @@ export const serviceRateKind: Kind<RateRow> = {
     includes_vat: row.includes_vat,
     step_price: row.step_price,
     step_size: row.step_size,
+    purchase_price: row.purchase_price,
+    oversize_purchase_price: row.oversize_purchase_price,
   }),
   relationships: {
     contract: { targets: ['contracts'], data: (row) => linkTo('contracts', row.contract_id) },

@@ -16,7 +16,6 @@ import { findOr404 } from '../lookup.js';
 import { rateVisible, serviceRateKind, serviceRateSchemas } from './service-rate-kind.js';
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
-const ignored = z.unknown().optional().describe('Accepted and ignored: the sandbox keeps no purchase prices.');
 
 // Production's rate attributes are an open set: members it does not name are ignored.
 const attributes = {
@@ -34,8 +33,8 @@ const attributes = {
   step_price: nullable(price).describe('Charged for every started step_size grams above weight_max.'),
   step_size: nullable(z.number().int().positive()),
   includes_vat: z.boolean().optional().describe('Default false.'),
-  purchase_price: ignored,
-  oversize_purchase_price: ignored,
+  purchase_price: nullable(price),
+  oversize_purchase_price: nullable(price),
 };
 
 const optionRefs = z.object({
@@ -78,10 +77,9 @@ function ownContract(ctx: Ctx, id: string): ContractRecord {
   return contract;
 }
 
-/** The sent attributes as stored fields: `null` removes an optional one; ignored members are dropped. */
+/** The sent attributes as stored fields: `null` removes an optional one. */
 function fieldsOf(sent: Attributes): Partial<ServiceRateRecord> {
-  const { purchase_price: _p, oversize_purchase_price: _o, ...rest } = sent;
-  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, value ?? undefined]));
+  return Object.fromEntries(Object.entries(sent).map(([key, value]) => [key, value ?? undefined]));
 }
 
 const optionsOf = (refs: z.output<typeof optionRefs> | undefined): RateOption[] | undefined =>
