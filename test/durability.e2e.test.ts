@@ -269,16 +269,16 @@ describe('one process per data file', () => {
     }
   });
 
-  it('refuses a lock held on another host, whose process it cannot check', async () => {
+  it('takes over a lock another host left (a container started anew on the same volume), saying so', async () => {
     const file = join(await tempDir(), 'sandbox.json');
     await writeFile(`${file}.lock`, JSON.stringify({ pid: 4242, hostname: 'elsewhere.example' }));
-    const { code, output } = await runToExit({ DATA_FILE: file });
-    expect(code).toBe(1);
-    expect(output).toBe(
-      `parcel-sandbox: cannot use data file ${file}: it is in use by another parcel-sandbox (pid 4242 on elsewhere.example, lock ${file}.lock)\n`,
-    );
-    await expect(readFile(file)).rejects.toThrow(/ENOENT/);
-    expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toEqual({ pid: 4242, hostname: 'elsewhere.example' });
+    const next = await startServer({ DATA_FILE: file });
+    try {
+      expect(next.output()).toContain(`parcel-sandbox: taking over the lock of ${file} left by pid 4242 on elsewhere.example`);
+      expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toEqual({ pid: next.process.pid, hostname: hostname() });
+    } finally {
+      expect(await next.stop()).toBe(0);
+    }
   });
 });
 

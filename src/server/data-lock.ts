@@ -6,7 +6,7 @@ import { DataFileError } from '../store/persistence.js';
  * One process serves a data file at a time: two would each keep their own copy in memory, hand
  * out the same ids and overwrite each other's writes. The process that serves `file` holds
  * `<file>.lock`, created exclusively with its pid and hostname inside and removed when it exits.
- * A lock whose process no longer runs (killed with `kill -9`) is taken over.
+ * A lock whose process no longer runs (killed with `kill -9`), or one another host left, is taken over.
  */
 
 interface Holder {
@@ -42,9 +42,16 @@ function readHolder(lock: string): Holder | undefined {
   return undefined;
 }
 
-/** Whether the holder's process is gone: ours (pid 1 again in a new container), or not running on this host. */
+/**
+ * Whether the holder's process is gone: ours (pid 1 again in a new container), or not running on
+ * this host. A lock of another host is taken to be gone too: a container started anew on the same
+ * volume has another hostname, and a container killed with SIGKILL leaves its lock behind, which
+ * would otherwise stop every later start. Two hosts serving one shared file at once is the case
+ * this does not catch (the start says so on stderr).
+ */
 function stale(holder: Holder, host: string): boolean {
-  return holder.hostname === host && (holder.pid === process.pid || !alive(holder.pid));
+  if (holder.hostname !== host) return true;
+  return holder.pid === process.pid || !alive(holder.pid);
 }
 
 /**
@@ -70,8 +77,12 @@ export function lockDataFile(file: string): void {
     const gone = holder.pid === 0 || stale(holder, host);
     // Two starts taking over the same stale lock: the one that finds it taken again is refused below.
     if (!gone || attempt >= 3) {
-      const where = holder.hostname === host ? '' : ` on ${holder.hostname}`;
-      throw new DataFileError(file, `it is in use by another parcel-sandbox (pid ${holder.pid}${where}, lock ${lock})`);
+      throw new DataFileError(file, `it is in use by another parcel-sandbox (pid ${holder.pid}, lock ${lock})`);
+    }
+    if (holder.pid !== 0 && holder.hostname !== host) {
+      process.stderr.write(
+        `parcel-sandbox: taking over the lock of ${file} left by pid ${holder.pid} on ${holder.hostname}, whose process this host cannot see\n`,
+      );
     }
     if (holder.pid !== 0) rmSync(lock, { force: true });
   }
