@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -204,6 +204,48 @@ describe.concurrent('a data path that cannot be used: exit 2 with one line on st
       expect(stderr.startsWith(`parcel-sandbox: cannot use the data file ${file}: `)).toBe(true);
     } finally {
       if (root) spawnSync('umount', [dir]);
+    }
+  });
+
+  it('an existing data file that cannot be written: a read-only file, or one in a read-only directory', async (context) => {
+    const dir = await tempDir();
+    const text = JSON.stringify(generateState(1, 0));
+    const inFile = join(dir, 'read-only-file.json');
+    const sub = join(dir, 'read-only-dir');
+    const inDir = join(sub, 'data.json');
+    await mkdir(sub);
+    await writeFile(inFile, text);
+    await writeFile(inDir, text);
+    // Root writes through any mode, so as root the file and the directory are bind-mounted read-only instead.
+    const root = process.getuid?.() === 0;
+    const readOnly = (path: string) =>
+      spawnSync('mount', ['--bind', path, path]).status === 0 && spawnSync('mount', ['-o', 'remount,bind,ro', path]).status === 0;
+    if (root && !(readOnly(inFile) && readOnly(sub))) {
+      spawnSync('umount', [inFile]);
+      spawnSync('umount', [sub]);
+      console.warn(
+        'test/cli.e2e.test.ts: "an existing data file that cannot be written" is SKIPPED: running as root, and a read-only bind mount cannot be made here.',
+      );
+      return context.skip();
+    }
+    if (!root) {
+      await chmod(inFile, 0o444);
+      await chmod(sub, 0o555);
+    }
+    try {
+      for (const file of [inFile, inDir]) {
+        const { code, stdout, stderr } = await runToExit(['--data', file]);
+        expect(code, stderr).toBe(2);
+        expect(stdout).toBe('');
+        expect(stderr).toMatch(/^parcel-sandbox: [^\n]+: (EROFS|EACCES): [^\n]+\n$/);
+        expect(stderr.startsWith(`parcel-sandbox: cannot use the data file ${file}: `)).toBe(true);
+        expect(await readFile(file, 'utf8')).toBe(text);
+      }
+    } finally {
+      if (root) {
+        spawnSync('umount', [inFile]);
+        spawnSync('umount', [sub]);
+      } else await chmod(sub, 0o755);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
@@ -227,5 +227,72 @@ describe.skipIf(process.platform === 'win32')('a store process killed with SIGKI
       expect((JSON.parse(await readFile(file, 'utf8')) as { format: string }).format).toBe('parcel-sandbox');
     }
     console.log(`${points.length} kills of a compacting store, ${midCompaction} of them mid-compaction; ${acknowledged.length} acknowledged writes all kept`);
+  });
+});
+
+describe('one process per data file', () => {
+  it('refuses a second start on a data file another sandbox serves (exit 1, one line naming the file and its pid), and frees it on exit', async () => {
+    const file = join(await tempDir(), 'sandbox.json');
+    const first = await startServer({ DATA_FILE: file });
+    try {
+      const lock = JSON.parse(await readFile(`${file}.lock`, 'utf8')) as { pid: number; hostname: string };
+      expect(lock).toEqual({ pid: first.process.pid, hostname: hostname() });
+      const { code, output } = await runToExit({ DATA_FILE: file });
+      expect(code).toBe(1);
+      expect(output).toBe(
+        `parcel-sandbox: cannot use data file ${file}: it is in use by another parcel-sandbox (pid ${first.process.pid}, lock ${file}.lock)\n`,
+      );
+      // The first one still serves, and still holds the file.
+      expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toEqual(lock);
+      expect(await (await client(first.url)).create()).toBeDefined();
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+    await expect(readFile(`${file}.lock`)).rejects.toThrow(/ENOENT/);
+    const again = await startServer({ DATA_FILE: file });
+    expect(await again.stop()).toBe(0);
+  });
+
+  it('takes over the lock of a sandbox killed with SIGKILL, keeping its acknowledged writes', async () => {
+    const file = join(await tempDir(), 'sandbox.json');
+    const killed = await startServer({ DATA_FILE: file });
+    const id = (await (await client(killed.url)).create())!;
+    killed.process.kill('SIGKILL');
+    await killed.stop();
+    expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toMatchObject({ pid: killed.process.pid });
+    const next = await startServer({ DATA_FILE: file });
+    try {
+      expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toMatchObject({ pid: next.process.pid });
+      expect(await missing(next.url, [id])).toEqual([]);
+    } finally {
+      expect(await next.stop()).toBe(0);
+    }
+  });
+
+  it('takes over a lock another host left (a container started anew on the same volume), saying so', async () => {
+    const file = join(await tempDir(), 'sandbox.json');
+    await writeFile(`${file}.lock`, JSON.stringify({ pid: 4242, hostname: 'elsewhere.example' }));
+    const next = await startServer({ DATA_FILE: file });
+    try {
+      expect(next.output()).toContain(`parcel-sandbox: taking over the lock of ${file} left by pid 4242 on elsewhere.example`);
+      expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toEqual({ pid: next.process.pid, hostname: hostname() });
+    } finally {
+      expect(await next.stop()).toBe(0);
+    }
+  });
+});
+
+describe('a data file from a newer sandbox', () => {
+  it('is refused with its version and the newest this sandbox reads (exit 1), and left as it is', async () => {
+    const file = join(await tempDir(), 'sandbox.json');
+    const text = JSON.stringify({ format: 'parcel-sandbox', version: 2, seed: 1, tables: {} });
+    await writeFile(file, text);
+    const { code, output } = await runToExit({ DATA_FILE: file });
+    expect(code).toBe(1);
+    expect(output).toBe(
+      `parcel-sandbox: cannot use data file ${file}: it is data file version 2, written by a newer parcel-sandbox; this one reads up to version 1\n`,
+    );
+    expect(await readFile(file, 'utf8')).toBe(text);
+    expect(await readdir(dirname(file))).toEqual(['sandbox.json']);
   });
 });

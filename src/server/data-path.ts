@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConfigError } from '../config.js';
 import { DataWriteError } from '../store/persistence.js';
@@ -50,6 +50,12 @@ export async function prepareDataPath(file: string): Promise<void> {
 async function prepare(file: string): Promise<void> {
   const kind = await kindOf(file);
   if (kind === 'directory' || kind === 'other') throw unusableDataFile(file, 'it is not a regular file');
+  if (kind === 'file') {
+    // An existing file is written in place (the journal) and replaced by a rename in its
+    // directory: both must take writes, or the first write would fail long after the start.
+    await access(file, constants.W_OK);
+    await access(dirname(file), constants.W_OK);
+  }
   const missing: string[] = [];
   let dir = dirname(file);
   for (let found = await kindOf(dir); found !== 'directory'; found = await kindOf(dir)) {

@@ -13,6 +13,7 @@ import type { Config } from '../config.js';
 import { keyFileFor, loadOrCreateKeys } from '../keys-file.js';
 import { createLogger, logFormatOf } from '../logger.js';
 import { DataFileError, DataWriteError, filePersistence, memoryPersistence } from '../store/persistence.js';
+import { lockDataFile } from './data-lock.js';
 import { prepareDataPath, systemReason, unusableDataFile } from './data-path.js';
 import { openStore } from '../store/store.js';
 import type { StartPack } from '../fixtures/world.js';
@@ -43,6 +44,12 @@ async function openData(config: Config, fixtures: StartPack | undefined) {
   }
   const file = resolve(config.dataFile);
   await prepareDataPath(file);
+  try {
+    lockDataFile(file);
+  } catch (error) {
+    if (error instanceof DataFileError) throw error;
+    throw unusableDataFile(file, systemReason(error));
+  }
   try {
     const store = await openStore({ persistence: filePersistence(file), seed: config.seed, initial });
     if (config.reset) await store.replace(await initial());

@@ -2,7 +2,7 @@ import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { TextFile } from 'lowdb/node';
 import { DataFileError } from './persistence-api.js';
-import type { StateData } from './tables.js';
+import { DATA_VERSION, type StateData } from './tables.js';
 
 /**
  * Roughly how much text is serialised before it goes to the file and the event loop gets a turn:
@@ -26,6 +26,11 @@ export async function readSnapshot(file: string): Promise<StateData | null> {
     throw new DataFileError(file, reason);
   }
   if (!isStateData(data)) throw new DataFileError(file, 'it is not a parcel-sandbox data file');
+  // A newer sandbox's file may hold what this one would misread and then overwrite.
+  const version = (data as { version?: unknown }).version;
+  if (typeof version === 'number' && version > DATA_VERSION) {
+    throw new DataFileError(file, `it is data file version ${version}, written by a newer parcel-sandbox; this one reads up to version ${DATA_VERSION}`);
+  }
   return data;
 }
 

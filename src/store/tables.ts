@@ -217,6 +217,9 @@ export const brokerTables: readonly { table: TableName; key: string }[] = tableN
   return 'broker' in tenant && tenant.broker ? [{ table, key: tenant.broker }] : [];
 });
 
+/** The newest data file version this sandbox reads, and the one it writes. */
+export const DATA_VERSION = 1;
+
 /** The persisted form of the whole sandbox: what the data file holds. */
 export interface StateData {
   format: 'parcel-sandbox';
