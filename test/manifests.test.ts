@@ -103,6 +103,25 @@ describe('POST /manifests', () => {
     expect(firstError(wrongFile)).toMatchObject({ status: '404', code: '10002' });
   });
 
+  it('keeps the deprecated shop relationship sent beside an organization owner', async () => {
+    const { sandbox, w, nl, parcel, body, post } = await setup();
+    const a = await parcel();
+    await sandbox.advance(5);
+    const organizationId = (await sandbox.get('/organizations', w.token)).body.data[0].id;
+    const answer = await post(
+      body([a.id], {
+        relationships: {
+          owner: { data: { type: 'organizations', id: organizationId } },
+          shop: { data: { type: 'shops', id: nl.shop.id } },
+        },
+      }),
+    );
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body.data.relationships.owner.data).toEqual({ type: 'organizations', id: organizationId });
+    expect(answer.body.data.relationships.shop.data).toEqual({ type: 'shops', id: nl.shop.id });
+    expect((await sandbox.get(`/manifests/${answer.body.data.id}`, w.token)).body.data.relationships.shop.data.id).toBe(nl.shop.id);
+  });
+
   it('meta.update_shipment_statuses hands the shipments over at once', async () => {
     const { sandbox, parcel, body, post, status } = await setup();
     const a = await parcel();

@@ -115,6 +115,7 @@ export function createManifest(tx: Tx, rules: Rules, principal: Principal, reque
     name: request.name,
     address: request.address,
     owner,
+    ...(request.shopId !== undefined ? { shopId: request.shopId } : {}),
     contractId,
     shipments,
     organizationId: principal.organizationId,
@@ -178,6 +179,8 @@ interface NewManifest {
   name: string;
   address: Address;
   owner: ManifestOwner;
+  /** The deprecated `shop` relationship as sent, kept beside an organization owner. */
+  shopId?: string;
   contractId?: string;
   shipments: ShipmentRecord[];
   organizationId: string;
@@ -195,7 +198,7 @@ function insertManifest(tx: Tx, rules: Rules, m: NewManifest): ManifestRecord {
     created_at: m.now,
     organization_id: m.organizationId,
     owner: m.owner,
-    ...(m.owner.type === 'shops' ? { shop_id: m.owner.id } : {}),
+    ...(m.owner.type === 'shops' ? { shop_id: m.owner.id } : m.shopId !== undefined ? { shop_id: m.shopId } : {}),
     ...(m.contractId ? { contract_id: m.contractId } : {}),
     shipment_ids: m.shipments.map((shipment) => shipment.id),
     ...(m.collectionId ? { collection_id: m.collectionId } : {}),

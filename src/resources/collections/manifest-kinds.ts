@@ -19,7 +19,7 @@ export const manifestKind: Kind<ManifestRecord> = {
     },
     owner: { targets: ['shops', 'organizations', 'brokers'], data: (row) => ({ type: row.owner.type, id: row.owner.id }) },
     shipments: { targets: ['shipments'], many: true, data: (row) => row.shipment_ids.map((id) => ({ type: 'shipments', id })) },
-    // Deprecated in production in favour of `owner`; given when the owner is a shop.
+    // Deprecated in production in favour of `owner`: the owner shop, or the shop sent beside an organization owner.
     shop: { targets: ['shops'], optional: true, data: (row) => linkTo('shops', row.shop_id) },
     contract: { targets: ['contracts'], optional: true, data: (row) => linkTo('contracts', row.contract_id) },
   },
