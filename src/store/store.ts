@@ -2,7 +2,7 @@ import { IdSource } from '../ids.js';
 import type { Persistence, WriteOp } from './persistence.js';
 import { ID_COUNTER } from './tables.js';
 import { Table } from './table.js';
-import { tableDeclarations, tableNames, type Row, type StateData, type TableName } from './tables.js';
+import { DATA_VERSION, tableDeclarations, tableNames, type Row, type StateData, type TableName } from './tables.js';
 import { deepFreeze, freezeRow, storable } from './rows.js';
 import { upgradeRows } from './upgrade.js';
 
@@ -146,7 +146,7 @@ class MemoryStore implements Store {
     const upgraded = upgradeRows(data);
     const tables: StateData['tables'] = {};
     for (const name of tableNames) (tables as Record<string, unknown>)[name] = upgraded.tables[name] ?? [];
-    const stored: StateData = { format: 'parcel-sandbox', version: 1, seed: this.seed, tables };
+    const stored: StateData = { format: 'parcel-sandbox', version: DATA_VERSION, seed: this.seed, tables };
     await this.persistence.replace(stored);
     this.load(stored);
   }
@@ -154,7 +154,7 @@ class MemoryStore implements Store {
   snapshot(): StateData {
     const tables: StateData['tables'] = {};
     for (const name of tableNames) (tables as Record<string, unknown>)[name] = [...this.all(name)];
-    return { format: 'parcel-sandbox', version: 1, seed: this.seed, tables };
+    return { format: 'parcel-sandbox', version: DATA_VERSION, seed: this.seed, tables };
   }
 
   async close(): Promise<void> {

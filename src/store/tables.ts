@@ -223,7 +223,7 @@ export const DATA_VERSION = 1;
 /** The persisted form of the whole sandbox: what the data file holds. */
 export interface StateData {
   format: 'parcel-sandbox';
-  version: 1;
+  version: typeof DATA_VERSION;
   seed: number;
   tables: { [T in TableName]?: Row<T>[] };
 }
