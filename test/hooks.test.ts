@@ -13,6 +13,7 @@ function hookBody(options: {
   values?: Json[];
   action?: Json;
   resourceType?: string;
+  resourceAction?: string;
 }) {
   return {
     data: {
@@ -21,7 +22,11 @@ function hookBody(options: {
         name: options.name ?? 'hook',
         order: options.order ?? 100,
         active: options.active ?? true,
-        trigger: { resource_type: options.resourceType ?? 'shipments', resource_action: 'create', predicates: options.predicates ?? [] },
+        trigger: {
+          resource_type: options.resourceType ?? 'shipments',
+          resource_action: options.resourceAction ?? 'create',
+          predicates: options.predicates ?? [],
+        },
         action: options.action ?? { action_type: 'update-resource', values: options.values ?? [{ pointer: '/attributes/channel', value: 'hooked' }] },
       },
       relationships: {
@@ -226,6 +231,27 @@ describe('hooks: the ordering rules of the API', () => {
 });
 
 describe('hooks: predicates, converters and consistency', () => {
+  it("keeps a hook on production's other trigger actions and lists it, but runs only create triggers", async () => {
+    const { sandbox, w, hook, ship } = await setup();
+    const kept = [];
+    for (const resourceAction of ['read', 'update', 'delete', 'import', 'register']) {
+      kept.push(await hook({ name: `on ${resourceAction}`, resourceAction, values: [set('/attributes/channel', resourceAction)] }));
+    }
+    expect(kept.map((made) => made.attributes.trigger.resource_action)).toEqual(['read', 'update', 'delete', 'import', 'register']);
+    const updates = await sandbox.get('/hooks?filter[trigger][resource_action]=update', w.token);
+    expect(updates.body.data.map((listed: Json) => listed.id)).toEqual([kept[1].id]);
+    const shipment = await ship();
+    expect(shipment.attributes).not.toHaveProperty('channel');
+    for (const made of kept) expect((await sandbox.get(`/hooks/${made.id}/logs`, w.token)).body.data).toEqual([]);
+    // Not one of production's actions: refused, naming the member.
+    const refused = await sandbox.request('POST', '/hooks', {
+      token: w.token,
+      body: hookBody({ owner: kept[0].relationships.owner.data, resourceAction: 'patch' }),
+    });
+    expect(refused.status).toBe(400);
+    expect(firstError(refused).source.pointer).toBe('/data/attributes/trigger/resource_action');
+  });
+
   it('skips an inactive hook', async () => {
     const { hook, ship } = await setup();
     await hook({ active: false, values: [set('/attributes/channel', 'never')] });

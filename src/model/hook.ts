@@ -6,6 +6,13 @@ const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'in', 'olde
 /** What hooks can run on. */
 export const hookResourceTypes = ['shipments', 'shipment-statuses', 'returns'] as const;
 
+/**
+ * The resource actions production's triggers name. The sandbox runs `create` triggers only (the
+ * spec shows no other); a hook with another action is kept and listed like any hook, so a client
+ * that saves one in production saves it here too, and it never runs.
+ */
+export const hookResourceActions = ['create', 'read', 'update', 'delete', 'import', 'register'] as const;
+
 /** What hooks can do; the return actions apply to `returns` triggers only. */
 export const hookActionTypes = [
   'update-resource',
@@ -48,7 +55,9 @@ export const predicate = z
 const hookTrigger = z
   .object({
     resource_type: z.enum(hookResourceTypes),
-    resource_action: z.enum(['create']),
+    resource_action: z
+      .enum(hookResourceActions)
+      .describe('The sandbox runs `create` triggers; hooks with the other actions are kept and listed, and never run.'),
     predicates: z.array(predicate).max(50).optional(),
   })
   .meta({ id: 'HookTrigger' });

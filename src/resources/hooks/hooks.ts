@@ -13,7 +13,7 @@ import { ApiError } from '../../jsonapi/errors.js';
 import { hookIncludes, webhookIncludes } from '../include-paths.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../../jsonapi/request.js';
-import { hookActionTypes, hookAttributes, hookResourceTypes, type HookRecord } from '../../model/hook.js';
+import { hookActionTypes, hookAttributes, hookResourceActions, hookResourceTypes, type HookRecord } from '../../model/hook.js';
 import { findOr404 } from '../lookup.js';
 import { readEndpoints } from '../read-endpoints.js';
 import { hookKind, hookLogKind, hookLogSchemas, hookSchemas, hookVisible } from './hook-kinds.js';
@@ -82,8 +82,7 @@ const query = z.object({
   'filter[owner]': csvIds.optional().describe('Comma separated owner ids (organization or shop).'),
   'filter[action][action_type]': z.enum(hookActionTypes).optional(),
   'filter[trigger][resource_type]': z.enum(hookResourceTypes).optional(),
-  // Production's values; the sandbox's hooks run on create only, so the others find none.
-  'filter[trigger][resource_action]': z.enum(['create', 'read', 'update', 'delete', 'import', 'register']).optional(),
+  'filter[trigger][resource_action]': z.enum(hookResourceActions).optional(),
 });
 
 const logQuery = z.object({
