@@ -193,9 +193,13 @@ describe('bad contract input', () => {
     expect(firstError(answer)).toMatchObject({ code: '10008', source: { pointer: '/data/relationships/carrier/data/id' } });
   });
 
-  it('refuses a currency other than EUR or GBP', async () => {
+  it("takes any of production's ISO 4217 currencies, and refuses a code that is none", async () => {
     const body = contractBody(postnl.id, organizationId, {});
     body.data.attributes.currency = 'USD';
+    const made = await post(body);
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.data.attributes.currency).toBe('USD');
+    body.data.attributes.currency = 'XYZ';
     const answer = await post(body);
     expect(answer.status).toBe(400);
     expect(firstError(answer)).toMatchObject({ code: '10003', source: { pointer: '/data/attributes/currency' } });

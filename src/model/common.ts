@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { z } from 'zod';
+import { CURRENCIES } from './currencies.js';
 
 /** Lower-case UUID, the id format of every resource except pickup-dropoff locations. */
 export const uuid = z.string().regex(/^[a-f\d]{8}(-[a-f\d]{4}){3}-[a-f\d]{12}$/, 'must be a lower-case UUID');
@@ -48,7 +49,8 @@ const GRAMS_PER: Record<WeightUnit, number> = { mg: 0.001, g: 1, kg: 1000, oz: 2
 /** An amount of `unit` in grams, unrounded. */
 export const inGrams = (amount: number, unit: WeightUnit): number => amount * GRAMS_PER[unit];
 
-export const currency = z.enum(['EUR', 'GBP']);
+/** Production's currencies (ISO 4217); the spec names EUR and GBP, production's contract all of these. */
+export const currency = z.enum(CURRENCIES);
 
 /** Money in integer cents with an ISO 4217 currency. */
 export const price = z

@@ -1,0 +1,18 @@
+/**
+ * ISO 4217 currency codes, as production's contract lists them (its `Currency`): what a contract or a
+ * contract template may be priced in. The seeded catalogue prices in EUR and GBP; a contract in
+ * another currency gets no seeded carrier surcharge (those are in EUR or GBP), and its own rates
+ * must be in its currency.
+ */
+export const CURRENCIES = `
+AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BOV BRL BSD BTN BWP
+BYN BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB
+EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY
+KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR
+MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB
+RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD
+TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND VUV WST XAF XAG XAU XBA XBB XBC XBD XCD XDR XOF
+XPD XPF XPT XSU XTS XUA XXX YER ZAR ZMW ZWL
+`
+  .trim()
+  .split(/\s+/) as [string, ...string[]];
