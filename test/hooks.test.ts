@@ -252,6 +252,23 @@ describe('hooks: predicates, converters and consistency', () => {
     expect(firstError(refused).source.pointer).toBe('/data/attributes/trigger/resource_action');
   });
 
+  it('keeps a calculate-landed-cost hook (production names it, not what it changes): it runs on new shipments, changes nothing, and logs so', async () => {
+    const { sandbox, w, hook, ship, organization } = await setup();
+    const action = { action_type: 'calculate-landed-cost', values: [{ surcharge: { amount: 250, currency: 'EUR' } }] };
+    const made = await hook({ name: 'Landed cost', action });
+    expect(made.attributes.action).toEqual(action);
+    const shipment = await ship();
+    const logs = (await sandbox.get(`/hooks/${made.id}/logs`, w.token)).body.data;
+    expect(logs).toHaveLength(1);
+    expect(logs[0].attributes.resource_diff).toEqual({});
+    expect(logs[0].attributes.errors).toEqual([expect.stringContaining('calculate-landed-cost is not emulated')]);
+    expect(logs[0].relationships.resource.data).toEqual({ type: 'shipments', id: shipment.id });
+    // It acts on shipments: on a returns trigger it is refused, naming the action.
+    const onReturns = await sandbox.request('POST', '/hooks', { token: w.token, body: hookBody({ owner: organization, resourceType: 'returns', action }) });
+    expect(onReturns.status).toBe(422);
+    expect(firstError(onReturns).source.pointer).toBe('/data/attributes/action/action_type');
+  });
+
   it('skips an inactive hook', async () => {
     const { hook, ship } = await setup();
     await hook({ active: false, values: [set('/attributes/channel', 'never')] });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp } from './common.js';
+import { price, timestamp } from './common.js';
 
 const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'in', 'older_than', 'newer_than'] as const;
 
@@ -21,6 +21,7 @@ export const hookActionTypes = [
   'reject-return',
   'request-payment',
   'set-return-deadline-passed',
+  'calculate-landed-cost',
 ] as const;
 
 /** A JSON Pointer into a resource's attributes or relationships, with or without the leading `/`. */
@@ -104,6 +105,14 @@ const hookAction = z
         .max(1),
     }),
     z.object({ action_type: z.literal('set-return-deadline-passed') }),
+    // Production's action on shipments; kept and listed, but not run (see domain/hooks/engine.ts).
+    z.object({
+      action_type: z.literal('calculate-landed-cost'),
+      values: z
+        .array(z.strictObject({ surcharge: price.optional() }))
+        .max(1)
+        .optional(),
+    }),
   ])
   .meta({ id: 'HookAction' });
 

@@ -15,6 +15,9 @@ import { applyUpdate } from './update-resource.js';
 import { scheduleDeliveries } from './webhooks.js';
 import { onReturnCreated } from './return-hooks.js';
 
+const LANDED_COST_NOT_RUN =
+  'calculate-landed-cost is not emulated: the sandbox changed nothing on the shipment (POST /calculate-landed-costs computes landed costs).';
+
 /** Hooks act for the shipment's organization, seeing what its clients see. */
 function actingFor(rules: Rules, shipment: ShipmentRecord): Acting {
   const organization = rules.store.get('organizations', shipment.organization_id);
@@ -59,6 +62,13 @@ function onShipmentCreated(rules: Rules, tx: Tx, created: ShipmentRecord): Shipm
     if (!allHold(shipmentDocument(shipment), hook.trigger.predicates, rules.clock.now())) continue;
     if (hook.action.action_type === 'send-resource') {
       scheduleDeliveries(tx, acting, hook, { type: 'shipments', id: shipment.id, shipmentId: shipment.id });
+      continue;
+    }
+    if (hook.action.action_type === 'calculate-landed-cost') {
+      // Production's contract names the action but not what it changes on a shipment: the sandbox
+      // keeps such a hook (a client that saves one gets it back) and logs, when it is triggered,
+      // that it changed nothing, rather than guessing at a change production may not make.
+      writeLog(tx, hook, { type: 'shipments', id: shipment.id, shipmentId: shipment.id }, { diff: {}, errors: [LANDED_COST_NOT_RUN], at });
       continue;
     }
     const result = updateShipment(tx, acting, hook, shipment);

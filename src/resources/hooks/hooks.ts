@@ -58,6 +58,9 @@ function checkAction(ctx: Ctx, attributes: HookAttributes): void {
     if (trigger.resource_type !== 'shipments')
       problems.add('update-resource can only change shipments; use a shipments trigger.', { attribute: 'action.action_type' });
     for (const problem of updateProblems(action.values)) problems.add(problem.message, { attribute: `action.values[${problem.index}].${problem.field}` });
+  } else if (action.action_type === 'calculate-landed-cost') {
+    if (trigger.resource_type !== 'shipments')
+      problems.add('calculate-landed-cost acts on shipments; use a shipments trigger.', { attribute: 'action.action_type' });
   } else if (action.action_type !== 'send-resource') {
     // approve-return, reject-return, request-payment, set-return-deadline-passed
     if (trigger.resource_type !== 'returns') problems.add(`${action.action_type} acts on returns; use a returns trigger.`, { attribute: 'action.action_type' });
