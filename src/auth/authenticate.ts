@@ -74,15 +74,18 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 let lastBearer: { header: string; token: string | undefined } = { header: '', token: undefined };
 
-/** Throws 14004 unless the principal meets one of `accepted`: a scope, or scopes that must all be held. */
-export function requireScope(principal: Principal, accepted: readonly (Scope | readonly Scope[])[]): void {
+/**
+ * Throws 14004 unless the principal meets one of `accepted`: a scope, or scopes that must all be
+ * held. `needing` names what asks for them in the message (an endpoint, or a file of a manifest).
+ */
+export function requireScope(principal: Principal, accepted: readonly (Scope | readonly Scope[])[], needing = 'This endpoint'): void {
   const held = (requirement: Scope | readonly Scope[]) =>
     typeof requirement === 'string' ? principal.scopes.includes(requirement) : requirement.every((scope) => principal.scopes.includes(scope));
   if (accepted.some(held)) return;
   const named = accepted.map((requirement) => (typeof requirement === 'string' ? requirement : requirement.join(' and ')));
   throw ApiError.of(
     'missingScope',
-    `This endpoint needs ${named.length === 1 ? 'the scope' : 'one of these scopes'}: ${named.join(', ')}. The access token has: ${principal.scopes.join(', ') || 'none'}.`,
+    `${needing} needs ${named.length === 1 ? 'the scope' : 'one of these scopes'}: ${named.join(', ')}. The access token has: ${principal.scopes.join(', ') || 'none'}.`,
     // The token that lacks them came in this header.
     { source: { header: 'Authorization' } },
   );

@@ -1,8 +1,6 @@
 import type { Ctx, Kind } from '../../http/context.js';
 import { linkTo } from '../../jsonapi/resource.js';
-import { manifestAttributes, type ManifestFileRecord, type ManifestRecord } from '../../model/manifest.js';
-import type { FileRecord } from '../../model/shipment.js';
-import { fileKind } from '../shipments/shipment-kinds.js';
+import { manifestAttributes, type ManifestRecord } from '../../model/manifest.js';
 
 /** A client sees the manifests of its own organization only; others answer 404 like missing ones. */
 export const manifestVisible = (ctx: Ctx, row: { organization_id: string }): boolean => row.organization_id === ctx.principal?.organizationId;
@@ -27,25 +25,6 @@ export const manifestKind: Kind<ManifestRecord> = {
   meta: (row) => (row.errors ? { errors: row.errors } : undefined),
   load: (ctx, id) => {
     const row = ctx.store.get('manifests', id);
-    return row && manifestVisible(ctx, row) ? row : undefined;
-  },
-};
-
-/**
- * The `files` resources of the API: a shipment's documents (labels, customs forms) and a
- * manifest's. Shipment files are `fileKind`'s; a manifest's document is downloaded under its
- * manifest, so that is its link.
- */
-export const documentFileKind: Kind<FileRecord | ManifestFileRecord> = {
-  type: 'files',
-  attributesSchema: fileKind.attributesSchema,
-  attributes: ({ document_type, formats, created_at }) => ({ document_type, formats, created_at }),
-  relationships: {},
-  self: (row) => ('manifest_id' in row ? `/manifests/${row.manifest_id}/files/${row.id}` : fileKind.self(row)),
-  load: (ctx, id) => {
-    const shipmentFile = fileKind.load(ctx, id);
-    if (shipmentFile) return shipmentFile;
-    const row = ctx.store.get('manifestFiles', id);
     return row && manifestVisible(ctx, row) ? row : undefined;
   },
 };

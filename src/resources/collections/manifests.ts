@@ -22,7 +22,8 @@ import { readEndpoints } from '../read-endpoints.js';
  */
 
 const manage = { anyOf: ['shipments.manage'] } as const;
-const read = { anyOf: ['shipments.manage', 'shipments.view'] } as const;
+/** Reading manifests and their documents, also through GET /files/{file_id}. */
+export const manifestRead = { anyOf: ['shipments.manage', 'shipments.view'] } as const;
 
 export const manifestSchemas = resourceSchemas(manifestKind, {
   meta: z
@@ -77,7 +78,7 @@ export const manifestEndpoints = [
     tag: 'Manifests',
     noun: 'manifest',
     plural: 'manifests',
-    auth: read,
+    auth: manifestRead,
     schemas: manifestSchemas,
     include: manifestIncludes,
     visible: manifestVisible,
@@ -135,9 +136,9 @@ export const manifestEndpoints = [
     operationId: 'getManifestFile',
     summary: "Download a manifest's document",
     description:
-      'The manifest as a PDF (`Accept: application/pdf`, the default): one row per shipment with its tracking code and Code 128 barcode, recipient, destination, service and weight, and the total; or as CSV (`Accept: text/csv`), where a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is quoted after an apostrophe, so a spreadsheet opens it as text.',
+      'The manifest as a PDF (`Accept: application/pdf`, the default): one row per shipment with its tracking code and Code 128 barcode, recipient, destination, service and weight, and the total; or as CSV (`Accept: text/csv`), where a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is quoted after an apostrophe, so a spreadsheet opens it as text. `GET /files/{file_id}` answers the same documents, and the file resource.',
     tag: 'Manifests',
-    auth: read,
+    auth: manifestRead,
     params: z.object({ manifest_id: z.string(), file_id: z.string() }),
     produces: downloads,
     headers: z.object({ Accept: z.string().optional().describe('application/pdf (the default) or text/csv.') }),

@@ -1,13 +1,10 @@
 import type { Ctx, Kind } from '../../http/context.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
-import { returnReportAttributes, type ReturnReportFileRecord, type ReturnReportRecord } from '../../model/returns/report.js';
-import { fileKind } from '../shipments/shipment-kinds.js';
+import { returnReportAttributes, type ReturnReportRecord } from '../../model/returns/report.js';
 
 const mine = <R extends { organization_id: string }>(ctx: Ctx, row: R | undefined): R | undefined =>
   row && row.organization_id === ctx.principal?.organizationId ? row : undefined;
-
-const reportFilePath = (file: ReturnReportFileRecord) => `/returns/v1/reports/${file.report_id}/files/${file.id}`;
 
 export const returnReportKind: Kind<ReturnReportRecord> = {
   type: 'return-reports',
@@ -24,16 +21,6 @@ export const returnReportKind: Kind<ReturnReportRecord> = {
   },
   self: (row) => `/returns/v1/reports/${row.id}`,
   load: (ctx, id) => mine(ctx, ctx.store.get('returnReports', id)),
-};
-
-/** The CSV of a report as a `files` resource (document type `report`). */
-export const reportFileKind: Kind<ReturnReportFileRecord> = {
-  type: 'files',
-  attributesSchema: fileKind.attributesSchema,
-  attributes: (row) => ({ document_type: 'report', formats: [{ extension: 'csv', mime_type: 'text/csv' }], created_at: row.created_at }),
-  relationships: {},
-  self: reportFilePath,
-  load: (ctx, id) => mine(ctx, ctx.store.get('returnReportFiles', id)),
 };
 
 export const reportSchemas = resourceSchemas(returnReportKind);

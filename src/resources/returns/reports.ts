@@ -7,7 +7,7 @@ import { jsonApi } from '../../http/respond.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
-import { returnReportFilters } from '../../model/returns/report.js';
+import { returnReportFilters, type ReturnReportFileRecord } from '../../model/returns/report.js';
 import { returnReportIncludes } from '../include-paths.js';
 import { readOnly, returnsScope } from './common.js';
 import { reportSchemas, returnReportKind } from './report-kinds.js';
@@ -37,6 +37,15 @@ const countRequest = resourceRequest({
   }),
   relationships: z.record(z.string(), z.unknown()).optional(),
 });
+const downloads = ['text/csv'] as const;
+
+/** The CSV of a finished report, as its download and GET /files/{file_id} answer it. */
+export function reportDocument(file: ReturnReportFileRecord): Response {
+  return new Response(file.content, {
+    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="return-report-${file.report_id}.csv"` },
+  });
+}
+
 const countDocument = z.strictObject({ data: z.object({ total_entries: z.number().int() }) }).meta({ id: 'ReturnReportCount' });
 
 export const reportEndpoints = [
@@ -128,19 +137,18 @@ export const reportEndpoints = [
     path: '/returns/v1/reports/{report_id}/files/{file_id}',
     operationId: 'downloadReturnReport',
     summary: 'Download a return report',
-    description: `The CSV (\`Accept: text/csv\`): a header line, then a line per returned item, RFC 4180 quoting, CRLF line ends; a cell starting with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return (a formula to a spreadsheet) is quoted after an apostrophe, so it opens as text.`,
+    description: `The CSV (\`Accept: text/csv\`): a header line, then a line per returned item, RFC 4180 quoting, CRLF line ends; a cell starting with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return (a formula to a spreadsheet) is quoted after an apostrophe, so it opens as text. \`GET /files/{file_id}\` answers the same CSV, and the file resource.`,
     tag: TAG,
     auth: returnsScope,
     params: z.object({ report_id: z.string(), file_id: z.string() }),
-    produces: ['text/csv'],
-    responses: { 200: { description: 'The CSV.', contentTypes: ['text/csv'] } },
+    // One format, so the negotiation of `produces` every request gets (http/mount.ts) is all there is to choose: 406 for an Accept without text/csv.
+    produces: downloads,
+    responses: { 200: { description: 'The CSV.', contentTypes: downloads } },
     handler: (ctx, { params: path }) => {
       const report = ownOr404(ctx, 'returnReports', 'return-reports', path.report_id);
       const file = report.file_id === path.file_id ? ctx.store.get('returnReportFiles', path.file_id) : undefined;
       if (!file) throw DomainError.notFound(`No files resource with id '${path.file_id}' exists for this report.`);
-      return new Response(file.content, {
-        headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="return-report-${report.id}.csv"` },
-      });
+      return reportDocument(file);
     },
   }),
 ];

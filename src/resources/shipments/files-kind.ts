@@ -1,22 +1,17 @@
 import type { Kind } from '../../http/context.js';
-import type { ManifestFileRecord } from '../../model/manifest.js';
-import type { ReturnReportFileRecord } from '../../model/returns/report.js';
-import type { FileRecord } from '../../model/shipment.js';
-import { documentFileKind } from '../collections/manifest-kinds.js';
-import { reportFileKind } from '../returns/report-kinds.js';
-
-type AnyFile = FileRecord | ManifestFileRecord | ReturnReportFileRecord;
-const isReportFile = (row: AnyFile): row is ReturnReportFileRecord => 'report_id' in row;
+import { fileType, ownedFile, type AnyFile } from './file-owners.js';
+import { fileKind } from './shipment-kinds.js';
 
 /**
  * Every `files` resource the API answers: a shipment's documents, a manifest's and a return
- * report's CSV. `include` reaches all of them through this one kind of the type `files`.
+ * report's CSV. `include` reaches all of them through this one kind of the type `files`, and each
+ * answers at GET /files/{file_id}, its `self`, whoever owns it.
  */
 export const filesKind: Kind<AnyFile> = {
   type: 'files',
-  attributesSchema: documentFileKind.attributesSchema,
-  attributes: (row, ctx) => (isReportFile(row) ? reportFileKind.attributes(row, ctx) : documentFileKind.attributes(row, ctx)),
+  attributesSchema: fileKind.attributesSchema,
+  attributes: (row) => ({ ...fileType(row), created_at: row.created_at }),
   relationships: {},
-  self: (row) => (isReportFile(row) ? reportFileKind.self(row) : documentFileKind.self(row)),
-  load: (ctx, id) => documentFileKind.load(ctx, id) ?? reportFileKind.load(ctx, id),
+  self: (row) => `/files/${row.id}`,
+  load: (ctx, id) => ownedFile(ctx, id)?.row,
 };
