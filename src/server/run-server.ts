@@ -51,8 +51,7 @@ async function openData(config: Config, fixtures: StartPack | undefined) {
     throw unusableDataFile(file, systemReason(error));
   }
   try {
-    const store = await openStore({ persistence: filePersistence(file), seed: config.seed, initial });
-    if (config.reset) await store.replace(await initial());
+    const store = await openStore({ persistence: filePersistence(file), seed: config.seed, initial, fresh: config.reset });
     return { store, keys: await loadOrCreateKeys(keyFileFor(file)) };
   } catch (error) {
     // A file that exists but is damaged is refused as such (exit 1); a place where no data file
