@@ -437,6 +437,11 @@ function fromEnv(env: Record<string, string | undefined>, setting: Setting): str
   return value === '' ? undefined : value;
 }
 
+/** The settings the command line (`overrides`) or the environment gave a value, rather than left to their default. */
+export function givenSettings(env: Record<string, string | undefined>, overrides: Partial<Record<keyof Config, string>>): ReadonlySet<keyof Config> {
+  return new Set(settings.filter((setting) => overrides[setting.key] !== undefined || fromEnv(env, setting) !== undefined).map((setting) => setting.key));
+}
+
 /** Rules between settings, checked once every value passed its own; freezes the config. */
 function finish(config: Record<string, unknown>, name: Naming): Config {
   const needsAdminToken = (key: 'shared' | 'tenantPerVisitor', who: string) => {
