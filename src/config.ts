@@ -464,7 +464,9 @@ function finish(config: Record<string, unknown>, name: Naming): Config {
  * Builds the config from string values by setting key: `overrides` (the CLI flags) win over
  * environment variables, which win over defaults. Memory mode: `memory: true`, `--memory`,
  * `MEMORY=true` or a data file named `:memory:`; a `--data` flag beats `MEMORY` from the
- * environment, and `--data` with `--memory` is an error.
+ * environment, and `--data` with `--memory` is an error. `MEMORY=true` beats `DATA_FILE` without a
+ * word: the Docker image sets `DATA_FILE` in its environment, where it cannot be told from the
+ * user's, and `MEMORY=true` on the image (README's CI compose file) must still mean memory.
  */
 export function parseConfig(env: Record<string, string | undefined>, overrides: Partial<Record<keyof Config, string>> = {}, memory = false): Config {
   const config: Record<string, unknown> = {};
