@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, closestName, parseConfig, settings, type Config, type Setting } from './config.js';
+import { ConfigError, closestName, givenSettings, parseConfig, settings, type Config, type Setting } from './config.js';
 import { VERSION } from './version.js';
 
-/** What the command line asks for: print a text and stop, or serve with a config. */
-export type CliAction = { action: 'print'; text: string } | { action: 'serve'; config: Config };
+/**
+ * What the command line asks for: print a text and stop, or serve with a config; `given` are the
+ * settings a flag or a variable set (the start says when the data file made one of them moot).
+ */
+export type CliAction = { action: 'print'; text: string } | { action: 'serve'; config: Config; given: ReadonlySet<keyof Config> };
 
 const argNames: Record<Setting['kind'], string> = { port: 'port', int: 'n', count: 'n', string: 'value', bool: '', url: 'url', choice: 'value' };
 
@@ -86,5 +89,5 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     if (value === '') throw new ConfigError(`--${setting.flag} needs a value`);
     overrides[setting.key] = value === true ? 'true' : String(value);
   }
-  return { action: 'serve', config: parseConfig(env, overrides) };
+  return { action: 'serve', config: parseConfig(env, overrides), given: givenSettings(env, overrides) };
 }

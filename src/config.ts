@@ -437,6 +437,11 @@ function fromEnv(env: Record<string, string | undefined>, setting: Setting): str
   return value === '' ? undefined : value;
 }
 
+/** The settings the command line (`overrides`) or the environment gave a value, rather than left to their default. */
+export function givenSettings(env: Record<string, string | undefined>, overrides: Partial<Record<keyof Config, string>>): ReadonlySet<keyof Config> {
+  return new Set(settings.filter((setting) => overrides[setting.key] !== undefined || fromEnv(env, setting) !== undefined).map((setting) => setting.key));
+}
+
 /** Rules between settings, checked once every value passed its own; freezes the config. */
 function finish(config: Record<string, unknown>, name: Naming): Config {
   const needsAdminToken = (key: 'shared' | 'tenantPerVisitor', who: string) => {
@@ -459,7 +464,9 @@ function finish(config: Record<string, unknown>, name: Naming): Config {
  * Builds the config from string values by setting key: `overrides` (the CLI flags) win over
  * environment variables, which win over defaults. Memory mode: `memory: true`, `--memory`,
  * `MEMORY=true` or a data file named `:memory:`; a `--data` flag beats `MEMORY` from the
- * environment, and `--data` with `--memory` is an error.
+ * environment, and `--data` with `--memory` is an error. `MEMORY=true` beats `DATA_FILE` without a
+ * word: the Docker image sets `DATA_FILE` in its environment, where it cannot be told from the
+ * user's, and `MEMORY=true` on the image (README's CI compose file) must still mean memory.
  */
 export function parseConfig(env: Record<string, string | undefined>, overrides: Partial<Record<keyof Config, string>> = {}, memory = false): Config {
   const config: Record<string, unknown> = {};

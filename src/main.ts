@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   tuneHeap(process.execArgv);
   cacheCompiledCode();
   const { runServer } = await import('./server/run-server.js');
-  await runServer(cli.config);
+  await runServer(cli.config, cli.given);
 }
 
 main().catch((error: unknown) => {

@@ -294,6 +294,24 @@ describe('flags win over environment variables', () => {
     }
   });
 
+  it('--reset --seed 7 on a data file of seed 1 makes it seed 7 data, which a reset of the sandbox keeps', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'sandbox.json');
+    await (await start(['--data', file])).stop();
+    const server = await start(['--data', file, '--seed', '7', '--reset']);
+    try {
+      const seeded = generateState(7, 0)
+        .tables.carriers!.map((carrier) => carrier.id)
+        .sort();
+      expect([...(await carrierIds(server.url))].sort()).toEqual(seeded);
+      expect((await fetch(`${server.url}/_sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+      expect([...(await carrierIds(server.url))].sort()).toEqual(seeded);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expect((JSON.parse(await readFile(file, 'utf8')) as { seed: number }).seed).toBe(7);
+  });
+
   it('--public-url and --log-level win over PUBLIC_URL and LOG_LEVEL', async () => {
     const server = await start(['--memory', '--public-url', 'https://flag.example.com/', '--log-level', 'info'], {
       PUBLIC_URL: 'https://env.example.com',

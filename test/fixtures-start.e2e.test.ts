@@ -84,6 +84,56 @@ describe('--fixtures', () => {
   });
 });
 
+describe('--fixtures and --seed on a data file that exists', () => {
+  const tokenStatus = async (url: string, clientId: string, secret: string) =>
+    (
+      await fetch(`${url}/access-token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }),
+      })
+    ).status;
+  const warnings = (output: string) => output.split('\n').filter((line) => line.startsWith('parcel-sandbox: '));
+
+  it('says in one line that they were not applied, and the banner offers only clients the file holds; --reset applies them', async () => {
+    const file = join(work, 'kept', 'sandbox.json');
+    const first = await startServer({}, ['--data', file]);
+    await first.stop();
+    expect(warnings(first.output())).toEqual([]);
+
+    const kept = await startServer({}, ['--data', file, '--fixtures', 'fixtures/packs/returns-shop', '--seed', '7']);
+    try {
+      expect(warnings(kept.output())).toEqual([
+        `parcel-sandbox: the data file ${file} exists and is used as it is, so FIXTURES (--fixtures) fixtures/packs/returns-shop and SEED (--seed) 7 (it holds seed 1) are not applied; add --reset (RESET=true) to start from them, replacing its data`,
+      ]);
+      expect(kept.output()).toContain('fixtures:    fixtures/packs/returns-shop not seeded: the data file was there');
+      expect(kept.output()).not.toContain('returns-merchant-client');
+      expect(kept.output()).toMatch(/sandbox-client\s+sandbox-secret/);
+      expect(await tokenStatus(kept.url, 'returns-merchant-client', 'returns-merchant-secret')).not.toBe(200);
+    } finally {
+      await kept.stop();
+    }
+
+    // The file's own seed, given again, is no seed left unused.
+    const sameSeed = await startServer({ SEED: '1' }, ['--data', file]);
+    await sameSeed.stop();
+    expect(warnings(sameSeed.output())).toEqual([]);
+
+    const reset = await startServer({}, ['--data', file, '--fixtures', 'fixtures/packs/returns-shop', '--seed', '7', '--reset']);
+    try {
+      expect(warnings(reset.output())).toEqual([]);
+      expect(reset.output()).toMatch(/returns-merchant-client\s+returns-merchant-secret/);
+      expect(await tokenStatus(reset.url, 'returns-merchant-client', 'returns-merchant-secret')).toBe(200);
+    } finally {
+      await reset.stop();
+    }
+    // The reset data file is the seed's: started again with it, nothing is left unused.
+    const again = await startServer({}, ['--data', file, '--seed', '7']);
+    await again.stop();
+    expect(warnings(again.output())).toEqual([]);
+  });
+});
+
 describe('a broken pack at start: exit 2, one line per problem', () => {
   it('names the file and the JSON pointer of each problem', async () => {
     const pack = join(work, 'broken');

@@ -89,6 +89,20 @@ describe('createSandbox', () => {
     await expect(sandbox.token('limited-client', 'shops.manage')).rejects.toThrow(/refused with 400/);
   });
 
+  it('refuses an option it does not take, naming it, rather than ignoring a typo', async () => {
+    const refused = (options: unknown) => createSandbox(options as Parameters<typeof createSandbox>[0]);
+    await expect(refused({ bogus: 1 })).rejects.toThrow(new TypeError("createSandbox: 'bogus' is not an option; the options are seed, now, config, logger"));
+    await expect(refused({ sede: 7 })).rejects.toThrow("createSandbox: 'sede' is not an option; did you mean seed? the options are seed, now, config, logger");
+    await expect(refused({ registrationDelay: 0 })).rejects.toThrow(
+      "createSandbox: 'registrationDelay' is not an option; registrationDelay is a setting: pass it in config, createSandbox({ config: { registrationDelay: ... } })",
+    );
+    await expect(refused(null)).rejects.toThrow(TypeError);
+    await expect(refused([])).rejects.toThrow('createSandbox: options must be an object (seed, now, config, logger), got an array');
+    // Every option it documents is still taken, an undefined one too.
+    const sandbox = await sandboxFor({ seed: undefined, config: { registrationDelay: 0 }, logger: console });
+    expect(sandbox.seed).toBe(1);
+  });
+
   it('has a clock that stands still until advanced, and advanceClock runs due registrations', async () => {
     // The machine's clock is faked from before the sandbox exists, so that a sandbox clock that
     // followed it would be seen to move when it jumps ahead (instead of waiting for real time to pass).

@@ -152,7 +152,6 @@ export const quotaEndpoints = [
     tag: 'Sandbox',
     auth: 'control',
     query: target,
-    strictQuery: true,
     produces: json,
     responses: {
       200: { description: "The tenant's quotas and usage, or the defaults.", schema: quotasAnswer, contentTypes: json },

@@ -146,7 +146,6 @@ export const reportEndpoints = [
       organization_id: z.string().min(1).max(255).optional().describe("One tenant's report, by its organization (admin; a tenant reads its own)"),
       client_id: z.string().min(1).max(255).optional().describe("One tenant's report, by one of its clients"),
     }),
-    strictQuery: true,
     produces: json,
     responses: {
       200: { description: 'The report.', schema: reportSchema, contentTypes: json },

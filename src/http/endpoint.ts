@@ -3,6 +3,7 @@ import type { Scope } from '../model/tenancy.js';
 import type { TableName } from '../store/tables.js';
 import type { Page } from '../jsonapi/pagination.js';
 import type { Ctx } from './context.js';
+import { isControlPath } from './control-access.js';
 
 /** One way to pass a scope check: a scope, or several that must all be held (production's `a+b`). */
 export type ScopeRequirement = Scope | readonly Scope[];
@@ -76,7 +77,8 @@ export interface Endpoint<P = any, Q = any, B = any> {
   /**
    * Every query parameter must be declared (besides `include` and `page[...]` where the endpoint
    * offers them): any other is a 400 naming it, not only unknown filters. For endpoints whose
-   * plain parameters are hints that would otherwise be lost silently when misspelt.
+   * plain parameters are hints that would otherwise be lost silently when misspelt. The sandbox
+   * controls are strict without saying so (`takesOnlyDeclaredQuery`).
    */
   strictQuery?: boolean;
   /**
@@ -140,6 +142,15 @@ export function endpoint<
   HS extends z.ZodObject = z.ZodObject<{}>,
 >(def: Declaration<Ctx, PS, QS, BS, HS>): Endpoint {
   return def as Endpoint;
+}
+
+/**
+ * Whether a query parameter the endpoint does not declare is refused (400) rather than ignored:
+ * where the declaration asks for it, and on every sandbox control, whose few parameters
+ * (`limit`, `client_id`, ...) a test script would otherwise misspell without noticing.
+ */
+export function takesOnlyDeclaredQuery(endpoint: Pick<Endpoint, 'path' | 'strictQuery'>): boolean {
+  return endpoint.strictQuery === true || isControlPath(endpoint.path);
 }
 
 /** `/shops/{shop_id}` -> `/shops/:shop_id` */

@@ -11,7 +11,7 @@ import { readBody } from './body.js';
 import { bodyLimitOf } from './body-limits.js';
 import { createCtx } from './app-context.js';
 import { anonymousBroker, authorizeControl, isControlPath, presentsAdminToken, requireJsonContentType } from './control-access.js';
-import type { Endpoint } from './endpoint.js';
+import { takesOnlyDeclaredQuery, type Endpoint } from './endpoint.js';
 import { negotiate } from './media.js';
 import { callerKey, countRequest, refuseSpentAddress } from './rate-limit.js';
 import { endingWithNewline, knownResponse, withHeaders } from './response-text.js';
@@ -157,7 +157,7 @@ function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
       throw ApiError.of('invalidSchema', `Unknown page parameter '${key}'. ${takes}`, { source: { parameter: key } });
     } else if (key === 'sort') {
       throw ApiError.of('invalidSchema', 'Sorting is not supported by this API.', { source: { parameter: 'sort' } });
-    } else if (endpoint.strictQuery && !offered(endpoint, key)) {
+    } else if (takesOnlyDeclaredQuery(endpoint) && !offered(endpoint, key)) {
       const known = [...Object.keys(shape), ...(endpoint.include ? ['include'] : []), ...(endpoint.paginated ? ['page[number]', 'page[size]'] : [])];
       throw ApiError.of('invalidSchema', `Unknown query parameter '${key}'. This endpoint takes: ${known.join(', ') || 'none'}.`, {
         source: { parameter: key },

@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import { bodyLimitOf, sizeText } from '../http/body-limits.js';
 import { DEPRECATION_DATE } from '../http/deprecations.js';
-import type { Endpoint } from '../http/endpoint.js';
+import { takesOnlyDeclaredQuery, type Endpoint } from '../http/endpoint.js';
 import { servedOperation } from '../http/served-operations.js';
 import { documentedAnswers, type DocumentedAnswer } from './documented-answers.js';
 import { PRODUCTION_DEPRECATIONS } from '../fixtures/reference/production-operations.js';
@@ -197,7 +197,8 @@ function responses(endpoint: Endpoint, answer?: DocumentedAnswer): ResponsesObje
   const add = (status: string, description: string) => {
     out[status] ??= errorResponse(description);
   };
-  if (endpoint.body || endpoint.query || endpoint.include)
+  // A control without parameters still refuses any it is sent (takesOnlyDeclaredQuery).
+  if (endpoint.body || endpoint.query || endpoint.include || takesOnlyDeclaredQuery(endpoint))
     add('400', 'The request is malformed or violates the schema (10003); `source` names the field or parameter.');
   if (endpoint.auth === 'control') {
     add('401', 'With an admin token configured: no token (14003), or a bearer token that is neither the admin token nor a valid access token (14002).');

@@ -5,7 +5,7 @@ import { describeJsonSyntax } from '../controls/pack-source.js';
 import { createApp, createServices } from '../app.js';
 import { generateKeys } from '../auth/keys.js';
 import { fixedClock } from '../clock.js';
-import { ConfigError, configFromValues, type Config } from '../config.js';
+import { closestName, ConfigError, configFromValues, settings, type Config } from '../config.js';
 import type { Logger } from '../http/services.js';
 import { memoryPersistence } from '../store/persistence.js';
 import { openStore } from '../store/store.js';
@@ -13,6 +13,7 @@ import { openStore } from '../store/store.js';
 /** Where `request()` paths are resolved when no `publicUrl` is configured. */
 export const DEFAULT_SANDBOX_URL = 'http://parcel-sandbox.test';
 
+/** What `createSandbox` takes; a name that is none of these throws a TypeError naming it. */
 export interface SandboxOptions {
   /** Seed of the generated fixtures (default 1): the same seed gives the same ids and data. */
   seed?: number;
@@ -60,6 +61,25 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+/** The options `createSandbox` takes; every other name is refused, so that a misspelt one is not silently ignored. */
+const OPTION_NAMES: readonly (keyof SandboxOptions)[] = ['seed', 'now', 'config', 'logger'];
+
+/** Throws a TypeError naming an option `createSandbox` does not take (with what was likely meant). */
+function checkOptionNames(options: unknown): asserts options is SandboxOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`createSandbox: options must be an object (${OPTION_NAMES.join(', ')}), got ${Array.isArray(options) ? 'an array' : String(options)}`);
+  }
+  for (const name of Object.keys(options)) {
+    if ((OPTION_NAMES as readonly string[]).includes(name)) continue;
+    const meant = closestName(name, OPTION_NAMES);
+    // A setting given beside the options instead of in `config` is the likeliest slip.
+    const hint = settings.some((setting) => setting.key === name)
+      ? `${name} is a setting: pass it in config, createSandbox({ config: { ${name}: ... } })`
+      : `${meant ? `did you mean ${meant}? ` : ''}the options are ${OPTION_NAMES.join(', ')}`;
+    throw new TypeError(`createSandbox: '${name}' is not an option; ${hint}`);
+  }
+}
+
 function startSeconds(now: SandboxOptions['now']): number {
   if (now === undefined) return Math.floor(Date.now() / 1000);
   const seconds = now instanceof Date ? Math.floor(now.getTime() / 1000) : now;
@@ -72,12 +92,13 @@ function startSeconds(now: SandboxOptions['now']): number {
  * memory, with a clock that only moves when told to (`advanceClock`). Sandboxes share nothing.
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const settings = options.config === undefined ? {} : options.config;
-  if (typeof settings !== 'object' || settings === null) throw new TypeError(`createSandbox: 'config' must be an object of settings, got ${String(settings)}`);
+  checkOptionNames(options);
+  const values = options.config === undefined ? {} : options.config;
+  if (typeof values !== 'object' || values === null) throw new TypeError(`createSandbox: 'config' must be an object of settings, got ${String(values)}`);
   let checked: Config;
   try {
     // The controls answer the default URL's host, which is no loopback name (a config may name more).
-    checked = configFromValues({ allowedHosts: new URL(DEFAULT_SANDBOX_URL).host, ...settings });
+    checked = configFromValues({ allowedHosts: new URL(DEFAULT_SANDBOX_URL).host, ...values });
   } catch (error) {
     if (error instanceof ConfigError) error.message = `createSandbox: ${error.message}`;
     throw error;

@@ -1,8 +1,6 @@
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { defaultClients } from '../fixtures/clients.js';
-import { scopes, seedScopes } from '../model/tenancy.js';
 import { allEndpoints, authOnly, createApp, createServices } from '../app.js';
 import { bodyLimits, type BodyLimits } from '../http/body-limits.js';
 import { LingeringResponse, answerExpectContinue } from './unread-bodies.js';
@@ -18,6 +16,7 @@ import { prepareDataPath, systemReason, unusableDataFile } from './data-path.js'
 import { openStore } from '../store/store.js';
 import type { StartPack } from '../fixtures/world.js';
 import { describeJsonSyntax } from '../controls/pack-source.js';
+import { banner, unappliedLine, type Started } from './banner.js';
 
 /*
  * The sandbox as a process: opens the data file, listens, prints the banner and shuts down on
@@ -34,13 +33,17 @@ async function startPack(config: Config): Promise<StartPack | undefined> {
   return loadStartPack(config.fixtures, config.fixturesOnly, describeJsonSyntax);
 }
 
-/** Opens the data (file or memory) and the keys that belong to it. */
+/** Opens the data (file or memory) and the keys that belong to it; `seeded` when this start made the data rather than read it. */
 async function openData(config: Config, fixtures: StartPack | undefined) {
+  let seeded = false;
   // The fixture generator (and faker) is only needed for a new or reset data file.
-  const initial = async () => (await import('../fixtures/generate.js')).generateState(config.seed, Math.floor(Date.now() / 1000), fixtures);
+  const initial = async () => {
+    seeded = true;
+    return (await import('../fixtures/generate.js')).generateState(config.seed, Math.floor(Date.now() / 1000), fixtures);
+  };
   if (config.dataFile === null) {
     const store = await openStore({ persistence: memoryPersistence(), seed: config.seed, initial });
-    return { store, keys: await generateKeys() };
+    return { store, keys: await generateKeys(), seeded };
   }
   const file = resolve(config.dataFile);
   await prepareDataPath(file);
@@ -51,9 +54,8 @@ async function openData(config: Config, fixtures: StartPack | undefined) {
     throw unusableDataFile(file, systemReason(error));
   }
   try {
-    const store = await openStore({ persistence: filePersistence(file), seed: config.seed, initial });
-    if (config.reset) await store.replace(await initial());
-    return { store, keys: await loadOrCreateKeys(keyFileFor(file)) };
+    const store = await openStore({ persistence: filePersistence(file), seed: config.seed, initial, fresh: config.reset });
+    return { store, keys: await loadOrCreateKeys(keyFileFor(file)), seeded };
   } catch (error) {
     // A file that exists but is damaged is refused as such (exit 1); a place where no data file
     // can be written (a read-only or system directory, a full disk) is a path to change (exit 2).
@@ -61,38 +63,6 @@ async function openData(config: Config, fixtures: StartPack | undefined) {
     if (error instanceof DataWriteError || (error as NodeJS.ErrnoException).code !== undefined) throw unusableDataFile(file, systemReason(error));
     throw error;
   }
-}
-
-/** What the sandbox prints once it listens; the first line names where it really listens. */
-function banner(local: string, publicUrl: string | undefined, location: string, authUrl?: string, config?: Config, fixtures?: StartPack): string {
-  const url = publicUrl ?? local;
-  const controls = config?.shared
-    ? "  controls:    shared mode: /_sandbox/ needs the admin token (or a tenant's own token); random ids; no loopback webhooks"
-    : config?.adminToken
-      ? "  controls:    /_sandbox/ needs the admin token (or a tenant's own token)"
-      : '  controls:    /_sandbox/ works without a token (not from web pages of other origins); set SANDBOX_ADMIN_TOKEN when others can reach it';
-  // The clients whose secrets are known: the base set's (unless the pack stands alone) and the start pack's.
-  const packClients = (fixtures?.rows.clients ?? []).flatMap((row) =>
-    row.secret === undefined ? [] : [{ id: row.id, secret: row.secret, scopes: row.scopes ?? scopes }],
-  );
-  const known = [...(fixtures?.only ? [] : defaultClients.filter((client) => !packClients.some((row) => row.id === client.id))), ...packClients];
-  // A full client's 19 scopes would not fit a line: it is said to hold them all.
-  const held = (granted: readonly string[]) =>
-    granted.length === scopes.length ? `every scope (${seedScopes.join(' ')} and production's finer ones)` : granted.join(' ');
-  const clients = known.map((client) => `    ${client.id.padEnd(15)} ${client.secret.padEnd(15)} ${held(client.scopes)}`);
-  return [
-    `parcel-sandbox listening on ${local}`,
-    ...(publicUrl ? [`  public url:  ${publicUrl}`] : []),
-    `  data:        ${location}`,
-    ...(config?.fixtures !== undefined ? [`  fixtures:    ${config.fixtures}${config.fixturesOnly ? ' (alone)' : ' over the base set'}`] : []),
-    `  token:       POST ${authUrl ?? url}/access-token`,
-    `  openapi:     ${url}/openapi.json`,
-    `  docs:        ${url}/docs`,
-    controls,
-    `  clients (client_id, client_secret, scopes):`,
-    ...clients,
-    '',
-  ].join('\n');
 }
 
 /** Listens on `port`, resolving with the bound port; a port in use ends the process with a clear message. */
@@ -140,8 +110,8 @@ function drain(servers: Server[]): Promise<void> {
   });
 }
 
-/** Starts the sandbox server; resolves once it listens. */
-export async function runServer(config: Config): Promise<void> {
+/** Starts the sandbox server; resolves once it listens. `given`: the settings a flag or variable set. */
+export async function runServer(config: Config, given: ReadonlySet<keyof Config> = new Set()): Promise<void> {
   // Signals are taken from the start: one that arrives while starting up stops the sandbox as
   // soon as it is up, instead of killing it halfway through writing a new data file.
   let stopping: NodeJS.Signals | undefined;
@@ -160,7 +130,7 @@ export async function runServer(config: Config): Promise<void> {
   const format = logFormatOf(config.logFormat);
   const logger = createLogger(config.logLevel, format);
   const fixtures = await startPack(config);
-  const { store, keys } = await openData(config, fixtures);
+  const { store, keys, seeded } = await openData(config, fixtures);
   const services = createServices({ store, clock: createClock(), keys, config, logger, ...(fixtures ? { fixtures } : {}) });
   const app = createApp(services);
   services.jobs.start();
@@ -187,7 +157,10 @@ export async function runServer(config: Config): Promise<void> {
   };
   if (stopping) return stop();
   const local = `http://${host}:${api.port}`;
-  const text = banner(local, config.publicUrl, store.location, auth && `http://${host}:${auth.port}`, config, fixtures);
+  const started: Started = { local, authUrl: auth && `http://${host}:${auth.port}`, config, store, fixtures, seeded };
+  const unapplied = unappliedLine(started, given);
+  if (unapplied) process.stderr.write(unapplied);
+  const text = banner(started);
   if (format === 'pretty') {
     process.stdout.write(text);
     return;

@@ -263,13 +263,23 @@ class MemoryStore implements Store {
 
 /**
  * Opens a store on `persistence`: loads what it holds, or seeds it with `initial()` and writes
- * that out first, so a fresh data file exists as soon as the store is open.
+ * that out first, so a fresh data file exists as soon as the store is open. `fresh` (`--reset`)
+ * seeds it whatever it holds, under `seed`: the data file's own seed would go on drawing the ids
+ * and make a later reset go back to the data of that seed.
  */
-export async function openStore(options: { persistence: Persistence; seed: number; initial: () => StateData | Promise<StateData> }): Promise<Store> {
+export async function openStore(options: {
+  persistence: Persistence;
+  seed: number;
+  initial: () => StateData | Promise<StateData>;
+  fresh?: boolean;
+}): Promise<Store> {
+  // Read even when it is replaced: a data file that cannot be read (a newer version's) stops the start.
   const loaded = await options.persistence.load();
-  const store = new MemoryStore(loaded?.seed ?? options.seed, options.persistence);
-  const upgraded = loaded && upgradeRows(loaded);
-  if (upgraded && upgraded !== loaded) {
+  const store = new MemoryStore(options.fresh ? options.seed : (loaded?.seed ?? options.seed), options.persistence);
+  const upgraded = loaded && !options.fresh && upgradeRows(loaded);
+  if (options.fresh) {
+    await store.replace(await options.initial());
+  } else if (upgraded && upgraded !== loaded) {
     // Written out at once in the new shape: journal lines written from now on assume it.
     await store.replace(upgraded);
   } else if (loaded) {
