@@ -94,7 +94,7 @@ describe('validation messages: query parameters', () => {
   it('lists the values an enum filter takes', async () => {
     const answer = await sandbox.get('/hooks?filter[action][action_type]=delete-resource', w.token);
     expect(errorAt(answer, { parameter: 'filter[action][action_type]' }).detail).toBe(
-      "'filter[action][action_type]' must be one of 'update-resource', 'send-resource', 'approve-return', 'reject-return', 'request-payment', 'set-return-deadline-passed'.",
+      "'filter[action][action_type]' must be one of 'update-resource', 'send-resource', 'approve-return', 'reject-return', 'request-payment', 'set-return-deadline-passed', 'calculate-landed-cost'.",
     );
   });
 });
