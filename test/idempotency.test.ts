@@ -81,6 +81,28 @@ describe('Idempotency-Key on POST /shipments', () => {
     expect(sandbox.store.count('shipments')).toBe(2);
   });
 
+  it('answers 422, never the answer of another endpoint, for the same key and body sent to another create', async () => {
+    const { sandbox, w } = await setup();
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const body = shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service) });
+    const send = (path: string) => sandbox.request('POST', path, { token: w.token, body, headers: { 'idempotency-key': 'order-90' } });
+    const concept = await send('/shipments');
+    expect(concept.status).toBe(201);
+    // A retry of a registration must not be told "registered" with a concept it never asked for.
+    const registered = await send('/registered-shipments');
+    expect(registered.status).toBe(422);
+    expect(registered.headers.get('idempotency-replay')).toBeNull();
+    expect(firstError(registered)).toMatchObject({ code: '10008', source: { header: 'Idempotency-Key' } });
+    expect(sandbox.store.count('shipments')).toBe(1);
+    // The other way round: a key first used for a registration is not replayed by POST /shipments.
+    const other = (path: string) => sandbox.request('POST', path, { token: w.token, body, headers: { 'idempotency-key': 'order-91' } });
+    expect((await other('/registered-shipments')).status).toBe(201);
+    const again = await other('/shipments');
+    expect(again.status).toBe(422);
+    expect(again.headers.get('idempotency-replay')).toBeNull();
+    expect(sandbox.store.count('shipments')).toBe(2);
+  });
+
   it('replays a refusal too, errors included', async () => {
     const { sandbox, post, body } = await setup();
     const refused = { ...body, meta: { service_code: 'pigeon-post' } };

@@ -35,14 +35,19 @@ function fingerprint(body: unknown): string {
 
 /**
  * A fingerprint of what makes a request: its body as sent (every member, also those the API
- * ignores) and its query (`include` changes the answer), so a different request never replays
- * another's answer. Key order, whitespace and the order of query parameters do not count. Without
- * a query it is the fingerprint of the body alone, as stored fingerprints were made.
+ * ignores), its query (`include` changes the answer) and, for every create but `POST /shipments`,
+ * its endpoint, so a different request never replays another's answer: one key holds one entry
+ * per client, and a key first used to create a concept must not answer a retried registration
+ * with that concept. Key order, whitespace and the order of query parameters do not count.
+ * `POST /shipments` passes no endpoint and, without a query, gets the fingerprint of the body
+ * alone, as stored fingerprints were made.
  */
-export function requestFingerprint(rawBody: unknown, query: Iterable<[string, string]>): string {
+export function requestFingerprint(rawBody: unknown, query: Iterable<[string, string]>, endpoint?: string): string {
   const parameters = [...query].sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
-  if (parameters.length === 0) return fingerprint(rawBody);
-  return createHash('sha256').update(canonicalJson(rawBody)).update('\u0000').update(canonicalJson(parameters)).digest('hex');
+  if (parameters.length === 0 && endpoint === undefined) return fingerprint(rawBody);
+  const hash = createHash('sha256').update(canonicalJson(rawBody)).update('\u0000').update(canonicalJson(parameters));
+  if (endpoint !== undefined) hash.update('\u0000').update(endpoint);
+  return hash.digest('hex');
 }
 
 function replay(record: IdempotencyRecord): Response {
@@ -81,7 +86,7 @@ export async function idempotent(
   const fresh = stored && stored.created_at + REPLAY_WINDOW > clock.now();
   if (stored && fresh) {
     if (stored.fingerprint !== bodyFingerprint) {
-      throw ApiError.of('unprocessable', 'This Idempotency-Key was already used with a different request (body or query).', {
+      throw ApiError.of('unprocessable', 'This Idempotency-Key was already used with a different request (endpoint, body or query).', {
         source: { header: 'Idempotency-Key' },
       });
     }

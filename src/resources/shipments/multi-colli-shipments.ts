@@ -118,7 +118,7 @@ export const multiColliShipmentEndpoints = [
         ctx,
         principalOf(ctx).clientId,
         key,
-        requestFingerprint(rawBody, search),
+        requestFingerprint(rawBody, search, '/multi-colli-shipments'),
         (remember) => respond(ctx, body, colli, include, remember),
         423,
       );

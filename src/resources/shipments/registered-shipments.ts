@@ -87,7 +87,14 @@ export const registeredShipmentEndpoints = [
       checkIdentity(body.data, 'shipments');
       const key = headers['Idempotency-Key'];
       if (key === undefined) return respond(ctx, body, include);
-      return idempotent(ctx, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) => respond(ctx, body, include, remember), 423);
+      return idempotent(
+        ctx,
+        principalOf(ctx).clientId,
+        key,
+        requestFingerprint(rawBody, search, '/registered-shipments'),
+        (remember) => respond(ctx, body, include, remember),
+        423,
+      );
     },
   }),
 ];
