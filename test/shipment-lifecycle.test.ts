@@ -213,6 +213,14 @@ describe('after registration', () => {
       body: { data: { shipment_id: created.id, status_id: id('shipment-concept') } },
     });
     expect(firstError(notCarrier).source.pointer).toBe('/data/status_id');
+    // GET /statuses lists collection statuses too: the refusal names what it is, not "no such status".
+    const collectionStatus = await sandbox.request('POST', '/update-shipment-status', {
+      token: w.token,
+      body: { data: { shipment_id: created.id, status_id: id('collection-concept') } },
+    });
+    expect(collectionStatus.status).toBe(422);
+    expect(firstError(collectionStatus)).toMatchObject({ source: { pointer: '/data/status_id' } });
+    expect(firstError(collectionStatus).detail).toContain("'collection-concept' is a status of collections");
   });
 
   it('serves a single status with its status included, and 404 for another shipment’s status', async () => {

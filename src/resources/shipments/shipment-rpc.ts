@@ -98,8 +98,10 @@ export const shipmentRpcEndpoints = [
     handler: async (ctx, { body }) => {
       const shipment = shipmentOf(ctx, body.data.shipment_id);
       const status = ctx.store.get('statuses', body.data.status_id);
-      if (!status || status.resource_type !== 'shipments') {
-        throw ApiError.unprocessable(`No shipment status with id '${body.data.status_id}' exists; GET /statuses lists them.`, '/data/status_id');
+      if (!status) throw ApiError.unprocessable(`No shipment status with id '${body.data.status_id}' exists; GET /statuses lists them.`, '/data/status_id');
+      // GET /statuses answers collection statuses as resource_type shipments too, so name what it is rather than deny it exists.
+      if (status.resource_type !== 'shipments') {
+        throw ApiError.unprocessable(`'${status.code}' is a status of ${status.resource_type}, not a carrier status of shipments.`, '/data/status_id');
       }
       if (NOT_CARRIER.has(status.code)) {
         throw ApiError.unprocessable(`'${status.code}' is not a carrier status; register, void or edit the shipment instead.`, '/data/status_id');
