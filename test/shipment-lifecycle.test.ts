@@ -87,6 +87,11 @@ describe('registration', () => {
     for (const n of organization.filter((n: Json) => n.type !== 'vat')) expect(numbers).toContainEqual(n);
     const onlyCustoms = await sandbox.get(`/shipments/${created.id}/files?filter[document_type]=customs-declaration-form`, w.token);
     expect(onlyCustoms.body.data).toHaveLength(1);
+    // Another of production's document types is an empty list; a typo is a 400 that names the filter, not an empty list.
+    expect((await sandbox.get(`/shipments/${created.id}/files?filter[document_type]=commercial-invoice`, w.token)).body.data).toEqual([]);
+    const typo = await sandbox.get(`/shipments/${created.id}/files?filter[document_type]=labels`, w.token);
+    expect(typo.status).toBe(400);
+    expect(firstError(typo)).toMatchObject({ code: '10003', source: { parameter: 'filter[document_type]' } });
   });
 
   it('fails registration for the sandbox:registration-failed tag, with a carrier error, and succeeds once fixed', async () => {

@@ -183,6 +183,20 @@ export type ShipmentStatusRecord = {
   created_at: number;
 };
 
+/** Production's `DocumentType` enum: every kind of file its API knows, of shipments and of other owners. */
+export const documentTypes = [
+  'label',
+  'printcode',
+  'customs-declaration-form',
+  'commercial-invoice',
+  'manifest',
+  'manifest-itemized',
+  'manifest-summarized',
+  'manifest-csv',
+  'rates-import',
+  'report',
+] as const;
+
 /** A document of a registered shipment; its bytes are rendered when downloaded. */
 export type FileRecord = {
   id: string;

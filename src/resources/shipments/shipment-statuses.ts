@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
-import { csvStrings } from '../../http/params.js';
+import { csvOf } from '../../http/params.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { jsonApi } from '../../http/respond.js';
-import type { ShipmentRecord } from '../../model/shipment.js';
+import { documentTypes, type ShipmentRecord } from '../../model/shipment.js';
 import { findOr404 } from '../lookup.js';
 import { fileKind, fileSchemas, shipmentStatusKind, shipmentStatusSchemas, shipmentVisible } from './shipment-kinds.js';
 import { shipmentStatusIncludes } from '../include-paths.js';
@@ -62,7 +62,12 @@ export const shipmentStatusEndpoints = [
     tag: 'Shipments',
     auth: manage,
     params: z.object({ shipment_id: z.string() }),
-    query: z.object({ 'filter[document_type]': csvStrings.optional().describe('Comma separated document types: label, customs-declaration-form.') }),
+    // Production's document types: one of them a shipment never has is an empty list, a typo a 400 rather than a silent one.
+    query: z.object({
+      'filter[document_type]': csvOf(documentTypes)
+        .optional()
+        .describe("Comma separated document types (production's DocumentType); a shipment has label and customs-declaration-form."),
+    }),
     paginated: true,
     responses: { 200: { description: 'The files of the shipment.', schema: fileSchemas.list } },
     handler: (ctx, { params, query, page, include }) => {
