@@ -41,6 +41,18 @@ describe('POST /access-token', () => {
     expect(decodeJwt(basic.body.access_token).sub).toBe('other-client');
   });
 
+  it('refuses a form field sent twice, and names the form among the accepted types', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const twice = await sandbox.request('POST', '/access-token', {
+      body: 'grant_type=client_credentials&client_id=limited-client&client_secret=limited-secret&scope=shipments.manage&scope=shops.manage',
+      headers: form,
+    });
+    expect([twice.status, firstError(twice).code, firstError(twice).source]).toEqual([400, '10003', { pointer: '/scope' }]);
+    const text = await sandbox.request('POST', '/access-token', { body: 'grant_type=client_credentials', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect(firstError(text).detail).toContain('application/x-www-form-urlencoded');
+  });
+
   it('refuses Basic credentials it cannot read, or that differ from the body, naming the Authorization header', async () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
