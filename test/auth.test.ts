@@ -172,6 +172,17 @@ describe('bearer tokens on API requests', () => {
     expect(firstError(basic)).toMatchObject({ code: '14003', source: { header: 'Authorization' } });
   });
 
+  it('says what is wrong with an Authorization header that is there but not Bearer <token>, never echoing a token', async () => {
+    const detail = async (authorization: string) => firstError(await sandbox.request('GET', '/regions', { headers: { authorization } })).detail as string;
+    expect(await detail('Basic abc')).toContain("'Basic' is another scheme");
+    expect(await detail(`Bearer ${token} extra`)).toContain('the token is followed by more text');
+    expect(await detail('Bearer')).toContain('the token is missing');
+    const bare = await detail(token);
+    expect(bare).toContain("it does not start with 'Bearer '");
+    expect(bare).not.toContain(token.slice(0, 20));
+    expect((await sandbox.get('/regions')).body.errors[0].detail).toMatch(/^This endpoint needs an access token; send Authorization: Bearer <token>/);
+  });
+
   it('names the Authorization header as where a refused token was', async () => {
     const answer = await sandbox.get('/regions', 'garbage');
     expect(firstError(answer)).toMatchObject({ status: '401', code: '14002', source: { header: 'Authorization' } });
