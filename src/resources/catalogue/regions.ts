@@ -1,6 +1,6 @@
 import type { Kind } from '../../http/context.js';
 import { z } from 'zod';
-import { csvIds, csvStrings } from '../../http/params.js';
+import { csvCountryCodes, csvIds, csvStrings } from '../../http/params.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { regionAttributes, type RegionRecord } from '../../model/region.js';
@@ -26,7 +26,7 @@ export const regionKind: Kind<RegionRecord> = {
 
 const query = z.object({
   'filter[parent]': csvIds.optional(),
-  'filter[country_code]': csvStrings.optional(),
+  'filter[country_code]': csvCountryCodes.optional(),
   'filter[region_code]': csvStrings.optional(),
   'filter[name]': z.string().optional(),
   'filter[category]': csvStrings
