@@ -41,6 +41,18 @@ describe('POST /access-token', () => {
     expect(decodeJwt(basic.body.access_token).sub).toBe('other-client');
   });
 
+  it('refuses a form field sent twice, and names the form among the accepted types', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const twice = await sandbox.request('POST', '/access-token', {
+      body: 'grant_type=client_credentials&client_id=limited-client&client_secret=limited-secret&scope=shipments.manage&scope=shops.manage',
+      headers: form,
+    });
+    expect([twice.status, firstError(twice).code, firstError(twice).source]).toEqual([400, '10003', { pointer: '/scope' }]);
+    const text = await sandbox.request('POST', '/access-token', { body: 'grant_type=client_credentials', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect(firstError(text).detail).toContain('application/x-www-form-urlencoded');
+  });
+
   it('refuses Basic credentials it cannot read, or that differ from the body, naming the Authorization header', async () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
@@ -158,6 +170,17 @@ describe('bearer tokens on API requests', () => {
     expect(firstError(answer)).toMatchObject({ code: '14003', source: { header: 'Authorization' } });
     const basic = await sandbox.request('GET', '/regions', { headers: { authorization: 'Basic abc' } });
     expect(firstError(basic)).toMatchObject({ code: '14003', source: { header: 'Authorization' } });
+  });
+
+  it('says what is wrong with an Authorization header that is there but not Bearer <token>, never echoing a token', async () => {
+    const detail = async (authorization: string) => firstError(await sandbox.request('GET', '/regions', { headers: { authorization } })).detail as string;
+    expect(await detail('Basic abc')).toContain("'Basic' is another scheme");
+    expect(await detail(`Bearer ${token} extra`)).toContain('the token is followed by more text');
+    expect(await detail('Bearer')).toContain('the token is missing');
+    const bare = await detail(token);
+    expect(bare).toContain("it does not start with 'Bearer '");
+    expect(bare).not.toContain(token.slice(0, 20));
+    expect((await sandbox.get('/regions')).body.errors[0].detail).toMatch(/^This endpoint needs an access token; send Authorization: Bearer <token>/);
   });
 
   it('names the Authorization header as where a refused token was', async () => {

@@ -134,6 +134,11 @@ describe('contract templates', () => {
     expect(list.body.included.map((row: Json) => row.type)).toEqual(expect.arrayContaining(['carriers', 'services', 'brokers']));
     const fromBelgium = await sandbox.get('/contracts/v1/templates?filter[countries_from]=BE', a);
     expect(fromBelgium.body.data.map((row: Json) => row.attributes.name).sort()).toEqual(['DPD Classic and Pickup', 'bpost']);
+    // A code that can match nothing is a mistake to name, not an empty list.
+    for (const code of ['be', 'XX']) {
+      const wrong = await sandbox.get(`/contracts/v1/templates?filter[countries_from]=BE,${code}`, a);
+      expect([wrong.status, wrong.body.errors?.[0].source], code).toEqual([400, { parameter: 'filter[countries_from]' }]);
+    }
     const byCarrier = await sandbox.get(`/contracts/v1/templates?filter[carrier]=${carrier('evri').id}`, a);
     expect(byCarrier.body.data).toHaveLength(1);
     const contracts = await sandbox.get(`/contracts?filter[carrier]=${carrier('postnl').id}&include=contract_template`, a);

@@ -48,6 +48,10 @@ describe('regions', () => {
     const nl = await sandbox.get('/regions?filter[country_code]=NL&filter[category]=country', token);
     expect(nl.body.data).toHaveLength(1);
     expect(nl.body.data[0].attributes).toMatchObject({ country_code: 'NL', name: 'Netherlands' });
+    const lower = await sandbox.get('/regions?filter[country_code]=nl', token);
+    expect([lower.status, lower.body.errors?.[0].source]).toEqual([400, { parameter: 'filter[country_code]' }]);
+    const misspelt = await sandbox.get('/regions?filter[category]=countries', token);
+    expect([misspelt.status, misspelt.body.errors?.[0].source]).toEqual([400, { parameter: 'filter[category]' }]);
     const parent = nl.body.data[0].relationships.parent.data.id;
     const siblings = await sandbox.get(`/regions?filter[parent]=${parent}`, token);
     expect(siblings.body.data.map((region: Json) => region.id)).toContain(nl.body.data[0].id);

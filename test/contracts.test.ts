@@ -308,6 +308,24 @@ describe('changing a contract', () => {
     expect(same.body.data.relationships.carrier.data.id).toBe(postnl.id);
   });
 
+  it('refuses a new currency while rates of the contract hold prices, changing nothing', async () => {
+    const s = await testSandbox();
+    const t = await s.token();
+    // The seeded own PostNL contract has rates priced in EUR.
+    const own = (await s.get('/contracts?filter[status]=pending', t)).body.data[0];
+    expect((await s.get(`/service-rates?filter[contract]=${own.id}`, t)).body.meta.total_records).toBeGreaterThan(0);
+    const refused = await patch(s, t, own.id, { currency: 'GBP', name: 'Renamed' });
+    expect(refused.status, refused.text).toBe(422);
+    expect(firstError(refused)).toMatchObject({ code: '10008', source: { pointer: '/data/attributes/currency' } });
+    expect((await s.get(`/contracts/${own.id}`, t)).body.data.attributes).toMatchObject({ currency: 'EUR', name: own.attributes.name });
+    // Its rates stay changeable, and the same currency sent back is no change.
+    expect((await patch(s, t, own.id, { currency: 'EUR', name: 'Renamed' })).status).toBe(200);
+    const { contract } = await create(s, validCredentials.postnl!);
+    const fresh = await patch(s, t, contract.id, { currency: 'GBP' });
+    expect(fresh.status, fresh.text).toBe(200);
+    expect(fresh.body.data.attributes.currency).toBe('GBP');
+  });
+
   it('refuses to change a broker contract, another tenant’s contract, or a mismatched id', async () => {
     const broker = (await sandbox.get('/contracts', token)).body.data.find((c: Json) => c.relationships.owner.data.type === 'brokers');
     const shared = await patch(sandbox, token, broker.id, { name: 'Mine now' });

@@ -252,4 +252,13 @@ describe('pagination', () => {
     expect(answer.body.data).toEqual([]);
     expect(answer.body.meta.total_records).toBeGreaterThan(0);
   });
+
+  it('takes a number too large to hold exactly as a large one: a page past the end, the largest size', async () => {
+    const huge = '99999999999999999999';
+    const past = await sandbox.read(`/carriers?page[number]=${huge}`);
+    expect(past.status).toBe(200);
+    expect(past.body.data).toEqual([]);
+    expect(past.body.links.prev).toContain(`page[number]=${past.body.meta.total_pages}`);
+    expect((await sandbox.read(`/services?page[size]=${huge}`)).body.links.self).toContain('page[size]=100');
+  });
 });

@@ -45,6 +45,35 @@ describe('GET /services and /services/{id}', () => {
     expect(byId(to.data.id)).toEqual(all[0].attributes.regions_to.map((rule: Json) => rule.country_code));
   });
 
+  it("counts only the rates the caller can see in service_options: another tenant's own rates are its own", async () => {
+    const s = await testSandbox();
+    const [a, b] = [await s.token(), await s.token('other-client')];
+    const own = (await s.get('/contracts?filter[status]=invalid', a)).body.data[0];
+    const serviceId = (await s.get(`/service-rates?filter[contract]=${own.id}`, a)).body.data[0].relationships.service.data.id;
+    const offered = async (token: string) =>
+      (await s.get(`/services/${serviceId}`, token)).body.data.relationships.service_options.data.map((o: Json) => o.id as string);
+    const before = await offered(b);
+    const option = (await s.get('/service-options?page[size]=100', a)).body.data.find((o: Json) => !before.includes(o.id));
+    expect(option, 'an option the service does not offer yet').toBeDefined();
+    const rate = {
+      data: {
+        type: 'service-rates',
+        attributes: { weight_min: 900000, weight_max: 950000, price: { amount: 100, currency: own.attributes.currency } },
+        relationships: {
+          contract: { data: { type: 'contracts', id: own.id } },
+          service: { data: { type: 'services', id: serviceId } },
+          service_options: { data: [{ type: 'service-options', id: option.id, meta: { price: { amount: 5, currency: own.attributes.currency } } }] },
+        },
+      },
+    };
+    const created = await s.request('POST', '/service-rates', { token: a, body: rate });
+    expect(created.status, created.text).toBe(201);
+    expect(await offered(a)).toContain(option.id);
+    expect(await offered(b)).toEqual(before);
+    const included = (await s.get(`/services/${serviceId}?include=service_options`, b)).body.included.map((o: Json) => o.id);
+    expect(included).not.toContain(option.id);
+  });
+
   it('filter[strict_consolidation] filters on the flag (no seeded service has it)', async () => {
     expect((await sandbox.read('/services?filter[strict_consolidation]=true')).body.data).toEqual([]);
     expect((await sandbox.read('/services?filter[strict_consolidation]=false&page[size]=100')).body.data).toHaveLength(all.length);

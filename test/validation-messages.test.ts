@@ -85,6 +85,36 @@ describe('validation messages: body members', () => {
   });
 });
 
+describe('validation messages: bounds and formats', () => {
+  const patch = (path: string, type: string, id: string, attributes: Json) =>
+    sandbox.request('PATCH', `${path}/${id}`, { token: w.token, body: { data: { type, id, attributes } } });
+
+  it('says how long a text may be and that it cannot be empty', async () => {
+    const shop = w.shopIn('NL');
+    const empty = await patch('/shops', 'shops', shop.id, { name: '' });
+    expect(errorAt(empty, { pointer: '/data/attributes/name' }).detail).toBe("'name' cannot be empty.");
+    const long = await patch('/shops', 'shops', shop.id, { name: 'x'.repeat(256) });
+    expect(errorAt(long, { pointer: '/data/attributes/name' }).detail).toBe("'name' must be at most 255 characters long.");
+  });
+
+  it('says the least a number and a list may be, and what a format is', async () => {
+    const body = (attributes: Json) => ({ data: { type: 'zones', attributes: { name: 'Z', code: 'Z-BOUNDS', country_codes: ['NL'], ...attributes } } });
+    const zone = await sandbox.request('POST', '/zones', { token: w.token, body: body({ country_codes: [] }) });
+    expect(errorAt(zone, { pointer: '/data/attributes/country_codes' }).detail).toBe("'country_codes' cannot be empty.");
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+    const address = {
+      data: {
+        type: 'addresses',
+        attributes: { street_1: 'Main', street_number: 0, city: 'Amsterdam', country_code: 'NL', email: 'not-an-address' },
+        relationships: { organization: { data: { type: 'organizations', id: organization.id } } },
+      },
+    };
+    const answer = await sandbox.request('POST', '/addresses', { token: w.token, body: address });
+    expect(errorAt(answer, { pointer: '/data/attributes/street_number' }).detail).toBe("'street_number' must be at least 1.");
+    expect(errorAt(answer, { pointer: '/data/attributes/email' }).detail).toBe("'email' must be an e-mail address.");
+  });
+});
+
 describe('validation messages: query parameters', () => {
   it('says a boolean filter must be true or false', async () => {
     const answer = await sandbox.get('/services?filter[has_active_contract]=maybe', w.token);

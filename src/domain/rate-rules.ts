@@ -99,3 +99,23 @@ export function checkRate(store: ReadView, rate: RateCandidate, contract: Contra
   if (problems.length === 0) problems.push(...overlapProblems(store, rate));
   if (problems.length > 0) throw new DomainError('unprocessable', problems);
 }
+
+/**
+ * A contract's currency may change only while no rate of it holds money: prices and weight
+ * bracket amounts are in the contract's currency and are not converted, so switching it would
+ * leave rates in the old currency (which any later change of them is refused for) and bracket
+ * prices read in the new one. Sending the current currency again is no change.
+ */
+export function checkCurrencyChange(store: ReadView, contract: ContractRecord, currency: string): void {
+  if (currency === contract.currency) return;
+  const priced = store.find('serviceRates', 'contract_id', contract.id).filter((rate) => rate.weight_bracket || pricesOf(rate).length > 0).length;
+  if (priced === 0) return;
+  throw new DomainError('unprocessable', [
+    {
+      detail:
+        `The contract has ${priced} service rate${priced === 1 ? '' : 's'} priced in ${contract.currency}; ` +
+        `its currency cannot become ${currency}. Make a new contract in ${currency} instead.`,
+      field: attribute('currency'),
+    },
+  ]);
+}

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { ApiError } from '../jsonapi/errors.js';
+import { ApiError, toPointer } from '../jsonapi/errors.js';
 import { validated } from '../jsonapi/validation.js';
 import { sizeText } from './body-limits.js';
 import type { BodyFormat } from './endpoint.js';
@@ -221,6 +221,21 @@ function isNoBody(text: string, endpoint: Named): boolean {
 }
 
 /**
+ * The fields of a form body. A field sent twice is refused, as OAuth 2.0 asks of its parameters
+ * (RFC 6749, 3.1): taking one of the two would grant what the client may not have meant.
+ */
+function formFields(text: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (Object.hasOwn(fields, name)) {
+      throw ApiError.invalid(`'${name}' is given more than once; send each field once.`, toPointer([name]));
+    }
+    fields[name] = value;
+  }
+  return fields;
+}
+
+/**
  * Reads and validates a request body. Liberal in what it accepts: no Content-Type, or any JSON
  * type, is read as JSON; only an explicit other type is refused (415). Size, nesting and the
  * number of values are checked while the body is read, before it is parsed. Gives the validated
@@ -238,7 +253,8 @@ export async function readBody<T>(
   const type = contentType ? mediaType(contentType) : undefined;
   const isForm = type === FORM && format === 'json-or-form';
   if (type !== undefined && type !== '' && !isJsonMediaType(type) && !isForm) {
-    throw ApiError.of('invalidHeader', `Content-Type '${type}' is not accepted; send JSON (application/vnd.api+json or application/json).`, {
+    const formToo = format === 'json-or-form' ? ` or a form (${FORM})` : '';
+    throw ApiError.of('invalidHeader', `Content-Type '${type}' is not accepted; send JSON (application/vnd.api+json or application/json)${formToo}.`, {
       status: 415,
       source: { header: 'Content-Type' },
     });
@@ -247,7 +263,7 @@ export async function readBody<T>(
   if (optional && isNoBody(text, endpoint)) return { body: undefined, raw: undefined };
   let parsed: unknown;
   if (isForm) {
-    parsed = Object.fromEntries(new URLSearchParams(text));
+    parsed = formFields(text);
   } else {
     if (text.trim() === '') throw ApiError.of('notJson', 'The request body is empty; a JSON document is required.', { source: { pointer: '' } });
     try {

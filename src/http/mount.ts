@@ -74,6 +74,14 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
   }
 }
 
+/** What is wrong with an Authorization header that is not `Bearer <token>`, without echoing a token. */
+function notBearer(header: string): string {
+  const [scheme = '', ...rest] = header.split(/\s+/);
+  if (/^bearer$/i.test(scheme)) return rest.length === 0 ? 'the token is missing' : 'the token is followed by more text';
+  // A short word is a scheme (Basic, Token); anything else is likely a token sent without its scheme.
+  return /^[A-Za-z-]{1,20}$/.test(scheme) ? `'${scheme}' is another scheme` : "it does not start with 'Bearer '";
+}
+
 async function authorize(services: Services, endpoint: Endpoint, c: Context): Promise<Principal | undefined> {
   const header = c.req.header('authorization');
   if (endpoint.auth === 'none') return undefined;
@@ -81,7 +89,10 @@ async function authorize(services: Services, endpoint: Endpoint, c: Context): Pr
   if (typeof endpoint.auth === 'object' && endpoint.auth.admin && (presentsAdminToken(services, header) || anonymousBroker(services, c))) return undefined;
   const principal = await authenticate(services, header);
   if (!principal) {
-    throw ApiError.of('missingToken', 'This endpoint needs an access token: send Authorization: Bearer <token> (get one from POST /access-token).', {
+    // A header that is there but not `Bearer <token>` (another scheme, a token in two parts) is
+    // told apart from none at all: the client did send something and needs to see what is wrong.
+    const sent = header?.trim() ? `The Authorization header holds no bearer token: ${notBearer(header.trim())}` : 'This endpoint needs an access token';
+    throw ApiError.of('missingToken', `${sent}; send Authorization: Bearer <token> (get one from POST /access-token).`, {
       source: { header: 'Authorization' },
     });
   }

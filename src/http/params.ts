@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuid } from '../model/common.js';
+import { countryCode, uuid } from '../model/common.js';
 import { boundOf, MOMENT_FORMS, parseMoment } from '../domain/moments.js';
 
 /** A comma separated list of values from `values`. */
@@ -25,6 +25,20 @@ export const csvIds = z
       .filter(Boolean),
   )
   .pipe(z.array(uuid));
+
+/**
+ * A comma separated list of ISO 3166-1 country codes, each checked as a single code is elsewhere:
+ * `nl` or `XX` would match nothing and so read as an empty answer instead of a mistake.
+ */
+export const csvCountryCodes = z
+  .string()
+  .transform((raw) =>
+    raw
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(countryCode));
 
 /** A comma separated list of free strings. */
 export const csvStrings = z.string().transform((raw) =>

@@ -19,7 +19,10 @@ export function parsePage(query: URLSearchParams): Page {
 function positiveInt(raw: string | null): number | undefined {
   if (raw === null || !/^\s*\d+\s*$/.test(raw)) return undefined;
   const value = Number(raw);
-  return value >= 1 && Number.isSafeInteger(value) ? value : undefined;
+  if (value < 1) return undefined;
+  // A whole number too large to hold exactly is still a large one: a page past the end, a size
+  // clamped to the largest, as for any other large number (not page 1 of the default size).
+  return Number.isSafeInteger(value) ? value : Number.MAX_SAFE_INTEGER;
 }
 
 type PageLinks = { self: string; first: string; last: string; prev?: string; next?: string };

@@ -71,6 +71,42 @@ function readableIssue(issue: RawIssue): string | undefined {
       const types = unionTypes(issue);
       return types ? `must be ${listing(types)}, not ${kindOf(issue.input)}` : 'does not match any of the forms this member takes';
     }
+    case 'too_small':
+    case 'too_big':
+      return boundOf(issue);
+    case 'invalid_format':
+      return formats[issue.format] ?? (issue.format === 'regex' && issue.pattern ? `must match the pattern ${issue.pattern}` : undefined);
+    default:
+      return undefined;
+  }
+}
+
+/** What a string of a checked format must be ("Invalid email address" is zod's). */
+const formats: Record<string, string> = { email: 'must be an e-mail address', url: 'must be a URL', uuid: 'must be a UUID' };
+
+const plural = (count: number | bigint, noun: string) => `${count} ${noun}${count === 1 || count === 1n ? '' : 's'}`;
+
+/**
+ * A length or a size out of bounds, said as the bound the member must keep: zod's own wording
+ * ("Too small: expected string to have >=1 characters") reads as a programmer's note.
+ */
+function boundOf(issue: RawIssue & { code: 'too_small' | 'too_big' }): string | undefined {
+  const small = issue.code === 'too_small';
+  const bound = small ? issue.minimum : issue.maximum;
+  const least = small ? 'at least' : 'at most';
+  switch (issue.origin) {
+    case 'string':
+      if (issue.exact) return `must be exactly ${plural(bound, 'character')} long`;
+      return small && bound === 1 ? 'cannot be empty' : `must be ${least} ${plural(bound, 'character')} long`;
+    case 'array':
+    case 'set':
+      if (issue.exact) return `must have exactly ${plural(bound, 'item')}`;
+      return small && bound === 1 ? 'cannot be empty' : `must have ${least} ${plural(bound, 'item')}`;
+    case 'number':
+    case 'int':
+    case 'bigint':
+      if (issue.inclusive === false) return `must be ${small ? 'greater' : 'less'} than ${bound}`;
+      return `must be ${least} ${bound}`;
     default:
       return undefined;
   }

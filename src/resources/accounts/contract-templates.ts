@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Ctx, Kind } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
-import { csvIds, csvStrings } from '../../http/params.js';
+import { csvCountryCodes, csvIds } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { resourceDocument } from '../../jsonapi/document.js';
 import { missingRelated } from '../../domain/errors.js';
@@ -54,7 +54,7 @@ const schemas = resourceSchemas(contractTemplateKind);
 const query = z.object({
   'filter[broker]': csvIds.optional().describe('Comma separated broker ids.'),
   'filter[carrier]': csvIds.optional().describe('Comma separated carrier ids.'),
-  'filter[countries_from]': csvStrings.optional().describe('Comma separated country codes: templates with a service from one of them.'),
+  'filter[countries_from]': csvCountryCodes.optional().describe('Comma separated country codes: templates with a service from one of them.'),
 });
 
 const createRequest = resourceRequest({
@@ -95,7 +95,7 @@ export const contractTemplateEndpoints = [
         (row) =>
           (!q['filter[broker]'] || q['filter[broker]'].includes(row.broker_id)) &&
           (!q['filter[carrier]'] || q['filter[carrier]'].includes(row.carrier_id)) &&
-          (!q['filter[countries_from]'] || countriesFrom(ctx, row).some((code) => q['filter[countries_from]']!.includes(code.toUpperCase()))),
+          (!q['filter[countries_from]'] || countriesFrom(ctx, row).some((code) => q['filter[countries_from]']!.includes(code))),
       ),
   }).map((declared) => ({ ...declared, path: declared.path.replace('/contract-templates', path) })),
   endpoint({

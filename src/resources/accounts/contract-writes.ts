@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sameCredentials, openCredentials, sealCredentials } from '../../domain/credentials.js';
 import { scheduleVerification } from '../../domain/contract-verification.js';
+import { checkCurrencyChange } from '../../domain/rate-rules.js';
 import type { Ctx } from '../../http/context.js';
 import { principalOf } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
@@ -160,7 +161,7 @@ export const contractWriteEndpoints = [
       200: { description: 'The whole updated contract.', schema: schemas.document },
       403: { description: 'A contract shared by the broker cannot be changed (10013).' },
       409: { description: 'The body type or id does not match (10007).' },
-      422: { description: 'A status change other than active <-> inactive (10008).' },
+      422: { description: 'A status change other than active <-> inactive, or a new currency while rates of the contract hold prices (10008).' },
     },
     include: contractIncludes,
     handler: async (ctx, { params, body, include }) => {
@@ -175,6 +176,7 @@ export const contractWriteEndpoints = [
         changes.credentials !== undefined &&
         !(current.credentials && sameCredentials(openCredentials(ctx.rules.credentialsKey, current.credentials), changes.credentials));
       const updated = await ctx.store.transact((tx) => {
+        if (changes.currency !== undefined) checkCurrencyChange(tx, current, changes.currency);
         const row = tx.update('contracts', current.id, {
           ...(changes.name !== undefined ? { name: changes.name } : {}),
           ...(changes.currency !== undefined ? { currency: changes.currency } : {}),

@@ -1,9 +1,9 @@
 import type { Kind } from '../../http/context.js';
 import { z } from 'zod';
-import { csvIds, csvStrings } from '../../http/params.js';
+import { csvCountryCodes, csvIds, csvOf, csvStrings } from '../../http/params.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
-import { regionAttributes, type RegionRecord } from '../../model/region.js';
+import { regionAttributes, regionCategories, type RegionRecord } from '../../model/region.js';
 import { readEndpoints } from '../read-endpoints.js';
 
 export const regionKind: Kind<RegionRecord> = {
@@ -26,10 +26,11 @@ export const regionKind: Kind<RegionRecord> = {
 
 const query = z.object({
   'filter[parent]': csvIds.optional(),
-  'filter[country_code]': csvStrings.optional(),
+  'filter[country_code]': csvCountryCodes.optional(),
   'filter[region_code]': csvStrings.optional(),
   'filter[name]': z.string().optional(),
-  'filter[category]': csvStrings
+  // Checked against the levels there are: a misspelt one would match nothing and say nothing.
+  'filter[category]': csvOf(regionCategories)
     .optional()
     .describe("Comma separated: country (production), or world, continent, subdivision (the sandbox's other tree levels)."),
   'filter[postal_code]': z.string().min(1).max(20).optional().describe('Regions whose postal codes look like this one (a code may fit several countries).'),

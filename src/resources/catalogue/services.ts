@@ -10,6 +10,7 @@ import { deliveryMethods, packageTypes, serviceAttributes, type ServiceRecord } 
 import { readEndpoints } from '../read-endpoints.js';
 import { seesTenantRow } from '../../domain/tenant-lifetime.js';
 import { serviceIncludes } from '../include-paths.js';
+import { rateVisible } from './service-rate-kind.js';
 
 export const serviceKind: Kind<ServiceRecord> = {
   type: 'services',
@@ -43,9 +44,14 @@ export const serviceKind: Kind<ServiceRecord> = {
   load: (ctx, id) => ctx.store.get('services', id),
 };
 
-/** The options any rate of the service offers, each once, in catalogue order. */
+/**
+ * The options any rate of the service the caller can see offers, each once, in catalogue order.
+ * Rates of another organization's own contracts do not count: an option one tenant prices on its
+ * contract would otherwise show up on the service for every tenant.
+ */
 function offeredOptions(ctx: Ctx, serviceId: string): Linkage[] {
-  const ids = new Set(ctx.store.find('serviceRates', 'service_id', serviceId).flatMap((rate) => rate.service_options.map((o) => o.service_option_id)));
+  const rates = ctx.store.find('serviceRates', 'service_id', serviceId).filter((rate) => rateVisible(ctx, rate));
+  const ids = new Set(rates.flatMap((rate) => rate.service_options.map((o) => o.service_option_id)));
   return [...ids].map((id) => ({ type: 'service-options', id }));
 }
 
