@@ -106,6 +106,26 @@ describe('consolidation_shipment', () => {
     expect(unlinked.body.data.relationships).not.toHaveProperty('consolidation_shipment');
   });
 
+  it('is one level deep, as POST /consolidate-shipments: no chain (and so no cycle) through the relationship', async () => {
+    const via = (id: string) => ({ consolidation_shipment: { data: { type: 'shipments', id } } });
+    const hub = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    const child = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), relationships: via(hub.id) }));
+    // Into a shipment that is itself consolidated: refused on create and on change.
+    const created = await sandbox.request('POST', '/shipments', { token: w.token, body: shipmentBody({ shop: w.shopIn('NL'), relationships: via(child.id) }) });
+    expect(created.status).toBe(422);
+    expect(firstError(created)).toMatchObject({ code: '10008', source: { pointer: '/data/relationships/consolidation_shipment/data/id' } });
+    expect(firstError(created).detail).toContain('one level deep');
+    const other = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    expect((await patch(other.id, { relationships: via(child.id) })).status).toBe(422);
+    // A shipment others are consolidated into is not consolidated itself: the cycle hub -> child -> hub cannot close.
+    const cycle = await patch(hub.id, { relationships: via(other.id) });
+    expect(cycle.status).toBe(422);
+    expect(firstError(cycle).detail).toBe('Other shipments are consolidated into this shipment; consolidation is one level deep.');
+    expect((await sandbox.get(`/shipments/${hub.id}`, w.token)).body.data.relationships).not.toHaveProperty('consolidation_shipment');
+    // The child may move to another consolidation shipment.
+    expect((await patch(child.id, { relationships: via(other.id) })).status).toBe(200);
+  });
+
   it("refuses another tenant's shipment (422), and forgets a consolidation shipment that is deleted", async () => {
     const theirs = await world(sandbox, 'other-client');
     const foreign = await createShipment(sandbox, theirs.token, shipmentBody({ shop: theirs.shopIn('GB'), recipient: recipients.GB }));

@@ -1,5 +1,5 @@
 import type { ShipmentRecord } from '../../model/shipment.js';
-import type { Tx } from '../../store/store.js';
+import type { ReadView, Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
 import { assertRoom } from '../quotas.js';
 import type { Acting, Rules } from '../rules.js';
@@ -57,10 +57,17 @@ export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, res
   return shipment;
 }
 
-/** Rules of a change that the draft alone cannot tell: a shipment is never consolidated into itself. */
-export function checkChange(current: ShipmentRecord, draft: ShipmentDraft): void {
-  if (draft.consolidationShipmentId === current.id) {
-    throw DomainError.unprocessable('A shipment cannot be consolidated into itself.', { relationship: 'consolidation_shipment.id' });
+/**
+ * Rules of a change that the draft alone cannot tell: a shipment is never consolidated into
+ * itself, and, as `POST /consolidate-shipments` has it, consolidation is one level deep: a
+ * shipment others are consolidated into is not consolidated itself (a chain could close a cycle).
+ */
+export function checkChange(store: ReadView, current: ShipmentRecord, draft: ShipmentDraft): void {
+  if (!draft.consolidationShipmentId) return;
+  const field = { relationship: 'consolidation_shipment.id' };
+  if (draft.consolidationShipmentId === current.id) throw DomainError.unprocessable('A shipment cannot be consolidated into itself.', field);
+  if (store.find('shipments', 'consolidation_shipment_id', current.id).length > 0) {
+    throw DomainError.unprocessable('Other shipments are consolidated into this shipment; consolidation is one level deep.', field);
   }
 }
 

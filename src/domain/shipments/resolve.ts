@@ -123,6 +123,12 @@ function resolveConsolidation(ctx: Acting, draft: ShipmentDraft, problems: Probl
   const target = ctx.rules.store.get('shipments', draft.consolidationShipmentId);
   if (!target || target.organization_id !== ctx.principal?.organizationId) {
     problems.add(`No shipment with id '${draft.consolidationShipmentId}' is available to you.`, fields.relationship('consolidation_shipment'));
+  } else if (target.consolidation_shipment_id) {
+    // One level deep, as POST /consolidate-shipments has it: a chain could close a cycle.
+    problems.add(
+      'The consolidation shipment is itself consolidated into another shipment; consolidation is one level deep.',
+      fields.relationship('consolidation_shipment'),
+    );
   }
   return target;
 }

@@ -89,7 +89,7 @@ export const shipmentWriteEndpoints = [
       checkIdentity(body.data, 'shipments', current.id);
       assertEditable(current, 'changed');
       const draft = draftFromUpdate(current, body);
-      checkChange(current, draft);
+      checkChange(ctx.store, current, draft);
       const resolved = resolveDraft(ctx, draft);
       const updated = await ctx.store.transact((tx) => changeShipment(tx, ctx.rules, current, draft, resolved));
       return jsonApi(resourceDocument(ctx, shipmentKind, updated, include));
