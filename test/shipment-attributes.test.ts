@@ -275,3 +275,15 @@ describe("shipment items, customs and physical properties as production's schema
     expect(created.attributes.recipient_address).toEqual(recipients.NL);
   });
 });
+
+describe('shop', () => {
+  it('keeps a shipment in its shop on PATCH: the shop sent back is ignored, a null shop (production has none) is a 400', async () => {
+    const shipment = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    const sentBack = await patch(shipment.id, { relationships: { shop: shipment.relationships.shop } });
+    expect(sentBack.status).toBe(200);
+    const nulled = await patch(shipment.id, { relationships: { shop: { data: null } } });
+    expect(nulled.status).toBe(400);
+    expect(firstError(nulled).source.pointer).toBe('/data/relationships/shop/data');
+    expect((await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.relationships.shop.data.id).toBe(shipment.relationships.shop.data.id);
+  });
+});

@@ -194,7 +194,9 @@ export const updateShipmentRequest = resourceRequest({
   id: 'ShipmentUpdateRequest',
   update: true,
   attributes: z.strictObject({ ...partialWritable, ...readOnlyAttributes }).optional(),
-  relationships: z.object({ shop: toOneRef.optional(), ...relationshipShape }).optional(),
+  // The shop is sent back as it is (and ignored: a shipment stays in its shop); production's
+  // contract has no null for it, so `{"data": null}` is a 400 rather than silently kept.
+  relationships: z.object({ shop: z.object({ data: z.object({ type: z.string(), id: z.string() }) }).optional(), ...relationshipShape }).optional(),
   documentMeta: documentMeta.omit({ add_to_next_collection: true }).extend({ add_to_next_collection: readOnly }),
 });
 
