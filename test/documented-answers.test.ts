@@ -75,6 +75,12 @@ describe("the API reference's response examples", () => {
     expect(JSON.stringify(answer.body)).not.toContain(COMMITTED_SERVER_URL);
   });
 
+  it("show getDynamicServiceRates pricing a dynamic rate, not an empty list that teaches nothing of the answer's shape", () => {
+    const rates = committed.getDynamicServiceRates!.body as { data: { attributes: { is_dynamic: boolean; price: { amount: number } } }[] };
+    expect(rates.data.length).toBeGreaterThan(0);
+    expect(rates.data[0]!.attributes).toMatchObject({ is_dynamic: true, price: { amount: expect.any(Number) } });
+  });
+
   it('show a list by its first two entries, with the total and the links of the whole list', () => {
     const listed = committed.listShipments!.body as { data: unknown[]; meta: { total_records: number } };
     expect(listed.data).toHaveLength(2);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { allEndpoints } from '../src/app.js';
 import { scopes } from '../src/model/tenancy.js';
@@ -65,6 +66,34 @@ describe('the OpenAPI document', () => {
         else expect(Object.keys(refused?.headers ?? {}), `${method} ${path}`).toContain('Retry-After');
       }
     }
+  });
+
+  it("shows request examples a generator accepts: every parameter's and body's example validates against its schema", async () => {
+    const sandbox = await testSandbox();
+    const document = (await sandbox.get('/openapi.json')).body;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema({ $id: 'document.json', components: document.components }, 'document.json');
+    const problems: string[] = [];
+    let count = 0;
+    const check = (where: string, schema: unknown, example: unknown) => {
+      count += 1;
+      const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"document.json#/components/')));
+      if (!validate(example)) problems.push(`${where}: ${JSON.stringify(example)} ${JSON.stringify(validate.errors?.slice(0, 2))}`);
+    };
+    type Parameter = { name: string; schema: unknown; example?: unknown };
+    type Operation = { operationId: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> } };
+    for (const item of Object.values(document.paths as Record<string, Record<string, Operation>>)) {
+      for (const operation of Object.values(item)) {
+        for (const parameter of operation.parameters ?? []) {
+          if ('example' in parameter) check(`${operation.operationId} ${parameter.name}`, parameter.schema, parameter.example);
+        }
+        for (const [type, content] of Object.entries(operation.requestBody?.content ?? {})) {
+          if ('example' in content) check(`${operation.operationId} ${type}`, content.schema, content.example);
+        }
+      }
+    }
+    expect(count).toBeGreaterThan(300);
+    expect(problems).toEqual([]);
   });
 
   it('carries the package version', () => {

@@ -113,6 +113,21 @@ describe('validation messages: bounds and formats', () => {
     expect(errorAt(answer, { pointer: '/data/attributes/street_number' }).detail).toBe("'street_number' must be at least 1.");
     expect(errorAt(answer, { pointer: '/data/attributes/email' }).detail).toBe("'email' must be an e-mail address.");
   });
+
+  it('says one bound of a number out of every range, the tightest: not the largest safe integer as well', async () => {
+    const answer = await shipment({ recipient_address: { ...recipients.NL, street_number: 1e20 } });
+    const at = answer.body.errors.filter((e: Json) => e.source?.pointer === '/data/attributes/recipient_address/street_number');
+    expect(at.map((e: Json) => e.detail)).toEqual(["'street_number' must be at most 2147483647."]);
+  });
+
+  it('says an empty text is empty, not also that it breaks its pattern', async () => {
+    const answer = await sandbox.request('POST', '/track-external-shipment', {
+      token: w.token,
+      body: { data: { type: 'shipments', attributes: { tracking_code: '' } } },
+    });
+    const at = answer.body.errors.filter((e: Json) => e.source?.pointer === '/data/attributes/tracking_code');
+    expect(at.map((e: Json) => e.detail)).toEqual(["'tracking_code' cannot be empty."]);
+  });
 });
 
 describe('validation messages: query parameters', () => {

@@ -142,6 +142,31 @@ function countErrors(issues: readonly z.core.$ZodIssue[]): number {
   return count;
 }
 
+const pathKey = (path: readonly PropertyKey[]) => JSON.stringify(path.map(String));
+const bound = (issue: z.core.$ZodIssue) => Number(issue.code === 'too_big' ? issue.maximum : issue.code === 'too_small' ? issue.minimum : 0);
+
+/**
+ * The issues worth telling: zod reports every check a value fails, so 1e20 as an int32 is both
+ * above 2147483647 and above the largest safe integer, and '' is both empty and off its pattern.
+ * One bound per side is kept, the tightest, and an empty text is only said to be empty.
+ */
+function telling(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const tightest = new Map<string, z.core.$ZodIssue>();
+  const empty = new Set<string>();
+  for (const issue of issues) {
+    if (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1) empty.add(pathKey(issue.path));
+    if ((issue.code !== 'too_big' && issue.code !== 'too_small') || issue.exact) continue;
+    const key = `${issue.code} ${pathKey(issue.path)}`;
+    const kept = tightest.get(key);
+    if (!kept || (issue.code === 'too_big' ? bound(issue) < bound(kept) : bound(issue) > bound(kept))) tightest.set(key, issue);
+  }
+  return issues.filter((issue) => {
+    if (issue.code === 'invalid_format' && empty.has(pathKey(issue.path))) return false;
+    if ((issue.code === 'too_big' || issue.code === 'too_small') && !issue.exact) return tightest.get(`${issue.code} ${pathKey(issue.path)}`) === issue;
+    return true;
+  });
+}
+
 /**
  * One 400/10003 error per schema violation, the first MAX_ERRORS of them; past that, one more
  * error says how many were left out (`meta.more_errors`). Body issues point into the document
@@ -152,7 +177,8 @@ function schemaErrors(error: z.ZodError, where: 'pointer' | 'parameter' | 'heade
   // A header the API cannot use is an Invalid Request Header (10004), as production names it.
   const kind = where === 'header' ? 'invalidHeader' : 'invalidSchema';
   const status = where === 'header' ? { status: 400 } : {};
-  for (const issue of error.issues) {
+  const issues = telling(error.issues);
+  for (const issue of issues) {
     const paths = issue.code === 'unrecognized_keys' ? issue.keys.slice(0, MAX_ERRORS - errors.length).map((key) => [...issue.path, key]) : [issue.path];
     for (const path of paths) {
       const full = [...prefix, ...path];
@@ -162,7 +188,7 @@ function schemaErrors(error: z.ZodError, where: 'pointer' | 'parameter' | 'heade
     }
     if (errors.length >= MAX_ERRORS) break;
   }
-  const total = countErrors(error.issues);
+  const total = countErrors(issues);
   if (total > errors.length) {
     const more = total - errors.length;
     errors.push(

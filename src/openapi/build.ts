@@ -116,7 +116,10 @@ function withExample(parameter: ParameterObject, example: OperationExample | und
   const value = values?.[parameter.name];
   if (value === undefined) return parameter;
   // `include` is a list (form style, not exploded): its example is one too.
-  return { ...parameter, example: parameter.name === 'include' && typeof value === 'string' ? value.split(',') : value };
+  if (parameter.name === 'include' && typeof value === 'string') return { ...parameter, example: value.split(',') };
+  // A query or header value is text on the wire and its schema says so (type string): an example
+  // written as a number or boolean (limit 5, filter true) would fail that schema in a generator.
+  return { ...parameter, example: parameter.schema && 'type' in parameter.schema && parameter.schema.type === 'string' ? String(value) : value };
 }
 
 function parameters(endpoint: Endpoint, example?: OperationExample): ParameterObject[] {

@@ -14,6 +14,18 @@ export const anna = {
   phone_number: '+31612345678',
 };
 
+/** A recipient abroad, for the examples of what ships across a border. */
+export const londoner = {
+  first_name: 'John',
+  last_name: 'Smith',
+  street_1: 'Baker Street',
+  street_number: 221,
+  postal_code: 'NW1 6XE',
+  city: 'London',
+  country_code: 'GB',
+  email: 'john.smith@example.com',
+};
+
 /** A Dutch sender (and return) address of the shop. */
 export const warehouse = {
   company: 'Example Shop BV',

@@ -1,5 +1,5 @@
 // Examples of shipments, their files and statuses, collections, manifests and the shipping helpers.
-import { anna, collectionBody, manualSurcharge, shipmentBody, warehouse } from './bodies.js';
+import { anna, collectionBody, londoner, manualSurcharge, shipmentBody, warehouse } from './bodies.js';
 import type { ExampleIds } from './ids.js';
 import { ref, type ExampleSet } from './types.js';
 
@@ -108,7 +108,10 @@ export const shippingExamples: ExampleSet = {
   suggestHsCode: () => ({ body: { data: { sku: 'TSH-BLU-M', description: 'Organic cotton T-shirt', origin_country_code: 'PT' } } }),
   getDynamicServiceRates: (ids) => {
     const { meta: _meta, ...body } = shipmentBody(ids);
-    return { body: { data: { type: 'shipments', attributes: body.data.attributes, relationships: body.data.relationships } } };
+    // The seeded dynamic rates are DHL Express Worldwide's, which ships abroad: to Anna in
+    // Amsterdam the answer is an empty list, which shows nothing of a priced rate.
+    const attributes = { ...body.data.attributes, recipient_address: londoner };
+    return { body: { data: { type: 'shipments', attributes, relationships: body.data.relationships } } };
   },
   getAvailableDeliveryDates: (ids) => ({
     body: {
