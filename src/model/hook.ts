@@ -77,7 +77,8 @@ export const updateValue = z
 
 const sendValue = z
   .object({
-    url: z.url(),
+    // Production's schema caps the URL at 255 characters: a longer one saved here would fail there.
+    url: z.url().max(255),
     secret: z.string().max(255).optional(),
     includes: z.array(z.string()).max(20).optional(),
     tries: z.number().int().min(1).max(24).optional(),
