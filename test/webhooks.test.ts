@@ -134,6 +134,20 @@ describe('send-resource webhooks', () => {
     expect(logs[0].attributes.errors[0]).toContain('could not be reached');
   });
 
+  it('dates each attempt when it was due on the sandbox clock, also when one move of the clock runs them all', async () => {
+    const { sandbox, w, webhook, registered, statusId } = await setup();
+    receiver.received.length = 0;
+    receiver.answers = [500, 500, 500];
+    const onConcept = [{ pointer: '/relationships/status/data/id', operator: '==', value: statusId('shipment-concept') }];
+    const hook = await webhook({ url: receiver.url, tries: 3, retry_delay: 600 }, onConcept);
+    await registered();
+    await sandbox.advance(3600);
+    expect(receiver.received).toHaveLength(3);
+    const logs = (await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data.reverse();
+    const dates = logs.map((log: Json) => log.attributes.created_at);
+    expect(dates).toEqual([TEST_NOW, TEST_NOW + 600, TEST_NOW + 1200]);
+  });
+
   it('refuses webhooks to hosts outside HOOK_ALLOWED_HOSTS', async () => {
     const { webhook } = await setup({ hookAllowedHosts: 'hooks.example.com,*.example.org' });
     const refused = await webhook({ url: receiver.url });
