@@ -125,6 +125,43 @@ describe('hooks: the API', () => {
       '/data/attributes/order',
     ],
     ['an owner of another tenant', (_o, shop) => hookBody({ owner: shop, ownerType: 'shops' }), 422, '/data/relationships/owner/data/id'],
+    // Production's trigger, predicates, actions and their values are closed: a misspelt member
+    // ('retries' for 'tries') would be refused there, so it is not silently dropped here.
+    [
+      'an unknown member of a send-resource value',
+      (o) => hookBody({ owner: o, action: { action_type: 'send-resource', values: [{ url: 'https://hooks.example.com/in', retries: 5 }] } }),
+      400,
+      '/data/attributes/action/values/0/retries',
+    ],
+    [
+      'an unknown member of an update-resource value',
+      (o) => hookBody({ owner: o, values: [{ ...set('/attributes/channel', 'x'), convertor: 'service-code-to-id' }] }),
+      400,
+      '/data/attributes/action/values/0/convertor',
+    ],
+    [
+      'an unknown member of the action',
+      (o) => hookBody({ owner: o, action: { action_type: 'approve-return', value: true } }),
+      400,
+      '/data/attributes/action/value',
+    ],
+    [
+      'an unknown member of the trigger',
+      (o) => ({
+        data: {
+          ...hookBody({ owner: o }).data,
+          attributes: { ...hookBody({ owner: o }).data.attributes, trigger: { resource_type: 'shipments', resource_action: 'create', predicate: [] } },
+        },
+      }),
+      400,
+      '/data/attributes/trigger/predicate',
+    ],
+    [
+      'an unknown member of a predicate',
+      (o) => hookBody({ owner: o, predicates: [{ pointer: '/attributes/channel', operator: '==', value: 'x', negate: true }] }),
+      400,
+      '/data/attributes/trigger/predicates/0/negate',
+    ],
     [
       'update-resource on shipment statuses',
       (o) => hookBody({ owner: o, resourceType: 'shipment-statuses', values: [set('/attributes/channel', 'x')] }),

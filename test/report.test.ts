@@ -209,6 +209,63 @@ describe('the request record', () => {
     expect((await own.get(`/_sandbox/report?organization_id=${made.organization_id}`)).status).toBe(404);
     expect((await own.get('/_sandbox/report')).body.tenants).not.toContain(made.organization_id);
   });
+
+  /** A tenant made through the controls, with an access token of its client and one request made. */
+  async function madeTenant(own: TestSandbox, body: Json = {}) {
+    const made = (await own.request('POST', '/_sandbox/tenants', { body })).body;
+    const answer = await own.request('POST', '/access-token', {
+      body: { grant_type: 'client_credentials', client_id: made.client_id, client_secret: made.client_secret, scope: '*' },
+      headers: { 'content-type': 'application/json' },
+    });
+    const tenantToken: string = answer.body.access_token;
+    expect((await own.get('/shops', tenantToken)).status).toBe(200);
+    return { made, tenantToken };
+  }
+
+  /** Neither the report nor the request log holds anything of a tenant that is gone. */
+  async function forgotten(own: TestSandbox, made: Json) {
+    expect((await own.get(`/_sandbox/report?organization_id=${made.organization_id}`)).status).toBe(404);
+    expect((await own.get('/_sandbox/report')).body.tenants).not.toContain(made.organization_id);
+    expect((await own.get(`/_sandbox/requests?client_id=${made.client_id}`)).body.data).toEqual([]);
+    const log = (await own.get('/_sandbox/requests?limit=500')).body.data;
+    expect(log.filter((entry: Json) => entry.client_id === made.client_id)).toEqual([]);
+  }
+
+  it('forgets the tenants a full reset removes, as a deletion does', async () => {
+    const own = await testSandbox();
+    const { made } = await madeTenant(own);
+    expect((await own.request('POST', '/_sandbox/reset', { body: {} })).status).toBe(200);
+    await forgotten(own, made);
+  });
+
+  it('forgets a tenant removed by its own request: the request that deleted it, or moved its clock past its ttl, counts for no one', async () => {
+    const own = await testSandbox();
+    const deleting = await madeTenant(own);
+    expect((await own.request('DELETE', `/_sandbox/tenants/${deleting.made.client_id}`, { token: deleting.tenantToken })).status).toBe(200);
+    await forgotten(own, deleting.made);
+
+    const expiring = await madeTenant(own, { ttl: 60 });
+    const moved = await own.request('POST', '/_sandbox/clock', { token: expiring.tenantToken, body: { advance: 61 } });
+    expect(moved.body).toMatchObject({ removed: true });
+    await forgotten(own, expiring.made);
+    // The admin still sees both requests, as requests of no tenant.
+    const log = (await own.get('/_sandbox/requests?limit=500')).body.data;
+    expect(log.filter((entry: Json) => entry.path.startsWith('/_sandbox/tenants/tenant-') || entry.path === '/_sandbox/clock')).toHaveLength(2);
+  });
+
+  it('forgets the other organizations a pack made with the tenant', async () => {
+    const own = await testSandbox();
+    const made = (await own.request('POST', '/_sandbox/tenants', { body: { pack: 'broker-three-organizations' } })).body;
+    const other = made.organizations[0];
+    const answer = await own.request('POST', '/access-token', {
+      body: { grant_type: 'client_credentials', client_id: other.client_id, client_secret: other.client_secret, scope: '*' },
+      headers: { 'content-type': 'application/json' },
+    });
+    expect((await own.get('/shops', answer.body.access_token)).status).toBe(200);
+    expect((await own.get('/_sandbox/report')).body.tenants).toContain(other.organization_id);
+    expect((await own.request('DELETE', `/_sandbox/tenants/${made.organization_id}`)).status).toBe(200);
+    await forgotten(own, other);
+  });
 });
 
 describe('parcel-sandbox report', () => {

@@ -120,6 +120,14 @@ describe('webhook targets when a hook is saved', () => {
       expect((await s.hook(url)).status, url).toBe(201);
     }
   });
+
+  it("refuses a URL longer than production's 255 characters (400 on the url), and takes one of 255", async () => {
+    const base = 'https://hooks.example.com/';
+    const long = await s.hook(base + 'a'.repeat(256 - base.length));
+    expect(long.status).toBe(400);
+    expect(long.body.errors[0].source).toEqual({ pointer: '/data/attributes/action/values/0/url' });
+    expect((await s.hook(base + 'a'.repeat(255 - base.length))).status).toBe(201);
+  });
 });
 
 describe('HOOK_ALLOWED_HOSTS', () => {

@@ -134,6 +134,41 @@ describe('send-resource webhooks', () => {
     expect(logs[0].attributes.errors[0]).toContain('could not be reached');
   });
 
+  it('dates each attempt when it was due on the sandbox clock, also when one move of the clock runs them all', async () => {
+    const { sandbox, w, webhook, registered, statusId } = await setup();
+    receiver.received.length = 0;
+    receiver.answers = [500, 500, 500];
+    const onConcept = [{ pointer: '/relationships/status/data/id', operator: '==', value: statusId('shipment-concept') }];
+    const hook = await webhook({ url: receiver.url, tries: 3, retry_delay: 600 }, onConcept);
+    await registered();
+    await sandbox.advance(3600);
+    expect(receiver.received).toHaveLength(3);
+    const logs = (await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data.reverse();
+    const dates = logs.map((log: Json) => log.attributes.created_at);
+    expect(dates).toEqual([TEST_NOW, TEST_NOW + 600, TEST_NOW + 1200]);
+  });
+
+  it('goes with a deleted shipment: its hook logs and the deliveries still waiting about it or its statuses', async () => {
+    const { sandbox, w, webhook } = await setup();
+    receiver.received.length = 0;
+    receiver.answers = [500, 500];
+    const onShipments = await webhook({ url: receiver.url, tries: 3, retry_delay: 60 }, [], 'shipments');
+    const onStatuses = await webhook({ url: receiver.url, tries: 3, retry_delay: 60 });
+    const shipment = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    await sandbox.advance(0);
+    expect(receiver.received).toHaveLength(2);
+    const logs = (await sandbox.get(`/hooks/${onShipments.body.data.id}/logs`, w.token)).body.data;
+    expect(logs).toHaveLength(1);
+
+    expect((await sandbox.request('DELETE', `/shipments/${shipment.id}`, { token: w.token })).status).toBe(204);
+    // No log is left naming a shipment that is gone, and no retry is sent about it.
+    expect((await sandbox.get(`/hook-logs/${logs[0].id}`, w.token)).status).toBe(404);
+    for (const hook of [onShipments, onStatuses]) expect((await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data).toEqual([]);
+    await sandbox.advance(3600);
+    expect(receiver.received).toHaveLength(2);
+    expect(sandbox.store.all('jobs').filter((job) => job.subject.includes(shipment.id))).toEqual([]);
+  });
+
   it('refuses webhooks to hosts outside HOOK_ALLOWED_HOSTS', async () => {
     const { webhook } = await setup({ hookAllowedHosts: 'hooks.example.com,*.example.org' });
     const refused = await webhook({ url: receiver.url });

@@ -14,6 +14,9 @@ import { plainJson } from '../http/respond.js';
 import { quotaEndpoints } from './quotas.js';
 import { quotaRows } from '../domain/quotas.js';
 import { exampleEndpoints } from './examples.js';
+import { apiTenants } from '../domain/tenant-lifetime.js';
+import { clientsOfOrganization, type OrganizationRemoval } from '../domain/removals.js';
+import { forgetRemoved } from './forget.js';
 
 const resetResult = z.object({ reset: z.literal('sandbox'), now: z.number().int() }).meta({ id: 'SandboxReset' });
 
@@ -39,10 +42,16 @@ const json = ['application/json'] as const;
  * twice. Every tenant's own clock is forgotten with the data: all follow the global clock again.
  * Revocations survive: revoked tokens stay revoked, and seeded clients keep their token
  * generation, so their tokens that were valid stay valid and revoked ones stay revoked.
- * Tenants created through the control API are gone.
+ * Tenants created through the control API are gone, and forgotten as a deletion forgets them.
  */
 async function resetSandbox(services: Services): Promise<void> {
   const { store, clock } = services;
+  // Read before the data goes: who the tenants were and which clients they had.
+  const tenants: OrganizationRemoval[] = apiTenants(store).map(({ organizationId }) => ({
+    organizationId,
+    clientIds: clientsOfOrganization(store, organizationId),
+    removed: {},
+  }));
   const counter = getSetting<number>(store, ID_COUNTER) ?? 0;
   const revoked = [...store.all('revokedTokens')];
   const previous = clock.offsetMs();
@@ -62,6 +71,8 @@ async function resetSandbox(services: Services): Promise<void> {
     clock.setOffsetMs(previous);
     throw error;
   }
+  // Their request log entries and counters go with them, as when one is deleted.
+  for (const tenant of tenants) forgetRemoved(services, tenant);
 }
 
 export const controlEndpoints = [

@@ -2,6 +2,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './env.js';
 import type { Clock } from '../clock.js';
 import type { TenantClocks } from '../store/tenant-clocks.js';
+import type { ReadView } from '../store/store.js';
+import { answeredCaller } from './answered-caller.js';
 import { isUnlogged, type RawMessage, type RequestLog } from '../requestlog/log.js';
 import { REQUEST_LOG_RESPONSE_LIMIT } from '../requestlog/entry.js';
 import { keptMessage } from '../requestlog/keep.js';
@@ -250,7 +252,13 @@ function tokenClient(c: Context, status: number, request: RawMessage): string | 
  * Only text is kept here; parsing and redaction wait until the log is read, so this costs
  * little on every request. A failure to capture is logged and otherwise ignored.
  */
-export function captureRequests(services: { requestLog: RequestLog; clock: Clock; clocks: TenantClocks; logger?: Logger }): MiddlewareHandler<AppEnv> {
+export function captureRequests(services: {
+  requestLog: RequestLog;
+  clock: Clock;
+  clocks: TenantClocks;
+  store: ReadView;
+  logger?: Logger;
+}): MiddlewareHandler<AppEnv> {
   const lastHeaders: LastHeaders = { list: undefined };
   return async (c, next) => {
     if (isUnlogged(c.req.path)) return next();
@@ -265,7 +273,7 @@ export function captureRequests(services: { requestLog: RequestLog; clock: Clock
       const request = keepBodilessRequest(c) ?? (await keepRequest(c));
       if (Array.isArray(request.headers)) request.headers = sharedHeaders(request.headers, lastHeaders);
       const url = c.req.url;
-      const principal = c.get('principal');
+      const principal = answeredCaller(c, services.store);
       const clientId = principal?.clientId ?? tokenClient(c, c.res.status, request);
       const closed = clientClosed(c);
       const deprecated = c.get('deprecated');

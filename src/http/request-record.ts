@@ -9,6 +9,7 @@ import type { AppEnv } from './env.js';
 import { loggedStatus } from './client-closed.js';
 import { deprecationHeaders, type DeprecatedUse } from './deprecations.js';
 import { knownResponse } from './response-text.js';
+import { answeredCaller } from './answered-caller.js';
 
 /*
  * Counts every request in its tenant's record (requestlog/usage.ts) once it is answered, and tells
@@ -120,7 +121,7 @@ export function recordRequests(services: Services): MiddlewareHandler<AppEnv> {
     }
     const status = loggedStatus(c);
     services.usage.count({
-      tenant: c.get('principal')?.organizationId ?? c.get('tenant'),
+      tenant: answeredCaller(c, services.store)?.organizationId ?? c.get('tenant'),
       operation,
       status,
       requestId: c.get('requestId') ?? 0,

@@ -39,7 +39,7 @@ const predicatePointer = z
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 export const predicate = z
-  .object({
+  .strictObject({
     pointer: predicatePointer,
     operator: z
       .enum(hookOperators)
@@ -53,8 +53,10 @@ export const predicate = z
   .refine((p) => p.operator !== 'in' || Array.isArray(p.value), { message: "must be a list for the 'in' operator", path: ['value'] })
   .meta({ id: 'HookPredicate' });
 
+// Production's trigger, predicates, actions and action values are closed objects: a member it does
+// not know (a misspelt `tries`) is refused there, so it is refused here rather than dropped.
 const hookTrigger = z
-  .object({
+  .strictObject({
     resource_type: z.enum(hookResourceTypes),
     resource_action: z
       .enum(hookResourceActions)
@@ -64,7 +66,7 @@ const hookTrigger = z
   .meta({ id: 'HookTrigger' });
 
 export const updateValue = z
-  .object({
+  .strictObject({
     pointer: resourcePointer.describe(
       'An attribute (`/attributes/description`) or a relationship: `/relationships/service/data/id` (with an optional `/relationships/service/data/type` value), `/relationships/service/data` ({type, id}) or `/relationships/service` ({data: {type, id}}).',
     ),
@@ -76,8 +78,9 @@ export const updateValue = z
   .meta({ id: 'HookUpdateValue' });
 
 const sendValue = z
-  .object({
-    url: z.url(),
+  .strictObject({
+    // Production's schema caps the URL at 255 characters: a longer one saved here would fail there.
+    url: z.url().max(255),
     secret: z.string().max(255).optional(),
     includes: z.array(z.string()).max(20).optional(),
     tries: z.number().int().min(1).max(24).optional(),
@@ -87,26 +90,26 @@ const sendValue = z
 
 const hookAction = z
   .discriminatedUnion('action_type', [
-    z.object({ action_type: z.literal('update-resource'), values: z.array(updateValue).min(1).max(50) }),
-    z.object({ action_type: z.literal('send-resource'), values: z.array(sendValue).min(1).max(10) }),
-    z.object({ action_type: z.literal('approve-return') }),
-    z.object({
+    z.strictObject({ action_type: z.literal('update-resource'), values: z.array(updateValue).min(1).max(50) }),
+    z.strictObject({ action_type: z.literal('send-resource'), values: z.array(sendValue).min(1).max(10) }),
+    z.strictObject({ action_type: z.literal('approve-return') }),
+    z.strictObject({
       action_type: z.literal('reject-return'),
       values: z
         .array(z.strictObject({ message: z.string().max(255).nullable().optional() }))
         .max(1)
         .optional(),
     }),
-    z.object({
+    z.strictObject({
       action_type: z.literal('request-payment'),
       values: z
         .array(z.strictObject({ price: z.strictObject({ amount: z.number().int().min(1), currency: z.string().regex(/^[A-Z]{3}$/) }) }))
         .min(1)
         .max(1),
     }),
-    z.object({ action_type: z.literal('set-return-deadline-passed') }),
+    z.strictObject({ action_type: z.literal('set-return-deadline-passed') }),
     // Production's action on shipments; kept and listed, but not run (see domain/hooks/engine.ts).
-    z.object({
+    z.strictObject({
       action_type: z.literal('calculate-landed-cost'),
       values: z
         .array(z.strictObject({ surcharge: price.optional() }))

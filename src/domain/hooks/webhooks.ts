@@ -126,7 +126,9 @@ export const deliverWebhookJob: JobHandler = {
     if (!hook || !hook.active || !value) return;
     const tries = value.tries ?? DEFAULT_TRIES;
     const outcome = await deliver(rules, value.url, payload.body, value.secret);
-    const at = rules.clock.now();
+    // Dated when it was due on the sandbox clock, as the walk dates its statuses: one move of the
+    // clock that runs every retry still shows them retry_delay apart.
+    const at = Math.min(Math.floor(job.due_ms / 1000), rules.clock.now());
     await rules.store.transact((tx) => {
       // The hook may have been deleted while the request was out: its logs went with it, so write none.
       if (!tx.get('hooks', hook.id)) return;

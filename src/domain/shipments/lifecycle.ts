@@ -80,14 +80,26 @@ export function changeShipment(tx: Tx, rules: Rules, current: ShipmentRecord, dr
   return row;
 }
 
-/** Removes a shipment with its statuses, files, surcharges and pending jobs. */
+/**
+ * Removes a shipment with its statuses, files, surcharges, hook logs and pending jobs, as a tenant
+ * reset does: a hook log's resource is required, so none is left naming a shipment that is gone,
+ * and neither is a webhook delivery still waiting about it or one of its statuses.
+ */
 export function deleteShipment(tx: Tx, shipment: ShipmentRecord): void {
+  const gone = [shipment.id, ...tx.find('shipmentStatuses', 'shipment_id', shipment.id).map((status) => status.id)];
+  for (const log of tx.find('hookLogs', 'shipment_id', shipment.id)) if (log.resource_type !== 'returns') tx.remove('hookLogs', log.id);
+  // Work on the shipment has its id as subject; a webhook delivery `hook:resource:value` (hooks/webhooks.ts).
+  const subjects = [...gone];
+  for (const hook of tx.find('hooks', 'organization_id', shipment.organization_id)) {
+    if (hook.action.action_type !== 'send-resource') continue;
+    for (const id of gone) hook.action.values.forEach((_, index) => subjects.push(`${hook.id}:${id}:${index}`));
+  }
+  for (const subject of subjects) for (const job of tx.find('jobs', 'subject', subject)) tx.remove('jobs', job.id);
   for (const status of tx.find('shipmentStatuses', 'shipment_id', shipment.id)) tx.remove('shipmentStatuses', status.id);
   for (const file of tx.find('files', 'shipment_id', shipment.id)) tx.remove('files', file.id);
   removeSurcharges(tx, shipment.id);
   // Shipments consolidated into this one are no longer: they keep no link to a deleted shipment.
   for (const child of [...tx.find('shipments', 'consolidation_shipment_id', shipment.id)])
     tx.update('shipments', child.id, { consolidation_shipment_id: undefined });
-  for (const job of tx.find('jobs', 'subject', shipment.id)) tx.remove('jobs', job.id);
   tx.remove('shipments', shipment.id);
 }
