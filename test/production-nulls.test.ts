@@ -45,7 +45,9 @@ const SAMPLE_ITEMS: Record<string, Json> = {
  * where that cannot make a valid body: an array item would have to be made, or the object holding
  * the member requires others (an address of which the valid body has none).
  */
-function withNull(body: Json, { path, parentRequires }: NullableMember): Json | undefined {
+function withNull(body: Json, { path, parentRequires, branch }: NullableMember): Json | undefined {
+  // A member of one alternative of a union (reject-return's message) goes only into a body of that alternative.
+  if (branch && branch.at.reduce((node: Json, key) => node?.[key], body)?.[branch.name] !== branch.value) return undefined;
   const copy = structuredClone(body);
   let parent = copy;
   for (const [index, key] of path.entries()) {

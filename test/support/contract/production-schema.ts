@@ -275,15 +275,32 @@ export function nullableMembers(input: Node, at: string[] = []): NullableMember[
     out.push(...nullableMembers(member, [...at, name]).map((found) => (found.path.length === at.length + 1 ? { ...found, parentRequires: required } : found)));
   }
   if (node.items) out.push(...nullableMembers(node.items, [...at, '0']));
-  for (const alternative of [...((node.oneOf as Node[] | undefined) ?? []), ...((node.anyOf as Node[] | undefined) ?? [])])
-    out.push(...nullableMembers(alternative, at));
+  for (const alternative of [...((node.oneOf as Node[] | undefined) ?? []), ...((node.anyOf as Node[] | undefined) ?? [])]) {
+    const tag = discriminator(resolveShape(alternative));
+    out.push(...nullableMembers(alternative, at).map((found) => (tag && !found.branch ? { ...found, branch: { at, ...tag } } : found)));
+  }
   return out.filter((found, index) => out.findIndex((other) => other.path.join('/') === found.path.join('/')) === index);
 }
 
-/** A member production lets be null, and whether the object holding it requires other members (so it cannot be made empty around it). */
+/** The member an alternative is told apart by (`action_type` with pattern `^reject-return$`), and its one value. */
+function discriminator(node: Node): { name: string; value: string } | undefined {
+  for (const [name, member] of Object.entries((node.members ?? {}) as Record<string, Node>)) {
+    const exact = typeof member.pattern === 'string' ? /^\^([\w-]+)\$$/.exec(member.pattern) : null;
+    if (exact) return { name, value: exact[1]! };
+    if (Array.isArray(member.enum) && member.enum.length === 1) return { name, value: String(member.enum[0]) };
+  }
+  return undefined;
+}
+
+/**
+ * A member production lets be null, and whether the object holding it requires other members (so
+ * it cannot be made empty around it); `branch` when it belongs to one alternative of a union (the
+ * object at `at` has `name` = `value`), so that it is sent only in a body of that alternative.
+ */
 export interface NullableMember {
   path: string[];
   parentRequires: boolean;
+  branch?: { at: string[]; name: string; value: string };
 }
 
 /**
