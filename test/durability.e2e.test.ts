@@ -274,7 +274,8 @@ describe('one process per data file', () => {
     await writeFile(`${file}.lock`, JSON.stringify({ pid: 4242, hostname: 'elsewhere.example' }));
     const next = await startServer({ DATA_FILE: file });
     try {
-      expect(next.output()).toContain(`parcel-sandbox: taking over the lock of ${file} left by pid 4242 on elsewhere.example`);
+      // On stderr, while "listening" (which startServer waited for) is on stdout: it may arrive second.
+      await next.waitFor(`parcel-sandbox: taking over the lock of ${file} left by pid 4242 on elsewhere.example`);
       expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toEqual({ pid: next.process.pid, hostname: hostname() });
     } finally {
       expect(await next.stop()).toBe(0);

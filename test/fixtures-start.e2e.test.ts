@@ -103,6 +103,8 @@ describe('--fixtures and --seed on a data file that exists', () => {
 
     const kept = await startServer({}, ['--data', file, '--fixtures', 'fixtures/packs/returns-shop', '--seed', '7']);
     try {
+      // The warning is on stderr, "listening" on stdout: two pipes, so it may arrive second.
+      await kept.waitFor('are not applied');
       expect(warnings(kept.output())).toEqual([
         `parcel-sandbox: the data file ${file} exists and is used as it is, so FIXTURES (--fixtures) fixtures/packs/returns-shop and SEED (--seed) 7 (it holds seed 1) are not applied; add --reset (RESET=true) to start from them, replacing its data`,
       ]);
