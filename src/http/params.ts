@@ -2,44 +2,6 @@ import { z } from 'zod';
 import { countryCode, uuid } from '../model/common.js';
 import { boundOf, MOMENT_FORMS, parseMoment } from '../domain/moments.js';
 
-/** A comma separated list of values from `values`. */
-export function csvOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z
-    .string()
-    .transform((raw) =>
-      raw
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.enum(values, { error: () => `must be a comma separated list of: ${values.join(', ')}` })));
-}
-
-/** A comma separated list of lower-case UUIDs. */
-export const csvIds = z
-  .string()
-  .transform((raw) =>
-    raw
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(uuid));
-
-/**
- * A comma separated list of ISO 3166-1 country codes, each checked as a single code is elsewhere:
- * `nl` or `XX` would match nothing and so read as an empty answer instead of a mistake.
- */
-export const csvCountryCodes = z
-  .string()
-  .transform((raw) =>
-    raw
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(countryCode));
-
 /** A comma separated list of free strings. */
 export const csvStrings = z.string().transform((raw) =>
   raw
@@ -47,6 +9,20 @@ export const csvStrings = z.string().transform((raw) =>
     .map((part) => part.trim())
     .filter(Boolean),
 );
+
+/** A comma separated list of values from `values`. */
+export function csvOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return csvStrings.pipe(z.array(z.enum(values, { error: () => `must be a comma separated list of: ${values.join(', ')}` })));
+}
+
+/** A comma separated list of lower-case UUIDs. */
+export const csvIds = csvStrings.pipe(z.array(uuid));
+
+/**
+ * A comma separated list of ISO 3166-1 country codes, each checked as a single code is elsewhere:
+ * `nl` or `XX` would match nothing and so read as an empty answer instead of a mistake.
+ */
+export const csvCountryCodes = csvStrings.pipe(z.array(countryCode));
 
 /** `true` or `false`. */
 export const booleanParam = z.enum(['true', 'false', '1', '0'], { error: () => 'must be true or false' }).transform((raw) => raw === 'true' || raw === '1');
