@@ -228,6 +228,29 @@ describe('after registration', () => {
     expect(firstError(collectionStatus).detail).toContain("'collection-concept' is a status of collections");
   });
 
+  it('takes POST /update-shipment-status without status_id, as production (a resync): the status stays, carrier statuses join it', async () => {
+    const { sandbox, w } = await setup();
+    const concept = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    const update = (data: Json) => sandbox.request('POST', '/update-shipment-status', { token: w.token, body: { data } });
+    expect((await update({ shipment_id: concept.id })).status).toBe(204);
+    expect(await history(sandbox, w.token, concept.id)).toEqual(['shipment-concept']);
+    const created = await createShipment(sandbox, w.token, registrable(w));
+    await sandbox.advance(DELAY);
+    expect((await update({ shipment_id: created.id })).status).toBe(204);
+    expect(await history(sandbox, w.token, created.id)).toEqual(['shipment-concept', 'shipment-registered']);
+    await sandbox.advance(60);
+    const scanned = { code: 'A01', description: 'Scanned at the depot', assigned_at: TEST_NOW + DELAY + 30 };
+    expect((await update({ shipment_id: created.id, carrier_statuses: [scanned] })).status).toBe(204);
+    const { code, status, shipment } = await current(sandbox, w.token, created.id);
+    expect(code).toBe('shipment-registered');
+    expect(status.attributes.carrier_statuses.at(-1)).toEqual({ ...scanned, category: 'default', tracking_code: shipment.attributes.tracking_code });
+    expect(shipment.attributes.synced_at).toBe(TEST_NOW + DELAY + 60);
+    // Carrier statuses still need a shipment the carrier has.
+    const early = await update({ shipment_id: concept.id, carrier_statuses: [scanned] });
+    expect(early.status).toBe(422);
+    expect(firstError(early).source).toEqual({ pointer: '/data/shipment_id' });
+  });
+
   it('serves a single status with its status included, and 404 for another shipment’s status', async () => {
     const { sandbox, w } = await setup();
     const a = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));

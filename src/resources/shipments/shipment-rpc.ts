@@ -5,7 +5,8 @@ import type { Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
-import { carrierStatusCategories, type ShipmentRecord } from '../../model/shipment.js';
+import { carrierStatusCategories, type CarrierStatus, type ShipmentRecord } from '../../model/shipment.js';
+import type { Tx } from '../../store/store.js';
 import { shipmentVisible } from './shipment-kinds.js';
 import { WALK_SHIPMENT } from '../../domain/shipments/walk.js';
 
@@ -26,7 +27,12 @@ const statusRequest = z
   .object({
     data: z.object({
       shipment_id: z.string(),
-      status_id: z.string(),
+      status_id: z
+        .string()
+        .optional()
+        .describe(
+          "The status to give the shipment (sandbox). Without it, production's resync with the carrier: the sandbox carrier has nothing new, so the shipment keeps its status.",
+        ),
       carrier_statuses: z
         .array(carrierStatus)
         .min(1)
@@ -46,6 +52,22 @@ function shipmentOf(ctx: Ctx, id: string): ShipmentRecord {
     throw ApiError.unprocessable(`No shipment with id '${id}' is available to you.`, '/data/shipment_id');
   }
   return shipment;
+}
+
+/** Carrier statuses come only for a shipment the carrier has: registered, and not voided. */
+function assertCarrierHandled(shipment: ShipmentRecord): void {
+  if (!shipment.tracking_code || shipment.status_code === 'shipment-voided') {
+    throw ApiError.unprocessable(`Only registered shipments get carrier statuses; this one is ${shipment.status_code}.`, '/data/shipment_id');
+  }
+}
+
+/** Carrier statuses of the status the shipment already has join its current shipment-status, as production's do. */
+function joinCurrent(tx: Tx, ctx: Ctx, shipment: ShipmentRecord, carrierStatuses: readonly CarrierStatus[]): void {
+  const current = tx.get('shipmentStatuses', shipment.shipment_status_id)!;
+  // As a new shipment-status has them (statusRowFor): the shipment's tracking code unless the carrier names one.
+  const added = carrierStatuses.map((carrier) => ({ tracking_code: shipment.tracking_code, ...carrier, category: carrier.category ?? 'default' }));
+  tx.update('shipmentStatuses', current.id, { carrier_statuses: [...current.carrier_statuses, ...added] });
+  tx.update('shipments', shipment.id, { synced_at: ctx.clock.now(), updated_at: Math.max(shipment.updated_at, ctx.clock.now()) });
 }
 
 export const shipmentRpcEndpoints = [
@@ -83,7 +105,7 @@ export const shipmentRpcEndpoints = [
     operationId: 'updateShipmentStatus',
     summary: 'Simulate a carrier status (sandbox)',
     description:
-      'Gives a registered shipment the carrier status `status_id` (a statuses resource of resource_type shipments), as the carrier would. Adds a shipment-status only when it differs from the current one; hooks on shipment-statuses fire. Optional `carrier_statuses` are the carrier statuses behind it, with their category (what filter[carrier_status][category] of GET /shipments looks at); for the current status they are added to it.',
+      "Gives a registered shipment the carrier status `status_id` (a statuses resource of resource_type shipments), as the carrier would. Adds a shipment-status only when it differs from the current one; hooks on shipment-statuses fire. Optional `carrier_statuses` are the carrier statuses behind it, with their category (what filter[carrier_status][category] of GET /shipments looks at); for the current status they are added to it. Without `status_id` it is production's resync with the carrier: the sandbox carrier has nothing new, so the status stays (given carrier statuses join it).",
     tag: 'Shipments',
     auth: manage,
     body: statusRequest,
@@ -97,6 +119,16 @@ export const shipmentRpcEndpoints = [
     },
     handler: async (ctx, { body }) => {
       const shipment = shipmentOf(ctx, body.data.shipment_id);
+      const carrierStatuses = body.data.carrier_statuses;
+      if (body.data.status_id === undefined) {
+        // Production's resync with the carrier (status_id is the sandbox's addition): the sandbox
+        // carrier reports nothing new, so the status stays; carrier statuses given join it.
+        if (carrierStatuses) {
+          assertCarrierHandled(shipment);
+          await ctx.store.transact((tx) => joinCurrent(tx, ctx, shipment, carrierStatuses));
+        }
+        return new Response(null, { status: 204 });
+      }
       const status = ctx.store.get('statuses', body.data.status_id);
       if (!status) throw ApiError.unprocessable(`No shipment status with id '${body.data.status_id}' exists; GET /statuses lists them.`, '/data/status_id');
       // GET /statuses answers collection statuses as resource_type shipments too, so name what it is rather than deny it exists.
@@ -106,10 +138,7 @@ export const shipmentRpcEndpoints = [
       if (NOT_CARRIER.has(status.code)) {
         throw ApiError.unprocessable(`'${status.code}' is not a carrier status; register, void or edit the shipment instead.`, '/data/status_id');
       }
-      if (!shipment.tracking_code || shipment.status_code === 'shipment-voided') {
-        throw ApiError.unprocessable(`Only registered shipments get carrier statuses; this one is ${shipment.status_code}.`, '/data/shipment_id');
-      }
-      const carrierStatuses = body.data.carrier_statuses;
+      assertCarrierHandled(shipment);
       if (status.code !== shipment.status_code) {
         await ctx.store.transact((tx) => {
           ctx.rules.jobs.cancel(tx, WALK_SHIPMENT, shipment.id);
@@ -121,13 +150,7 @@ export const shipmentRpcEndpoints = [
           });
         });
       } else if (carrierStatuses) {
-        // Carrier statuses of the status the shipment already has join its current shipment-status, as production's do.
-        await ctx.store.transact((tx) => {
-          const current = tx.get('shipmentStatuses', shipment.shipment_status_id)!;
-          const added = carrierStatuses.map((carrier) => ({ ...carrier, category: carrier.category ?? 'default' }));
-          tx.update('shipmentStatuses', current.id, { carrier_statuses: [...current.carrier_statuses, ...added] });
-          tx.update('shipments', shipment.id, { synced_at: ctx.clock.now(), updated_at: Math.max(shipment.updated_at, ctx.clock.now()) });
-        });
+        await ctx.store.transact((tx) => joinCurrent(tx, ctx, shipment, carrierStatuses));
       }
       return new Response(null, { status: 204 });
     },
