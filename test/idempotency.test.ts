@@ -105,7 +105,8 @@ describe('Idempotency-Key on POST /shipments', () => {
 
   it('replays a refusal too, errors included', async () => {
     const { sandbox, post, body } = await setup();
-    const refused = { ...body, meta: { service_code: 'pigeon-post' } };
+    const nowhere = { shop: { data: { type: 'shops', id: '00000000-0000-4000-8000-000000000000' } } };
+    const refused = { ...body, data: { ...body.data, relationships: { ...body.data.relationships, ...nowhere } } };
     const first = await post(refused, 'bad-1');
     const again = await post(refused, 'bad-1');
     expect(first.status).toBe(422);

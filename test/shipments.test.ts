@@ -79,9 +79,34 @@ describe('creating a shipment', () => {
     );
     expect(rates.body.data.length).toBeGreaterThan(1);
     expect(created.relationships.contract.data.id).toBe(cheapest.relationships.contract.data.id);
-    const unknown = await post({ ...body, meta: { service_code: 'pigeon-post' } });
-    expect(unknown.status).toBe(422);
-    expect(firstError(unknown)).toMatchObject({ code: '10008', source: { pointer: '/meta/service_code' } });
+  });
+
+  it('still makes the shipment, without service and contract, when meta.service_code resolves to nothing (as production documents)', async () => {
+    const body = shipmentBody({ shop: w.shopIn('NL'), attributes: { register_at: TEST_NOW }, meta: { service_code: 'pigeon-post' } });
+    const unknown = await post(body);
+    expect(unknown.status).toBe(201);
+    expect(unknown.body.data.relationships).not.toHaveProperty('service');
+    expect(unknown.body.data.relationships).not.toHaveProperty('contract');
+    expect(unknown.body.meta.warnings).toEqual([
+      { code: 'service-code-not-resolved', detail: expect.stringContaining("'pigeon-post'"), source: { pointer: '/meta/service_code' } },
+    ]);
+    // A code that exists but does not ship the route is no different.
+    const elsewhere = await post({ ...body, meta: { service_code: 'royal-mail-tracked-48' } });
+    expect(elsewhere.status).toBe(201);
+    expect(elsewhere.body.meta.warnings[0].detail).toContain('ships from NL to NL');
+    // Without a service it stays a concept, register_at or not.
+    await sandbox.advance(60);
+    const status = await sandbox.get(`/shipments/${unknown.body.data.id}?include=shipment_status.status`, w.token);
+    expect(status.body.included.find((r: Json) => r.type === 'statuses').attributes.code).toBe('shipment-concept');
+    // A contract the body names still counts, and is still checked.
+    const contract = w.contractFor(w.service('postnl-parcel-standard', 'NL'));
+    const withContract = (id: string) => shipmentBody({ shop: w.shopIn('NL'), contract: id, meta: { service_code: 'pigeon-post' } });
+    const named = await post(withContract(contract.id));
+    expect(named.status).toBe(201);
+    expect(named.body.data.relationships.contract.data.id).toBe(contract.id);
+    expect(named.body.data.relationships).not.toHaveProperty('service');
+    const foreign = await post(withContract('00000000-0000-4000-8000-000000000000'));
+    expect(firstError(foreign)).toMatchObject({ code: '10008', source: { pointer: '/data/relationships/contract/data/id' } });
   });
 
   it('computes the total value from the items of an international shipment', async () => {

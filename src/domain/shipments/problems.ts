@@ -11,6 +11,11 @@ export class Problems {
     this.list.push({ detail, field });
   }
 
+  /** What is wrong, in the order it was found. */
+  get details(): string[] {
+    return this.list.map((problem) => problem.detail);
+  }
+
   get empty(): boolean {
     return this.list.length === 0;
   }

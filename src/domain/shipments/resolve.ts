@@ -41,17 +41,37 @@ export interface ResolvedShipment {
 
 /** A hint of the request that was not followed, and why; the shipment is made all the same. */
 interface ShipmentWarning {
-  code: 'not-added-to-collection';
+  code: 'not-added-to-collection' | 'service-code-not-resolved';
   detail: string;
   field: Field;
 }
 
 type Resolution = { service?: ServiceRecord; contract?: ContractRecord };
 
-function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: Problems): Resolution {
+/** How a resolution treats what the request only hints at. */
+export interface ResolveOptions {
+  /**
+   * A `meta.service_code` that finds no service and contract leaves the shipment without them
+   * (a warning says why), as production documents for `POST /shipments`; otherwise it is refused.
+   */
+  keepUnresolvedServiceCode?: boolean;
+}
+
+function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: Problems, how: ResolveOptions, warnings: ShipmentWarning[]): Resolution {
   const { store } = ctx.rules;
   const { sender_address: from, recipient_address: to } = draft.attributes;
-  if (!draft.serviceId && draft.serviceCode) return cheapestChoice(ctx, draft, problems);
+  if (!draft.serviceId && draft.serviceCode) {
+    if (!how.keepUnresolvedServiceCode) return cheapestChoice(ctx, draft, problems);
+    const unresolved = new Problems();
+    const chosen = cheapestChoice(ctx, draft, unresolved);
+    if (unresolved.empty) return chosen;
+    warnings.push({
+      code: 'service-code-not-resolved',
+      detail: `The shipment was made without a service and contract: ${unresolved.details.join(' ')} Set them (or meta.service_code) with PATCH before it can be registered.`,
+      field: fields.meta('service_code'),
+    });
+    // Without a service: a contract the body names still counts, checked as usual.
+  }
   const service = draft.serviceId ? store.get('services', draft.serviceId) : undefined;
   if (draft.serviceId && !service) problems.add(`No service with id '${draft.serviceId}' exists.`, fields.relationship('service'));
   if (service && !(coversAddress(service.regions_from, from) && coversAddress(service.regions_to, to))) {
@@ -145,15 +165,16 @@ export function totalValue(draft: ShipmentDraft): Price | undefined {
  * Checks every reference and rule of a shipment draft and resolves it to records. All
  * violations are reported together as 422/10008 errors, each naming the field of the request at fault.
  */
-export function resolveDraft(ctx: Acting, draft: ShipmentDraft): ResolvedShipment {
+export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOptions = {}): ResolvedShipment {
   const { store } = ctx.rules;
   const problems = new Problems();
+  const warnings: ShipmentWarning[] = [];
   const shop = store.get('shops', draft.shopId);
   if (!shop || shop.organization_id !== ctx.principal?.organizationId) {
     problems.add(`No shop with id '${draft.shopId}' is available to you.`, fields.relationship('shop'));
   }
   checkContent(draft, isInternational(draft), problems);
-  const { service, contract } = resolveServiceAndContract(ctx, draft, problems);
+  const { service, contract } = resolveServiceAndContract(ctx, draft, problems, how, warnings);
   const physical = withVolumetricWeight(draft.attributes.physical_properties, service, contract);
   const rate = service && contract ? findRate(store, { service, contract, physical }) : undefined;
   if (service && contract && !rate && problems.empty) {
@@ -166,7 +187,6 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft): ResolvedShipmen
   const carrier = contract ? store.get('carriers', contract.carrier_id) : service ? store.get('carriers', service.carrier_id) : undefined;
   const label = chooseLabel(draft.label, carrier, problems);
   const coverage = resolveCoverage(ctx, draft, contract, problems);
-  const warnings: ShipmentWarning[] = [];
   const collection = resolveCollection(ctx, draft, contract, problems, warnings);
   const consolidationShipment = resolveConsolidation(ctx, draft, problems);
   problems.throwIfAny();

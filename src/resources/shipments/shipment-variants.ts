@@ -33,7 +33,7 @@ export const registeredShipmentDocument = z
 /** A hint of a create that was not followed, with why (the shipment was made all the same). */
 const warning = z
   .object({
-    code: z.enum(['not-added-to-collection']),
+    code: z.enum(['not-added-to-collection', 'service-code-not-resolved']),
     detail: z.string(),
     source: z.object({ pointer: z.string() }),
   })

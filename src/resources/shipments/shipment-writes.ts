@@ -21,7 +21,8 @@ const manage = { anyOf: ['shipments.manage'] } as const;
 const idParams = z.object({ shipment_id: z.string() });
 
 async function respondCreated(ctx: Ctx, draft: ShipmentDraft, include: readonly string[], remember?: Remember): Promise<Response> {
-  const resolved = resolveDraft(ctx, draft);
+  // As production documents: a service code that resolves to nothing still makes the shipment, without service and contract.
+  const resolved = resolveDraft(ctx, draft, { keepUnresolvedServiceCode: true });
   const { body, shipment } = await ctx.store.transact((tx) => {
     const created = createShipment(tx, ctx, draft, resolved);
     // The edge names where each hint points, as it does for errors.
@@ -48,7 +49,7 @@ export const shipmentWriteEndpoints = [
     responses: {
       201: {
         description:
-          'The new shipment; `meta.warnings` names a hint of the request it was made without (no upcoming collection for `meta.add_to_next_collection`).',
+          'The new shipment; `meta.warnings` names a hint of the request it was made without (no upcoming collection for `meta.add_to_next_collection`; no service and contract for `meta.service_code`, when none fits: the shipment is made without them, as production documents).',
         schema: createdShipmentDocument,
       },
       409: {
