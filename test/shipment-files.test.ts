@@ -85,7 +85,8 @@ describe('shipment files', () => {
     const pdf = await download(new URL(label.links.self).pathname, 'application/pdf');
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(pdf.headers.get('content-disposition')).toContain('.pdf');
+    // Production's name for every download, as its docs show it.
+    expect(pdf.headers.get('content-disposition')).toBe('attachment; filename="download.pdf"');
     const [page, ...more] = readPdf(pdf.bytes);
     expect(more).toHaveLength(0);
     expect(page!.width).toBeCloseTo(297.64, 0);
@@ -103,6 +104,7 @@ describe('shipment files', () => {
     expect(label.attributes.formats.map((f: Json) => f.mime_type)).toEqual(['application/zpl', 'application/pdf']);
     const zpl = await download(new URL(label.links.self).pathname, 'application/zpl');
     expect(zpl.headers.get('content-type')).toBe('application/zpl');
+    expect(zpl.headers.get('content-disposition')).toBe('attachment; filename="download.zpl"');
     const text = zpl.bytes.toString('utf8');
     expect(text.startsWith('^XA')).toBe(true);
     expect(text).toContain(`^FD${international.attributes.tracking_code}^FS`);

@@ -50,7 +50,8 @@ async function shipmentDocument(ctx: Ctx, file: FileRecord, mimeType: string): P
   return new Response(new Uint8Array(bytes), {
     headers: {
       'content-type': mimeType,
-      'content-disposition': `attachment; filename="${file.document_type}-${shipment.tracking_code ?? shipment.id}.${extension}"`,
+      // Production names every download so (its docs show `download.pdf`), whatever the document.
+      'content-disposition': `attachment; filename="download.${extension}"`,
     },
   });
 }
