@@ -181,6 +181,7 @@ describe('after registration', () => {
     expect((await sandbox.get(`/shipments/${created.id}/files`, w.token)).body.data).toEqual([]);
     const again = await sandbox.request('POST', '/void-shipment', { token: w.token, body: { data: { shipment_id: created.id } } });
     expect(again.status).toBe(423);
+    expect(firstError(again)).toMatchObject({ code: '10005', source: { pointer: '/data/shipment_id' } });
     const unknown = await sandbox.request('POST', '/void-shipment', {
       token: w.token,
       body: { data: { shipment_id: '00000000-0000-4000-8000-000000000000' } },

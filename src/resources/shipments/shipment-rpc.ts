@@ -93,6 +93,7 @@ export const shipmentRpcEndpoints = [
         throw ApiError.of(
           'cannotModify',
           `Only a registered shipment that the carrier has not handled yet can be voided; this one is ${shipment.status_code}.`,
+          { source: { pointer: '/data/shipment_id' } },
         );
       }
       await ctx.store.transact((tx) => voidShipment(tx, ctx.rules, shipment));
