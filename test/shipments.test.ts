@@ -132,6 +132,18 @@ describe('creating a shipment', () => {
     );
     expect(refused.status).toBe(422);
     expect(firstError(refused).source.pointer).toBe('/meta/label');
+    // Production's deprecated meta.label_mime_type (its default application/pdf, e.g. application/zpl) chooses too, is not echoed, and is what a refusal names.
+    const byMime = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), meta: { label_mime_type: 'application/zpl' } }));
+    expect(byMime.status).toBe(201);
+    expect(byMime.body).not.toHaveProperty('meta');
+    const refusedMime = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), meta: { label_mime_type: 'image/png' } }));
+    expect(refusedMime.status).toBe(422);
+    expect(firstError(refusedMime).source.pointer).toBe('/meta/label_mime_type');
+    const patched = await sandbox.request('PATCH', `/shipments/${byMime.body.data.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: byMime.body.data.id }, meta: { label_mime_type: 'image/png' } },
+    });
+    expect(firstError(patched).source.pointer).toBe('/meta/label_mime_type');
   });
 
   it('is allowed with shipments.manage alone', async () => {

@@ -5,6 +5,7 @@ import type { ChosenOption, LabelChoice } from '../../model/shipment.js';
 import { schemaProblems } from '../json-schema.js';
 import { fields, type ShipmentDraft } from './draft.js';
 import type { Problems } from './problems.js';
+import type { Field } from '../errors.js';
 
 const INVOICED = ['merchandise', 'sample_merchandise', 'returned_merchandise'];
 
@@ -63,12 +64,17 @@ export function checkOptions(ctx: Acting, chosen: readonly ChosenOption[], rate:
 }
 
 /** The label format: as asked, if the carrier offers it; by default a PDF in A6. */
-export function chooseLabel(asked: LabelChoice | undefined, carrier: CarrierRecord | undefined, problems: Problems): LabelChoice {
+export function chooseLabel(
+  asked: LabelChoice | undefined,
+  carrier: CarrierRecord | undefined,
+  problems: Problems,
+  field: Field = fields.meta('label'),
+): LabelChoice {
   const wanted = { mime_type: asked?.mime_type ?? 'application/pdf', size: asked?.size ?? 'A6' };
   const offered = carrier?.label_formats.find((f) => f.mime_type === wanted.mime_type && f.size === wanted.size);
   if (carrier && !offered) {
     const formats = carrier.label_formats.map((f) => `${f.mime_type} ${f.size}`).join(', ');
-    problems.add(`${carrier.name} does not offer ${wanted.mime_type} labels in ${wanted.size}; it offers ${formats}.`, fields.meta('label'));
+    problems.add(`${carrier.name} does not offer ${wanted.mime_type} labels in ${wanted.size}; it offers ${formats}.`, field);
   }
   // The carrier's own (frozen) format when it is the same: every stored shipment then shares it.
   return offered && Object.keys(offered).join() === 'mime_type,size' ? offered : wanted;

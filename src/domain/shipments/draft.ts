@@ -37,6 +37,8 @@ export interface ShipmentDraft {
   collectionId?: string;
   consolidationShipmentId?: string;
   label?: LabelChoice;
+  /** The request member `label` came from, when it was not `meta.label`. */
+  labelField?: Field;
   serviceCode?: string;
   addToNextCollection?: boolean;
 }

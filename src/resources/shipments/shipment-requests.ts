@@ -228,6 +228,11 @@ function label(meta: Meta): ShipmentDraft['label'] {
   return { mime_type: mime ?? 'application/pdf', size: meta?.label?.size ?? 'A6' };
 }
 
+/** The member of the request meta that chose the label: the deprecated `label_mime_type` when it alone named it. */
+function labelField(meta: Meta): ShipmentDraft['labelField'] {
+  return meta?.label_mime_type !== undefined && meta?.label === undefined ? { meta: 'label_mime_type' } : undefined;
+}
+
 /** An attribute as it is stored, from its value in a validated request. */
 function stored(name: string, value: unknown): unknown {
   if (name === 'items') return storedItems(value as RequestItem[]);
@@ -250,6 +255,7 @@ export function draftFromCreate(body: CreateLike): ShipmentDraft {
     collectionId: toOne(relationships.collection, 'collection', 'collections'),
     consolidationShipmentId: toOne(relationships.consolidation_shipment, 'consolidation_shipment', 'shipments'),
     label: label(body.meta),
+    labelField: labelField(body.meta),
     serviceCode: body.meta?.service_code,
     addToNextCollection: body.meta?.add_to_next_collection,
   };
@@ -285,6 +291,7 @@ export function draftFromUpdate(current: ShipmentRecord, body: UpdateBody): Ship
       current.consolidation_shipment_id,
     ),
     label: label(body.meta as Meta) ?? current.label,
+    labelField: labelField(body.meta as Meta),
     serviceCode,
   };
 }
