@@ -146,6 +146,21 @@ describe('POST /registered-shipments refusals leave nothing behind', () => {
     expect(footprint(sandbox)).toEqual(before);
   });
 
+  it("refuses an international shipment without the recipient's phone number (422/13002 at the member), as production's docs require it for registration", async () => {
+    const { sandbox, w } = await setup();
+    const service = w.service('postnl-parcel-international', 'GB');
+    const { phone_number: _phone, ...noPhone } = recipients.GB;
+    const before = footprint(sandbox);
+    const answer = await post(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), recipient: noPhone, service, contract: w.contractFor(service), attributes: customsContent }),
+    );
+    expect(answer.status).toBe(422);
+    expect(firstError(answer)).toMatchObject({ code: '13002', source: { pointer: '/data/attributes/recipient_address/phone_number' } });
+    expect(footprint(sandbox)).toEqual(before);
+  });
+
   it('refuses a shipment without a service or a contract', async () => {
     const { sandbox, w } = await setup();
     const before = footprint(sandbox);

@@ -118,6 +118,43 @@ describe('registration', () => {
     ]);
   });
 
+  it("fails registration, as production's docs require, for an international shipment without the recipient's phone number, and for customs without items", async () => {
+    const { sandbox, w } = await setup();
+    const service = w.service('postnl-parcel-international', 'GB');
+    const { phone_number: _phone, ...noPhone } = recipients.GB;
+    const abroad = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        recipient: noPhone,
+        service,
+        contract: w.contractFor(service),
+        attributes: { ...customsContent, register_at: TEST_NOW },
+      }),
+    );
+    const { items: _items, ...customsOnly } = customsContent;
+    const home = await createShipment(sandbox, w.token, registrable(w, customsOnly));
+    await sandbox.advance(DELAY);
+    for (const [created, detail] of [
+      [abroad, "recipient's phone_number"],
+      [home, 'needs items'],
+    ] as const) {
+      const failed = await current(sandbox, w.token, created.id);
+      expect(failed.code).toBe('shipment-registration-failed');
+      expect(failed.status.attributes.errors[0]).toMatchObject({ code: '13002', detail: expect.stringContaining(detail) });
+      expect((await sandbox.get(`/shipments/${created.id}/files`, w.token)).body.data).toEqual([]);
+    }
+    // Fixed with PATCH, it is registered.
+    const fixed = await sandbox.request('PATCH', `/shipments/${abroad.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: abroad.id, attributes: { recipient_address: recipients.GB } } },
+    });
+    expect(fixed.status).toBe(200);
+    await sandbox.advance(DELAY);
+    expect((await current(sandbox, w.token, abroad.id)).code).toBe('shipment-registered');
+  });
+
   it('fails registration when the contract was switched off meanwhile', async () => {
     const sandbox = await testSandbox();
     const w = await world(sandbox);

@@ -68,6 +68,16 @@ export function refusal(tx: ReadView, shipment: ShipmentRecord): Refusal | undef
       field: { relationship: 'contract.id' },
     };
   }
+  // What production's docs require for registration beyond a service and a contract.
+  if (isInternational({ attributes: shipment }) && !shipment.recipient_address.phone_number) {
+    return {
+      detail: "An international shipment needs the recipient's phone_number to be registered.",
+      field: { attribute: 'recipient_address.phone_number' },
+    };
+  }
+  if (shipment.customs && !shipment.items?.length) {
+    return { detail: 'A shipment with customs needs items to be registered.', field: { attribute: 'items' } };
+  }
   if (!contract || contract.status !== 'active') {
     return {
       detail: `The contract of this shipment is ${contract?.status ?? 'gone'}; the carrier refused it.`,
