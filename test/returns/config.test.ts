@@ -154,3 +154,30 @@ describe('return tags', () => {
     expect(list.body.included[0].id).toBe(shop.id);
   });
 });
+
+describe('lists of returns configuration', () => {
+  it('keep their order when one of their rows changes (a shop reason, a tag, a method)', async () => {
+    const shop = w.shopIn('NL');
+    const order = async (path: string) => (await sandbox.get(path, w.token)).body.data.map((row: Json) => row.id);
+    const patch = (path: string, body: Json) => sandbox.request('PATCH', path, { token: w.token, body });
+
+    const reasonsPath = `/returns/v1/shops/${shop.id}/reasons`;
+    const reasons = await order(reasonsPath);
+    expect(reasons.length).toBeGreaterThan(1);
+    expect((await patch(`${reasonsPath}/${reasons[0]}`, { data: { comment: 'required' } })).status).toBe(204);
+    expect(await order(reasonsPath)).toEqual(reasons);
+
+    const tagsPath = `/returns/v1/tags?filter[shop]=${shop.id}`;
+    const tags = await order(tagsPath);
+    expect(tags.length).toBeGreaterThan(1);
+    expect((await patch(`/returns/v1/tags/${tags[0]}`, { data: { type: 'return-tags', id: tags[0], attributes: { name: 'Renamed' } } })).status).toBe(200);
+    expect(await order(tagsPath)).toEqual(tags);
+
+    const methodsPath = `/returns/v1/return-methods?filter[shop]=${shop.id}`;
+    const methods = await order(methodsPath);
+    expect(methods.length).toBeGreaterThan(1);
+    const renamed = { data: { type: 'return-methods', id: methods[0], attributes: { title: 'Renamed' } } };
+    expect((await patch(`/returns/v1/return-methods/${methods[0]}`, renamed)).status).toBe(200);
+    expect(await order(methodsPath)).toEqual(methods);
+  });
+});
