@@ -24,6 +24,15 @@ describe('return reasons and questions', () => {
 
     const dutch = await sandbox.request('GET', `/returns/v1/reasons/${damaged.id}`, { token: w.token, headers: { 'accept-language': 'nl-NL' } });
     expect(dutch.body.data.attributes.description).toBe('Beschadigd aangekomen');
+    // As RFC 9110 reads the header: any case, a language alone, the weights before the order, q=0 for none.
+    const described = async (header: string) =>
+      (await sandbox.request('GET', `/returns/v1/reasons/${damaged.id}`, { token: w.token, headers: { 'accept-language': header } })).body.data.attributes
+        .description;
+    expect(await described('nl-nl')).toBe('Beschadigd aangekomen');
+    expect(await described('da-DK, nl;q=0.8, en;q=0.5')).toBe('Beschadigd aangekomen');
+    expect(await described('en-GB;q=0.2, nl-NL;q=0.9')).toBe('Beschadigd aangekomen');
+    expect(await described('nl-NL;q=0, en-US, en;q=0.7')).toBe('Arrived damaged');
+    expect(await described('en-US')).toMatchObject({ 'en-GB': 'Arrived damaged', 'nl-NL': 'Beschadigd aangekomen' });
     const tagged = await sandbox.get('/returns/v1/reasons?filter[tags]=size', w.token);
     expect(tagged.body.data.map((r: Json) => r.attributes.code).sort()).toEqual(['too-large', 'too-small']);
 
