@@ -242,6 +242,13 @@ describe('deciding on a return', () => {
     expect(read.attributes.shipment_registrations).toEqual([
       { invocation: 'automatic', status: 'failed', error: expect.stringContaining('sandbox:registration-failed'), created_at: expect.any(Number) },
     ]);
+    // A failed shipment may be deleted, but not the return's: the return would name a shipment that is gone, with nothing to retry.
+    const shipmentId = read.relationships.shipment.data.id;
+    const deleted = await sandbox.request('DELETE', `/shipments/${shipmentId}`, { token: w.token });
+    expect(deleted.status).toBe(423);
+    expect(firstError(deleted)).toMatchObject({ code: '10005', detail: expect.stringContaining(created.id) });
+    expect((await sandbox.get(`/shipments/${shipmentId}`, w.token)).status).toBe(200);
+    expect((await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data.attributes.shipment_registrations[0].status).toBe('failed');
     expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/tag`, { token: w.token })).status).toBe(204);
     expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/retry-shipment`, { token: w.token })).status).toBe(204);
     await sandbox.advance(5);
