@@ -158,6 +158,8 @@ describe('reading collections', () => {
       const answer = await sandbox.get(`/collections?${query}`, token);
       expect(answer.status, query).toBe(400);
       expect(firstError(answer), query).toMatchObject({ code: '10003', source: { parameter } });
+      // One error for one bad value: a text that is no date is not also said to name no calendar day.
+      expect(answer.body.errors, query).toHaveLength(1);
     }
   });
 
