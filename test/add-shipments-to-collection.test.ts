@@ -124,6 +124,33 @@ describe('POST /add-shipments-to-collection', () => {
   });
 });
 
+describe('POST /collections with shipments', () => {
+  it('takes them into the new collection as add-shipments-to-collection does, all or none', async () => {
+    const { sandbox, w, nl, de, parcel, collectionOf } = await setup();
+    const a = await parcel(nl);
+    const b = await parcel(nl);
+    const window = { from: MONDAY + 24 * HOUR + 13 * HOUR, to: MONDAY + 24 * HOUR + 17 * HOUR };
+    const withShipments = (ids: string[]) => {
+      const body = collectionBody(nl.shop, window, { contract: nl.contract, register: true });
+      body.data.relationships.shipments = { data: ids.map((id) => ({ type: 'shipments', id })) };
+      return body;
+    };
+    const created = await sandbox.request('POST', '/collections', { token: w.token, body: withShipments([a.id, b.id]) });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data.relationships.shipments.data.map((s: Json) => s.id).sort()).toEqual([a.id, b.id].sort());
+    expect(await collectionOf(a.id)).toBe(created.body.data.id);
+
+    const c = await parcel(nl);
+    const otherShop = await parcel(de);
+    const before = sandbox.store.snapshot();
+    const refused = await sandbox.request('POST', '/collections', { token: w.token, body: withShipments([c.id, otherShop.id]) });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.map((e: Json) => e.source.pointer)).toEqual(['/data/relationships/shipments/data/1/id']);
+    expect(firstError(refused).detail).toMatch(/another shop/);
+    expect(sandbox.store.snapshot()).toEqual(before);
+  });
+});
+
 describe('a shipment joins collections of its own contract only', () => {
   it("add_to_next_collection picks the nearest open collection of the same shop and contract, never another carrier's", async () => {
     const { sandbox, w, nl, collection, parcel } = await setup();

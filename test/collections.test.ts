@@ -158,6 +158,8 @@ describe('reading collections', () => {
       const answer = await sandbox.get(`/collections?${query}`, token);
       expect(answer.status, query).toBe(400);
       expect(firstError(answer), query).toMatchObject({ code: '10003', source: { parameter } });
+      // One error for one bad value: a text that is no date is not also said to name no calendar day.
+      expect(answer.body.errors, query).toHaveLength(1);
     }
   });
 
@@ -345,7 +347,7 @@ describe('creating collections', () => {
     expect(firstError(answer).detail).toContain('does not exist');
   });
 
-  it('refuses registering without a contract (no carrier to book with), and shipments on create', async () => {
+  it('refuses registering without a contract (no carrier to book with), and shipments it cannot take', async () => {
     const register = await post(collectionBody(shopIn('NL'), { attributes: { register: true } }));
     expect(register.status).toBe(422);
     expect(firstError(register)).toMatchObject({ source: { pointer: '/data/attributes/register' }, detail: expect.stringMatching(/give it a contract/) });
@@ -353,7 +355,12 @@ describe('creating collections', () => {
       collectionBody(shopIn('NL'), { relationships: { shipments: { data: [{ type: 'shipments', id: '11111111-1111-4111-8111-111111111111' }] } } }),
     );
     expect(shipments.status).toBe(422);
-    expect(firstError(shipments).source.pointer).toBe('/data/relationships/shipments');
+    expect(firstError(shipments).source.pointer).toBe('/data/relationships/shipments/data/0/id');
+    const wrongType = await post(
+      collectionBody(shopIn('NL'), { relationships: { shipments: { data: [{ type: 'shops', id: '11111111-1111-4111-8111-111111111111' }] } } }),
+    );
+    expect(wrongType.status).toBe(422);
+    expect(firstError(wrongType).source.pointer).toBe('/data/relationships/shipments/data/0/type');
   });
 
   it('answers a wrong type with 409 and schema violations with 400', async () => {

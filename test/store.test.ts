@@ -4,11 +4,30 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DataFileError, filePersistence, memoryPersistence } from '../src/store/persistence.js';
 import { openStore } from '../src/store/store.js';
+import { Table } from '../src/store/table.js';
 import { seededState } from './support/app.js';
 
 const tempFile = async () => join(await mkdtemp(join(tmpdir(), 'parcel-sandbox-store-')), 'sandbox.json');
 
 describe('the store', () => {
+  it('finds rows by an index in the order they were added, also after one of them changed', () => {
+    const table = new Table<{ id: string; shop_id?: string; name: string }>(['shop_id']);
+    for (const id of ['a', 'b', 'c']) table.put({ id, shop_id: 's1', name: id });
+    const ids = () => table.find('shop_id', 's1').map((row) => row.id);
+    expect(ids()).toEqual(['a', 'b', 'c']);
+    table.put({ id: 'a', shop_id: 's1', name: 'renamed' });
+    expect(ids()).toEqual(['a', 'b', 'c']);
+    expect(table.find('shop_id', 's1')[0]!.name).toBe('renamed');
+    // A row that moves to another value leaves the first and joins the second last.
+    table.put({ id: 'd', shop_id: 's2', name: 'd' });
+    table.put({ id: 'b', shop_id: 's2', name: 'b' });
+    expect(ids()).toEqual(['a', 'c']);
+    expect(table.find('shop_id', 's2').map((row) => row.id)).toEqual(['d', 'b']);
+    table.put({ id: 'c', name: 'no shop' });
+    expect(ids()).toEqual(['a']);
+    expect(table.all().map((row) => row.id)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
   it('undoes every change of a transaction that throws', async () => {
     const store = await openStore({ persistence: memoryPersistence(), seed: 1, initial: () => seededState() });
     const shop = store.all('shops')[0]!;

@@ -67,12 +67,18 @@ export class Table<R extends { id: string }> {
     return ids === undefined ? 0 : typeof ids === 'string' ? 1 : ids.size;
   }
 
-  /** Puts `row` in place of the row with the same id (or adds it), keeping indexes current. */
+  /**
+   * Puts `row` in place of the row with the same id (or adds it), keeping indexes current. A
+   * changed row keeps its place in `all()` and, where an indexed field keeps its value, in what
+   * `find` answers for that value (a list read by index does not reorder when one of its rows is
+   * updated, and reads as a data file loaded again would); with a new value it joins that value's
+   * rows last.
+   */
   put(row: R): void {
     const previous = this.rows.get(row.id);
-    if (previous) this.unindex(previous);
+    if (previous) this.reindex(previous, row);
     this.rows.set(row.id, row);
-    this.index(row);
+    if (!previous) this.index(row);
     this.cached = undefined;
   }
 
@@ -92,27 +98,46 @@ export class Table<R extends { id: string }> {
   }
 
   private index(row: R): void {
-    for (const [field, index] of this.indexes) {
-      const value = (row as Record<string, unknown>)[field];
-      if (value === undefined) continue;
-      this.found.get(field)!.delete(value);
-      const ids = index.get(value);
-      if (ids === undefined) index.set(value, row.id);
-      else if (typeof ids !== 'string') ids.add(row.id);
-      else if (ids !== row.id) index.set(value, new Set([ids, row.id]));
-    }
+    for (const [field, index] of this.indexes) this.indexField(field, index, row);
   }
 
   private unindex(row: R): void {
+    for (const [field, index] of this.indexes) this.unindexField(field, index, row);
+  }
+
+  /** Moves a changed row between index values only where its value changed; elsewhere it keeps its place. */
+  private reindex(previous: R, row: R): void {
     for (const [field, index] of this.indexes) {
-      const value = (row as Record<string, unknown>)[field];
-      this.found.get(field)!.delete(value);
-      const ids = index.get(value);
-      if (ids === row.id) index.delete(value);
-      else if (typeof ids === 'object') {
-        ids.delete(row.id);
-        if (ids.size === 0) index.delete(value);
+      const before = (previous as Record<string, unknown>)[field];
+      const after = (row as Record<string, unknown>)[field];
+      if (before === after) {
+        // Same place; the rows built for the value hold the previous row.
+        this.found.get(field)!.delete(after);
+        continue;
       }
+      this.unindexField(field, index, previous);
+      this.indexField(field, index, row);
+    }
+  }
+
+  private indexField(field: string, index: Map<unknown, string | Set<string>>, row: R): void {
+    const value = (row as Record<string, unknown>)[field];
+    if (value === undefined) return;
+    this.found.get(field)!.delete(value);
+    const ids = index.get(value);
+    if (ids === undefined) index.set(value, row.id);
+    else if (typeof ids !== 'string') ids.add(row.id);
+    else if (ids !== row.id) index.set(value, new Set([ids, row.id]));
+  }
+
+  private unindexField(field: string, index: Map<unknown, string | Set<string>>, row: R): void {
+    const value = (row as Record<string, unknown>)[field];
+    this.found.get(field)!.delete(value);
+    const ids = index.get(value);
+    if (ids === row.id) index.delete(value);
+    else if (typeof ids === 'object') {
+      ids.delete(row.id);
+      if (ids.size === 0) index.delete(value);
     }
   }
 }

@@ -24,6 +24,15 @@ describe('return reasons and questions', () => {
 
     const dutch = await sandbox.request('GET', `/returns/v1/reasons/${damaged.id}`, { token: w.token, headers: { 'accept-language': 'nl-NL' } });
     expect(dutch.body.data.attributes.description).toBe('Beschadigd aangekomen');
+    // As RFC 9110 reads the header: any case, a language alone, the weights before the order, q=0 for none.
+    const described = async (header: string) =>
+      (await sandbox.request('GET', `/returns/v1/reasons/${damaged.id}`, { token: w.token, headers: { 'accept-language': header } })).body.data.attributes
+        .description;
+    expect(await described('nl-nl')).toBe('Beschadigd aangekomen');
+    expect(await described('da-DK, nl;q=0.8, en;q=0.5')).toBe('Beschadigd aangekomen');
+    expect(await described('en-GB;q=0.2, nl-NL;q=0.9')).toBe('Beschadigd aangekomen');
+    expect(await described('nl-NL;q=0, en-US, en;q=0.7')).toBe('Arrived damaged');
+    expect(await described('en-US')).toMatchObject({ 'en-GB': 'Arrived damaged', 'nl-NL': 'Beschadigd aangekomen' });
     const tagged = await sandbox.get('/returns/v1/reasons?filter[tags]=size', w.token);
     expect(tagged.body.data.map((r: Json) => r.attributes.code).sort()).toEqual(['too-large', 'too-small']);
 
@@ -152,5 +161,32 @@ describe('return tags', () => {
     const list = await sandbox.get(`/returns/v1/tags?filter[shop]=${shop.id}&include=shop`, w.token);
     expect(list.body.data.map((t: Json) => t.attributes.name)).toEqual(['Priority', 'Check quality', 'VIP']);
     expect(list.body.included[0].id).toBe(shop.id);
+  });
+});
+
+describe('lists of returns configuration', () => {
+  it('keep their order when one of their rows changes (a shop reason, a tag, a method)', async () => {
+    const shop = w.shopIn('NL');
+    const order = async (path: string) => (await sandbox.get(path, w.token)).body.data.map((row: Json) => row.id);
+    const patch = (path: string, body: Json) => sandbox.request('PATCH', path, { token: w.token, body });
+
+    const reasonsPath = `/returns/v1/shops/${shop.id}/reasons`;
+    const reasons = await order(reasonsPath);
+    expect(reasons.length).toBeGreaterThan(1);
+    expect((await patch(`${reasonsPath}/${reasons[0]}`, { data: { comment: 'required' } })).status).toBe(204);
+    expect(await order(reasonsPath)).toEqual(reasons);
+
+    const tagsPath = `/returns/v1/tags?filter[shop]=${shop.id}`;
+    const tags = await order(tagsPath);
+    expect(tags.length).toBeGreaterThan(1);
+    expect((await patch(`/returns/v1/tags/${tags[0]}`, { data: { type: 'return-tags', id: tags[0], attributes: { name: 'Renamed' } } })).status).toBe(200);
+    expect(await order(tagsPath)).toEqual(tags);
+
+    const methodsPath = `/returns/v1/return-methods?filter[shop]=${shop.id}`;
+    const methods = await order(methodsPath);
+    expect(methods.length).toBeGreaterThan(1);
+    const renamed = { data: { type: 'return-methods', id: methods[0], attributes: { title: 'Renamed' } } };
+    expect((await patch(`/returns/v1/return-methods/${methods[0]}`, renamed)).status).toBe(200);
+    expect(await order(methodsPath)).toEqual(methods);
   });
 });

@@ -115,6 +115,22 @@ describe('return reports', () => {
     expect(lines.map((line) => line.item_price)).toEqual(cases.map(() => '39.99'));
   });
 
+  it("takes filters production's open ReturnReportFilters holds beside the known ones, and drops them", async () => {
+    // A client built on a newer production schema sends a filter the sandbox does not know yet.
+    const filters = { shops: [shop.id], created_at: { date_from: '2020-01-01', date_to: '2030-01-01', zone: 'UTC' }, item_category: 'lamps' };
+    const count = await sandbox.request('POST', '/returns/v1/reports/count-report-entries', {
+      token: w.token,
+      body: { data: { type: 'return-reports', attributes: { filters, note: 'kept out' } } },
+    });
+    expect(count.status).toBe(200);
+    const created = await sandbox.request('POST', '/returns/v1/reports', {
+      token: w.token,
+      body: { data: { type: 'return-reports', attributes: { name: 'Newer client', filters } } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.attributes.filters).toEqual({ shops: [shop.id], created_at: { date_from: '2020-01-01', date_to: '2030-01-01' } });
+  });
+
   it('refuses a date it cannot read, with a pointer', async () => {
     const answer = await sandbox.request('POST', '/returns/v1/reports', {
       token: w.token,

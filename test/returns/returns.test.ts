@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { firstError, testSandbox, type Json, type TestSandbox } from '../support/app.js';
+import { pngLogo } from '../support/matrix.js';
 import { returnBody, returnsWorld, type ReturnsWorld } from './support.js';
 
 let sandbox: TestSandbox;
@@ -64,6 +65,31 @@ describe('creating a return', () => {
     const answer = await create(returnBody({ shop, order, method: postnl, items: [item] }));
     expect(answer.status, answer.text).toBe(201);
     expect(answer.body.data.attributes.items[0]).toMatchObject({ id: first().id, sku: first().sku, name: first().name });
+  });
+
+  it("takes members production's open objects may hold (the attributes, a reason, its photos and answers) and drops them", async () => {
+    const photo = { data: pngLogo().contents, extension: 'png', caption: 'front' };
+    const items = [
+      { id: first().id, quantity: 1, reason: { code: 'too-small', questions: [{ code: 'worn', answer: false, note: 'x' }], source: 'app' } },
+      {
+        id: order.attributes.items[1].id,
+        quantity: 1,
+        reason: { code: 'damaged', attachments: [photo], questions: [{ code: 'original-packaging', answer: true, asked_at: 1 }] },
+      },
+    ];
+    const body = returnBody({ shop, order, method: postnl, items });
+    body.data.attributes.channel = 'kiosk';
+    const answer = await create(body);
+    expect(answer.status, answer.text).toBe(201);
+    const [small, broken] = answer.body.data.attributes.items;
+    expect(small.reason).toEqual({
+      code: 'too-small',
+      description: 'Te klein',
+      questions: [{ code: 'worn', answer: false, description: 'Is het artikel gedragen of gebruikt?' }],
+    });
+    expect(broken.reason.questions).toEqual([{ code: 'original-packaging', answer: true, description: expect.any(String) }]);
+    expect(broken.reason.attachments).toEqual([{ url: expect.any(String) }]);
+    expect(answer.body.data.attributes).not.toHaveProperty('channel');
   });
 
   it('answers every broken rule at once, with pointers, and stores nothing', async () => {
@@ -216,6 +242,13 @@ describe('deciding on a return', () => {
     expect(read.attributes.shipment_registrations).toEqual([
       { invocation: 'automatic', status: 'failed', error: expect.stringContaining('sandbox:registration-failed'), created_at: expect.any(Number) },
     ]);
+    // A failed shipment may be deleted, but not the return's: the return would name a shipment that is gone, with nothing to retry.
+    const shipmentId = read.relationships.shipment.data.id;
+    const deleted = await sandbox.request('DELETE', `/shipments/${shipmentId}`, { token: w.token });
+    expect(deleted.status).toBe(423);
+    expect(firstError(deleted)).toMatchObject({ code: '10005', detail: expect.stringContaining(created.id) });
+    expect((await sandbox.get(`/shipments/${shipmentId}`, w.token)).status).toBe(200);
+    expect((await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data.attributes.shipment_registrations[0].status).toBe('failed');
     expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/tag`, { token: w.token })).status).toBe(204);
     expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/retry-shipment`, { token: w.token })).status).toBe(204);
     await sandbox.advance(5);

@@ -68,23 +68,36 @@ function shipmentProblem(store: ReadView, collection: CollectionRecord, shipment
   return undefined;
 }
 
+/** Where a request names the collection and each shipment: POST /add-shipments-to-collection's members by default. */
+export interface MembershipFields {
+  collection: Field;
+  shipment(index: number): Field;
+}
+
+const RPC_FIELDS: MembershipFields = { collection: { input: 'collection_id' }, shipment: (index) => ({ input: `shipment_ids[${index}]` }) };
+
 /**
- * POST /add-shipments-to-collection: every shipment joins the collection, or (on any problem,
- * each reported with the field at fault) none does.
+ * POST /add-shipments-to-collection (and the shipments of POST /collections): every shipment
+ * joins the collection, or (on any problem, each reported with the field at fault) none does.
  */
-export function addShipments(tx: Tx, principal: Principal, request: { collectionId: string; shipmentIds: readonly string[]; now: number }): void {
+export function addShipments(
+  tx: Tx,
+  principal: Principal,
+  request: { collectionId: string; shipmentIds: readonly string[]; now: number },
+  fields: MembershipFields = RPC_FIELDS,
+): void {
   const { collectionId, shipmentIds, now } = request;
   const problems: Problem[] = [];
   const collection = tx.get('collections', collectionId);
   if (!collection || collection.organization_id !== principal.organizationId) {
-    throw DomainError.unprocessable(`No collection with id '${collectionId}' is available to you.`, { input: 'collection_id' });
+    throw DomainError.unprocessable(`No collection with id '${collectionId}' is available to you.`, fields.collection);
   }
   const closed = closedBecause(tx, collection, now);
-  if (closed) problems.push({ detail: closed, field: { input: 'collection_id' } });
+  if (closed) problems.push({ detail: closed, field: fields.collection });
   const seen = new Set<string>();
   const joining: ShipmentRecord[] = [];
   shipmentIds.forEach((id, index) => {
-    const field: Field = { input: `shipment_ids[${index}]` };
+    const field = fields.shipment(index);
     const shipment = tx.get('shipments', id);
     if (!shipment || shipment.organization_id !== principal.organizationId) {
       problems.push({ detail: `No shipment with id '${id}' is available to you.`, field });

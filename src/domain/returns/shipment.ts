@@ -131,3 +131,19 @@ export function registrationsOf(store: ReadView, row: ReturnRecord): Registratio
     return { invocation, created_at, status: 'failed', ...(detail ? { error: detail } : {}) };
   });
 }
+
+/**
+ * 423 for a shipment a return was sent with (its return shipment, or one of its earlier attempts):
+ * the return reads its registrations from the shipment's statuses, and a failed one is sent again
+ * with `retry-shipment`, so deleting it would leave the return naming a shipment that is gone,
+ * its failure reported as pending and nothing to retry.
+ */
+export function assertNotReturnShipment(store: ReadView, shipment: ShipmentRecord): void {
+  const sentWith =
+    store.find('returns', 'shipment_id', shipment.id)[0] ??
+    store.find('returns', 'organization_id', shipment.organization_id).find((row) => row.registrations.some((attempt) => attempt.shipment_id === shipment.id));
+  if (!sentWith) return;
+  throw DomainError.locked(
+    `The shipment is the return shipment of return '${sentWith.id}' and cannot be deleted: a failed registration is sent again with POST /returns/v1/returns/${sentWith.id}/retry-shipment.`,
+  );
+}

@@ -31,9 +31,9 @@ export const itemFeature = z
   })
   .meta({ id: 'ItemFeature' });
 
-/** What a shop sold: production's BaseOrderItem. */
+/** What a shop sold: production's BaseOrderItem (open: a member it does not know is dropped). */
 export const orderItemInput = z
-  .strictObject({
+  .object({
     sku: z.string().max(255).nullable().optional(),
     name: z.string().min(1).max(255),
     description: z.string().max(255),

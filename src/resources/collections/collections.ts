@@ -12,10 +12,10 @@ const readScopes = { anyOf: ['collections.manage', 'collections.view'] } as cons
 
 const schemas = resourceSchemas(collectionKind);
 
-/** A `YYYY-MM-DD` that names a real calendar day. */
+/** A `YYYY-MM-DD` that names a real calendar day (one error for a value that is not a date at all). */
 const isoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in the form YYYY-MM-DD')
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date in the form YYYY-MM-DD', abort: true })
   .refine((raw) => parseMoment(raw) !== undefined, 'is not a calendar date');
 
 const query = z.object({

@@ -11,13 +11,14 @@ const postReturnItem = z
   .strictObject({
     id: z.string().min(1).max(255).describe('The id of the order item.'),
     quantity: z.number().int().min(1).max(10_000),
+    // The reason, its attachments and answers are open in production: a member it does not know is dropped.
     reason: z
-      .strictObject({
+      .object({
         code: z.string().min(1).max(255),
         comment: z.string().max(255).nullable().optional(),
         attachments: z
           .array(
-            z.strictObject({
+            z.object({
               data: z.string().min(1).meta({ description: 'Base64 image data.', contentEncoding: 'base64' }),
               extension: z.enum(['jpg', 'jpeg', 'png']),
             }),
@@ -25,7 +26,7 @@ const postReturnItem = z
           .max(5)
           .optional(),
         questions: z
-          .array(z.strictObject({ code: z.string().min(1).max(255), answer: z.union([z.string().max(1000), z.boolean()]) }))
+          .array(z.object({ code: z.string().min(1).max(255), answer: z.union([z.string().max(1000), z.boolean()]) }))
           .max(20)
           .optional(),
       })
@@ -45,7 +46,8 @@ const postReturnItem = z
 
 export const createReturnRequest = resourceRequest({
   id: 'ReturnCreateRequest',
-  attributes: z.strictObject({
+  // Open, as production's ReturnRequest attributes: an attribute it does not know is dropped.
+  attributes: z.object({
     order_reference: z.string().min(1).max(255),
     consumer_address: consumerAddress,
     items: z.array(postReturnItem).min(1).max(100),
@@ -62,10 +64,11 @@ export const createReturnRequest = resourceRequest({
   relationships: z.object({ shop: toOneRef, return_method: toOneRef, tags: toOneRef.optional() }),
 });
 
-export const tagRequest = z.strictObject({ data: z.strictObject({ return_tag_ids: z.array(uuid).max(50) }) }).meta({ id: 'ReturnTagRequest' });
+// Open where production's bodies are (the tag body and its data, the payment's data): a member it does not know is dropped.
+export const tagRequest = z.object({ data: z.object({ return_tag_ids: z.array(uuid).max(50) }) }).meta({ id: 'ReturnTagRequest' });
 
 export const rejectRequest = z
   .object({ data: z.object({ message: z.string().max(255).nullable().optional().describe('Why, for the consumer.') }).optional() })
   .meta({ id: 'ReturnRejectRequest' });
 
-export const paymentRequest = z.strictObject({ data: z.strictObject({ return_payment: money }) }).meta({ id: 'ReturnPaymentRequest' });
+export const paymentRequest = z.strictObject({ data: z.object({ return_payment: money }) }).meta({ id: 'ReturnPaymentRequest' });

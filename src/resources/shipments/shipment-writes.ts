@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertNotReturnShipment } from '../../domain/returns/shipment.js';
 import type { ShipmentDraft } from '../../domain/shipments/draft.js';
 import { assertEditable, changeShipment, checkChange, createShipment, deleteShipment } from '../../domain/shipments/lifecycle.js';
 import { resolveDraft } from '../../domain/shipments/resolve.js';
@@ -106,11 +107,12 @@ export const shipmentWriteEndpoints = [
     params: idParams,
     responses: {
       204: { description: 'Deleted.' },
-      423: { description: 'The shipment is registered and cannot be deleted (10005).', schema: errorDocument },
+      423: { description: 'The shipment is registered, or a return was sent with it, and cannot be deleted (10005).', schema: errorDocument },
     },
     handler: async (ctx, { params }) => {
       const shipment = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
       assertEditable(shipment, 'deleted');
+      assertNotReturnShipment(ctx.store, shipment);
       await ctx.store.transact((tx) => deleteShipment(tx, shipment));
       return new Response(null, { status: 204 });
     },

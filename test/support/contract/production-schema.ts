@@ -323,3 +323,49 @@ export function nullableRequestMembers(doc: Node): NullableMember[] {
     .map(([name]) => ({ path: ['data', 'relationships', name], parentRequires: false }));
   return [...nullableMembers({ type: 'object', members: attributes }, ['data', 'attributes']), ...relationships];
 }
+
+const isObjectNode = (node: Node): boolean => node.members !== undefined || [node.type].flat().includes('object');
+
+/**
+ * The objects of a request body production leaves open (no `additionalProperties: false`), as
+ * paths from the body's root (an array's items as index 0), down to the depth the digest keeps:
+ * production's validator takes a member it does not know there. A union of objects counts when
+ * none of its alternatives is closed.
+ */
+function openObjects(input: Node, at: string[] = []): string[][] {
+  const node = resolveShape(input);
+  const alternatives = [...((node.oneOf as Node[] | undefined) ?? []), ...((node.anyOf as Node[] | undefined) ?? [])].map(resolveShape);
+  const out: string[][] = [];
+  const objectAlternatives = alternatives.filter(isObjectNode);
+  if (
+    isObjectNode(node)
+      ? !node.closed && objectAlternatives.every((alt) => !alt.closed)
+      : objectAlternatives.length > 0 && objectAlternatives.every((alt) => !alt.closed)
+  ) {
+    out.push(at);
+  }
+  for (const [name, member] of Object.entries((node.members ?? {}) as Record<string, Node>)) {
+    if (member.readOnly !== true) out.push(...openObjects(member, [...at, name]));
+  }
+  if (node.items) out.push(...openObjects(node.items, [...at, '0']));
+  for (const alternative of alternatives) out.push(...openObjects(alternative, at));
+  return out.filter((path, index) => out.findIndex((other) => other.join('/') === path.join('/')) === index);
+}
+
+/**
+ * The open objects of a request document of the digest: a free-form `body`, or a resource
+ * document (`data: 'one'`) whose attributes object (unless production closes it) and the objects
+ * in its writable attributes.
+ */
+export function openRequestObjects(doc: Node): string[][] {
+  if (doc.body) return openObjects(doc.body);
+  if (doc.data !== 'one' || !doc.type || !contract.resources[doc.type]) return [];
+  const readOnly = new Set((doc.attributes_read_only as string[] | undefined) ?? []);
+  const entry = resourceEntry(doc.type, doc.variant);
+  const attributes = Object.fromEntries(
+    Object.entries({ ...((entry.attributes ?? {}) as Record<string, Node>), ...((doc.attributes_not_in_response ?? {}) as Record<string, Node>) }).filter(
+      ([name, node]) => !readOnly.has(name) && node.readOnly !== true,
+    ),
+  );
+  return openObjects({ type: 'object', members: attributes, closed: doc.attributes_closed === true }, ['data', 'attributes']);
+}
