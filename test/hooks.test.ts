@@ -94,6 +94,19 @@ describe('hooks: the API', () => {
       400,
       '/data/attributes/trigger/predicates/0/value',
     ],
+    // Production's predicate values are strings, numbers, arrays or objects: true or null is refused there.
+    [
+      'a boolean predicate value',
+      (o) => hookBody({ owner: o, predicates: [{ pointer: '/attributes/channel', operator: '==', value: true }] }),
+      400,
+      '/data/attributes/trigger/predicates/0/value',
+    ],
+    [
+      'a null predicate value',
+      (o) => hookBody({ owner: o, predicates: [{ pointer: '/attributes/channel', operator: '!=', value: null }] }),
+      400,
+      '/data/attributes/trigger/predicates/0/value',
+    ],
     [
       'a pointer outside attributes and relationships',
       (o) => hookBody({ owner: o, predicates: [{ pointer: '/meta/x', operator: '==', value: 'x' }] }),
