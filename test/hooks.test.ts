@@ -229,6 +229,31 @@ describe('hooks: the ordering rules of the API', () => {
     expect(other.attributes.customer_reference).toBe('from-organization');
   });
 
+  it("PATCH moves a hook between the organization and its shops by its owner relationship, as production's update takes it", async () => {
+    const { hook, ship, w, sandbox } = await setup();
+    const shop = w.shopIn('NL');
+    const moved = await hook({ values: [set('/attributes/channel', 'moved')] });
+    const patch = (owner: Json, attributes: Json = {}) =>
+      sandbox.request('PATCH', `/hooks/${moved.id}`, {
+        token: w.token,
+        body: { data: { type: 'hooks', id: moved.id, attributes, relationships: { owner: { data: owner } } } },
+      });
+    const toShop = await patch({ type: 'shops', id: shop.id }, { order: 300 });
+    expect(toShop.status, toShop.text).toBe(200);
+    expect([toShop.body.data.relationships.owner.data, toShop.body.data.attributes.order]).toEqual([{ type: 'shops', id: shop.id }, 300]);
+    expect((await sandbox.get(`/hooks/${moved.id}`, w.token)).body.data.relationships.owner.data).toEqual({ type: 'shops', id: shop.id });
+    // Now the shop's hook: it no longer runs for the organization's other shop.
+    expect((await ship({}, shop)).attributes.channel).toBe('moved');
+    expect((await ship({}, w.shopIn('DE'))).attributes).not.toHaveProperty('channel');
+    // Another tenant's shop is refused as on create, and the hook keeps its owner.
+    const theirs = await world(sandbox, 'other-client');
+    const foreign = await patch({ type: 'shops', id: theirs.shops[0].id });
+    expect([foreign.status, firstError(foreign).source]).toEqual([422, { pointer: '/data/relationships/owner/data/id' }]);
+    const back = await patch({ type: 'organizations', id: moved.relationships.owner.data.id });
+    expect(back.body.data.relationships.owner.data).toEqual(moved.relationships.owner.data);
+    expect((await ship({}, w.shopIn('DE'))).attributes.channel).toBe('moved');
+  });
+
   it('rule 4: among hooks with the same owner, lower order runs first', async () => {
     const { hook, ship } = await setup();
     await hook({ order: 200, values: [set('/attributes/channel', 'second')] });
