@@ -182,6 +182,19 @@ describe('hooks: the API', () => {
       '/data/attributes/action/action_type',
     ],
   ];
+  it('names the member of an object value that does not fit its attribute', async () => {
+    const refusal = async (values: Json[]) => {
+      const answer = await s.sandbox.request('POST', '/hooks', { token: s.w.token, body: hookBody({ owner: s.organization, values }) });
+      expect(answer.status, answer.text).toBe(422);
+      return firstError(answer);
+    };
+    const address = await refusal([set('/attributes/recipient_address', { company: 'ACME' })]);
+    expect(address.source).toEqual({ pointer: '/data/attributes/action/values/0/value' });
+    expect(address.detail).toBe("The value does not fit '/attributes/recipient_address': 'street_1' is required.");
+    const sizes = await refusal([set('/attributes/physical_properties', { weight: 'heavy' })]);
+    expect(sizes.detail).toMatch(/^The value does not fit '\/attributes\/physical_properties': 'weight': /);
+  });
+
   it.each(bad)('refuses %s', async (_name, build, status, pointer) => {
     const theirs = await world(s.sandbox, 'other-client');
     const before = s.sandbox.store.count('hooks');

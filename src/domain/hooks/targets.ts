@@ -80,6 +80,18 @@ const identifier = (type: string) => z.object({ type: z.literal(type), id: z.str
 const isCode = (value: unknown) => typeof value === 'string' && value !== '';
 const CONVERTER_ONLY = (converter: string) => `The converter '${converter}' only applies to /relationships/service/data/id.`;
 
+/**
+ * A schema issue of a value as a reader takes it: the member it is about (an object value's
+ * `street_1`, a list's `0.quantity`), and a member left out said to be required.
+ */
+function issueText(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return 'wrong type';
+  if (issue.path.length === 0) return issue.message;
+  const member = issue.path.map(String).join('.');
+  if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) return `'${member}' is required`;
+  return `'${member}': ${issue.message}`;
+}
+
 /** Why a value does not fit its (valid) target, or `undefined` when it does. */
 function valueProblem(target: Target, pointer: string, value: unknown, converter?: string): UpdateProblem | undefined {
   const fail = (message: string): UpdateProblem => ({ field: 'value', message });
@@ -91,7 +103,7 @@ function valueProblem(target: Target, pointer: string, value: unknown, converter
     const schema = schemaAt(target.path);
     if (!schema) return { field: 'pointer', message: `'${pointer}' is not a writable shipment attribute.` };
     const result = schema.safeParse(attributeValue(target.path, value));
-    return result.success ? undefined : fail(`The value does not fit '${pointer}': ${result.error.issues[0]?.message ?? 'wrong type'}.`);
+    return result.success ? undefined : fail(`The value does not fit '${pointer}': ${issueText(result.error.issues[0])}.`);
   }
   const { type, part } = target;
   if (target.kind === 'to-many') {
