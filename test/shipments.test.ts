@@ -244,6 +244,22 @@ describe('bad shipment input', () => {
     );
   });
 
+  it('names the contract a liability coverage needs when the shipment has none, and takes the coverage with that contract', async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const contract = w.contractFor(service);
+    const coverage = contract.relationships.liability_coverages.data[0];
+    const relationships = { liability_coverage: { data: coverage } };
+    const alone = await post(shipmentBody({ shop: w.shopIn('NL'), relationships }));
+    expect(alone.status, alone.text).toBe(422);
+    expect(firstError(alone)).toMatchObject({
+      source: { pointer: '/data/relationships/liability_coverage/data/id' },
+      detail: `A liability coverage is of one contract: set the shipment's contract ('${contract.attributes.name}', ${contract.id}) as well.`,
+    });
+    const paired = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships }));
+    expect(paired.status, paired.text).toBe(201);
+    expect(paired.body.data.relationships.liability_coverage.data).toEqual(coverage);
+  });
+
   it('refuses another tenant’s shop', async () => {
     const theirs = await world(sandbox, 'other-client');
     await expectRefused(shipmentBody({ shop: theirs.shopIn('GB'), recipient: recipients.GB }), 422, ['/data/relationships/shop/data/id']);
