@@ -233,6 +233,30 @@ describe('bad shipment input', () => {
     ]);
   });
 
+  it("checks an option's values against its values_format, and takes them only as an object in meta.values (production's identifier meta)", async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const contract = w.contractFor(service);
+    const insured = w.options.find((o: Json) => o.attributes.code === 'proof-of-delivery:insured');
+    const withMeta = (meta?: Json) =>
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        service,
+        contract,
+        relationships: { service_options: { data: [{ type: 'service-options', id: insured.id, ...(meta === undefined ? {} : { meta }) }] } },
+      });
+    const pointer = '/data/relationships/service_options/data/0/meta/values';
+    const chosen = await post(withMeta({ values: { amount: 25000 } }));
+    expect(chosen.status, chosen.text).toBe(201);
+    expect(chosen.body.data.relationships.service_options.data).toEqual([{ type: 'service-options', id: insured.id, meta: { values: { amount: 25000 } } }]);
+    await expectRefused(withMeta(), 422, [pointer]);
+    await expectRefused(withMeta({ values: { amount: 0 } }), 422, [pointer]);
+    // Not an object, or no values in a meta that is sent: refused by the schema, as in production.
+    for (const meta of [{ values: '25000' }, { values: [25000] }, { amount: 25000 }]) {
+      const answer = await post(withMeta(meta));
+      expect([answer.status, firstError(answer).code, firstError(answer).source], JSON.stringify(meta)).toEqual([400, '10003', { pointer }]);
+    }
+  });
+
   it('refuses a liability coverage of another contract', async () => {
     const service = w.service('postnl-parcel-standard', 'NL');
     const other = w.contracts.find((c: Json) => c.attributes.name.startsWith('DPD') && c.relationships.liability_coverages.data.length > 0);
