@@ -200,3 +200,49 @@ describe("hooks: production's value types", () => {
     expect(wrong.status).toBe(422);
   });
 });
+
+describe('hooks: values at a member of a list', () => {
+  it('makes the list when the shipment has none: /attributes/tags/-, /attributes/tags/0 and /attributes/items/0 set a first member', async () => {
+    for (const [pointer, value, read] of [
+      ['/attributes/tags/-', 'hooked', (a: Json) => a.tags],
+      ['/attributes/tags/0', 'hooked', (a: Json) => a.tags],
+      ['/attributes/items/0', { description: 'Mug', quantity: 2 }, (a: Json) => a.items],
+      ['/attributes/items/-', { description: 'Mug', quantity: 2 }, (a: Json) => a.items],
+    ] as const) {
+      const { hook, ship, sandbox, w, logsOf } = await setup();
+      const created = await hook([set(pointer, value)]);
+      const shipment = await ship();
+      const stored = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.attributes;
+      expect(read(stored), pointer).toEqual([value]);
+      expect((await logsOf(created.id))[0].attributes.errors, pointer).toEqual([]);
+    }
+  });
+
+  it('appends to a list the client sent with /-, and leaves a member the client set alone', async () => {
+    const { hook, ship } = await setup();
+    await hook([set('/attributes/tags/-', 'hooked'), set('/attributes/tags/0', 'not-this')]);
+    expect((await ship({ tags: ['gift'] })).attributes.tags).toEqual(['gift', 'hooked']);
+  });
+});
+
+describe('hooks: values that leave an attribute incomplete', () => {
+  it('changes nothing and logs why when a member value makes an attribute the shipment cannot hold (an item of a quantity only)', async () => {
+    const { hook, ship, sandbox, w, logsOf } = await setup();
+    const created = await hook([set('/attributes/items/0/quantity', '3'), set('/attributes/channel', 'hooked')]);
+    const shipment = await ship();
+    const stored = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.attributes;
+    expect(stored).not.toHaveProperty('items');
+    expect(stored).not.toHaveProperty('channel');
+    const [log] = await logsOf(created.id);
+    expect(log.attributes.resource_diff).toEqual({});
+    expect(log.attributes.errors).toEqual(["The values leave '/attributes/items' invalid: '0.description' is required."]);
+  });
+
+  it('fills a member of an item the client sent', async () => {
+    const { hook, ship, sandbox, w } = await setup();
+    await hook([set('/attributes/items/0/sku', 'SKU-1'), set('/attributes/items/0/quantity', '3')]);
+    const shipment = await ship({ items: [{ description: 'Mug', quantity: 2 }] });
+    const stored = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.attributes;
+    expect(stored.items).toEqual([{ description: 'Mug', quantity: 2, sku: 'SKU-1' }]);
+  });
+});

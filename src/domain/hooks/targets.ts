@@ -92,6 +92,17 @@ function issueText(issue: z.core.$ZodIssue | undefined): string {
   return `'${member}': ${issue.message}`;
 }
 
+/**
+ * Why an attribute, as values at its members left it, is no valid shipment attribute, or
+ * `undefined`: `/attributes/items/0/quantity` on a shipment without items makes an item that
+ * has only a quantity, which the shipment cannot hold.
+ */
+export function attributeProblem(name: string, value: unknown): string | undefined {
+  const schema = Object.hasOwn(writableShipmentAttributes, name) ? (writableShipmentAttributes as Record<string, z.ZodType>)[name] : undefined;
+  const result = schema?.safeParse(value);
+  return !result || result.success ? undefined : `The values leave '/attributes/${name}' invalid: ${issueText(result.error.issues[0])}.`;
+}
+
 /** Why a value does not fit its (valid) target, or `undefined` when it does. */
 function valueProblem(target: Target, pointer: string, value: unknown, converter?: string): UpdateProblem | undefined {
   const fail = (message: string): UpdateProblem => ({ field: 'value', message });
