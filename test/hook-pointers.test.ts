@@ -238,6 +238,17 @@ describe('hooks: values that leave an attribute incomplete', () => {
     expect(log.attributes.errors).toEqual(["The values leave '/attributes/items' invalid: '0.description' is required."]);
   });
 
+  it('changes nothing and logs why when a value names a list member past the end', async () => {
+    const { hook, ship, sandbox, w, logsOf } = await setup();
+    const created = await hook([set('/attributes/channel', 'hooked'), set('/attributes/tags/5', 'late')]);
+    const shipment = await ship({ tags: ['gift'] });
+    const stored = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.attributes;
+    expect([stored.tags, stored.channel]).toEqual([['gift'], undefined]);
+    expect((await logsOf(created.id))[0].attributes.errors).toEqual([
+      "'5' is no member of the list at '/attributes/tags', which has 1: name one of them, or '-' to add one.",
+    ]);
+  });
+
   it('fills a member of an item the client sent', async () => {
     const { hook, ship, sandbox, w } = await setup();
     await hook([set('/attributes/items/0/sku', 'SKU-1'), set('/attributes/items/0/quantity', '3')]);

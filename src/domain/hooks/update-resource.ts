@@ -46,13 +46,13 @@ function idOf(part: 'relationship' | 'data' | 'id', value: unknown): string {
  * Writes one value into the copy, unless what it targets is already set (a hook never
  * overwrites what the client or an earlier value set). Relationships are always written whole,
  * `{data: {type, id}}`, whatever form the pointer takes: a value at `.../data/type` writes nothing, the
- * id fills in the one type the relationship can have. Returns an error when a converter finds nothing.
+ * id fills in the one type the relationship can have. Returns an error when a converter finds
+ * nothing, or when an attribute's pointer names no member of a list the shipment has.
  */
 function write(ctx: Acting, next: HookDocument, target: Target, value: UpdateValue): string | undefined {
   if (target.kind === 'attribute') {
-    if (!isSet(valueAt(next, value.pointer)))
-      setAt(next as unknown as Record<string, unknown>, value.pointer, structuredClone(attributeValue(target.path, value.value)));
-    return undefined;
+    if (isSet(valueAt(next, value.pointer))) return undefined;
+    return setAt(next as unknown as Record<string, unknown>, value.pointer, structuredClone(attributeValue(target.path, value.value)));
   }
   if (target.kind === 'to-many') {
     if (isSet(next.relationships[target.name]?.data)) return undefined;
