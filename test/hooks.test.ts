@@ -477,6 +477,10 @@ describe('hooks: predicates, converters and consistency', () => {
     expect(await logs(`filter[created_at][date_from]=${iso(at)}&filter[created_at][date_to]=${iso(at)}`)).toBe(1);
     expect(await logs(`filter[created_at][date_from]=${iso(at + 1)}`)).toBe(0);
     expect(await logs(`filter[created_at][date_from]=${encodeURIComponent(iso(at).replace('Z', '+00:00'))}`)).toBe(1);
+    // Production types the bounds as a number too: decimal seconds (Date.now() / 1000) bound the whole seconds they cover.
+    expect(await logs(`filter[created_at][date_from]=${at - 0.5}&filter[created_at][date_to]=${at + 0.5}`)).toBe(1);
+    expect(await logs(`filter[created_at][date_from]=${at + 0.25}`)).toBe(0);
+    expect(await logs(`filter[created_at][date_to]=${at - 0.25}`)).toBe(0);
     // A bare date as the upper bound takes in the whole day.
     expect(await logs(`filter[created_at][date_to]=${day}`)).toBe(1);
     expect(await logs(`filter[created_at][date_from]=${day}&filter[created_at][date_to]=${day}`)).toBe(1);
