@@ -257,3 +257,20 @@ describe('hooks: values that leave an attribute incomplete', () => {
     expect(stored.items).toEqual([{ description: 'Mug', quantity: 2, sku: 'SKU-1' }]);
   });
 });
+
+describe('hooks: service options with values', () => {
+  it("takes an option's values as an object in meta.values, as a shipment request does, and refuses them otherwise", async () => {
+    const { post, hook, ship, sandbox, w } = await setup();
+    const insured = w.options.find((o: Json) => o.attributes.code === 'proof-of-delivery:insured');
+    const option = (meta: Json) => set('/relationships/service_options/data', [{ type: 'service-options', id: insured.id, meta }]);
+    for (const meta of [{ values: '25000' }, { values: [25000] }, { amount: 25000 }]) {
+      const refused = await post([option(meta)]);
+      expect([refused.status, refused.body.errors[0].source], JSON.stringify(meta)).toEqual([422, { pointer: '/data/attributes/action/values/0/value' }]);
+    }
+    await hook([option({ values: { amount: 25000 } })]);
+    const standard = w.service('postnl-parcel-standard', 'NL');
+    const shipment = await ship({}, { service: standard, contract: w.contractFor(standard) });
+    const stored = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data;
+    expect(stored.relationships.service_options.data).toEqual([{ type: 'service-options', id: insured.id, meta: { values: { amount: 25000 } } }]);
+  });
+});

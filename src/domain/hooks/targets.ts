@@ -118,11 +118,16 @@ function valueProblem(target: Target, pointer: string, value: unknown, converter
   }
   const { type, part } = target;
   if (target.kind === 'to-many') {
-    const list = z.array(identifier(type));
+    // A chosen option's meta, when given, carries its values as an object, as in a shipment request.
+    const list = z.array(identifier(type).extend({ meta: z.looseObject({ values: z.record(z.string(), z.unknown()) }).optional() }));
     const fits = part === 'data' ? list.safeParse(value).success : z.object({ data: list }).safeParse(value).success;
     return fits
       ? undefined
-      : fail(part === 'data' ? `The value must be a list of {type: "${type}", id}.` : `The value must be {data: [{type: "${type}", id}, ...]}.`);
+      : fail(
+          part === 'data'
+            ? `The value must be a list of {type: "${type}", id} (with meta.values an object, if given).`
+            : `The value must be {data: [{type: "${type}", id}, ...]} (with meta.values an object, if given).`,
+        );
   }
   if (part === 'id') return isCode(value) ? undefined : fail('The value must be an id (a string).');
   if (part === 'type') return value === type ? undefined : fail(`The ${target.name} relationship points at '${type}' only, not ${JSON.stringify(value)}.`);
