@@ -123,6 +123,13 @@ describe('POST /access-token', () => {
     expect(answer.status).toBe(400);
     expect(firstError(answer)).toMatchObject({ code: '14001', source: { pointer: '/scope' } });
     expect(firstError(answer).detail).toContain('organizations.manage');
+    // `*` asks for every scope the client has; a scope beside it that the client lacks is still refused.
+    const beside = await sandbox.request('POST', '/access-token', {
+      body: { ...credentials, client_id: 'limited-client', client_secret: 'limited-secret', scope: '* organizations.manage' },
+      headers: json,
+    });
+    expect([beside.status, firstError(beside).code, firstError(beside).source]).toEqual([400, '14001', { pointer: '/scope' }]);
+    expect(decodeJwt(await sandbox.token('limited-client', '* shipments.manage')).scope).toBe('shipments.manage');
   });
 
   it('names each missing or mistyped field with a pointer', async () => {

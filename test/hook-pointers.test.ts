@@ -200,3 +200,77 @@ describe("hooks: production's value types", () => {
     expect(wrong.status).toBe(422);
   });
 });
+
+describe('hooks: values at a member of a list', () => {
+  it('makes the list when the shipment has none: /attributes/tags/-, /attributes/tags/0 and /attributes/items/0 set a first member', async () => {
+    for (const [pointer, value, read] of [
+      ['/attributes/tags/-', 'hooked', (a: Json) => a.tags],
+      ['/attributes/tags/0', 'hooked', (a: Json) => a.tags],
+      ['/attributes/items/0', { description: 'Mug', quantity: 2 }, (a: Json) => a.items],
+      ['/attributes/items/-', { description: 'Mug', quantity: 2 }, (a: Json) => a.items],
+    ] as const) {
+      const { hook, ship, sandbox, w, logsOf } = await setup();
+      const created = await hook([set(pointer, value)]);
+      const shipment = await ship();
+      const stored = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.attributes;
+      expect(read(stored), pointer).toEqual([value]);
+      expect((await logsOf(created.id))[0].attributes.errors, pointer).toEqual([]);
+    }
+  });
+
+  it('appends to a list the client sent with /-, and leaves a member the client set alone', async () => {
+    const { hook, ship } = await setup();
+    await hook([set('/attributes/tags/-', 'hooked'), set('/attributes/tags/0', 'not-this')]);
+    expect((await ship({ tags: ['gift'] })).attributes.tags).toEqual(['gift', 'hooked']);
+  });
+});
+
+describe('hooks: values that leave an attribute incomplete', () => {
+  it('changes nothing and logs why when a member value makes an attribute the shipment cannot hold (an item of a quantity only)', async () => {
+    const { hook, ship, sandbox, w, logsOf } = await setup();
+    const created = await hook([set('/attributes/items/0/quantity', '3'), set('/attributes/channel', 'hooked')]);
+    const shipment = await ship();
+    const stored = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.attributes;
+    expect(stored).not.toHaveProperty('items');
+    expect(stored).not.toHaveProperty('channel');
+    const [log] = await logsOf(created.id);
+    expect(log.attributes.resource_diff).toEqual({});
+    expect(log.attributes.errors).toEqual(["The values leave '/attributes/items' invalid: '0.description' is required."]);
+  });
+
+  it('changes nothing and logs why when a value names a list member past the end', async () => {
+    const { hook, ship, sandbox, w, logsOf } = await setup();
+    const created = await hook([set('/attributes/channel', 'hooked'), set('/attributes/tags/5', 'late')]);
+    const shipment = await ship({ tags: ['gift'] });
+    const stored = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.attributes;
+    expect([stored.tags, stored.channel]).toEqual([['gift'], undefined]);
+    expect((await logsOf(created.id))[0].attributes.errors).toEqual([
+      "'5' is no member of the list at '/attributes/tags', which has 1: name one of them, or '-' to add one.",
+    ]);
+  });
+
+  it('fills a member of an item the client sent', async () => {
+    const { hook, ship, sandbox, w } = await setup();
+    await hook([set('/attributes/items/0/sku', 'SKU-1'), set('/attributes/items/0/quantity', '3')]);
+    const shipment = await ship({ items: [{ description: 'Mug', quantity: 2 }] });
+    const stored = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.attributes;
+    expect(stored.items).toEqual([{ description: 'Mug', quantity: 2, sku: 'SKU-1' }]);
+  });
+});
+
+describe('hooks: service options with values', () => {
+  it("takes an option's values as an object in meta.values, as a shipment request does, and refuses them otherwise", async () => {
+    const { post, hook, ship, sandbox, w } = await setup();
+    const insured = w.options.find((o: Json) => o.attributes.code === 'proof-of-delivery:insured');
+    const option = (meta: Json) => set('/relationships/service_options/data', [{ type: 'service-options', id: insured.id, meta }]);
+    for (const meta of [{ values: '25000' }, { values: [25000] }, { amount: 25000 }]) {
+      const refused = await post([option(meta)]);
+      expect([refused.status, refused.body.errors[0].source], JSON.stringify(meta)).toEqual([422, { pointer: '/data/attributes/action/values/0/value' }]);
+    }
+    await hook([option({ values: { amount: 25000 } })]);
+    const standard = w.service('postnl-parcel-standard', 'NL');
+    const shipment = await ship({}, { service: standard, contract: w.contractFor(standard) });
+    const stored = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data;
+    expect(stored.relationships.service_options.data).toEqual([{ type: 'service-options', id: insured.id, meta: { values: { amount: 25000 } } }]);
+  });
+});

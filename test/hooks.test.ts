@@ -94,6 +94,19 @@ describe('hooks: the API', () => {
       400,
       '/data/attributes/trigger/predicates/0/value',
     ],
+    // Production's predicate values are strings, numbers, arrays or objects: true or null is refused there.
+    [
+      'a boolean predicate value',
+      (o) => hookBody({ owner: o, predicates: [{ pointer: '/attributes/channel', operator: '==', value: true }] }),
+      400,
+      '/data/attributes/trigger/predicates/0/value',
+    ],
+    [
+      'a null predicate value',
+      (o) => hookBody({ owner: o, predicates: [{ pointer: '/attributes/channel', operator: '!=', value: null }] }),
+      400,
+      '/data/attributes/trigger/predicates/0/value',
+    ],
     [
       'a pointer outside attributes and relationships',
       (o) => hookBody({ owner: o, predicates: [{ pointer: '/meta/x', operator: '==', value: 'x' }] }),
@@ -169,6 +182,19 @@ describe('hooks: the API', () => {
       '/data/attributes/action/action_type',
     ],
   ];
+  it('names the member of an object value that does not fit its attribute', async () => {
+    const refusal = async (values: Json[]) => {
+      const answer = await s.sandbox.request('POST', '/hooks', { token: s.w.token, body: hookBody({ owner: s.organization, values }) });
+      expect(answer.status, answer.text).toBe(422);
+      return firstError(answer);
+    };
+    const address = await refusal([set('/attributes/recipient_address', { company: 'ACME' })]);
+    expect(address.source).toEqual({ pointer: '/data/attributes/action/values/0/value' });
+    expect(address.detail).toBe("The value does not fit '/attributes/recipient_address': 'street_1' is required.");
+    const sizes = await refusal([set('/attributes/physical_properties', { weight: 'heavy' })]);
+    expect(sizes.detail).toMatch(/^The value does not fit '\/attributes\/physical_properties': 'weight': /);
+  });
+
   it.each(bad)('refuses %s', async (_name, build, status, pointer) => {
     const theirs = await world(s.sandbox, 'other-client');
     const before = s.sandbox.store.count('hooks');
@@ -214,6 +240,31 @@ describe('hooks: the ordering rules of the API', () => {
     expect(logs.map((l: Json) => l.relationships.hook.data.id)).toEqual([own.id, org.id]);
     const other = await ship({}, w.shopIn('DE'));
     expect(other.attributes.customer_reference).toBe('from-organization');
+  });
+
+  it("PATCH moves a hook between the organization and its shops by its owner relationship, as production's update takes it", async () => {
+    const { hook, ship, w, sandbox } = await setup();
+    const shop = w.shopIn('NL');
+    const moved = await hook({ values: [set('/attributes/channel', 'moved')] });
+    const patch = (owner: Json, attributes: Json = {}) =>
+      sandbox.request('PATCH', `/hooks/${moved.id}`, {
+        token: w.token,
+        body: { data: { type: 'hooks', id: moved.id, attributes, relationships: { owner: { data: owner } } } },
+      });
+    const toShop = await patch({ type: 'shops', id: shop.id }, { order: 300 });
+    expect(toShop.status, toShop.text).toBe(200);
+    expect([toShop.body.data.relationships.owner.data, toShop.body.data.attributes.order]).toEqual([{ type: 'shops', id: shop.id }, 300]);
+    expect((await sandbox.get(`/hooks/${moved.id}`, w.token)).body.data.relationships.owner.data).toEqual({ type: 'shops', id: shop.id });
+    // Now the shop's hook: it no longer runs for the organization's other shop.
+    expect((await ship({}, shop)).attributes.channel).toBe('moved');
+    expect((await ship({}, w.shopIn('DE'))).attributes).not.toHaveProperty('channel');
+    // Another tenant's shop is refused as on create, and the hook keeps its owner.
+    const theirs = await world(sandbox, 'other-client');
+    const foreign = await patch({ type: 'shops', id: theirs.shops[0].id });
+    expect([foreign.status, firstError(foreign).source]).toEqual([422, { pointer: '/data/relationships/owner/data/id' }]);
+    const back = await patch({ type: 'organizations', id: moved.relationships.owner.data.id });
+    expect(back.body.data.relationships.owner.data).toEqual(moved.relationships.owner.data);
+    expect((await ship({}, w.shopIn('DE'))).attributes.channel).toBe('moved');
   });
 
   it('rule 4: among hooks with the same owner, lower order runs first', async () => {
@@ -426,6 +477,10 @@ describe('hooks: predicates, converters and consistency', () => {
     expect(await logs(`filter[created_at][date_from]=${iso(at)}&filter[created_at][date_to]=${iso(at)}`)).toBe(1);
     expect(await logs(`filter[created_at][date_from]=${iso(at + 1)}`)).toBe(0);
     expect(await logs(`filter[created_at][date_from]=${encodeURIComponent(iso(at).replace('Z', '+00:00'))}`)).toBe(1);
+    // Production types the bounds as a number too: decimal seconds (Date.now() / 1000) bound the whole seconds they cover.
+    expect(await logs(`filter[created_at][date_from]=${at - 0.5}&filter[created_at][date_to]=${at + 0.5}`)).toBe(1);
+    expect(await logs(`filter[created_at][date_from]=${at + 0.25}`)).toBe(0);
+    expect(await logs(`filter[created_at][date_to]=${at - 0.25}`)).toBe(0);
     // A bare date as the upper bound takes in the whole day.
     expect(await logs(`filter[created_at][date_to]=${day}`)).toBe(1);
     expect(await logs(`filter[created_at][date_from]=${day}&filter[created_at][date_to]=${day}`)).toBe(1);

@@ -165,6 +165,19 @@ describe('GET /service-rates filters', () => {
     }
   });
 
+  it('filter[weight] takes a decimal number of grams, as production types it (number)', async () => {
+    // 1500.5 g sits inside the ranges that hold 1500 g; 2000.5 g lies above a range ending at 2000 and below one starting at 2001.
+    for (const weight of [1500.5, 2000.5]) {
+      expect(ids(await list(`filter[weight]=${weight}`)), `${weight} g`).toEqual(ids(all.filter((r) => covers(r, weight))));
+    }
+    expect(ids(await list('filter[weight]=1500.5'))).toEqual(ids(await list('filter[weight]=1500')));
+    // A bracket rate prices a started step for the half gram above its start.
+    const [rate] = await list(
+      `filter[weight]=2000.5&filter[contract]=${contractId('PostNL (broker)')}&filter[service]=${serviceId('postnl-parcel-business', 'NL', 'NL')}`,
+    );
+    expect(rate.meta).toEqual({ bracket_price: { amount: 670, currency: 'EUR' } });
+  });
+
   it('computes meta.bracket_price at the bracket boundaries', async () => {
     // PostNL Business on the broker contract: start 2000 / 625 cents, then 45 per started 1000 g.
     const contract = contractId('PostNL (broker)');
@@ -235,7 +248,7 @@ describe('GET /service-rates filters', () => {
     const bad = [
       'filter[weight]=-1',
       'filter[weight]=abc',
-      'filter[weight]=1.5',
+      'filter[weight]=1.',
       'filter[volume]=-0.5',
       'filter[volume]=lots',
       'filter[volumetric_weight]=-3',

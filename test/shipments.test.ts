@@ -270,6 +270,30 @@ describe('bad shipment input', () => {
     ]);
   });
 
+  it("checks an option's values against its values_format, and takes them only as an object in meta.values (production's identifier meta)", async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const contract = w.contractFor(service);
+    const insured = w.options.find((o: Json) => o.attributes.code === 'proof-of-delivery:insured');
+    const withMeta = (meta?: Json) =>
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        service,
+        contract,
+        relationships: { service_options: { data: [{ type: 'service-options', id: insured.id, ...(meta === undefined ? {} : { meta }) }] } },
+      });
+    const pointer = '/data/relationships/service_options/data/0/meta/values';
+    const chosen = await post(withMeta({ values: { amount: 25000 } }));
+    expect(chosen.status, chosen.text).toBe(201);
+    expect(chosen.body.data.relationships.service_options.data).toEqual([{ type: 'service-options', id: insured.id, meta: { values: { amount: 25000 } } }]);
+    await expectRefused(withMeta(), 422, [pointer]);
+    await expectRefused(withMeta({ values: { amount: 0 } }), 422, [pointer]);
+    // Not an object, or no values in a meta that is sent: refused by the schema, as in production.
+    for (const meta of [{ values: '25000' }, { values: [25000] }, { amount: 25000 }]) {
+      const answer = await post(withMeta(meta));
+      expect([answer.status, firstError(answer).code, firstError(answer).source], JSON.stringify(meta)).toEqual([400, '10003', { pointer }]);
+    }
+  });
+
   it('refuses a liability coverage of another contract', async () => {
     const service = w.service('postnl-parcel-standard', 'NL');
     const other = w.contracts.find((c: Json) => c.attributes.name.startsWith('DPD') && c.relationships.liability_coverages.data.length > 0);
@@ -279,6 +303,22 @@ describe('bad shipment input', () => {
       422,
       ['/data/relationships/liability_coverage/data/id'],
     );
+  });
+
+  it('names the contract a liability coverage needs when the shipment has none, and takes the coverage with that contract', async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const contract = w.contractFor(service);
+    const coverage = contract.relationships.liability_coverages.data[0];
+    const relationships = { liability_coverage: { data: coverage } };
+    const alone = await post(shipmentBody({ shop: w.shopIn('NL'), relationships }));
+    expect(alone.status, alone.text).toBe(422);
+    expect(firstError(alone)).toMatchObject({
+      source: { pointer: '/data/relationships/liability_coverage/data/id' },
+      detail: `A liability coverage is of one contract: set the shipment's contract ('${contract.attributes.name}', ${contract.id}) as well.`,
+    });
+    const paired = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships }));
+    expect(paired.status, paired.text).toBe(201);
+    expect(paired.body.data.relationships.liability_coverage.data).toEqual(coverage);
   });
 
   it('refuses another tenant’s shop', async () => {

@@ -77,11 +77,13 @@ function required(value: string | undefined, name: string): string {
   return value;
 }
 
-/** The scopes a token request is granted: all of the client's for `*` or nothing, else exactly those asked. */
+/**
+ * The scopes a token request is granted: all of the client's for `*` or nothing, else exactly
+ * those asked. A scope the client does not have is refused, also beside `*` (`* bogus`).
+ */
 function grantedScopes(requested: string | undefined, available: readonly Scope[]): Scope[] {
   const asked = (requested ?? '*').split(/\s+/).filter(Boolean);
-  if (asked.length === 0 || asked.includes('*')) return [...available];
-  const refused = asked.filter((scope) => !available.includes(scope as Scope));
+  const refused = asked.filter((scope) => scope !== '*' && !available.includes(scope as Scope));
   if (refused.length > 0) {
     throw ApiError.of(
       'invalidScope',
@@ -89,6 +91,7 @@ function grantedScopes(requested: string | undefined, available: readonly Scope[
       { source: { pointer: '/scope' } },
     );
   }
+  if (asked.length === 0 || asked.includes('*')) return [...available];
   return asked.filter((scope, index) => asked.indexOf(scope) === index) as Scope[];
 }
 

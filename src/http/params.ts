@@ -53,10 +53,26 @@ export const momentParam = z
   })
   .describe('Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone.');
 
+/** Unix seconds with a fraction, as `Date.now() / 1000` writes them. */
+const DECIMAL_SECONDS = /^\s*\d{1,12}\.\d+\s*$/;
+
+/**
+ * A bound of a date range filter, as whole Unix seconds. Production types these bounds as a
+ * string or a number, so decimal seconds are taken too, as the whole seconds they bound (timestamps
+ * are whole seconds): a lower bound of 1767225600.5 starts at 1767225601, an upper one ends at 1767225600.
+ */
+function rangeBound(end: boolean) {
+  return z.string().transform((raw, context) => {
+    if (DECIMAL_SECONDS.test(raw)) return end ? Math.floor(Number(raw)) : Math.ceil(Number(raw));
+    const moment = parseMoment(raw);
+    if (moment) return boundOf(moment, end);
+    context.addIssue({ code: 'custom', message: `must be ${MOMENT_FORMS}` });
+    return z.NEVER;
+  });
+}
+
 /** The lower bound of a date range filter, as Unix seconds: a bare date is the start of that day (UTC). */
-export const dateFromParam = momentParam.transform((moment) => boundOf(moment, false)).describe(momentParam.description + ' Inclusive.');
+export const dateFromParam = rangeBound(false).describe(momentParam.description + ' Inclusive.');
 
 /** The upper bound of a date range filter, as Unix seconds: a bare date takes in that whole day (UTC). */
-export const dateToParam = momentParam
-  .transform((moment) => boundOf(moment, true))
-  .describe(momentParam.description + ' Inclusive; a bare date takes in that whole day (UTC).');
+export const dateToParam = rangeBound(true).describe(momentParam.description + ' Inclusive; a bare date takes in that whole day (UTC).');

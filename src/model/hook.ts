@@ -36,8 +36,6 @@ const predicatePointer = z
   .max(255)
   .regex(/^\/?(attributes|relationships|meta)(\/.*)?$/, 'must point into /attributes, /relationships or /meta');
 
-const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-
 export const predicate = z
   .strictObject({
     pointer: predicatePointer,
@@ -46,9 +44,10 @@ export const predicate = z
       .describe(
         "`in` holds when the value at the pointer is one of the value's list; `older_than` and `newer_than` compare a Unix time with the sandbox clock, their value is seconds or a duration such as `30 days`.",
       ),
-    // Production's predicate values are strings, numbers, arrays or objects: a list or an object
-    // is compared as a whole by `==`/`!=`, found as an item by `contains`, and a list is what `in` takes.
-    value: z.union([scalar, z.array(z.unknown()).max(100), z.record(z.string(), z.unknown())]),
+    // Production's predicate values are strings, numbers, arrays or objects (a boolean or null is
+    // refused there, so here too: `"true"` matches a true attribute): a list or an object is
+    // compared as a whole by `==`/`!=`, found as an item by `contains`, and a list is what `in` takes.
+    value: z.union([z.string(), z.number(), z.array(z.unknown()).max(100), z.record(z.string(), z.unknown())]),
   })
   .refine((p) => p.operator !== 'in' || Array.isArray(p.value), { message: "must be a list for the 'in' operator", path: ['value'] })
   .meta({ id: 'HookPredicate' });

@@ -62,7 +62,7 @@ function holds(document: unknown, p: Predicate, now?: number): boolean {
       return !equals(actual, p.value);
     case 'contains':
       if (Array.isArray(actual)) return actual.some((item) => equals(item, p.value));
-      return typeof actual === 'string' && p.value !== null && typeof p.value !== 'object' && actual.includes(String(p.value));
+      return typeof actual === 'string' && typeof p.value !== 'object' && actual.includes(String(p.value));
     case 'in':
       return Array.isArray(p.value) && p.value.some((item) => equals(actual, item));
     default: {

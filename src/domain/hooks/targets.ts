@@ -80,6 +80,29 @@ const identifier = (type: string) => z.object({ type: z.literal(type), id: z.str
 const isCode = (value: unknown) => typeof value === 'string' && value !== '';
 const CONVERTER_ONLY = (converter: string) => `The converter '${converter}' only applies to /relationships/service/data/id.`;
 
+/**
+ * A schema issue of a value as a reader takes it: the member it is about (an object value's
+ * `street_1`, a list's `0.quantity`), and a member left out said to be required.
+ */
+function issueText(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return 'wrong type';
+  if (issue.path.length === 0) return issue.message;
+  const member = issue.path.map(String).join('.');
+  if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) return `'${member}' is required`;
+  return `'${member}': ${issue.message}`;
+}
+
+/**
+ * Why an attribute, as values at its members left it, is no valid shipment attribute, or
+ * `undefined`: `/attributes/items/0/quantity` on a shipment without items makes an item that
+ * has only a quantity, which the shipment cannot hold.
+ */
+export function attributeProblem(name: string, value: unknown): string | undefined {
+  const schema = Object.hasOwn(writableShipmentAttributes, name) ? (writableShipmentAttributes as Record<string, z.ZodType>)[name] : undefined;
+  const result = schema?.safeParse(value);
+  return !result || result.success ? undefined : `The values leave '/attributes/${name}' invalid: ${issueText(result.error.issues[0])}.`;
+}
+
 /** Why a value does not fit its (valid) target, or `undefined` when it does. */
 function valueProblem(target: Target, pointer: string, value: unknown, converter?: string): UpdateProblem | undefined {
   const fail = (message: string): UpdateProblem => ({ field: 'value', message });
@@ -91,15 +114,20 @@ function valueProblem(target: Target, pointer: string, value: unknown, converter
     const schema = schemaAt(target.path);
     if (!schema) return { field: 'pointer', message: `'${pointer}' is not a writable shipment attribute.` };
     const result = schema.safeParse(attributeValue(target.path, value));
-    return result.success ? undefined : fail(`The value does not fit '${pointer}': ${result.error.issues[0]?.message ?? 'wrong type'}.`);
+    return result.success ? undefined : fail(`The value does not fit '${pointer}': ${issueText(result.error.issues[0])}.`);
   }
   const { type, part } = target;
   if (target.kind === 'to-many') {
-    const list = z.array(identifier(type));
+    // A chosen option's meta, when given, carries its values as an object, as in a shipment request.
+    const list = z.array(identifier(type).extend({ meta: z.looseObject({ values: z.record(z.string(), z.unknown()) }).optional() }));
     const fits = part === 'data' ? list.safeParse(value).success : z.object({ data: list }).safeParse(value).success;
     return fits
       ? undefined
-      : fail(part === 'data' ? `The value must be a list of {type: "${type}", id}.` : `The value must be {data: [{type: "${type}", id}, ...]}.`);
+      : fail(
+          part === 'data'
+            ? `The value must be a list of {type: "${type}", id} (with meta.values an object, if given).`
+            : `The value must be {data: [{type: "${type}", id}, ...]} (with meta.values an object, if given).`,
+        );
   }
   if (part === 'id') return isCode(value) ? undefined : fail('The value must be an id (a string).');
   if (part === 'type') return value === type ? undefined : fail(`The ${target.name} relationship points at '${type}' only, not ${JSON.stringify(value)}.`);

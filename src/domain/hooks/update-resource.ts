@@ -5,7 +5,7 @@ import { seesTenantRow } from '../tenant-lifetime.js';
 import { coversAddress } from '../address-rules.js';
 import type { HookDocument } from './shipment-document.js';
 import { isSet, setAt, valueAt } from './pointer.js';
-import { attributeValue, targetOf, updateProblems, type Target } from './targets.js';
+import { attributeProblem, attributeValue, targetOf, updateProblems, type Target } from './targets.js';
 
 type UpdateValue = z.infer<typeof updateValue>;
 
@@ -46,13 +46,13 @@ function idOf(part: 'relationship' | 'data' | 'id', value: unknown): string {
  * Writes one value into the copy, unless what it targets is already set (a hook never
  * overwrites what the client or an earlier value set). Relationships are always written whole,
  * `{data: {type, id}}`, whatever form the pointer takes: a value at `.../data/type` writes nothing, the
- * id fills in the one type the relationship can have. Returns an error when a converter finds nothing.
+ * id fills in the one type the relationship can have. Returns an error when a converter finds
+ * nothing, or when an attribute's pointer names no member of a list the shipment has.
  */
 function write(ctx: Acting, next: HookDocument, target: Target, value: UpdateValue): string | undefined {
   if (target.kind === 'attribute') {
-    if (!isSet(valueAt(next, value.pointer)))
-      setAt(next as unknown as Record<string, unknown>, value.pointer, structuredClone(attributeValue(target.path, value.value)));
-    return undefined;
+    if (isSet(valueAt(next, value.pointer))) return undefined;
+    return setAt(next as unknown as Record<string, unknown>, value.pointer, structuredClone(attributeValue(target.path, value.value)));
   }
   if (target.kind === 'to-many') {
     if (isSet(next.relationships[target.name]?.data)) return undefined;
@@ -82,9 +82,18 @@ export function applyUpdate(ctx: Acting, document: HookDocument, values: readonl
   if (problems.length > 0) return { document, errors: problems.map((p) => `Value ${p.index}: ${p.message}`) };
   const next = structuredClone(document);
   const errors: string[] = [];
+  const touched = new Set<string>();
   for (const value of values) {
-    const error = write(ctx, next, targetOf(value.pointer) as Target, value);
+    const target = targetOf(value.pointer) as Target;
+    if (target.kind === 'attribute' && target.path.length > 1) touched.add(target.path[0]!);
+    const error = write(ctx, next, target, value);
     if (error) errors.push(error);
+  }
+  // A value at a member (`/attributes/items/0/quantity`) fits its member, yet may leave the
+  // attribute it belongs to incomplete: the whole attribute must still be one a shipment holds.
+  for (const name of touched) {
+    const problem = attributeProblem(name, next.attributes[name]);
+    if (problem) errors.push(problem);
   }
   return { document: next, errors };
 }

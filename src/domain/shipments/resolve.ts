@@ -97,7 +97,14 @@ function resolveCoverage(ctx: Acting, draft: ShipmentDraft, contract: ContractRe
   const owner = coverage && ctx.rules.store.get('contracts', coverage.contract_id);
   if (!coverage || !owner || !canSeeContract(ctx.rules.store, ctx.principal, owner)) {
     problems.add(`No liability coverage with id '${draft.coverageId}' is available to you.`, fields.relationship('liability_coverage'));
-  } else if (coverage.contract_id !== contract?.id) {
+  } else if (!contract) {
+    // A contract that was named but cannot be used has its own error already.
+    if (draft.contractId) return coverage;
+    problems.add(
+      `A liability coverage is of one contract: set the shipment's contract ('${owner.name}', ${owner.id}) as well.`,
+      fields.relationship('liability_coverage'),
+    );
+  } else if (coverage.contract_id !== contract.id) {
     problems.add("The liability coverage belongs to another contract than the shipment's.", fields.relationship('liability_coverage'));
   }
   return coverage;

@@ -23,7 +23,10 @@ const query = z.object({
   'filter[has_active_contract]': booleanParam
     .optional()
     .describe('true: rates whose contract is active; false: rates of pending, inactive or invalid contracts; omitted: all.'),
-  'filter[weight]': integerParam.optional().describe('Grams; rates with weight_min <= weight <= weight_max. Bracket rates get meta.bracket_price.'),
+  // Production types it a number: a weight worked out from kilograms (1.2345 kg is 1234.5 g) is taken as it is.
+  'filter[weight]': numberParam
+    .optional()
+    .describe('Grams, a decimal allowed; rates with weight_min <= weight <= weight_max. Bracket rates get meta.bracket_price.'),
   'filter[volume]': numberParam
     .optional()
     .describe("Litres; turned into a volumetric weight with the service's divisor times the contract factor. Only volumetric services."),

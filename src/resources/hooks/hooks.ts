@@ -30,7 +30,13 @@ const updateRequest = resourceRequest({
   id: 'HookUpdateRequest',
   update: true,
   attributes: hookAttributes.partial().optional(),
-  relationships: z.record(z.string(), z.unknown()).optional().describe('Read-only: ignored when sent.'),
+  // Production's update takes the owner (a writable relationship of its hook schema): sent, it moves
+  // the hook between the organization and its shops; other relationships are ignored.
+  relationships: z
+    .object({ owner: toOneRef.optional() })
+    .catchall(z.unknown())
+    .optional()
+    .describe('`owner` (the organization or one of its shops) moves the hook; anything else is ignored.'),
 });
 
 /** The owner of a new hook: the caller's organization or one of its shops. */
@@ -155,7 +161,7 @@ export const hookEndpoints = [
     path: '/hooks/{hook_id}',
     operationId: 'updateHook',
     summary: 'Change a hook',
-    description: 'Send only the attributes to change; the owner cannot change.',
+    description: 'Send only the attributes to change, and `relationships.owner` to give the hook to the organization or one of its shops.',
     tag: 'Hooks',
     auth: manage,
     params: z.object({ hook_id: z.string() }),
@@ -163,14 +169,17 @@ export const hookEndpoints = [
     responses: {
       200: { description: 'The whole hook.', schema: hookSchemas.document },
       409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
-      422: { description: 'An action that cannot apply (10008); each error points at its field.', schema: errorDocument },
+      422: { description: 'An owner of another tenant, or an action that cannot apply (10008); each error points at its field.', schema: errorDocument },
     },
     handler: async (ctx, { params, body }) => {
       const current = findOr404(ctx, 'hooks', 'hooks', params.hook_id, (row) => hookVisible(ctx, row));
       checkIdentity(body.data, 'hooks', current.id);
+      const ownerRef = body.data.relationships?.owner;
+      const owner = ownerRef === undefined ? undefined : ownerOf(ctx, ownerRef);
       const merged = { ...current, ...(body.data.attributes ?? {}) };
       checkAction(ctx, merged);
-      const hook = await ctx.store.transact((tx) => tx.update('hooks', current.id, body.data.attributes ?? {}));
+      const changes = { ...(body.data.attributes ?? {}), ...(owner ? { owner } : {}) };
+      const hook = await ctx.store.transact((tx) => tx.update('hooks', current.id, changes));
       return jsonApi(resourceDocument(ctx, hookKind, hook));
     },
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DraftAttributes, ShipmentDraft } from '../../domain/shipments/draft.js';
-import { relatedId, resourceRequest, toManyRef, toOneRef, type ToOneRef } from '../../jsonapi/request.js';
+import { relatedId, resourceRequest, toOneRef, type ToOneRef } from '../../jsonapi/request.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import { orNull } from '../../model/common.js';
 import {
@@ -136,6 +136,21 @@ const requestAttributes = Object.fromEntries(
 ) as RequestAttributes;
 
 /**
+ * The chosen service options. An entry's `meta`, when sent, carries the option's `values` as an
+ * object (production's identifier meta requires it so): a text or a list there, or a `meta`
+ * without it, is refused rather than dropped and the option judged as if it had no values.
+ */
+const serviceOptionRefs = z.object({
+  data: z.array(
+    z.object({
+      type: z.string(),
+      id: z.string(),
+      meta: z.looseObject({ values: z.record(z.string(), z.unknown()) }).optional(),
+    }),
+  ),
+});
+
+/**
  * Production lets these relationships be `null` themselves (`"contract": null`, as a client
  * serialising an unset link sends it): taken as left out, on create and on update alike
  * (`{"data": null}` is what unlinks).
@@ -143,7 +158,7 @@ const requestAttributes = Object.fromEntries(
 const relationshipShape = {
   service: toOneRef.nullable().optional(),
   contract: toOneRef.nullable().optional(),
-  service_options: toManyRef.nullable().optional(),
+  service_options: serviceOptionRefs.nullable().optional(),
   liability_coverage: toOneRef.nullable().optional(),
   collection: toOneRef.optional(),
   consolidation_shipment: toOneRef.nullable().optional(),
@@ -216,7 +231,7 @@ function options(ref: Relationships['service_options']): ShipmentDraft['options'
       );
     }
     const values = entry.meta?.values;
-    return values && typeof values === 'object' ? { id: entry.id, values: values as Record<string, unknown> } : { id: entry.id };
+    return values ? { id: entry.id, values } : { id: entry.id };
   });
 }
 
