@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BASE, testSandbox, type Answer, type Json, type TestSandbox } from './support/app.js';
+import { BASE, TEST_NOW, testSandbox, type Answer, type Json, type TestSandbox } from './support/app.js';
+import { carrierSetup, collectionBody, createCollection, HOUR, MONDAY } from './support/collections.js';
 import { shipmentBody, world, type World } from './support/shipments.js';
 
 /**
@@ -51,5 +52,71 @@ describe('POST /multi-colli-shipments as the PHP SDK sends it', () => {
       expect(file?.attributes.document_type).toBe(embedded.document_type);
       expect(file?.attributes.formats[0]).toEqual({ mime_type: embedded.mime_type, extension: embedded.extension });
     }
+  });
+});
+
+describe('PATCH /collections/{id} as the PHP SDK sends it', () => {
+  /** updateCollection: description and register as they are, and the status relationship when the user marks it collected. */
+  const markedCollected = (collection: Json, collectedStatusId: string) => ({
+    data: {
+      id: collection.id,
+      type: 'collections',
+      attributes: { description: collection.attributes.description, register: collection.attributes.register },
+      relationships: { status: { data: { type: 'statuses', id: collectedStatusId } } },
+    },
+  });
+
+  async function collectedStatusId(sandbox: TestSandbox): Promise<string> {
+    const statuses: Json[] = (await sandbox.read('/statuses?page[size]=100')).body.data;
+    return statuses.find((status) => status.attributes.code === 'collection-collected')!.id;
+  }
+
+  it('marks a booked collection collected: its labelled shipments are with the carrier, once', async () => {
+    const { sandbox, w } = await setup();
+    const { shop, service, contract } = carrierSetup(w, 'NL', 'postnl-parcel-standard');
+    const window = { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR };
+    const collection = await createCollection(sandbox, w.token, collectionBody(shop, window, { contract, register: true, description: 'Monday' }));
+    const parcel = shipmentBody({ shop, service, contract, relationships: { collection: { data: { type: 'collections', id: collection.id } } } });
+    const registered = await asTheSdk(sandbox, w.token, 'POST', '/registered-shipments?include=files', parcel);
+    expect(registered.status, registered.text).toBe(201);
+
+    const answer = await asTheSdk(
+      sandbox,
+      w.token,
+      'PATCH',
+      `/collections/${collection.id}?include=status`,
+      markedCollected(collection, await collectedStatusId(sandbox)),
+    );
+
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.included[0].attributes.code).toBe('collection-collected');
+    const codes = async () => {
+      const token = await sandbox.token();
+      const history = (await sandbox.get(`/shipments/${registered.body.data.id}/statuses?include=status`, token)).body;
+      return history.data.map((row: Json) => history.included.find((s: Json) => s.id === row.relationships.status.data.id).attributes.code);
+    };
+    expect(await codes()).toEqual(['shipment-concept', 'shipment-registered', 'shipment-received-by-carrier']);
+    // The carrier's own visit at the window is off: nothing is handed over a second time.
+    await sandbox.advance(window.to - TEST_NOW);
+    expect(await codes()).toEqual(['shipment-concept', 'shipment-registered', 'shipment-received-by-carrier']);
+  });
+
+  it('marks a planned collection collected after its window began; the status it already has changes nothing', async () => {
+    const { sandbox, w } = await setup();
+    const shop = w.shopIn('NL');
+    const window = { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR };
+    const plan = await createCollection(sandbox, w.token, collectionBody(shop, window, { description: 'Own van' }));
+    const concept: string = (await sandbox.get(`/collections/${plan.id}`, w.token)).body.data.relationships.status.data.id;
+    await sandbox.advance(window.from + HOUR - TEST_NOW);
+    const token = await sandbox.token();
+
+    // A whole resource sent back with its current status is no request to change it.
+    const unchanged = await asTheSdk(sandbox, token, 'PATCH', `/collections/${plan.id}`, markedCollected(plan, concept));
+    expect(unchanged.status).toBe(423);
+
+    const answer = await asTheSdk(sandbox, token, 'PATCH', `/collections/${plan.id}?include=status`, markedCollected(plan, await collectedStatusId(sandbox)));
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.included[0].attributes.code).toBe('collection-collected');
+    expect(answer.body.data.attributes.description).toBe('Own van');
   });
 });
