@@ -6,14 +6,15 @@ import { shipmentBody, world, type World } from './support/shipments.js';
 /**
  * Requests as production's official PHP SDK (MyParcelCOM/api-sdk-php) forms them, which the
  * sandbox must answer as production does: `Authorization` and `Accept: application/vnd.api+json`,
- * no `Content-Type`, the body always JSON-encoded (`[]` on a GET or DELETE).
+ * no `Content-Type`, the body always JSON-encoded (`[]` when there is none; a GET goes without it
+ * here, as fetch's Request takes no GET body).
  */
 async function asTheSdk(sandbox: TestSandbox, token: string, method: string, path: string, body: unknown = []): Promise<Answer> {
   const response = await sandbox.app.request(BASE + path, {
     method,
     headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.api+json' },
     // Bytes, not a string: a string body would get fetch's `text/plain` type, which the SDK never sends.
-    body: new TextEncoder().encode(JSON.stringify(body)),
+    body: method === 'GET' ? undefined : new TextEncoder().encode(JSON.stringify(body)),
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
@@ -118,5 +119,28 @@ describe('PATCH /collections/{id} as the PHP SDK sends it', () => {
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.included[0].attributes.code).toBe('collection-collected');
     expect(answer.body.data.attributes.description).toBe('Own van');
+  });
+});
+
+describe('GET /service-rates as the PHP SDK asks for a shipment', () => {
+  it('reads filter[volume] in the exponent form PHP gives a small float (a 4 mm cube is 6.4E-5 litres)', async () => {
+    const { sandbox, w } = await setup();
+    const shop = w.shopIn('NL');
+    const organization = shop.relationships.organization.data.id;
+    const services: string = w.services.map((service: Json) => service.id).join(',');
+    const rates = (volume: string) =>
+      asTheSdk(
+        sandbox,
+        w.token,
+        'GET',
+        `/service-rates?filter%5Bhas_active_contract%5D=true&filter%5Bweight%5D=20&filter%5Bvolume%5D=${volume}` +
+          `&filter%5Bservice%5D=${services}&filter%5Borganization%5D=${organization}&include=contract%2Cservice&page%5Bnumber%5D=1&page%5Bsize%5D=100`,
+      );
+
+    const exponent = await rates('6.4E-5');
+
+    expect(exponent.status, exponent.text).toBe(200);
+    expect(exponent.body.data.length).toBeGreaterThan(0);
+    expect(exponent.body.data.map((rate: Json) => rate.id)).toEqual((await rates('0.000064')).body.data.map((rate: Json) => rate.id));
   });
 });
