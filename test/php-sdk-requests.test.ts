@@ -122,6 +122,30 @@ describe('PATCH /collections/{id} as the PHP SDK sends it', () => {
   });
 });
 
+describe('PATCH /collections/{id} marking a voided collection collected', () => {
+  it('is 423 at the status relationship: a cancelled collection was never collected', async () => {
+    const { sandbox, w } = await setup();
+    const { shop, contract } = carrierSetup(w, 'NL', 'postnl-parcel-standard');
+    const window = { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR };
+    const collection = await createCollection(sandbox, w.token, collectionBody(shop, window, { contract, register: true }));
+    expect((await asTheSdk(sandbox, w.token, 'DELETE', `/collections/${collection.id}`)).status).toBe(204);
+    const statuses: Json[] = (await sandbox.read('/statuses?page[size]=100')).body.data;
+    const collected = statuses.find((status) => status.attributes.code === 'collection-collected')!.id;
+
+    const answer = await asTheSdk(sandbox, w.token, 'PATCH', `/collections/${collection.id}`, {
+      data: {
+        id: collection.id,
+        type: 'collections',
+        attributes: { register: true },
+        relationships: { status: { data: { type: 'statuses', id: collected } } },
+      },
+    });
+
+    expect(answer.status).toBe(423);
+    expect(answer.body.errors[0]).toMatchObject({ code: '10005', source: { pointer: '/data/relationships/status' } });
+  });
+});
+
 describe('GET /service-rates as the PHP SDK asks for a shipment', () => {
   it('reads filter[volume] in the exponent form PHP gives a small float (a 4 mm cube is 6.4E-5 litres)', async () => {
     const { sandbox, w } = await setup();
