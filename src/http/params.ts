@@ -33,11 +33,15 @@ export const integerParam = z
   .regex(/^\s*\d+\s*$/, 'must be a non-negative integer')
   .transform(Number);
 
-/** A non-negative decimal number. */
+/**
+ * A non-negative decimal number, with an exponent if it likes: PHP writes a small float such as
+ * 0.000064 as `6.4E-5` (production's PHP SDK sends `filter[volume]` so), and production reads it.
+ */
 export const numberParam = z
   .string()
-  .regex(/^\s*\d+(\.\d+)?\s*$/, 'must be a non-negative number')
-  .transform(Number);
+  .regex(/^\s*\d+(\.\d+)?([eE][+-]?\d+)?\s*$/, 'must be a non-negative number')
+  .transform(Number)
+  .refine(Number.isFinite, 'must be a non-negative number');
 
 /**
  * A moment (`parseMoment`): Unix seconds, a date (`YYYY-MM-DD`) or an ISO-8601 date-time with a

@@ -3,6 +3,7 @@ import type { CollectionRecord } from '../../model/collection.js';
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { ReadView, Tx } from '../../store/store.js';
 import type { Rules } from '../rules.js';
+import { DomainError } from '../errors.js';
 import type { JobHandler } from '../scheduler.js';
 import { hasTag, TRIGGERS } from '../shipments/registration.js';
 import { addStatus, statusByCode } from '../shipments/statuses.js';
@@ -16,6 +17,7 @@ import { scheduleWalk, WALK_SHIPMENT } from '../shipments/walk.js';
  *   collection-collected   at `collection_time.from` the carrier comes: registered shipments in it
  *                          become shipment-received-by-carrier, the others (not labelled) stay behind;
  *   collection-voided      a registered collection cancelled, where the carrier allows that;
+ *                          (a user may also mark a collection collected by hand, `markCollected`);
  *   collection-registration-failed  a schedule could not book it (its contract is no longer active).
  * A concept collection is a plan the carrier never heard of: when its window comes, nothing happens.
  */
@@ -94,26 +96,51 @@ export function voidCollection(tx: Tx, rules: Rules, collection: CollectionRecor
   return tx.update('collections', collection.id, { status_id: statusByCode(tx, 'collection-voided').id });
 }
 
+/**
+ * The carrier has been: the collection is collected, its registered shipments are received by the
+ * carrier and the ones without a (valid) label stay behind, leaving it for another collection.
+ */
+function collectCollection(tx: Tx, rules: Rules, collection: CollectionRecord, at: number): CollectionRecord {
+  const contract = collection.contract_id ? tx.get('contracts', collection.contract_id) : undefined;
+  const carrierName = (contract && tx.get('carriers', contract.carrier_id)?.name) ?? 'The carrier';
+  const updated = tx.update('collections', collection.id, { status_id: statusByCode(tx, 'collection-collected').id });
+  for (const shipment of tx.find('shipments', 'collection_id', collection.id)) {
+    if (shipment.status_code === 'shipment-registered') {
+      handOver(tx, rules, shipment, at, {
+        code: 'COLLECTED',
+        description: `Collected by ${carrierName} (collection ${collection.tracking_code ?? collection.id})`,
+        category: 'successful-collection',
+      });
+    } else if (!shipment.tracking_code || shipment.status_code === 'shipment-voided') {
+      // Without a (valid) label the driver does not take it: it waits for another collection.
+      release(tx, shipment, at);
+    }
+  }
+  return updated;
+}
+
+/**
+ * The one status a user may give a collection by hand (production's PATCH takes the `status`
+ * relationship): collected, from any state but voided. Already collected, it stays as it is.
+ */
+export function markCollected(tx: Tx, rules: Rules, collection: CollectionRecord, at: number): CollectionRecord {
+  const status = collectionStatus(tx, collection);
+  if (status === 'collection-collected') return collection;
+  if (status === 'collection-voided') {
+    throw DomainError.locked(`Collection '${collection.id}' is voided: it was cancelled, so it cannot have been collected.`, {
+      relationship: 'status',
+    });
+  }
+  // A booked collection's carrier visit is no longer to come.
+  rules.jobs.cancel(tx, COLLECT_COLLECTION, collection.id);
+  return collectCollection(tx, rules, collection, at);
+}
+
 /** The carrier comes at the opening of the window of a registered collection. */
 export const collectCollectionJob: JobHandler = {
   apply(tx, job, rules) {
     const collection = tx.get('collections', job.subject);
     if (!collection || collectionStatus(tx, collection) !== 'collection-registered') return;
-    const at = Math.floor(job.due_ms / 1000);
-    const contract = collection.contract_id ? tx.get('contracts', collection.contract_id) : undefined;
-    const carrierName = (contract && tx.get('carriers', contract.carrier_id)?.name) ?? 'The carrier';
-    tx.update('collections', collection.id, { status_id: statusByCode(tx, 'collection-collected').id });
-    for (const shipment of tx.find('shipments', 'collection_id', collection.id)) {
-      if (shipment.status_code === 'shipment-registered') {
-        handOver(tx, rules, shipment, at, {
-          code: 'COLLECTED',
-          description: `Collected by ${carrierName} (collection ${collection.tracking_code ?? collection.id})`,
-          category: 'successful-collection',
-        });
-      } else if (!shipment.tracking_code || shipment.status_code === 'shipment-voided') {
-        // Without a (valid) label the driver does not take it: it waits for another collection.
-        release(tx, shipment, at);
-      }
-    }
+    collectCollection(tx, rules, collection, Math.floor(job.due_ms / 1000));
   },
 };

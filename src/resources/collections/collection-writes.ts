@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bookingProblems } from '../../domain/collections/booking.js';
-import { collectionStatus, registerCollection, voidCollection } from '../../domain/collections/lifecycle.js';
+import { collectionStatus, markCollected, registerCollection, voidCollection } from '../../domain/collections/lifecycle.js';
 import { DomainError, type Field } from '../../domain/errors.js';
 import { collectionStarted, removeCollection } from '../../domain/removals.js';
 import type { Ctx } from '../../http/context.js';
@@ -18,8 +18,9 @@ import { findOr404 } from '../lookup.js';
 /*
  * PATCH and DELETE of a collection. What a PATCH may change is what production's collection
  * request leaves writable: `description` and `register` (address, collection_time, tracking_code
- * and created_at are read-only there, and relationships too), and only while it is a concept:
- * once booked with the carrier it no longer changes. DELETE removes a concept; a booked
+ * and created_at are read-only there), and only while it is a concept: once booked with the
+ * carrier it no longer changes. The `status` relationship marks it collected by hand, the one
+ * status production lets a user give (its PHP SDK sends it); other relationships are ignored. DELETE removes a concept; a booked
  * collection is voided where its carrier cancels bookings (`voids_registered_collections`).
  * Production's scopes: collections.manage to change one, shipments.manage to delete one.
  */
@@ -47,8 +48,18 @@ const updateRequest = resourceRequest({
   id: 'CollectionUpdateRequest',
   update: true,
   attributes: updateAttributes.optional(),
-  relationships: z.record(z.string(), z.unknown()).optional().describe('Read-only: ignored when sent.'),
+  relationships: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('`status` naming the collection-collected status marks the collection collected; any other relationship, or status, is ignored.'),
 });
+
+/** Whether the body's `status` relationship names collection-collected. */
+function asksCollected(ctx: Ctx, relationships: Record<string, unknown> | undefined): boolean {
+  const linkage = (relationships?.status as { data?: { type?: unknown; id?: unknown } } | undefined)?.data;
+  if (linkage?.type !== 'statuses' || typeof linkage.id !== 'string') return false;
+  return ctx.store.get('statuses', linkage.id)?.code === 'collection-collected';
+}
 
 /** 423/10005 once the collection window has begun on the sandbox clock. */
 function assertNotStarted(ctx: Ctx, collection: CollectionRecord, action: string): void {
@@ -93,8 +104,10 @@ export const collectionWriteEndpoints = [
     summary: 'Change a collection',
     description:
       'Changes `description` (`null` removes it) and, with `register: true`, books the collection with the carrier of its contract: `collection-registered` with the ' +
-      "carrier's reference in `tracking_code`, provided its window still lies in a slot the carrier takes bookings for. As in production, address, collection_time, tracking_code, " +
-      'created_at and relationships are read-only and ignored when sent. A registered, collected or voided collection, or one whose window has begun (`collection_time.from` on the sandbox clock), answers 423.',
+      "carrier's reference in `tracking_code`, provided its window still lies in a slot the carrier takes bookings for. As in production, address, collection_time, tracking_code and " +
+      'created_at are read-only and ignored when sent. A registered, collected or voided collection, or one whose window has begun (`collection_time.from` on the sandbox clock), answers 423. ' +
+      'The `status` relationship naming the collection-collected status marks the collection collected by hand, the one status a user may give it, whatever its window: its registered ' +
+      'shipments are received by the carrier and the unlabelled ones leave it, as when the carrier collects a booked one (a voided collection answers 423); other relationships are ignored.',
     tag: 'Collections',
     auth: { anyOf: ['collections.manage'] },
     params,
@@ -106,15 +119,29 @@ export const collectionWriteEndpoints = [
         description: '`register: true` for a collection without an active contract or outside a bookable slot of its carrier (10008).',
         schema: errorDocument,
       },
-      423: { description: 'The collection is booked, collected or voided, or its window has begun (10005).', schema: errorDocument },
+      423: {
+        description: 'The collection is booked, collected or voided, or its window has begun; marked collected, it is voided (10005).',
+        schema: errorDocument,
+      },
     },
     include: collectionIncludes,
     handler: async (ctx, { params: path, body, include }) => {
       const current = findOr404(ctx, 'collections', 'collections', path.collection_id, (row) => collectionVisible(ctx, row));
       checkIdentity(body.data, 'collections', current.id);
+      const attributes = body.data.attributes ?? {};
+      if (asksCollected(ctx, body.data.relationships) && collectionStatus(ctx.store, current) !== 'collection-collected') {
+        // Collected by hand, whatever its window: the description may change with it, `register` no longer matters.
+        const changes: Partial<CollectionRecord> = {};
+        if ('name' in attributes) changes.name = attributes.name ?? undefined;
+        if ('description' in attributes) changes.description = attributes.description ?? undefined;
+        const row = await ctx.store.transact((tx) => {
+          const collected = markCollected(tx, ctx.rules, current, ctx.clock.now());
+          return tx.update('collections', collected.id, changes);
+        });
+        return jsonApi(resourceDocument(ctx, collectionKind, row, include));
+      }
       assertConcept(ctx, current, 'changed');
       assertNotStarted(ctx, current, 'changed');
-      const attributes = body.data.attributes ?? {};
       if (attributes.register === true) {
         const problem = registrationProblems(ctx, current);
         if (problem) throw problem;

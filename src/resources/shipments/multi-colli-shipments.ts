@@ -27,6 +27,13 @@ import { multiColliShipmentDocument } from './shipment-variants.js';
 
 const MAX_COLLI = 50;
 
+/**
+ * What a GET of a shipment includes, and the colli's documents: production's own PHP SDK asks
+ * for `colli,colli.files` here and matches each included file to the base64 copy in its collo's
+ * meta, and production answers it.
+ */
+const multiColliIncludes = [...shipmentIncludes, 'colli.files'] as const;
+
 const collo = z
   .object({
     physical_properties: requestPhysicalProperties,
@@ -107,7 +114,7 @@ export const multiColliShipmentEndpoints = [
       201: { description: 'The master shipment, its colli with their tracking and documents.', schema: multiColliShipmentDocument },
       ...registeringRefusals,
     },
-    include: shipmentIncludes,
+    include: multiColliIncludes,
     handler: async (ctx, { body, rawBody, search, headers, include }) => {
       checkIdentity(body.data, 'shipments');
       const colli = body.meta?.colli;
