@@ -86,6 +86,16 @@ describe('PATCH /organizations/{organization_id}', () => {
     expect(firstError(mismatch)).toMatchObject({ status: '409', code: '10007', source: { pointer: '/data/id' } });
   });
 
+  it("takes a style with some of its colours, as production's Style shape has none required; a colour of the wrong length is 400 at it", async () => {
+    const { sandbox, a, orgA } = await setup();
+    const answer = await sandbox.request('PATCH', `/organizations/${orgA.id}`, { token: a, body: patchBody(orgA.id, { style: { primary_color: '#0f766e' } }) });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.data.attributes.style).toEqual({ primary_color: '#0f766e' });
+    expect((await sandbox.get(`/organizations/${orgA.id}`, a)).body.data.attributes.style).toEqual({ primary_color: '#0f766e' });
+    const long = await sandbox.request('PATCH', `/organizations/${orgA.id}`, { token: a, body: patchBody(orgA.id, { style: { accent_color: '#0f766e00' } }) });
+    expect(firstError(long)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/style/accent_color' } });
+  });
+
   it('lets the admin token change any organization', async () => {
     const { sandbox, orgB } = await setup();
     const answer = await sandbox.request('PATCH', `/organizations/${orgB.id}`, { token: ADMIN, body: patchBody(orgB.id, { reference: 'set by the broker' }) });

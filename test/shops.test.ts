@@ -302,6 +302,15 @@ describe('updating shops', () => {
     expect((await sandbox.get(`/shops/${shop.id}`, token)).body.data).toEqual(answer.body.data);
   });
 
+  it("takes the deprecated style with some of its colours, as production's Style shape has none required", async () => {
+    const answer = await patchShop(shop.id, { attributes: { style: { background_color: '#fff' } } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.data.attributes.style).toEqual({ background_color: '#fff' });
+    const created = await createShop(shopBody({ attributes: { style: { accent_color: '#f97316', primary_color: '#0f766e' } } }));
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data.attributes.style).toEqual({ accent_color: '#f97316', primary_color: '#0f766e' });
+  });
+
   it('replaces the branding with the one sent, without the members sent as null', async () => {
     await patchShop(shop.id, { attributes: { branding: { returns: { domain: 'returns.before.example', banner_url: 'https://cdn.example/b.png' } } } });
     const answer = await patchShop(shop.id, { attributes: { branding: { returns: { domain: 'returns.after.example', banner_url: null } } } });

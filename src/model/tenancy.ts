@@ -3,11 +3,18 @@ import { address, taxIdentificationNumber, timestamp } from './common.js';
 
 const colour = z.string().min(4).max(7);
 
-/** Colours of a broker's or shop's branded pages (production's `Style`). */
-export const style = z
-  .object({ background_color: colour, foreground_color: colour, primary_color: colour, secondary_color: colour, accent_color: colour })
-  .meta({ id: 'Style' });
+const colours = { background_color: colour, foreground_color: colour, primary_color: colour, secondary_color: colour, accent_color: colour };
+
+/**
+ * Colours of an organization's or shop's branded pages (production's `Style`, deprecated there):
+ * every colour is optional, as production's shape has them.
+ */
+export const style = z.object(colours).partial().meta({ id: 'Style' });
 export type Style = z.infer<typeof style>;
+
+/** A broker's colours: production's broker requires all five. */
+export const brokerStyle = z.object(colours).meta({ id: 'BrokerStyle' });
+export type BrokerStyle = z.infer<typeof brokerStyle>;
 
 /** Attributes of a broker as answered: production's closed set. */
 export const brokerAttributes = z
@@ -19,7 +26,7 @@ export const brokerAttributes = z
     favicon_url: z.string(),
     support_url: z.string().optional(),
     contact_url: z.string().optional(),
-    style,
+    style: brokerStyle,
   })
   .meta({ id: 'BrokerAttributes' });
 
@@ -37,7 +44,7 @@ export type BrokerRecord = {
   reply_to_email?: string;
   support_url?: string;
   contact_url?: string;
-  style?: Style;
+  style?: BrokerStyle;
   logo_url?: string;
   favicon_url?: string;
   /** An uploaded logo (table `logos`), served by the sandbox. */

@@ -8,7 +8,7 @@ import { collectionDocument, resourceDocument } from '../../jsonapi/document.js'
 import { ApiError } from '../../jsonapi/errors.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../../jsonapi/request.js';
 import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
-import { style, type BrokerRecord } from '../../model/tenancy.js';
+import { brokerStyle, type BrokerRecord } from '../../model/tenancy.js';
 import { BROKER_ONLY, brokerOnly } from '../acting.js';
 import { carrierKind } from '../catalogue/carriers.js';
 import { findOr404 } from '../lookup.js';
@@ -28,7 +28,7 @@ const attributes = {
   favicon_url: text,
   support_url: nullable(text),
   contact_url: nullable(text),
-  style,
+  style: brokerStyle,
 };
 
 const createRequest = resourceRequest({

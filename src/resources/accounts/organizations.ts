@@ -6,11 +6,11 @@ import { linkTo } from '../../jsonapi/resource.js';
 import { brokerLogoPath } from '../catalogue/carriers.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { logoPath } from '../../domain/logos.js';
-import { brokerAttributes, organizationAttributes, type BrokerRecord, type OrganizationRecord, type Style } from '../../model/tenancy.js';
+import { brokerAttributes, organizationAttributes, type BrokerRecord, type BrokerStyle, type OrganizationRecord } from '../../model/tenancy.js';
 import { readEndpoints } from '../read-endpoints.js';
 
 /** The colours of a broker that has none stored (data files written before brokers had a style). */
-const DEFAULT_STYLE: Style = {
+const DEFAULT_STYLE: BrokerStyle = {
   background_color: '#ffffff',
   foreground_color: '#1f2937',
   primary_color: '#1d4ed8',
