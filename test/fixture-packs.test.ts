@@ -284,6 +284,30 @@ describe('a pack loaded into a tenant', () => {
     for (const member of made.body.organizations) expect(sandbox.store.get('organizations', member.organization_id)).toBeUndefined();
   });
 
+  it('takes the organizations the broker (admin) made under its broker, which cannot outlive it', async () => {
+    const made = await createTenant({ pack: 'broker-three-organizations' });
+    const brokerId = made.body.keys.brokers['parcel-partners'] as string;
+    const contractId = made.body.keys.contracts['partners-postnl'] as string;
+    const organization = await sandbox.request('POST', '/organizations', {
+      body: {
+        data: { type: 'organizations', attributes: { name: 'Made by the broker' }, relationships: { broker: { data: { type: 'brokers', id: brokerId } } } },
+      },
+    });
+    expect(organization.status, organization.text).toBe(201);
+    const organizationId = organization.body.data.id as string;
+    const shared = await sandbox.request('POST', `/organizations/${organizationId}/relationships/contracts`, {
+      body: { data: [{ type: 'contracts', id: contractId }] },
+    });
+    expect(shared.status, shared.text).toBe(204);
+    const deleted = await sandbox.request('DELETE', `/_sandbox/tenants/${made.body.organization_id}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(sandbox.store.get('brokers', brokerId)).toBeUndefined();
+    // Its broker is gone, so the organization goes too, rather than naming a broker that answers 404.
+    expect((await sandbox.get(`/organizations/${organizationId}/contracts`)).status).toBe(404);
+    expect(sandbox.store.all('organizations').filter((row) => row.broker_id === brokerId)).toEqual([]);
+    expect(sandbox.store.all('contractShares').filter((row) => row.organization_id === organizationId)).toEqual([]);
+  });
+
   it('gives the tenant its own carrier, which no other tenant or seeded organization sees', async () => {
     const made = await createTenant({ pack: 'failing-carrier' });
     const token = await tokenOf(made.body);

@@ -88,19 +88,27 @@ export const EXPIRE_TENANT = 'expire-tenant';
 /**
  * Removes a tenant created through the control API with everything it owns (see
  * `purgeOrganization`): with the organizations a pack made beside its own, and the brokers it
- * made with their contracts and templates.
+ * made with their contracts and templates. An organization the broker made later under one of
+ * those brokers (POST /organizations with the admin token) goes too: it cannot outlive its broker.
  */
 export function removeTenant(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
   const entry = tenantEntry(tx, organizationId);
-  const members = apiTenants(tx).filter((tenant) => tenant.entry.group === organizationId);
-  const removals = [...members.map((member) => purgeOrganization(tx, member.organizationId)), purgeOrganization(tx, organizationId)].filter(
+  const members = apiTenants(tx)
+    .filter((tenant) => tenant.entry.group === organizationId)
+    .map((tenant) => tenant.organizationId);
+  const brokers = entry?.brokers ?? [];
+  const ofBrokers = brokers
+    .flatMap((brokerId) => tx.find('organizations', 'broker_id', brokerId))
+    .map((row) => row.id)
+    .filter((id) => id !== organizationId && !members.includes(id));
+  const removals = [...[...members, ...ofBrokers].map((id) => purgeOrganization(tx, id)), purgeOrganization(tx, organizationId)].filter(
     (removal): removal is OrganizationRemoval => removal !== undefined,
   );
   const own = removals.at(-1);
   if (!own || own.organizationId !== organizationId) return undefined;
   const removed = { ...own.removed };
   for (const other of removals.slice(0, -1)) for (const [table, count] of Object.entries(other.removed)) removed[table] = (removed[table] ?? 0) + count;
-  for (const [table, count] of Object.entries(purgeBrokers(tx, entry?.brokers ?? []))) removed[table] = (removed[table] ?? 0) + count;
+  for (const [table, count] of Object.entries(purgeBrokers(tx, brokers))) removed[table] = (removed[table] ?? 0) + count;
   return {
     organizationId,
     clientIds: removals.flatMap((removal) => removal.clientIds),
