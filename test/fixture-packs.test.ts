@@ -308,6 +308,20 @@ describe('a pack loaded into a tenant', () => {
     expect(sandbox.store.all('contractShares').filter((row) => row.organization_id === organizationId)).toEqual([]);
   });
 
+  it("deleting the tenant's own organization (DELETE /organizations/{id}) takes the pack's other organizations and its broker with it", async () => {
+    const made = await createTenant({ pack: 'broker-three-organizations' });
+    const token = await tokenOf(made.body);
+    const brokerId = made.body.keys.brokers['parcel-partners'] as string;
+    const deleted = await sandbox.request('DELETE', `/organizations/${made.body.organization_id}`, { token });
+    expect(deleted.status, deleted.text).toBe(204);
+    for (const member of made.body.organizations) expect(sandbox.store.get('organizations', member.organization_id)).toBeUndefined();
+    expect(sandbox.store.get('brokers', brokerId)).toBeUndefined();
+    // No tenant is left naming the deleted one as its own: none is listed, none answers as a tenant.
+    const listed = (await sandbox.get('/_sandbox/tenants')).body.data.map((row: Json) => row.organization_id);
+    for (const member of made.body.organizations) expect(listed).not.toContain(member.organization_id);
+    expect((await sandbox.request('DELETE', `/_sandbox/tenants/${made.body.organizations[0].organization_id}`)).status).toBe(404);
+  });
+
   it('gives the tenant its own carrier, which no other tenant or seeded organization sees', async () => {
     const made = await createTenant({ pack: 'failing-carrier' });
     const token = await tokenOf(made.body);

@@ -34,14 +34,19 @@ function shipmentsOfOrganization(store: ReadView, organizationId: string): numbe
  */
 export function removeOrganization(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
   if (!tx.get('organizations', organizationId)) return undefined;
-  const shipments = shipmentsOfOrganization(tx, organizationId);
+  assertWithoutShipments(tx, organizationId);
+  return purgeOrganization(tx, organizationId);
+}
+
+/** Throws `unprocessable` while the organization has shipments: they are its records, and keep it. */
+export function assertWithoutShipments(store: ReadView, organizationId: string): void {
+  const shipments = shipmentsOfOrganization(store, organizationId);
   if (shipments > 0) {
     throw DomainError.unprocessable(
       `Organization '${organizationId}' has ${shipments} shipment${shipments === 1 ? '' : 's'} and cannot be deleted: shipments are kept with their organization. ` +
         'Delete its concept shipments first; an organization with registered shipments stays.',
     );
   }
-  return purgeOrganization(tx, organizationId);
 }
 
 /**

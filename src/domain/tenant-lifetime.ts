@@ -2,7 +2,7 @@ import type { ClockView } from '../clock.js';
 import type { ShopRecord } from '../model/shop.js';
 import type { OrganizationRecord } from '../model/tenancy.js';
 import type { ReadView, Tx } from '../store/store.js';
-import { purgeBrokers, purgeOrganization } from './organizations.js';
+import { assertWithoutShipments, purgeBrokers, purgeOrganization, removeOrganization } from './organizations.js';
 import type { OrganizationRemoval } from './removals.js';
 import type { JobHandler } from './rules.js';
 
@@ -115,6 +115,25 @@ export function removeTenant(tx: Tx, organizationId: string): OrganizationRemova
     removed,
     ...(removals.length > 1 ? { organizationIds: removals.map((removal) => removal.organizationId) } : {}),
   };
+}
+
+/**
+ * Deletes an organization through the API (DELETE /organizations/{id}), as `removeOrganization`
+ * does. The organization of a tenant a pack made with other organizations beside it, or with
+ * brokers, is that tenant's head: they cannot stay without it (their tenant entries and the
+ * brokers' rows name it), so they go with it, as when the tenant is deleted; none of its
+ * organizations may have shipments then.
+ */
+export function deleteOrganization(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
+  const entry = tenantEntry(tx, organizationId);
+  const members = apiTenants(tx)
+    .filter((tenant) => tenant.entry.group === organizationId)
+    .map((tenant) => tenant.organizationId);
+  if (!tx.get('organizations', organizationId) || (members.length === 0 && (entry?.brokers ?? []).length === 0)) {
+    return removeOrganization(tx, organizationId);
+  }
+  for (const id of [organizationId, ...members]) assertWithoutShipments(tx, id);
+  return removeTenant(tx, organizationId);
 }
 
 /**

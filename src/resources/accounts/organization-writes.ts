@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decodeLogo, insertLogo, logoPath, logoUpload, type LogoUpload } from '../../domain/logos.js';
-import { removeOrganization } from '../../domain/organizations.js';
+import { deleteOrganization } from '../../domain/tenant-lifetime.js';
 import type { Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
 import { jsonApi } from '../../http/respond.js';
@@ -170,7 +170,8 @@ export const organizationWriteEndpoints = [
     summary: 'Delete an organization',
     description:
       `${ownOrAny} Only an organization without shipments can be deleted. Its shops (with logos, hooks and collections), hooks, own contracts (with rates), ` +
-      "address book, zones, users and their clients go with it: the clients' tokens stop working. The broker's contracts are no longer shared with it.",
+      "address book, zones, users and their clients go with it: the clients' tokens stop working. The broker's contracts are no longer shared with it. " +
+      "A tenant's own organization made from a pack (POST /_sandbox/tenants) takes the pack's other organizations and brokers with it, as deleting the tenant does.",
     tag: 'Organizations',
     auth: manage,
     params,
@@ -180,7 +181,7 @@ export const organizationWriteEndpoints = [
     },
     handler: async (ctx, { params }) => {
       const organization = changeable(ctx, params.organization_id);
-      const removal = await ctx.store.transact((tx) => removeOrganization(tx, organization.id));
+      const removal = await ctx.store.transact((tx) => deleteOrganization(tx, organization.id));
       // The app forgets what it keeps in memory of the tenant (tokens, logged requests, rendered documents).
       if (removal) ctx.rules.tenantRemoved?.(removal, 'deleted');
       return new Response(null, { status: 204 });
