@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../src/http/endpoint.js';
 import { testSandbox, type Json } from './support/app.js';
-import { nullableRequestMembers, productionOperations, type NullableMember } from './support/contract/production-schema.js';
+import { nullableRequestMembers, withProductionRequest, type NullableMember } from './support/contract/production-schema.js';
 import { endpoints, fillPath, jsonRequest, nameOf, ownParams, populate, send, validBody, type Populated } from './support/matrix.js';
 import { preferredReturnParams } from './support/matrix-returns.js';
 
@@ -19,18 +19,11 @@ beforeAll(async () => {
   p = await populate(await testSandbox());
 });
 
-const normalize = (path: string) => path.replace(/\?.*$/, '').replace(/\{[^}]+\}/g, '{}');
-const production = new Map(productionOperations().map((operation) => [`${operation.method} ${normalize(operation.path)}`, operation]));
-
 /** Served operations with a request body production documents, and the nullable members of that body. */
-const cases = endpoints()
-  .filter((endpoint) => !endpoint.internal && endpoint.body !== undefined)
-  .flatMap((endpoint) => {
-    const operation = production.get(`${endpoint.method.toUpperCase()} ${normalize(endpoint.path)}`);
-    const doc = Object.values((operation?.request?.content ?? {}) as Record<string, Json>)[0];
-    const members = doc ? nullableRequestMembers(doc) : [];
-    return members.length > 0 ? [{ endpoint, members }] : [];
-  });
+const cases = withProductionRequest(endpoints()).flatMap(({ endpoint, doc }) => {
+  const members = nullableRequestMembers(doc);
+  return members.length > 0 ? [{ endpoint, members }] : [];
+});
 
 /** An item for an array the valid body leaves out, so that a null can be put in one of its members. */
 const tin = { type: 'vat', country_code: 'NL', number: 'NL000099998B57' };

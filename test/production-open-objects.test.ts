@@ -12,7 +12,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../src/http/endpoint.js';
 import { testSandbox, type Json } from './support/app.js';
-import { openRequestObjects, productionOperations } from './support/contract/production-schema.js';
+import { openRequestObjects, withProductionRequest } from './support/contract/production-schema.js';
 import { endpoints, fillPath, jsonRequest, nameOf, ownParams, populate, send, validBody, type Populated } from './support/matrix.js';
 import { preferredReturnParams } from './support/matrix-returns.js';
 
@@ -21,18 +21,11 @@ beforeAll(async () => {
   p = await populate(await testSandbox());
 });
 
-const normalize = (path: string) => path.replace(/\?.*$/, '').replace(/\{[^}]+\}/g, '{}');
-const production = new Map(productionOperations().map((operation) => [`${operation.method} ${normalize(operation.path)}`, operation]));
-
 /** Served operations with a request body production documents, and the open objects of that body. */
-const cases = endpoints()
-  .filter((endpoint) => !endpoint.internal && endpoint.body !== undefined)
-  .flatMap((endpoint) => {
-    const operation = production.get(`${endpoint.method.toUpperCase()} ${normalize(endpoint.path)}`);
-    const doc = Object.values((operation?.request?.content ?? {}) as Record<string, Json>)[0];
-    const objects = doc ? openRequestObjects(doc) : [];
-    return objects.length > 0 ? [{ endpoint, objects }] : [];
-  });
+const cases = withProductionRequest(endpoints()).flatMap(({ endpoint, doc }) => {
+  const objects = openRequestObjects(doc);
+  return objects.length > 0 ? [{ endpoint, objects }] : [];
+});
 
 const UNKNOWN = 'member_production_does_not_know';
 

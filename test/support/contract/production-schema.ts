@@ -227,6 +227,23 @@ export function productionOperations(): ContractOperation[] {
   });
 }
 
+/**
+ * The served operations (of `served`) that take a body for which production documents a request,
+ * each with that request document of the digest; paths match with their parameters unnamed.
+ */
+export function withProductionRequest<E extends { method: string; path: string; body?: unknown; internal?: boolean }>(
+  served: readonly E[],
+): { endpoint: E; doc: Node }[] {
+  const normalize = (path: string) => path.replace(/\?.*$/, '').replace(/\{[^}]+\}/g, '{}');
+  const production = new Map(productionOperations().map((operation) => [`${operation.method} ${normalize(operation.path)}`, operation]));
+  return served.flatMap((endpoint) => {
+    if (endpoint.internal || endpoint.body === undefined) return [];
+    const operation = production.get(`${endpoint.method.toUpperCase()} ${normalize(endpoint.path)}`);
+    const doc = Object.values((operation?.request?.content ?? {}) as Record<string, Node>)[0];
+    return doc ? [{ endpoint, doc }] : [];
+  });
+}
+
 /** The resource document of a success answer of an operation (`data` of one resource), if it has one. */
 function resourceAnswer(operation: Node): Node | undefined {
   for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, { content?: Record<string, Node> }>)) {
@@ -304,6 +321,20 @@ export interface NullableMember {
 }
 
 /**
+ * The attributes a request resource document (`data: 'one'`) of the digest may carry: the
+ * resource's own and those only requests name, without the read-only ones.
+ */
+function writableAttributes(doc: Node): Record<string, Node> {
+  const readOnly = new Set((doc.attributes_read_only as string[] | undefined) ?? []);
+  const entry = resourceEntry(doc.type, doc.variant);
+  return Object.fromEntries(
+    Object.entries({ ...((entry.attributes ?? {}) as Record<string, Node>), ...((doc.attributes_not_in_response ?? {}) as Record<string, Node>) }).filter(
+      ([name, node]) => !readOnly.has(name) && node.readOnly !== true,
+    ),
+  );
+}
+
+/**
  * The nullable members of a request document of the digest: a free-form `body`, or a resource
  * document (`data: 'one'`) whose attributes are the resource's own, read-only ones aside, and
  * whose relationships written `... or null` may be null themselves (`"contract": null`).
@@ -311,13 +342,7 @@ export interface NullableMember {
 export function nullableRequestMembers(doc: Node): NullableMember[] {
   if (doc.body) return nullableMembers(doc.body);
   if (doc.data !== 'one' || !doc.type || !contract.resources[doc.type]) return [];
-  const readOnly = new Set((doc.attributes_read_only as string[] | undefined) ?? []);
-  const entry = resourceEntry(doc.type, doc.variant);
-  const attributes = Object.fromEntries(
-    Object.entries({ ...((entry.attributes ?? {}) as Record<string, Node>), ...((doc.attributes_not_in_response ?? {}) as Record<string, Node>) }).filter(
-      ([name, node]) => !readOnly.has(name) && node.readOnly !== true,
-    ),
-  );
+  const attributes = writableAttributes(doc);
   const relationships = Object.entries((doc.relationships ?? {}) as Record<string, string>)
     .filter(([, written]) => / or null$/.test(written))
     .map(([name]) => ({ path: ['data', 'relationships', name], parentRequires: false }));
@@ -360,12 +385,6 @@ function openObjects(input: Node, at: string[] = []): string[][] {
 export function openRequestObjects(doc: Node): string[][] {
   if (doc.body) return openObjects(doc.body);
   if (doc.data !== 'one' || !doc.type || !contract.resources[doc.type]) return [];
-  const readOnly = new Set((doc.attributes_read_only as string[] | undefined) ?? []);
-  const entry = resourceEntry(doc.type, doc.variant);
-  const attributes = Object.fromEntries(
-    Object.entries({ ...((entry.attributes ?? {}) as Record<string, Node>), ...((doc.attributes_not_in_response ?? {}) as Record<string, Node>) }).filter(
-      ([name, node]) => !readOnly.has(name) && node.readOnly !== true,
-    ),
-  );
+  const attributes = writableAttributes(doc);
   return openObjects({ type: 'object', members: attributes, closed: doc.attributes_closed === true }, ['data', 'attributes']);
 }
