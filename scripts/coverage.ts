@@ -19,7 +19,7 @@ const notes: Record<string, string> = {
   'GET /shipments/{shipment_id}': "`include=manifest` embeds the manifest, though production's schema lists no manifests among the included types",
   'POST /shipments': '`tags` may be numbers too (seed), answered as strings',
   'POST /registered-shipments': '`meta.collection` names a collection the shop already has (none is planned on the side)',
-  'POST /multi-colli-shipments': 'colli have no price of their own: the master is priced for the whole weight',
+  'POST /multi-colli-shipments': 'colli have no price of their own: the master is priced for the whole weight; at most 50 colli in one request',
   'POST /combine-files': 'without `page_size`, each document keeps its own size (`original`)',
   'GET /carrier-surcharges': "for the carriers of the organization's contracts",
   'POST /shipment-surcharges': "on a shipment with a price, in its currency; the shipment's price grows by the fee and keeps it when computed again",

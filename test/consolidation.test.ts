@@ -145,6 +145,10 @@ describe('POST /consolidate-shipments refuses, changing nothing', () => {
     const none = await consolidate(sandbox, w, { consolidation_shipment_id: hub.id, shipment_ids: [] });
     expect(none.status).toBe(400);
     expect(firstError(none).source).toEqual({ pointer: '/data/shipment_ids' });
+    // The README's bound: 1 to 100 shipments in one request.
+    const tooMany = await consolidate(sandbox, w, { consolidation_shipment_id: hub.id, shipment_ids: Array<string>(101).fill(hub.id) });
+    expect(tooMany.status).toBe(400);
+    expect(firstError(tooMany).source).toEqual({ pointer: '/data/shipment_ids' });
     const missing = await consolidate(sandbox, w, { shipment_ids: [hub.id] });
     expect(missing.status).toBe(400);
     expect(firstError(missing).source).toEqual({ pointer: '/data/consolidation_shipment_id' });

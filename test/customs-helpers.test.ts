@@ -33,6 +33,10 @@ describe('POST /suggest-hscode', () => {
     expect(weights.every((weight: number) => weight > 0 && weight <= 1)).toBe(true);
     expect((await post('/suggest-hscode', { data: { sku: 'TS-1', description: "Men's cotton T-shirt, blue" } })).body).toEqual(answer.body);
     expect((await post('/suggest-hscode', { data: { sku: 'H-1', description: 'Wireless noise-cancelling headphones' } })).body.data[0].hs_code).toBe('8518.30');
+    // A product without a SKU: production requires the member, a string, and takes an empty one.
+    expect((await post('/suggest-hscode', { data: { sku: '', description: "Men's cotton T-shirt, blue", origin_country_code: 'PT' } })).body).toEqual(
+      answer.body,
+    );
   });
 
   it('answers an empty list for a description it cannot place, and refuses bad input with pointers', async () => {

@@ -222,6 +222,10 @@ describe('POST /multi-colli-shipments refuses, creating nothing', () => {
     const weightless = await post(sandbox, w, body(w, [{ physical_properties: { weight: 1000 } }, { physical_properties: { length: 300 } }]));
     expect(weightless.status).toBe(400);
     expect(firstError(weightless).source).toEqual({ pointer: '/meta/colli/1/physical_properties/weight' });
+    // The README's bound: at most 50 colli in one request.
+    const many = await post(sandbox, w, body(w, weights(...Array<number>(51).fill(100))));
+    expect(many.status).toBe(400);
+    expect(firstError(many)).toMatchObject({ code: '10003', source: { pointer: '/meta/colli' }, detail: expect.stringContaining('at most 50') });
     expect(sandbox.store.count('shipments')).toBe(0);
   });
 });

@@ -129,12 +129,27 @@ describe('pick-up/drop-off locations', () => {
       ['filter[features]=wifi', 'filter[features]'],
       ['filter[location_type]=kiosk', 'filter[location_type]'],
       ['filter[radius]=500', 'filter[radius]'],
-      ['street_number=abc', 'street_number'],
+      [`street=${'x'.repeat(256)}`, 'street'],
     ]) {
       const answer = await sandbox.get(path('postnl', 'NL', '1012AB', query), token);
       expect(answer.status, query).toBe(400);
       expect(firstError(answer), query).toMatchObject({ code: '10003', source: { parameter } });
     }
+  });
+
+  it('take street, street_number and city as any string, as production: an empty one is left out, a number it cannot read places none', async () => {
+    const plain = (await locations('postnl', 'NL', '1012AB')).data;
+    // A form's empty fields, as a checkout sends them.
+    const empty = await sandbox.get(path('postnl', 'NL', '1012AB', 'street=&street_number=&city=%20'), token);
+    expect(empty.status).toBe(200);
+    expect(empty.body.data).toEqual(plain);
+    for (const number of ['abc', '0', '12A-3', 'z/n']) {
+      const answer = await sandbox.get(path('postnl', 'NL', '1012AB', `street=Damrak&street_number=${encodeURIComponent(number)}`), token);
+      expect(answer.status, number).toBe(200);
+      expect(answer.body.data[0].attributes.address.street_1, number).toBe('Damrak');
+    }
+    const suffixed = (await locations('postnl', 'NL', '1012AB', 'street=Damrak&street_number=70-2')).data;
+    expect(Math.abs(suffixed[0].attributes.address.street_number - 70)).toBeLessThanOrEqual(10);
   });
 
   it('move the nearest location to the given street and take the given city', async () => {

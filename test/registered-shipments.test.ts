@@ -116,6 +116,24 @@ describe('POST /registered-shipments', () => {
     expect(firstError(bad).source).toEqual({ pointer: '/meta/collection/collection_time' });
     expect(footprint(sandbox)).toEqual(before);
   });
+
+  it("takes meta.collection's collection_time as date-times too, as production's CollectionTime allows", async () => {
+    const { sandbox, w } = await setup();
+    const shop = w.shopIn('NL');
+    const collections = (await sandbox.get(`/collections?filter[shop]=${shop.id}&page[size]=100`, w.token)).body.data;
+    const target = collections.find((c: Json) => c.attributes.collection_time.from > TEST_NOW);
+    const { from, to } = target.attributes.collection_time as { from: number; to: number };
+    // One bound in UTC, the other with an offset and no colon: the same moments.
+    const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+    const plusOne = (seconds: number) => new Date((seconds + 3600) * 1000).toISOString().replace('.000Z', '+0100');
+    const answer = await post(sandbox, w.token, ready(w, { meta: { collection: { collection_time: { from: iso(from), to: plusOne(to) } } } }));
+    expect(answer.status).toBe(201);
+    expect(answer.body.data.relationships.collection.data.id).toBe(target.id);
+
+    const bad = await post(sandbox, w.token, ready(w, { meta: { collection: { collection_time: { from: '10:00', to: iso(to) } } } }));
+    expect(bad.status).toBe(400);
+    expect(firstError(bad).source).toEqual({ pointer: '/meta/collection/collection_time/from' });
+  });
 });
 
 describe('POST /registered-shipments refusals leave nothing behind', () => {

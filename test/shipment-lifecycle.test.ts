@@ -289,6 +289,27 @@ describe('after registration', () => {
     expect(firstError(early).source).toEqual({ pointer: '/data/shipment_id' });
   });
 
+  it('takes an empty carrier_statuses list as none given, as production (no minimum)', async () => {
+    const { sandbox, w } = await setup();
+    const update = (data: Json) => sandbox.request('POST', '/update-shipment-status', { token: w.token, body: { data } });
+    const concept = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    // A resync of a concept with nothing from the carrier: nothing to refuse.
+    expect((await update({ shipment_id: concept.id, carrier_statuses: [] })).status).toBe(204);
+    const created = await createShipment(sandbox, w.token, registrable(w));
+    await sandbox.advance(DELAY);
+    const before = (await current(sandbox, w.token, created.id)).status.attributes.carrier_statuses;
+    expect((await update({ shipment_id: created.id, carrier_statuses: [] })).status).toBe(204);
+    expect((await current(sandbox, w.token, created.id)).status.attributes.carrier_statuses).toEqual(before);
+    // With a status, the default simulated carrier status, as when the list is left out.
+    const statuses = (await sandbox.get('/statuses?page[size]=100', w.token)).body.data;
+    const sorting = statuses.find((s: Json) => s.attributes.code === 'shipment-at-sorting').id;
+    const answer = await update({ shipment_id: created.id, status_id: sorting, carrier_statuses: [] });
+    expect(answer.status).toBe(204);
+    const { code, status } = await current(sandbox, w.token, created.id);
+    expect(code).toBe('shipment-at-sorting');
+    expect(status.attributes.carrier_statuses).toHaveLength(1);
+  });
+
   it('serves a single status with its status included, and 404 for another shipment’s status', async () => {
     const { sandbox, w } = await setup();
     const a = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));

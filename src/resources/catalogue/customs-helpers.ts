@@ -19,7 +19,13 @@ const hsCode = z
   .max(16);
 
 const hsRequest = z
-  .object({ data: z.object({ sku: z.string().min(1).max(255), description, origin_country_code: countryCode.optional() }) })
+  .object({
+    data: z.object({
+      sku: z.string().max(255).describe('Required as in production; it may be empty and does not change the answer.'),
+      description,
+      origin_country_code: countryCode.optional(),
+    }),
+  })
   .meta({ id: 'SuggestHsCodeRequest' });
 
 const hsSuggestion = z

@@ -167,6 +167,15 @@ const contractParam = uuid
     "The contract whose credentials ask the carrier, as in production: one of yours or your broker's, of this carrier and active (else 422). The sandbox answers the same locations for any such contract.",
   );
 
+/**
+ * `street`, `street_number` and `city`: hints of the search address, any string as in production.
+ * An empty or blank one (a form's empty field) is taken as left out.
+ */
+const hint = z
+  .string()
+  .transform((raw) => raw.trim() || undefined)
+  .optional();
+
 const query = z.object({
   'filter[categories]': csvOf(locationCategories).optional().describe('Comma separated; a location must offer every category listed.'),
   'filter[features]': csvOf(locationFeatures).optional().describe('Comma separated; a location must offer every feature listed.'),
@@ -176,22 +185,18 @@ const query = z.object({
     .describe(
       'Metres: only locations at most this far from the coordinates. Searches around coordinates only, as in production (400 on a search by postal code).',
     ),
-  street: z
-    .string()
-    .trim()
-    .min(1)
-    .max(255)
-    .optional()
+  street: hint
+    .pipe(z.string().max(255).optional())
     .describe('Street of the search address; the nearest location is placed on it. Searches by postal code only.'),
-  street_number: z
-    .string()
-    .regex(/^\s*[1-9]\d{0,8}(\s*[-/ ]?\s*[A-Za-z0-9]{1,10})?\s*$/, 'must be a house number, optionally with a suffix (221B, 12-14)')
-    .transform((raw) => Number(/\d+/.exec(raw)![0]))
-    .optional()
+  street_number: hint
+    .transform((raw) => {
+      const number = raw === undefined ? undefined : /^[1-9]\d{0,8}/.exec(raw)?.[0];
+      return number === undefined ? undefined : Number(number);
+    })
     .describe(
-      'House number of the search address (with `street`), a string as in production: `221B` is number 221 with suffix B; the nearest location is placed a few doors away. Searches by postal code only.',
+      'House number of the search address (with `street`), a string as in production: `221B` is number 221 with suffix B; the nearest location is placed a few doors away. A value that does not begin with a house number places no number. Searches by postal code only.',
     ),
-  city: z.string().trim().min(1).max(255).optional().describe('City of the search address; the locations take its name. Searches by postal code only.'),
+  city: hint.pipe(z.string().max(255).optional()).describe('City of the search address; the locations take its name. Searches by postal code only.'),
   contract: contractParam,
 });
 

@@ -3,7 +3,6 @@ import { bookingProblems } from '../../domain/collections/booking.js';
 import { registerCollection } from '../../domain/collections/lifecycle.js';
 import { addShipments, type MembershipFields } from '../../domain/collections/membership.js';
 import { DomainError } from '../../domain/errors.js';
-import { parseMoment } from '../../domain/moments.js';
 import { statusByCode } from '../../domain/shipments/statuses.js';
 import { canSeeContract } from '../../domain/tenancy.js';
 import { principalOf, type Ctx } from '../../http/context.js';
@@ -15,32 +14,14 @@ import { ApiError, errorObject, type ErrorObject } from '../../jsonapi/errors.js
 import { checkIdentity, relatedId, resourceRequest, toManyRef, toOneRef, unknownRelated } from '../../jsonapi/request.js';
 import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
 import { collectionAttributes, type CollectionRecord } from '../../model/collection.js';
-import { address, timestamp } from '../../model/common.js';
+import { address } from '../../model/common.js';
 import type { ContractRecord } from '../../model/contract.js';
 import type { ShopRecord } from '../../model/shop.js';
 import { collectionKind } from './collection-kind.js';
 import { collectionIncludes } from '../include-paths.js';
+import { collectionTimeInput } from '../collection-time.js';
 
 const schemas = resourceSchemas(collectionKind);
-
-/** Production's CollectionTime date-time: a time zone of `Z` or an offset, with or without its colon (`+0100`). */
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
-
-/** Unix seconds, or an ISO-8601 date-time with a zone (`Z`, `+02:00`, `+0200`), turned into Unix seconds. */
-const unixOrIso = z.union([
-  timestamp,
-  z
-    .string()
-    .regex(ISO_WITH_ZONE, 'must be Unix seconds or an ISO-8601 date-time with a time zone')
-    .refine((raw) => parseMoment(raw) !== undefined, 'must be a date and time the calendar has')
-    .transform((raw) => parseMoment(raw)!.seconds),
-]);
-
-// Open, as production's CollectionTime: a member it does not know is dropped.
-const timeInput = z
-  .object({ from: unixOrIso, to: unixOrIso })
-  .describe('Unix seconds or ISO-8601 date-times; answered as Unix seconds.')
-  .meta({ id: 'CollectionTimeInput' });
 
 // Clients send whole resources back, so read-only attributes are accepted and ignored.
 const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.');
@@ -52,7 +33,7 @@ const createAttributes = z
     name: collectionAttributes.shape.name.nullable(),
     description: collectionAttributes.shape.description.nullable(),
     address,
-    collection_time: timeInput,
+    collection_time: collectionTimeInput,
     register: z.boolean().optional().describe('`true` books the collection with the carrier of its contract at once (collection-registered).'),
     tracking_code: readOnly,
     created_at: readOnly,

@@ -9,8 +9,8 @@ import { textResponse } from '../../http/response-text.js';
 import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../../jsonapi/document.js';
 import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
-import { collectionTime } from '../../model/collection.js';
 import { createAttributes, createRelationships, draftFromCreate, labelAndServiceMeta } from './shipment-requests.js';
+import { collectionTimeInput } from '../collection-time.js';
 import { shipmentIncludes } from '../include-paths.js';
 import { shipmentKind } from './shipment-kinds.js';
 import { registeredShipmentDocument } from './shipment-variants.js';
@@ -26,7 +26,7 @@ const registeredRequest = resourceRequest({
         .object({
           name: z.string().max(255).optional().describe('Deprecated.'),
           description: z.string().max(255).nullable().optional(),
-          collection_time: collectionTime,
+          collection_time: collectionTimeInput,
         })
         .optional()
         .describe("Puts the shipment in the shop's collection with exactly this collection_time (plan it first with POST /collections)."),

@@ -35,10 +35,11 @@ const statusRequest = z
         ),
       carrier_statuses: z
         .array(carrierStatus)
-        .min(1)
         .max(20)
         .optional()
-        .describe('The carrier statuses behind the status, as the carrier reported them; default: one simulated carrier status.'),
+        .describe(
+          'The carrier statuses behind the status, as the carrier reported them; default (also for an empty list, which production takes): one simulated carrier status.',
+        ),
     }),
   })
   .meta({ id: 'UpdateShipmentStatusRequest' });
@@ -120,7 +121,8 @@ export const shipmentRpcEndpoints = [
     },
     handler: async (ctx, { body }) => {
       const shipment = shipmentOf(ctx, body.data.shipment_id);
-      const carrierStatuses = body.data.carrier_statuses;
+      // An empty list (production sets no minimum) is none given.
+      const carrierStatuses = body.data.carrier_statuses?.length ? body.data.carrier_statuses : undefined;
       if (body.data.status_id === undefined) {
         // Production's resync with the carrier (status_id is the sandbox's addition): the sandbox
         // carrier reports nothing new, so the status stays; carrier statuses given join it.
