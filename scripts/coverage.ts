@@ -22,7 +22,8 @@ const notes: Record<string, string> = {
   'POST /multi-colli-shipments': 'colli have no price of their own: the master is priced for the whole weight; at most 50 colli in one request',
   'POST /combine-files': 'without `page_size`, each document keeps its own size (`original`)',
   'GET /carrier-surcharges': "for the carriers of the organization's contracts",
-  'POST /shipment-surcharges': "on a shipment with a price, in its currency; the shipment's price grows by the fee and keeps it when computed again",
+  'POST /shipment-surcharges':
+    "on a shipment with a price, in its currency; the shipment's price grows by the fee and keeps it when computed again; a fee's amount is at most 2147483647 either way",
   'PATCH /shipment-surcharges/{shipment_surcharge_id}': 'surcharges added by hand only (a computed one is 403/10013); it stays on its shipment',
   'DELETE /shipment-surcharges/{shipment_surcharge_id}': 'surcharges added by hand only (a computed one is 403/10013)',
   'POST /shipping/v2/available-delivery-dates': "the windows are the sandbox carrier's plan on the sandbox clock",

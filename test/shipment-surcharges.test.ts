@@ -285,6 +285,29 @@ describe('surcharges added by hand (POST, PATCH, DELETE /shipment-surcharges)', 
     expect(sandbox.store.all('shipmentSurcharges')).toEqual(before.tables.shipmentSurcharges);
   });
 
+  it('takes a fee within 2147483647 cents either way, so that the price stays exact whatever is added and taken away', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const base = created.attributes.price.amount;
+    for (const amount of [2_147_483_648, -2_147_483_648, Number.MAX_SAFE_INTEGER]) {
+      const refused = await sandbox.request('POST', '/shipment-surcharges', { token: w.token, body: manual(created.id, { fee: { amount, currency: 'EUR' } }) });
+      expect(firstError(refused)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/fee/amount' } });
+    }
+    const ids: string[] = [];
+    for (const amount of [2_147_483_647, 250, -250, -2_147_483_647]) {
+      const added = await sandbox.request('POST', '/shipment-surcharges', { token: w.token, body: manual(created.id, { fee: { amount, currency: 'EUR' } }) });
+      expect(added.status, added.text).toBe(201);
+      ids.push(added.body.data.id);
+    }
+    expect(await priceOf(created.id)).toEqual({ amount: base, currency: 'EUR' });
+    const tooLarge = await sandbox.request('PATCH', `/shipment-surcharges/${ids[0]}`, {
+      token: w.token,
+      body: { data: { type: 'shipment-surcharges', id: ids[0], attributes: { fee: { amount: 2 ** 40, currency: 'EUR' } } } },
+    });
+    expect(firstError(tooLarge)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/fee/amount' } });
+    for (const id of ids.slice(1)) expect((await sandbox.request('DELETE', `/shipment-surcharges/${id}`, { token: w.token })).status).toBe(204);
+    expect(await priceOf(created.id)).toEqual({ amount: base + 2_147_483_647, currency: 'EUR' });
+  });
+
   it("are the finance department's: finance.manage, as production; another tenant's shipment or surcharge is 404", async () => {
     const created = await createShipment(sandbox, w.token, fullBody());
     const shipmentsOnly = await sandbox.token('sandbox-client', 'shipments.manage organizations.manage shops.manage');

@@ -43,7 +43,17 @@ const description =
   "The parts of a shipment's price on top of its base rate: fuel and oversize surcharges, priced service options, liability coverage, your carrier surcharges, and surcharges added by hand. The base rate plus the fees is the shipment's price.amount; the computed ones are computed again whenever the price is, those added by hand stay.";
 
 const readOnly = z.unknown().optional().describe('Read-only: ignored when sent.');
-const writable = { name: z.string().min(1).max(255), description: z.string().max(255).nullable().optional(), fee: price };
+/**
+ * A fee added by hand, within a 32-bit integer of cents either way. Production's amount is an
+ * integer without a stated bound; the sandbox adds fees to the shipment's price in JavaScript
+ * numbers, which stay exact only up to 2^53: fees as large as that (+MAX, +250, -250, then -MAX)
+ * left a price one cent off. At this bound no number of fees a tenant can add leaves that range.
+ */
+const MAX_FEE = 2_147_483_647;
+const fee = price.extend({ amount: z.number().int().min(-MAX_FEE).max(MAX_FEE).describe('Cents; at most 2147483647 either way (a sandbox bound).') }).meta({
+  id: 'ManualSurchargeFee',
+});
+const writable = { name: z.string().min(1).max(255), description: z.string().max(255).nullable().optional(), fee };
 
 const createRequest = resourceRequest({
   id: 'ShipmentSurchargeCreateRequest',
@@ -55,7 +65,7 @@ const updateRequest = resourceRequest({
   id: 'ShipmentSurchargeUpdateRequest',
   update: true,
   attributes: z
-    .strictObject({ name: writable.name.optional(), description: writable.description, fee: price.optional(), created_at: readOnly, updated_at: readOnly })
+    .strictObject({ name: writable.name.optional(), description: writable.description, fee: fee.optional(), created_at: readOnly, updated_at: readOnly })
     .optional(),
   relationships: z.object({ shipment: toOneRef.optional() }).optional(),
 });
