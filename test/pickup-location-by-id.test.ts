@@ -82,9 +82,14 @@ describe('the search and by-id parameters production lists', () => {
       expect(Math.abs(nearest.street_number - 221), value).toBeLessThanOrEqual(10);
       expect(answer.body.data.map((l: Json) => l.id)).toEqual(plain.map((l: Json) => l.id));
     }
-    for (const value of ['B221', '0', '', '221B!']) {
+    // Production types street_number as any string: one that does not start with a house number places none.
+    for (const value of ['B221', '0', '', 'abc']) {
       const answer = await search('postnl', 'NL', '1012AB', `street_number=${encodeURIComponent(value)}`);
-      expect(firstError(answer), value).toMatchObject({ status: '400', code: '10003', source: { parameter: 'street_number' } });
+      expect(answer.status, value).toBe(200);
+      expect(
+        answer.body.data.map((l: Json) => l.id),
+        value,
+      ).toEqual(plain.map((l: Json) => l.id));
     }
   });
 

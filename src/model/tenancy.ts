@@ -10,7 +10,6 @@ const colours = { background_color: colour, foreground_color: colour, primary_co
  * every colour is optional, as production's shape has them.
  */
 export const style = z.object(colours).partial().meta({ id: 'Style' });
-export type Style = z.infer<typeof style>;
 
 /** A broker's colours: production's broker requires all five. */
 export const brokerStyle = z.object(colours).meta({ id: 'BrokerStyle' });
