@@ -526,3 +526,41 @@ describe('hooks: predicates, converters and consistency', () => {
     expect((await ship({ physical_properties: { weight: 2500 } })).relationships).not.toHaveProperty('service');
   });
 });
+
+describe('hooks: shipments made without a price of their own', () => {
+  it("a hook's change on a collo or a shipment tracked from elsewhere leaves it without a price or surcharges", async () => {
+    const { sandbox, w, hook } = await setup();
+    await hook({ values: [set('/attributes/channel', 'hooked')] });
+    const multi = w.service('postnl-multi-colli', 'NL');
+    const colliBody = shipmentBody({
+      shop: w.shopIn('NL'),
+      service: multi,
+      contract: w.contractFor(multi),
+      meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 1200 } }] },
+    });
+    delete colliBody.data.attributes.physical_properties;
+    const made = await sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body: colliBody });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.data.attributes.price).toBeDefined();
+    const standard = w.service('postnl-parcel-standard', 'NL');
+    const tracked = await sandbox.request('POST', '/track-external-shipment', {
+      token: w.token,
+      body: shipmentBody({
+        shop: w.shopIn('NL'),
+        recipient: recipients.NL,
+        service: standard,
+        contract: w.contractFor(standard),
+        attributes: { tracking_code: '3SHOOKED0001' },
+      }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(tracked.status, tracked.text).toBeLessThan(300);
+    const trackedId = (await sandbox.get('/shipments?filter[tracking_code]=3SHOOKED0001', w.token)).body.data[0].id;
+    for (const id of [...made.body.data.relationships.colli.data.map((c: Json) => c.id), trackedId]) {
+      const read = (await sandbox.get(`/shipments/${id}`, w.token)).body.data;
+      expect(read.attributes.channel, id).toBe('hooked');
+      expect(read.attributes.price, id).toBeUndefined();
+      expect(read.relationships.shipment_surcharges?.data ?? [], id).toEqual([]);
+    }
+  });
+});
