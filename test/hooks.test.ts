@@ -108,8 +108,9 @@ describe('hooks: the API', () => {
       '/data/attributes/trigger/predicates/0/value',
     ],
     [
-      'a pointer outside attributes and relationships',
-      (o) => hookBody({ owner: o, predicates: [{ pointer: '/meta/x', operator: '==', value: 'x' }] }),
+      // Production's schema takes any pointer of up to 255 characters (see "what production's schema accepts").
+      'a predicate pointer longer than 255 characters',
+      (o) => hookBody({ owner: o, predicates: [{ pointer: `/attributes/${'x'.repeat(250)}`, operator: '==', value: 'x' }] }),
       400,
       '/data/attributes/trigger/predicates/0/pointer',
     ],
@@ -562,5 +563,45 @@ describe('hooks: shipments made without a price of their own', () => {
       expect(read.attributes.price, id).toBeUndefined();
       expect(read.relationships.shipment_surcharges?.data ?? [], id).toEqual([]);
     }
+  });
+});
+
+describe("hooks: what production's schema accepts", () => {
+  const send = (url = 'https://example.com/hooks', extra: Json = {}) => ({ action_type: 'send-resource', values: [{ url, ...extra }] });
+
+  it('keeps an empty name, a secret of any length, and empty value lists (which do nothing)', async () => {
+    const { hook, ship, sandbox, w } = await setup();
+    expect((await hook({ name: '', values: [set('/attributes/channel', 'named')] })).attributes.name).toBe('');
+    const secret = 's'.repeat(400);
+    // Inactive: kept and listed, and no delivery leaves the test.
+    expect((await hook({ active: false, action: send('https://example.com/hooks', { secret }) })).attributes.action.values[0].secret).toBe(secret);
+    const quiet = await hook({ values: [] });
+    expect(quiet.attributes.action).toEqual({ action_type: 'update-resource', values: [] });
+    expect((await hook({ active: false, action: { action_type: 'send-resource', values: [] } })).attributes.action.values).toEqual([]);
+    const shipment = await ship();
+    expect(shipment.attributes.channel).toBe('named');
+    const [log] = (await sandbox.get(`/hooks/${quiet.id}/logs`, w.token)).body.data;
+    expect([log.attributes.resource_diff, log.attributes.errors]).toEqual([{}, []]);
+  });
+
+  it('keeps more than one value of the return actions and of calculate-landed-cost', async () => {
+    const { hook } = await setup();
+    const reject = { action_type: 'reject-return', values: [{ message: 'Contact us.' }, { message: 'Unused.' }] };
+    expect((await hook({ resourceType: 'returns', action: reject })).attributes.action).toEqual(reject);
+    const pay = { action_type: 'request-payment', values: [{ price: { amount: 350, currency: 'EUR' } }, { price: { amount: 500, currency: 'EUR' } }] };
+    expect((await hook({ resourceType: 'returns', action: pay })).attributes.action).toEqual(pay);
+    const landed = { action_type: 'calculate-landed-cost', values: [{}, {}] };
+    expect((await hook({ action: landed })).attributes.action).toEqual(landed);
+  });
+
+  it("reads a predicate's pointer anywhere in the document: /type and /id hold as they are, /meta on a shipment is missing", async () => {
+    const { hook, ship } = await setup();
+    await hook({ predicates: [{ pointer: 'type', operator: '==', value: 'shipments' }], values: [set('/attributes/channel', 'typed')] });
+    await hook({ predicates: [{ pointer: '/meta/anything', operator: '!=', value: 'x' }], values: [set('/attributes/customer_reference', 'no-meta')] });
+    await hook({ predicates: [{ pointer: '/meta/anything', operator: '==', value: 'x' }], values: [set('/attributes/description', 'never')] });
+    await hook({ predicates: [{ pointer: '/id', operator: '!=', value: '' }], values: [set('/attributes/tags', ['has-id'])] });
+    const shipment = await ship();
+    expect(shipment.attributes).toMatchObject({ channel: 'typed', customer_reference: 'no-meta', tags: ['has-id'] });
+    expect(shipment.attributes).not.toHaveProperty('description');
   });
 });
