@@ -138,6 +138,13 @@ describe('hooks: the API', () => {
       400,
       '/data/attributes/order',
     ],
+    // Production's Price takes an ISO 4217 currency only; 'XYZ' was saved and put on the return's payment, which production's schema refuses.
+    [
+      'a payment in a currency that is not ISO 4217',
+      (o) => hookBody({ owner: o, resourceType: 'returns', action: { action_type: 'request-payment', values: [{ price: { amount: 350, currency: 'XYZ' } }] } }),
+      400,
+      '/data/attributes/action/values/0/price/currency',
+    ],
     ['an owner of another tenant', (_o, shop) => hookBody({ owner: shop, ownerType: 'shops' }), 422, '/data/relationships/owner/data/id'],
     // Production's trigger, predicates, actions and their values are closed: a misspelt member
     // ('retries' for 'tries') would be refused there, so it is not silently dropped here.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { price, timestamp } from './common.js';
+import { currency, price, timestamp } from './common.js';
 
 const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'in', 'older_than', 'newer_than'] as const;
 
@@ -107,7 +107,8 @@ const hookAction = z
     z.strictObject({
       action_type: z.literal('request-payment'),
       values: z
-        .array(z.strictObject({ price: z.strictObject({ amount: z.number().int().min(1), currency: z.string().regex(/^[A-Z]{3}$/) }) }))
+        // An ISO 4217 currency, as production's Price has it: the price becomes the return's payment.
+        .array(z.strictObject({ price: z.strictObject({ amount: z.number().int().min(1), currency }) }))
         .min(1)
         .max(10)
         .describe('The first value gives the price; production takes a list, so later ones are kept and unused.'),
