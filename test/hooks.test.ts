@@ -145,6 +145,12 @@ describe('hooks: the API', () => {
       400,
       '/data/attributes/action/values/0/price/currency',
     ],
+    [
+      'a landed-cost surcharge in a currency that is not ISO 4217',
+      (o) => hookBody({ owner: o, action: { action_type: 'calculate-landed-cost', values: [{ surcharge: { amount: 100, currency: 'XYZ' } }] } }),
+      400,
+      '/data/attributes/action/values/0/surcharge/currency',
+    ],
     ['an owner of another tenant', (_o, shop) => hookBody({ owner: shop, ownerType: 'shops' }), 422, '/data/relationships/owner/data/id'],
     // Production's trigger, predicates, actions and their values are closed: a misspelt member
     // ('retries' for 'tries') would be refused there, so it is not silently dropped here.

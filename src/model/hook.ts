@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currency, price, timestamp } from './common.js';
+import { currency, timestamp } from './common.js';
 
 const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'in', 'older_than', 'newer_than'] as const;
 
@@ -118,7 +118,8 @@ const hookAction = z
     z.strictObject({
       action_type: z.literal('calculate-landed-cost'),
       values: z
-        .array(z.strictObject({ surcharge: price.optional() }))
+        // Production's Price: integer cents and an ISO 4217 currency (the hook is answered as it is saved).
+        .array(z.strictObject({ surcharge: z.strictObject({ amount: z.number().int(), currency }).optional() }))
         .max(10)
         .optional(),
     }),
