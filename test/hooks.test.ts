@@ -108,8 +108,9 @@ describe('hooks: the API', () => {
       '/data/attributes/trigger/predicates/0/value',
     ],
     [
-      'a pointer outside attributes and relationships',
-      (o) => hookBody({ owner: o, predicates: [{ pointer: '/meta/x', operator: '==', value: 'x' }] }),
+      // Production's schema takes any pointer of up to 255 characters (see "what production's schema accepts").
+      'a predicate pointer longer than 255 characters',
+      (o) => hookBody({ owner: o, predicates: [{ pointer: `/attributes/${'x'.repeat(250)}`, operator: '==', value: 'x' }] }),
       400,
       '/data/attributes/trigger/predicates/0/pointer',
     ],
@@ -136,6 +137,19 @@ describe('hooks: the API', () => {
       (o) => ({ data: { ...hookBody({ owner: o }).data, attributes: { ...hookBody({ owner: o }).data.attributes, order: 1.5 } } }),
       400,
       '/data/attributes/order',
+    ],
+    // Production's Price takes an ISO 4217 currency only; 'XYZ' was saved and put on the return's payment, which production's schema refuses.
+    [
+      'a payment in a currency that is not ISO 4217',
+      (o) => hookBody({ owner: o, resourceType: 'returns', action: { action_type: 'request-payment', values: [{ price: { amount: 350, currency: 'XYZ' } }] } }),
+      400,
+      '/data/attributes/action/values/0/price/currency',
+    ],
+    [
+      'a landed-cost surcharge in a currency that is not ISO 4217',
+      (o) => hookBody({ owner: o, action: { action_type: 'calculate-landed-cost', values: [{ surcharge: { amount: 100, currency: 'XYZ' } }] } }),
+      400,
+      '/data/attributes/action/values/0/surcharge/currency',
     ],
     ['an owner of another tenant', (_o, shop) => hookBody({ owner: shop, ownerType: 'shops' }), 422, '/data/relationships/owner/data/id'],
     // Production's trigger, predicates, actions and their values are closed: a misspelt member
@@ -524,5 +538,83 @@ describe('hooks: predicates, converters and consistency', () => {
     expect(answer.status).toBe(201);
     expect((await ship({ physical_properties: { weight: 800 } })).relationships.service.data.id).toBe(w.service('postnl-letterbox-parcel', 'NL').id);
     expect((await ship({ physical_properties: { weight: 2500 } })).relationships).not.toHaveProperty('service');
+  });
+});
+
+describe('hooks: shipments made without a price of their own', () => {
+  it("a hook's change on a collo or a shipment tracked from elsewhere leaves it without a price or surcharges", async () => {
+    const { sandbox, w, hook } = await setup();
+    await hook({ values: [set('/attributes/channel', 'hooked')] });
+    const multi = w.service('postnl-multi-colli', 'NL');
+    const colliBody = shipmentBody({
+      shop: w.shopIn('NL'),
+      service: multi,
+      contract: w.contractFor(multi),
+      meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 1200 } }] },
+    });
+    delete colliBody.data.attributes.physical_properties;
+    const made = await sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body: colliBody });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.data.attributes.price).toBeDefined();
+    const standard = w.service('postnl-parcel-standard', 'NL');
+    const tracked = await sandbox.request('POST', '/track-external-shipment', {
+      token: w.token,
+      body: shipmentBody({
+        shop: w.shopIn('NL'),
+        recipient: recipients.NL,
+        service: standard,
+        contract: w.contractFor(standard),
+        attributes: { tracking_code: '3SHOOKED0001' },
+      }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(tracked.status, tracked.text).toBeLessThan(300);
+    const trackedId = (await sandbox.get('/shipments?filter[tracking_code]=3SHOOKED0001', w.token)).body.data[0].id;
+    for (const id of [...made.body.data.relationships.colli.data.map((c: Json) => c.id), trackedId]) {
+      const read = (await sandbox.get(`/shipments/${id}`, w.token)).body.data;
+      expect(read.attributes.channel, id).toBe('hooked');
+      expect(read.attributes.price, id).toBeUndefined();
+      expect(read.relationships.shipment_surcharges?.data ?? [], id).toEqual([]);
+    }
+  });
+});
+
+describe("hooks: what production's schema accepts", () => {
+  const send = (url = 'https://example.com/hooks', extra: Json = {}) => ({ action_type: 'send-resource', values: [{ url, ...extra }] });
+
+  it('keeps an empty name, a secret of any length, and empty value lists (which do nothing)', async () => {
+    const { hook, ship, sandbox, w } = await setup();
+    expect((await hook({ name: '', values: [set('/attributes/channel', 'named')] })).attributes.name).toBe('');
+    const secret = 's'.repeat(400);
+    // Inactive: kept and listed, and no delivery leaves the test.
+    expect((await hook({ active: false, action: send('https://example.com/hooks', { secret }) })).attributes.action.values[0].secret).toBe(secret);
+    const quiet = await hook({ values: [] });
+    expect(quiet.attributes.action).toEqual({ action_type: 'update-resource', values: [] });
+    expect((await hook({ active: false, action: { action_type: 'send-resource', values: [] } })).attributes.action.values).toEqual([]);
+    const shipment = await ship();
+    expect(shipment.attributes.channel).toBe('named');
+    const [log] = (await sandbox.get(`/hooks/${quiet.id}/logs`, w.token)).body.data;
+    expect([log.attributes.resource_diff, log.attributes.errors]).toEqual([{}, []]);
+  });
+
+  it('keeps more than one value of the return actions and of calculate-landed-cost', async () => {
+    const { hook } = await setup();
+    const reject = { action_type: 'reject-return', values: [{ message: 'Contact us.' }, { message: 'Unused.' }] };
+    expect((await hook({ resourceType: 'returns', action: reject })).attributes.action).toEqual(reject);
+    const pay = { action_type: 'request-payment', values: [{ price: { amount: 350, currency: 'EUR' } }, { price: { amount: 500, currency: 'EUR' } }] };
+    expect((await hook({ resourceType: 'returns', action: pay })).attributes.action).toEqual(pay);
+    const landed = { action_type: 'calculate-landed-cost', values: [{}, {}] };
+    expect((await hook({ action: landed })).attributes.action).toEqual(landed);
+  });
+
+  it("reads a predicate's pointer anywhere in the document: /type and /id hold as they are, /meta on a shipment is missing", async () => {
+    const { hook, ship } = await setup();
+    await hook({ predicates: [{ pointer: 'type', operator: '==', value: 'shipments' }], values: [set('/attributes/channel', 'typed')] });
+    await hook({ predicates: [{ pointer: '/meta/anything', operator: '!=', value: 'x' }], values: [set('/attributes/customer_reference', 'no-meta')] });
+    await hook({ predicates: [{ pointer: '/meta/anything', operator: '==', value: 'x' }], values: [set('/attributes/description', 'never')] });
+    await hook({ predicates: [{ pointer: '/id', operator: '!=', value: '' }], values: [set('/attributes/tags', ['has-id'])] });
+    const shipment = await ship();
+    expect(shipment.attributes).toMatchObject({ channel: 'typed', customer_reference: 'no-meta', tags: ['has-id'] });
+    expect(shipment.attributes).not.toHaveProperty('description');
   });
 });

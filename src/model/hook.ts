@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { price, timestamp } from './common.js';
+import { currency, timestamp } from './common.js';
 
 const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'in', 'older_than', 'newer_than'] as const;
 
@@ -30,11 +30,13 @@ const resourcePointer = z
   .max(255)
   .regex(/^\/?(attributes|relationships)(\/.*)?$/, 'must point into /attributes or /relationships');
 
-/** Predicates may also read a resource's meta (a return's `meta/order_created_at`). */
-const predicatePointer = z
-  .string()
-  .max(255)
-  .regex(/^\/?(attributes|relationships|meta)(\/.*)?$/, 'must point into /attributes, /relationships or /meta');
+/**
+ * A pointer into the resource document a predicate reads, as production's schema has it (any text
+ * up to 255 characters): `/attributes/...`, `/relationships/...`, a return's `/meta/order_created_at`,
+ * or `/type` and `/id`. A pointer at nothing the resource has reads a missing value, for which only
+ * `!=` holds.
+ */
+const predicatePointer = z.string().max(255);
 
 export const predicate = z
   .strictObject({
@@ -80,7 +82,8 @@ const sendValue = z
   .strictObject({
     // Production's schema caps the URL at 255 characters: a longer one saved here would fail there.
     url: z.url().max(255),
-    secret: z.string().max(255).optional(),
+    // Production's schema sets no length for the secret (the body limit bounds it).
+    secret: z.string().optional(),
     includes: z.array(z.string()).max(20).optional(),
     tries: z.number().int().min(1).max(24).optional(),
     retry_delay: z.number().int().min(0).max(3600).optional(),
@@ -89,30 +92,35 @@ const sendValue = z
 
 const hookAction = z
   .discriminatedUnion('action_type', [
-    z.strictObject({ action_type: z.literal('update-resource'), values: z.array(updateValue).min(1).max(50) }),
-    z.strictObject({ action_type: z.literal('send-resource'), values: z.array(sendValue).min(1).max(10) }),
+    // Production's schema requires the values but not that there is one: an empty list is kept, and does nothing.
+    z.strictObject({ action_type: z.literal('update-resource'), values: z.array(updateValue).max(50) }),
+    z.strictObject({ action_type: z.literal('send-resource'), values: z.array(sendValue).max(10) }),
     z.strictObject({ action_type: z.literal('approve-return') }),
     z.strictObject({
       action_type: z.literal('reject-return'),
       values: z
         .array(z.strictObject({ message: z.string().max(255).nullable().optional() }))
-        .max(1)
-        .optional(),
+        .max(10)
+        .optional()
+        .describe('The first value gives the message; production takes a list, so later ones are kept and unused.'),
     }),
     z.strictObject({
       action_type: z.literal('request-payment'),
       values: z
-        .array(z.strictObject({ price: z.strictObject({ amount: z.number().int().min(1), currency: z.string().regex(/^[A-Z]{3}$/) }) }))
+        // An ISO 4217 currency, as production's Price has it: the price becomes the return's payment.
+        .array(z.strictObject({ price: z.strictObject({ amount: z.number().int().min(1), currency }) }))
         .min(1)
-        .max(1),
+        .max(10)
+        .describe('The first value gives the price; production takes a list, so later ones are kept and unused.'),
     }),
     z.strictObject({ action_type: z.literal('set-return-deadline-passed') }),
     // Production's action on shipments; kept and listed, but not run (see domain/hooks/engine.ts).
     z.strictObject({
       action_type: z.literal('calculate-landed-cost'),
       values: z
-        .array(z.strictObject({ surcharge: price.optional() }))
-        .max(1)
+        // Production's Price: integer cents and an ISO 4217 currency (the hook is answered as it is saved).
+        .array(z.strictObject({ surcharge: z.strictObject({ amount: z.number().int(), currency }).optional() }))
+        .max(10)
         .optional(),
     }),
   ])
@@ -120,7 +128,8 @@ const hookAction = z
 
 export const hookAttributes = z
   .object({
-    name: z.string().min(1).max(255),
+    // Production's schema bounds the name's length only: an empty name is a name.
+    name: z.string().max(255),
     order: z.number().int(),
     active: z.boolean(),
     trigger: hookTrigger,

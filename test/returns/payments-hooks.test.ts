@@ -36,6 +36,16 @@ async function checkout(url: string, outcome: string): Promise<Response> {
 }
 
 describe('payments', () => {
+  it("refuses a currency production's Price does not know, which the return would then be answered with", async () => {
+    const created = await newReturn();
+    const ask = await sandbox.request('POST', `/returns/v1/returns/${created.id}/request-payment`, {
+      token: w.token,
+      body: { data: { return_payment: { amount: 100, currency: 'XYZ' } } },
+    });
+    expect([ask.status, firstError(ask)?.source]).toEqual([400, { pointer: '/data/return_payment/currency' }]);
+    expect(statusOf(await read(created.id))).toBe('return-pending');
+  });
+
   it('asks the consumer to pay; paid on the payment page, the return is approved and gets its shipment', async () => {
     const created = await newReturn();
     const ask = await sandbox.request('POST', `/returns/v1/returns/${created.id}/request-payment`, {

@@ -5,7 +5,7 @@ import type { Acting, ResourceEvents, Rules } from '../rules.js';
 import { automationFor } from './automation.js';
 import type { Tx } from '../../store/store.js';
 import { shipmentFields } from '../shipments/fields.js';
-import { resolveDraft } from '../shipments/resolve.js';
+import { resolveDraft, type ResolvedShipment } from '../shipments/resolve.js';
 import { syncSurcharges } from '../shipments/surcharges.js';
 import { writeLog } from './logs.js';
 import { hooksInOrder } from './order.js';
@@ -22,6 +22,16 @@ const LANDED_COST_NOT_RUN =
 function actingFor(rules: Rules, shipment: ShipmentRecord): Acting {
   const organization = rules.store.get('organizations', shipment.organization_id);
   return { rules, principal: automationFor(shipment.organization_id, organization?.broker_id ?? '') };
+}
+
+/**
+ * A collo (its master's price covers it) and a shipment tracked from elsewhere (nothing was bought
+ * through the API; it starts registered, not as a concept) are made without a price or surcharges
+ * of their own, so a hook's change on one keeps it that way rather than pricing it as a parcel.
+ */
+function withoutOwnPrice(shipment: ShipmentRecord, resolved: ResolvedShipment): ResolvedShipment {
+  if (shipment.multi_colli_shipment_id === undefined && shipment.status_code === 'shipment-concept') return resolved;
+  return { ...resolved, price: undefined, surcharges: [] };
 }
 
 /**
@@ -42,7 +52,7 @@ function updateShipment(
   if (errors.length > 0 || Object.keys(changes).length === 0) return { shipment, diff: {}, errors };
   try {
     const draft = draftFromDocument(document, shipment);
-    const resolved = resolveDraft(acting, draft);
+    const resolved = withoutOwnPrice(shipment, resolveDraft(acting, draft));
     const updated = syncSurcharges(tx, tx.update('shipments', shipment.id, shipmentFields(draft, resolved)), resolved.surcharges, acting.rules.clock.now());
     return { shipment: updated, diff: diff(before, shipmentDocument(updated)), errors: [] };
   } catch (error) {

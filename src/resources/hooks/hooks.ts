@@ -9,7 +9,6 @@ import { endpoint } from '../../http/endpoint.js';
 import { booleanParam, csvIds, dateFromParam, dateToParam } from '../../http/params.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { jsonApi } from '../../http/respond.js';
-import { ApiError } from '../../jsonapi/errors.js';
 import { hookIncludes, webhookIncludes } from '../include-paths.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../../jsonapi/request.js';
@@ -56,10 +55,6 @@ function ownerOf(ctx: Ctx, ref: z.infer<typeof toOneRef>): HookRecord['owner'] {
 function checkAction(ctx: Ctx, attributes: HookAttributes): void {
   const problems = new Problems();
   const { action, trigger } = attributes;
-  // Only returns have meta a predicate can read (`/meta/order_created_at`): elsewhere such a pointer is malformed.
-  const metaAt = trigger.resource_type === 'returns' ? -1 : (trigger.predicates ?? []).findIndex((p) => /^\/?meta(\/|$)/.test(p.pointer));
-  if (metaAt >= 0)
-    throw ApiError.invalid('must point into /attributes or /relationships (only returns have /meta)', `/data/attributes/trigger/predicates/${metaAt}/pointer`);
   if (action.action_type === 'update-resource') {
     if (trigger.resource_type !== 'shipments')
       problems.add('update-resource can only change shipments; use a shipments trigger.', { attribute: 'action.action_type' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resourceRequest, toOneRef } from '../../jsonapi/request.js';
-import { uuid } from '../../model/common.js';
+import { currency, uuid } from '../../model/common.js';
 import { consumerAddress, money } from '../../model/returns/common.js';
 import { outcomes } from '../../model/returns/return.js';
 import { shopLocales } from '../../model/shop.js';
@@ -71,4 +71,5 @@ export const rejectRequest = z
   .object({ data: z.object({ message: z.string().max(255).nullable().optional().describe('Why, for the consumer.') }).optional() })
   .meta({ id: 'ReturnRejectRequest' });
 
-export const paymentRequest = z.strictObject({ data: z.object({ return_payment: money }) }).meta({ id: 'ReturnPaymentRequest' });
+// Production's Price takes an ISO 4217 currency only; the price becomes the return's payment, answered with the return.
+export const paymentRequest = z.strictObject({ data: z.object({ return_payment: money.extend({ currency }) }) }).meta({ id: 'ReturnPaymentRequest' });
