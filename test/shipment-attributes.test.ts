@@ -36,6 +36,17 @@ describe("shipment attributes production's request schema allows", () => {
     expect(cleared.body.data.attributes).toMatchObject({ recipient_tax_number: 'NL987654321B01', is_consolidation: true });
   });
 
+  it("refuses a currency production's Currency does not list (three capitals are not enough), naming the member", async () => {
+    const body = shipmentBody({
+      shop: w.shopIn('NL'),
+      attributes: { items: [{ description: 'Mug', quantity: 1, item_value: { amount: 500, currency: 'XYZ' } }] },
+    });
+    const refused = await sandbox.request('POST', '/shipments', { token: w.token, body });
+    expect(refused.status, refused.text).toBe(400);
+    expect(firstError(refused)).toMatchObject({ source: { pointer: '/data/attributes/items/0/item_value/currency' } });
+    expect(firstError(refused).detail).toContain('XYZ');
+  });
+
   it('takes null for the attributes production lets be null, as if they were left out', async () => {
     const nulls = {
       description: null,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { address, countryCode, inGrams, weightUnits } from '../common.js';
+import { address, countryCode, currency, inGrams, weightUnits } from '../common.js';
 
 /** A weight in one of production's units; the sandbox converts to grams where it weighs. */
 export const weight = z.strictObject({ amount: z.number().int().min(0), unit: z.enum(weightUnits) }).meta({ id: 'ReturnWeight' });
@@ -10,7 +10,7 @@ export const grams = (w: Weight): number => Math.max(1, Math.round(inGrams(w.amo
 
 /** Production's money: integer cents and a currency code. */
 export const money = z
-  .strictObject({ amount: z.number().int(), currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code') })
+  .strictObject({ amount: z.number().int(), currency })
   .meta({ id: 'ReturnPrice' });
 
 /** A text per locale, `{"en-GB": "...", "nl-NL": "..."}`. */

@@ -4,14 +4,14 @@ import { landedCosts } from '../../domain/landed-costs.js';
 import { endpoint } from '../../http/endpoint.js';
 import { plainJson } from '../../http/respond.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
-import { countryCode } from '../../model/common.js';
+import { countryCode, currency } from '../../model/common.js';
 import { hsCodes } from '../../fixtures/reference/hs-codes.js';
 import { euCountries, exchangeRates, importRules } from '../../fixtures/reference/import-rules.js';
 
 // Production's scopes: landed_cost together with broker.member.
 const scopes = { anyOf: [['landed_cost', 'broker.member']] } as const;
 const json = ['application/json'] as const;
-const money = z.object({ amount: z.number().int().min(0).describe('Cents.'), currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code') });
+const money = z.object({ amount: z.number().int().min(0).describe('Cents.'), currency });
 const description = z.string().min(1).max(1000);
 const hsCode = z
   .string()
