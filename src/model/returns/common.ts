@@ -9,9 +9,7 @@ export type Weight = z.infer<typeof weight>;
 export const grams = (w: Weight): number => Math.max(1, Math.round(inGrams(w.amount, w.unit)));
 
 /** Production's money: integer cents and a currency code. */
-export const money = z
-  .strictObject({ amount: z.number().int(), currency })
-  .meta({ id: 'ReturnPrice' });
+export const money = z.strictObject({ amount: z.number().int(), currency }).meta({ id: 'ReturnPrice' });
 
 /** A text per locale, `{"en-GB": "...", "nl-NL": "..."}`. */
 const localizedField = z
