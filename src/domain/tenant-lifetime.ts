@@ -85,6 +85,13 @@ export function tenantExpired(clock: ClockView, entry: TenantEntry): boolean {
 /** The job that removes an ephemeral tenant when the sandbox clock reaches its `expires_at`; its subject is the organization id. */
 export const EXPIRE_TENANT = 'expire-tenant';
 
+/** The organizations a pack made beside a tenant's own (their tenant entries name it as their group). */
+function packSiblings(store: ReadView, organizationId: string): string[] {
+  return apiTenants(store)
+    .filter((tenant) => tenant.entry.group === organizationId)
+    .map((tenant) => tenant.organizationId);
+}
+
 /**
  * Removes a tenant created through the control API with everything it owns (see
  * `purgeOrganization`): with the organizations a pack made beside its own, and the brokers it
@@ -93,9 +100,7 @@ export const EXPIRE_TENANT = 'expire-tenant';
  */
 export function removeTenant(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
   const entry = tenantEntry(tx, organizationId);
-  const members = apiTenants(tx)
-    .filter((tenant) => tenant.entry.group === organizationId)
-    .map((tenant) => tenant.organizationId);
+  const members = packSiblings(tx, organizationId);
   const brokers = entry?.brokers ?? [];
   const ofBrokers = brokers
     .flatMap((brokerId) => tx.find('organizations', 'broker_id', brokerId))
@@ -126,9 +131,7 @@ export function removeTenant(tx: Tx, organizationId: string): OrganizationRemova
  */
 export function deleteOrganization(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
   const entry = tenantEntry(tx, organizationId);
-  const members = apiTenants(tx)
-    .filter((tenant) => tenant.entry.group === organizationId)
-    .map((tenant) => tenant.organizationId);
+  const members = packSiblings(tx, organizationId);
   if (!tx.get('organizations', organizationId) || (members.length === 0 && (entry?.brokers ?? []).length === 0)) {
     return removeOrganization(tx, organizationId);
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currency, timestamp } from './common.js';
+import { currency, price, timestamp } from './common.js';
 
 const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'in', 'older_than', 'newer_than'] as const;
 
@@ -118,8 +118,8 @@ const hookAction = z
     z.strictObject({
       action_type: z.literal('calculate-landed-cost'),
       values: z
-        // Production's Price: integer cents and an ISO 4217 currency (the hook is answered as it is saved).
-        .array(z.strictObject({ surcharge: z.strictObject({ amount: z.number().int(), currency }).optional() }))
+        // Production's Price, closed (the hook is answered as it is saved).
+        .array(z.strictObject({ surcharge: price.strict().optional() }))
         .max(10)
         .optional(),
     }),
