@@ -12,7 +12,7 @@ import { keyFileFor, loadOrCreateKeys } from '../keys-file.js';
 import { createLogger, logFormatOf } from '../logger.js';
 import { DataFileError, DataWriteError, filePersistence, memoryPersistence } from '../store/persistence.js';
 import { lockDataFile } from './data-lock.js';
-import { prepareDataPath, systemReason, unusableDataFile } from './data-path.js';
+import { systemReason, unusableDataFile } from './data-path.js';
 import { openStore } from '../store/store.js';
 import type { StartPack } from '../fixtures/world.js';
 import { describeJsonSyntax } from '../controls/pack-source.js';
@@ -45,8 +45,8 @@ async function openData(config: Config, fixtures: StartPack | undefined) {
     const store = await openStore({ persistence: memoryPersistence(), seed: config.seed, initial });
     return { store, keys: await generateKeys(), seeded };
   }
+  // main.ts has checked the path (prepareDataPath) before loading this module.
   const file = resolve(config.dataFile);
-  await prepareDataPath(file);
   try {
     lockDataFile(file);
   } catch (error) {
