@@ -30,6 +30,30 @@ describe('Idempotency-Key on POST /shipments', () => {
     expect(sandbox.store.count('shipments')).toBe(1);
   });
 
+  it('replays the Location of the first answer, on each create that takes a key', async () => {
+    const { sandbox, w, post, body } = await setup();
+    const first = await post(body, 'order-located');
+    const again = await post(body, 'order-located');
+    expect(first.headers.get('location')).toBe(first.body.data.links.self);
+    expect(again.headers.get('idempotency-replay')).toBe('true');
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const registering = shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service) });
+    const register = () =>
+      sandbox.request('POST', '/registered-shipments', { token: w.token, body: registering, headers: { 'idempotency-key': 'registered-located' } });
+    const registered = await register();
+    const retried = await register();
+    expect(registered.status).toBe(201);
+    expect(retried.headers.get('idempotency-replay')).toBe('true');
+    expect(retried.headers.get('location')).toBe(registered.headers.get('location'));
+    // A refusal made nothing: its replay names no place either.
+    const nowhere = { ...body, data: { ...body.data, relationships: { shop: { data: { type: 'shops', id: '00000000-0000-4000-8000-000000000000' } } } } };
+    await post(nowhere, 'refused-located');
+    const refused = await post(nowhere, 'refused-located');
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get('location')).toBeNull();
+  });
+
   it('answers 422 for the same key with another body', async () => {
     const { post, body } = await setup();
     await post(body, 'order-78');

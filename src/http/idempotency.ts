@@ -50,8 +50,24 @@ export function requestFingerprint(rawBody: unknown, query: Iterable<[string, st
   return hash.digest('hex');
 }
 
+/**
+ * The `Location` the first answer of a create carried: the `self` link of the resource it made
+ * (the creates build both from the same URL). Derived rather than stored, so records written
+ * before replays carried it give it too.
+ */
+function locationOf(status: number, text: string): Record<string, string> {
+  if (status !== 201) return {};
+  const self = (JSON.parse(text) as { data?: { links?: { self?: unknown } } }).data?.links?.self;
+  return typeof self === 'string' ? { location: self } : {};
+}
+
+/** The first answer again: its status, body and `Location`, marked as a replay. */
 function replay(record: IdempotencyRecord): Response {
-  return textResponse(unpackBody(record), { status: record.status, headers: { 'content-type': JSONAPI_MEDIA_TYPE, 'idempotency-replay': 'true' } });
+  const text = unpackBody(record);
+  return textResponse(text, {
+    status: record.status,
+    headers: { 'content-type': JSONAPI_MEDIA_TYPE, ...locationOf(record.status, text), 'idempotency-replay': 'true' },
+  });
 }
 
 /**
