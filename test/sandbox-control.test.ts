@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstError, testSandbox, TEST_NOW } from './support/app.js';
+import { gatedReplace } from './support/gated.js';
+import { createShipment, shipmentBody, world } from './support/shipments.js';
 
 describe('the sandbox clock', () => {
   it('reads the current sandbox time', async () => {
@@ -50,6 +52,36 @@ describe('sandbox reset and health', () => {
     expect(reset.body).toEqual({ reset: 'sandbox', now: TEST_NOW });
     expect((await sandbox.get('/_sandbox/clock')).body.now).toBe(TEST_NOW);
     expect((await sandbox.get('/organizations', token)).body).toEqual(before.body);
+  });
+
+  it('answers 503 with Retry-After, never a 500, to a write that waited for a reset, and writes nothing of it', async () => {
+    const gated = gatedReplace();
+    const sandbox = await testSandbox({ persistence: gated.persistence });
+    const w = await world(sandbox);
+    const made = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    const patch = () =>
+      sandbox.request('PATCH', `/shipments/${made.id}`, {
+        token: w.token,
+        body: { data: { type: 'shipments', id: made.id, attributes: { customer_reference: 'R-1' } } },
+      });
+    const reset = sandbox.request('POST', '/_sandbox/reset', { body: {} });
+    await gated.reached();
+    // It finds the shipment the reset is about to remove, and waits to write its change.
+    const transact = sandbox.store.transact.bind(sandbox.store);
+    const waiting = new Promise<void>((resolve) => {
+      sandbox.store.transact = (work) => (resolve(), transact(work));
+    });
+    const changing = patch();
+    await waiting;
+    gated.release();
+    expect((await reset).status).toBe(200);
+    const answer = await changing;
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(firstError(answer)).toMatchObject({ code: '10001', detail: expect.stringContaining('reset while this request was running') });
+    // Sent again, it works on the data of the reset, where the shipment is gone.
+    expect((await patch()).status).toBe(404);
+    expect(sandbox.store.get('shipments', made.id)).toBeUndefined();
   });
 
   it('refuses a token issued on the clock moved ahead once a reset has brought the clock back', async () => {

@@ -1,6 +1,6 @@
 import type { JobHandler, Rules, Scheduler } from './rules.js';
 import { DataWriteError } from '../store/persistence-api.js';
-import type { Tx } from '../store/store.js';
+import { DataReplacedError, type Tx } from '../store/store.js';
 import type { JobRecord } from '../store/tables.js';
 
 export type { JobHandler, Scheduler } from './rules.js';
@@ -52,6 +52,8 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
     } catch (error) {
       // Nothing of the job was kept: it stays, and runs again once the data file takes writes.
       if (error instanceof DataWriteError) throw error;
+      // A reset overtook the job and nothing of it ran: the new data has the job again (the next pass runs it) or not.
+      if (error instanceof DataReplacedError) return;
       // A failing job is logged and dropped: retrying it on every tick would only repeat the failure.
       s.logger?.error({ err: error, job: job.kind, subject: job.subject }, 'scheduled job failed');
       await s.store.transact(done);

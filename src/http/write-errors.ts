@@ -15,3 +15,15 @@ export function unavailableOf(error: DataWriteError): ApiError {
     { headers: { 'retry-after': String(WRITE_RETRY_AFTER_SECONDS) }, meta: { retry_after: WRITE_RETRY_AFTER_SECONDS } },
   );
 }
+
+/** Seconds a client is asked to wait after a reset overtook its request: the reset is over by then. */
+const REPLACED_RETRY_AFTER_SECONDS = 1;
+
+/** 503 for a change that waited while the sandbox was reset: it read the data that is gone, so it did not run. */
+export function replacedOf(): ApiError {
+  return ApiError.of(
+    'unavailable',
+    'The sandbox was reset while this request was running; nothing of it was written. Send the request again: it then works on the data of the reset.',
+    { headers: { 'retry-after': String(REPLACED_RETRY_AFTER_SECONDS) }, meta: { retry_after: REPLACED_RETRY_AFTER_SECONDS } },
+  );
+}

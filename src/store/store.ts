@@ -38,6 +38,7 @@ export interface Store extends ReadView {
    * Runs `work` synchronously against the data and resolves once its changes are durable.
    * When `work` throws, every change it made is undone and the error is rethrown. When its
    * changes cannot be written (`DataWriteError`), they are undone too, before anyone saw them.
+   * When the data is replaced while it waits (a reset), `work` does not run (`DataReplacedError`).
    */
   transact<R>(work: (tx: Tx) => R): Promise<R>;
   /** Replaces all data (sandbox reset), durably; the new data is visible once it is written. */
@@ -53,6 +54,18 @@ export interface Store extends ReadView {
 
 type Pending = { ops: WriteOp[]; resolve: () => void; reject: (error: unknown) => void };
 
+/**
+ * A transaction that waited while the data was replaced (a sandbox reset) and did not run: its
+ * caller read the data that is gone, and a change made from those reads could name rows that no
+ * longer exist or put back what the reset removed. Nothing of it was written; sending the request
+ * again works on the new data.
+ */
+export class DataReplacedError extends Error {
+  constructor() {
+    super('the data was replaced (a sandbox reset) while this change waited; nothing of it was written');
+  }
+}
+
 class MemoryStore implements Store {
   private readonly tables = new Map<TableName, Table<{ id: string }>>();
   private pending: Pending[] = [];
@@ -60,6 +73,8 @@ class MemoryStore implements Store {
   /** A reset being written; settles without an error either way. */
   private replacing: Promise<void> | undefined;
   version = 0;
+  /** Counts the times the data was replaced as a whole (loads), so a waiting transaction can tell. */
+  private generation = 0;
   ids: IdSource;
 
   constructor(
@@ -81,6 +96,7 @@ class MemoryStore implements Store {
   load(stored: StateData): void {
     const data = upgradeRows(stored);
     this.version += 1;
+    this.generation += 1;
     for (const table of this.tables.values()) table.clear();
     for (const name of tableNames) {
       const table = this.table(name);
@@ -109,7 +125,12 @@ class MemoryStore implements Store {
   }
 
   async transact<R>(work: (tx: Tx) => R): Promise<R> {
-    while (this.replacing) await this.replacing;
+    if (this.replacing) {
+      const generation = this.generation;
+      while (this.replacing) await this.replacing;
+      // A replace that failed left the data as it was: the caller's reads still hold.
+      if (this.generation !== generation) throw new DataReplacedError();
+    }
     const ops: WriteOp[] = [];
     const tx = this.createTx(ops);
     let result: R;

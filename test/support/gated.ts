@@ -35,3 +35,34 @@ export function gatedPersistence() {
     release: () => open(),
   };
 }
+
+/**
+ * A persistence whose whole-data replace (a sandbox reset) waits until `release()`, so requests
+ * can be sent while the reset runs. `reached()` resolves once the reset waits at the gate.
+ */
+export function gatedReplace() {
+  const inner = memoryPersistence();
+  let open = () => {};
+  let arrived = () => {};
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const waiting = new Promise<void>((resolve) => (arrived = resolve));
+  let held = false;
+  const persistence: Persistence = {
+    location: 'gated memory',
+    load: () => inner.load(),
+    append: (ops) => inner.append(ops),
+    flush: (snapshot) => inner.flush(snapshot),
+    revert: () => inner.revert(),
+    replace: async (data) => {
+      // The first replace seeds the store when it opens; the gate holds the one after it.
+      if (held) {
+        arrived();
+        await gate;
+      }
+      held = true;
+      await inner.replace(data);
+    },
+    close: () => inner.close(),
+  };
+  return { persistence, reached: () => waiting, release: () => open() };
+}
