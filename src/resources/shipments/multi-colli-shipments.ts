@@ -68,11 +68,12 @@ const multiColliRequest = resourceRequest({
 type Body = z.output<typeof multiColliRequest>;
 
 async function respond(ctx: Ctx, body: Body, given: z.output<typeof meta>['colli'], include: readonly string[], remember?: Remember): Promise<Response> {
+  // Loaded before anything is looked up, as in POST /registered-shipments: resolved and used in one synchronous step.
+  const renderers = await import('../../domain/labels/index.js');
   const colli = given.map((collo) => ({ ...collo, physical_properties: storedPhysicalProperties(collo.physical_properties), items: storedItems(collo.items) }));
   const draft = masterDraft(draftFromCreate(body), colli);
   const resolved = resolveDraft(ctx, draft);
   checkMultiColliService(ctx.store, draft, resolved);
-  const renderers = await import('../../domain/labels/index.js');
   const { text, id } = await ctx.store.transact((tx) => {
     const created = createMultiColliShipment(tx, ctx, draft, resolved, colli);
     const document = resourceDocument(ctx, shipmentKind, created.master, include) as { data: { relationships: Record<string, unknown> } };

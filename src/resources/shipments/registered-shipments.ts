@@ -38,12 +38,15 @@ type Body = z.output<typeof registeredRequest>;
 
 /** Creates, registers and renders in one transaction, so the stored replay holds the documents too. */
 async function respond(ctx: Ctx, body: Body, include: readonly string[], remember?: Remember): Promise<Response> {
+  // PDF, PNG and barcode libraries load with the first document, not at start-up. Loaded before
+  // anything is looked up: what the request names (its shop, collection, contract) is resolved and
+  // used in one synchronous step, so nothing can be deleted in between (a shop, while the first
+  // registration waited for the libraries, and the shipment made for it anyway).
+  const renderers = await import('../../domain/labels/index.js');
   const draft = draftFromCreate(body);
   const time = body.meta?.collection?.collection_time;
   if (time) draft.collectionId = collectionAt(ctx.store, draft.shopId, time);
   const resolved = resolveDraft(ctx, draft);
-  // PDF, PNG and barcode libraries load with the first document, not at start-up.
-  const renderers = await import('../../domain/labels/index.js');
   const { text, id } = await ctx.store.transact((tx) => {
     const shipment = createRegisteredShipment(tx, ctx, draft, resolved);
     const document = resourceDocument(ctx, shipmentKind, shipment, include, { meta: { files: embeddedFiles(tx, renderers, shipment) } });

@@ -1,0 +1,50 @@
+import { expect, it, vi } from 'vitest';
+import { firstError, testSandbox } from './support/app.js';
+import { shipmentBody, world } from './support/shipments.js';
+
+// The label libraries load with the first registration in the request; here they wait at a gate,
+// so a test can act while they load, as a slow first load on a server lets other requests run.
+const loading = vi.hoisted(() => {
+  let open = () => {};
+  let arrived = () => {};
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const reached = new Promise<void>((resolve) => (arrived = resolve));
+  return { gate, reached, arrived: () => arrived(), release: () => open() };
+});
+
+vi.mock('../src/domain/labels/index.js', async (importOriginal) => {
+  loading.arrived();
+  await loading.gate;
+  return importOriginal();
+});
+
+it('never registers a shipment for a shop deleted while the first registration loads its label libraries', async () => {
+  const sandbox = await testSandbox();
+  const w = await world(sandbox);
+  const nl = w.shopIn('NL');
+  const made = await sandbox.request('POST', '/shops', {
+    token: w.token,
+    body: {
+      data: {
+        type: 'shops',
+        attributes: { name: 'Pop-up store', sender_address: nl.attributes.sender_address, return_address: nl.attributes.return_address },
+        relationships: { organization: nl.relationships.organization },
+      },
+    },
+  });
+  expect(made.status).toBe(201);
+  const shop = made.body.data;
+  const service = w.service('postnl-parcel-standard', 'NL');
+  const registering = sandbox.request('POST', '/registered-shipments', {
+    token: w.token,
+    body: shipmentBody({ shop, service, contract: w.contractFor(service) }),
+  });
+  await loading.reached;
+  // The shop has no shipment yet, so it may go.
+  expect((await sandbox.request('DELETE', `/shops/${shop.id}`, { token: w.token })).status).toBe(204);
+  loading.release();
+  const answer = await registering;
+  expect(answer.status).toBe(422);
+  expect(firstError(answer).source).toEqual({ pointer: '/data/relationships/shop/data/id' });
+  expect(sandbox.store.find('shipments', 'shop_id', shop.id)).toHaveLength(0);
+});
