@@ -171,7 +171,7 @@ describe('Idempotency-Key on POST /shipments', () => {
     await gated.reached();
     const meanwhile = await post(body, 'slow');
     expect(meanwhile.status).toBe(409);
-    expect(firstError(meanwhile)).toMatchObject({ status: '409', source: { header: 'Idempotency-Key' } });
+    expect(firstError(meanwhile)).toMatchObject({ status: '409', code: '10007', source: { header: 'Idempotency-Key' } });
     gated.release();
     expect((await running).status).toBe(201);
     const after = await post(body, 'slow');

@@ -231,7 +231,13 @@ describe('Idempotency-Key on POST /registered-shipments', () => {
     await gated.reached();
     const meanwhile = await post(sandbox, w.token, body, { 'idempotency-key': 'slow' });
     expect(meanwhile.status).toBe(423);
-    expect(firstError(meanwhile)).toMatchObject({ status: '423', source: { header: 'Idempotency-Key' } });
+    // The code and title of every 423 (production's 10005), not those of a 409.
+    expect(firstError(meanwhile)).toMatchObject({
+      status: '423',
+      code: '10005',
+      title: 'Resource Cannot Be Modified',
+      source: { header: 'Idempotency-Key' },
+    });
     gated.release();
     expect((await running).status).toBe(201);
     expect(sandbox.store.count('shipments')).toBe(1);

@@ -93,10 +93,15 @@ export async function idempotent(
   const { store, clock, inFlight } = ctx;
   const id = createHash('sha256').update(`${clientId}\u0000${key}`).digest('hex');
   if (inFlight.has(id)) {
-    throw ApiError.of('conflict', 'A request with this Idempotency-Key is still being processed; retry when it has finished.', {
-      source: { header: 'Idempotency-Key' },
-      status: inFlightStatus,
-    });
+    // A 423 carries the code and title every other 423 has (10005), not those of the 409.
+    throw ApiError.of(
+      inFlightStatus === 423 ? 'cannotModify' : 'conflict',
+      'A request with this Idempotency-Key is still being processed; retry when it has finished.',
+      {
+        source: { header: 'Idempotency-Key' },
+        status: inFlightStatus,
+      },
+    );
   }
   const stored = store.get('idempotencyKeys', id);
   const fresh = stored && stored.created_at + REPLAY_WINDOW > clock.now();
