@@ -140,6 +140,8 @@ async function createShop(ctx: Ctx, body: z.output<typeof createRequest>, includ
   // `null` where production lets a member be null (at any depth) is the member left out.
   const attributes = withoutNulls(sent) as Omit<ShopRecord, 'id' | 'organization_id' | 'created_at'>;
   const row = await ctx.store.transact((tx) => {
+    // Looked at again: the organization may have been removed (its tenant deleted) while the logo was checked.
+    if (!tx.get('organizations', organizationId)) throw unknownRelated('organization', 'organizations', organizationId);
     const id = tx.newId();
     const shop = tx.insert('shops', { ...attributes, id, organization_id: organizationId, created_at: now });
     // An uploaded logo wins over a `logo_url` sent with it.
