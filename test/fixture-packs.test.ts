@@ -244,6 +244,19 @@ describe('a pack loaded into a tenant', () => {
     expect(await reasons()).toEqual(ids);
   });
 
+  it("puts back, with a tenant reset, the attributes the pack gave the tenant's organization", async () => {
+    const made = await createTenant({ name: 'Before the pack' });
+    const token = await tokenOf(made.body);
+    const organization = { key: 'mine', broker: 'broker', name: 'Named by the pack' };
+    const loaded = await sandbox.request('POST', '/_sandbox/fixtures', { token, body: { pack: { organizations: [organization] } }, headers: json });
+    expect(loaded.status, loaded.text).toBe(200);
+    const name = async () => (await sandbox.get(`/organizations/${made.body.organization_id}`, token)).body.data.attributes.name;
+    expect(await name()).toBe('Named by the pack');
+    const reset = await sandbox.request('POST', '/_sandbox/reset', { token, body: {}, headers: json });
+    expect(reset.status, reset.text).toBe(200);
+    expect(await name()).toBe('Named by the pack');
+  });
+
   it('is loaded by name from the packs/ folder of --fixtures, which GET /_sandbox/fixtures/packs lists with the shipped ones', async () => {
     const listed = (await sandbox.get('/_sandbox/fixtures/packs')).body.data;
     expect(listed.map((row: Json) => row.name)).toEqual(['broken-json', 'broker-three-organizations', 'failing-carrier', 'mine', 'returns-shop', 'warehouse']);
