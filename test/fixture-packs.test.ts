@@ -257,6 +257,19 @@ describe('a pack loaded into a tenant', () => {
     expect(await name()).toBe('Named by the pack');
   });
 
+  it("that asks to replace sections is refused: a tenant's pack adds to what every tenant shares", async () => {
+    const made = await createTenant({});
+    const token = await tokenOf(made.body);
+    const before = counts();
+    const pack = { replace: ['service_rates'], shops: [{ key: 'replacing-shop' }] };
+    for (const answer of [await sandbox.request('POST', '/_sandbox/fixtures', { token, body: { pack }, headers: json }), await createTenant({ pack })]) {
+      expect(answer.status, answer.text).toBe(422);
+      expect(problems(answer).map((p: Json) => p.where)).toEqual(['pack#/replace']);
+      expect(answer.body.errors[0].source).toEqual({ pointer: '/pack/replace' });
+    }
+    expect(counts()).toEqual(before);
+  });
+
   it('is loaded by name from the packs/ folder of --fixtures, which GET /_sandbox/fixtures/packs lists with the shipped ones', async () => {
     const listed = (await sandbox.get('/_sandbox/fixtures/packs')).body.data;
     expect(listed.map((row: Json) => row.name)).toEqual(['broken-json', 'broker-three-organizations', 'failing-carrier', 'mine', 'returns-shop', 'warehouse']);
