@@ -69,10 +69,12 @@ async function loadPack(services: Services, body: z.output<typeof loadRequest>, 
       '/tenant',
     );
   }
-  const organizationId =
+  // Looked up again in the transaction: the tenant may go (deleted, expired, a sandbox reset) while the pack is read.
+  const namedTenant = () =>
     body.tenant !== undefined
       ? tenantById(services, body.tenant, principal?.organizationId)
       : tenantOf(services, clientId!, principal?.organizationId).organizationId;
+  const organizationId = namedTenant();
   if (!groupOf(services, organizationId)) {
     throw ApiError.unprocessable(
       `Organization '${organizationId}' is one of the seeded organizations, not a tenant created with POST /_sandbox/tenants: give the sandbox packs at start (--fixtures).`,
@@ -83,6 +85,7 @@ async function loadPack(services: Services, body: z.output<typeof loadRequest>, 
   const source = await packSource(services, body.pack);
   const { store, clock, rules } = services;
   return store.transact((tx) => {
+    namedTenant();
     const group = groupOf(services, organizationId)!;
     const { pack, view } = loading.checkTenantPack(services, tx, source.files, 'tenant-add', group.entry.keys ?? {}, source.name);
     const organization = tx.get('organizations', organizationId)!;
