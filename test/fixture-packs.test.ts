@@ -270,6 +270,21 @@ describe('a pack loaded into a tenant', () => {
     expect(counts()).toEqual(before);
   });
 
+  it("made from a seeded organization's export holds its shops, contracts and returns configuration under the same keys", async () => {
+    const seededToken = await sandbox.token();
+    const exported = (await sandbox.get('/_sandbox/fixtures', seededToken)).body;
+    const made = await createTenant({ pack: exported });
+    expect(made.status, made.text).toBe(201);
+    const token = await tokenOf(made.body);
+    const again = (await sandbox.get('/_sandbox/fixtures', token)).body;
+    const keysOf = (pack: Json, section: string) => pack[section].map((row: Json) => row.key);
+    for (const section of ['organizations', 'shops', 'contracts', 'return_reasons']) expect(keysOf(again, section)).toEqual(keysOf(exported, section));
+    // The seeded organization keeps its rows; the tenant has copies of its own.
+    const seededShops = (await sandbox.get('/shops', seededToken)).body.data.map((shop: Json) => shop.id);
+    expect(seededShops).toHaveLength(exported.shops.length);
+    expect(seededShops).not.toContain(made.body.keys.shops['shop-nl']);
+  });
+
   it('is loaded by name from the packs/ folder of --fixtures, which GET /_sandbox/fixtures/packs lists with the shipped ones', async () => {
     const listed = (await sandbox.get('/_sandbox/fixtures/packs')).body.data;
     expect(listed.map((row: Json) => row.name)).toEqual(['broken-json', 'broker-three-organizations', 'failing-carrier', 'mine', 'returns-shop', 'warehouse']);
