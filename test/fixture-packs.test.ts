@@ -285,6 +285,35 @@ describe('a pack loaded into a tenant', () => {
     expect(seededShops).not.toContain(made.body.keys.shops['shop-nl']);
   });
 
+  it("cannot add rates or coverages to a broker contract every tenant shares: nobody else's prices change", async () => {
+    const made = await createTenant({});
+    const token = await tokenOf(made.body);
+    const ratesSeen = async () =>
+      (await sandbox.get('/service-rates?filter[weight]=40500&page[size]=100', await sandbox.token('other-client'))).body.data.length;
+    const before = { rows: counts(), rates: await ratesSeen() };
+    const price = { amount: 1, currency: 'EUR' };
+    const pack = {
+      service_rates: [
+        {
+          contract: 'broker-postnl',
+          service: 'postnl-parcel-standard-nl-nl',
+          weight_min: 40000,
+          weight_max: 41000,
+          is_dynamic: false,
+          includes_vat: false,
+          price,
+        },
+      ],
+      liability_coverages: [{ contract: 'broker-postnl', name: 'Cheap cover', price, coverage_max: { amount: 100000, currency: 'EUR' } }],
+    };
+    for (const answer of [await sandbox.request('POST', '/_sandbox/fixtures', { token, body: { pack }, headers: json }), await createTenant({ pack })]) {
+      expect(answer.status, answer.text).toBe(422);
+      expect(problems(answer).map((p: Json) => p.where)).toEqual(['pack#/service_rates/0/contract', 'pack#/liability_coverages/0/contract']);
+      expect(answer.body.errors[0].source).toEqual({ pointer: '/pack/service_rates/0/contract' });
+    }
+    expect({ rows: counts(), rates: await ratesSeen() }).toEqual(before);
+  });
+
   it('is loaded by name from the packs/ folder of --fixtures, which GET /_sandbox/fixtures/packs lists with the shipped ones', async () => {
     const listed = (await sandbox.get('/_sandbox/fixtures/packs')).body.data;
     expect(listed.map((row: Json) => row.name)).toEqual(['broken-json', 'broker-three-organizations', 'failing-carrier', 'mine', 'returns-shop', 'warehouse']);
