@@ -38,4 +38,13 @@ describe('the sandbox controls', () => {
     expect((await sandbox.get('/_sandbox/fixtures?client_id=sandbox-client')).status).toBe(200);
     expect((await sandbox.get('/_sandbox/clock?now=1')).status).toBe(400);
   });
+
+  it('refuse an empty client_id, as naming no client, rather than answer for every client', async () => {
+    const sandbox = await testSandbox();
+    for (const path of ['/_sandbox/requests', '/_sandbox/report', '/_sandbox/fixtures', '/_sandbox/quotas']) {
+      const answer = await sandbox.get(`${path}?client_id=`);
+      expect(answer.status, `${path}: ${answer.text}`).toBe(400);
+      expect(firstError(answer)).toMatchObject({ code: '10003', source: { parameter: 'client_id' } });
+    }
+  });
 });

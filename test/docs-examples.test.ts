@@ -91,6 +91,16 @@ describe('the examples of the API reference', () => {
     expect((await sandbox.get(shipment, token)).status).toBe(200);
   }, 60000);
 
+  it("are made in a tenant whose own clock runs two days ahead of the global one, with a token of the tenant's clock (one of the global clock has expired there)", async () => {
+    const sandbox = await testSandbox({ config: { adminToken: ADMIN } });
+    const json = { 'content-type': 'application/json' };
+    const moved = await sandbox.request('POST', '/_sandbox/clock', { token: await sandbox.token(), body: { advance: 2 * 86400 }, headers: json });
+    expect(moved.body.follows_global, moved.text).toBe(false);
+    // The token of before the move has expired on the tenant's clock; a new one is issued on it.
+    const made = await sandbox.request('POST', '/_sandbox/examples', { token: await sandbox.token(), body: {}, headers: json });
+    expect(made.body).toMatchObject({ made: true, failed: [] });
+  }, 60000);
+
   it("all succeed in a fresh visitor tenant, with the visitor's values in place of the default tenant's", async () => {
     const sandbox = await testSandbox({ config: { adminToken: ADMIN, tenantPerVisitor: true, visitorTtl: 900 } });
     const answer = await sandbox.request('POST', '/_sandbox/visitor', { headers: { origin: 'http://sandbox.test' } });

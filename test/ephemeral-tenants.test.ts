@@ -344,6 +344,18 @@ describe('the tenant cap (MAX_TENANTS)', () => {
     expect(sandbox.store.count('organizations')).toBe(organizations);
   });
 
+  it("refuses a pack of more organizations than can make way, telling the tenants as they are and the pack's need", async () => {
+    const sandbox = await testSandbox({ config: { maxTenants: 3 } });
+    await createTenant(sandbox);
+    const ephemeral = await createTenant(sandbox, { ttl: 600 });
+    const refused = await sandbox.request('POST', '/_sandbox/tenants', { body: { pack: 'broker-three-organizations' } });
+    expect(refused.status, refused.text).toBe(429);
+    expect(firstError(refused).detail).toContain('holds 2 tenants and this pack makes 3 organizations');
+    expect(firstError(refused).detail).toContain("too few of them are a visitor's or have a ttl to make way");
+    // The ephemeral tenant, removed to make way for it, is back with the refusal.
+    expect((await listed(sandbox)).data.map((row) => row.organization_id)).toContain(ephemeral.organization_id);
+  });
+
   it('does not count expired tenants, whatever became of their removal', async () => {
     const sandbox = await testSandbox({ config: { maxTenants: 1 } });
     const expired = await createTenant(sandbox, { ttl: 5 });

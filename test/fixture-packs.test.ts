@@ -244,6 +244,76 @@ describe('a pack loaded into a tenant', () => {
     expect(await reasons()).toEqual(ids);
   });
 
+  it("puts back, with a tenant reset, the attributes the pack gave the tenant's organization", async () => {
+    const made = await createTenant({ name: 'Before the pack' });
+    const token = await tokenOf(made.body);
+    const organization = { key: 'mine', broker: 'broker', name: 'Named by the pack' };
+    const loaded = await sandbox.request('POST', '/_sandbox/fixtures', { token, body: { pack: { organizations: [organization] } }, headers: json });
+    expect(loaded.status, loaded.text).toBe(200);
+    const name = async () => (await sandbox.get(`/organizations/${made.body.organization_id}`, token)).body.data.attributes.name;
+    expect(await name()).toBe('Named by the pack');
+    const reset = await sandbox.request('POST', '/_sandbox/reset', { token, body: {}, headers: json });
+    expect(reset.status, reset.text).toBe(200);
+    expect(await name()).toBe('Named by the pack');
+  });
+
+  it("that asks to replace sections is refused: a tenant's pack adds to what every tenant shares", async () => {
+    const made = await createTenant({});
+    const token = await tokenOf(made.body);
+    const before = counts();
+    const pack = { replace: ['service_rates'], shops: [{ key: 'replacing-shop' }] };
+    for (const answer of [await sandbox.request('POST', '/_sandbox/fixtures', { token, body: { pack }, headers: json }), await createTenant({ pack })]) {
+      expect(answer.status, answer.text).toBe(422);
+      expect(problems(answer).map((p: Json) => p.where)).toEqual(['pack#/replace']);
+      expect(answer.body.errors[0].source).toEqual({ pointer: '/pack/replace' });
+    }
+    expect(counts()).toEqual(before);
+  });
+
+  it("made from a seeded organization's export holds its shops, contracts and returns configuration under the same keys", async () => {
+    const seededToken = await sandbox.token();
+    const exported = (await sandbox.get('/_sandbox/fixtures', seededToken)).body;
+    const made = await createTenant({ pack: exported });
+    expect(made.status, made.text).toBe(201);
+    const token = await tokenOf(made.body);
+    const again = (await sandbox.get('/_sandbox/fixtures', token)).body;
+    const keysOf = (pack: Json, section: string) => pack[section].map((row: Json) => row.key);
+    for (const section of ['organizations', 'shops', 'contracts', 'return_reasons']) expect(keysOf(again, section)).toEqual(keysOf(exported, section));
+    // The seeded organization keeps its rows; the tenant has copies of its own.
+    const seededShops = (await sandbox.get('/shops', seededToken)).body.data.map((shop: Json) => shop.id);
+    expect(seededShops).toHaveLength(exported.shops.length);
+    expect(seededShops).not.toContain(made.body.keys.shops['shop-nl']);
+  });
+
+  it("cannot add rates or coverages to a broker contract every tenant shares: nobody else's prices change", async () => {
+    const made = await createTenant({});
+    const token = await tokenOf(made.body);
+    const ratesSeen = async () =>
+      (await sandbox.get('/service-rates?filter[weight]=40500&page[size]=100', await sandbox.token('other-client'))).body.data.length;
+    const before = { rows: counts(), rates: await ratesSeen() };
+    const price = { amount: 1, currency: 'EUR' };
+    const pack = {
+      service_rates: [
+        {
+          contract: 'broker-postnl',
+          service: 'postnl-parcel-standard-nl-nl',
+          weight_min: 40000,
+          weight_max: 41000,
+          is_dynamic: false,
+          includes_vat: false,
+          price,
+        },
+      ],
+      liability_coverages: [{ contract: 'broker-postnl', name: 'Cheap cover', price, coverage_max: { amount: 100000, currency: 'EUR' } }],
+    };
+    for (const answer of [await sandbox.request('POST', '/_sandbox/fixtures', { token, body: { pack }, headers: json }), await createTenant({ pack })]) {
+      expect(answer.status, answer.text).toBe(422);
+      expect(problems(answer).map((p: Json) => p.where)).toEqual(['pack#/service_rates/0/contract', 'pack#/liability_coverages/0/contract']);
+      expect(answer.body.errors[0].source).toEqual({ pointer: '/pack/service_rates/0/contract' });
+    }
+    expect({ rows: counts(), rates: await ratesSeen() }).toEqual(before);
+  });
+
   it('is loaded by name from the packs/ folder of --fixtures, which GET /_sandbox/fixtures/packs lists with the shipped ones', async () => {
     const listed = (await sandbox.get('/_sandbox/fixtures/packs')).body.data;
     expect(listed.map((row: Json) => row.name)).toEqual(['broken-json', 'broker-three-organizations', 'failing-carrier', 'mine', 'returns-shop', 'warehouse']);

@@ -97,7 +97,8 @@ async function moveClock(services: Services, organizationId: string | undefined,
       throw error;
     }
   } else if (targetMs > startMs) {
-    await store.transact((tx) => setTenantClock(tx, organizationId, offset));
+    // A tenant removed while the move waited for its turn (a reset being written) keeps no clock.
+    await store.transact((tx) => tx.get('organizations', organizationId) && setTenantClock(tx, organizationId, offset));
   }
   const moved = clockBody(services, organizationId);
   await services.jobs.runDue();

@@ -69,10 +69,12 @@ async function loadPack(services: Services, body: z.output<typeof loadRequest>, 
       '/tenant',
     );
   }
-  const organizationId =
+  // Looked up again in the transaction: the tenant may go (deleted, expired, a sandbox reset) while the pack is read.
+  const namedTenant = () =>
     body.tenant !== undefined
       ? tenantById(services, body.tenant, principal?.organizationId)
       : tenantOf(services, clientId!, principal?.organizationId).organizationId;
+  const organizationId = namedTenant();
   if (!groupOf(services, organizationId)) {
     throw ApiError.unprocessable(
       `Organization '${organizationId}' is one of the seeded organizations, not a tenant created with POST /_sandbox/tenants: give the sandbox packs at start (--fixtures).`,
@@ -83,12 +85,14 @@ async function loadPack(services: Services, body: z.output<typeof loadRequest>, 
   const source = await packSource(services, body.pack);
   const { store, clock, rules } = services;
   return store.transact((tx) => {
+    namedTenant();
     const group = groupOf(services, organizationId)!;
     const { pack, view } = loading.checkTenantPack(services, tx, source.files, 'tenant-add', group.entry.keys ?? {}, source.name);
     const organization = tx.get('organizations', organizationId)!;
     const named = pack.rows.organizations?.[0];
     const key = named?.key ?? view.keyOf('organizations', organizationId) ?? `organization:${organizationId}`;
     view.add('organizations', key, organizationId);
+    let organizationChanges = {};
     if (named) {
       const broker = view.resolve('brokers', named.broker);
       if (broker?.id !== organization.broker_id) {
@@ -103,6 +107,7 @@ async function loadPack(services: Services, body: z.output<typeof loadRequest>, 
       }
       const { key: _key, broker: _broker, country_code: _country, ...changes } = named;
       tx.update('organizations', organizationId, changes);
+      organizationChanges = changes;
     }
     const rows = loading.tenantRows({ ...pack, rows: { ...pack.rows, organizations: [] } }, key);
     const now = clock.now();
@@ -119,7 +124,9 @@ async function loadPack(services: Services, body: z.output<typeof loadRequest>, 
     const rowsToRestore: NonNullable<TenantEntry['rows']> = { ...target.rows };
     for (const [table, list] of Object.entries(restored)) rowsToRestore[table] = [...(rowsToRestore[table] ?? []), ...list];
     const shops = [...target.shops, ...((inserted.shops ?? []) as TenantEntry['shops'])];
-    putSetting(tx, tenantSettingId(organizationId), { ...target, shops, rows: rowsToRestore });
+    // What the pack set on the organization is part of what a tenant reset puts back.
+    const seeded = named && target.organization ? { organization: { ...target.organization, ...organizationChanges } } : {};
+    putSetting(tx, tenantSettingId(organizationId), { ...target, shops, rows: rowsToRestore, ...seeded });
     const counts = Object.fromEntries(Object.entries(inserted).map(([table, list]) => [table.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), list.length]));
     return { organization_id: organizationId, loaded: counts, keys: built.keys as Record<string, Record<string, string>> };
   });

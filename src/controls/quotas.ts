@@ -192,9 +192,14 @@ export const quotaEndpoints = [
           { source: { header: 'Authorization' } },
         );
       }
-      const organizationId = namedOrganization(ctx.services, body, (member) => ({ pointer: `/${member}` }));
+      const named = () => namedOrganization(ctx.services, body, (member) => ({ pointer: `/${member}` }));
+      const organizationId = named();
       const change = checkChange(body);
-      await ctx.store.transact((tx) => changeOverrides(tx, change, organizationId));
+      await ctx.store.transact((tx) => {
+        // Again in the transaction: a tenant removed meanwhile (a reset being written) keeps no overrides.
+        named();
+        changeOverrides(tx, change, organizationId);
+      });
       return plainJson(organizationId === undefined ? defaultQuotas(ctx) : tenantQuotas(ctx, organizationId));
     },
   }),

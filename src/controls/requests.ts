@@ -55,7 +55,7 @@ export const requestLogEndpoints = [
     tag: 'Sandbox',
     auth: 'control',
     query: z.object({
-      client_id: z.string().optional().describe('Only requests of this client'),
+      client_id: z.string().min(1).optional().describe('Only requests of this client'),
       path: z.string().optional().describe('Only requests whose path (with query, as the log shows it: secret values redacted) starts with this'),
       limit: integerParam.optional().describe(`How many entries (default ${REQUEST_LOG_DEFAULT_LIMIT}, at most ${REQUEST_LOG_CAPACITY})`),
     }),

@@ -85,8 +85,9 @@ async function revoke(services: Services, body: z.output<typeof revokeRequest>, 
   }
   const { client } = tenantOf(services, body.client_id!, within);
   const generation = await store.transact((tx) => {
+    // Read in the transaction: the client may have gone with its tenant while a reset or removal was written.
+    const current = tenantOf(services, client.id, within).client;
     purgeExpired(tx, clock.now());
-    const current = tx.get('clients', client.id)!;
     return tx.update('clients', client.id, { token_generation: current.token_generation + 1 }).token_generation;
   });
   return { revoked: 'client' as const, client_id: client.id, token_generation: generation };

@@ -72,6 +72,8 @@ export async function resetTenant(services: Services, clientId: string, within?:
   const isFixture = fixture?.tables.organizations?.some((row) => row.id === organizationId) ?? false;
 
   return store.transact((tx) => {
+    // Again in the transaction: the tenant may have gone (deleted, expired, a sandbox reset) while the seed was generated.
+    tenantOf(services, clientId, within);
     const removal = new Removal(tx);
     const restored: Record<string, number> = {};
     const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);

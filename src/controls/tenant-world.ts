@@ -125,7 +125,14 @@ export class TenantView {
       taken: (section, key) =>
         section === 'demo_orders'
           ? this.store.get('demoOrders', key) !== undefined
-          : this.own[section]?.[key] !== undefined || this.world[section]?.[key] !== undefined,
+          : // The seeded organizations' own rows (their shops, reasons ...) are no tenant's: a tenant may use their keys for rows of its own.
+            this.own[section]?.[key] !== undefined || (shared.has(section) && this.resolve(section, key) !== undefined),
+      shared: (section, key) => {
+        const ownId = this.own[section]?.[key];
+        const table = tableOf[section];
+        if (ownId !== undefined && table && this.store.get(table, ownId)) return false;
+        return this.resolve(section, key) !== undefined;
+      },
       row: (section, key) => {
         const found = this.resolve(section, key)?.record;
         if (!found) return undefined;

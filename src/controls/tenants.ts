@@ -75,9 +75,11 @@ function makeRoom(services: Services, tx: Tx, visitor: boolean, count = 1): { ex
   // The organizations a pack makes beside a tenant's own count as tenants, and go with it.
   let tenants = apiTenants(tx).filter(({ entry }) => entry.group === undefined);
   let held = apiTenants(tx).length;
+  // Told as found: tenants removed to make way for it come back when the creation is refused.
+  const found = held;
   while (held + count > config.maxTenants) {
     const next = tenants.find(({ entry }) => entry.visitor) ?? (visitor ? undefined : tenants.find(({ entry }) => entry.expires_at !== undefined));
-    if (!next) throw capReached(held, config.maxTenants, visitor);
+    if (!next) throw capReached(found, config.maxTenants, visitor, count);
     const removal = removeTenant(tx, next.organizationId);
     if (removal) evicted.push(removal);
     tenants = tenants.filter((tenant) => tenant !== next);
@@ -87,11 +89,14 @@ function makeRoom(services: Services, tx: Tx, visitor: boolean, count = 1): { ex
 }
 
 /** The 429 of a creation at the cap that no tenant can make way for. */
-function capReached(count: number, cap: number, visitor: boolean): ApiError {
-  const held = `The sandbox holds ${count} tenants, its cap (MAX_TENANTS = ${cap})`;
+function capReached(count: number, cap: number, visitor: boolean, needed: number): ApiError {
+  const held =
+    needed > 1
+      ? `The sandbox holds ${count} tenants and this pack makes ${needed} organizations, each a tenant, past its cap (MAX_TENANTS = ${cap})`
+      : `The sandbox holds ${count} tenants, its cap (MAX_TENANTS = ${cap})`;
   const detail = visitor
     ? `${held}, and none of them is a visitor's: a visitor tenant takes the place of another visitor's only. Try again later (Retry-After); visitor tenants expire, and tenants of the controls are deleted or expire.`
-    : `${held}, and none of them is a visitor's or has a ttl, so none can make way. ` +
+    : `${held}, and ${needed > 1 ? "too few of them are a visitor's or have a ttl to make way" : "none of them is a visitor's or has a ttl, so none can make way"}. ` +
       'Delete one (DELETE /_sandbox/tenants/{organization_id}), create tenants with a ttl, or start the sandbox with a larger --max-tenants.';
   return ApiError.of('tooManyRequests', detail, { headers: { 'retry-after': String(TENANT_CAP_RETRY_AFTER) } });
 }

@@ -345,7 +345,8 @@ export async function makeExampleRows(
   if (examplesMade(services, ids.organization)) return { made: false, failed: [] };
   const failed: string[] = [];
   const client = services.store.get('clients', ids.client);
-  const { token } = await signToken(services.keys, services.clock, services.config, {
+  // Issued on the tenant's own clock, as the token endpoint issues its tokens: one ahead of the global clock would find it expired.
+  const { token } = await signToken(services.keys, services.clocks.of(ids.organization), services.config, {
     clientId: ids.client,
     scopes,
     jti: randomUUID(),
