@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/server/library.js';
 import { FixtureError } from '../src/fixtures/problems.js';
 import { testSandbox, type Json, type TestSandbox } from './support/app.js';
+import { createShipment, shipmentBody, world } from './support/shipments.js';
 
 /*
  * Packs through the controls: POST /_sandbox/tenants {"pack": ...} and POST /_sandbox/fixtures
@@ -332,6 +333,24 @@ describe('a pack loaded into a tenant', () => {
     expect((await sandbox.get('/carriers?page[size]=100', stranger)).body.data.map((row: Json) => row.id)).not.toContain(carrierId);
     // Without a token the catalogue is 401, as production answers: no way round a tenant's rows there either.
     expect((await sandbox.get('/carriers?page[size]=100')).status).toBe(401);
+  });
+
+  it("never shows the tenant's own service or carrier in another organization's includes", async () => {
+    const made = await createTenant({ pack: 'failing-carrier' });
+    const serviceId = made.body.keys.services['failing-express-parcel-nl-nl'] as string;
+    const carrierId = made.body.keys.carriers['failing-express'] as string;
+    const w = await world(sandbox);
+    const shipment = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    // A stranger's shipment that names the tenant's service, as a data file may hold one: its
+    // service relationship is its own data, the service and its carrier are not the stranger's to see.
+    await sandbox.store.transact((tx) => tx.update('shipments', shipment.id, { service_id: serviceId }));
+    for (const path of [`/shipments/${shipment.id}?include=service.carrier`, '/shipments?page[size]=100&include=service.carrier']) {
+      const answer = await sandbox.get(path, w.token);
+      expect(answer.status, path).toBe(200);
+      const included = (answer.body.included as Json[]).map((row) => row.id);
+      expect(included, path).not.toContain(serviceId);
+      expect(included, path).not.toContain(carrierId);
+    }
   });
 
   it("with a seeded organization's token is refused: packs reach the seeded world at start", async () => {
