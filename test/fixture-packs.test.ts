@@ -335,6 +335,20 @@ describe('a pack loaded into a tenant', () => {
     expect((await sandbox.get('/carriers?page[size]=100')).status).toBe(401);
   });
 
+  it("answers another organization naming the tenant's own service on a shipment as it answers an unknown service", async () => {
+    const made = await createTenant({ pack: 'failing-carrier' });
+    const serviceId = made.body.keys.services['failing-express-parcel-nl-nl'] as string;
+    const w = await world(sandbox);
+    for (const id of [serviceId, '00000000-0000-4000-8000-000000000000']) {
+      const answer = await sandbox.request('POST', '/shipments', { token: w.token, body: shipmentBody({ shop: w.shopIn('NL'), service: { id } }) });
+      expect(answer.status, id).toBe(422);
+      expect(answer.body.errors[0], id).toMatchObject({
+        detail: `No service with id '${id}' exists.`,
+        source: { pointer: '/data/relationships/service/data/id' },
+      });
+    }
+  });
+
   it("never shows the tenant's own service or carrier in another organization's includes", async () => {
     const made = await createTenant({ pack: 'failing-carrier' });
     const serviceId = made.body.keys.services['failing-express-parcel-nl-nl'] as string;
