@@ -349,6 +349,20 @@ describe('a pack loaded into a tenant', () => {
     }
   });
 
+  it("answers another organization asking for the tenant's own service code (meta.service_code) as it answers an unknown code", async () => {
+    await createTenant({ pack: 'failing-carrier' });
+    const w = await world(sandbox);
+    for (const code of ['failing-express-parcel', 'no-such-parcel']) {
+      const answer = await sandbox.request('POST', '/shipments', {
+        token: w.token,
+        body: shipmentBody({ shop: w.shopIn('NL'), meta: { service_code: code } }),
+      });
+      // The shipment is made without a service; the warning says why.
+      expect(answer.status, code).toBe(201);
+      expect(answer.body.meta.warnings[0].detail, code).toContain(`No service has the code '${code}'.`);
+    }
+  });
+
   it("never shows the tenant's own service or carrier in another organization's includes", async () => {
     const made = await createTenant({ pack: 'failing-carrier' });
     const serviceId = made.body.keys.services['failing-express-parcel-nl-nl'] as string;
