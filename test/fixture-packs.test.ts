@@ -363,6 +363,56 @@ describe('a pack loaded into a tenant', () => {
     }
   });
 
+  it("answers another organization naming the tenant's own service on dynamic rates and return methods as an unknown service", async () => {
+    const made = await createTenant({ pack: 'failing-carrier' });
+    const serviceId = made.body.keys.services['failing-express-parcel-nl-nl'] as string;
+    const unknownId = '00000000-0000-4000-8000-000000000000';
+    const w = await world(sandbox);
+    const shop = w.shopIn('NL');
+    const contract = w.contracts.find((row: Json) => row.attributes.status === 'active');
+    const address = shop.attributes.sender_address;
+    /** The errors of an answer, with the id named written the same way. */
+    const errorsOf = (answer: { status: number; body: Json }, id: string) =>
+      [answer.status, JSON.stringify(answer.body.errors).replaceAll(id, '<id>')] as const;
+    const asked = async (id: string) => ({
+      rates: errorsOf(
+        await sandbox.request('POST', '/get-dynamic-service-rates', {
+          token: w.token,
+          body: {
+            data: {
+              type: 'shipments',
+              attributes: { sender_address: address, recipient_address: address, physical_properties: { weight: 1000 } },
+              relationships: { service: { data: { type: 'services', id } } },
+            },
+          },
+          headers: json,
+        }),
+        id,
+      ),
+      method: errorsOf(
+        await sandbox.request('POST', '/returns/v1/return-methods', {
+          token: w.token,
+          body: {
+            data: {
+              type: 'return-methods',
+              attributes: { return_type: 'shipment', title: 'Back to us' },
+              relationships: {
+                shop: { data: { type: 'shops', id: shop.id } },
+                service: { data: { type: 'services', id } },
+                contract: { data: { type: 'contracts', id: contract.id } },
+              },
+            },
+          },
+        }),
+        id,
+      ),
+    });
+    const unknown = await asked(unknownId);
+    expect(unknown.rates[0]).toBe(422);
+    expect(unknown.method[0]).toBe(422);
+    expect(await asked(serviceId)).toEqual(unknown);
+  });
+
   it("never shows the tenant's own service or carrier in another organization's includes", async () => {
     const made = await createTenant({ pack: 'failing-carrier' });
     const serviceId = made.body.keys.services['failing-express-parcel-nl-nl'] as string;
