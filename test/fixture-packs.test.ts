@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/server/library.js';
 import { FixtureError } from '../src/fixtures/problems.js';
 import { testSandbox, type Json, type TestSandbox } from './support/app.js';
+import { createShipment, shipmentBody, world } from './support/shipments.js';
 
 /*
  * Packs through the controls: POST /_sandbox/tenants {"pack": ...} and POST /_sandbox/fixtures
@@ -402,6 +403,102 @@ describe('a pack loaded into a tenant', () => {
     expect((await sandbox.get('/carriers?page[size]=100', stranger)).body.data.map((row: Json) => row.id)).not.toContain(carrierId);
     // Without a token the catalogue is 401, as production answers: no way round a tenant's rows there either.
     expect((await sandbox.get('/carriers?page[size]=100')).status).toBe(401);
+  });
+
+  it("answers another organization naming the tenant's own service on a shipment as it answers an unknown service", async () => {
+    const made = await createTenant({ pack: 'failing-carrier' });
+    const serviceId = made.body.keys.services['failing-express-parcel-nl-nl'] as string;
+    const w = await world(sandbox);
+    for (const id of [serviceId, '00000000-0000-4000-8000-000000000000']) {
+      const answer = await sandbox.request('POST', '/shipments', { token: w.token, body: shipmentBody({ shop: w.shopIn('NL'), service: { id } }) });
+      expect(answer.status, id).toBe(422);
+      expect(answer.body.errors[0], id).toMatchObject({
+        detail: `No service with id '${id}' exists.`,
+        source: { pointer: '/data/relationships/service/data/id' },
+      });
+    }
+  });
+
+  it("answers another organization asking for the tenant's own service code (meta.service_code) as it answers an unknown code", async () => {
+    await createTenant({ pack: 'failing-carrier' });
+    const w = await world(sandbox);
+    for (const code of ['failing-express-parcel', 'no-such-parcel']) {
+      const answer = await sandbox.request('POST', '/shipments', {
+        token: w.token,
+        body: shipmentBody({ shop: w.shopIn('NL'), meta: { service_code: code } }),
+      });
+      // The shipment is made without a service; the warning says why.
+      expect(answer.status, code).toBe(201);
+      expect(answer.body.meta.warnings[0].detail, code).toContain(`No service has the code '${code}'.`);
+    }
+  });
+
+  it("answers another organization naming the tenant's own service on dynamic rates and return methods as an unknown service", async () => {
+    const made = await createTenant({ pack: 'failing-carrier' });
+    const serviceId = made.body.keys.services['failing-express-parcel-nl-nl'] as string;
+    const unknownId = '00000000-0000-4000-8000-000000000000';
+    const w = await world(sandbox);
+    const shop = w.shopIn('NL');
+    const contract = w.contracts.find((row: Json) => row.attributes.status === 'active');
+    const address = shop.attributes.sender_address;
+    /** The errors of an answer, with the id named written the same way. */
+    const errorsOf = (answer: { status: number; body: Json }, id: string) =>
+      [answer.status, JSON.stringify(answer.body.errors).replaceAll(id, '<id>')] as const;
+    const asked = async (id: string) => ({
+      rates: errorsOf(
+        await sandbox.request('POST', '/get-dynamic-service-rates', {
+          token: w.token,
+          body: {
+            data: {
+              type: 'shipments',
+              attributes: { sender_address: address, recipient_address: address, physical_properties: { weight: 1000 } },
+              relationships: { service: { data: { type: 'services', id } } },
+            },
+          },
+          headers: json,
+        }),
+        id,
+      ),
+      method: errorsOf(
+        await sandbox.request('POST', '/returns/v1/return-methods', {
+          token: w.token,
+          body: {
+            data: {
+              type: 'return-methods',
+              attributes: { return_type: 'shipment', title: 'Back to us' },
+              relationships: {
+                shop: { data: { type: 'shops', id: shop.id } },
+                service: { data: { type: 'services', id } },
+                contract: { data: { type: 'contracts', id: contract.id } },
+              },
+            },
+          },
+        }),
+        id,
+      ),
+    });
+    const unknown = await asked(unknownId);
+    expect(unknown.rates[0]).toBe(422);
+    expect(unknown.method[0]).toBe(422);
+    expect(await asked(serviceId)).toEqual(unknown);
+  });
+
+  it("never shows the tenant's own service or carrier in another organization's includes", async () => {
+    const made = await createTenant({ pack: 'failing-carrier' });
+    const serviceId = made.body.keys.services['failing-express-parcel-nl-nl'] as string;
+    const carrierId = made.body.keys.carriers['failing-express'] as string;
+    const w = await world(sandbox);
+    const shipment = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    // A stranger's shipment that names the tenant's service, as a data file may hold one: its
+    // service relationship is its own data, the service and its carrier are not the stranger's to see.
+    await sandbox.store.transact((tx) => tx.update('shipments', shipment.id, { service_id: serviceId }));
+    for (const path of [`/shipments/${shipment.id}?include=service.carrier`, '/shipments?page[size]=100&include=service.carrier']) {
+      const answer = await sandbox.get(path, w.token);
+      expect(answer.status, path).toBe(200);
+      const included = (answer.body.included as Json[]).map((row) => row.id);
+      expect(included, path).not.toContain(serviceId);
+      expect(included, path).not.toContain(carrierId);
+    }
   });
 
   it("with a seeded organization's token is refused: packs reach the seeded world at start", async () => {

@@ -50,6 +50,18 @@ describe('shipment filters', () => {
     }
   });
 
+  it('a country code filter refuses what is not one country code, rather than answering an empty list', async () => {
+    for (const side of ['recipient_address', 'sender_address']) {
+      const parameter = `filter[${side}][country_code]`;
+      const country = all[0].attributes[side].country_code as string;
+      for (const value of [country.toLowerCase(), `${country},JP`, 'XX']) {
+        const answer = await p.sandbox.get(`/shipments?${parameter}=${value}`, token);
+        expect(answer.status, `${parameter}=${value}`).toBe(400);
+        expect(answer.body.errors[0].source).toEqual({ parameter });
+      }
+    }
+  });
+
   it('filter[service_code] keeps the shipments of services with those codes', async () => {
     const withService = all.find((row) => row.relationships.service);
     const service = (await p.sandbox.get(`/services/${withService.relationships.service.data.id}`, token)).body.data;

@@ -84,6 +84,17 @@ describe('GET /shipments filters production documents', () => {
     }
   });
 
+  it("says so when a date-time's offset lost its '+' to the query string", async () => {
+    const answer = await sandbox.get('/shipments?filter[created_at][date_from]=2026-03-01T10:00:00+01:00', w.token);
+    expect(answer.status).toBe(400);
+    expect(firstError(answer).source).toEqual({ parameter: 'filter[created_at][date_from]' });
+    expect(firstError(answer).detail).toContain("'+' arrived as a space");
+    // Sent as %2B it is the moment it names.
+    expect((await sandbox.get('/shipments?filter[created_at][date_from]=2026-03-01T10:00:00%2B01:00', w.token)).status).toBe(200);
+    // A value that is wrong another way gets no such hint.
+    expect(firstError(await sandbox.get('/shipments?filter[created_at][date_from]=2026-03-01T10:00:00', w.token)).detail).not.toContain('%2B');
+  });
+
   it('filter[carrier_status][category] looks at the category of the latest carrier status', async () => {
     const s = await testSandbox();
     const m = await world(s);

@@ -44,6 +44,18 @@ export const numberParam = z
   .refine(Number.isFinite, 'must be a non-negative number');
 
 /**
+ * A date-time whose offset's `+` came as a space: a `+` in a query string reads as a space, so
+ * `...T10:00:00+01:00` sent unencoded arrives as `...T10:00:00 01:00`.
+ */
+const SPACED_OFFSET = /^\s*\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)? \d{2}:?\d{2}\s*$/;
+
+/** What a moment must be, and the likely cause when only the offset's `+` was lost. */
+function momentIssue(raw: string): string {
+  const must = `must be ${MOMENT_FORMS}`;
+  return SPACED_OFFSET.test(raw) ? `${must}; its offset's '+' arrived as a space ('${raw}'), as a '+' in a query string does: send it as %2B` : must;
+}
+
+/**
  * A moment (`parseMoment`): Unix seconds, a date (`YYYY-MM-DD`) or an ISO-8601 date-time with a
  * time zone; a day the calendar does not have is refused. What it names, and whether it was a bare date.
  */
@@ -52,7 +64,7 @@ export const momentParam = z
   .transform((raw, context) => {
     const moment = parseMoment(raw);
     if (moment) return moment;
-    context.addIssue({ code: 'custom', message: `must be ${MOMENT_FORMS}` });
+    context.addIssue({ code: 'custom', message: momentIssue(raw) });
     return z.NEVER;
   })
   .describe('Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone.');
@@ -70,7 +82,7 @@ function rangeBound(end: boolean) {
     if (DECIMAL_SECONDS.test(raw)) return end ? Math.floor(Number(raw)) : Math.ceil(Number(raw));
     const moment = parseMoment(raw);
     if (moment) return boundOf(moment, end);
-    context.addIssue({ code: 'custom', message: `must be ${MOMENT_FORMS}` });
+    context.addIssue({ code: 'custom', message: momentIssue(raw) });
     return z.NEVER;
   });
 }

@@ -41,6 +41,13 @@ describe('listing returns', () => {
     const day = new Date((TEST_NOW + 2 * 86400) * 1000).toISOString().slice(0, 10);
     expect(await ids(`filter[created_at][date_from]=${day}`)).toEqual([exchange.id]);
     expect(await ids(`filter[created_at][date_to]=${TEST_NOW + 60}`)).toEqual([refund.id]);
+    // A status code no return can have is refused, not answered with an empty list.
+    for (const status of ['return-rejectd', 'return-rejected,Return-Approved', 'shipment-registered']) {
+      const unknown = await sandbox.get(`/returns/v1/returns?filter[status]=${status}`, w.token);
+      expect(unknown.status, status).toBe(400);
+      expect(firstError(unknown).source, status).toEqual({ parameter: 'filter[status]' });
+    }
+    expect(await ids('filter[status]=return-rejected, return-pending')).toEqual([exchange.id, refund.id]);
     const bad = await sandbox.get('/returns/v1/returns?filter[created_at][date_from]=soon', w.token);
     expect(bad.status).toBe(400);
     expect(firstError(bad).source.parameter).toBe('filter[created_at][date_from]');

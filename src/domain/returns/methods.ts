@@ -7,6 +7,7 @@ import { DomainError, type Field } from '../errors.js';
 import { Problems } from '../shipments/problems.js';
 import type { Acting } from '../rules.js';
 import { canSeeContract } from '../tenancy.js';
+import { seesTenantRow } from '../tenant-lifetime.js';
 import { organizationOf, ownRow, ownShop } from './access.js';
 import { returnAddressOf } from './addresses.js';
 
@@ -27,7 +28,9 @@ function checkCarriage(
   const serviceId = which.service === 'service' ? input.service_id : input.recovery_service_id;
   const contractId = which.contract === 'contract' ? input.contract_id : input.recovery_contract_id;
   if (serviceId === undefined && contractId === undefined) return;
-  const service = serviceId === undefined ? undefined : store.get('services', serviceId);
+  const named = serviceId === undefined ? undefined : store.get('services', serviceId);
+  // A service a pack gave another tenant is answered as an unknown one: its existence is not told.
+  const service = named && seesTenantRow(store, acting.principal?.organizationId, named.organization_id) ? named : undefined;
   const contract = contractId === undefined ? undefined : store.get('contracts', contractId);
   if (serviceId === undefined) problems.add(`A ${which.contract} needs a ${which.service} to go with it.`, { relationship: which.service });
   else if (!service) problems.add(`No service with id '${serviceId}' exists.`, rel(which.service));

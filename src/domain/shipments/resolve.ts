@@ -12,6 +12,7 @@ import { coversAddress } from '../address-rules.js';
 import { collectionStatus } from '../collections/lifecycle.js';
 import { mismatch, nextCollection } from '../collections/membership.js';
 import { canSeeContract } from '../tenancy.js';
+import { seesTenantRow } from '../tenant-lifetime.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
 import { fields, isInternational, type ShipmentDraft } from './draft.js';
 import { findRate, priceBreakdown, type SurchargeLine } from './pricing.js';
@@ -72,7 +73,9 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
     });
     // Without a service: a contract the body names still counts, checked as usual.
   }
-  const service = draft.serviceId ? store.get('services', draft.serviceId) : undefined;
+  const named = draft.serviceId ? store.get('services', draft.serviceId) : undefined;
+  // A service a pack gave another tenant is answered as an unknown one: its existence is not told.
+  const service = named && seesTenantRow(store, ctx.principal?.organizationId, named.organization_id) ? named : undefined;
   if (draft.serviceId && !service) problems.add(`No service with id '${draft.serviceId}' exists.`, fields.relationship('service'));
   if (service && !(coversAddress(service.regions_from, from) && coversAddress(service.regions_to, to))) {
     problems.add(`Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`, fields.relationship('service'));

@@ -3,6 +3,7 @@ import type { ContractRecord } from '../../model/contract.js';
 import type { ServiceRecord } from '../../model/service.js';
 import { coversAddress } from '../address-rules.js';
 import { canSeeContract } from '../tenancy.js';
+import { seesTenantRow } from '../tenant-lifetime.js';
 import { fields, isInternational, type ShipmentDraft } from './draft.js';
 import { shipmentPrice } from './pricing.js';
 import type { Problems } from './problems.js';
@@ -17,7 +18,10 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
   const { store } = ctx.rules;
   const code = draft.serviceCode!;
   const { sender_address: from, recipient_address: to } = draft.attributes;
-  const services = store.all('services').filter((service) => service.code === code);
+  // Only the services the caller sees: a code only another tenant's pack has is as unknown as any other.
+  const services = store
+    .all('services')
+    .filter((service) => service.code === code && seesTenantRow(store, ctx.principal?.organizationId, service.organization_id));
   if (services.length === 0) {
     problems.add(`No service has the code '${code}'.`, fields.meta('service_code'));
     return {};

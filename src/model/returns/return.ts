@@ -4,8 +4,16 @@ import { shopLocales } from '../shop.js';
 import { consumerAddress, itemFeature, money, returnToAddress, weight, type LocalizedText, type OrderItem } from './common.js';
 import { packageTypes } from './order.js';
 
-export type ReturnStatusCode =
-  'return-pending' | 'return-approved' | 'return-rejected' | 'return-deadline-passed' | 'return-payment-pending' | 'return-payment-failed' | 'return-reissued';
+export const returnStatusCodes = [
+  'return-pending',
+  'return-approved',
+  'return-rejected',
+  'return-deadline-passed',
+  'return-payment-pending',
+  'return-payment-failed',
+  'return-reissued',
+] as const;
+export type ReturnStatusCode = (typeof returnStatusCodes)[number];
 
 export const outcomes = ['refund', 'exchange'] as const;
 

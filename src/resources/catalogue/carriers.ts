@@ -34,7 +34,11 @@ export const carrierKind: Kind<CarrierRecord> = {
   }),
   relationships: {},
   self: (row) => `/carriers/${row.id}`,
-  load: (ctx, id) => ctx.store.get('carriers', id),
+  // Loaded for `include` (`service.carrier`, `contract.carrier`, ...): never one a pack gave another tenant.
+  load: (ctx, id) => {
+    const row = ctx.store.get('carriers', id);
+    return row && seesTenantRow(ctx.store, ctx.principal?.organizationId, row.organization_id) ? row : undefined;
+  },
 };
 
 export const carrierEndpoints = [

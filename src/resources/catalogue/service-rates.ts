@@ -3,6 +3,7 @@ import { coversAddress } from '../../domain/address-rules.js';
 import { dynamicPrice } from '../../domain/dynamic-rates.js';
 import { bracketPrice, parcelChargeableWeight, rateCoversWeight, selectionWeight, type WeightQuery } from '../../domain/rates.js';
 import { canSeeContract } from '../../domain/tenancy.js';
+import { seesTenantRow } from '../../domain/tenant-lifetime.js';
 import { principalOf, type Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
 import { booleanParam, csvIds, integerParam, numberParam } from '../../http/params.js';
@@ -156,7 +157,10 @@ function requestedIds(ctx: Ctx, relationships: DynamicRequest['data']['relations
     }
   }
   const serviceId = refIdOf(relationships?.service, 'service', 'services');
-  if (serviceId !== undefined && !store.get('services', serviceId)) throw unknownRelated('service', 'services', serviceId);
+  const service = serviceId === undefined ? undefined : store.get('services', serviceId);
+  // A service a pack gave another tenant is answered as an unknown one.
+  if (serviceId !== undefined && !(service && seesTenantRow(store, principal.organizationId, service.organization_id)))
+    throw unknownRelated('service', 'services', serviceId);
   const shopId = refIdOf(relationships?.shop, 'shop', 'shops');
   if (shopId !== undefined && store.get('shops', shopId)?.organization_id !== principal.organizationId) throw unknownRelated('shop', 'shops', shopId);
   return { contractId, serviceId };

@@ -41,7 +41,11 @@ export const serviceKind: Kind<ServiceRecord> = {
     region_to: { targets: ['regions'], optional: true, data: (row) => linkTo('regions', row.region_to_id) },
   },
   self: (row) => `/services/${row.id}`,
-  load: (ctx, id) => ctx.store.get('services', id),
+  // Loaded for `include` (a shipment's, a rate's, a template's service): never one a pack gave another tenant.
+  load: (ctx, id) => {
+    const row = ctx.store.get('services', id);
+    return row && seesTenantRow(ctx.store, ctx.principal?.organizationId, row.organization_id) ? row : undefined;
+  },
 };
 
 /**

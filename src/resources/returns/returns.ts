@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { organizationOf, ownOr404 } from '../../domain/returns/access.js';
 import { createReturn } from '../../domain/returns/create.js';
 import { endpoint } from '../../http/endpoint.js';
-import { booleanParam, csvIds, csvStrings, dateFromParam, dateToParam } from '../../http/params.js';
+import { booleanParam, csvIds, csvOf, dateFromParam, dateToParam } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { checkIdentity, relatedId } from '../../jsonapi/request.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
-import type { ReturnRecord } from '../../model/returns/return.js';
+import { returnStatusCodes, type ReturnRecord } from '../../model/returns/return.js';
 import { shopLocales } from '../../model/shop.js';
 import { returnIncludes, returnListIncludes } from '../include-paths.js';
 import { acceptLanguage, languageHeader, returnsScope } from './common.js';
@@ -20,7 +20,8 @@ const query = z.object({
   'filter[email]': z.string().max(255).optional().describe("The consumer's e-mail address (any case)."),
   'filter[postal_code]': z.string().max(20).optional().describe("The consumer's postal code (any spacing)."),
   'filter[search]': z.string().max(255).optional().describe("Text in the order reference, the consumer's name or e-mail address, or an item's name or SKU."),
-  'filter[status]': csvStrings.optional().describe('Comma separated return status codes (`return-pending`, `return-approved`, ...).'),
+  // Checked against the codes a return can have: a misspelt one would match nothing and say nothing.
+  'filter[status]': csvOf(returnStatusCodes).optional().describe('Comma separated return status codes (`return-pending`, `return-approved`, ...).'),
   'filter[shop]': csvIds.optional().describe('Comma separated shop ids.'),
   'filter[created_at][date_from]': dateFromParam.optional(),
   'filter[created_at][date_to]': dateToParam.optional(),

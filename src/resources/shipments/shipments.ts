@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Ctx } from '../../http/context.js';
 import { csvIds, csvStrings, dateFromParam, dateToParam } from '../../http/params.js';
 import { ApiError } from '../../jsonapi/errors.js';
+import { countryCode } from '../../model/common.js';
 import { carrierStatusCategories, type CarrierStatus, type ShipmentRecord } from '../../model/shipment.js';
 import { readEndpoints } from '../read-endpoints.js';
 import { shipmentKind, shipmentSchemas, shipmentVisible } from './shipment-kinds.js';
@@ -22,8 +23,9 @@ const query = z.object({
   'filter[service_code]': csvStrings.optional().describe('Comma separated service codes.'),
   'filter[tags]': csvStrings.optional().describe('Comma separated tags; shipments with at least one of them.'),
   'filter[search]': z.string().min(1).optional().describe('Case-insensitive text in description, customer reference, tracking code or recipient address.'),
-  'filter[recipient_address][country_code]': z.string().optional(),
-  'filter[sender_address][country_code]': z.string().optional(),
+  // Checked as a country code: `nl` or `NL,DE` would otherwise match no address and answer an empty list.
+  'filter[recipient_address][country_code]': countryCode.optional().describe("The recipient address's ISO 3166-1 country code."),
+  'filter[sender_address][country_code]': countryCode.optional().describe("The sender address's ISO 3166-1 country code."),
   'filter[organization]': csvIds
     .optional()
     .describe("Comma separated organization ids. A client sees only its own organization's shipments: another id gives an empty list."),
