@@ -126,4 +126,24 @@ describe('the store', () => {
     await writeFile(file, '{"something": "else"}');
     await expect(openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() })).rejects.toThrow(/not a parcel-sandbox data file/);
   });
+
+  it('refuses a data file whose tables it would lose rows of, naming what, and leaves it untouched', async () => {
+    const file = await tempFile();
+    const shop = seededState().tables.shops![0]!;
+    const cases: [unknown, RegExp][] = [
+      // Rows are kept by id: numbers would be one row, and the second of two rows with one id would replace the first.
+      [{ shipments: [1, 2] }, /row 1 of table "shipments" is not an object with a string id/],
+      [{ shops: [shop, { ...shop, name: 'Copy' }] }, new RegExp(`table "shops" has two rows with the id "${shop.id}"`)],
+      // A newer sandbox's table (tables are only ever added), which writing the file again would drop.
+      [{ shops: [shop], parcelLockers: [] }, /it has a table "parcelLockers" this parcel-sandbox does not know/],
+    ];
+    for (const [tables, reason] of cases) {
+      const text = JSON.stringify({ format: 'parcel-sandbox', version: 1, seed: 1, tables });
+      await writeFile(file, text);
+      const open = openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() });
+      await expect(open).rejects.toBeInstanceOf(DataFileError);
+      await expect(open).rejects.toThrow(reason);
+      expect(await readFile(file, 'utf8')).toBe(text);
+    }
+  });
 });

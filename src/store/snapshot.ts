@@ -2,7 +2,7 @@ import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { TextFile } from 'lowdb/node';
 import { DataFileError } from './persistence-api.js';
-import { DATA_VERSION, type StateData } from './tables.js';
+import { DATA_VERSION, tableNames, type StateData, type TableName } from './tables.js';
 
 /**
  * Roughly how much text is serialised before it goes to the file and the event loop gets a turn:
@@ -31,7 +31,29 @@ export async function readSnapshot(file: string): Promise<StateData | null> {
   if (typeof version === 'number' && version > DATA_VERSION) {
     throw new DataFileError(file, `it is data file version ${version}, written by a newer parcel-sandbox; this one reads up to version ${DATA_VERSION}`);
   }
+  const problem = rowsProblem(data);
+  if (problem) throw new DataFileError(file, problem);
   return data;
+}
+
+/**
+ * What in the tables the store could not load as it is, or `undefined`. Each would be lost without
+ * a word once the snapshot is written again: a table this sandbox does not know (a newer one's:
+ * tables are only ever added), a row that is not an object with an id (rows are kept by id), an
+ * id twice in a table (the second row would replace the first).
+ */
+function rowsProblem(data: StateData): string | undefined {
+  for (const [name, rows] of Object.entries(data.tables)) {
+    if (!tableNames.includes(name as TableName)) return `it has a table ${JSON.stringify(name)} this parcel-sandbox does not know (written by a newer one?)`;
+    const ids = new Set<string>();
+    for (const [index, row] of (rows ?? []).entries()) {
+      const id = isObject(row) ? row.id : undefined;
+      if (typeof id !== 'string') return `row ${index + 1} of table ${JSON.stringify(name)} is not an object with a string id`;
+      if (ids.has(id)) return `table ${JSON.stringify(name)} has two rows with the id ${JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}...` : id)}`;
+      ids.add(id);
+    }
+  }
+  return undefined;
 }
 
 export function isStateData(data: unknown): data is StateData {
