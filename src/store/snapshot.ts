@@ -1,5 +1,6 @@
-import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { TextFile } from 'lowdb/node';
 import { DataFileError } from './persistence-api.js';
 import { DATA_VERSION, tableNames, type StateData, type TableName } from './tables.js';
 
@@ -23,12 +24,20 @@ const MAX_TEXT_BYTES = 0x1fffffe8;
 export async function readSnapshot(file: string, maxTextBytes = MAX_TEXT_BYTES): Promise<StateData | null> {
   let data: unknown;
   try {
-    const buffer = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
-      throw error;
-    });
-    if (buffer === null) return null;
-    data = buffer.length <= maxTextBytes ? JSON.parse(buffer.toString('utf8')) : parseRowLines(buffer, file);
+    const size = await stat(file).then(
+      (found) => found.size,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw error;
+      },
+    );
+    if (size === null) return null;
+    if (size > maxTextBytes) data = parseRowLines(await readFile(file), file);
+    else {
+      const text = await new TextFile(file).read();
+      if (text === null) return null;
+      data = JSON.parse(text);
+    }
   } catch (error) {
     if (error instanceof DataFileError) throw error;
     const reason = error instanceof SyntaxError ? `it is not valid JSON (${error.message})` : (error as Error).message;
