@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listSegments, segmentPath } from '../src/store/journal.js';
 import { JournalPersistence, type JournalOptions } from '../src/store/journal-persistence.js';
 import { DataFileError } from '../src/store/persistence.js';
-import { stateJson } from '../src/store/snapshot.js';
+import { readSnapshot, stateJson, writeSnapshot } from '../src/store/snapshot.js';
 import { openStore } from '../src/store/store.js';
 import type { StateData } from '../src/store/tables.js';
 import { seededState } from './support/app.js';
@@ -63,6 +63,24 @@ describe('the journal', () => {
     expect([...stateJson(odd as unknown as StateData)].join('')).toBe(
       '{\n  "format": "parcel-sandbox",\n  "version": 1,\n  "seed": 3,\n  "tables": {\n    "settings": [],\n    "shops": [\n      {"id":"x","a":[1,{"b":"c\\nd"}]}\n    ]\n  }\n}',
     );
+  });
+
+  it('reads a snapshot too big for one string a row at a time, to the same data, and refuses one in another layout', async () => {
+    const file = await tempFile();
+    const state = seededState();
+    // An empty table, and a row whose text holds what the table lines look like.
+    state.tables.revokedTokens = [];
+    state.tables.settings = [...(state.tables.settings ?? []), setting('tricky', '\n    ],\n  },\n    "x": [')];
+    const bytes = await writeSnapshot(file, state);
+    // Read as if V8's longest string were a tenth of the file (it is ~512 MB).
+    const small = Math.floor(bytes / 10);
+    expect(await readSnapshot(file, small)).toEqual(await readSnapshot(file));
+    expect(await readSnapshot(file, small)).toEqual(state);
+
+    await writeFile(file, JSON.stringify(state, null, 1));
+    const refused = readSnapshot(file, small);
+    await expect(refused).rejects.toBeInstanceOf(DataFileError);
+    await expect(refused).rejects.toThrow(/too big to read as one text, and line \d+ is not laid out as parcel-sandbox writes its data files/);
   });
 
   it('keeps every write through compactions, including writes racing with them', async () => {

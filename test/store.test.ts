@@ -10,7 +10,7 @@ import { seededState } from './support/app.js';
 const tempFile = async () => join(await mkdtemp(join(tmpdir(), 'parcel-sandbox-store-')), 'sandbox.json');
 
 describe('the store', () => {
-  it('finds rows by an index in the order they were added, also after one of them changed', () => {
+  it('finds rows by an index in the order they were added, also after one of them changed or moved to another value', () => {
     const table = new Table<{ id: string; shop_id?: string; name: string }>(['shop_id']);
     for (const id of ['a', 'b', 'c']) table.put({ id, shop_id: 's1', name: id });
     const ids = () => table.find('shop_id', 's1').map((row) => row.id);
@@ -18,11 +18,12 @@ describe('the store', () => {
     table.put({ id: 'a', shop_id: 's1', name: 'renamed' });
     expect(ids()).toEqual(['a', 'b', 'c']);
     expect(table.find('shop_id', 's1')[0]!.name).toBe('renamed');
-    // A row that moves to another value leaves the first and joins the second last.
+    // A row that moves to another value leaves the first and takes its place in the second by
+    // the order the rows were added, as a data file loaded again indexes them.
     table.put({ id: 'd', shop_id: 's2', name: 'd' });
     table.put({ id: 'b', shop_id: 's2', name: 'b' });
     expect(ids()).toEqual(['a', 'c']);
-    expect(table.find('shop_id', 's2').map((row) => row.id)).toEqual(['d', 'b']);
+    expect(table.find('shop_id', 's2').map((row) => row.id)).toEqual(['b', 'd']);
     table.put({ id: 'c', name: 'no shop' });
     expect(ids()).toEqual(['a']);
     expect(table.all().map((row) => row.id)).toEqual(['a', 'b', 'c', 'd']);
@@ -124,5 +125,25 @@ describe('the store', () => {
     expect(await readFile(file, 'utf8')).toBe('{"format": "parcel-sandbox", "tables": {');
     await writeFile(file, '{"something": "else"}');
     await expect(openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() })).rejects.toThrow(/not a parcel-sandbox data file/);
+  });
+
+  it('refuses a data file whose tables it would lose rows of, naming what, and leaves it untouched', async () => {
+    const file = await tempFile();
+    const shop = seededState().tables.shops![0]!;
+    const cases: [unknown, RegExp][] = [
+      // Rows are kept by id: numbers would be one row, and the second of two rows with one id would replace the first.
+      [{ shipments: [1, 2] }, /row 1 of table "shipments" is not an object with a string id/],
+      [{ shops: [shop, { ...shop, name: 'Copy' }] }, new RegExp(`table "shops" has two rows with the id "${shop.id}"`)],
+      // A newer sandbox's table (tables are only ever added), which writing the file again would drop.
+      [{ shops: [shop], parcelLockers: [] }, /it has a table "parcelLockers" this parcel-sandbox does not know/],
+    ];
+    for (const [tables, reason] of cases) {
+      const text = JSON.stringify({ format: 'parcel-sandbox', version: 1, seed: 1, tables });
+      await writeFile(file, text);
+      const open = openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() });
+      await expect(open).rejects.toBeInstanceOf(DataFileError);
+      await expect(open).rejects.toThrow(reason);
+      expect(await readFile(file, 'utf8')).toBe(text);
+    }
   });
 });

@@ -1,6 +1,11 @@
 import { createHmac } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JournalPersistence } from '../src/store/journal-persistence.js';
+import type { Persistence } from '../src/store/persistence.js';
 import { testSandbox, TEST_NOW, type Json } from './support/app.js';
 import { createShipment, shipmentBody, world } from './support/shipments.js';
 
@@ -35,8 +40,8 @@ const receiver = new Receiver();
 beforeAll(() => receiver.start());
 afterAll(() => receiver.stop());
 
-async function setup(config: Json = {}) {
-  const sandbox = await testSandbox({ config });
+async function setup(config: Json = {}, persistence?: Persistence) {
+  const sandbox = await testSandbox({ config, ...(persistence ? { persistence } : {}) });
   const w = await world(sandbox);
   const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
   const statuses = (await sandbox.get('/statuses?page[size]=100', w.token)).body.data;
@@ -101,6 +106,26 @@ describe('send-resource webhooks', () => {
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]!.headers).not.toHaveProperty('x-myparcelcom-signature');
     expect(JSON.parse(receiver.received[0]!.body).data.type).toBe('shipments');
+  });
+
+  it('delivers once when the data file refuses the write after the delivery is logged', async () => {
+    // The second write after the receiver got the webhook fails, as on a disk that just filled up.
+    let writesAfterDelivery = 0;
+    const file = join(await mkdtemp(join(tmpdir(), 'parcel-sandbox-webhooks-')), 'sandbox.json');
+    const persistence = new JournalPersistence(file, {
+      faults: { append: () => (receiver.received.length > 0 && ++writesAfterDelivery === 2 ? { written: 0, code: 'ENOSPC' } : undefined) },
+    });
+    const { sandbox, w, webhook } = await setup({}, persistence);
+    receiver.received.length = 0;
+    const hook = await webhook({ url: receiver.url }, [], 'shipments');
+    await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    // The refused write leaves the job to run again on the next tick, when the disk has room.
+    await sandbox.services.jobs.runDue().catch(() => undefined);
+    await sandbox.services.jobs.runDue();
+    expect(receiver.received).toHaveLength(1);
+    const logs = (await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data;
+    expect(logs.filter((log: Json) => log.meta.delivery)).toHaveLength(1);
+    await persistence.abandon();
   });
 
   it('retries a failed delivery after retry_delay on the sandbox clock, logging every attempt', async () => {

@@ -21,12 +21,31 @@ export function lockFileFor(file: string): string {
 
 /** Whether a process with `pid` runs on this host (EPERM: it runs as another user). */
 function alive(pid: number): boolean {
+  let exists: boolean;
   try {
     process.kill(pid, 0);
-    return true;
+    exists = true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    exists = (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return exists && !zombie(pid);
+}
+
+/**
+ * Whether `pid` has ended and only waits for its parent to collect it (Linux: state Z or X in
+ * `/proc/<pid>/stat`; elsewhere this cannot tell, and says no). A sandbox killed with SIGKILL is
+ * such a zombie until then: a second or so here, for ever under a parent that never collects
+ * its children (a shell script's `exec`), and every start meanwhile was refused.
+ */
+function zombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // The state follows the command name, in parentheses that may themselves hold ') '.
+  return /^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
 }
 
 function readHolder(lock: string): Holder | undefined {

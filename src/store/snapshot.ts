@@ -1,8 +1,8 @@
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { TextFile } from 'lowdb/node';
 import { DataFileError } from './persistence-api.js';
-import { DATA_VERSION, type StateData } from './tables.js';
+import { DATA_VERSION, tableNames, type StateData, type TableName } from './tables.js';
 
 /**
  * Roughly how much text is serialised before it goes to the file and the event loop gets a turn:
@@ -11,17 +11,35 @@ import { DATA_VERSION, type StateData } from './tables.js';
 const CHUNK_CHARS = 64 * 1024;
 
 /**
+ * The most UTF-8 bytes read as one string: V8's longest string is 2^29 - 24 characters (~512 MB).
+ * The sandbox writes bigger snapshots when its data grows that far, so those are read a row at a time.
+ */
+const MAX_TEXT_BYTES = 0x1fffffe8;
+
+/**
  * Reads the snapshot (the lowdb JSON document users know). `null` when there is no file; a file
  * that is not JSON or not a parcel-sandbox document is a `DataFileError` and is never touched.
+ * `maxTextBytes` is for tests: above it the file is read a row at a time.
  */
-export async function readSnapshot(file: string): Promise<StateData | null> {
-  let text: string | null;
+export async function readSnapshot(file: string, maxTextBytes = MAX_TEXT_BYTES): Promise<StateData | null> {
   let data: unknown;
   try {
-    text = await new TextFile(file).read();
-    if (text === null) return null;
-    data = JSON.parse(text);
+    const size = await stat(file).then(
+      (found) => found.size,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw error;
+      },
+    );
+    if (size === null) return null;
+    if (size > maxTextBytes) data = parseRowLines(await readFile(file), file);
+    else {
+      const text = await new TextFile(file).read();
+      if (text === null) return null;
+      data = JSON.parse(text);
+    }
   } catch (error) {
+    if (error instanceof DataFileError) throw error;
     const reason = error instanceof SyntaxError ? `it is not valid JSON (${error.message})` : (error as Error).message;
     throw new DataFileError(file, reason);
   }
@@ -31,7 +49,29 @@ export async function readSnapshot(file: string): Promise<StateData | null> {
   if (typeof version === 'number' && version > DATA_VERSION) {
     throw new DataFileError(file, `it is data file version ${version}, written by a newer parcel-sandbox; this one reads up to version ${DATA_VERSION}`);
   }
+  const problem = rowsProblem(data);
+  if (problem) throw new DataFileError(file, problem);
   return data;
+}
+
+/**
+ * What in the tables the store could not load as it is, or `undefined`. Each would be lost without
+ * a word once the snapshot is written again: a table this sandbox does not know (a newer one's:
+ * tables are only ever added), a row that is not an object with an id (rows are kept by id), an
+ * id twice in a table (the second row would replace the first).
+ */
+function rowsProblem(data: StateData): string | undefined {
+  for (const [name, rows] of Object.entries(data.tables)) {
+    if (!tableNames.includes(name as TableName)) return `it has a table ${JSON.stringify(name)} this parcel-sandbox does not know (written by a newer one?)`;
+    const ids = new Set<string>();
+    for (const [index, row] of (rows ?? []).entries()) {
+      const id = isObject(row) ? row.id : undefined;
+      if (typeof id !== 'string') return `row ${index + 1} of table ${JSON.stringify(name)} is not an object with a string id`;
+      if (ids.has(id)) return `table ${JSON.stringify(name)} has two rows with the id ${JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}...` : id)}`;
+      ids.add(id);
+    }
+  }
+  return undefined;
 }
 
 export function isStateData(data: unknown): data is StateData {
@@ -138,6 +178,57 @@ function* tablesJson(tables: StateData['tables']): Generator<string> {
     yield '\n    ]';
   }
   yield entries.length ? '\n  }' : '}';
+}
+
+/**
+ * Reads a snapshot laid out as `stateJson` writes it, a line per row, without making one string
+ * of it: what is outside the tables is parsed as one small document, each row on its own.
+ */
+function parseRowLines(buffer: Buffer, file: string): unknown {
+  const outside: string[] = [];
+  // Without a prototype, a table named `__proto__` is a table (refused as unknown), not a prototype.
+  const tables: Record<string, unknown[]> = Object.create(null) as Record<string, unknown[]>;
+  let inTables = false;
+  let rows: unknown[] | undefined;
+  let lineNo = 0;
+  let outsideChars = 0;
+  try {
+    for (let start = 0; start < buffer.length;) {
+      const newline = buffer.indexOf(10, start);
+      const end = newline === -1 ? buffer.length : newline;
+      const line = buffer.toString('utf8', start, end);
+      start = end + 1;
+      lineNo++;
+      if (rows) {
+        if (/^ {4}\],?$/.test(line)) rows = undefined;
+        else rows.push(JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line));
+      } else if (inTables) {
+        const table = /^ {4}("(?:[^"\\]|\\.)*"): \[(\])?,?$/.exec(line);
+        if (table) {
+          const list: unknown[] = (tables[JSON.parse(table[1]!) as string] = []);
+          if (!table[2]) rows = list;
+        } else if (/^ {2}\},?$/.test(line)) {
+          inTables = false;
+          if (line.endsWith(',')) outside.push(',');
+        } else throw new SyntaxError('not a table of the snapshot');
+      } else if (/^ {2}"tables": \{$/.test(line)) {
+        inTables = true;
+        outside.push('"tables": {}');
+      } else {
+        outside.push(line);
+        // Outside the tables the sandbox writes a few short members: a file that is mostly that is laid out otherwise.
+        if ((outsideChars += line.length) > 64 * 1024) throw new SyntaxError('not the layout of a snapshot');
+      }
+    }
+    const data = JSON.parse(outside.join('\n')) as { tables?: unknown };
+    return { ...data, tables };
+  } catch {
+    const megabytes = Math.round(buffer.length / 1024 / 1024);
+    throw new DataFileError(
+      file,
+      `it is ${megabytes} MB, too big to read as one text, and line ${lineNo} is not laid out as parcel-sandbox writes its data files (a row per line)`,
+    );
+  }
 }
 
 function indent(text: string, spaces: number): string {

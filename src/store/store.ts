@@ -52,6 +52,9 @@ export interface Store extends ReadView {
   readonly ids: IdSource;
 }
 
+/** A change as the store keeps it: with the row's place in its table before it (see `Table.restore`). */
+type StoreOp = WriteOp & { place?: number };
+
 type Pending = { ops: WriteOp[]; resolve: () => void; reject: (error: unknown) => void };
 
 /**
@@ -131,7 +134,7 @@ class MemoryStore implements Store {
       // A replace that failed left the data as it was: the caller's reads still hold.
       if (this.generation !== generation) throw new DataReplacedError();
     }
-    const ops: WriteOp[] = [];
+    const ops: StoreOp[] = [];
     const tx = this.createTx(ops);
     let result: R;
     try {
@@ -189,21 +192,24 @@ class MemoryStore implements Store {
     return table;
   }
 
-  private createTx(ops: WriteOp[]): Tx {
+  private createTx(ops: StoreOp[]): Tx {
     // One op per row and transaction: a row changed twice (the id counter, a shipment and then
     // its status) is persisted once, with its final value; undo restores its first value.
-    const opOf = new Map<string, { kind: 'row'; after: { id: string } | undefined }>();
+    const opOf = new Map<string, StoreOp>();
     const put = (table: TableName, before: { id: string } | undefined, after: { id: string } | undefined, id: string) => {
       this.version += 1;
+      const place = before && this.table(table).placeOf(id);
       if (after) this.table(table).put(after);
       else this.table(table).delete(id);
       const key = `${table}\u0000${id}`;
       const earlier = opOf.get(key);
-      if (earlier) {
+      // A row deleted and put again comes last in its table; one op setting it would leave it at
+      // its old place when the journal is replayed, so the delete and the new row are two ops.
+      if (earlier && !(earlier.before && !earlier.after && after)) {
         earlier.after = after;
         return;
       }
-      const op = { kind: 'row' as const, table, id, before, after };
+      const op: StoreOp = { kind: 'row' as const, table, id, before, after, ...(place !== undefined ? { place } : {}) };
       opOf.set(key, op);
       ops.push(op);
     };
@@ -245,13 +251,21 @@ class MemoryStore implements Store {
     return tx;
   }
 
-  private undo(ops: WriteOp[]): void {
+  /** Takes `ops` back, newest first; deleted rows go back to their places, so no list changes order. */
+  private undo(ops: readonly StoreOp[]): void {
     this.version += 1;
+    const deleted = new Map<TableName, { row: { id: string }; place: number }[]>();
     for (let i = ops.length - 1; i >= 0; i--) {
       const op = ops[i]!;
-      if (op.before) this.table(op.table).put(op.before);
-      else this.table(op.table).delete(op.id);
+      const table = this.table(op.table);
+      if (op.before && op.place !== undefined && !table.get(op.id)) {
+        let rows = deleted.get(op.table);
+        if (!rows) deleted.set(op.table, (rows = []));
+        rows.push({ row: op.before, place: op.place });
+      } else if (op.before) table.put(op.before);
+      else table.delete(op.id);
     }
+    for (const [name, rows] of deleted) this.table(name).restore(rows);
   }
 
   /** Group commit: every transaction appended while a flush runs is made durable by the next flush. */

@@ -130,6 +130,9 @@ export const deliverWebhookJob: JobHandler = {
     // clock that runs every retry still shows them retry_delay apart.
     const at = Math.min(Math.floor(job.due_ms / 1000), rules.clock.now());
     await rules.store.transact((tx) => {
+      // The job ends in the write of its outcome: ended by a write of its own that could fail (a
+      // full disk), it would stay and deliver the same webhook again, with a second log.
+      if (tx.get('jobs', job.id)) tx.remove('jobs', job.id);
       // The hook may have been deleted while the request was out: its logs went with it, so write none.
       if (!tx.get('hooks', hook.id)) return;
       const errors = outcome.error ? [`Attempt ${payload.attempt} of ${tries}: POST ${value.url} ${outcome.error}`] : [];
