@@ -4,13 +4,7 @@ import { tinyPng } from './support/images.js';
 
 // Logos are checked by their content with a library loaded on the first upload; here the load
 // waits at a gate, so a test can act while a logo is checked, as a slow first load lets others.
-const loading = vi.hoisted(() => {
-  let open = () => {};
-  let arrived = () => {};
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const reached = new Promise<void>((resolve) => (arrived = resolve));
-  return { gate, reached, arrived: () => arrived(), release: () => open() };
-});
+const loading = await vi.hoisted(async () => (await import('./support/module-gate.js')).moduleGate());
 
 vi.mock('file-type', async (importOriginal) => {
   loading.arrived();

@@ -4,13 +4,7 @@ import { shipmentBody, world } from './support/shipments.js';
 
 // The label libraries load with the first registration in the request; here they wait at a gate,
 // so a test can act while they load, as a slow first load on a server lets other requests run.
-const loading = vi.hoisted(() => {
-  let open = () => {};
-  let arrived = () => {};
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const reached = new Promise<void>((resolve) => (arrived = resolve));
-  return { gate, reached, arrived: () => arrived(), release: () => open() };
-});
+const loading = await vi.hoisted(async () => (await import('./support/module-gate.js')).moduleGate());
 
 vi.mock('../src/domain/labels/index.js', async (importOriginal) => {
   loading.arrived();
