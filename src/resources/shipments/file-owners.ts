@@ -1,5 +1,6 @@
 import { fileBytes } from '../../domain/shipments/documents.js';
 import type { Ctx } from '../../http/context.js';
+import { ApiError } from '../../jsonapi/errors.js';
 import type { ManifestFileRecord } from '../../model/manifest.js';
 import type { ReturnReportFileRecord } from '../../model/returns/report.js';
 import type { FileRecord } from '../../model/shipment.js';
@@ -42,10 +43,13 @@ export function fileType(row: AnyFile): { document_type: string; formats: readon
 
 /** A shipment's label or customs document, rendered from the shipment when asked for. */
 async function shipmentDocument(ctx: Ctx, file: FileRecord, mimeType: string): Promise<Response> {
-  const shipment = ctx.store.get('shipments', file.shipment_id)!;
-  // PDF, PNG and barcode libraries load on the first download, not at start-up.
+  // PDF, PNG and barcode libraries load on the first download, not at start-up. The file and its
+  // shipment are read once they are loaded: a label voided meanwhile is gone, as it is for a later download.
   const renderers = await import('../../domain/labels/index.js');
-  const bytes = fileBytes(ctx.store, renderers, file, shipment, mimeType);
+  const current = fileKind.load(ctx, file.id);
+  if (!current) throw ApiError.notFound('files', file.id);
+  const shipment = ctx.store.get('shipments', current.shipment_id)!;
+  const bytes = fileBytes(ctx.store, renderers, current, shipment, mimeType);
   const extension = file.formats.find((format) => format.mime_type === mimeType)!.extension;
   return new Response(new Uint8Array(bytes), {
     headers: {
