@@ -20,6 +20,7 @@ const notes: Record<string, string> = {
   'POST /shipments': '`tags` may be numbers too (seed), answered as strings',
   'POST /registered-shipments': '`meta.collection` names a collection the shop already has (none is planned on the side)',
   'POST /multi-colli-shipments': 'colli have no price of their own: the master is priced for the whole weight; at most 50 colli in one request',
+  'POST /update-shipment-status': 'carrier statuses joining the current status: at most 100 on one shipment-status (422 beyond; production states no bound)',
   'POST /combine-files': 'without `page_size`, each document keeps its own size (`original`)',
   'GET /carrier-surcharges': "for the carriers of the organization's contracts",
   'POST /shipment-surcharges':

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { createShipment, customsContent, recipients, shipmentBody, world, type World } from './support/shipments.js';
+import { MAX_CARRIER_STATUSES } from '../src/resources/shipments/shipment-rpc.js';
 
 const DELAY = 2;
 
@@ -287,6 +288,37 @@ describe('after registration', () => {
     const early = await update({ shipment_id: concept.id, carrier_statuses: [scanned] });
     expect(early.status).toBe(422);
     expect(firstError(early).source).toEqual({ pointer: '/data/shipment_id' });
+  });
+
+  it('keeps at most MAX_CARRIER_STATUSES carrier statuses on one shipment-status: joining past it is a 422 that changes nothing', async () => {
+    const { sandbox, w } = await setup();
+    const update = (data: Json) => sandbox.request('POST', '/update-shipment-status', { token: w.token, body: { data } });
+    const created = await createShipment(sandbox, w.token, registrable(w));
+    await sandbox.advance(DELAY);
+    const batch = Array.from({ length: 20 }, (_, i) => ({ code: `S${i}`, description: 'Sorted', assigned_at: TEST_NOW + DELAY + i }));
+    const held = () => current(sandbox, w.token, created.id).then(({ status }) => status.attributes.carrier_statuses.length as number);
+    // Resyncs in a loop: each joins 20 until the next 20 would pass the bound.
+    let answer: Awaited<ReturnType<typeof update>> | undefined;
+    let joined = 0;
+    for (let call = 0; call < MAX_CARRIER_STATUSES; call++) {
+      answer = await update({ shipment_id: created.id, carrier_statuses: batch });
+      if (answer.status !== 204) break;
+      joined += 1;
+    }
+    expect(answer!.status).toBe(422);
+    expect(firstError(answer!).source).toEqual({ pointer: '/data/carrier_statuses' });
+    expect(firstError(answer!).detail).toContain(`at most ${MAX_CARRIER_STATUSES}`);
+    const before = await held();
+    expect(before).toBeLessThanOrEqual(MAX_CARRIER_STATUSES);
+    expect(before + batch.length).toBeGreaterThan(MAX_CARRIER_STATUSES);
+    expect(joined).toBeGreaterThan(0);
+    // Whatever still fits is taken; a new status starts a list of its own.
+    const room = MAX_CARRIER_STATUSES - before;
+    if (room > 0) expect((await update({ shipment_id: created.id, carrier_statuses: batch.slice(0, room) })).status).toBe(204);
+    expect(await held()).toBe(MAX_CARRIER_STATUSES);
+    const delivered = sandbox.store.find('statuses', 'code', 'shipment-delivered')[0]!;
+    expect((await update({ shipment_id: created.id, status_id: delivered.id, carrier_statuses: batch })).status).toBe(204);
+    expect(await held()).toBe(batch.length);
   });
 
   it('takes an empty carrier_statuses list as none given, as production (no minimum)', async () => {

@@ -62,9 +62,23 @@ function assertCarrierHandled(shipment: ShipmentRecord): void {
   }
 }
 
+/**
+ * The carrier statuses one shipment-status holds at most; production states no bound. Joining
+ * rewrites the status's whole list (and the data file journals it), so without one a client
+ * resyncing in a loop made every later call dearer and the row grow without end.
+ */
+export const MAX_CARRIER_STATUSES = 100;
+
 /** Carrier statuses of the status the shipment already has join its current shipment-status, as production's do. */
 function joinCurrent(tx: Tx, ctx: Ctx, shipment: ShipmentRecord, carrierStatuses: readonly CarrierStatus[]): void {
   const current = tx.get('shipmentStatuses', shipment.shipment_status_id)!;
+  const held = current.carrier_statuses.length;
+  if (held + carrierStatuses.length > MAX_CARRIER_STATUSES) {
+    throw ApiError.unprocessable(
+      `The shipment's current status holds ${held} carrier statuses and takes at most ${MAX_CARRIER_STATUSES}; ${carrierStatuses.length} more would pass that. A new status (status_id) starts a list of its own.`,
+      '/data/carrier_statuses',
+    );
+  }
   // As a new shipment-status has them (statusRowFor): the shipment's tracking code unless the carrier names one.
   const added = carrierStatuses.map((carrier) => ({ tracking_code: shipment.tracking_code, ...carrier, category: carrier.category ?? 'default' }));
   tx.update('shipmentStatuses', current.id, { carrier_statuses: [...current.carrier_statuses, ...added] });
@@ -115,7 +129,8 @@ export const shipmentRpcEndpoints = [
     responses: {
       204: { description: 'The status was applied; when it was already current, given carrier statuses were added to it.' },
       422: {
-        description: 'Unknown shipment or status, a status that is not a carrier status, or a shipment that is not registered (10008).',
+        description:
+          'Unknown shipment or status, a status that is not a carrier status, a shipment that is not registered, or carrier statuses past the 100 one shipment-status holds (10008).',
         schema: errorDocument,
       },
     },
