@@ -52,7 +52,7 @@ function refusalOf(error: NodeJS.ErrnoException & { reason?: string }, limit: nu
 /** The raw HTTP/1.1 answer of a refusal: an errors document, and the connection closes. */
 export function clientErrorResponse(error: NodeJS.ErrnoException & { reason?: string }, limit = maxHeaderSize): string {
   const { status, detail, source } = refusalOf(error, limit);
-  const body = JSON.stringify({ errors: [errorObject('malformedRequest', detail, { status, ...(source ? { source } : {}) })] });
+  const { body } = refusalParts(status, detail, source);
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
     'Content-Type: application/vnd.api+json',
