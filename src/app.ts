@@ -279,10 +279,11 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
 const authPaths = new Set(['/access-token', '/.well-known/jwks.json', '/health']);
 
 /** A fetch handler that serves only the auth server of `app`, for a separate auth port. */
-export function authOnly(app: Hono<AppEnv>): (request: Request) => Response | Promise<Response> {
-  return (request) => {
+export function authOnly(app: Hono<AppEnv>): (request: Request, env?: unknown) => Response | Promise<Response> {
+  return (request, env) => {
     const path = new URL(request.url).pathname;
-    if (authPaths.has(path)) return app.fetch(request);
+    // With the server's env: the caller's address (its rate-limit window) and the connection.
+    if (authPaths.has(path)) return app.fetch(request, env);
     return jsonApi({ errors: [errorObject('notFound', `The auth server serves only ${[...authPaths].join(', ')}.`)] }, 404);
   };
 }

@@ -53,6 +53,21 @@ describe('POST /access-token', () => {
     expect(firstError(text).detail).toContain('application/x-www-form-urlencoded');
   });
 
+  it('refuses a form that is not UTF-8 as a form, not as JSON', async () => {
+    const bytes = Buffer.concat([Buffer.from('grant_type=client_credentials&client_id=sandbox-client&client_secret='), Buffer.from([0xff])]);
+    const answer = await sandbox.app.request('http://sandbox.test/access-token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: bytes,
+    });
+    expect(answer.status).toBe(400);
+    const [error] = ((await answer.json()) as { errors: { code: string; title: string; detail: string; source: unknown }[] }).errors;
+    expect(error).toMatchObject({ code: '10003', title: 'Invalid JSON Schema', source: { pointer: '' } });
+    expect(error!.detail).toContain('not valid UTF-8');
+    expect(error!.detail).toContain('form');
+    expect(error!.detail).not.toContain('JSON');
+  });
+
   it('refuses Basic credentials it cannot read, or that differ from the body, naming the Authorization header', async () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;

@@ -228,6 +228,14 @@ describe('an expired tenant', () => {
     const refused = await sandbox.get('/shops', token);
     expect(refused.status).toBe(401);
     expect(firstError(refused).detail).toContain('expired at');
+    // Nor does it get a new token, which would only be refused in turn.
+    const issued = await sandbox.request('POST', '/access-token', {
+      body: { grant_type: 'client_credentials', client_id: tenant.client_id, client_secret: tenant.client_secret },
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(issued.status).toBe(401);
+    expect(firstError(issued)).toMatchObject({ code: '14000', source: { pointer: '/client_id' } });
+    expect(firstError(issued).detail).toContain('expired at');
     expect(sandbox.store.get('organizations', tenant.organization_id)).toBeDefined();
     await sandbox.services.jobs.runDue();
     expect(sandbox.store.get('organizations', tenant.organization_id)).toBeUndefined();

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testSandbox, type Answer, type Json, type TestSandbox } from './support/app.js';
 import { RateLimiter } from '../src/http/rate-limiter.js';
+import { authOnly } from '../src/app.js';
 
 /*
  * The requests-per-minute limit of each tenant. It runs on real time (Date), which these tests
@@ -210,6 +211,25 @@ describe("nobody spends another tenant's budget", () => {
     // The sandbox controls too: a refused token there counts for the address.
     const control = await from(sandbox, ATTACKER, 'GET', '/_sandbox/clock', { headers: { authorization: `Bearer ${stolen}` } });
     expect(control.status).toBe(429);
+  });
+
+  it('keeps the addresses apart on the auth-only port (--auth-port) too: a flood there does not lock other clients out of tokens', async () => {
+    const sandbox = await testSandbox();
+    await limit(sandbox, { requests_per_minute: 3 });
+    const auth = authOnly(sandbox.app);
+    const token = (address: string, secret: string) =>
+      auth(
+        new Request('http://sandbox.test/access-token', {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: secret }),
+        }),
+        { incoming: { socket: { remoteAddress: address } } },
+      );
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await token(ATTACKER, `guess-${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    expect((await token(VICTIM, 'sandbox-secret')).status).toBe(200);
   });
 });
 

@@ -180,17 +180,16 @@ describe('revoking tokens', () => {
     expect((await sandbox.get('/shops', token)).status).toBe(200);
   });
 
-  it('drops a revoked entry once the clock passes its expiry', async () => {
+  it('keeps a revoked entry past its expiry on the moved clock, which a reset brings back to real time', async () => {
     const sandbox = await testSandbox();
     const token = await sandbox.token();
     await sandbox.request('POST', '/_sandbox/revoke', { body: { token } });
     expect(sandbox.store.get('revokedTokens', claims(token).jti)).toEqual({ id: claims(token).jti, expires_at: claims(token).exp });
-    await sandbox.advance(sandbox.config.tokenTtl - 10);
-    expect(sandbox.store.count('revokedTokens')).toBe(1);
-    expect((await sandbox.get('/shops', token)).status).toBe(401);
-    await sandbox.advance(10);
-    expect(sandbox.store.count('revokedTokens')).toBe(0);
+    await sandbox.advance(sandbox.config.tokenTtl);
     expect(firstError(await sandbox.get('/shops', token)).detail).toContain('expired');
+    expect(sandbox.store.count('revokedTokens')).toBe(1);
+    await sandbox.request('POST', '/_sandbox/reset', { body: {} });
+    expect(firstError(await sandbox.get('/shops', token)).detail).toContain('revoked');
   });
 
   it('keeps revocations through a full reset', async () => {

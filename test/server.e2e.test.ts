@@ -52,7 +52,7 @@ describe('a running sandbox', () => {
     expect(status).toBe(200);
   });
 
-  it("answers what Node's HTTP parser refuses with an errors document, not a bare status line", async () => {
+  it("answers what Node's HTTP parser or the Hono adapter refuses with an errors document, not a bare status line", async () => {
     const { hostname, port } = new URL(server.url);
     /** Sends raw bytes and reads everything until the server closes the connection. */
     const raw = (text: string) =>
@@ -72,6 +72,10 @@ describe('a running sandbox', () => {
       raw('POST /shipments HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n'),
       raw('POST /shipments HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}'),
       raw('this is not http\r\n\r\n'),
+      // Node's own check, and the adapter's when it cannot make a URL of the request.
+      raw('GET /health HTTP/1.1\r\n\r\n'),
+      raw('GET /health HTTP/1.1\r\nHost: a/b\r\n\r\n'),
+      raw('GET /shipments\\x HTTP/1.1\r\nHost: localhost\r\n\r\n'),
     ]);
     const summary = refusals.map(({ status, headers, body }) => {
       expect(headers).toContain('content-type: application/vnd.api+json');
@@ -85,6 +89,9 @@ describe('a running sandbox', () => {
       [431, null],
       [400, { header: 'Content-Length' }],
       [400, { header: 'Transfer-Encoding' }],
+      [400, null],
+      [400, { header: 'Host' }],
+      [400, { header: 'Host' }],
       [400, null],
     ]);
     // The server goes on answering.

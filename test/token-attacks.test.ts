@@ -190,6 +190,28 @@ const rows: Row[] = [
     },
     detail: /revoked/,
   },
+  {
+    name: 'revoked, then the clock moved past its expiry and POST /_sandbox/reset moved it back',
+    token: async ({ valid, sandbox }) => {
+      if ((await sandbox.request('POST', '/_sandbox/revoke', { body: { token: valid } })).status !== 200) throw new Error('revoke failed');
+      // Past the token's expiry the revocation is obsolete on the clock, and dropped; the reset brings that moment back.
+      await sandbox.advance(sandbox.config.tokenTtl + 1);
+      if ((await sandbox.request('POST', '/_sandbox/reset', { body: {} })).status !== 200) throw new Error('reset failed');
+      if (!(decodeJwt(valid).exp! > sandbox.clock.now())) throw new Error('the reset should have moved the clock back before the expiry');
+      return valid;
+    },
+    detail: /revoked|expired/,
+  },
+  {
+    name: 'revoked after it expired on the moved clock, then POST /_sandbox/reset moved the clock back',
+    token: async ({ valid, sandbox }) => {
+      await sandbox.advance(sandbox.config.tokenTtl + 1);
+      if ((await sandbox.request('POST', '/_sandbox/revoke', { body: { token: valid } })).status !== 200) throw new Error('revoke failed');
+      if ((await sandbox.request('POST', '/_sandbox/reset', { body: {} })).status !== 200) throw new Error('reset failed');
+      return valid;
+    },
+    detail: /revoked/,
+  },
   { name: 'a token generation the client never had', token: ({ sign }) => sign({ gen: 7 }), detail: /revoked/ },
   {
     name: 'client deleted (API tenant removed by a sandbox reset)',

@@ -7,6 +7,7 @@ import { scopes as allScopes, type Scope } from '../model/tenancy.js';
 import type { Services } from '../http/services.js';
 import { secretMatches } from './secrets.js';
 import { signToken } from './tokens.js';
+import { tenantEntry, tenantExpired } from '../domain/tenant-lifetime.js';
 
 const tokenRequest = z
   .object({
@@ -138,6 +139,17 @@ async function issue(services: Services, body: z.output<typeof tokenRequest>, au
   // Issued and expiring on the clock of the client's organization (the global clock if it has none).
   const organizationId = services.store.get('users', client.user_id)?.organization_id;
   const clock = organizationId === undefined ? services.clock : services.clocks.of(organizationId);
+  // An expired tenant's token would be refused from its first use (authenticate.ts), before the job that removes the tenant has run.
+  const tenant = organizationId === undefined ? undefined : tenantEntry(services.store, organizationId);
+  if (tenant && tenantExpired(clock, tenant)) {
+    throw ApiError.of(
+      'invalidClient',
+      `The tenant of this client expired at ${new Date(tenant.expires_at! * 1000).toISOString()} (sandbox clock) and is being removed.`,
+      {
+        source: where ?? { pointer: '/client_id' },
+      },
+    );
+  }
   return signToken(services.keys, clock, services.config, {
     clientId: client.id,
     scopes,

@@ -103,7 +103,7 @@ async function moveClock(services: Services, organizationId: string | undefined,
   const moved = clockBody(services, organizationId);
   await services.jobs.runDue();
   // On the global clock, which no tenant's is behind: what expired there expired for everyone.
-  await store.transact((tx) => purgeExpired(tx, services.clock.now()));
+  await store.transact((tx) => purgeExpired(tx, services.clock));
   return moved;
 }
 

@@ -1,6 +1,7 @@
 import { compactVerify } from 'jose';
 import { z } from 'zod';
 import { TOKEN_ALG, type Keys } from '../auth/keys.js';
+import type { ClockView } from '../clock.js';
 import { REPLAY_WINDOW } from '../http/idempotency.js';
 import { appEndpoint } from '../http/app-context.js';
 import { ApiError } from '../jsonapi/errors.js';
@@ -40,19 +41,31 @@ async function claimsOf(keys: Keys, token: string): Promise<{ jti: string; exp: 
 }
 
 /**
- * Drops what the clock made obsolete: revoked-token entries past their token's expiry (the token
- * is refused as expired anyway) and idempotency entries past the replay window. `now` is the
- * global clock: no tenant's clock is behind it, so what is obsolete on it is obsolete for every
- * tenant (an entry obsolete only on a tenant's clock that ran ahead waits, and is ignored there).
+ * The earliest second the global clock can show from now on: real time. A reset moves the clock
+ * back to it (never earlier), so a token that has expired on the clock as moved ahead lives again
+ * after a reset until its `exp` comes round on real time; its revocation must last as long.
  */
-export function purgeExpired(tx: Tx, now: number): number {
+function earliestSecond(clock: ClockView): number {
+  return Math.floor((clock.nowMs() - clock.offsetMs()) / 1000);
+}
+
+/**
+ * Drops what the clock made obsolete: revoked-token entries past their token's expiry on real
+ * time (see `earliestSecond`: past it only on the moved clock, a reset would bring the token back)
+ * and idempotency entries past the replay window. `clock` is the global clock: no tenant's clock
+ * is behind it, so what is obsolete on it is obsolete for every tenant (an entry obsolete only on
+ * a tenant's clock that ran ahead waits, and is ignored there).
+ */
+export function purgeExpired(tx: Tx, clock: ClockView): number {
   let count = 0;
+  const earliest = earliestSecond(clock);
   for (const row of tx.all('revokedTokens')) {
-    if (row.expires_at <= now) {
+    if (row.expires_at <= earliest) {
       tx.remove('revokedTokens', row.id);
       count += 1;
     }
   }
+  const now = clock.now();
   for (const row of tx.all('idempotencyKeys')) {
     if (row.created_at + REPLAY_WINDOW <= now) {
       tx.remove('idempotencyKeys', row.id);
@@ -77,9 +90,10 @@ async function revoke(services: Services, body: z.output<typeof revokeRequest>, 
       throw ApiError.unprocessable('The token cannot be revoked: it is not an access token of your organization.', '/token');
     }
     await store.transact((tx) => {
-      purgeExpired(tx, clock.now());
+      purgeExpired(tx, clock);
       if (tx.get('revokedTokens', jti)) tx.update('revokedTokens', jti, { expires_at: exp });
-      else if (exp > clock.now()) tx.insert('revokedTokens', { id: jti, expires_at: exp });
+      // Also a token expired on the moved clock: a reset would bring it back to life.
+      else if (exp > earliestSecond(clock)) tx.insert('revokedTokens', { id: jti, expires_at: exp });
     });
     return { revoked: 'token' as const, client_id: sub, jti, expires_at: exp };
   }
@@ -87,7 +101,7 @@ async function revoke(services: Services, body: z.output<typeof revokeRequest>, 
   const generation = await store.transact((tx) => {
     // Read in the transaction: the client may have gone with its tenant while a reset or removal was written.
     const current = tenantOf(services, client.id, within).client;
-    purgeExpired(tx, clock.now());
+    purgeExpired(tx, clock);
     return tx.update('clients', client.id, { token_generation: current.token_generation + 1 }).token_generation;
   });
   return { revoked: 'client' as const, client_id: client.id, token_generation: generation };

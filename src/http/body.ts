@@ -63,10 +63,11 @@ function misshapen(scanner: JsonDepthScanner): ApiError {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** 400 for a body that is not UTF-8; `at` is how many bytes of it decoded cleanly, when known. */
-function notUtf8(at?: number): ApiError {
-  return ApiError.of('notJson', `The request body is not valid UTF-8${at === undefined ? '' : ` (after byte ${at})`}; send JSON encoded as UTF-8.`, {
-    source: { pointer: '' },
-  });
+function notUtf8(at: number | undefined, json: boolean): ApiError {
+  const where = `The request body is not valid UTF-8${at === undefined ? '' : ` (after byte ${at})`}`;
+  // A form is not JSON: its sender is told what a form's bytes must be, under a title that does not call it JSON.
+  if (!json) return ApiError.invalid(`${where}; percent-encode the form's names and values as UTF-8.`, '');
+  return ApiError.of('notJson', `${where}; send JSON encoded as UTF-8.`, { source: { pointer: '' } });
 }
 
 /**
@@ -91,7 +92,7 @@ function validUtf8Prefix(bytes: Uint8Array): number {
 }
 
 /** The whole body, read at once, decoded as strict UTF-8 (see `strictUtf8`); what was read stays in Hono's body cache as text. */
-async function wholeText(c: Context<AppEnv>): Promise<string> {
+async function wholeText(c: Context<AppEnv>, json: boolean): Promise<string> {
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   try {
     const text = strictUtf8.decode(bytes);
@@ -100,7 +101,7 @@ async function wholeText(c: Context<AppEnv>): Promise<string> {
   } catch {
     // The request log shows what arrived, the broken bytes as U+FFFD.
     bodyCache(c).text = Promise.resolve(new TextDecoder().decode(bytes));
-    throw refuseBody(c, notUtf8(validUtf8Prefix(bytes)), 'not UTF-8');
+    throw refuseBody(c, notUtf8(validUtf8Prefix(bytes), json), 'not UTF-8');
   }
 }
 
@@ -168,7 +169,7 @@ async function streamBody(c: Context<AppEnv>, maxBytes: number, scanner: JsonDep
     try {
       piece = decoder.decode(value, { stream: true });
     } catch {
-      throw stop(notUtf8(), 'not UTF-8');
+      throw stop(notUtf8(undefined, scanner !== undefined), 'not UTF-8');
     }
     parts.push(piece);
     if (scanner && !scanner.feed(piece)) throw stop(misshapen(scanner), brokenLimit(scanner));
@@ -182,7 +183,7 @@ async function streamBody(c: Context<AppEnv>, maxBytes: number, scanner: JsonDep
     // A body that ends inside a character.
     parts.push(decoder.decode());
   } catch {
-    throw stop(notUtf8(size), 'not UTF-8');
+    throw stop(notUtf8(size, scanner !== undefined), 'not UTF-8');
   }
   const text = parts.join('');
   bodyCache(c).text = Promise.resolve(text);
@@ -200,7 +201,7 @@ async function readText(c: Context<AppEnv>, json: boolean, maxBytes: number, end
   if (known !== undefined && known > maxBytes) throw refuseBody(c, tooLarge(maxBytes, endpoint), `larger than ${maxBytes} bytes`);
   const scanner = json ? new JsonDepthScanner(MAX_DEPTH, MAX_ELEMENTS) : undefined;
   if (bodyWasRead(c) || (known !== undefined && known <= WHOLE_READ_BYTES)) {
-    const text = bodyWasRead(c) ? await c.req.text() : await wholeText(c);
+    const text = bodyWasRead(c) ? await c.req.text() : await wholeText(c, json);
     if (scanner && !scanner.feed(text)) throw refuseBody(c, misshapen(scanner), brokenLimit(scanner));
     return text;
   }

@@ -1,5 +1,6 @@
-import { STATUS_CODES, maxHeaderSize, type Server } from 'node:http';
+import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { RequestError } from '@hono/node-server';
 import { errorObject, type ErrorSource } from '../jsonapi/errors.js';
 
 /*
@@ -51,7 +52,7 @@ function refusalOf(error: NodeJS.ErrnoException & { reason?: string }, limit: nu
 /** The raw HTTP/1.1 answer of a refusal: an errors document, and the connection closes. */
 export function clientErrorResponse(error: NodeJS.ErrnoException & { reason?: string }, limit = maxHeaderSize): string {
   const { status, detail, source } = refusalOf(error, limit);
-  const body = JSON.stringify({ errors: [errorObject('malformedRequest', detail, { status, ...(source ? { source } : {}) })] });
+  const { body } = refusalParts(status, detail, source);
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
     'Content-Type: application/vnd.api+json',
@@ -75,4 +76,42 @@ export function answerClientErrors(server: Server): void {
     }
     socket.end(clientErrorResponse(error));
   });
+}
+
+/** A refusal the app never saw: an errors document any page can read, and the connection closes. */
+function refusalParts(status: number, detail: string, source?: ErrorSource) {
+  const body = JSON.stringify({ errors: [errorObject('malformedRequest', detail, { status, ...(source ? { source } : {}) })] });
+  return { body, headers: { 'content-type': 'application/vnd.api+json', 'access-control-allow-origin': '*', connection: 'close' } };
+}
+
+function refusal(status: number, detail: string, source?: ErrorSource): Response {
+  const { body, headers } = refusalParts(status, detail, source);
+  return new Response(body, { status, headers });
+}
+
+/**
+ * What answers a request the Hono adapter cannot make a URL of (a Host that is no host, a
+ * backslash in the path, a request target such as `*`): the adapter's own answer is a bare 400.
+ * The adapter's message names the part that broke; a failure of the app itself (it answers its
+ * own errors, so this is not expected) is a 500 that tells nothing about the server.
+ */
+export function requestErrorResponse(error: unknown): Response {
+  if (!(error instanceof RequestError)) return refusal(500, 'The server failed to handle the request.');
+  const host = /host/i.test(error.message);
+  return refusal(400, `The request is not valid HTTP/1.1: ${error.message.replace(/\.$/, '')}.`, host ? { header: 'Host' } : undefined);
+}
+
+/**
+ * HTTP/1.1 requires a Host header (RFC 9112, 3.2), which Node checks by answering a bare 400
+ * before any listener runs; the server turns that check off (`requireHostHeader: false`) so this
+ * listener answers it with an errors document instead. HTTP/1.0 may leave Host out.
+ */
+export function requiringHost(listener: RequestListener): RequestListener {
+  return (incoming: IncomingMessage, outgoing) => {
+    if (incoming.httpVersion !== '1.1' || incoming.headers.host !== undefined) return listener(incoming, outgoing);
+    const { body, headers } = refusalParts(400, 'An HTTP/1.1 request needs a Host header; send the host and port the sandbox is reached at.', {
+      header: 'Host',
+    });
+    outgoing.writeHead(400, { ...headers, 'content-length': Buffer.byteLength(body) }).end(body);
+  };
 }

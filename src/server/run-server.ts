@@ -1,10 +1,11 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { allEndpoints, authOnly, createApp, createServices } from '../app.js';
 import { bodyLimits, type BodyLimits } from '../http/body-limits.js';
 import { LingeringResponse, answerExpectContinue } from './unread-bodies.js';
-import { answerClientErrors } from './client-errors.js';
+import { answerClientErrors, requestErrorResponse, requiringHost } from './client-errors.js';
 import { generateKeys } from '../auth/keys.js';
 import { createClock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -70,8 +71,11 @@ function listen(fetch: (request: Request) => Response | Promise<Response>, confi
   return new Promise<{ server: Server; port: number }>((resolvePort) => {
     // The rest of a body the app did not read is thrown away by LingeringResponse, with longer
     // bounds than the adapter's own drain, which is turned off.
-    const options = { fetch, port, hostname: config.host, autoCleanupIncoming: false, serverOptions: { ServerResponse: LingeringResponse } };
-    const server = serve(options, (info) => resolvePort({ server, port: info.port })) as Server;
+    // The adapter's listener made here rather than by its `serve`, which takes no `errorHandler`:
+    // a request it cannot make a URL of gets an errors document instead of a bare 400 (client-errors.ts).
+    const listener = getRequestListener(fetch, { hostname: config.host, autoCleanupIncoming: false, errorHandler: requestErrorResponse });
+    const server = createServer({ ServerResponse: LingeringResponse, requireHostHeader: false }, requiringHost(listener));
+    server.listen(port, config.host, () => resolvePort({ server, port: (server.address() as AddressInfo).port }));
     answerExpectContinue(server, limits);
     answerClientErrors(server);
     server.on('error', (error: NodeJS.ErrnoException) => {
