@@ -120,6 +120,28 @@ describe('creating a shipment', () => {
     expect(created.attributes.items).toHaveLength(2);
   });
 
+  it('refuses items whose values make no total: two currencies, or more cents than a number holds exactly', async () => {
+    const service = w.service('postnl-parcel-international', 'GB');
+    const [novel, bookmark] = customsContent.items;
+    const withItems = (items: Json[]) =>
+      shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, service, contract: w.contractFor(service), attributes: { ...customsContent, items } });
+    const before = sandbox.store.count('shipments');
+    const mixed = await post(withItems([novel, { ...bookmark, item_value: { amount: 300, currency: 'GBP' } }]));
+    expect(mixed.status).toBe(422);
+    expect(firstError(mixed)).toMatchObject({ code: '10008', source: { pointer: '/data/attributes/items/1/item_value/currency' } });
+    expect(firstError(mixed).detail).toContain('items[0] is in EUR, this one in GBP');
+    // 1000 x (2^53 - 1) cents was stored as 9007199254740991000, a number no sum of cents gives.
+    const huge = await post(withItems([novel, { ...bookmark, quantity: 1000, item_value: { amount: Number.MAX_SAFE_INTEGER, currency: 'EUR' } }]));
+    expect(huge.status).toBe(422);
+    expect(firstError(huge).source).toEqual({ pointer: '/data/attributes/items/1/item_value/amount' });
+    expect(sandbox.store.count('shipments')).toBe(before);
+    // Exactly at the bound is still a total.
+    const top = Number.MAX_SAFE_INTEGER - 2 * 1250;
+    const exact = await post(withItems([novel, { ...bookmark, item_value: { amount: top, currency: 'EUR' } }]));
+    expect(exact.status).toBe(201);
+    expect(exact.body.data.attributes.total_value).toEqual({ amount: Number.MAX_SAFE_INTEGER, currency: 'EUR' });
+  });
+
   it('accepts a label choice the carrier offers and never echoes meta', async () => {
     const service = w.service('postnl-parcel-standard', 'NL');
     const answer = await post(
