@@ -81,6 +81,29 @@ describe('creating a shipment', () => {
     expect(created.relationships.contract.data.id).toBe(cheapest.relationships.contract.data.id);
   });
 
+  it('picks, from meta.service_code, the cheapest contract whose rate offers the chosen options', async () => {
+    const option = w.option('delivery-window:scheduled');
+    const body = shipmentBody({
+      shop: w.shopIn('NL'),
+      attributes: { physical_properties: { weight: 1000 } },
+      relationships: { service_options: { data: [{ type: 'service-options', id: option.id, meta: { values: { date: '2026-12-01' } } }] } },
+      meta: { service_code: 'dpd-classic' },
+    });
+    const service = w.service('dpd-classic', 'NL');
+    const rates = (await sandbox.get(`/service-rates?filter[service]=${service.id}&filter[weight]=1000&filter[has_active_contract]=true`, w.token)).body.data;
+    const offers = (rate: Json) => rate.relationships.service_options.data.some((o: Json) => o.id === option.id);
+    const byPrice = [...rates].sort((a: Json, b: Json) => a.attributes.price.amount - b.attributes.price.amount);
+    // The cheapest rate does not offer the option: it was chosen, and the shipment refused for the option.
+    expect(offers(byPrice[0])).toBe(false);
+    const offering = byPrice.find(offers);
+    const created = await createShipment(sandbox, w.token, body);
+    expect(created.relationships.service.data.id).toBe(service.id);
+    expect(created.relationships.contract.data.id).toBe(offering.relationships.contract.data.id);
+    const optionPrice = offering.relationships.service_options.data.find((o: Json) => o.id === option.id).meta.price.amount;
+    const fuel = offering.attributes.fuel_surcharge?.amount ?? 0;
+    expect(created.attributes.price).toEqual({ amount: offering.attributes.price.amount + optionPrice + fuel, currency: 'EUR' });
+  });
+
   it('still makes the shipment, without service and contract, when meta.service_code resolves to nothing (as production documents)', async () => {
     const body = shipmentBody({ shop: w.shopIn('NL'), attributes: { register_at: TEST_NOW }, meta: { service_code: 'pigeon-post' } });
     const unknown = await post(body);
