@@ -95,6 +95,18 @@ describe('POST /service-rates', () => {
     expect(await priceOf(4500)).toEqual({ amount: 800, currency: 'EUR' });
   });
 
+  it("prices a weight above a bracket rate's range as the bracket at weight_max plus its steps, not the bracket twice", async () => {
+    const { post, rateBody, priceOf } = await setup();
+    const bracket = { start: 2000, start_amount: 500, size: 1000, size_amount: 100 };
+    const step = { step_size: 1000, step_price: { amount: 150, currency: 'EUR' } };
+    const created = await post(rateBody({ weight_min: 1, weight_max: 5000, weight_bracket: bracket, ...step }));
+    expect(created.status, created.text).toBe(201);
+    // 500 + 3 x 100 at the top of the range; 6500 g is two started steps above it. The bracket
+    // went on to 6500 g as well and charged 1300.
+    expect(await priceOf(5000)).toEqual({ amount: 800, currency: 'EUR' });
+    expect(await priceOf(6500)).toEqual({ amount: 800 + 2 * 150, currency: 'EUR' });
+  });
+
   it('refuses a weight range overlapping another rate of the same contract and service, changing nothing', async () => {
     const { sandbox, w, rateBody, post } = await setup();
     expect((await post(rateBody({ weight_min: 0, weight_max: 10000, price: { amount: 333, currency: 'EUR' } }))).status).toBe(201);
