@@ -107,6 +107,35 @@ describe('POST /service-rates', () => {
     expect(await priceOf(6500)).toEqual({ amount: 800 + 2 * 150, currency: 'EUR' });
   });
 
+  it('refuses a shipment whose price on the rate would pass 2^53 - 1 cents, where amounts stop being exact', async () => {
+    const { sandbox, token, w, contract, service, rateBody, post, priceOf } = await setup();
+    const most = { amount: Number.MAX_SAFE_INTEGER, currency: 'EUR' };
+    expect((await post(rateBody({ weight_min: 0, weight_max: 5000, price: most, fuel_surcharge: most }))).status).toBe(201);
+    // Steps multiply by the weight: 2^40 cents a gram above 5000 g.
+    expect(
+      (
+        await post(
+          rateBody({
+            weight_min: 5001,
+            weight_max: 6000,
+            price: { amount: 1, currency: 'EUR' },
+            step_size: 1,
+            step_price: { amount: 2 ** 40, currency: 'EUR' },
+          }),
+        )
+      ).status,
+    ).toBe(201);
+    const before = sandbox.store.count('shipments');
+    // The first rate comes to 2 x (2^53 - 1); 8192 x 2^40 = 2^53 is one cent too many.
+    for (const weight of [1000, 6000 + 8192]) {
+      const body = shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.NL, service, contract, attributes: { physical_properties: { weight } } });
+      const answer = await sandbox.request('POST', '/shipments', { token, body });
+      expect(firstError(answer)).toMatchObject({ status: '422', code: '10008', source: { pointer: '/data/relationships/contract/data/id' } });
+    }
+    expect(sandbox.store.count('shipments')).toBe(before);
+    expect(await priceOf(6000 + 8191)).toEqual({ amount: 1 + 8191 * 2 ** 40, currency: 'EUR' });
+  });
+
   it('refuses a weight range overlapping another rate of the same contract and service, changing nothing', async () => {
     const { sandbox, w, rateBody, post } = await setup();
     expect((await post(rateBody({ weight_min: 0, weight_max: 10000, price: { amount: 333, currency: 'EUR' } }))).status).toBe(201);

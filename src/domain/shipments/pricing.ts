@@ -102,7 +102,17 @@ function carrierSurchargeLines(store: ReadView, choice: PricedChoice, currency: 
     .map((row) => ({ source: `carrier-surcharge:${row.id}`, name: row.name, description: row.description, amount: row.fee.amount }));
 }
 
+/**
+ * Whether every part of a price and its total are exact numbers of cents. Rates, coverages and
+ * carrier surcharges take any integer amount, and step pricing multiplies by the weight, so a
+ * sum can pass 2^53, where JavaScript numbers stop being exact (and production's contract stops).
+ */
+export function exactBreakdown(breakdown: PriceBreakdown): boolean {
+  return [breakdown.price.amount, breakdown.base.amount, ...breakdown.surcharges.map((line) => line.amount)].every(Number.isSafeInteger);
+}
+
 /** What the shipment costs in all; see `priceBreakdown`. */
 export function shipmentPrice(store: ReadView, choice: PricedChoice, carrierCode: string): Price | undefined {
-  return priceBreakdown(store, choice, carrierCode)?.price;
+  const breakdown = priceBreakdown(store, choice, carrierCode);
+  return breakdown && exactBreakdown(breakdown) ? breakdown.price : undefined;
 }

@@ -7,7 +7,7 @@ import type { ServiceRecord } from '../../model/service.js';
 import type { ChosenOption, Item, LabelChoice, PhysicalProperties, ShipmentRecord } from '../../model/shipment.js';
 import type { ShopRecord } from '../../model/shop.js';
 import type { ReadView } from '../../store/store.js';
-import type { Field } from '../errors.js';
+import { DomainError, type Field } from '../errors.js';
 import { coversAddress } from '../address-rules.js';
 import { collectionStatus } from '../collections/lifecycle.js';
 import { mismatch, nextCollection } from '../collections/membership.js';
@@ -15,7 +15,7 @@ import { canSeeContract } from '../tenancy.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
 import { fields, isInternational, type ShipmentDraft } from './draft.js';
-import { findRate, priceBreakdown, type SurchargeLine } from './pricing.js';
+import { exactBreakdown, findRate, priceBreakdown, type SurchargeLine } from './pricing.js';
 import { Problems } from './problems.js';
 import { cheapestChoice } from './service-code.js';
 import { withVolumetricWeight } from './volumetric.js';
@@ -248,6 +248,12 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
           carrier.code,
         )
       : undefined;
+  if (priced && !exactBreakdown(priced)) {
+    throw DomainError.unprocessable(
+      `The price of this shipment on contract '${contract!.name}' comes to more than ${Number.MAX_SAFE_INTEGER} cents: no exact price can be given. Check the amounts of its rate and surcharges.`,
+      fields.relationship('contract'),
+    );
+  }
   return {
     shop: shop!,
     service,
