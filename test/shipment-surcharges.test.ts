@@ -308,6 +308,29 @@ describe('surcharges added by hand (POST, PATCH, DELETE /shipment-surcharges)', 
     expect(await priceOf(created.id)).toEqual({ amount: base + 2_147_483_647, currency: 'EUR' });
   });
 
+  it('refuses a fee that would take the price below zero', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const base = created.attributes.price.amount;
+    const below = await sandbox.request('POST', '/shipment-surcharges', {
+      token: w.token,
+      body: manual(created.id, { fee: { amount: -base - 1, currency: 'EUR' } }),
+    });
+    expect(firstError(below)).toMatchObject({ status: '422', code: '10008', source: { pointer: '/data/attributes/fee/amount' } });
+    const all = await sandbox.request('POST', '/shipment-surcharges', {
+      token: w.token,
+      body: manual(created.id, { fee: { amount: -base, currency: 'EUR' } }),
+    });
+    expect(all.status, all.text).toBe(201);
+    expect(await priceOf(created.id)).toEqual({ amount: 0, currency: 'EUR' });
+    const id = all.body.data.id;
+    const further = await sandbox.request('PATCH', `/shipment-surcharges/${id}`, {
+      token: w.token,
+      body: { data: { type: 'shipment-surcharges', id, attributes: { fee: { amount: -base - 1, currency: 'EUR' } } } },
+    });
+    expect(firstError(further)).toMatchObject({ status: '422', source: { pointer: '/data/attributes/fee/amount' } });
+    expect(await priceOf(created.id)).toEqual({ amount: 0, currency: 'EUR' });
+  });
+
   it("are the finance department's: finance.manage, as production; another tenant's shipment or surcharge is 404", async () => {
     const created = await createShipment(sandbox, w.token, fullBody());
     const shipmentsOnly = await sandbox.token('sandbox-client', 'shipments.manage organizations.manage shops.manage');
