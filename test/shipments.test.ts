@@ -63,6 +63,40 @@ describe('creating a shipment', () => {
     expect(full.attributes.price.amount).toBe(base + fuel + (paid?.meta.price.amount ?? 0) + coverage.attributes.price.amount);
   });
 
+  it('adds the price a dynamic rate gives a chosen option to the carrier price of the parcel', async () => {
+    const service = w.service('dhl-express-worldwide', 'GB');
+    const contract = w.contractFor(service);
+    const option = w.option('proof-of-delivery:insured');
+    const parcel = { weight: 2500 };
+    const quoted = await sandbox.request('POST', '/get-dynamic-service-rates', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'shipments',
+          attributes: { sender_address: w.shopIn('NL').attributes.sender_address, recipient_address: recipients.GB, physical_properties: parcel },
+          relationships: { service: { data: { type: 'services', id: service.id } }, contract: { data: { type: 'contracts', id: contract.id } } },
+        },
+      },
+    });
+    const [rate] = quoted.body.data;
+    const offered = rate.relationships.service_options.data.find((o: Json) => o.id === option.id);
+    expect(offered.meta).toMatchObject({ included: false, price: { currency: 'EUR' } });
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        recipient: recipients.GB,
+        service,
+        contract,
+        attributes: { ...customsContent, physical_properties: parcel },
+        relationships: { service_options: { data: [{ type: 'service-options', id: option.id, meta: { values: { amount: 10000 } } }] } },
+      }),
+    );
+    const fuel = rate.attributes.fuel_surcharge?.amount ?? 0;
+    expect(created.attributes.price).toEqual({ amount: rate.attributes.price.amount + offered.meta.price.amount + fuel, currency: 'EUR' });
+  });
+
   it('picks the service and the cheapest active contract from meta.service_code', async () => {
     const body = shipmentBody({
       shop: w.shopIn('NL'),

@@ -47,8 +47,8 @@ const money = (price: Price) => `${(price.amount / 100).toFixed(2)} ${price.curr
  * What the shipment costs: the base rate (fixed, weight bracket or the dynamic carrier formula,
  * with step pricing above the range), plus as surcharges the rate's fuel surcharge, its oversize
  * surcharge when the longest side exceeds `length_max`, the price of each chosen option the rate
- * charges for (dynamic rates price options into their formula: none), the liability coverage and
- * the organization's carrier surcharges.
+ * charges for (on a dynamic rate as on any other: the option's price is the rate's, as
+ * `service_options` meta shows it), the liability coverage and the organization's carrier surcharges.
  */
 export function priceBreakdown(store: ReadView, choice: PricedChoice, carrierCode: string): PriceBreakdown | undefined {
   const rate = findRate(store, choice);
@@ -68,16 +68,15 @@ export function priceBreakdown(store: ReadView, choice: PricedChoice, carrierCod
     const description = `The longest side (${longest} mm) exceeds the ${rate.length_max} mm of the rate.`;
     surcharges.push({ source: 'oversize', name: 'Oversize surcharge', description, amount: rate.oversize_surcharge.amount });
   }
-  if (!rate.is_dynamic) {
-    for (const { optionId, amount } of optionCharges(rate, choice.optionIds)) {
-      const option = store.get('serviceOptions', optionId);
-      surcharges.push({
-        source: `option:${optionId}`,
-        name: option?.name ?? 'Service option',
-        description: option && `Service option ${option.code}.`,
-        amount,
-      });
-    }
+  // A dynamic rate too: the carrier formula prices the parcel only, and the rate names what each option adds.
+  for (const { optionId, amount } of optionCharges(rate, choice.optionIds)) {
+    const option = store.get('serviceOptions', optionId);
+    surcharges.push({
+      source: `option:${optionId}`,
+      name: option?.name ?? 'Service option',
+      description: option && `Service option ${option.code}.`,
+      amount,
+    });
   }
   const coverage = choice.coverage;
   if (coverage?.price.amount) {
