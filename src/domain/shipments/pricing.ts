@@ -102,16 +102,20 @@ function carrierSurchargeLines(store: ReadView, choice: PricedChoice, currency: 
 }
 
 /**
- * Whether every part of a price and its total are exact numbers of cents. Rates, coverages and
- * carrier surcharges take any integer amount, and step pricing multiplies by the weight, so a
- * sum can pass 2^53, where JavaScript numbers stop being exact (and production's contract stops).
+ * Why a computed price cannot be charged, or `undefined`. Rates, coverages and carrier surcharges
+ * take any integer amount, and step pricing multiplies by the weight, so a sum can pass 2^53,
+ * where JavaScript numbers stop being exact (and production's contract stops); and a carrier
+ * surcharge may be a discount larger than the rest of the price.
  */
-export function exactBreakdown(breakdown: PriceBreakdown): boolean {
-  return [breakdown.price.amount, breakdown.base.amount, ...breakdown.surcharges.map((line) => line.amount)].every(Number.isSafeInteger);
+export function priceProblem(breakdown: PriceBreakdown): string | undefined {
+  const parts = [breakdown.price.amount, breakdown.base.amount, ...breakdown.surcharges.map((line) => line.amount)];
+  if (!parts.every(Number.isSafeInteger)) return `comes to more than ${Number.MAX_SAFE_INTEGER} cents: no exact price can be given`;
+  if (breakdown.price.amount < 0) return `comes to ${breakdown.price.amount} cents: a price cannot be below zero`;
+  return undefined;
 }
 
 /** What the shipment costs in all; see `priceBreakdown`. */
 export function shipmentPrice(store: ReadView, choice: PricedChoice, carrierCode: string): Price | undefined {
   const breakdown = priceBreakdown(store, choice, carrierCode);
-  return breakdown && exactBreakdown(breakdown) ? breakdown.price : undefined;
+  return breakdown && !priceProblem(breakdown) ? breakdown.price : undefined;
 }

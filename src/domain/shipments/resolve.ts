@@ -15,7 +15,7 @@ import { canSeeContract } from '../tenancy.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
 import { fields, isInternational, type ShipmentDraft } from './draft.js';
-import { exactBreakdown, findRate, priceBreakdown, type SurchargeLine } from './pricing.js';
+import { findRate, priceProblem, priceBreakdown, type SurchargeLine } from './pricing.js';
 import { Problems } from './problems.js';
 import { cheapestChoice } from './service-code.js';
 import { withVolumetricWeight } from './volumetric.js';
@@ -248,9 +248,10 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
           carrier.code,
         )
       : undefined;
-  if (priced && !exactBreakdown(priced)) {
+  const why = priced && priceProblem(priced);
+  if (why) {
     throw DomainError.unprocessable(
-      `The price of this shipment on contract '${contract!.name}' comes to more than ${Number.MAX_SAFE_INTEGER} cents: no exact price can be given. Check the amounts of its rate and surcharges.`,
+      `The price of this shipment on contract '${contract!.name}' ${why}. Check the amounts of its rate and of your carrier surcharges.`,
       fields.relationship('contract'),
     );
   }
