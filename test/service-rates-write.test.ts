@@ -136,6 +136,17 @@ describe('POST /service-rates', () => {
     expect(await priceOf(6000 + 8191)).toEqual({ amount: 1 + 8191 * 2 ** 40, currency: 'EUR' });
   });
 
+  it('refuses a weight bracket that comes to more than 2^53 - 1 cents within its range', async () => {
+    const { sandbox, token, contract, rateBody, post } = await setup();
+    const bracket = { start: 0, start_amount: 0, size: 1, size_amount: 2 ** 40 };
+    const refused = await post(rateBody({ weight_min: 0, weight_max: 8192, weight_bracket: bracket }));
+    expect(firstError(refused)).toMatchObject({ status: '422', code: '10008', source: { pointer: '/data/attributes/weight_bracket/size_amount' } });
+    expect(sandbox.store.countBy('serviceRates', 'contract_id', contract.id)).toBe(0);
+    expect((await post(rateBody({ weight_min: 0, weight_max: 8191, weight_bracket: bracket }))).status).toBe(201);
+    const listed = await sandbox.get(`/service-rates?filter[contract]=${contract.id}&filter[weight]=8191`, token);
+    expect(listed.body.data[0].meta.bracket_price).toEqual({ amount: 8191 * 2 ** 40, currency: 'EUR' });
+  });
+
   it('refuses a weight range overlapping another rate of the same contract and service, changing nothing', async () => {
     const { sandbox, w, rateBody, post } = await setup();
     expect((await post(rateBody({ weight_min: 0, weight_max: 10000, price: { amount: 333, currency: 'EUR' } }))).status).toBe(201);
