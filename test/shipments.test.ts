@@ -138,6 +138,28 @@ describe('creating a shipment', () => {
     expect(created.attributes.price).toEqual({ amount: offering.attributes.price.amount + optionPrice + fuel, currency: 'EUR' });
   });
 
+  it("picks, from meta.service_code, the chosen liability coverage's contract", async () => {
+    const service = w.service('dpd-classic', 'NL');
+    const rates = (await sandbox.get(`/service-rates?filter[service]=${service.id}&filter[weight]=1000&filter[has_active_contract]=true`, w.token)).body.data;
+    const byPrice = [...rates].sort((a: Json, b: Json) => a.attributes.price.amount - b.attributes.price.amount);
+    // The dearer contract's coverage: the cheaper contract was chosen, and the coverage refused as another contract's.
+    const dearer = byPrice[byPrice.length - 1].relationships.contract.data.id;
+    expect(byPrice[0].relationships.contract.data.id).not.toBe(dearer);
+    const coverage = (await sandbox.get(`/contracts/${dearer}?include=liability_coverages`, w.token)).body.included[0];
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        attributes: { physical_properties: { weight: 1000 } },
+        relationships: { liability_coverage: { data: { type: 'liability-coverages', id: coverage.id } } },
+        meta: { service_code: 'dpd-classic' },
+      }),
+    );
+    expect(created.relationships.contract.data.id).toBe(dearer);
+    expect(created.relationships.liability_coverage.data.id).toBe(coverage.id);
+  });
+
   it('still makes the shipment, without service and contract, when meta.service_code resolves to nothing (as production documents)', async () => {
     const body = shipmentBody({ shop: w.shopIn('NL'), attributes: { register_at: TEST_NOW }, meta: { service_code: 'pigeon-post' } });
     const unknown = await post(body);

@@ -12,7 +12,8 @@ import { withVolumetricWeight } from './volumetric.js';
 /**
  * `meta.service_code`: among the services with that code that ship the route, and the active
  * contracts the caller may use (the given contract only, when there is one), the pair that
- * gives the cheapest price for this parcel among those whose rate offers the chosen options.
+ * gives the cheapest price for this parcel among those whose rate offers the chosen options and
+ * whose contract is the one of the chosen liability coverage.
  */
 export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Problems): { service?: ServiceRecord; contract?: ContractRecord } {
   const { store } = ctx.rules;
@@ -30,9 +31,11 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
   const optionIds = draft.options.map((o) => o.id).filter((id) => store.get('serviceOptions', id));
   type Candidate = { service: ServiceRecord; contract: ContractRecord; amount: number };
   let best: Candidate | undefined;
-  // A pair whose rate does not offer every chosen option would only be refused for it: it is
-  // taken only when no pair offers them all, so that the refusal names the option.
-  let bestOffering: Candidate | undefined;
+  // A liability coverage is of one contract: only that contract can carry it.
+  const coverage = draft.coverageId ? store.get('liabilityCoverages', draft.coverageId) : undefined;
+  // A pair whose rate does not offer every chosen option, or whose contract is not the coverage's,
+  // would only be refused for it: it is taken only when no pair fits, so that the refusal names why.
+  let bestFitting: Candidate | undefined;
   for (const service of services) {
     if (!coversAddress(service.regions_from, from) || !coversAddress(service.regions_to, to)) continue;
     const carrier = store.get('carriers', service.carrier_id);
@@ -55,10 +58,11 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
       if (!best || price.amount < best.amount) best = candidate;
       const offered = findRate(store, choice)!.service_options;
       const offersAll = optionIds.every((id) => offered.some((option) => option.service_option_id === id));
-      if (offersAll && (!bestOffering || price.amount < bestOffering.amount)) bestOffering = candidate;
+      const fits = offersAll && (!coverage || coverage.contract_id === contract.id);
+      if (fits && (!bestFitting || price.amount < bestFitting.amount)) bestFitting = candidate;
     }
   }
-  best = bestOffering ?? best;
+  best = bestFitting ?? best;
   if (!best) {
     problems.add(
       `No service '${code}' ships from ${from.country_code} to ${to.country_code} with ${draft.attributes.physical_properties.weight} g on an active contract of yours.`,
