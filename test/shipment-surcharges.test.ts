@@ -329,6 +329,19 @@ describe('surcharges added by hand (POST, PATCH, DELETE /shipment-surcharges)', 
     });
     expect(firstError(further)).toMatchObject({ status: '422', source: { pointer: '/data/attributes/fee/amount' } });
     expect(await priceOf(created.id)).toEqual({ amount: 0, currency: 'EUR' });
+    // A fee the discount leans on cannot go first; the discount can, and then the fee.
+    const fee = await sandbox.request('POST', '/shipment-surcharges', { token: w.token, body: manual(created.id, { fee: { amount: 100, currency: 'EUR' } }) });
+    const deeper = await sandbox.request('PATCH', `/shipment-surcharges/${id}`, {
+      token: w.token,
+      body: { data: { type: 'shipment-surcharges', id, attributes: { fee: { amount: -base - 100, currency: 'EUR' } } } },
+    });
+    expect(deeper.status, deeper.text).toBe(200);
+    const leaned = await sandbox.request('DELETE', `/shipment-surcharges/${fee.body.data.id}`, { token: w.token });
+    expect(firstError(leaned)).toMatchObject({ status: '422', code: '10008' });
+    expect(await priceOf(created.id)).toEqual({ amount: 0, currency: 'EUR' });
+    expect((await sandbox.request('DELETE', `/shipment-surcharges/${id}`, { token: w.token })).status).toBe(204);
+    expect((await sandbox.request('DELETE', `/shipment-surcharges/${fee.body.data.id}`, { token: w.token })).status).toBe(204);
+    expect(await priceOf(created.id)).toEqual({ amount: base, currency: 'EUR' });
   });
 
   it("are the finance department's: finance.manage, as production; another tenant's shipment or surcharge is 404", async () => {

@@ -109,6 +109,12 @@ export function updateManualSurcharge(tx: Tx, acting: Acting, current: ShipmentS
 export function deleteManualSurcharge(tx: Tx, acting: Acting, current: ShipmentSurchargeRecord): void {
   assertManual(current);
   const shipment = tx.get('shipments', current.shipment_id);
+  // A fee that other discounts lean on: without it the price would fall below zero.
+  if (shipment?.price && shipment.price.amount - current.fee.amount < 0) {
+    throw DomainError.unprocessable(
+      `Without this fee the shipment's price (${shipment.price.amount} cents) would become ${shipment.price.amount - current.fee.amount} cents: lower the discounts added by hand first.`,
+    );
+  }
   if (shipment) addToPrice(tx, shipment, -current.fee.amount, acting.rules.clock.now());
   tx.remove('shipmentSurcharges', current.id);
 }

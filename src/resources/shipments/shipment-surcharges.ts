@@ -168,7 +168,10 @@ export const shipmentSurchargeEndpoints = [
       summary: 'Remove a surcharge added by hand',
       description: `Its fee leaves the shipment's price. ${manualOnly}`,
       answer: 'Removed.',
-      errors: { 403: 'A computed surcharge (10013).' },
+      errors: {
+        403: 'A computed surcharge (10013).',
+        422: "A fee that discounts added by hand lean on: without it the shipment's price would fall below zero (10008).",
+      },
       remove: (tx, ctx, current) => deleteManualSurcharge(tx, ctx, current),
     },
   }),
