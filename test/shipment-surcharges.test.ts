@@ -344,6 +344,25 @@ describe('surcharges added by hand (POST, PATCH, DELETE /shipment-surcharges)', 
     expect(await priceOf(created.id)).toEqual({ amount: base, currency: 'EUR' });
   });
 
+  it('refuses a change of the shipment that would leave its price, with the discounts added by hand, below zero', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const base = created.attributes.price.amount;
+    const discount = await sandbox.request('POST', '/shipment-surcharges', {
+      token: w.token,
+      body: manual(created.id, { fee: { amount: -base, currency: 'EUR' } }),
+    });
+    expect(discount.status, discount.text).toBe(201);
+    const cheaper = await sandbox.request('PATCH', `/shipments/${created.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: created.id, relationships: { service_options: { data: [] } } } },
+    });
+    expect(firstError(cheaper)).toMatchObject({ status: '422', code: '10008' });
+    expect(firstError(cheaper).detail).toContain(`(${-base} cents)`);
+    expect(await priceOf(created.id)).toEqual({ amount: 0, currency: 'EUR' });
+    const ids = (await sandbox.get(`/shipments/${created.id}`, w.token)).body.data.relationships.service_options.data.map((o: Json) => o.id);
+    expect(ids).toHaveLength(2);
+  });
+
   it("are the finance department's: finance.manage, as production; another tenant's shipment or surcharge is 404", async () => {
     const created = await createShipment(sandbox, w.token, fullBody());
     const shipmentsOnly = await sandbox.token('sandbox-client', 'shipments.manage organizations.manage shops.manage');
