@@ -111,6 +111,20 @@ describe('carrier surcharges', () => {
     expect((await sandbox.get(`/shipments/${theirs.id}/surcharges`, b.token)).body.data.map((l: Json) => l.attributes.name)).not.toContain('Peak season');
     expect((await sandbox.get('/carrier-surcharges', b.token)).body.data).toEqual([]);
   });
+
+  it('may be a discount, but one that would take a price below zero makes the shipment 422', async () => {
+    const { sandbox, w, carrier } = await setup();
+    const plain = (await createShipment(sandbox, w.token, parcel(w))).attributes.price.amount;
+    const discount = await create(sandbox, w, surchargeBody(carrier('postnl').id, { fee: { amount: -plain, currency: 'EUR' } }));
+    expect(discount.status, discount.text).toBe(201);
+    expect((await createShipment(sandbox, w.token, parcel(w))).attributes.price).toEqual({ amount: 0, currency: 'EUR' });
+    await create(sandbox, w, surchargeBody(carrier('postnl').id, { name: 'Loyalty', fee: { amount: -1, currency: 'EUR' } }));
+    const before = sandbox.store.count('shipments');
+    const below = await sandbox.request('POST', '/shipments', { token: w.token, body: parcel(w) });
+    expect(firstError(below)).toMatchObject({ status: '422', code: '10008', source: { pointer: '/data/relationships/contract/data/id' } });
+    expect(firstError(below).detail).toContain('-1 cents');
+    expect(sandbox.store.count('shipments')).toBe(before);
+  });
 });
 
 describe('carrier surcharges refuse', () => {

@@ -197,6 +197,15 @@ describe('POST /multi-colli-shipments refuses, creating nothing', () => {
     expect(firstError(physical)).toMatchObject({ detail: "'foo' is not a known member here.", source: { pointer: '/meta/colli/1/physical_properties/foo' } });
   });
 
+  it("a collo's items in two currencies, which make no total value", async () => {
+    const { sandbox, w } = await setup();
+    const item = (currency: string) => ({ description: 'Table leg', quantity: 4, item_value: { amount: 1500, currency } });
+    const answer = await post(sandbox, w, body(w, [{ physical_properties: { weight: 1000 }, items: [item('EUR'), item('GBP')] }, ...weights(500)]));
+    expect(answer.status).toBe(422);
+    expect(firstError(answer)).toMatchObject({ code: '10008', source: { pointer: '/meta/colli/0/items/1/item_value/currency' } });
+    expect(sandbox.store.count('shipments')).toBe(0);
+  });
+
   it("takes null for a collo's dimensions, as if they were left out", async () => {
     const { sandbox, w } = await setup();
     const answer = await post(

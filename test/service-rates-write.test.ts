@@ -95,6 +95,58 @@ describe('POST /service-rates', () => {
     expect(await priceOf(4500)).toEqual({ amount: 800, currency: 'EUR' });
   });
 
+  it("prices a weight above a bracket rate's range as the bracket at weight_max plus its steps, not the bracket twice", async () => {
+    const { post, rateBody, priceOf } = await setup();
+    const bracket = { start: 2000, start_amount: 500, size: 1000, size_amount: 100 };
+    const step = { step_size: 1000, step_price: { amount: 150, currency: 'EUR' } };
+    const created = await post(rateBody({ weight_min: 1, weight_max: 5000, weight_bracket: bracket, ...step }));
+    expect(created.status, created.text).toBe(201);
+    // 500 + 3 x 100 at the top of the range; 6500 g is two started steps above it. The bracket
+    // went on to 6500 g as well and charged 1300.
+    expect(await priceOf(5000)).toEqual({ amount: 800, currency: 'EUR' });
+    expect(await priceOf(6500)).toEqual({ amount: 800 + 2 * 150, currency: 'EUR' });
+  });
+
+  it('refuses a shipment whose price on the rate would pass 2^53 - 1 cents, where amounts stop being exact', async () => {
+    const { sandbox, token, w, contract, service, rateBody, post, priceOf } = await setup();
+    const most = { amount: Number.MAX_SAFE_INTEGER, currency: 'EUR' };
+    expect((await post(rateBody({ weight_min: 0, weight_max: 5000, price: most, fuel_surcharge: most }))).status).toBe(201);
+    // Steps multiply by the weight: 2^40 cents a gram above 5000 g.
+    expect(
+      (
+        await post(
+          rateBody({
+            weight_min: 5001,
+            weight_max: 6000,
+            price: { amount: 1, currency: 'EUR' },
+            step_size: 1,
+            step_price: { amount: 2 ** 40, currency: 'EUR' },
+          }),
+        )
+      ).status,
+    ).toBe(201);
+    const before = sandbox.store.count('shipments');
+    // The first rate comes to 2 x (2^53 - 1); 8192 x 2^40 = 2^53 is one cent too many.
+    for (const weight of [1000, 6000 + 8192]) {
+      const body = shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.NL, service, contract, attributes: { physical_properties: { weight } } });
+      const answer = await sandbox.request('POST', '/shipments', { token, body });
+      expect(firstError(answer)).toMatchObject({ status: '422', code: '10008', source: { pointer: '/data/relationships/contract/data/id' } });
+    }
+    expect(sandbox.store.count('shipments')).toBe(before);
+    expect(await priceOf(6000 + 8191)).toEqual({ amount: 1 + 8191 * 2 ** 40, currency: 'EUR' });
+  });
+
+  it('refuses a weight bracket that comes to more than 2^53 - 1 cents within its range', async () => {
+    const { sandbox, token, contract, rateBody, post } = await setup();
+    const bracket = { start: 0, start_amount: 0, size: 1, size_amount: 2 ** 40 };
+    const refused = await post(rateBody({ weight_min: 0, weight_max: 8192, weight_bracket: bracket }));
+    expect(firstError(refused)).toMatchObject({ status: '422', code: '10008', source: { pointer: '/data/attributes/weight_bracket/size_amount' } });
+    expect(sandbox.store.countBy('serviceRates', 'contract_id', contract.id)).toBe(0);
+    expect((await post(rateBody({ weight_min: 0, weight_max: 8191, weight_bracket: bracket }))).status).toBe(201);
+    const listed = await sandbox.get(`/service-rates?filter[contract]=${contract.id}&filter[weight]=8191`, token);
+    expect(listed.body.data[0].meta.bracket_price).toEqual({ amount: 8191 * 2 ** 40, currency: 'EUR' });
+  });
+
   it('refuses a weight range overlapping another rate of the same contract and service, changing nothing', async () => {
     const { sandbox, w, rateBody, post } = await setup();
     expect((await post(rateBody({ weight_min: 0, weight_max: 10000, price: { amount: 333, currency: 'EUR' } }))).status).toBe(201);

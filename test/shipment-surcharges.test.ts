@@ -308,6 +308,61 @@ describe('surcharges added by hand (POST, PATCH, DELETE /shipment-surcharges)', 
     expect(await priceOf(created.id)).toEqual({ amount: base + 2_147_483_647, currency: 'EUR' });
   });
 
+  it('refuses a fee that would take the price below zero', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const base = created.attributes.price.amount;
+    const below = await sandbox.request('POST', '/shipment-surcharges', {
+      token: w.token,
+      body: manual(created.id, { fee: { amount: -base - 1, currency: 'EUR' } }),
+    });
+    expect(firstError(below)).toMatchObject({ status: '422', code: '10008', source: { pointer: '/data/attributes/fee/amount' } });
+    const all = await sandbox.request('POST', '/shipment-surcharges', {
+      token: w.token,
+      body: manual(created.id, { fee: { amount: -base, currency: 'EUR' } }),
+    });
+    expect(all.status, all.text).toBe(201);
+    expect(await priceOf(created.id)).toEqual({ amount: 0, currency: 'EUR' });
+    const id = all.body.data.id;
+    const further = await sandbox.request('PATCH', `/shipment-surcharges/${id}`, {
+      token: w.token,
+      body: { data: { type: 'shipment-surcharges', id, attributes: { fee: { amount: -base - 1, currency: 'EUR' } } } },
+    });
+    expect(firstError(further)).toMatchObject({ status: '422', source: { pointer: '/data/attributes/fee/amount' } });
+    expect(await priceOf(created.id)).toEqual({ amount: 0, currency: 'EUR' });
+    // A fee the discount leans on cannot go first; the discount can, and then the fee.
+    const fee = await sandbox.request('POST', '/shipment-surcharges', { token: w.token, body: manual(created.id, { fee: { amount: 100, currency: 'EUR' } }) });
+    const deeper = await sandbox.request('PATCH', `/shipment-surcharges/${id}`, {
+      token: w.token,
+      body: { data: { type: 'shipment-surcharges', id, attributes: { fee: { amount: -base - 100, currency: 'EUR' } } } },
+    });
+    expect(deeper.status, deeper.text).toBe(200);
+    const leaned = await sandbox.request('DELETE', `/shipment-surcharges/${fee.body.data.id}`, { token: w.token });
+    expect(firstError(leaned)).toMatchObject({ status: '422', code: '10008' });
+    expect(await priceOf(created.id)).toEqual({ amount: 0, currency: 'EUR' });
+    expect((await sandbox.request('DELETE', `/shipment-surcharges/${id}`, { token: w.token })).status).toBe(204);
+    expect((await sandbox.request('DELETE', `/shipment-surcharges/${fee.body.data.id}`, { token: w.token })).status).toBe(204);
+    expect(await priceOf(created.id)).toEqual({ amount: base, currency: 'EUR' });
+  });
+
+  it('refuses a change of the shipment that would leave its price, with the discounts added by hand, below zero', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const base = created.attributes.price.amount;
+    const discount = await sandbox.request('POST', '/shipment-surcharges', {
+      token: w.token,
+      body: manual(created.id, { fee: { amount: -base, currency: 'EUR' } }),
+    });
+    expect(discount.status, discount.text).toBe(201);
+    const cheaper = await sandbox.request('PATCH', `/shipments/${created.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: created.id, relationships: { service_options: { data: [] } } } },
+    });
+    expect(firstError(cheaper)).toMatchObject({ status: '422', code: '10008' });
+    expect(firstError(cheaper).detail).toContain(`(${-base} cents)`);
+    expect(await priceOf(created.id)).toEqual({ amount: 0, currency: 'EUR' });
+    const ids = (await sandbox.get(`/shipments/${created.id}`, w.token)).body.data.relationships.service_options.data.map((o: Json) => o.id);
+    expect(ids).toHaveLength(2);
+  });
+
   it("are the finance department's: finance.manage, as production; another tenant's shipment or surcharge is 404", async () => {
     const created = await createShipment(sandbox, w.token, fullBody());
     const shipmentsOnly = await sandbox.token('sandbox-client', 'shipments.manage organizations.manage shops.manage');

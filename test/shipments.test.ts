@@ -63,6 +63,40 @@ describe('creating a shipment', () => {
     expect(full.attributes.price.amount).toBe(base + fuel + (paid?.meta.price.amount ?? 0) + coverage.attributes.price.amount);
   });
 
+  it('adds the price a dynamic rate gives a chosen option to the carrier price of the parcel', async () => {
+    const service = w.service('dhl-express-worldwide', 'GB');
+    const contract = w.contractFor(service);
+    const option = w.option('proof-of-delivery:insured');
+    const parcel = { weight: 2500 };
+    const quoted = await sandbox.request('POST', '/get-dynamic-service-rates', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'shipments',
+          attributes: { sender_address: w.shopIn('NL').attributes.sender_address, recipient_address: recipients.GB, physical_properties: parcel },
+          relationships: { service: { data: { type: 'services', id: service.id } }, contract: { data: { type: 'contracts', id: contract.id } } },
+        },
+      },
+    });
+    const [rate] = quoted.body.data;
+    const offered = rate.relationships.service_options.data.find((o: Json) => o.id === option.id);
+    expect(offered.meta).toMatchObject({ included: false, price: { currency: 'EUR' } });
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        recipient: recipients.GB,
+        service,
+        contract,
+        attributes: { ...customsContent, physical_properties: parcel },
+        relationships: { service_options: { data: [{ type: 'service-options', id: option.id, meta: { values: { amount: 10000 } } }] } },
+      }),
+    );
+    const fuel = rate.attributes.fuel_surcharge?.amount ?? 0;
+    expect(created.attributes.price).toEqual({ amount: rate.attributes.price.amount + offered.meta.price.amount + fuel, currency: 'EUR' });
+  });
+
   it('picks the service and the cheapest active contract from meta.service_code', async () => {
     const body = shipmentBody({
       shop: w.shopIn('NL'),
@@ -79,6 +113,51 @@ describe('creating a shipment', () => {
     );
     expect(rates.body.data.length).toBeGreaterThan(1);
     expect(created.relationships.contract.data.id).toBe(cheapest.relationships.contract.data.id);
+  });
+
+  it('picks, from meta.service_code, the cheapest contract whose rate offers the chosen options', async () => {
+    const option = w.option('delivery-window:scheduled');
+    const body = shipmentBody({
+      shop: w.shopIn('NL'),
+      attributes: { physical_properties: { weight: 1000 } },
+      relationships: { service_options: { data: [{ type: 'service-options', id: option.id, meta: { values: { date: '2026-12-01' } } }] } },
+      meta: { service_code: 'dpd-classic' },
+    });
+    const service = w.service('dpd-classic', 'NL');
+    const rates = (await sandbox.get(`/service-rates?filter[service]=${service.id}&filter[weight]=1000&filter[has_active_contract]=true`, w.token)).body.data;
+    const offers = (rate: Json) => rate.relationships.service_options.data.some((o: Json) => o.id === option.id);
+    const byPrice = [...rates].sort((a: Json, b: Json) => a.attributes.price.amount - b.attributes.price.amount);
+    // The cheapest rate does not offer the option: it was chosen, and the shipment refused for the option.
+    expect(offers(byPrice[0])).toBe(false);
+    const offering = byPrice.find(offers);
+    const created = await createShipment(sandbox, w.token, body);
+    expect(created.relationships.service.data.id).toBe(service.id);
+    expect(created.relationships.contract.data.id).toBe(offering.relationships.contract.data.id);
+    const optionPrice = offering.relationships.service_options.data.find((o: Json) => o.id === option.id).meta.price.amount;
+    const fuel = offering.attributes.fuel_surcharge?.amount ?? 0;
+    expect(created.attributes.price).toEqual({ amount: offering.attributes.price.amount + optionPrice + fuel, currency: 'EUR' });
+  });
+
+  it("picks, from meta.service_code, the chosen liability coverage's contract", async () => {
+    const service = w.service('dpd-classic', 'NL');
+    const rates = (await sandbox.get(`/service-rates?filter[service]=${service.id}&filter[weight]=1000&filter[has_active_contract]=true`, w.token)).body.data;
+    const byPrice = [...rates].sort((a: Json, b: Json) => a.attributes.price.amount - b.attributes.price.amount);
+    // The dearer contract's coverage: the cheaper contract was chosen, and the coverage refused as another contract's.
+    const dearer = byPrice[byPrice.length - 1].relationships.contract.data.id;
+    expect(byPrice[0].relationships.contract.data.id).not.toBe(dearer);
+    const coverage = (await sandbox.get(`/contracts/${dearer}?include=liability_coverages`, w.token)).body.included[0];
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        attributes: { physical_properties: { weight: 1000 } },
+        relationships: { liability_coverage: { data: { type: 'liability-coverages', id: coverage.id } } },
+        meta: { service_code: 'dpd-classic' },
+      }),
+    );
+    expect(created.relationships.contract.data.id).toBe(dearer);
+    expect(created.relationships.liability_coverage.data.id).toBe(coverage.id);
   });
 
   it('still makes the shipment, without service and contract, when meta.service_code resolves to nothing (as production documents)', async () => {
@@ -118,6 +197,28 @@ describe('creating a shipment', () => {
     );
     expect(created.attributes.total_value).toEqual({ amount: 2 * 1250 + 300, currency: 'EUR' });
     expect(created.attributes.items).toHaveLength(2);
+  });
+
+  it('refuses items whose values make no total: two currencies, or more cents than a number holds exactly', async () => {
+    const service = w.service('postnl-parcel-international', 'GB');
+    const [novel, bookmark] = customsContent.items;
+    const withItems = (items: Json[]) =>
+      shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.GB, service, contract: w.contractFor(service), attributes: { ...customsContent, items } });
+    const before = sandbox.store.count('shipments');
+    const mixed = await post(withItems([novel, { ...bookmark, item_value: { amount: 300, currency: 'GBP' } }]));
+    expect(mixed.status).toBe(422);
+    expect(firstError(mixed)).toMatchObject({ code: '10008', source: { pointer: '/data/attributes/items/1/item_value/currency' } });
+    expect(firstError(mixed).detail).toContain('items[0] is in EUR, this one in GBP');
+    // 1000 x (2^53 - 1) cents was stored as 9007199254740991000, a number no sum of cents gives.
+    const huge = await post(withItems([novel, { ...bookmark, quantity: 1000, item_value: { amount: Number.MAX_SAFE_INTEGER, currency: 'EUR' } }]));
+    expect(huge.status).toBe(422);
+    expect(firstError(huge).source).toEqual({ pointer: '/data/attributes/items/1/item_value/amount' });
+    expect(sandbox.store.count('shipments')).toBe(before);
+    // Exactly at the bound is still a total.
+    const top = Number.MAX_SAFE_INTEGER - 2 * 1250;
+    const exact = await post(withItems([novel, { ...bookmark, item_value: { amount: top, currency: 'EUR' } }]));
+    expect(exact.status).toBe(201);
+    expect(exact.body.data.attributes.total_value).toEqual({ amount: Number.MAX_SAFE_INTEGER, currency: 'EUR' });
   });
 
   it('accepts a label choice the carrier offers and never echoes meta', async () => {

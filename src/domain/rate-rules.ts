@@ -3,6 +3,7 @@ import type { ContractRecord } from '../model/contract.js';
 import type { ServiceRateRecord } from '../model/service-rate.js';
 import type { ReadView } from '../store/store.js';
 import { DomainError, within, type Field, type Problem } from './errors.js';
+import { bracketPrice } from './rates.js';
 
 /** A rate as it is about to be stored (a new one has no id yet). */
 export type RateCandidate = Omit<ServiceRateRecord, 'id'> & { id?: string };
@@ -35,6 +36,13 @@ function shapeProblems(rate: RateCandidate, contract: ContractRecord): Problem[]
     add(
       `weight_bracket.start (${bracket.start} g) must lie within weight_min and weight_max (${rate.weight_min}-${rate.weight_max} g).`,
       attribute('weight_bracket.start'),
+    );
+  }
+  // The bracket price at the top of the range is the most GET /service-rates answers as bracket_price.
+  if (bracket && bracket.size > 0 && !Number.isSafeInteger(bracketPrice(bracket, rate.weight_max))) {
+    add(
+      `The weight bracket comes to more than ${Number.MAX_SAFE_INTEGER} cents at weight_max (${rate.weight_max} g): no exact price can be given.`,
+      attribute('weight_bracket.size_amount'),
     );
   }
   if ((rate.step_price === undefined) !== (rate.step_size === undefined))

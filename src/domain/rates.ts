@@ -129,14 +129,16 @@ export function stepCharge(rate: Pick<ServiceRateRecord, 'weight_max' | 'step_si
 
 /**
  * Price of a shipment of `weight` (chargeable) grams on a rate, with the chosen service options:
- * the fixed `price` or the bracket price, plus step pricing above `weight_max`, plus the price of
+ * the fixed `price` or the bracket price (of at most `weight_max`), plus step pricing above `weight_max`, plus the price of
  * each chosen option the rate offers. Options that are `included`, or that the rate does not
  * offer, add nothing (whether an option may be chosen is the caller's check). Surcharges (fuel,
  * oversize) are not part of it, as the spec says of `price`. `undefined` for a rate without a
  * price of its own (dynamic rates) or a weight above `weight_max` without step pricing.
  */
 export function ratePrice(rate: ServiceRateRecord, weight: number, currency: string, optionIds: readonly string[] = []): Price | undefined {
-  const base = rate.price?.amount ?? (rate.weight_bracket ? bracketPrice(rate.weight_bracket, weight) : undefined);
+  // Above weight_max step pricing takes over: the bracket stops growing there, or every gram past
+  // it would be charged twice (once by the bracket, once by the steps).
+  const base = rate.price?.amount ?? (rate.weight_bracket ? bracketPrice(rate.weight_bracket, Math.min(weight, rate.weight_max)) : undefined);
   const steps = stepCharge(rate, weight);
   if (base === undefined || steps === undefined) return undefined;
   const options = optionCharges(rate, optionIds).reduce((sum, option) => sum + option.amount, 0);

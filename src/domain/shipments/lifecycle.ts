@@ -8,7 +8,7 @@ import { shipmentFields } from './fields.js';
 import { scheduleRegistration } from './registration.js';
 import type { ResolvedShipment } from './resolve.js';
 import { addStatus, EDITABLE_STATUSES, statusRowFor, type NewStatus } from './statuses.js';
-import { removeSurcharges, syncSurcharges } from './surcharges.js';
+import { checkManualFees, removeSurcharges, syncSurcharges } from './surcharges.js';
 
 /** A shipment may be changed or deleted only while it has not left the sandbox's hands. */
 export function assertEditable(shipment: ShipmentRecord, action: 'changed' | 'deleted'): void {
@@ -74,6 +74,7 @@ export function checkChange(store: ReadView, current: ShipmentRecord, draft: Shi
 /** Applies a resolved change: the shipment becomes a concept again and is registered anew when ready. */
 export function changeShipment(tx: Tx, rules: Rules, current: ShipmentRecord, draft: ShipmentDraft, resolved: ResolvedShipment): ShipmentRecord {
   const now = rules.clock.now();
+  checkManualFees(tx, current.id, resolved.price);
   let row = syncSurcharges(tx, tx.update('shipments', current.id, { ...shipmentFields(draft, resolved), updated_at: now }), resolved.surcharges, now);
   if (row.status_code !== 'shipment-concept') row = addStatus(tx, rules, row, { code: 'shipment-concept', at: now });
   scheduleRegistration(tx, rules, row);

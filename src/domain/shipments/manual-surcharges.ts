@@ -17,6 +17,7 @@ export interface ManualSurchargeInput {
 
 const SHIPMENT: Field = { relationship: 'shipment.id' };
 const CURRENCY: Field = { attribute: 'fee.currency' };
+const AMOUNT: Field = { attribute: 'fee.amount' };
 
 /** The caller's shipment named in the body, or a 404 at the relationship (another tenant's shipment is unknown). */
 function ownShipment(tx: Tx, acting: Acting, id: string): ShipmentRecord {
@@ -27,13 +28,23 @@ function ownShipment(tx: Tx, acting: Acting, id: string): ShipmentRecord {
   return shipment;
 }
 
-/** A fee goes on top of the shipment's price: the shipment has one, in the fee's currency. */
-function checkFee(shipment: ShipmentRecord, fee: Price): void {
+/**
+ * A fee goes on top of the shipment's price: the shipment has one, in the fee's currency, and
+ * the price with it (in place of the fee it replaces) stays an exact number of cents.
+ */
+function checkFee(shipment: ShipmentRecord, fee: Price, replaced = 0): void {
   if (!shipment.price) {
     throw DomainError.unprocessable('The shipment has no price (no service and contract yet), so nothing can be charged on top of it.', SHIPMENT);
   }
   if (fee.currency !== shipment.price.currency) {
     throw DomainError.unprocessable(`The fee must be in the currency of the shipment's price (${shipment.price.currency}).`, CURRENCY);
+  }
+  const amount = shipment.price.amount + fee.amount - replaced;
+  if (!Number.isSafeInteger(amount) || amount < 0) {
+    throw DomainError.unprocessable(
+      `With this fee the shipment's price (${shipment.price.amount} cents) would become ${amount} cents: a price is from 0 to ${Number.MAX_SAFE_INTEGER} cents.`,
+      AMOUNT,
+    );
   }
 }
 
@@ -87,7 +98,7 @@ export function updateManualSurcharge(tx: Tx, acting: Acting, current: ShipmentS
   if (input.name !== undefined) changes.name = input.name;
   if (input.description !== undefined) changes.description = input.description ?? undefined;
   if (input.fee !== undefined) {
-    checkFee(shipment, input.fee);
+    checkFee(shipment, input.fee, current.fee.amount);
     changes.fee = input.fee;
     addToPrice(tx, shipment, input.fee.amount - current.fee.amount, now);
   }
@@ -98,6 +109,12 @@ export function updateManualSurcharge(tx: Tx, acting: Acting, current: ShipmentS
 export function deleteManualSurcharge(tx: Tx, acting: Acting, current: ShipmentSurchargeRecord): void {
   assertManual(current);
   const shipment = tx.get('shipments', current.shipment_id);
+  // A fee that other discounts lean on: without it the price would fall below zero.
+  if (shipment?.price && shipment.price.amount - current.fee.amount < 0) {
+    throw DomainError.unprocessable(
+      `Without this fee the shipment's price (${shipment.price.amount} cents) would become ${shipment.price.amount - current.fee.amount} cents: lower the discounts added by hand first.`,
+    );
+  }
   if (shipment) addToPrice(tx, shipment, -current.fee.amount, acting.rules.clock.now());
   tx.remove('shipmentSurcharges', current.id);
 }

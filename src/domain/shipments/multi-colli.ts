@@ -7,7 +7,8 @@ import type { Acting } from '../rules.js';
 import type { ShipmentDraft } from './draft.js';
 import { createShipment } from './lifecycle.js';
 import { registerInRequest } from './register-now.js';
-import { totalValue, type ResolvedShipment } from './resolve.js';
+import { Problems } from './problems.js';
+import { checkItemValues, totalValue, type ResolvedShipment } from './resolve.js';
 import { withVolumetricWeight } from './volumetric.js';
 
 /** What `meta.colli` says of one collo; what it leaves out, the collo takes from the shipment. */
@@ -72,6 +73,10 @@ export function createMultiColliShipment(
   colli: readonly ColloInput[],
 ): { master: ShipmentRecord; colli: ShipmentRecord[] } {
   const { rules } = acting;
+  // A collo's own items give its total value: they are checked as the shipment's are.
+  const problems = new Problems();
+  colli.forEach((input, index) => checkItemValues(input.items, problems, (path) => ({ meta: `colli[${index}].${path}` })));
+  problems.throwIfAny();
   // Room for the master and every collo up front, so a refusal names what the request needs.
   assertRoom(rules, tx, resolved.shop.organization_id, 'shipments', colli.length + 1);
   const now = rules.clock.now();

@@ -47,8 +47,8 @@ const money = (price: Price) => `${(price.amount / 100).toFixed(2)} ${price.curr
  * What the shipment costs: the base rate (fixed, weight bracket or the dynamic carrier formula,
  * with step pricing above the range), plus as surcharges the rate's fuel surcharge, its oversize
  * surcharge when the longest side exceeds `length_max`, the price of each chosen option the rate
- * charges for (dynamic rates price options into their formula: none), the liability coverage and
- * the organization's carrier surcharges.
+ * charges for (on a dynamic rate as on any other: the option's price is the rate's, as
+ * `service_options` meta shows it), the liability coverage and the organization's carrier surcharges.
  */
 export function priceBreakdown(store: ReadView, choice: PricedChoice, carrierCode: string): PriceBreakdown | undefined {
   const rate = findRate(store, choice);
@@ -68,16 +68,15 @@ export function priceBreakdown(store: ReadView, choice: PricedChoice, carrierCod
     const description = `The longest side (${longest} mm) exceeds the ${rate.length_max} mm of the rate.`;
     surcharges.push({ source: 'oversize', name: 'Oversize surcharge', description, amount: rate.oversize_surcharge.amount });
   }
-  if (!rate.is_dynamic) {
-    for (const { optionId, amount } of optionCharges(rate, choice.optionIds)) {
-      const option = store.get('serviceOptions', optionId);
-      surcharges.push({
-        source: `option:${optionId}`,
-        name: option?.name ?? 'Service option',
-        description: option && `Service option ${option.code}.`,
-        amount,
-      });
-    }
+  // A dynamic rate too: the carrier formula prices the parcel only, and the rate names what each option adds.
+  for (const { optionId, amount } of optionCharges(rate, choice.optionIds)) {
+    const option = store.get('serviceOptions', optionId);
+    surcharges.push({
+      source: `option:${optionId}`,
+      name: option?.name ?? 'Service option',
+      description: option && `Service option ${option.code}.`,
+      amount,
+    });
   }
   const coverage = choice.coverage;
   if (coverage?.price.amount) {
@@ -102,7 +101,21 @@ function carrierSurchargeLines(store: ReadView, choice: PricedChoice, currency: 
     .map((row) => ({ source: `carrier-surcharge:${row.id}`, name: row.name, description: row.description, amount: row.fee.amount }));
 }
 
+/**
+ * Why a computed price cannot be charged, or `undefined`. Rates, coverages and carrier surcharges
+ * take any integer amount, and step pricing multiplies by the weight, so a sum can pass 2^53,
+ * where JavaScript numbers stop being exact (and production's contract stops); and a carrier
+ * surcharge may be a discount larger than the rest of the price.
+ */
+export function priceProblem(breakdown: PriceBreakdown): string | undefined {
+  const parts = [breakdown.price.amount, breakdown.base.amount, ...breakdown.surcharges.map((line) => line.amount)];
+  if (!parts.every(Number.isSafeInteger)) return `comes to more than ${Number.MAX_SAFE_INTEGER} cents: no exact price can be given`;
+  if (breakdown.price.amount < 0) return `comes to ${breakdown.price.amount} cents: a price cannot be below zero`;
+  return undefined;
+}
+
 /** What the shipment costs in all; see `priceBreakdown`. */
 export function shipmentPrice(store: ReadView, choice: PricedChoice, carrierCode: string): Price | undefined {
-  return priceBreakdown(store, choice, carrierCode)?.price;
+  const breakdown = priceBreakdown(store, choice, carrierCode);
+  return breakdown && !priceProblem(breakdown) ? breakdown.price : undefined;
 }

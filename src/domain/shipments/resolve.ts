@@ -4,10 +4,10 @@ import type { CollectionRecord } from '../../model/collection.js';
 import type { Price } from '../../model/common.js';
 import type { ContractRecord, LiabilityCoverageRecord } from '../../model/contract.js';
 import type { ServiceRecord } from '../../model/service.js';
-import type { ChosenOption, LabelChoice, PhysicalProperties, ShipmentRecord } from '../../model/shipment.js';
+import type { ChosenOption, Item, LabelChoice, PhysicalProperties, ShipmentRecord } from '../../model/shipment.js';
 import type { ShopRecord } from '../../model/shop.js';
 import type { ReadView } from '../../store/store.js';
-import type { Field } from '../errors.js';
+import { DomainError, type Field } from '../errors.js';
 import { coversAddress } from '../address-rules.js';
 import { collectionStatus } from '../collections/lifecycle.js';
 import { mismatch, nextCollection } from '../collections/membership.js';
@@ -15,7 +15,7 @@ import { canSeeContract } from '../tenancy.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
 import { fields, isInternational, type ShipmentDraft } from './draft.js';
-import { findRate, priceBreakdown, type SurchargeLine } from './pricing.js';
+import { findRate, priceProblem, priceBreakdown, type SurchargeLine } from './pricing.js';
 import { Problems } from './problems.js';
 import { cheapestChoice } from './service-code.js';
 import { withVolumetricWeight } from './volumetric.js';
@@ -163,7 +163,38 @@ function resolveConsolidation(ctx: Acting, draft: ShipmentDraft, problems: Probl
   return target;
 }
 
-/** Items with a value add up to the total value; without them the client's own total stands. */
+/**
+ * Items' values are added up into the total value, so they must be in one currency (cents of
+ * euros and of pounds make no sum) and the sum must stay an exact number of cents: JavaScript
+ * numbers are exact only up to 2^53, and a total past that was stored and answered rounded.
+ * `field` names an item's member in the request (`items[2].item_value.currency`).
+ */
+export function checkItemValues(items: readonly Item[] | undefined, problems: Problems, field: (path: string) => Field): void {
+  let first: { index: number; currency: string } | undefined;
+  let sum = 0;
+  for (const [index, item] of (items ?? []).entries()) {
+    if (!item.item_value) continue;
+    first ??= { index, currency: item.item_value.currency };
+    if (item.item_value.currency !== first.currency) {
+      problems.add(
+        `Item values add up to the total_value, so they share one currency: items[${first.index}] is in ${first.currency}, this one in ${item.item_value.currency}.`,
+        field(`items[${index}].item_value.currency`),
+      );
+      return;
+    }
+    const value = item.item_value.amount * item.quantity;
+    sum += value;
+    if (!Number.isSafeInteger(value) || !Number.isSafeInteger(sum)) {
+      problems.add(
+        `The items' values add up to more than ${Number.MAX_SAFE_INTEGER} cents either way: no exact total_value can be given.`,
+        field(`items[${index}].item_value.amount`),
+      );
+      return;
+    }
+  }
+}
+
+/** Items with a value add up to the total value (see `checkItemValues`); without them the client's own total stands. */
 export function totalValue(draft: ShipmentDraft): Price | undefined {
   const valued = (draft.attributes.items ?? []).filter((item) => item.item_value);
   if (valued.length === 0) return draft.attributes.total_value;
@@ -184,6 +215,7 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
     problems.add(`No shop with id '${draft.shopId}' is available to you.`, fields.relationship('shop'));
   }
   checkContent(draft, isInternational(draft), problems);
+  checkItemValues(draft.attributes.items, problems, fields.attribute);
   const { service, contract } = resolveServiceAndContract(ctx, draft, problems, how, warnings);
   const physical = withVolumetricWeight(draft.attributes.physical_properties, service, contract);
   const rate = service && contract ? findRate(store, { service, contract, physical }) : undefined;
@@ -216,6 +248,13 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
           carrier.code,
         )
       : undefined;
+  const why = priced && priceProblem(priced);
+  if (why) {
+    throw DomainError.unprocessable(
+      `The price of this shipment on contract '${contract!.name}' ${why}. Check the amounts of its rate and of your carrier surcharges.`,
+      fields.relationship('contract'),
+    );
+  }
   return {
     shop: shop!,
     service,

@@ -5,14 +5,15 @@ import { coversAddress } from '../address-rules.js';
 import { canSeeContract } from '../tenancy.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
 import { fields, isInternational, type ShipmentDraft } from './draft.js';
-import { shipmentPrice } from './pricing.js';
+import { findRate, shipmentPrice } from './pricing.js';
 import type { Problems } from './problems.js';
 import { withVolumetricWeight } from './volumetric.js';
 
 /**
  * `meta.service_code`: among the services with that code that ship the route, and the active
  * contracts the caller may use (the given contract only, when there is one), the pair that
- * gives the cheapest price for this parcel.
+ * gives the cheapest price for this parcel among those whose rate offers the chosen options and
+ * whose contract is the one of the chosen liability coverage.
  */
 export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Problems): { service?: ServiceRecord; contract?: ContractRecord } {
   const { store } = ctx.rules;
@@ -26,7 +27,15 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
     problems.add(`No service has the code '${code}'.`, fields.meta('service_code'));
     return {};
   }
-  let best: { service: ServiceRecord; contract: ContractRecord; amount: number } | undefined;
+  // The chosen options that exist (an unknown one is refused by the option checks whatever the choice).
+  const optionIds = draft.options.map((o) => o.id).filter((id) => store.get('serviceOptions', id));
+  type Candidate = { service: ServiceRecord; contract: ContractRecord; amount: number };
+  let best: Candidate | undefined;
+  // A liability coverage is of one contract: only that contract can carry it.
+  const coverage = draft.coverageId ? store.get('liabilityCoverages', draft.coverageId) : undefined;
+  // A pair whose rate does not offer every chosen option, or whose contract is not the coverage's,
+  // would only be refused for it: it is taken only when no pair fits, so that the refusal names why.
+  let bestFitting: Candidate | undefined;
   for (const service of services) {
     if (!coversAddress(service.regions_from, from) || !coversAddress(service.regions_to, to)) continue;
     const carrier = store.get('carriers', service.carrier_id);
@@ -39,14 +48,21 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
         service,
         contract,
         physical,
-        optionIds: draft.options.map((o) => o.id),
+        optionIds,
         crossBorder: isInternational(draft),
         organizationId: ctx.principal?.organizationId,
       };
       const price = carrier && shipmentPrice(store, choice, carrier.code);
-      if (price && (!best || price.amount < best.amount)) best = { service, contract, amount: price.amount };
+      if (!price) continue;
+      const candidate = { service, contract, amount: price.amount };
+      if (!best || price.amount < best.amount) best = candidate;
+      const offered = findRate(store, choice)!.service_options;
+      const offersAll = optionIds.every((id) => offered.some((option) => option.service_option_id === id));
+      const fits = offersAll && (!coverage || coverage.contract_id === contract.id);
+      if (fits && (!bestFitting || price.amount < bestFitting.amount)) bestFitting = candidate;
     }
   }
+  best = bestFitting ?? best;
   if (!best) {
     problems.add(
       `No service '${code}' ships from ${from.country_code} to ${to.country_code} with ${draft.attributes.physical_properties.weight} g on an active contract of yours.`,

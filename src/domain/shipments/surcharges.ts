@@ -1,6 +1,8 @@
 import type { ShipmentSurchargeRecord } from '../../model/shipment-surcharge.js';
 import type { ShipmentRecord } from '../../model/shipment.js';
-import type { Tx } from '../../store/store.js';
+import type { Price } from '../../model/common.js';
+import type { ReadView, Tx } from '../../store/store.js';
+import { DomainError } from '../errors.js';
 import type { SurchargeLine } from './pricing.js';
 
 /** The source of surcharges added by hand (POST /shipment-surcharges): kept when the price is computed again. */
@@ -41,6 +43,24 @@ export function syncSurcharges<S extends Pick<ShipmentRecord, 'id' | 'organizati
   }
   if (added === 0 || !shipment.price) return shipment;
   return tx.update('shipments', shipment.id, { price: { amount: shipment.price.amount + added, currency: shipment.price.currency } }) as unknown as S;
+}
+
+/**
+ * Surcharges added by hand stay on a price computed again (in its currency): a change that would
+ * leave the price with them below zero, or past 2^53 - 1 cents, is refused before anything is stored.
+ */
+export function checkManualFees(store: ReadView, shipmentId: string, price: Price | undefined): void {
+  if (!price) return;
+  const added = store
+    .find('shipmentSurcharges', 'shipment_id', shipmentId)
+    .filter((row) => row.source === MANUAL_SOURCE && row.fee.currency === price.currency)
+    .reduce((sum, row) => sum + row.fee.amount, 0);
+  const amount = price.amount + added;
+  if (added === 0 || (amount >= 0 && Number.isSafeInteger(amount))) return;
+  throw DomainError.unprocessable(
+    `The shipment's new price (${price.amount} cents) with its surcharges added by hand (${added} cents) would come to ${amount} cents, ` +
+      `but a price is from 0 to ${Number.MAX_SAFE_INTEGER} cents: change those surcharges first.`,
+  );
 }
 
 function newRow(

@@ -115,7 +115,7 @@ function merged(
 
 const rules =
   'Checked before anything is stored, every problem at once (422 with pointers): weight_min <= weight_max; a price or a weight_bracket (or is_dynamic); ' +
-  'the bracket start within the range; prices in the contract currency; step_price with step_size; length_max with an oversize_surcharge; a service of the ' +
+  'the bracket start within the range, and its price at weight_max within 2^53 - 1 cents; prices in the contract currency; step_price with step_size; length_max with an oversize_surcharge; a service of the ' +
   "contract's carrier (and of its contract template); existing service options; no weight range overlapping another rate of the same contract and service. " +
   'The next shipment on the contract is priced with it.';
 

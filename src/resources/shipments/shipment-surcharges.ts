@@ -141,7 +141,7 @@ export const shipmentSurchargeEndpoints = [
       errors: {
         404: 'No shipment of yours has the id named in the body (10002).',
         409: 'The body `type` is not `shipment-surcharges` (10007).',
-        422: 'The shipment has no price, or the fee is in another currency than its price (10008).',
+        422: 'The shipment has no price, the fee is in another currency than its price, or it would take the price below zero (10008).',
       },
       insert: (tx, ctx, { attributes, relationships }) => {
         const shipmentId = relatedId(relationships.shipment, 'shipment', ['shipments'])!;
@@ -156,7 +156,7 @@ export const shipmentSurchargeEndpoints = [
       errors: {
         403: 'A computed surcharge (10013).',
         409: 'The body `type` or `id` does not match (10007).',
-        422: "Another shipment, or a fee in another currency than the shipment's price (10008).",
+        422: "Another shipment, a fee in another currency than the shipment's price, or one that would take the price below zero (10008).",
       },
       change: (tx, ctx, current, { attributes, relationships }) => {
         const shipment = relationships?.shipment;
@@ -168,7 +168,10 @@ export const shipmentSurchargeEndpoints = [
       summary: 'Remove a surcharge added by hand',
       description: `Its fee leaves the shipment's price. ${manualOnly}`,
       answer: 'Removed.',
-      errors: { 403: 'A computed surcharge (10013).' },
+      errors: {
+        403: 'A computed surcharge (10013).',
+        422: "A fee that discounts added by hand lean on: without it the shipment's price would fall below zero (10008).",
+      },
       remove: (tx, ctx, current) => deleteManualSurcharge(tx, ctx, current),
     },
   }),
