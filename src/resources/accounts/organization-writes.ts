@@ -115,6 +115,8 @@ export const organizationWriteEndpoints = [
       const now = ctx.clock.now();
       const { name, ...rest } = data.attributes;
       const row = await ctx.store.transact((tx) => {
+        // Again: the broker may have gone (with the tenant whose pack made it) while the logo was checked.
+        if (!tx.get('brokers', brokerId)) throw unknownRelated('broker', 'brokers', brokerId);
         const created = tx.insert('organizations', {
           tax_identification_numbers: [],
           ...changesOf(rest),
