@@ -4,7 +4,13 @@ import { WaitingFirstSequencer } from './test/support/sequencer.js';
 
 const include = ['test/**/*.test.ts', 'src/**/*.test.ts'];
 /** Files that replace a module (vi.mock): they get a fresh module graph of their own. */
-const isolated = ['test/admin-token.test.ts', 'test/registration-races.test.ts', 'test/logo-races.test.ts', 'test/label-download-races.test.ts'];
+const isolated = [
+  'test/admin-token.test.ts',
+  'test/registration-races.test.ts',
+  'test/logo-races.test.ts',
+  'test/label-download-races.test.ts',
+  'test/manifest-download-races.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -94,8 +94,7 @@ export const collectionRpcEndpoints = [
     handler: (ctx, { params }) => {
       const collection = findOr404(ctx, 'collections', 'collections', params.collection_id, (row) => collectionVisible(ctx, row));
       const file = findOr404(ctx, 'manifestFiles', 'files', params.file_id, (row) => row.collection_id === collection.id);
-      const manifest = ctx.store.get('manifests', file.manifest_id)!;
-      return manifestDocument(ctx, manifest, 'application/pdf');
+      return manifestDocument(ctx, file, 'application/pdf');
     },
   }),
 ];

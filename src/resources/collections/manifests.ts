@@ -10,7 +10,7 @@ import { ApiError } from '../../jsonapi/errors.js';
 import { checkIdentity, relatedId, resourceRequest, toManyRef, toOneRef } from '../../jsonapi/request.js';
 import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
 import { address } from '../../model/common.js';
-import type { ManifestRecord } from '../../model/manifest.js';
+import type { ManifestFileRecord } from '../../model/manifest.js';
 import { manifestIncludes } from '../include-paths.js';
 import { findOr404 } from '../lookup.js';
 import { manifestKind, manifestVisible } from './manifest-kinds.js';
@@ -57,9 +57,14 @@ const createRequest = resourceRequest({
 const downloads = ['application/pdf', 'text/csv'] as const;
 
 /** The manifest's document as PDF or CSV, rendered from the shipments it lists. */
-export async function manifestDocument(ctx: Ctx, manifest: ManifestRecord, mimeType: string): Promise<Response> {
-  // The PDF and barcode libraries load on the first download, not at start-up.
+export async function manifestDocument(ctx: Ctx, file: ManifestFileRecord, mimeType: string): Promise<Response> {
+  // The PDF and barcode libraries load on the first download, not at start-up. The file and its
+  // manifest are read once they are loaded: a manifest gone meanwhile (its organization reset or
+  // removed) is gone for this download too, as it is for a later one.
   const { manifestCsv, manifestPdf } = await import('../../domain/labels/index.js');
+  const current = ctx.store.get('manifestFiles', file.id);
+  const manifest = current && ctx.store.get('manifests', current.manifest_id);
+  if (!manifest || !manifestVisible(ctx, manifest)) throw ApiError.notFound('files', file.id);
   const data = manifestData(ctx.store, manifest);
   const csv = mimeType === 'text/csv';
   const bytes = csv ? manifestCsv(data) : await manifestPdf(data);
@@ -150,7 +155,7 @@ export const manifestEndpoints = [
         headers.Accept,
         file.formats.map((format) => format.mime_type),
       );
-      return manifestDocument(ctx, manifest, type);
+      return manifestDocument(ctx, file, type);
     },
   }),
 ];

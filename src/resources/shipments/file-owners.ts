@@ -71,13 +71,12 @@ export function ownedFile(ctx: Ctx, id: string): OwnedFile | undefined {
   }
   const manifestFile = ctx.store.get('manifestFiles', id);
   if (manifestFile && manifestVisible(ctx, manifestFile)) {
-    const manifest = ctx.store.get('manifests', manifestFile.manifest_id)!;
     return {
       row: manifestFile,
       ...fileType(manifestFile),
       scopes: manifestRead.anyOf,
       owner: "A manifest's document",
-      download: (type) => manifestDocument(ctx, manifest, type),
+      download: (type) => manifestDocument(ctx, manifestFile, type),
     };
   }
   const reportFile = ctx.store.get('returnReportFiles', id);
