@@ -219,6 +219,17 @@ describe('bearer tokens on API requests', () => {
     expect(refused.headers.get('www-authenticate')).toBeNull();
   });
 
+  it('challenges a token without the scope with insufficient_scope (RFC 6750), naming the scope when one is needed', async () => {
+    const limited = await sandbox.token('limited-client', '*');
+    const hooks = await sandbox.get('/hooks', limited);
+    expect(firstError(hooks)).toMatchObject({ status: '403', code: '14004' });
+    expect(hooks.headers.get('www-authenticate')).toBe('Bearer realm="parcel-sandbox", error="insufficient_scope", scope="organizations.manage"');
+    // Either of two scopes: RFC 6750's scope attribute would mean both, so it is left out.
+    const collections = await sandbox.get('/collections', limited);
+    expect(firstError(collections).detail).toContain('one of these scopes: collections.manage, collections.view');
+    expect(collections.headers.get('www-authenticate')).toBe('Bearer realm="parcel-sandbox", error="insufficient_scope"');
+  });
+
   it('answers 14002 for garbage', async () => {
     await expectInvalid('garbage');
   });

@@ -86,7 +86,14 @@ export function requireScope(principal: Principal, accepted: readonly (Scope | r
   throw ApiError.of(
     'missingScope',
     `${needing} needs ${named.length === 1 ? 'the scope' : 'one of these scopes'}: ${named.join(', ')}. The access token has: ${principal.scopes.join(', ') || 'none'}.`,
-    // The token that lacks them came in this header.
-    { source: { header: 'Authorization' } },
+    // The token that lacks them came in this header. The challenge is RFC 6750's for a token
+    // without the scope (3.1), which OAuth clients read; it names the scope only when one
+    // requirement is accepted (`scope` lists what is needed all together, not alternatives).
+    {
+      source: { header: 'Authorization' },
+      headers: {
+        'www-authenticate': `Bearer realm="parcel-sandbox", error="insufficient_scope"${named.length === 1 ? `, scope="${typeof accepted[0] === 'string' ? accepted[0] : accepted[0]!.join(' ')}"` : ''}`,
+      },
+    },
   );
 }
