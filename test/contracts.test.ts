@@ -290,6 +290,32 @@ describe('changing a contract', () => {
     expect(fixed.body.data).not.toHaveProperty('meta');
   });
 
+  it('keeps a switched-off contract inactive through a verification of new credentials', async () => {
+    const s = await testSandbox();
+    const { token: t, contract } = await create(s, validCredentials.postnl!);
+    await s.advance(DELAY);
+    const status = async () => (await s.get(`/contracts/${contract.id}`, t)).body.data.attributes.status;
+
+    // Switched off and given new credentials in one PATCH: pending while verified, then off as asked.
+    const both = await patch(s, t, contract.id, { status: 'inactive', credentials: { ...validCredentials.postnl, customer_code: 'DEVD' } });
+    expect(both.body.data.attributes.status).toBe('pending');
+    await s.advance(DELAY);
+    expect(await status()).toBe('inactive');
+
+    // Already off: new credentials are verified, and the contract stays off, also when validated at once.
+    await patch(s, t, contract.id, { credentials: validCredentials.postnl });
+    await s.advance(DELAY);
+    expect(await status()).toBe('inactive');
+    await patch(s, t, contract.id, { credentials: { ...validCredentials.postnl, customer_code: 'DEVE' } });
+    expect((await s.request('POST', `/contracts/${contract.id}/validate`, { token: t })).body).toEqual({ data: { valid: true } });
+    expect(await status()).toBe('inactive');
+
+    // Switched on with new credentials: active once they pass.
+    await patch(s, t, contract.id, { status: 'active', credentials: validCredentials.postnl });
+    await s.advance(DELAY);
+    expect(await status()).toBe('active');
+  });
+
   it('keeps the status when the same credentials are sent again, and ignores read-only fields', async () => {
     const s = await testSandbox();
     const { token: t, contract } = await create(s, validCredentials.postnl!);

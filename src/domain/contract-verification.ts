@@ -45,11 +45,11 @@ function verificationProblems(contract: ContractRecord, carrier: CarrierRecord |
 /**
  * The status a verification leaves: `invalid` when it failed; when it passed `active`, except that
  * a contract the user switched to `inactive` stays so (verification checks credentials, it does not
- * switch contracts on).
+ * switch contracts on), also when new credentials made it pending meanwhile.
  */
-function verifiedStatus(current: ContractStatus, passed: boolean): ContractStatus {
+function verifiedStatus(contract: Pick<ContractRecord, 'status' | 'keep_inactive'>, passed: boolean): ContractStatus {
   if (!passed) return 'invalid';
-  return current === 'inactive' ? 'inactive' : 'active';
+  return contract.status === 'inactive' || contract.keep_inactive ? 'inactive' : 'active';
 }
 
 /**
@@ -62,11 +62,11 @@ export function verifyNow(tx: Tx, rules: Rules, contractId: string): string[] {
   if (!contract) throw new Error(`no contract ${contractId}`);
   const problems = verificationProblems(contract, tx.get('carriers', contract.carrier_id), rules.credentialsKey);
   rules.jobs.cancel(tx, VERIFY_CONTRACT, contractId);
-  const status = verifiedStatus(contract.status, problems.length === 0);
+  const status = verifiedStatus(contract, problems.length === 0);
   const errors = problems.length === 0 ? undefined : problems;
   // A verification that changes nothing leaves the row (and its updated_at) alone.
   if (status !== contract.status || JSON.stringify(errors) !== JSON.stringify(contract.verification_errors)) {
-    tx.update('contracts', contractId, { status, verification_errors: errors, updated_at: rules.clock.now() });
+    tx.update('contracts', contractId, { status, verification_errors: errors, keep_inactive: undefined, updated_at: rules.clock.now() });
   }
   return problems;
 }
@@ -78,8 +78,9 @@ export const verifyContractJob: JobHandler = {
     if (!contract || contract.status !== 'pending' || !contract.credentials) return;
     const problems = verificationProblems(contract, tx.get('carriers', contract.carrier_id), rules.credentialsKey);
     tx.update('contracts', contract.id, {
-      status: verifiedStatus(contract.status, problems.length === 0),
+      status: verifiedStatus(contract, problems.length === 0),
       verification_errors: problems.length === 0 ? undefined : problems,
+      keep_inactive: undefined,
       updated_at: Math.floor(job.due_ms / 1000),
     });
   },

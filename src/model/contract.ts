@@ -29,6 +29,11 @@ export type ContractRecord = z.infer<typeof contractAttributes> & {
   credentials?: SealedCredentials;
   /** Why the last verification failed; shown in the resource's meta while the contract is invalid. */
   verification_errors?: string[];
+  /**
+   * Set while a contract the user had switched off (or switches off in the same PATCH) is pending
+   * after new credentials: verification that passes leaves it `inactive`, not `active`.
+   */
+  keep_inactive?: true;
   /** The contract template it was made from (table `contractTemplates`). */
   contract_template_id?: string;
 };

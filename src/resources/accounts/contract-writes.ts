@@ -152,7 +152,7 @@ export const contractWriteEndpoints = [
     operationId: 'updateContract',
     summary: 'Change a contract',
     description:
-      'Send only the attributes to change. `status` switches between active and inactive; new credentials send the contract back to pending and verify it again. Relationships and read-only attributes are ignored.',
+      'Send only the attributes to change. `status` switches between active and inactive; new credentials send the contract back to pending and verify it again (a contract that is, or is being switched, `inactive` stays inactive once they pass). Relationships and read-only attributes are ignored.',
     tag: 'Contracts',
     auth: manage,
     params: z.object({ contract_id: z.string() }),
@@ -182,7 +182,14 @@ export const contractWriteEndpoints = [
           ...(changes.currency !== undefined ? { currency: changes.currency } : {}),
           ...(changes.volumetric_weight_divisor_factor !== undefined ? { volumetric_weight_divisor_factor: changes.volumetric_weight_divisor_factor } : {}),
           status: rekeyed ? 'pending' : status,
-          ...(rekeyed ? { credentials: sealCredentials(ctx.rules.credentialsKey, changes.credentials!), verification_errors: undefined } : {}),
+          ...(rekeyed
+            ? {
+                credentials: sealCredentials(ctx.rules.credentialsKey, changes.credentials!),
+                verification_errors: undefined,
+                // Switched off before, or in this PATCH: new credentials do not switch it on again.
+                keep_inactive: status === 'inactive' || (current.status === 'pending' && current.keep_inactive) ? true : undefined,
+              }
+            : {}),
           updated_at: ctx.clock.now(),
         });
         if (rekeyed) scheduleVerification(tx, ctx.rules, row.id);
