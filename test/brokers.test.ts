@@ -40,6 +40,25 @@ describe('POST and PATCH /brokers', () => {
     expect(logo.headers.get('content-type')).toBe('image/png');
   });
 
+  it('keeps an uploaded logo when the broker is sent back as it was read, and replaces it for another logo_url', async () => {
+    const { sandbox, a, broker } = await setup();
+    const patch = (attributes: Json) =>
+      sandbox.request('PATCH', `/brokers/${broker.id}`, { token: ADMIN, body: { data: { type: 'brokers', id: broker.id, attributes } } });
+    const uploaded = await patch({ logo: pngLogo() });
+    expect(uploaded.status, uploaded.text).toBe(200);
+    const logoUrl: string = uploaded.body.data.attributes.logo_url;
+
+    const read = (await sandbox.get(`/brokers/${broker.id}`, a)).body.data.attributes;
+    const resent = await patch({ ...read, name: 'Renamed Broker' });
+    expect(resent.status, resent.text).toBe(200);
+    expect(resent.body.data.attributes).toMatchObject({ name: 'Renamed Broker', logo_url: logoUrl });
+    expect((await sandbox.app.request(logoUrl)).status).toBe(200);
+
+    const replaced = await patch({ logo_url: 'https://broker.example.com/new-logo.png' });
+    expect(replaced.body.data.attributes.logo_url).toBe('https://broker.example.com/new-logo.png');
+    expect((await sandbox.app.request(logoUrl)).status).toBe(404);
+  });
+
   it('needs a logo or logo_url, and the whole style', async () => {
     const { sandbox } = await setup();
     const noLogo = await sandbox.request('POST', '/brokers', { token: ADMIN, body: brokerBody({ name: 'X', favicon_url: 'f', style: STYLE }) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decodeLogo, insertLogo, logoUpload } from '../../domain/logos.js';
+import { decodeLogo, insertLogo, logoPath, logoUpload } from '../../domain/logos.js';
 import { brokerCarrierIds } from '../../domain/tenancy.js';
 import type { Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
@@ -48,11 +48,16 @@ const updateRequest = resourceRequest({
 
 type Attributes = z.output<typeof updateRequest>['data']['attributes'];
 
-/** Stored fields of sent attributes (the logo aside): `null` removes an optional one. */
-function changesOf(sent: Attributes): Partial<BrokerRecord> {
-  const { logo: _upload, ...rest } = sent;
+/**
+ * Stored fields of sent attributes (the logo aside): `null` removes an optional one. A `logo_url`
+ * replaces an uploaded logo, unless it is that logo's own URL (a client sending the broker back as
+ * it read it): storing it would remove the logo it points at.
+ */
+function changesOf(sent: Attributes, before?: BrokerRecord): Partial<BrokerRecord> {
+  const { logo: _upload, logo_url: logoUrl, ...rest } = sent;
   const changes: Partial<BrokerRecord> = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, value ?? undefined]));
-  if (sent.logo_url !== undefined) changes.logo_id = undefined;
+  const ownLogo = before?.logo_id !== undefined && logoUrl !== undefined && URL.canParse(logoUrl) && new URL(logoUrl).pathname === logoPath(before.logo_id);
+  if (logoUrl !== undefined && !ownLogo) Object.assign(changes, { logo_url: logoUrl, logo_id: undefined });
   return changes;
 }
 
@@ -65,9 +70,9 @@ async function saveBroker(ctx: Ctx, sent: Attributes, enterpriseId: string | und
   const logo = sent.logo && (await decodeLogo(sent.logo, ctx.settings.logoMaxBytes, { attribute: 'logo' }));
   const now = ctx.clock.now();
   return ctx.store.transact((tx) => {
-    const changes = { ...changesOf(sent), ...(enterpriseId !== undefined ? { enterprise_id: enterpriseId } : {}) };
     const before = existing && tx.get('brokers', existing.id);
     if (existing && !before) throw ApiError.notFound('brokers', existing.id);
+    const changes = { ...changesOf(sent, before), ...(enterpriseId !== undefined ? { enterprise_id: enterpriseId } : {}) };
     const row = before ? tx.update('brokers', before.id, changes) : tx.insert('brokers', { ...(changes as BrokerRecord), id: tx.newId(), created_at: now });
     const replaced = (logo || 'logo_id' in changes) && before?.logo_id;
     if (replaced) tx.remove('logos', replaced);
