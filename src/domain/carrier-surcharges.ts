@@ -4,6 +4,7 @@ import type { Tx } from '../store/store.js';
 import { DomainError, type Field } from './errors.js';
 import type { Acting } from './rules.js';
 import { canSeeContract } from './tenancy.js';
+import { seesTenantRow } from './tenant-lifetime.js';
 
 export interface CarrierSurchargeInput {
   name?: string;
@@ -18,7 +19,9 @@ const CARRIER: Field = { relationship: 'carrier.id' };
 /** A carrier the organization has a contract with (its own or one its broker shares), or a 422 at the relationship. */
 function checkCarrier(tx: Tx, acting: Acting, carrierId: string): void {
   const carrier = tx.get('carriers', carrierId);
-  if (!carrier) throw DomainError.unprocessable(`No carrier with id '${carrierId}' exists.`, CARRIER);
+  // A carrier a pack gave another tenant is unknown to this one (its name is not told).
+  if (!carrier || !seesTenantRow(tx, acting.principal?.organizationId, carrier.organization_id))
+    throw DomainError.unprocessable(`No carrier with id '${carrierId}' exists.`, CARRIER);
   const contracted = tx.find('contracts', 'carrier_id', carrierId).some((contract) => canSeeContract(tx, acting.principal, contract));
   if (!contracted) throw DomainError.unprocessable(`You have no contract with ${carrier.name}: surcharges are for the carriers of your contracts.`, CARRIER);
 }

@@ -4,6 +4,7 @@ import type { ServiceRateRecord } from '../model/service-rate.js';
 import type { ReadView } from '../store/store.js';
 import { DomainError, within, type Field, type Problem } from './errors.js';
 import { bracketPrice } from './rates.js';
+import { seesTenantRow } from './tenant-lifetime.js';
 
 /** A rate as it is about to be stored (a new one has no id yet). */
 export type RateCandidate = Omit<ServiceRateRecord, 'id'> & { id?: string };
@@ -59,7 +60,9 @@ function shapeProblems(rate: RateCandidate, contract: ContractRecord): Problem[]
 /** The service fits the contract (its carrier, its template) and the options exist, each once. */
 function linkProblems(store: ReadView, rate: RateCandidate, contract: ContractRecord): Problem[] {
   const problems: Problem[] = [];
-  const service = store.get('services', rate.service_id);
+  // Rates are written for an organization's own contract: a service a pack gave another tenant is unknown to it.
+  const named = store.get('services', rate.service_id);
+  const service = named && (contract.owner.type !== 'organizations' || seesTenantRow(store, contract.owner.id, named.organization_id)) ? named : undefined;
   if (!service) problems.push({ detail: `No service with id '${rate.service_id}' exists.`, field: relationship('service') });
   else if (service.carrier_id !== contract.carrier_id)
     problems.push({ detail: `The service '${service.code}' is of another carrier than the contract.`, field: relationship('service') });

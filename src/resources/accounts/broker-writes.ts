@@ -10,7 +10,7 @@ import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } f
 import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
 import { brokerStyle, type BrokerRecord } from '../../model/tenancy.js';
 import { BROKER_ONLY, brokerOnly } from '../acting.js';
-import { carrierKind } from '../catalogue/carriers.js';
+import { carrierKind, carrierVisible } from '../catalogue/carriers.js';
 import { findOr404 } from '../lookup.js';
 import { brokerKind } from './organizations.js';
 
@@ -174,7 +174,7 @@ export const brokerWriteEndpoints = [
     handler: (ctx, { params, page }) => {
       const broker = brokerOf(ctx, params.broker_id);
       const ids = new Set(brokerCarrierIds(ctx.store, broker));
-      const rows = ctx.store.all('carriers').filter((row) => ids.has(row.id));
+      const rows = ctx.store.all('carriers').filter((row) => ids.has(row.id) && carrierVisible(ctx, row));
       return jsonApi(collectionDocument(ctx, carrierKind, rows, page, []));
     },
   }),

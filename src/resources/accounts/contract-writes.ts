@@ -15,6 +15,7 @@ import { brokerCarrierIds } from '../../domain/tenancy.js';
 import { contractKind, contractVisible } from './contract-kind.js';
 import { contractIncludes } from '../include-paths.js';
 import { findOr404 } from '../lookup.js';
+import { carrierVisible } from '../catalogue/carriers.js';
 
 const manage = { anyOf: ['organizations.manage'] } as const;
 const schemas = resourceSchemas(contractKind);
@@ -122,7 +123,9 @@ export const contractWriteEndpoints = [
       const { data } = body;
       checkIdentity(data, 'contracts');
       const carrierId = relatedId(data.relationships.carrier, 'carrier', ['carriers'])!;
-      if (!ctx.store.get('carriers', carrierId)) throw unknownRelated('carrier', 'carriers', carrierId);
+      // A carrier a pack gave another tenant is unknown here, as it is to GET /carriers/{id}.
+      const carrier = ctx.store.get('carriers', carrierId);
+      if (!carrier || !carrierVisible(ctx, carrier)) throw unknownRelated('carrier', 'carriers', carrierId);
       const owner = ownerOf(ctx, data.relationships.owner);
       const templateId = templateOf(ctx, data.relationships.contract_template, carrierId);
       const now = ctx.clock.now();

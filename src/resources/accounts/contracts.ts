@@ -8,6 +8,7 @@ import { contractStatuses, type ContractRecord } from '../../model/contract.js';
 import type { Ctx } from '../../http/context.js';
 import { contractKind, contractVisible, liabilityCoverageKind } from './contract-kind.js';
 import { findOr404 } from '../lookup.js';
+import { carrierVisible } from '../catalogue/carriers.js';
 import { getEndpoint, readEndpoints } from '../read-endpoints.js';
 import { contractIncludes, contractListIncludes } from '../include-paths.js';
 
@@ -63,7 +64,7 @@ export const contractReadEndpoints = [
     include: contractIncludes,
     responses: { 200: { description: 'The contracts of the carrier the caller can see.', schema: contractSchemas.list } },
     handler: (ctx, { params, page, include }) => {
-      const carrier = findOr404(ctx, 'carriers', 'carriers', params.carrier_id);
+      const carrier = findOr404(ctx, 'carriers', 'carriers', params.carrier_id, (row) => carrierVisible(ctx, row));
       const rows = ctx.store.find('contracts', 'carrier_id', carrier.id).filter((row) => contractVisible(ctx, row));
       return jsonApi(collectionDocument(ctx, contractKind, rows, page, include));
     },

@@ -1,4 +1,4 @@
-import type { Kind } from '../../http/context.js';
+import type { Ctx, Kind } from '../../http/context.js';
 import { z } from 'zod';
 import { endpoint } from '../../http/endpoint.js';
 import { ApiError } from '../../jsonapi/errors.js';
@@ -17,6 +17,9 @@ const NO_CAPABILITIES = {
 
 export const carrierLogoPath = (code: string) => `/brand-logos/carrier-${code}.svg`;
 export const brokerLogoPath = (brokerId: string) => `/brand-logos/broker-${brokerId}.svg`;
+
+/** Whether the caller sees a carrier: the catalogue's, and those a pack gave its own tenant. */
+export const carrierVisible = (ctx: Ctx, row: CarrierRecord): boolean => seesTenantRow(ctx.store, ctx.principal?.organizationId, row.organization_id);
 
 export const carrierKind: Kind<CarrierRecord> = {
   type: 'carriers',
@@ -37,7 +40,7 @@ export const carrierKind: Kind<CarrierRecord> = {
   // Loaded for `include` (`service.carrier`, `contract.carrier`, ...): never one a pack gave another tenant.
   load: (ctx, id) => {
     const row = ctx.store.get('carriers', id);
-    return row && seesTenantRow(ctx.store, ctx.principal?.organizationId, row.organization_id) ? row : undefined;
+    return row && carrierVisible(ctx, row) ? row : undefined;
   },
 };
 
@@ -50,7 +53,7 @@ export const carrierEndpoints = [
     plural: 'carriers',
     auth: 'token',
     schemas: resourceSchemas(carrierKind),
-    visible: (ctx, row) => seesTenantRow(ctx.store, ctx.principal?.organizationId, row.organization_id),
+    visible: carrierVisible,
     description: 'A carrier a pack gave a tenant is seen by that tenant only.',
   }),
   endpoint({
