@@ -79,6 +79,62 @@ describe('POST /contracts/{contract_id}/validate', () => {
     expect(sandbox.store.get('contracts', created.id)).toEqual(before.tables.contracts!.find((row) => row.id === created.id));
   });
 
+  it('finds credentials not valid when a pack gave the carrier a credentials_format that is no JSON Schema, at once and after the delay', async () => {
+    const sandbox = await testSandbox();
+    const json = { 'content-type': 'application/json' };
+    const carrier = {
+      name: 'Odd Carrier',
+      code: 'odd-carrier',
+      // `strin` is no JSON type: ajv cannot compile this schema.
+      credentials_format: { type: 'object', properties: { account: { type: 'strin' } } },
+      label_formats: [{ mime_type: 'application/pdf', size: 'A6' }],
+    };
+    const pack = {
+      carriers: [carrier],
+      organizations: [{ key: 'odd-org', name: 'Odd Org', broker: 'broker', country_code: 'NL' }],
+      users: [{ key: 'odd-user', organization: 'odd-org' }],
+      clients: [{ id: 'odd-client', secret: 'odd-secret-odd-secret', user: 'odd-user' }],
+      shops: [{ key: 'odd-shop', organization: 'odd-org' }],
+    };
+    const made = await sandbox.request('POST', '/_sandbox/tenants', { body: { pack }, headers: json });
+    expect(made.status, made.text).toBe(201);
+    const token = (
+      await sandbox.request('POST', '/access-token', {
+        body: { grant_type: 'client_credentials', client_id: made.body.client_id, client_secret: made.body.client_secret, scope: '*' },
+        headers: json,
+      })
+    ).body.access_token;
+    const create = async () => {
+      const answer = await sandbox.request('POST', '/contracts', {
+        token,
+        body: {
+          data: {
+            type: 'contracts',
+            attributes: { name: 'Odd', currency: 'EUR', credentials: { account: 'mine' } },
+            relationships: {
+              carrier: { data: { type: 'carriers', id: made.body.keys.carriers['odd-carrier'] } },
+              owner: { data: { type: 'organizations', id: made.body.organization_id } },
+            },
+          },
+        },
+      });
+      expect(answer.status, answer.text).toBe(201);
+      return answer.body.data.id as string;
+    };
+    const status = async (id: string) => (await sandbox.get(`/contracts/${id}`, token)).body.data.attributes.status;
+
+    const validated = await create();
+    const answer = await validate(sandbox, validated, token);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.data).toEqual({ valid: false, message: expect.stringMatching(/^The JSON Schema that credentials must satisfy is not valid/) });
+    expect(await status(validated)).toBe('invalid');
+
+    // The verification on the clock ends too, instead of failing and leaving the contract pending.
+    const waited = await create();
+    await sandbox.advance(60);
+    expect(await status(waited)).toBe('invalid');
+  });
+
   it('finds a contract without stored credentials not valid', async () => {
     const { sandbox, token, contract } = await setup();
     const seeded = (await sandbox.get('/contracts?filter[status]=pending', token)).body.data[0];
