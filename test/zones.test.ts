@@ -82,6 +82,69 @@ describe("an organization's own zones", () => {
     expect((await sandbox.get(`/zones/${id}`, a)).status).toBe(404);
   });
 
+  it("keeps a zone of the organization's own a service ships from or to (422), and deletes one no service names", async () => {
+    const { sandbox } = await setup();
+    const json = { 'content-type': 'application/json' };
+    const pack = {
+      carriers: [
+        {
+          name: 'Home Carrier',
+          code: 'home-carrier',
+          credentials_format: { type: 'object' },
+          label_formats: [{ mime_type: 'application/pdf', size: 'A6' }],
+        },
+      ],
+      zones: [
+        { key: 'home', name: 'Home', code: 'HOME', country_codes: ['NL'] },
+        { key: 'spare', name: 'Spare', code: 'SPARE', country_codes: ['BE'] },
+      ],
+      services: [
+        {
+          key: 'home-parcel',
+          carrier: 'home-carrier',
+          region_from: 'nl',
+          region_to: 'nl',
+          zone_from: 'home',
+          zone_to: 'nl',
+          name: 'Home Parcel',
+          code: 'home-parcel',
+          package_type: 'parcel',
+          handover_method: 'drop-off',
+          delivery_method: 'delivery',
+          uses_volumetric_weight: false,
+          delivery_days: ['Monday'],
+          transit_time: { min: 1, max: 1 },
+          regions_from: [{ country_code: 'NL' }],
+          regions_to: [{ country_code: 'NL' }],
+        },
+      ],
+      organizations: [{ key: 'home-org', name: 'Home Org', broker: 'broker', country_code: 'NL' }],
+      users: [{ key: 'home-user', organization: 'home-org' }],
+      clients: [{ id: 'home-client', secret: 'home-secret-home-secret', user: 'home-user' }],
+      shops: [{ key: 'home-shop', organization: 'home-org' }],
+    };
+    const made = await sandbox.request('POST', '/_sandbox/tenants', { body: { pack }, headers: json });
+    expect(made.status, made.text).toBe(201);
+    const token = (
+      await sandbox.request('POST', '/access-token', {
+        body: { grant_type: 'client_credentials', client_id: made.body.client_id, client_secret: made.body.client_secret, scope: '*' },
+        headers: json,
+      })
+    ).body.access_token;
+    const home = made.body.keys.zones.home as string;
+    const serviceId = made.body.keys.services['home-parcel'] as string;
+
+    const refused = await sandbox.request('DELETE', `/zones/${home}`, { token });
+    expect(refused.status, refused.text).toBe(422);
+    expect(firstError(refused)).toMatchObject({ code: '10008', detail: expect.stringContaining('home-parcel') });
+    const service = await sandbox.get(`/services/${serviceId}?include=zone_from`, token);
+    expect(service.body.data.relationships.zone_from.data.id).toBe(home);
+    expect(service.body.included.map((row: Json) => row.id)).toContain(home);
+
+    expect((await sandbox.request('DELETE', `/zones/${made.body.keys.zones.spare}`, { token })).status).toBe(204);
+    expect((await sandbox.get(`/zones/${made.body.keys.zones.spare}`, token)).status).toBe(404);
+  });
+
   it('refuses a taken code, a bad pattern, an unknown country and unknown attributes, changing nothing', async () => {
     const { sandbox, a } = await setup();
     const before = sandbox.store.count('zones');

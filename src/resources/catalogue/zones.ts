@@ -157,9 +157,20 @@ export const zoneEndpoints = [
     },
     delete: {
       summary: 'Delete a zone',
-      description: `Only the caller's own zones; the sandbox's zones answer 403 (10013).`,
+      description: `Only the caller's own zones; the sandbox's zones answer 403 (10013). A zone a service ships from or to (one a pack gave the organization) stays while the service names it: 422.`,
       answer: 'Deleted.',
-      errors: { 403: "One of the sandbox's zones (10013)." },
+      errors: { 403: "One of the sandbox's zones (10013).", 422: 'A service ships from or to the zone (10008).' },
+      remove: (tx, _ctx, zone) => {
+        // Checked in the transaction: a service's zone_from or zone_to must not name a zone that is gone.
+        const services = tx.all('services').filter((service) => service.zone_from_id === zone.id || service.zone_to_id === zone.id);
+        if (services.length > 0) {
+          const codes = [...new Set(services.map((service) => service.code))].join(', ');
+          throw ApiError.unprocessable(
+            `Zone '${zone.id}' is the zone_from or zone_to of ${services.length} service${services.length === 1 ? '' : 's'} (${codes}) and cannot be deleted.`,
+          );
+        }
+        tx.remove('zones', zone.id);
+      },
     },
   }),
 ];
