@@ -1,3 +1,4 @@
+import { postalCodeMatcher } from '../model/linear-regexp.js';
 import type { AddressRule } from '../model/service.js';
 
 /** The parts of an address that decide whether a service covers it. */
@@ -11,7 +12,7 @@ export type AddressQuery = { country_code?: string; state_code?: string; postal_
 function matchesRule(rule: AddressRule, address: AddressQuery): boolean {
   if (address.country_code && rule.country_code !== address.country_code.toUpperCase()) return false;
   if (address.state_code && rule.state_code && rule.state_code !== address.state_code.toUpperCase()) return false;
-  if (address.postal_code && rule.postal_code && !safeRegExp(rule.postal_code).test(address.postal_code.trim())) return false;
+  if (address.postal_code && rule.postal_code && !postalCodeTest(rule.postal_code)(address.postal_code.trim())) return false;
   return true;
 }
 
@@ -20,13 +21,20 @@ export function coversAddress(rules: readonly AddressRule[], address: AddressQue
   return rules.some((rule) => matchesRule(rule, address));
 }
 
-const compiled = new Map<string, RegExp>();
+const compiled = new Map<string, (postalCode: string) => boolean>();
 
-function safeRegExp(pattern: string): RegExp {
-  let regexp = compiled.get(pattern);
-  if (!regexp) {
-    regexp = new RegExp(pattern, 'i');
-    compiled.set(pattern, regexp);
+/** A pattern that cannot run in linear time (a pack checks its own; older data may hold one) matches no postal code. */
+const matchesNothing = () => false;
+
+function postalCodeTest(pattern: string): (postalCode: string) => boolean {
+  let test = compiled.get(pattern);
+  if (!test) {
+    try {
+      test = postalCodeMatcher(pattern);
+    } catch {
+      test = matchesNothing;
+    }
+    compiled.set(pattern, test);
   }
-  return regexp;
+  return test;
 }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { linearRegExp } from '../model/linear-regexp.js';
 
 /** A schema ajv could not compile, with why: a pack may give a carrier any object as its credentials_format. */
 type Broken = { broken: string };
@@ -19,7 +20,10 @@ function validator(): Ajv2020 {
     const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
     const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
     // Schemas are not kept by their `$id`: two carriers naming the same one must not clash.
-    ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
+    // A `pattern` runs in linear time (model/linear-regexp.ts), which takes no `u` flag: one it cannot
+    // run so makes the schema one that nothing passes, said when a value is checked.
+    const regExp = Object.assign((pattern: string) => linearRegExp(pattern), { code: 'linearRegExp' });
+    ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false, unicodeRegExp: false, code: { regExp } });
     addFormats(ajv);
   }
   return ajv;
