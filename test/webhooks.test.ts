@@ -108,6 +108,41 @@ describe('send-resource webhooks', () => {
     expect(JSON.parse(receiver.received[0]!.body).data.type).toBe('shipments');
   });
 
+  it('sends the shipment as its creation left it, changed by hooks that ran after the webhook hook', async () => {
+    const { sandbox, w, webhook } = await setup();
+    receiver.received.length = 0;
+    // Order 100: the webhooks run before the update (order 200) in the hook order.
+    await webhook({ url: receiver.url }, [], 'shipments');
+    await webhook({ url: receiver.url, includes: ['shipment'] });
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+    const update = await sandbox.request('POST', '/hooks', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'hooks',
+          attributes: {
+            name: 'Channel',
+            order: 200,
+            active: true,
+            trigger: { resource_type: 'shipments', resource_action: 'create' },
+            action: { action_type: 'update-resource', values: [{ pointer: '/attributes/channel', value: 'hooked' }] },
+          },
+          relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
+        },
+      },
+    });
+    expect(update.status).toBe(201);
+    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    expect(created.attributes.channel).toBe('hooked');
+    await sandbox.advance(0);
+    const documents = receiver.received.map((delivery) => JSON.parse(delivery.body));
+    const sent = documents.find((document: Json) => document.data.type === 'shipments');
+    expect(sent.data.attributes.channel).toBe('hooked');
+    expect(sent.data.relationships.hook_logs.data).toHaveLength(1);
+    const status = documents.find((document: Json) => document.data.type === 'shipment-statuses');
+    expect(status.included[0].attributes.channel).toBe('hooked');
+  });
+
   it('delivers once when the data file refuses the write after the delivery is logged', async () => {
     // The second write after the receiver got the webhook fails, as on a disk that just filled up.
     let writesAfterDelivery = 0;

@@ -68,10 +68,14 @@ function onShipmentCreated(rules: Rules, tx: Tx, created: ShipmentRecord): Shipm
   const at = rules.clock.now();
   let shipment = created;
   const scope = { shopId: created.shop_id, organizationId: created.organization_id };
+  const resource = { type: 'shipments', id: created.id, shipmentId: created.id };
+  // Webhooks are rendered once every hook has run: they send the shipment as it was created, as
+  // POST /shipments answers it, not as it stood halfway (before a later hook set its service).
+  const webhooks: HookRecord[] = [];
   for (const hook of hooksInOrder(tx, rules.store.seed, scope, 'shipments', created.id)) {
     if (!allHold(shipmentDocument(shipment), hook.trigger.predicates, rules.clock.now())) continue;
     if (hook.action.action_type === 'send-resource') {
-      scheduleDeliveries(tx, acting, hook, { type: 'shipments', id: shipment.id, shipmentId: shipment.id });
+      webhooks.push(hook);
       continue;
     }
     if (hook.action.action_type === 'calculate-landed-cost') {
@@ -85,6 +89,7 @@ function onShipmentCreated(rules: Rules, tx: Tx, created: ShipmentRecord): Shipm
     shipment = result.shipment;
     writeLog(tx, hook, { type: 'shipments', id: shipment.id, shipmentId: shipment.id }, { diff: result.diff, errors: result.errors, at });
   }
+  for (const hook of webhooks) scheduleDeliveries(tx, acting, hook, resource);
   return shipment;
 }
 
