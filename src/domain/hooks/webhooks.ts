@@ -12,6 +12,11 @@ export const DELIVER_WEBHOOK = 'deliver-webhook';
 const SIGNATURE_HEADER = 'X-MYPARCELCOM-SIGNATURE';
 const DEFAULT_TRIES = 3;
 const DEFAULT_RETRY_DELAY = 600;
+/**
+ * How long one attempt may take in all, and how long its connection may stay silent. The whole
+ * attempt is bounded, not only the silences: the scheduler runs one job at a time, so a receiver
+ * that drips its answer a byte at a time would otherwise hold every tenant's jobs back.
+ */
 const TIMEOUT_MS = 10_000;
 
 type Resource = { type: string; id: string; shipmentId: string };
@@ -68,15 +73,28 @@ function post(target: Target, policy: TargetPolicy, body: string, secret: string
   const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
+    let answered: number | undefined;
     const done = (outcome: Outcome) => {
       if (settled) return;
       settled = true;
+      clearTimeout(deadline);
       resolve(outcome);
     };
+    const deadline = setTimeout(() => {
+      const seconds = TIMEOUT_MS / 1000;
+      done(
+        answered === undefined
+          ? { error: 'could not be reached (ETIMEDOUT)' }
+          : { status: answered, error: `answered ${answered} but did not finish within ${seconds} s` },
+      );
+      req.destroy();
+    }, TIMEOUT_MS);
     const req = send(target.url, { method: 'POST', headers, lookup: guardedLookup(target, policy), timeout: TIMEOUT_MS, agent: false }, (res) => {
       const status = res.statusCode ?? 0;
+      answered = status;
       if (status >= 200 && status < 300) {
-        res.resume();
+        // The status is the answer: the body is not read, so a receiver cannot keep the connection busy.
+        res.destroy();
         return done({ status });
       }
       const chunks: Buffer[] = [];
