@@ -208,6 +208,34 @@ describe('send-resource webhooks', () => {
     expect(dates).toEqual([TEST_NOW, TEST_NOW + 600, TEST_NOW + 1200]);
   });
 
+  it('delivers a status the clock passed when the status happened: one move of the clock runs every attempt of every status', async () => {
+    const { sandbox, w, webhook } = await setup();
+    receiver.received.length = 0;
+    receiver.answers = Array.from({ length: 20 }, () => 500);
+    try {
+      const hook = await webhook({ url: receiver.url, tries: 2, retry_delay: 60 });
+      const service = w.service('postnl-parcel-standard', 'NL');
+      const body = shipmentBody({
+        shop: w.shopIn('NL'),
+        service,
+        contract: w.contractFor(service),
+        attributes: { register_at: TEST_NOW, tags: ['sandbox:auto-deliver'] },
+      });
+      const shipment = await createShipment(sandbox, w.token, body);
+      // 23 hours (the token lasts a day): registered, then walked to delivered, each status at its own moment.
+      await sandbox.advance(23 * 3600);
+      const statuses = (await sandbox.get(`/shipments/${shipment.id}/statuses`, w.token)).body.data;
+      expect(statuses).toHaveLength(6);
+      const logs = (await sandbox.get(`/hooks/${hook.body.data.id}/logs?page[size]=100`, w.token)).body.data;
+      // Two attempts for each status, the first when the status happened and the second retry_delay later.
+      const attempts = (id: string) => logs.filter((log: Json) => log.relationships.resource.data.id === id).map((log: Json) => log.attributes.created_at);
+      for (const status of statuses) expect(attempts(status.id).sort()).toEqual([status.attributes.created_at, status.attributes.created_at + 60]);
+      expect(receiver.received).toHaveLength(12);
+    } finally {
+      receiver.answers = [];
+    }
+  });
+
   it('goes with a deleted shipment: its hook logs and the deliveries still waiting about it or its statuses', async () => {
     const { sandbox, w, webhook } = await setup();
     receiver.received.length = 0;

@@ -101,7 +101,10 @@ function onStatusCreated(rules: Rules, tx: Tx, shipment: ShipmentRecord, status:
   for (const hook of hooksInOrder(tx, rules.store.seed, scope, 'shipment-statuses', status.id)) {
     if (!allHold(document, hook.trigger.predicates, rules.clock.now())) continue;
     const resource = { type: 'shipment-statuses', id: status.id, shipmentId: shipment.id };
-    if (hook.action.action_type === 'send-resource') scheduleDeliveries(tx, acting, hook, resource);
+    // Due when the status happened: a status that a move of the clock passed (the walk's, a queued
+    // registration's) is sent at its moment, and its retries fall in the same move, as they would
+    // have had the clock run.
+    if (hook.action.action_type === 'send-resource') scheduleDeliveries(tx, acting, hook, resource, status.created_at * 1000);
     else writeLog(tx, hook, resource, { diff: {}, errors: [`${hook.action.action_type} does not apply to shipment statuses.`], at: status.created_at });
   }
 }

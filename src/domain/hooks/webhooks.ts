@@ -32,10 +32,11 @@ function signature(secret: string, body: string): string {
 }
 
 /**
- * Queues one delivery per send-resource value, due at once. The body is the resource's JSON:API
- * document as it is now (with the asked includes), so retries send exactly the same bytes.
+ * Queues one delivery per send-resource value, due when the resource came to be (`atMs`, never
+ * later than now; default now). The body is the resource's JSON:API document as it is now (with
+ * the asked includes), so retries send exactly the same bytes.
  */
-export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, resource: Resource): void {
+export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, resource: Resource, atMs?: number): void {
   if (hook.action.action_type !== 'send-resource' || !acting.principal) return;
   const { rules, principal } = acting;
   hook.action.values.forEach((value, index) => {
@@ -43,7 +44,8 @@ export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, res
     const body = rules.render({ type: resource.type, id: resource.id }, value.includes ?? [], principal);
     if (body === undefined) return;
     const payload: Payload = { hook_id: hook.id, index, body, attempt: 1, resource };
-    rules.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: `${hook.id}:${resource.id}:${index}`, dueMs: rules.clock.nowMs(), payload });
+    const dueMs = Math.min(atMs ?? Number.POSITIVE_INFINITY, rules.clock.nowMs());
+    rules.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: `${hook.id}:${resource.id}:${index}`, dueMs, payload });
   });
 }
 
