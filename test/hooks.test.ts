@@ -617,4 +617,13 @@ describe("hooks: what production's schema accepts", () => {
     expect(shipment.attributes).toMatchObject({ channel: 'typed', customer_reference: 'no-meta', tags: ['has-id'] });
     expect(shipment.attributes).not.toHaveProperty('description');
   });
+
+  it("reads a list's members by index only, as RFC 6901 has it: '/attributes/tags/length' is missing, not the list's length", async () => {
+    const { hook, ship } = await setup();
+    await hook({ predicates: [{ pointer: '/attributes/tags/length', operator: '>=', value: 1 }], values: [set('/attributes/channel', 'counted')] });
+    await hook({ predicates: [{ pointer: '/attributes/tags/0', operator: '==', value: 'first' }], values: [set('/attributes/customer_reference', 'indexed')] });
+    const shipment = await ship({ tags: ['first', 'second'] });
+    expect(shipment.attributes.customer_reference).toBe('indexed');
+    expect(shipment.attributes).not.toHaveProperty('channel');
+  });
 });
