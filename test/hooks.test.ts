@@ -81,6 +81,21 @@ describe('hooks: the API', () => {
     expect(firstError(limited).code).toBe('14004');
   });
 
+  it('blames a PATCH that sends only the trigger on the trigger it sent, not on the action it kept', async () => {
+    const created = await s.hook({ values: [set('/attributes/channel', 'hooked')] });
+    const webhook = await s.hook({ action: { action_type: 'send-resource', values: [{ url: 'https://example.com/in', includes: ['shop'] }] } });
+    const patch = (id: string, attributes: Json) =>
+      s.sandbox.request('PATCH', `/hooks/${id}`, { token: s.w.token, body: { data: { type: 'hooks', id, attributes } } });
+    const onStatuses = { trigger: { resource_type: 'shipment-statuses', resource_action: 'create' } };
+    for (const id of [created.id, webhook.id]) {
+      const answer = await patch(id, onStatuses);
+      expect([answer.status, firstError(answer).source]).toEqual([422, { pointer: '/data/attributes/trigger/resource_type' }]);
+    }
+    // Sent together, the action is what does not fit the trigger.
+    const both = await patch(created.id, { ...onStatuses, action: { action_type: 'update-resource', values: [set('/attributes/channel', 'x')] } });
+    expect([both.status, firstError(both).source]).toEqual([422, { pointer: '/data/attributes/action/action_type' }]);
+  });
+
   const bad: [string, (owner: Json, shopOfOther: Json) => Json, number, string][] = [
     [
       'an unknown operator',
