@@ -592,6 +592,35 @@ describe('hooks: shipments made without a price of their own', () => {
       expect(read.relationships.shipment_surcharges?.data ?? [], id).toEqual([]);
     }
   });
+
+  it("sees a collo as production answers it: its master under /relationships/multi_colli_shipment, no ids of the sandbox's own", async () => {
+    const { sandbox, w, hook } = await setup();
+    await hook({
+      predicates: [{ pointer: '/relationships/multi_colli_shipment/data/type', operator: '==', value: 'shipments' }],
+      values: [set('/attributes/channel', 'collo')],
+    });
+    await hook({
+      predicates: [{ pointer: '/attributes/multi_colli_shipment_id', operator: 'contains', value: '-' }],
+      values: [set('/attributes/customer_reference', 'internal')],
+    });
+    await hook({ predicates: [{ pointer: '/attributes/sync_active', operator: '==', value: 'false' }], values: [set('/attributes/description', 'answered')] });
+    const multi = w.service('postnl-multi-colli', 'NL');
+    const colliBody = shipmentBody({
+      shop: w.shopIn('NL'),
+      service: multi,
+      contract: w.contractFor(multi),
+      meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 1200 } }] },
+    });
+    delete colliBody.data.attributes.physical_properties;
+    const made = await sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body: colliBody });
+    expect(made.status, made.text).toBe(201);
+    const [collo] = made.body.data.relationships.colli.data;
+    const read = (await sandbox.get(`/shipments/${collo.id}`, w.token)).body.data;
+    expect(read.relationships.multi_colli_shipment.data.id).toBe(made.body.data.id);
+    expect(read.attributes).toMatchObject({ channel: 'collo', description: 'answered' });
+    expect(read.attributes).not.toHaveProperty('customer_reference');
+    expect(made.body.data.attributes.channel).toBeUndefined();
+  });
 });
 
 describe("hooks: what production's schema accepts", () => {
