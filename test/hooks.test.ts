@@ -81,6 +81,21 @@ describe('hooks: the API', () => {
     expect(firstError(limited).code).toBe('14004');
   });
 
+  it('blames a PATCH that sends only the trigger on the trigger it sent, not on the action it kept', async () => {
+    const created = await s.hook({ values: [set('/attributes/channel', 'hooked')] });
+    const webhook = await s.hook({ action: { action_type: 'send-resource', values: [{ url: 'https://example.com/in', includes: ['shop'] }] } });
+    const patch = (id: string, attributes: Json) =>
+      s.sandbox.request('PATCH', `/hooks/${id}`, { token: s.w.token, body: { data: { type: 'hooks', id, attributes } } });
+    const onStatuses = { trigger: { resource_type: 'shipment-statuses', resource_action: 'create' } };
+    for (const id of [created.id, webhook.id]) {
+      const answer = await patch(id, onStatuses);
+      expect([answer.status, firstError(answer).source]).toEqual([422, { pointer: '/data/attributes/trigger/resource_type' }]);
+    }
+    // Sent together, the action is what does not fit the trigger.
+    const both = await patch(created.id, { ...onStatuses, action: { action_type: 'update-resource', values: [set('/attributes/channel', 'x')] } });
+    expect([both.status, firstError(both).source]).toEqual([422, { pointer: '/data/attributes/action/action_type' }]);
+  });
+
   const bad: [string, (owner: Json, shopOfOther: Json) => Json, number, string][] = [
     [
       'an unknown operator',
@@ -577,6 +592,35 @@ describe('hooks: shipments made without a price of their own', () => {
       expect(read.relationships.shipment_surcharges?.data ?? [], id).toEqual([]);
     }
   });
+
+  it("sees a collo as production answers it: its master under /relationships/multi_colli_shipment, no ids of the sandbox's own", async () => {
+    const { sandbox, w, hook } = await setup();
+    await hook({
+      predicates: [{ pointer: '/relationships/multi_colli_shipment/data/type', operator: '==', value: 'shipments' }],
+      values: [set('/attributes/channel', 'collo')],
+    });
+    await hook({
+      predicates: [{ pointer: '/attributes/multi_colli_shipment_id', operator: 'contains', value: '-' }],
+      values: [set('/attributes/customer_reference', 'internal')],
+    });
+    await hook({ predicates: [{ pointer: '/attributes/sync_active', operator: '==', value: 'false' }], values: [set('/attributes/description', 'answered')] });
+    const multi = w.service('postnl-multi-colli', 'NL');
+    const colliBody = shipmentBody({
+      shop: w.shopIn('NL'),
+      service: multi,
+      contract: w.contractFor(multi),
+      meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 1200 } }] },
+    });
+    delete colliBody.data.attributes.physical_properties;
+    const made = await sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body: colliBody });
+    expect(made.status, made.text).toBe(201);
+    const [collo] = made.body.data.relationships.colli.data;
+    const read = (await sandbox.get(`/shipments/${collo.id}`, w.token)).body.data;
+    expect(read.relationships.multi_colli_shipment.data.id).toBe(made.body.data.id);
+    expect(read.attributes).toMatchObject({ channel: 'collo', description: 'answered' });
+    expect(read.attributes).not.toHaveProperty('customer_reference');
+    expect(made.body.data.attributes.channel).toBeUndefined();
+  });
 });
 
 describe("hooks: what production's schema accepts", () => {
@@ -616,5 +660,14 @@ describe("hooks: what production's schema accepts", () => {
     const shipment = await ship();
     expect(shipment.attributes).toMatchObject({ channel: 'typed', customer_reference: 'no-meta', tags: ['has-id'] });
     expect(shipment.attributes).not.toHaveProperty('description');
+  });
+
+  it("reads a list's members by index only, as RFC 6901 has it: '/attributes/tags/length' is missing, not the list's length", async () => {
+    const { hook, ship } = await setup();
+    await hook({ predicates: [{ pointer: '/attributes/tags/length', operator: '>=', value: 1 }], values: [set('/attributes/channel', 'counted')] });
+    await hook({ predicates: [{ pointer: '/attributes/tags/0', operator: '==', value: 'first' }], values: [set('/attributes/customer_reference', 'indexed')] });
+    const shipment = await ship({ tags: ['first', 'second'] });
+    expect(shipment.attributes.customer_reference).toBe('indexed');
+    expect(shipment.attributes).not.toHaveProperty('channel');
   });
 });

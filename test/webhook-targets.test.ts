@@ -5,7 +5,8 @@
  * loopback; the hook log keeps only a short, sanitized excerpt of an answer.
  */
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer as createNetServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RefusedAddress, addressKind, checkTarget, guardedLookup, targetPolicy } from '../src/domain/hooks/target-address.js';
 import type { Config } from '../src/config.js';
 import { testSandbox, type Json, type TestSandbox } from './support/app.js';
@@ -219,6 +220,44 @@ describe('what the hook log keeps of an answer', () => {
     // eslint-disable-next-line no-control-regex -- terminal escapes and control characters are what this looks for
     expect(error).not.toMatch(/[\u0000-\u001f\u007f]/);
     expect(error.length).toBeLessThan(300);
+  });
+
+  it('ends an attempt whose answer drips in after 10 s in all, and the sandbox clock moves on', async () => {
+    // A receiver that starts its answer and then sends a header line every second for ever: each line
+    // comes well within the 10 s a connection may stay silent, so only a bound on the whole attempt ends it.
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    const drips = new Set<NodeJS.Timeout>();
+    const dripping = createNetServer((socket) => {
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 500 Internal Server Error\r\n');
+        const drip = setInterval(() => socket.write('X-Drip: .\r\n'), 1000);
+        drips.add(drip);
+        socket.on('close', () => clearInterval(drip));
+        socket.on('error', () => clearInterval(drip));
+        arrived();
+      });
+    });
+    await new Promise<void>((resolve) => dripping.listen(0, '127.0.0.1', resolve));
+    try {
+      const s = await setup();
+      const saved = await s.hook(`http://127.0.0.1:${(dripping.address() as { port: number }).port}/in`, { tries: 1 });
+      await createShipment(s.sandbox, s.w.token, shipmentBody({ shop: s.w.shopIn('NL') }));
+      // Only the attempt's deadline is faked: the receiver's drip keeps real time.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const moved = s.sandbox.request('POST', '/_sandbox/clock', { body: { advance: 0 } });
+      await reached;
+      vi.advanceTimersByTime(10_000);
+      vi.useRealTimers();
+      expect((await moved).status).toBe(200);
+      const [log] = await s.logs(saved.body.data.id);
+      expect(log.meta.delivery).toEqual({ url: expect.any(String), attempt: 1, tries: 1 });
+      expect(log.attributes.errors[0]).toMatch(/could not be reached \(ETIMEDOUT\)$/);
+    } finally {
+      vi.useRealTimers();
+      for (const drip of drips) clearInterval(drip);
+      await new Promise<void>((resolve) => dripping.close(() => resolve()));
+    }
   });
 
   it('names only the error code when a receiver cannot be reached', async () => {

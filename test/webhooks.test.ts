@@ -108,6 +108,41 @@ describe('send-resource webhooks', () => {
     expect(JSON.parse(receiver.received[0]!.body).data.type).toBe('shipments');
   });
 
+  it('sends the shipment as its creation left it, changed by hooks that ran after the webhook hook', async () => {
+    const { sandbox, w, webhook } = await setup();
+    receiver.received.length = 0;
+    // Order 100: the webhooks run before the update (order 200) in the hook order.
+    await webhook({ url: receiver.url }, [], 'shipments');
+    await webhook({ url: receiver.url, includes: ['shipment'] });
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+    const update = await sandbox.request('POST', '/hooks', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'hooks',
+          attributes: {
+            name: 'Channel',
+            order: 200,
+            active: true,
+            trigger: { resource_type: 'shipments', resource_action: 'create' },
+            action: { action_type: 'update-resource', values: [{ pointer: '/attributes/channel', value: 'hooked' }] },
+          },
+          relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
+        },
+      },
+    });
+    expect(update.status).toBe(201);
+    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    expect(created.attributes.channel).toBe('hooked');
+    await sandbox.advance(0);
+    const documents = receiver.received.map((delivery) => JSON.parse(delivery.body));
+    const sent = documents.find((document: Json) => document.data.type === 'shipments');
+    expect(sent.data.attributes.channel).toBe('hooked');
+    expect(sent.data.relationships.hook_logs.data).toHaveLength(1);
+    const status = documents.find((document: Json) => document.data.type === 'shipment-statuses');
+    expect(status.included[0].attributes.channel).toBe('hooked');
+  });
+
   it('delivers once when the data file refuses the write after the delivery is logged', async () => {
     // The second write after the receiver got the webhook fails, as on a disk that just filled up.
     let writesAfterDelivery = 0;
@@ -171,6 +206,34 @@ describe('send-resource webhooks', () => {
     const logs = (await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data.reverse();
     const dates = logs.map((log: Json) => log.attributes.created_at);
     expect(dates).toEqual([TEST_NOW, TEST_NOW + 600, TEST_NOW + 1200]);
+  });
+
+  it('delivers a status the clock passed when the status happened: one move of the clock runs every attempt of every status', async () => {
+    const { sandbox, w, webhook } = await setup();
+    receiver.received.length = 0;
+    receiver.answers = Array.from({ length: 20 }, () => 500);
+    try {
+      const hook = await webhook({ url: receiver.url, tries: 2, retry_delay: 60 });
+      const service = w.service('postnl-parcel-standard', 'NL');
+      const body = shipmentBody({
+        shop: w.shopIn('NL'),
+        service,
+        contract: w.contractFor(service),
+        attributes: { register_at: TEST_NOW, tags: ['sandbox:auto-deliver'] },
+      });
+      const shipment = await createShipment(sandbox, w.token, body);
+      // 23 hours (the token lasts a day): registered, then walked to delivered, each status at its own moment.
+      await sandbox.advance(23 * 3600);
+      const statuses = (await sandbox.get(`/shipments/${shipment.id}/statuses`, w.token)).body.data;
+      expect(statuses).toHaveLength(6);
+      const logs = (await sandbox.get(`/hooks/${hook.body.data.id}/logs?page[size]=100`, w.token)).body.data;
+      // Two attempts for each status, the first when the status happened and the second retry_delay later.
+      const attempts = (id: string) => logs.filter((log: Json) => log.relationships.resource.data.id === id).map((log: Json) => log.attributes.created_at);
+      for (const status of statuses) expect(attempts(status.id).sort()).toEqual([status.attributes.created_at, status.attributes.created_at + 60]);
+      expect(receiver.received).toHaveLength(12);
+    } finally {
+      receiver.answers = [];
+    }
   });
 
   it('goes with a deleted shipment: its hook logs and the deliveries still waiting about it or its statuses', async () => {

@@ -188,6 +188,19 @@ describe('hooks on returns', () => {
     expect(logs[1].relationships.resource.data).toEqual({ type: 'returns', id: rejected.body.data.id });
   });
 
+  it('sends the return as its creation left it, decided by a hook that ran after the webhook hook', async () => {
+    expect(
+      (await hook('tell my system', { action_type: 'send-resource', values: [{ url: 'https://example.com/returns', includes: ['status'] }] }, [], 1)).status,
+    ).toBe(201);
+    expect((await hook('approve', { action_type: 'approve-return' }, [], 2)).status).toBe(201);
+    const created = await newReturn();
+    expect(statusOf(await read(created.id))).toBe('return-approved');
+    const delivery = sandbox.store.all('jobs').find((job) => job.kind === 'deliver-webhook');
+    const sent = JSON.parse((delivery!.payload as Json).body as string);
+    expect(statusOf(sent)).toBe('return-approved');
+    expect(sent.data.relationships.shipment.data).toMatchObject({ type: 'shipments' });
+  });
+
   it('refuses return actions on other triggers and meta pointers outside returns', async () => {
     const wrong = await sandbox.request('POST', '/hooks', {
       token: w.token,

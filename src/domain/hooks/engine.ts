@@ -68,10 +68,14 @@ function onShipmentCreated(rules: Rules, tx: Tx, created: ShipmentRecord): Shipm
   const at = rules.clock.now();
   let shipment = created;
   const scope = { shopId: created.shop_id, organizationId: created.organization_id };
+  const resource = { type: 'shipments', id: created.id, shipmentId: created.id };
+  // Webhooks are rendered once every hook has run: they send the shipment as it was created, as
+  // POST /shipments answers it, not as it stood halfway (before a later hook set its service).
+  const webhooks: HookRecord[] = [];
   for (const hook of hooksInOrder(tx, rules.store.seed, scope, 'shipments', created.id)) {
     if (!allHold(shipmentDocument(shipment), hook.trigger.predicates, rules.clock.now())) continue;
     if (hook.action.action_type === 'send-resource') {
-      scheduleDeliveries(tx, acting, hook, { type: 'shipments', id: shipment.id, shipmentId: shipment.id });
+      webhooks.push(hook);
       continue;
     }
     if (hook.action.action_type === 'calculate-landed-cost') {
@@ -85,6 +89,7 @@ function onShipmentCreated(rules: Rules, tx: Tx, created: ShipmentRecord): Shipm
     shipment = result.shipment;
     writeLog(tx, hook, { type: 'shipments', id: shipment.id, shipmentId: shipment.id }, { diff: result.diff, errors: result.errors, at });
   }
+  for (const hook of webhooks) scheduleDeliveries(tx, acting, hook, resource);
   return shipment;
 }
 
@@ -96,7 +101,10 @@ function onStatusCreated(rules: Rules, tx: Tx, shipment: ShipmentRecord, status:
   for (const hook of hooksInOrder(tx, rules.store.seed, scope, 'shipment-statuses', status.id)) {
     if (!allHold(document, hook.trigger.predicates, rules.clock.now())) continue;
     const resource = { type: 'shipment-statuses', id: status.id, shipmentId: shipment.id };
-    if (hook.action.action_type === 'send-resource') scheduleDeliveries(tx, acting, hook, resource);
+    // Due when the status happened: a status that a move of the clock passed (the walk's, a queued
+    // registration's) is sent at its moment, and its retries fall in the same move, as they would
+    // have had the clock run.
+    if (hook.action.action_type === 'send-resource') scheduleDeliveries(tx, acting, hook, resource, status.created_at * 1000);
     else writeLog(tx, hook, resource, { diff: {}, errors: [`${hook.action.action_type} does not apply to shipment statuses.`], at: status.created_at });
   }
 }

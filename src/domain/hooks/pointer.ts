@@ -10,11 +10,15 @@ export function tokens(pointer: string): string[] {
   return body.split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** The value at a pointer, or `undefined` when any step is missing. */
+/**
+ * The value at a pointer, or `undefined` when any step is missing. A list's members are its
+ * indexes only: `length` is no member (a list has it as a property, RFC 6901 does not).
+ */
 export function valueAt(document: unknown, pointer: string): unknown {
   let current: unknown = document;
   for (const token of tokens(pointer)) {
     if (current === null || typeof current !== 'object') return undefined;
+    if (Array.isArray(current) && !/^(0|[1-9]\d*)$/.test(token)) return undefined;
     if (!Object.prototype.hasOwnProperty.call(current, token)) return undefined;
     current = (current as Record<string, unknown>)[token];
   }

@@ -75,11 +75,14 @@ export function onReturnCreated(rules: Rules, tx: Tx, created: ReturnRecord): Re
   const acting: Acting = { rules, principal: automationFor(created.organization_id, organization?.broker_id ?? '') };
   const scope = { shopId: created.shop_id, organizationId: created.organization_id };
   let row = created;
+  // Webhooks are rendered once every hook has run, so they send the return as its creation left
+  // it (approved by a later hook, say), not as it stood when the send-resource hook's turn came.
+  const webhooks: HookRecord[] = [];
   for (const hook of hooksInOrder(tx, rules.store.seed, scope, 'returns', created.id)) {
     if (!allHold(returnDocument(tx, row), hook.trigger.predicates, rules.clock.now())) continue;
     const resource = { type: 'returns', id: row.id, shipmentId: row.shipment_id ?? '' };
     if (hook.action.action_type === 'send-resource') {
-      scheduleDeliveries(tx, acting, hook, resource);
+      webhooks.push(hook);
       continue;
     }
     const before = row.status_code;
@@ -88,5 +91,6 @@ export function onReturnCreated(rules: Rules, tx: Tx, created: ReturnRecord): Re
     const diff = row.status_code !== before ? { status: { from: before, to: row.status_code } } : {};
     writeLog(tx, hook, { ...resource, shipmentId: row.shipment_id ?? '' }, { diff, errors: result.errors, at: rules.clock.now() });
   }
+  for (const hook of webhooks) scheduleDeliveries(tx, acting, hook, { type: 'returns', id: row.id, shipmentId: row.shipment_id ?? '' });
   return row;
 }

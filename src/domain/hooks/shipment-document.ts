@@ -12,7 +12,11 @@ export type HookDocument = {
 
 const link = (type: string, id: string | undefined) => ({ data: id ? { type, id } : null });
 
-/** The shipment as a document: its attributes and relationships, as a client would read them. */
+/**
+ * The shipment as a document: its attributes and relationships, as a client would read them. The
+ * ids the sandbox keeps beside the attributes (a collo's master, the manifest) are relationships
+ * there, so a predicate reads `/relationships/multi_colli_shipment/data/id` as production has it.
+ */
 export function shipmentDocument(shipment: ShipmentRecord): HookDocument {
   const {
     id: _id,
@@ -24,6 +28,8 @@ export function shipmentDocument(shipment: ShipmentRecord): HookDocument {
     liability_coverage_id,
     collection_id,
     consolidation_shipment_id,
+    multi_colli_shipment_id,
+    manifest_id,
     shipment_status_id,
     status_code: _s,
     label: _l,
@@ -33,7 +39,8 @@ export function shipmentDocument(shipment: ShipmentRecord): HookDocument {
   return {
     type: 'shipments',
     id: shipment.id,
-    attributes: structuredClone(attributes) as Record<string, unknown>,
+    // Production's shipments always answer sync_active false (see the shipment kind).
+    attributes: { ...(structuredClone(attributes) as Record<string, unknown>), sync_active: false },
     relationships: {
       shop: link('shops', shop_id),
       service: link('services', service_id),
@@ -43,6 +50,8 @@ export function shipmentDocument(shipment: ShipmentRecord): HookDocument {
       consolidation_shipment: link('shipments', consolidation_shipment_id),
       service_options: { data: service_options.map((o) => ({ type: 'service-options', id: o.id, ...(o.values ? { meta: { values: o.values } } : {}) })) },
       shipment_status: link('shipment-statuses', shipment_status_id),
+      multi_colli_shipment: link('shipments', multi_colli_shipment_id),
+      manifest: link('manifests', manifest_id),
     },
   };
 }

@@ -7,7 +7,17 @@ const TO_ONE = { service: 'services', contract: 'contracts', liability_coverage:
 type ToOneName = keyof typeof TO_ONE;
 
 /** Relationships a shipment has that only the sandbox sets, so a hook pointing there gets a precise answer. */
-const READ_ONLY = ['shop', 'shipment_status', 'files', 'hook_logs', 'colli', 'consolidation_shipment', 'shipment_surcharges', 'manifest'];
+const READ_ONLY = [
+  'shop',
+  'shipment_status',
+  'files',
+  'hook_logs',
+  'colli',
+  'multi_colli_shipment',
+  'consolidation_shipment',
+  'shipment_surcharges',
+  'manifest',
+];
 
 /**
  * Where an update-resource value lands. Relationships may be addressed as the whole object

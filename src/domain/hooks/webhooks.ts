@@ -12,6 +12,11 @@ export const DELIVER_WEBHOOK = 'deliver-webhook';
 const SIGNATURE_HEADER = 'X-MYPARCELCOM-SIGNATURE';
 const DEFAULT_TRIES = 3;
 const DEFAULT_RETRY_DELAY = 600;
+/**
+ * How long one attempt may take in all, and how long its connection may stay silent. The whole
+ * attempt is bounded, not only the silences: the scheduler runs one job at a time, so a receiver
+ * that drips its answer a byte at a time would otherwise hold every tenant's jobs back.
+ */
 const TIMEOUT_MS = 10_000;
 
 type Resource = { type: string; id: string; shipmentId: string };
@@ -27,10 +32,11 @@ function signature(secret: string, body: string): string {
 }
 
 /**
- * Queues one delivery per send-resource value, due at once. The body is the resource's JSON:API
- * document as it is now (with the asked includes), so retries send exactly the same bytes.
+ * Queues one delivery per send-resource value, due when the resource came to be (`atMs`, never
+ * later than now; default now). The body is the resource's JSON:API document as it is now (with
+ * the asked includes), so retries send exactly the same bytes.
  */
-export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, resource: Resource): void {
+export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, resource: Resource, atMs?: number): void {
   if (hook.action.action_type !== 'send-resource' || !acting.principal) return;
   const { rules, principal } = acting;
   hook.action.values.forEach((value, index) => {
@@ -38,7 +44,8 @@ export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, res
     const body = rules.render({ type: resource.type, id: resource.id }, value.includes ?? [], principal);
     if (body === undefined) return;
     const payload: Payload = { hook_id: hook.id, index, body, attempt: 1, resource };
-    rules.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: `${hook.id}:${resource.id}:${index}`, dueMs: rules.clock.nowMs(), payload });
+    const dueMs = Math.min(atMs ?? Number.POSITIVE_INFINITY, rules.clock.nowMs());
+    rules.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: `${hook.id}:${resource.id}:${index}`, dueMs, payload });
   });
 }
 
@@ -68,15 +75,28 @@ function post(target: Target, policy: TargetPolicy, body: string, secret: string
   const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
+    let answered: number | undefined;
     const done = (outcome: Outcome) => {
       if (settled) return;
       settled = true;
+      clearTimeout(deadline);
       resolve(outcome);
     };
+    const deadline = setTimeout(() => {
+      const seconds = TIMEOUT_MS / 1000;
+      done(
+        answered === undefined
+          ? { error: 'could not be reached (ETIMEDOUT)' }
+          : { status: answered, error: `answered ${answered} but did not finish within ${seconds} s` },
+      );
+      req.destroy();
+    }, TIMEOUT_MS);
     const req = send(target.url, { method: 'POST', headers, lookup: guardedLookup(target, policy), timeout: TIMEOUT_MS, agent: false }, (res) => {
       const status = res.statusCode ?? 0;
+      answered = status;
       if (status >= 200 && status < 300) {
-        res.resume();
+        // The status is the answer: the body is not read, so a receiver cannot keep the connection busy.
+        res.destroy();
         return done({ status });
       }
       const chunks: Buffer[] = [];

@@ -51,8 +51,10 @@ export function createShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, res
   } as ShipmentRecord);
   tx.insert('shipmentStatuses', first.row);
   syncSurcharges(tx, inserted, resolved.surcharges, now);
-  rules.events?.statusCreated(tx, inserted, first.row);
   const shipment = rules.events?.shipmentCreated(tx, inserted) ?? inserted;
+  // After the shipment's hooks: a webhook on the first status that includes its shipment sends
+  // the shipment those hooks made, as POST /shipments answers it.
+  rules.events?.statusCreated(tx, shipment, first.row);
   scheduleRegistration(tx, rules, shipment);
   return shipment;
 }

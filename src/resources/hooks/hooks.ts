@@ -51,31 +51,34 @@ function ownerOf(ctx: Ctx, ref: z.infer<typeof toOneRef>): HookRecord['owner'] {
   return { type: 'shops', id };
 }
 
-/** Rules a schema cannot say: what each action may point at, and where webhooks may go. */
-function checkAction(ctx: Ctx, attributes: HookAttributes): void {
+/**
+ * Rules a schema cannot say: what each action may point at, and where webhooks may go. A change
+ * that sends a trigger without the action is judged on the trigger: a mismatch is blamed on the
+ * `resource_type` sent, and the action's own values (kept as they are) are not judged again.
+ */
+function checkAction(ctx: Ctx, attributes: HookAttributes, actionSent = true): void {
   const problems = new Problems();
   const { action, trigger } = attributes;
+  const mismatch = (message: string, member: string) => problems.add(message, { attribute: actionSent ? member : 'trigger.resource_type' });
   if (action.action_type === 'update-resource') {
-    if (trigger.resource_type !== 'shipments')
-      problems.add('update-resource can only change shipments; use a shipments trigger.', { attribute: 'action.action_type' });
-    for (const problem of updateProblems(action.values)) problems.add(problem.message, { attribute: `action.values[${problem.index}].${problem.field}` });
+    if (trigger.resource_type !== 'shipments') mismatch('update-resource can only change shipments; use a shipments trigger.', 'action.action_type');
+    if (actionSent)
+      for (const problem of updateProblems(action.values)) problems.add(problem.message, { attribute: `action.values[${problem.index}].${problem.field}` });
   } else if (action.action_type === 'calculate-landed-cost') {
-    if (trigger.resource_type !== 'shipments')
-      problems.add('calculate-landed-cost acts on shipments; use a shipments trigger.', { attribute: 'action.action_type' });
+    if (trigger.resource_type !== 'shipments') mismatch('calculate-landed-cost acts on shipments; use a shipments trigger.', 'action.action_type');
   } else if (action.action_type !== 'send-resource') {
     // approve-return, reject-return, request-payment, set-return-deadline-passed
-    if (trigger.resource_type !== 'returns') problems.add(`${action.action_type} acts on returns; use a returns trigger.`, { attribute: 'action.action_type' });
+    if (trigger.resource_type !== 'returns') mismatch(`${action.action_type} acts on returns; use a returns trigger.`, 'action.action_type');
   } else {
     const policy = targetPolicy(ctx.rules.settings);
     action.values.forEach((value, index) => {
-      const checked = checkTarget(value.url, policy);
-      if ('refusal' in checked) problems.add(checked.refusal, { attribute: `action.values[${index}].url` });
+      // A URL kept as it was is checked again when the webhook is sent.
+      const checked = actionSent ? checkTarget(value.url, policy) : undefined;
+      if (checked && 'refusal' in checked) problems.add(checked.refusal, { attribute: `action.values[${index}].url` });
       const offered = webhookIncludes[trigger.resource_type] ?? [];
       (value.includes ?? []).forEach((path, at) => {
         if (!offered.includes(path))
-          problems.add(`Unknown include path '${path}'. ${trigger.resource_type} can include: ${offered.join(', ')}.`, {
-            attribute: `action.values[${index}].includes[${at}]`,
-          });
+          mismatch(`Unknown include path '${path}'. ${trigger.resource_type} can include: ${offered.join(', ')}.`, `action.values[${index}].includes[${at}]`);
       });
     });
   }
@@ -172,7 +175,7 @@ export const hookEndpoints = [
       const ownerRef = body.data.relationships?.owner;
       const owner = ownerRef === undefined ? undefined : ownerOf(ctx, ownerRef);
       const merged = { ...current, ...(body.data.attributes ?? {}) };
-      checkAction(ctx, merged);
+      checkAction(ctx, merged, body.data.attributes?.action !== undefined);
       const changes = { ...(body.data.attributes ?? {}), ...(owner ? { owner } : {}) };
       const hook = await ctx.store.transact((tx) => tx.update('hooks', current.id, changes));
       return jsonApi(resourceDocument(ctx, hookKind, hook));
