@@ -183,6 +183,39 @@ describe('a shipment joins collections of its own contract only', () => {
     expect(postnl.relationships.collection.data.id).toBe(collection.id);
   });
 
+  it('refuses a collection relationship to a collection whose window began, as the RPC does; a shipment already in it stays', async () => {
+    const { sandbox, w, nl, parcel } = await setup();
+    const plan = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(nl.shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 12 * HOUR }, { contract: nl.contract }),
+    );
+    const inside = await parcel(nl, { relationships: { collection: { data: { type: 'collections', id: plan.id } } } });
+    await sandbox.advance(MONDAY + 10 * HOUR - TEST_NOW);
+    const token = await sandbox.token();
+    const late = await sandbox.request('POST', '/shipments', {
+      token,
+      body: shipmentBody({
+        shop: nl.shop,
+        recipient: recipients.NL,
+        service: nl.service,
+        contract: nl.contract,
+        relationships: { collection: { data: { type: 'collections', id: plan.id } } },
+      }),
+    });
+    expect(late.status).toBe(422);
+    expect(firstError(late)).toMatchObject({
+      source: { pointer: '/data/relationships/collection/data/id' },
+      detail: expect.stringMatching(/opened at 2026-01-12 09:00 UTC/),
+    });
+    const kept = await sandbox.request('PATCH', `/shipments/${inside.id}`, {
+      token,
+      body: { data: { type: 'shipments', id: inside.id, attributes: { description: 'Still waiting' } } },
+    });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.body.data.relationships.collection.data.id).toBe(plan.id);
+  });
+
   it("refuses a collection relationship to another contract's collection, also on PATCH", async () => {
     const { sandbox, w, nl, collection, parcel } = await setup();
     const dpdService = w.service('dpd-classic', 'NL');
