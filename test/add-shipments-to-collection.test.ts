@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstError, testSandbox, TEST_NOW, type Json } from './support/app.js';
-import { carrierSetup, collectionBody, createCollection, HOUR, MONDAY, rpc } from './support/collections.js';
+import { carrierSetup, collectionBody, createCollection, DAY, HOUR, MONDAY, rpc } from './support/collections.js';
 import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
 
 /**
@@ -97,6 +97,29 @@ describe('POST /add-shipments-to-collection', () => {
     await sandbox.advance(5);
     expect((await add([labelled.id], dpd.id)).status).toBe(204);
     expect(await collectionOf(labelled.id)).toBe(dpd.id);
+  });
+
+  it('moves a multi-colli shipment whole: naming its master or one collo brings the master and every collo', async () => {
+    const { sandbox, w, de, add, collectionOf } = await setup();
+    const service = w.service('dpd-multi-colli', 'DE');
+    const window = (day: number) => ({ from: MONDAY + day * DAY + 12 * HOUR, to: MONDAY + day * DAY + 17 * HOUR });
+    const monday = await createCollection(sandbox, w.token, collectionBody(de.shop, window(0), { contract: w.contractFor(service) }));
+    const tuesday = await createCollection(sandbox, w.token, collectionBody(de.shop, window(1), { contract: w.contractFor(service), register: true }));
+    const multi = shipmentBody({
+      shop: de.shop,
+      recipient: recipients.DE,
+      service,
+      contract: w.contractFor(service),
+      meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 2000 } }] },
+    });
+    delete multi.data.attributes.physical_properties;
+    const made = await sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body: multi });
+    expect(made.status, made.text).toBe(201);
+    const family = [made.body.data.id, ...made.body.data.relationships.colli.data.map((c: Json) => c.id)];
+    expect((await add([family[0]], monday.id)).status).toBe(204);
+    expect(await Promise.all(family.map(collectionOf))).toEqual([monday.id, monday.id, monday.id]);
+    expect((await add([family[2]], tuesday.id)).status).toBe(204);
+    expect(await Promise.all(family.map(collectionOf))).toEqual([tuesday.id, tuesday.id, tuesday.id]);
   });
 
   it("refuses an unknown or other tenant's collection, one whose window began, and bodies that are not lists of ids", async () => {
