@@ -273,5 +273,25 @@ describe('a shipment joins collections of its own contract only', () => {
     });
     expect(moved.status).toBe(422);
     expect(firstError(moved).source.pointer).toBe('/data/relationships/collection/data/id');
+    // In the collection already, a shipment that changes carrier is refused at the contract it names: it sent no collection.
+    const inside = await parcel(nl, { relationships: { collection: { data: { type: 'collections', id: collection.id } } } });
+    const changed = await sandbox.request('PATCH', `/shipments/${inside.id}`, {
+      token: w.token,
+      body: {
+        data: {
+          type: 'shipments',
+          id: inside.id,
+          relationships: {
+            service: { data: { type: 'services', id: dpdService.id } },
+            contract: { data: { type: 'contracts', id: w.contractFor(dpdService).id } },
+          },
+        },
+      },
+    });
+    expect(changed.status).toBe(422);
+    expect(firstError(changed)).toMatchObject({
+      source: { pointer: '/data/relationships/contract/data/id' },
+      detail: expect.stringMatching(/takes shipments of its own contract only/),
+    });
   });
 });

@@ -130,7 +130,9 @@ function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: Contract
       problems.add(`No collection with id '${draft.collectionId}' exists for this shop.`, fields.relationship('collection'));
     } else {
       const why = refusal(collection);
-      if (why) problems.add(why, fields.relationship('collection'));
+      // The shipment is in this collection already: what changed is its contract (chosen by meta.service_code, or named).
+      const changed = draft.serviceCode && !draft.contractId ? fields.meta('service_code') : fields.relationship('contract');
+      if (why) problems.add(why, collection.id === draft.currentCollectionId ? changed : fields.relationship('collection'));
     }
     return collection;
   }
