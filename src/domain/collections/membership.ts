@@ -109,7 +109,8 @@ export function addShipments(
   const closed = closedBecause(tx, collection, now);
   if (closed) problems.push({ detail: closed, field: fields.collection });
   const seen = new Set<string>();
-  const joining: ShipmentRecord[] = [];
+  // By id, so a request of many multi-colli shipments costs linear time.
+  const joining = new Map<string, ShipmentRecord>();
   shipmentIds.forEach((id, index) => {
     const field = fields.shipment(index);
     const shipment = tx.get('shipments', id);
@@ -119,15 +120,15 @@ export function addShipments(
       problems.push({ detail: `Shipment '${id}' is listed more than once.`, field });
     } else {
       // A multi-colli shipment is collected whole: its master and colli travel together.
-      const family = familyOf(tx, shipment).filter((member) => !joining.some((row) => row.id === member.id));
+      const family = familyOf(tx, shipment).filter((member) => !joining.has(member.id));
       const problem = family.map((member) => shipmentProblem(tx, collection, member)).find((why) => why !== undefined);
       if (problem) problems.push({ detail: problem, field });
-      else joining.push(...family);
+      else for (const member of family) joining.set(member.id, member);
     }
     seen.add(id);
   });
   if (problems.length > 0) throw new DomainError('unprocessable', problems);
-  for (const shipment of joining) {
+  for (const shipment of joining.values()) {
     if (shipment.collection_id !== collection.id)
       tx.update('shipments', shipment.id, { collection_id: collection.id, updated_at: Math.max(shipment.updated_at, now) });
   }
