@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstError, testSandbox, TEST_NOW, type Json } from './support/app.js';
-import { carrierSetup, collectionBody, createCollection, HOUR, MONDAY, rpc } from './support/collections.js';
+import { carrierSetup, collectionBody, createCollection, DAY, HOUR, MONDAY, rpc } from './support/collections.js';
 import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
 
 /**
@@ -99,6 +99,29 @@ describe('POST /add-shipments-to-collection', () => {
     expect(await collectionOf(labelled.id)).toBe(dpd.id);
   });
 
+  it('moves a multi-colli shipment whole: naming its master or one collo brings the master and every collo', async () => {
+    const { sandbox, w, de, add, collectionOf } = await setup();
+    const service = w.service('dpd-multi-colli', 'DE');
+    const window = (day: number) => ({ from: MONDAY + day * DAY + 12 * HOUR, to: MONDAY + day * DAY + 17 * HOUR });
+    const monday = await createCollection(sandbox, w.token, collectionBody(de.shop, window(0), { contract: w.contractFor(service) }));
+    const tuesday = await createCollection(sandbox, w.token, collectionBody(de.shop, window(1), { contract: w.contractFor(service), register: true }));
+    const multi = shipmentBody({
+      shop: de.shop,
+      recipient: recipients.DE,
+      service,
+      contract: w.contractFor(service),
+      meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 2000 } }] },
+    });
+    delete multi.data.attributes.physical_properties;
+    const made = await sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body: multi });
+    expect(made.status, made.text).toBe(201);
+    const family = [made.body.data.id, ...made.body.data.relationships.colli.data.map((c: Json) => c.id)];
+    expect((await add([family[0]], monday.id)).status).toBe(204);
+    expect(await Promise.all(family.map(collectionOf))).toEqual([monday.id, monday.id, monday.id]);
+    expect((await add([family[2]], tuesday.id)).status).toBe(204);
+    expect(await Promise.all(family.map(collectionOf))).toEqual([tuesday.id, tuesday.id, tuesday.id]);
+  });
+
   it("refuses an unknown or other tenant's collection, one whose window began, and bodies that are not lists of ids", async () => {
     const { sandbox, w, nl, collection, parcel, add } = await setup();
     const shipment = await parcel(nl);
@@ -183,6 +206,39 @@ describe('a shipment joins collections of its own contract only', () => {
     expect(postnl.relationships.collection.data.id).toBe(collection.id);
   });
 
+  it('refuses a collection relationship to a collection whose window began, as the RPC does; a shipment already in it stays', async () => {
+    const { sandbox, w, nl, parcel } = await setup();
+    const plan = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(nl.shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 12 * HOUR }, { contract: nl.contract }),
+    );
+    const inside = await parcel(nl, { relationships: { collection: { data: { type: 'collections', id: plan.id } } } });
+    await sandbox.advance(MONDAY + 10 * HOUR - TEST_NOW);
+    const token = await sandbox.token();
+    const late = await sandbox.request('POST', '/shipments', {
+      token,
+      body: shipmentBody({
+        shop: nl.shop,
+        recipient: recipients.NL,
+        service: nl.service,
+        contract: nl.contract,
+        relationships: { collection: { data: { type: 'collections', id: plan.id } } },
+      }),
+    });
+    expect(late.status).toBe(422);
+    expect(firstError(late)).toMatchObject({
+      source: { pointer: '/data/relationships/collection/data/id' },
+      detail: expect.stringMatching(/opened at 2026-01-12 09:00 UTC/),
+    });
+    const kept = await sandbox.request('PATCH', `/shipments/${inside.id}`, {
+      token,
+      body: { data: { type: 'shipments', id: inside.id, attributes: { description: 'Still waiting' } } },
+    });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.body.data.relationships.collection.data.id).toBe(plan.id);
+  });
+
   it("refuses a collection relationship to another contract's collection, also on PATCH", async () => {
     const { sandbox, w, nl, collection, parcel } = await setup();
     const dpdService = w.service('dpd-classic', 'NL');
@@ -217,5 +273,25 @@ describe('a shipment joins collections of its own contract only', () => {
     });
     expect(moved.status).toBe(422);
     expect(firstError(moved).source.pointer).toBe('/data/relationships/collection/data/id');
+    // In the collection already, a shipment that changes carrier is refused at the contract it names: it sent no collection.
+    const inside = await parcel(nl, { relationships: { collection: { data: { type: 'collections', id: collection.id } } } });
+    const changed = await sandbox.request('PATCH', `/shipments/${inside.id}`, {
+      token: w.token,
+      body: {
+        data: {
+          type: 'shipments',
+          id: inside.id,
+          relationships: {
+            service: { data: { type: 'services', id: dpdService.id } },
+            contract: { data: { type: 'contracts', id: w.contractFor(dpdService).id } },
+          },
+        },
+      },
+    });
+    expect(changed.status).toBe(422);
+    expect(firstError(changed)).toMatchObject({
+      source: { pointer: '/data/relationships/contract/data/id' },
+      detail: expect.stringMatching(/takes shipments of its own contract only/),
+    });
   });
 });

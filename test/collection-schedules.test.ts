@@ -84,6 +84,29 @@ describe('POST /collection-schedules', () => {
     expect(froms.sort((x: number, y: number) => x - y)).toEqual([0, 2, 4, 70, 72, 74].map((day) => MONDAY + day * DAY + 13 * HOUR));
   });
 
+  it('after a clock move books no window that began, or whose cut-off passed, before the moment the top-up runs', async () => {
+    const { sandbox, w, create } = await setup();
+    const de = carrierSetup(w, 'DE', 'dpd-classic');
+    const schedule = {
+      data: {
+        type: 'collection-schedules',
+        attributes: {
+          days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+          collection: { description: 'Scheduled', time: { from: '12:00', to: '17:00' }, address: de.shop.attributes.sender_address },
+        },
+        relationships: { shop: { data: { type: 'shops', id: de.shop.id } }, contract: { data: { type: 'contracts', id: de.contract.id } } },
+      },
+    };
+    expect((await create(schedule)).status).toBe(201);
+    // Monday 15:00, ten weeks on: DPD's bookings for today's 12:00 window closed at 10:00, and it has begun.
+    await sandbox.advance(MONDAY + 70 * DAY + 15 * HOUR - TEST_NOW);
+    const token = await sandbox.token();
+    const after = (await sandbox.get(`/collections?filter[shop]=${de.shop.id}&page[size]=100`, token)).body.data.filter(
+      (c: Json) => c.attributes.description === 'Scheduled' && c.attributes.collection_time.from > MONDAY + 7 * DAY,
+    );
+    expect(after.map((c: Json) => c.attributes.collection_time.from)).toEqual([1, 2, 3, 4, 7].map((day) => MONDAY + (70 + day) * DAY + 12 * HOUR));
+  });
+
   it('books collection-registration-failed days once its contract is no longer active, and a contract it uses cannot be deleted', async () => {
     const { sandbox, w, body, create, booked } = await setup();
     const own = (await sandbox.get('/contracts?filter[status]=pending', w.token)).body.data[0];

@@ -235,6 +235,46 @@ describe('a tenant reset', () => {
 });
 
 describe('POST /create-manifest-for-collection', () => {
+  it("lists a multi-colli shipment's parcels once: its colli in number order, not the master that weighs them all", async () => {
+    const { sandbox, w } = await setup();
+    const shop = w.shopIn('NL');
+    const service = w.service('postnl-multi-colli', 'NL');
+    const contract = w.contractFor(service);
+    const collection = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(shop, { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR }, { contract, register: true }),
+    );
+    const multi = shipmentBody({
+      shop,
+      service,
+      contract,
+      meta: { colli: [1000, 2000, 500].map((weight) => ({ physical_properties: { weight } })) },
+      relationships: { collection: { data: { type: 'collections', id: collection.id } } },
+    });
+    delete multi.data.attributes.physical_properties;
+    const made = await sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body: multi });
+    expect(made.status, made.text).toBe(201);
+    const master = made.body.data;
+    const colli = master.relationships.colli.data as Json[];
+    const answer = await rpc(sandbox, w.token, '/create-manifest-for-collection', { collection_id: collection.id });
+    expect(answer.status, answer.text).toBe(200);
+    const manifest = answer.body.data;
+    // Every shipment of the collection is on the manifest; the document counts the parcels.
+    expect(manifest.relationships.shipments.data.map((s: Json) => s.id)).toEqual([master.id, ...colli.map((c) => c.id)]);
+    const url = `http://sandbox.test/manifests/${manifest.id}/files/${manifest.relationships.files.data[0].id}`;
+    const download = (accept: string) => sandbox.app.request(url, { headers: { authorization: `Bearer ${w.token}`, accept } });
+    const csv = (await (await download('text/csv')).text()).split('\r\n');
+    expect(csv.slice(1, -1).map((line) => line.split(',').filter((_, i) => i === 0 || i === 4))).toEqual(
+      colli.map((c, index) => [c.meta.tracking_code, String([1000, 2000, 500][index])]),
+    );
+    const pdf = readPdf(Buffer.from(await (await download('application/pdf')).arrayBuffer()))
+      .map((page) => page.text)
+      .join(' ')
+      .replace(/\s+/g, ' ');
+    expect(pdf).toContain('Total: 3 shipments, 3.50 kg');
+  });
+
   it('refuses an unknown, empty or voided collection, and one without registered shipments (naming each)', async () => {
     const { sandbox, w, nl, parcel } = await setup();
     const make = (collectionId: string) => rpc(sandbox, w.token, '/create-manifest-for-collection', { collection_id: collectionId });

@@ -161,6 +161,18 @@ describe('POST /multi-colli-shipments refuses, creating nothing', () => {
     expect(sandbox.store.count('shipments')).toBe(before);
   });
 
+  it('colli too heavy together for any rate: blamed on meta.colli when the request gave no weight, else on the weight it gave', async () => {
+    const { sandbox, w } = await setup();
+    const before = sandbox.store.count('shipments');
+    const heavy = await post(sandbox, w, body(w, weights(200000, 200000)));
+    expect(heavy.status).toBe(422);
+    expect(firstError(heavy)).toMatchObject({ source: { pointer: '/meta/colli' }, detail: expect.stringMatching(/400000 g.*all colli together/) });
+    const given = body(w, weights(200000, 200000));
+    given.data.attributes.physical_properties = { weight: 400000 };
+    expect(firstError(await post(sandbox, w, given)).source).toEqual({ pointer: '/data/attributes/physical_properties/weight' });
+    expect(sandbox.store.count('shipments')).toBe(before);
+  });
+
   it('services that carry single parcels and carriers without multi-colli services', async () => {
     const { sandbox, w } = await setup();
     const single = await post(sandbox, w, body(w, weights(1000, 2000), { code: 'postnl-parcel-standard' }));

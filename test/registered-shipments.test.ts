@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { gatedPersistence } from './support/gated.js';
+import { collectionBody, createCollection, HOUR, MONDAY } from './support/collections.js';
 import { hookBody } from './support/matrix.js';
 import { decodeCode128, readPdf, renderPdfPage } from './support/pdf.js';
 import { customsContent, recipients, shipmentBody, world, type World } from './support/shipments.js';
@@ -115,6 +116,26 @@ describe('POST /registered-shipments', () => {
     expect(bad.status).toBe(422);
     expect(firstError(bad).source).toEqual({ pointer: '/meta/collection/collection_time' });
     expect(footprint(sandbox)).toEqual(before);
+  });
+
+  it('picks the collection of that window that takes the shipment when a cancelled one shares it, and blames meta.collection otherwise', async () => {
+    const { sandbox, w } = await setup();
+    const shop = w.shopIn('NL');
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const window = { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR };
+    const booking = collectionBody(shop, window, { contract: w.contractFor(service), register: true });
+    const cancelled = await createCollection(sandbox, w.token, booking);
+    expect((await sandbox.request('DELETE', `/collections/${cancelled.id}`, { token: w.token })).status).toBe(204);
+    const only = await post(sandbox, w.token, ready(w, { meta: { collection: { collection_time: window } } }));
+    expect(only.status).toBe(422);
+    expect(firstError(only)).toMatchObject({
+      source: { pointer: '/meta/collection/collection_time' },
+      detail: expect.stringMatching(/collection-voided/),
+    });
+    const rebooked = await createCollection(sandbox, w.token, booking);
+    const answer = await post(sandbox, w.token, ready(w, { meta: { collection: { collection_time: window } } }));
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body.data.relationships.collection.data.id).toBe(rebooked.id);
   });
 
   it("takes meta.collection's collection_time as date-times too, as production's CollectionTime allows", async () => {

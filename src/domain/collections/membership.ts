@@ -3,6 +3,7 @@ import type { ShipmentRecord } from '../../model/shipment.js';
 import type { Principal } from '../../model/tenancy.js';
 import type { ReadView, Tx } from '../../store/store.js';
 import { DomainError, type Field, type Problem } from '../errors.js';
+import { colliOf } from '../shipments/colli.js';
 import { utcText } from './calendar.js';
 import { collectionStatus, isOpen } from './lifecycle.js';
 
@@ -68,6 +69,19 @@ function shipmentProblem(store: ReadView, collection: CollectionRecord, shipment
   return undefined;
 }
 
+/**
+ * A shipment with the rest of its multi-colli shipment: the master and every collo not voided
+ * (a voided collo is no parcel any more), the one named first. A single parcel is alone.
+ */
+function familyOf(store: ReadView, shipment: ShipmentRecord): ShipmentRecord[] {
+  const masterId = shipment.multi_colli_shipment_id ?? shipment.id;
+  const colli = colliOf(store, masterId);
+  if (colli.length === 0) return [shipment];
+  const master = store.get('shipments', masterId);
+  const members = [...(master ? [master] : []), ...colli].filter((member) => member.id !== shipment.id && member.status_code !== 'shipment-voided');
+  return [shipment, ...members];
+}
+
 /** Where a request names the collection and each shipment: POST /add-shipments-to-collection's members by default. */
 export interface MembershipFields {
   collection: Field;
@@ -95,7 +109,8 @@ export function addShipments(
   const closed = closedBecause(tx, collection, now);
   if (closed) problems.push({ detail: closed, field: fields.collection });
   const seen = new Set<string>();
-  const joining: ShipmentRecord[] = [];
+  // By id, so a request of many multi-colli shipments costs linear time.
+  const joining = new Map<string, ShipmentRecord>();
   shipmentIds.forEach((id, index) => {
     const field = fields.shipment(index);
     const shipment = tx.get('shipments', id);
@@ -104,14 +119,16 @@ export function addShipments(
     } else if (seen.has(id)) {
       problems.push({ detail: `Shipment '${id}' is listed more than once.`, field });
     } else {
-      const problem = shipmentProblem(tx, collection, shipment);
+      // A multi-colli shipment is collected whole: its master and colli travel together.
+      const family = familyOf(tx, shipment).filter((member) => !joining.has(member.id));
+      const problem = family.map((member) => shipmentProblem(tx, collection, member)).find((why) => why !== undefined);
       if (problem) problems.push({ detail: problem, field });
-      else joining.push(shipment);
+      else for (const member of family) joining.set(member.id, member);
     }
     seen.add(id);
   });
   if (problems.length > 0) throw new DomainError('unprocessable', problems);
-  for (const shipment of joining) {
+  for (const shipment of joining.values()) {
     if (shipment.collection_id !== collection.id)
       tx.update('shipments', shipment.id, { collection_id: collection.id, updated_at: Math.max(shipment.updated_at, now) });
   }

@@ -56,11 +56,14 @@ export function topUp(tx: Tx, rules: Rules, schedule: CollectionScheduleRecord, 
   const contract = schedule.contract_id ? tx.get('contracts', schedule.contract_id) : undefined;
   const carrier = contract ? tx.get('carriers', contract.carrier_id) : undefined;
   const calendar = carrier && calendarOf(carrier);
+  // A top-up runs as of `at` (a midnight the clock passed), but books now: after a clock move it may
+  // run hours past that midnight, when windows of the day have begun and cut-offs have passed.
+  const now = Math.max(at, rules.clock.now());
   let bookedUntil = schedule.booked_until ?? at;
   for (const window of occurrences(schedule, Math.max(at, bookedUntil), at + HORIZON_DAYS * DAY)) {
     const slot = calendar ? slotHolding(calendar, window) : undefined;
-    // The carrier's cut-off passed (the schedule was made late, or the clock jumped): that day is missed.
-    if (calendar && (!slot || slot.bookBefore <= at)) continue;
+    // The window began, or the carrier's cut-off passed (the schedule was made late, or the clock jumped): that day is missed.
+    if (window.from <= now || (calendar && (!slot || slot.bookBefore <= now))) continue;
     const collection: CollectionRecord = tx.insert('collections', {
       id: tx.newId(),
       ...(schedule.collection.description !== undefined ? { description: schedule.collection.description } : {}),

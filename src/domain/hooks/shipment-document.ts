@@ -86,6 +86,7 @@ export function draftFromDocument(document: HookDocument, shipment: ShipmentReco
     options: options.map((o) => (o.meta?.values ? { id: o.id, values: o.meta.values } : { id: o.id })),
     coverageId: idOf(document, 'liability_coverage'),
     collectionId: idOf(document, 'collection'),
+    currentCollectionId: shipment.collection_id,
     consolidationShipmentId: idOf(document, 'consolidation_shipment'),
     label: shipment.label,
   };

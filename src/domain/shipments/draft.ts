@@ -35,6 +35,10 @@ export interface ShipmentDraft {
   options: ChosenOption[];
   coverageId?: string;
   collectionId?: string;
+  /** The collection the shipment is in already (on an update): it stays there even once that collection's window has begun. */
+  currentCollectionId?: string;
+  /** `meta.collection.collection_time` of POST /registered-shipments: the shop's collection with exactly this window. */
+  collectionTime?: { from: number; to: number };
   consolidationShipmentId?: string;
   label?: LabelChoice;
   /** The request member `label` came from, when it was not `meta.label`. */

@@ -1,7 +1,7 @@
 import type { Price } from '../../model/common.js';
 import type { Item, PhysicalProperties, ShipmentRecord } from '../../model/shipment.js';
 import type { ReadView, Tx } from '../../store/store.js';
-import { DomainError } from '../errors.js';
+import { DomainError, type Field } from '../errors.js';
 import { assertRoom } from '../quotas.js';
 import type { Acting } from '../rules.js';
 import type { ShipmentDraft } from './draft.js';
@@ -33,6 +33,27 @@ export function masterDraft(draft: ShipmentDraft, colli: readonly ColloInput[]):
     });
   }
   return { ...draft, attributes: { ...draft.attributes, physical_properties: { ...given, weight: total } } };
+}
+
+/**
+ * Runs `work` (the master's resolution) and, when the request left the master's weight out, blames
+ * a problem with that weight on `meta.colli`, where it came from: the request has no
+ * `physical_properties.weight` to point at.
+ */
+export function blamingColli<R>(weightGiven: boolean, work: () => R): R {
+  try {
+    return work();
+  } catch (error) {
+    if (weightGiven || !(error instanceof DomainError)) throw error;
+    const isWeight = (field: Field | undefined) => field !== undefined && 'attribute' in field && field.attribute === 'physical_properties.weight';
+    if (!error.problems.some((problem) => isWeight(problem.field))) throw error;
+    throw new DomainError(
+      error.kind,
+      error.problems.map((problem) =>
+        isWeight(problem.field) ? { ...problem, detail: `${problem.detail} That is the weight of all colli together.`, field: { meta: 'colli' } } : problem,
+      ),
+    );
+  }
 }
 
 /** A multi-colli shipment needs a service of package type `multi-colli` (see GET /services?filter[package_type]=multi-colli). */

@@ -1,5 +1,5 @@
 import type { ShipmentRecord } from '../../model/shipment.js';
-import type { ReadView, Tx } from '../../store/store.js';
+import type { Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
 import type { Acting, Rules } from '../rules.js';
 import type { ShipmentDraft } from './draft.js';
@@ -13,21 +13,6 @@ import type { ResolvedShipment } from './resolve.js';
  * code as a queued registration. A refusal is thrown, which undoes the transaction: no concept
  * stays behind.
  */
-
-/**
- * The collection of the shop with exactly this collection time (production's `meta.collection`
- * of a registered shipment). The sandbox does not plan a collection on the side: it must exist.
- */
-export function collectionAt(store: ReadView, shopId: string, time: { from: number; to: number }): string {
-  const found = store.find('collections', 'shop_id', shopId).find((c) => c.collection_time.from === time.from && c.collection_time.to === time.to);
-  if (!found) {
-    throw DomainError.unprocessable(
-      `This shop has no collection from ${time.from} to ${time.to}; plan one with POST /collections first, or leave meta.collection out.`,
-      { meta: 'collection.collection_time' },
-    );
-  }
-  return found.id;
-}
 
 /** Registers a concept now, or throws the carrier's refusal (422, 13002) naming the field of the request to blame. */
 export function registerInRequest(tx: Tx, rules: Rules, shipment: ShipmentRecord): ShipmentRecord {

@@ -9,6 +9,7 @@ import type { ShopRecord } from '../../model/shop.js';
 import type { ReadView } from '../../store/store.js';
 import { DomainError, type Field } from '../errors.js';
 import { coversAddress } from '../address-rules.js';
+import { utcText } from '../collections/calendar.js';
 import { collectionStatus } from '../collections/lifecycle.js';
 import { mismatch, nextCollection } from '../collections/membership.js';
 import { canSeeContract } from '../tenancy.js';
@@ -115,19 +116,29 @@ function resolveCoverage(ctx: Acting, draft: ShipmentDraft, contract: ContractRe
 
 function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: ContractRecord | undefined, problems: Problems, warnings: ShipmentWarning[]) {
   const { store, clock } = ctx.rules;
+  const now = clock.now();
+  // Why a collection does not take this shipment: the rules of POST /add-shipments-to-collection.
+  // One the shipment is in already keeps it, even once its window has begun.
+  const refusal = (collection: CollectionRecord) =>
+    mismatch(store, collection, draft.shopId, contract?.id) ??
+    cancelled(store, collection) ??
+    (collection.id === draft.currentCollectionId ? undefined : begun(collection, now));
+  if (draft.collectionTime) return collectionAtTime(ctx, draft, contract, refusal, problems);
   if (draft.collectionId) {
     const collection = store.get('collections', draft.collectionId);
     if (!collection || collection.organization_id !== ctx.principal?.organizationId || collection.shop_id !== draft.shopId) {
       problems.add(`No collection with id '${draft.collectionId}' exists for this shop.`, fields.relationship('collection'));
     } else {
-      const why = mismatch(store, collection, draft.shopId, contract?.id) ?? cancelled(store, collection);
-      if (why) problems.add(why, fields.relationship('collection'));
+      const why = refusal(collection);
+      // The shipment is in this collection already: what changed is its contract (chosen by meta.service_code, or named).
+      const changed = draft.serviceCode && !draft.contractId ? fields.meta('service_code') : fields.relationship('contract');
+      if (why) problems.add(why, collection.id === draft.currentCollectionId ? changed : fields.relationship('collection'));
     }
     return collection;
   }
   if (!draft.addToNextCollection) return undefined;
   // The seed's rule: the nearest upcoming collection of the same shop and the same contract.
-  const next = nextCollection(store, draft.shopId, contract?.id, clock.now());
+  const next = nextCollection(store, draft.shopId, contract?.id, now);
   // A hint, as production documents the flag: without an upcoming collection the shipment is made without one, and told why.
   if (!next) {
     warnings.push({
@@ -139,11 +150,48 @@ function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: Contract
   return next;
 }
 
+/**
+ * `meta.collection` of POST /registered-shipments names a collection of the shop by its exact
+ * window. A shop may have several with that window (one cancelled and booked again, or one per
+ * carrier): the one that takes the shipment is chosen; with none, the problem is the one of the
+ * collection of the shipment's contract, else of the first.
+ */
+function collectionAtTime(
+  ctx: Acting,
+  draft: ShipmentDraft,
+  contract: ContractRecord | undefined,
+  refusal: (collection: CollectionRecord) => string | undefined,
+  problems: Problems,
+): CollectionRecord | undefined {
+  const field = fields.meta('collection.collection_time');
+  const time = draft.collectionTime!;
+  const matches = ctx.rules.store
+    .find('collections', 'shop_id', draft.shopId)
+    .filter((c) => c.organization_id === ctx.principal?.organizationId && c.collection_time.from === time.from && c.collection_time.to === time.to)
+    .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+  if (matches.length === 0) {
+    problems.add(`This shop has no collection from ${time.from} to ${time.to}; plan one with POST /collections first, or leave meta.collection out.`, field);
+    return undefined;
+  }
+  const taking = matches.find((collection) => refusal(collection) === undefined);
+  if (taking) return taking;
+  const blamed = matches.find((collection) => mismatch(ctx.rules.store, collection, draft.shopId, contract?.id) === undefined) ?? matches[0]!;
+  problems.add(refusal(blamed)!, field);
+  return undefined;
+}
+
 /** A collection that will never be collected again takes no shipments. */
 function cancelled(store: ReadView, collection: CollectionRecord): string | undefined {
   const status = collectionStatus(store, collection);
   return status === 'collection-voided' || status === 'collection-registration-failed' || status === 'collection-collected'
     ? `Collection '${collection.id}' is ${status}: it takes no shipments.`
+    : undefined;
+}
+
+/** A collection whose window has begun takes no more shipments: the carrier has been, or never comes. */
+function begun(collection: CollectionRecord, now: number): string | undefined {
+  return collection.collection_time.from <= now
+    ? `The window of collection '${collection.id}' opened at ${utcText(collection.collection_time.from)}: it takes no more shipments.`
     : undefined;
 }
 

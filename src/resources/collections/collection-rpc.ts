@@ -38,7 +38,7 @@ export const collectionRpcEndpoints = [
     description:
       "Every shipment joins the collection, or none does: each must be the caller's, of the collection's shop and contract, not voided and not with the carrier yet; a " +
       'registered one only where the carrier allows it (`collections.allows_adding_registered_shipments_to_collection`); one in another, registered collection stays there. ' +
-      'The collection must be open (concept or registered, its window not begun). A shipment already in it is left as it is.',
+      'The collection must be open (concept or registered, its window not begun). A shipment already in it is left as it is. A multi-colli shipment joins whole: naming its master or any collo brings the master and every collo that is not voided.',
     tag: 'Collections',
     auth: { anyOf: ['collections.manage', 'shipments.manage'] },
     body: addRequest,

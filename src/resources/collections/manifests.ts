@@ -141,7 +141,7 @@ export const manifestEndpoints = [
     operationId: 'getManifestFile',
     summary: "Download a manifest's document",
     description:
-      'The manifest as a PDF (`Accept: application/pdf`, the default): one row per shipment with its tracking code and Code 128 barcode, recipient, destination, service and weight, and the total; or as CSV (`Accept: text/csv`), where a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is quoted after an apostrophe, so a spreadsheet opens it as text. `GET /files/{file_id}` answers the same documents, and the file resource.',
+      'The manifest as a PDF (`Accept: application/pdf`, the default): one row per parcel with its tracking code and Code 128 barcode, recipient, destination, service and weight, and the total (a multi-colli shipment listed with its colli is their rows, not a row of its own as well); or as CSV (`Accept: text/csv`), where a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is quoted after an apostrophe, so a spreadsheet opens it as text. `GET /files/{file_id}` answers the same documents, and the file resource.',
     tag: 'Manifests',
     auth: manifestRead,
     params: z.object({ manifest_id: z.string(), file_id: z.string() }),

@@ -1,7 +1,7 @@
 import { registeringRefusals } from './registered-shipments.js';
 import { z } from 'zod';
 import { embeddedFiles } from '../../domain/shipments/documents.js';
-import { checkMultiColliService, createMultiColliShipment, masterDraft } from '../../domain/shipments/multi-colli.js';
+import { blamingColli, checkMultiColliService, createMultiColliShipment, masterDraft } from '../../domain/shipments/multi-colli.js';
 import { resolveDraft } from '../../domain/shipments/resolve.js';
 import { principalOf, type Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
@@ -72,7 +72,7 @@ async function respond(ctx: Ctx, body: Body, given: z.output<typeof meta>['colli
   const renderers = await import('../../domain/labels/index.js');
   const colli = given.map((collo) => ({ ...collo, physical_properties: storedPhysicalProperties(collo.physical_properties), items: storedItems(collo.items) }));
   const draft = masterDraft(draftFromCreate(body), colli);
-  const resolved = resolveDraft(ctx, draft);
+  const resolved = blamingColli(body.data.attributes.physical_properties?.weight !== undefined, () => resolveDraft(ctx, draft));
   checkMultiColliService(ctx.store, draft, resolved);
   const { text, id } = await ctx.store.transact((tx) => {
     const created = createMultiColliShipment(tx, ctx, draft, resolved, colli);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { embeddedFiles } from '../../domain/shipments/documents.js';
-import { collectionAt, createRegisteredShipment } from '../../domain/shipments/register-now.js';
+import { createRegisteredShipment } from '../../domain/shipments/register-now.js';
 import { resolveDraft } from '../../domain/shipments/resolve.js';
 import { principalOf, type Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
@@ -45,7 +45,7 @@ async function respond(ctx: Ctx, body: Body, include: readonly string[], remembe
   const renderers = await import('../../domain/labels/index.js');
   const draft = draftFromCreate(body);
   const time = body.meta?.collection?.collection_time;
-  if (time) draft.collectionId = collectionAt(ctx.store, draft.shopId, time);
+  if (time) draft.collectionTime = time;
   const resolved = resolveDraft(ctx, draft);
   const { text, id } = await ctx.store.transact((tx) => {
     const shipment = createRegisteredShipment(tx, ctx, draft, resolved);

@@ -300,6 +300,7 @@ export function draftFromUpdate(current: ShipmentRecord, body: UpdateBody): Ship
     options: keep('service_options', () => options(rel.service_options), current.service_options),
     coverageId: keep('liability_coverage', () => toOne(rel.liability_coverage, 'liability_coverage', 'liability-coverages'), current.liability_coverage_id),
     collectionId: keep('collection', () => toOne(rel.collection, 'collection', 'collections'), current.collection_id),
+    currentCollectionId: current.collection_id,
     consolidationShipmentId: keep(
       'consolidation_shipment',
       () => toOne(rel.consolidation_shipment, 'consolidation_shipment', 'shipments'),
