@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { firstError, testSandbox, type Json, type TestSandbox } from '../support/app.js';
 import { pngLogo } from '../support/matrix.js';
@@ -205,6 +206,34 @@ describe('deciding on a return', () => {
     expect(read.data.relationships.shipment).toBeUndefined();
     expect(read.data.attributes.shipment_registrations).toBeUndefined();
     expect((await sandbox.get(`/returns/v1/returns/${created.id}/files`, w.token)).body.data).toEqual([]);
+  });
+
+  it('approves a shipment method turned self-shipment without a label: the service and contract it kept ship nothing', async () => {
+    const turned = await sandbox.request('PATCH', `/returns/v1/return-methods/${postnl.id}`, {
+      token: w.token,
+      body: {
+        data: {
+          type: 'return-methods',
+          id: postnl.id,
+          attributes: { return_type: 'self-shipment' },
+          relationships: { recovery_service: postnl.relationships.service, recovery_contract: postnl.relationships.contract },
+        },
+      },
+    });
+    expect(turned.status, turned.text).toBe(200);
+    const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem() }))).body.data;
+    expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token })).status).toBe(204);
+    const read = (await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data;
+    expect(read.relationships.shipment).toBeUndefined();
+    expect(read.attributes.shipment_registrations).toBeUndefined();
+    const shipments = (await sandbox.get(`/shipments?filter[search]=${encodeURIComponent(`Return of order ${order.id}`)}&page[size]=100`, w.token)).body.data;
+    expect(shipments).toEqual([]);
+    // No label was made, so there is none to lose: a recovery link has nothing to replace.
+    const hmac = createHmac('sha256', 'parcel-sandbox-returns').update(`recovery-shipment:${created.id}`).digest('hex');
+    const recovery = await sandbox.request('POST', `/returns/v1/returns/${created.id}/request-recovery-shipment?hmac=${hmac}`, { token: w.token });
+    expect(recovery.status).toBe(422);
+    expect(firstError(recovery).detail).toContain('self-shipment');
+    expect((await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data.relationships.shipment).toBeUndefined();
   });
 
   it('rejects with a message; a rejected return cannot be approved and frees its items', async () => {

@@ -30,13 +30,16 @@ export const recoveryMessage = (returnId: string) => `recovery-shipment:${return
 /**
  * `request-recovery-shipment`: a consumer's signed link asks for a new return shipment with the
  * method's recovery service and contract (say the first label was lost). The return must be
- * approved and its method must have a recovery service.
+ * approved and its method a `shipment` method with a recovery service.
  */
 export function requestRecoveryShipment(tx: Tx, acting: Acting, row: ReturnRecord, hmac: string): ReturnRecord {
   checkSignature(recoveryMessage(row.id), hmac);
   if (row.status_code !== 'return-approved')
     throw DomainError.unprocessable(`The return is ${row.status_code}: only approved returns get a recovery shipment.`);
   const method = tx.get('returnMethods', row.return_method_id);
+  // The consumer of a drop-off or self-shipment return had no label to lose: nothing to recover.
+  if (method && method.return_type !== 'shipment')
+    throw DomainError.unprocessable(`The return method is a ${method.return_type} method: its returns get no return shipment to recover.`);
   if (!method?.recovery_service_id || !method.recovery_contract_id) {
     throw DomainError.unprocessable('The return method has no recovery service and contract.');
   }

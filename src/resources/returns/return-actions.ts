@@ -22,7 +22,7 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/approve',
     operationId: 'approveReturn',
     summary: 'Approve a return',
-    description: `An open return (pending, or waiting for a payment) becomes \`return-approved\`. With a method that has a service and contract the return shipment is created at once (the consumer ships it to the return address) and registered REGISTRATION_DELAY seconds later on the sandbox clock; then its label is in \`GET /returns/v1/returns/{return_id}/files\`. A rejected or approved return answers 422.`,
+    description: `An open return (pending, or waiting for a payment) becomes \`return-approved\`. With a \`shipment\` method (its service and contract) the return shipment is created at once (the consumer ships it to the return address) and registered REGISTRATION_DELAY seconds later on the sandbox clock; then its label is in \`GET /returns/v1/returns/{return_id}/files\`. A rejected or approved return answers 422.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
@@ -118,7 +118,7 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/request-recovery-shipment',
     operationId: 'requestRecoveryShipment',
     summary: 'Ask for a recovery shipment',
-    description: `A consumer's signed link: \`hmac\` is the hex HMAC-SHA256 of \`recovery-shipment:{return_id}\` under the sandbox key \`parcel-sandbox-returns\` (a wrong one is 403). The key is public on purpose, so a portal under test can sign as it would receive a link: the request needs the shop's access token anyway and finds only its own returns. An approved return whose method has a recovery service and contract gets a new return shipment with them.`,
+    description: `A consumer's signed link: \`hmac\` is the hex HMAC-SHA256 of \`recovery-shipment:{return_id}\` under the sandbox key \`parcel-sandbox-returns\` (a wrong one is 403). The key is public on purpose, so a portal under test can sign as it would receive a link: the request needs the shop's access token anyway and finds only its own returns. An approved return whose method is a \`shipment\` method with a recovery service and contract gets a new return shipment with them.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
@@ -126,7 +126,7 @@ export const returnActionEndpoints = [
     responses: {
       204: { description: 'A recovery shipment was created and queued for registration.' },
       403: { description: 'The hmac does not sign this return (10013).', schema: errorDocument },
-      422: { description: 'The return is not approved, or its method has no recovery service (10008).', schema: errorDocument },
+      422: { description: 'The return is not approved, or its method is not a shipment method with a recovery service (10008).', schema: errorDocument },
     },
     handler: async (ctx, { params: path, query }) => {
       const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
