@@ -131,6 +131,22 @@ describe('return reports', () => {
     expect(created.body.data.attributes.filters).toEqual({ shops: [shop.id], created_at: { date_from: '2020-01-01', date_to: '2030-01-01' } });
   });
 
+  it("select by the organization's broker: another broker's id selects none of the caller's returns", async () => {
+    const order = (await w.orders(shop.id))[0];
+    await makeReturn(order, 0, 1, { code: 'changed-mind' });
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+    const ours = organization.relationships.broker.data.id;
+    const count = async (brokers: string[]) =>
+      (
+        await sandbox.request('POST', '/returns/v1/reports/count-report-entries', {
+          token: w.token,
+          body: { data: { type: 'return-reports', attributes: { filters: { shops: [shop.id], brokers } } } },
+        })
+      ).body.data.total_entries;
+    expect(await count([ours])).toBe(1);
+    expect(await count(['00000000-0000-4000-8000-000000000000'])).toBe(0);
+  });
+
   it('refuses a date it cannot read, with a pointer', async () => {
     const answer = await sandbox.request('POST', '/returns/v1/reports', {
       token: w.token,
