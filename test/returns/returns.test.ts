@@ -288,6 +288,37 @@ describe('deciding on a return', () => {
     ]);
   });
 
+  it('sends a failed return shipment again only while its return is approved: a reissued return stays replaced', async () => {
+    const trigger = await sandbox.request('POST', '/returns/v1/tags', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'return-tags',
+          attributes: { name: 'sandbox:registration-failed', color: '#000' },
+          relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+        },
+      },
+    });
+    const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem(), tags: [trigger.body.data.id] }))).body.data;
+    await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token });
+    await sandbox.advance(5);
+    const reissue = await sandbox.request('POST', '/returns/v1/allow-reissue', {
+      token: w.token,
+      body: { data: { shop_id: shop.id, order_reference: order.id } },
+    });
+    expect(reissue.status).toBe(201);
+    expect((await create(returnBody({ shop, order, method: postnl, items: oneItem() }))).status).toBe(201);
+    const untag = await sandbox.request('POST', `/returns/v1/returns/${created.id}/tag`, { token: w.token });
+    expect(untag.status).toBe(422);
+    expect(firstError(untag).detail).toContain('return-reissued');
+    const retry = await sandbox.request('POST', `/returns/v1/returns/${created.id}/retry-shipment`, { token: w.token });
+    expect(retry.status).toBe(422);
+    expect(firstError(retry).detail).toContain('return-reissued');
+    await sandbox.advance(5);
+    const read = (await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data;
+    expect(read.attributes.shipment_registrations.map((r: Json) => [r.invocation, r.status])).toEqual([['automatic', 'failed']]);
+  });
+
   it('keeps other tenants out: their returns answer 404', async () => {
     const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem() }))).body.data;
     const other = await sandbox.token('other-client');

@@ -10,6 +10,10 @@ import { checkSignature } from './signing.js';
  * the return's tags as they are now (remove a `sandbox:registration-failed` tag first).
  */
 export function retryShipment(tx: Tx, acting: Acting, row: ReturnRecord): ReturnRecord {
+  // A reissued return was replaced by a newer return of its order, which has its own shipment:
+  // a label for the old one too would send the same items twice.
+  if (row.status_code !== 'return-approved' && row.shipment_id !== undefined)
+    throw DomainError.unprocessable(`The return is ${row.status_code}: only an approved return's shipment is sent again.`);
   const shipment = row.shipment_id ? tx.get('shipments', row.shipment_id) : undefined;
   if (!shipment || shipment.status_code !== 'shipment-registration-failed') {
     throw DomainError.unprocessable(
