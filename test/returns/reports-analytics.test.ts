@@ -147,6 +147,18 @@ describe('return reports', () => {
     expect(await count(['00000000-0000-4000-8000-000000000000'])).toBe(0);
   });
 
+  it('refuse a status no return can have, naming the entry, rather than count none', async () => {
+    const count = (return_statuses: string[]) =>
+      sandbox.request('POST', '/returns/v1/reports/count-report-entries', {
+        token: w.token,
+        body: { data: { type: 'return-reports', attributes: { filters: { return_statuses } } } },
+      });
+    expect((await count(['return-pending', 'return-approved'])).status).toBe(200);
+    const misspelt = await count(['return-pending', 'approved']);
+    expect(misspelt.status).toBe(400);
+    expect(firstError(misspelt).source.pointer).toBe('/data/attributes/filters/return_statuses/1');
+  });
+
   it('refuses a date it cannot read, with a pointer', async () => {
     const answer = await sandbox.request('POST', '/returns/v1/reports', {
       token: w.token,
