@@ -210,6 +210,25 @@ describe('return analytics', () => {
     expect((await sandbox.get('/returns/v1/analytics/most-returned-items', await sandbox.token('other-client'))).body.data).toEqual([]);
   });
 
+  it('count every day of a window of years up to its last, and refuse one longer than they chart', async () => {
+    const order = await demoOrder(sandbox, w.token, shop);
+    await makeReturn(order, 0, 1, { code: 'changed-mind' });
+    const today = new Date(TEST_NOW * 1000).toISOString().slice(0, 10);
+    const fourYears = new Date((TEST_NOW - 4 * 365 * 86400) * 1000).toISOString().slice(0, 10);
+    const chart = (await sandbox.get(`/returns/v1/analytics/approved?filter[shop]=${shop.id}&filter[date_from]=${fourYears}`, w.token)).body.data;
+    expect(chart.labels[0]).toBe(fourYears);
+    expect(chart.labels.at(-1)).toBe(today);
+    expect(chart.datasets[0].data.at(-1)).toBe(1);
+    const months = (await sandbox.get(`/returns/v1/analytics/orders?group_by=month&filter[date_from]=${fourYears}`, w.token)).body.data;
+    expect(months.labels).toHaveLength(49);
+    expect(months.labels.at(-1)).toBe(today.slice(0, 7));
+    for (const path of ['approved', 'orders']) {
+      const tooLong = await sandbox.get(`/returns/v1/analytics/${path}?filter[date_from]=2000-01-01&filter[date_to]=${today}`, w.token);
+      expect(tooLong.status, path).toBe(400);
+      expect(firstError(tooLong).source).toEqual({ parameter: 'filter[date_from]' });
+    }
+  });
+
   it('refuse a window bound that names no calendar day, naming the parameter', async () => {
     for (const path of ['approved', 'orders']) {
       for (const [query, parameter] of [
