@@ -288,6 +288,37 @@ describe('deciding on a return', () => {
     ]);
   });
 
+  it('tells each attempt its own outcome when a retry follows the failure in the same second', async () => {
+    const trigger = await sandbox.request('POST', '/returns/v1/tags', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'return-tags',
+          attributes: { name: 'sandbox:registration-failed', color: '#000' },
+          relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+        },
+      },
+    });
+    const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem(), tags: [trigger.body.data.id] }))).body.data;
+    await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token });
+    // The clock stands still between moves: the failure and the retry share their second, as a client's quick retry does.
+    await sandbox.advance(2);
+    const attempts = async () =>
+      (await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data.attributes.shipment_registrations.map((r: Json) => [r.invocation, r.status]);
+    expect(await attempts()).toEqual([['automatic', 'failed']]);
+    expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/tag`, { token: w.token })).status).toBe(204);
+    expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/retry-shipment`, { token: w.token })).status).toBe(204);
+    expect(await attempts()).toEqual([
+      ['automatic', 'failed'],
+      ['manual', 'pending'],
+    ]);
+    await sandbox.advance(2);
+    expect(await attempts()).toEqual([
+      ['automatic', 'failed'],
+      ['manual', 'success'],
+    ]);
+  });
+
   it('sends a failed return shipment again only while its return is approved: a reissued return stays replaced', async () => {
     const trigger = await sandbox.request('POST', '/returns/v1/tags', {
       token: w.token,
