@@ -68,11 +68,12 @@ export const returnEndpoints = [
     handler: (ctx, { query: q, page, include }) => {
       const from = q['filter[created_at][date_from]'];
       const to = q['filter[created_at][date_to]'];
-      // Oldest first by creation (a changed row moves in the table), answered newest first.
+      // Oldest first by creation, answered newest first. The index keeps the order rows were made
+      // in and the sort is stable, so returns of one second stay in that order (their ids are not).
       const rows = ctx.store
         .find('returns', 'organization_id', organizationOf(ctx))
         .filter((row) => matches(row, q, from, to))
-        .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+        .sort((a, b) => a.created_at - b.created_at);
       return jsonApi(collectionDocument(ctx, returnListKind, rows, page, include, true));
     },
   }),
