@@ -33,7 +33,13 @@ const query = z.object({
 function matches(row: ReturnRecord, q: z.output<typeof query>, from?: number, to?: number): boolean {
   const search = q['filter[search]']?.toLowerCase();
   const consumer = row.consumer_address;
-  const haystack = [row.order_reference, consumer.first_name, consumer.last_name, consumer.email, ...row.items.flatMap((i) => [i.name ?? '', i.sku ?? ''])]
+  // The whole name too, so a search for 'Sam Jansen' finds Sam Jansen's returns.
+  const haystack = [
+    row.order_reference,
+    `${consumer.first_name} ${consumer.last_name}`,
+    consumer.email,
+    ...row.items.flatMap((i) => [i.name ?? '', i.sku ?? '']),
+  ]
     .join('\n')
     .toLowerCase();
   return (
