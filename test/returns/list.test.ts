@@ -34,6 +34,8 @@ describe('listing returns', () => {
     expect(await ids('filter[postal_code]=1011ab')).toEqual([exchange.id, refund.id]);
     expect(await ids('filter[search]=lamp')).toEqual([exchange.id, refund.id]);
     expect(await ids('filter[search]=nothing-like-it')).toEqual([]);
+    expect(await ids('filter[search]=sam%20JANSEN')).toEqual([exchange.id, refund.id]);
+    expect(await ids('filter[search]=jansen')).toEqual([exchange.id, refund.id]);
     expect(await ids('filter[status]=return-rejected')).toEqual([refund.id]);
     expect(await ids(`filter[tags]=${priority.id}`)).toEqual([refund.id]);
     expect(await ids('filter[has_preferred_outcome_exchange]=true')).toEqual([exchange.id]);
@@ -61,5 +63,26 @@ describe('listing returns', () => {
     }
     const included = await sandbox.get('/returns/v1/returns?include=tags,status,shop,return_method', w.token);
     expect(included.body.included.map((r: Json) => r.type).sort()).toEqual(['return-methods', 'return-tags', 'shops', 'statuses', 'statuses']);
+  });
+
+  it('lists returns and reports made in the same second newest first, as they were made', async () => {
+    // The sandbox clock stands still between moves, as it does for a client making several in a second.
+    const sandbox = await testSandbox();
+    const w = await returnsWorld(sandbox);
+    const shop = w.shopIn('NL');
+    const method = await w.method(shop.id, 'Send it yourself');
+    const order = await demoOrder(sandbox, w.token, shop, 6);
+    const made: string[] = [];
+    const reports: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const body = returnBody({ shop, order, method, items: [{ id: order.attributes.items[0].id, quantity: 1 }] });
+      made.push((await sandbox.request('POST', '/returns/v1/returns', { token: w.token, body })).body.data.id);
+      const report = { data: { type: 'return-reports', attributes: { name: `Report ${i}`, filters: {} } } };
+      reports.push((await sandbox.request('POST', '/returns/v1/reports', { token: w.token, body: report })).body.data.id);
+    }
+    const listed = (await sandbox.get(`/returns/v1/returns?filter[shop]=${shop.id}&filter[search]=${order.id}`, w.token)).body.data;
+    expect(listed.map((row: Json) => row.id)).toEqual([...made].reverse());
+    const reportList = (await sandbox.get('/returns/v1/reports', w.token)).body.data;
+    expect(reportList.map((row: Json) => row.id)).toEqual([...reports].reverse());
   });
 });

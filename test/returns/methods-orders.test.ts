@@ -90,7 +90,11 @@ describe('return methods', () => {
       body: { data: { type: 'return-methods', id: postnl.id, attributes: { return_type: 'self-shipment', country_codes: ['BE'] } } },
     });
     expect(turned.status, turned.text).toBe(200);
-    expect((await resolve({ country_code: 'BE', email })).body.data.map((m: Json) => m.id)).toContain(postnl.id);
+    const resolved = (await resolve({ country_code: 'BE', email })).body.data;
+    expect(resolved.map((m: Json) => m.id)).toContain(postnl.id);
+    // Nor is it priced as a label: the consumer sends it, on no label of the shop's.
+    expect(resolved.find((m: Json) => m.id === postnl.id).meta).toBeUndefined();
+    expect(turned.body.data.meta).toBeUndefined();
     const wrongEmail = await resolve({ country_code: 'NL', email: 'someone@example.com' });
     expect(wrongEmail.status).toBe(422);
     expect(firstError(wrongEmail).source.pointer).toBe('/data/order_reference');

@@ -131,6 +131,34 @@ describe('return reports', () => {
     expect(created.body.data.attributes.filters).toEqual({ shops: [shop.id], created_at: { date_from: '2020-01-01', date_to: '2030-01-01' } });
   });
 
+  it("select by the organization's broker: another broker's id selects none of the caller's returns", async () => {
+    const order = (await w.orders(shop.id))[0];
+    await makeReturn(order, 0, 1, { code: 'changed-mind' });
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+    const ours = organization.relationships.broker.data.id;
+    const count = async (brokers: string[]) =>
+      (
+        await sandbox.request('POST', '/returns/v1/reports/count-report-entries', {
+          token: w.token,
+          body: { data: { type: 'return-reports', attributes: { filters: { shops: [shop.id], brokers } } } },
+        })
+      ).body.data.total_entries;
+    expect(await count([ours])).toBe(1);
+    expect(await count(['00000000-0000-4000-8000-000000000000'])).toBe(0);
+  });
+
+  it('refuse a status no return can have, naming the entry, rather than count none', async () => {
+    const count = (return_statuses: string[]) =>
+      sandbox.request('POST', '/returns/v1/reports/count-report-entries', {
+        token: w.token,
+        body: { data: { type: 'return-reports', attributes: { filters: { return_statuses } } } },
+      });
+    expect((await count(['return-pending', 'return-approved'])).status).toBe(200);
+    const misspelt = await count(['return-pending', 'approved']);
+    expect(misspelt.status).toBe(400);
+    expect(firstError(misspelt).source.pointer).toBe('/data/attributes/filters/return_statuses/1');
+  });
+
   it('refuses a date it cannot read, with a pointer', async () => {
     const answer = await sandbox.request('POST', '/returns/v1/reports', {
       token: w.token,
@@ -180,6 +208,25 @@ describe('return analytics', () => {
       ],
     });
     expect((await sandbox.get('/returns/v1/analytics/most-returned-items', await sandbox.token('other-client'))).body.data).toEqual([]);
+  });
+
+  it('count every day of a window of years up to its last, and refuse one longer than they chart', async () => {
+    const order = await demoOrder(sandbox, w.token, shop);
+    await makeReturn(order, 0, 1, { code: 'changed-mind' });
+    const today = new Date(TEST_NOW * 1000).toISOString().slice(0, 10);
+    const fourYears = new Date((TEST_NOW - 4 * 365 * 86400) * 1000).toISOString().slice(0, 10);
+    const chart = (await sandbox.get(`/returns/v1/analytics/approved?filter[shop]=${shop.id}&filter[date_from]=${fourYears}`, w.token)).body.data;
+    expect(chart.labels[0]).toBe(fourYears);
+    expect(chart.labels.at(-1)).toBe(today);
+    expect(chart.datasets[0].data.at(-1)).toBe(1);
+    const months = (await sandbox.get(`/returns/v1/analytics/orders?group_by=month&filter[date_from]=${fourYears}`, w.token)).body.data;
+    expect(months.labels).toHaveLength(49);
+    expect(months.labels.at(-1)).toBe(today.slice(0, 7));
+    for (const path of ['approved', 'orders']) {
+      const tooLong = await sandbox.get(`/returns/v1/analytics/${path}?filter[date_from]=2000-01-01&filter[date_to]=${today}`, w.token);
+      expect(tooLong.status, path).toBe(400);
+      expect(firstError(tooLong).source).toEqual({ parameter: 'filter[date_from]' });
+    }
   });
 
   it('refuse a window bound that names no calendar day, naming the parameter', async () => {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { firstError, testSandbox, type Json, type TestSandbox } from '../support/app.js';
 import { pngLogo } from '../support/matrix.js';
@@ -207,6 +208,34 @@ describe('deciding on a return', () => {
     expect((await sandbox.get(`/returns/v1/returns/${created.id}/files`, w.token)).body.data).toEqual([]);
   });
 
+  it('approves a shipment method turned self-shipment without a label: the service and contract it kept ship nothing', async () => {
+    const turned = await sandbox.request('PATCH', `/returns/v1/return-methods/${postnl.id}`, {
+      token: w.token,
+      body: {
+        data: {
+          type: 'return-methods',
+          id: postnl.id,
+          attributes: { return_type: 'self-shipment' },
+          relationships: { recovery_service: postnl.relationships.service, recovery_contract: postnl.relationships.contract },
+        },
+      },
+    });
+    expect(turned.status, turned.text).toBe(200);
+    const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem() }))).body.data;
+    expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token })).status).toBe(204);
+    const read = (await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data;
+    expect(read.relationships.shipment).toBeUndefined();
+    expect(read.attributes.shipment_registrations).toBeUndefined();
+    const shipments = (await sandbox.get(`/shipments?filter[search]=${encodeURIComponent(`Return of order ${order.id}`)}&page[size]=100`, w.token)).body.data;
+    expect(shipments).toEqual([]);
+    // No label was made, so there is none to lose: a recovery link has nothing to replace.
+    const hmac = createHmac('sha256', 'parcel-sandbox-returns').update(`recovery-shipment:${created.id}`).digest('hex');
+    const recovery = await sandbox.request('POST', `/returns/v1/returns/${created.id}/request-recovery-shipment?hmac=${hmac}`, { token: w.token });
+    expect(recovery.status).toBe(422);
+    expect(firstError(recovery).detail).toContain('self-shipment');
+    expect((await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data.relationships.shipment).toBeUndefined();
+  });
+
   it('rejects with a message; a rejected return cannot be approved and frees its items', async () => {
     const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem() }))).body.data;
     const reject = await sandbox.request('POST', `/returns/v1/returns/${created.id}/reject`, {
@@ -257,6 +286,68 @@ describe('deciding on a return', () => {
       ['automatic', 'failed'],
       ['manual', 'success'],
     ]);
+  });
+
+  it('tells each attempt its own outcome when a retry follows the failure in the same second', async () => {
+    const trigger = await sandbox.request('POST', '/returns/v1/tags', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'return-tags',
+          attributes: { name: 'sandbox:registration-failed', color: '#000' },
+          relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+        },
+      },
+    });
+    const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem(), tags: [trigger.body.data.id] }))).body.data;
+    await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token });
+    // The clock stands still between moves: the failure and the retry share their second, as a client's quick retry does.
+    await sandbox.advance(2);
+    const attempts = async () =>
+      (await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data.attributes.shipment_registrations.map((r: Json) => [r.invocation, r.status]);
+    expect(await attempts()).toEqual([['automatic', 'failed']]);
+    expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/tag`, { token: w.token })).status).toBe(204);
+    expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/retry-shipment`, { token: w.token })).status).toBe(204);
+    expect(await attempts()).toEqual([
+      ['automatic', 'failed'],
+      ['manual', 'pending'],
+    ]);
+    await sandbox.advance(2);
+    expect(await attempts()).toEqual([
+      ['automatic', 'failed'],
+      ['manual', 'success'],
+    ]);
+  });
+
+  it('sends a failed return shipment again only while its return is approved: a reissued return stays replaced', async () => {
+    const trigger = await sandbox.request('POST', '/returns/v1/tags', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'return-tags',
+          attributes: { name: 'sandbox:registration-failed', color: '#000' },
+          relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+        },
+      },
+    });
+    const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem(), tags: [trigger.body.data.id] }))).body.data;
+    await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token });
+    await sandbox.advance(5);
+    const reissue = await sandbox.request('POST', '/returns/v1/allow-reissue', {
+      token: w.token,
+      body: { data: { shop_id: shop.id, order_reference: order.id } },
+    });
+    expect(reissue.status).toBe(201);
+    expect((await create(returnBody({ shop, order, method: postnl, items: oneItem() }))).status).toBe(201);
+    const untag = await sandbox.request('POST', `/returns/v1/returns/${created.id}/tag`, { token: w.token });
+    expect(untag.status).toBe(422);
+    expect(firstError(untag).detail).toContain('return-reissued');
+    const retry = await sandbox.request('POST', `/returns/v1/returns/${created.id}/retry-shipment`, { token: w.token });
+    expect(retry.status).toBe(422);
+    expect(firstError(retry).detail).toContain('return-reissued');
+    await sandbox.advance(5);
+    const read = (await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data;
+    expect(read.attributes.shipment_registrations.map((r: Json) => [r.invocation, r.status])).toEqual([['automatic', 'failed']]);
   });
 
   it('keeps other tenants out: their returns answer 404', async () => {

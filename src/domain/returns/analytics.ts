@@ -1,4 +1,5 @@
 import type { ReadView } from '../../store/store.js';
+import { DomainError } from '../errors.js';
 import { textIn } from './localize.js';
 import { DAY, dayOf, momentOf, monthOf } from '../moments.js';
 import { claimsItems } from './orders.js';
@@ -15,15 +16,34 @@ export interface Window {
 
 type Chart = { unit_type: 'amount'; labels: string[]; datasets: { label: string; data: number[] }[] };
 
-/** The buckets of a window: every day (or month) from `date_from` to `date_to`, default the last 30 days. */
+/** The most buckets a chart has: ten years of days (the cost of a chart is bounded by it). */
+const MAX_LABELS = 3660;
+
+/** The first second of the UTC month after the one `at` is in. */
+const nextMonth = (at: number): number => {
+  const date = new Date(at * 1000);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / 1000;
+};
+
+/**
+ * The buckets of a window: every day (or month) from `date_from` to `date_to`, default the last 30
+ * days. A window with more buckets than MAX_LABELS is refused (400 at filter[date_from]) rather
+ * than cut short, which would leave its last days out of the counts without a word.
+ */
 function buckets(window: Window, now: number): { labels: string[]; key: (at: number) => string; from: number; to: number } {
   const to = window.date_to ? momentOf(window.date_to, { parameter: 'filter[date_to]' }, true) : Math.floor(now / DAY) * DAY + DAY - 1;
   const from = window.date_from ? momentOf(window.date_from, { parameter: 'filter[date_from]' }) : Math.floor(to / DAY) * DAY - (DEFAULT_DAYS - 1) * DAY;
-  const key = window.group_by === 'month' ? monthOf : dayOf;
+  const monthly = window.group_by === 'month';
+  const key = monthly ? monthOf : dayOf;
   const labels: string[] = [];
-  for (let at = Math.floor(from / DAY) * DAY; at <= to && labels.length < 1000; at += DAY) {
-    const label = key(at);
-    if (labels[labels.length - 1] !== label) labels.push(label);
+  for (let at = Math.floor(from / DAY) * DAY; at <= to; at = monthly ? nextMonth(at) : at + DAY) {
+    if (labels.length === MAX_LABELS) {
+      throw DomainError.invalid(
+        `The window from ${dayOf(from)} to ${dayOf(to)} has more than ${MAX_LABELS} ${monthly ? 'months' : 'days'}: ask for a shorter one${monthly ? '' : ' (or per month where group_by is taken)'}.`,
+        { parameter: 'filter[date_from]' },
+      );
+    }
+    labels.push(key(at));
   }
   return { labels, key, from, to };
 }

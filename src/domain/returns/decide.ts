@@ -15,8 +15,9 @@ function mustBeOpen(row: ReturnRecord, action: string): void {
 }
 
 /**
- * Approves an open return. A method with a service and contract gets its return shipment now,
- * registered on the sandbox clock; store drop-off and self-shipment methods need none.
+ * Approves an open return. A `shipment` method gets its return shipment now, registered on the
+ * sandbox clock; store drop-off and self-shipment methods need none, even when they kept the
+ * service and contract of a shipment method they once were (or were created with one).
  */
 export function approveReturn(tx: Tx, acting: Acting, row: ReturnRecord): ReturnRecord {
   mustBeOpen(row, 'approved');
@@ -24,7 +25,7 @@ export function approveReturn(tx: Tx, acting: Acting, row: ReturnRecord): Return
   const method = tx.get('returnMethods', row.return_method_id);
   if (!method) throw DomainError.unprocessable('The return method of this return no longer exists.');
   let extra: Partial<ReturnRecord> = { approved_at: now };
-  if (method.service_id && method.contract_id) {
+  if (method.return_type === 'shipment' && method.service_id && method.contract_id) {
     const shipment = createReturnShipment(tx, acting, row, method, { serviceId: method.service_id, contractId: method.contract_id });
     extra = {
       ...extra,

@@ -28,6 +28,8 @@ export type Entry = { row: ReturnRecord; item: ReturnItemRecord };
 /** The returns of an organization that a report's filters select, item by item, oldest first. */
 export function reportEntries(store: ReadView, organizationId: string, filters: ReturnReportFilters): Entry[] {
   const f = filters;
+  // Every row is the organization's, so its broker is the one `brokers` can match.
+  const broker = store.get('organizations', organizationId)?.broker_id;
   const rows = store.find('returns', 'organization_id', organizationId).filter((row) => {
     const order = store.get('demoOrders', row.order_id);
     const payment = row.payment_id ? store.get('returnPayments', row.payment_id) : undefined;
@@ -38,6 +40,7 @@ export function reportEntries(store: ReadView, organizationId: string, filters: 
       (!f.order_reference || row.order_reference === f.order_reference) &&
       (!f.shops?.length || f.shops.includes(row.shop_id)) &&
       (!f.organizations?.length || f.organizations.includes(row.organization_id)) &&
+      (!f.brokers?.length || (broker !== undefined && f.brokers.includes(broker))) &&
       (!f.outbound_shipment_identifier || order?.outbound_shipment_identifier === f.outbound_shipment_identifier) &&
       (!f.return_methods?.length || f.return_methods.includes(row.return_method_id)) &&
       (!f.return_statuses?.length || f.return_statuses.includes(row.status_code)) &&

@@ -1,7 +1,7 @@
 import { grams } from '../../model/returns/common.js';
 import type { ReturnMethodRecord } from '../../model/returns/config.js';
 import type { RegistrationAttempt, ReturnRecord } from '../../model/returns/return.js';
-import type { ShipmentRecord } from '../../model/shipment.js';
+import type { ShipmentRecord, ShipmentStatusRecord } from '../../model/shipment.js';
 import type { ReadView, Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
 import { assertRoom } from '../quotas.js';
@@ -113,18 +113,30 @@ export function reregister(tx: Tx, acting: Acting, row: ReturnRecord, shipment: 
 
 export type Registration = { invocation: 'manual' | 'automatic'; status: 'pending' | 'success' | 'failed'; error?: string; created_at: number };
 
-/** Each attempt with its outcome, read from the shipment's status history. */
+/**
+ * Each attempt with its outcome, read from the shipment's status history: a shipment's n-th
+ * registered or failed status is the outcome of its n-th attempt. By count, not by time: a client
+ * that retries in the second its shipment failed made an attempt at the very second of the
+ * failure before it, which a time window would give to the retry (and leave the first pending).
+ */
 export function registrationsOf(store: ReadView, row: ReturnRecord): Registration[] {
-  return row.registrations.map(({ invocation, created_at, shipment_id }: RegistrationAttempt, index) => {
-    const later = row.registrations.slice(index + 1).find((attempt) => attempt.shipment_id === shipment_id);
-    const next = later?.created_at ?? Number.POSITIVE_INFINITY;
-    const outcome = store
-      .find('shipmentStatuses', 'shipment_id', shipment_id)
-      .map((status) => ({ status, code: store.get('statuses', status.status_id)?.code }))
-      .find(
-        ({ status, code }) =>
-          (code === 'shipment-registered' || code === 'shipment-registration-failed') && status.created_at >= created_at && status.created_at < next,
-      );
+  const outcomes = new Map<string, { status: ShipmentStatusRecord; code: string }[]>();
+  const outcomesOf = (shipmentId: string) => {
+    let found = outcomes.get(shipmentId);
+    if (!found) {
+      found = store
+        .find('shipmentStatuses', 'shipment_id', shipmentId)
+        .map((status) => ({ status, code: store.get('statuses', status.status_id)?.code ?? '' }))
+        .filter(({ code }) => code === 'shipment-registered' || code === 'shipment-registration-failed');
+      outcomes.set(shipmentId, found);
+    }
+    return found;
+  };
+  const attempted = new Map<string, number>();
+  return row.registrations.map(({ invocation, created_at, shipment_id }: RegistrationAttempt) => {
+    const index = attempted.get(shipment_id) ?? 0;
+    attempted.set(shipment_id, index + 1);
+    const outcome = outcomesOf(shipment_id)[index];
     if (!outcome) return { invocation, created_at, status: 'pending' };
     if (outcome.code === 'shipment-registered') return { invocation, created_at, status: 'success' };
     const detail = (outcome.status.errors[0] as { detail?: string } | undefined)?.detail;

@@ -59,7 +59,8 @@ export function tagReturn(tx: Tx, acting: Acting, row: ReturnRecord, tagIds: rea
   // Production refuses to tag a decided return (422). A return shipment whose registration failed
   // is retried with the tags of then, so its return may still be tagged (a trigger tag taken off).
   const shipment = row.shipment_id ? tx.get('shipments', row.shipment_id) : undefined;
-  if (!isOpen(row) && shipment?.status_code !== 'shipment-registration-failed') {
+  const retriable = row.status_code === 'return-approved' && shipment?.status_code === 'shipment-registration-failed';
+  if (!isOpen(row) && !retriable) {
     throw DomainError.unprocessable(
       `The return is ${row.status_code}: its tags change while it is open, or while its return shipment's registration has failed (before retry-shipment).`,
     );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countryCode, timestamp, uuid } from '../common.js';
-import { outcomes } from './return.js';
+import { outcomes, returnStatusCodes } from './return.js';
 
 /** Unix seconds, or a date (`2026-01-31`) or date-time as text. */
 const moment = z.union([z.number().int(), z.string().min(1).max(64)]);
@@ -22,7 +22,8 @@ export const returnReportFilters = z
     preferred_outcome: z.enum(outcomes).optional(),
     return_methods: z.array(uuid).max(100).optional(),
     return_reasons: z.array(z.string().max(255)).max(100).optional(),
-    return_statuses: z.array(z.string().max(64)).max(20).optional(),
+    // The codes a return can have, as filter[status] of the list: a misspelt one would select nothing and say nothing.
+    return_statuses: z.array(z.enum(returnStatusCodes)).max(20).optional(),
     consumer_country_code: z.array(countryCode).max(250).optional(),
     consumer_email: z.email().optional(),
   })

@@ -30,7 +30,7 @@ const mostReturned = z
   .meta({ id: 'MostReturnedItems' });
 
 const WINDOW =
-  'Labels are days (`YYYY-MM-DD`) from `filter[date_from]` to `filter[date_to]`, by default the 30 days up to today on the sandbox clock, so moving the clock moves the window.';
+  'Labels are days (`YYYY-MM-DD`) from `filter[date_from]` to `filter[date_to]`, by default the 30 days up to today on the sandbox clock, so moving the clock moves the window; one of more than 3660 labels (ten years of days) is 400 at `filter[date_from]`.';
 
 export const analyticsEndpoints = [
   endpoint({

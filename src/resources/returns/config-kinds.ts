@@ -122,9 +122,11 @@ export const returnMethodKindAt = (weight?: number): Kind<ReturnMethodRecord> =>
   },
   self: (row) => `/returns/v1/return-methods/${row.id}`,
   // What a return portal shows next to the method: the carrier, the service and the label's price.
+  // Only a `shipment` method has a label: a self-shipment or drop-off that kept the service of the
+  // shipment method it was ships on nothing of the shop's, so it shows no carrier or price.
   meta: (row, ctx) => {
     const { store } = ctx;
-    const service = row.service_id ? store.get('services', row.service_id) : undefined;
+    const service = row.return_type === 'shipment' && row.service_id ? store.get('services', row.service_id) : undefined;
     const carrier = service ? store.get('carriers', service.carrier_id) : undefined;
     if (!service || !carrier) return undefined;
     return {

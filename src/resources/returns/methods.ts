@@ -72,7 +72,7 @@ export const methodEndpoints = [
     operationId: 'listReturnMethods',
     summary: 'List return methods',
     description:
-      "How consumers can send items back to the caller's shops: `shipment` (a return label the sandbox registers with the method's service and contract), `store-drop-off` (bring it to the method's address) and `self-shipment` (send it yourself). `meta` shows the carrier, service and label price.",
+      "How consumers can send items back to the caller's shops: `shipment` (a return label the sandbox registers with the method's service and contract), `store-drop-off` (bring it to the method's address) and `self-shipment` (send it yourself). `meta` shows the carrier, service and label price of a `shipment` method.",
     tag: TAG,
     auth: returnsScope,
     query: z.object({ 'filter[shop]': csvIds.optional().describe('Comma separated shop ids.') }),

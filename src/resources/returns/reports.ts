@@ -62,9 +62,8 @@ export const reportEndpoints = [
     paginated: true,
     responses: { 200: { description: 'The reports.', schema: reportSchemas.list } },
     handler: (ctx, { page, include }) => {
-      const rows = [...ctx.store.find('returnReports', 'organization_id', organizationOf(ctx))].sort(
-        (a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1),
-      );
+      // Stable, on the index's order of making: reports of one second stay in the order they were asked for.
+      const rows = [...ctx.store.find('returnReports', 'organization_id', organizationOf(ctx))].sort((a, b) => a.created_at - b.created_at);
       return jsonApi(collectionDocument(ctx, returnReportKind, rows, page, include, true));
     },
   }),

@@ -22,7 +22,7 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/approve',
     operationId: 'approveReturn',
     summary: 'Approve a return',
-    description: `An open return (pending, or waiting for a payment) becomes \`return-approved\`. With a method that has a service and contract the return shipment is created at once (the consumer ships it to the return address) and registered REGISTRATION_DELAY seconds later on the sandbox clock; then its label is in \`GET /returns/v1/returns/{return_id}/files\`. A rejected or approved return answers 422.`,
+    description: `An open return (pending, or waiting for a payment) becomes \`return-approved\`. With a \`shipment\` method (its service and contract) the return shipment is created at once (the consumer ships it to the return address) and registered REGISTRATION_DELAY seconds later on the sandbox clock; then its label is in \`GET /returns/v1/returns/{return_id}/files\`. A rejected or approved return answers 422.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
@@ -59,7 +59,7 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/tag',
     operationId: 'tagReturn',
     summary: 'Set the tags of a return',
-    description: `Replaces the return's tags with \`data.return_tag_ids\` (tags of the return's shop; none without a body), while the return is open, or while its return shipment's registration has failed: a retried return shipment takes the tags of then. A decided return otherwise answers 422, as production's.`,
+    description: `Replaces the return's tags with \`data.return_tag_ids\` (tags of the return's shop; none without a body), while the return is open, or while it is approved and its return shipment's registration has failed: a retried return shipment takes the tags of then. A decided return otherwise answers 422, as production's.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
@@ -68,8 +68,7 @@ export const returnActionEndpoints = [
     responses: {
       204: { description: 'Tagged.' },
       422: {
-        description:
-          "A tag that is not one of the shop's, or a decided return (approved, rejected, ...) whose return shipment did not fail to register (10008).",
+        description: "A tag that is not one of the shop's, or a decided return other than an approved one whose return shipment failed to register (10008).",
         schema: errorDocument,
       },
     },
@@ -102,11 +101,14 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/retry-shipment',
     operationId: 'retryReturnShipment',
     summary: 'Register a failed return shipment again',
-    description: `When the carrier refused the return shipment (\`shipment_registrations\` ends with \`failed\`), sends it again with the return's tags of now; 422 otherwise.`,
+    description: `When the carrier refused the return shipment (\`shipment_registrations\` ends with \`failed\`), sends it again with the return's tags of now, while the return is approved (not once a reissue replaced it); 422 otherwise.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
-    responses: { 204: { description: 'Queued for registration.' }, 422: { description: 'The return shipment did not fail (10008).', schema: errorDocument } },
+    responses: {
+      204: { description: 'Queued for registration.' },
+      422: { description: 'The return shipment did not fail, or the return is no longer approved (10008).', schema: errorDocument },
+    },
     handler: async (ctx, { params: path }) => {
       const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
       await ctx.store.transact((tx) => retryShipment(tx, ctx, row));
@@ -118,7 +120,7 @@ export const returnActionEndpoints = [
     path: '/returns/v1/returns/{return_id}/request-recovery-shipment',
     operationId: 'requestRecoveryShipment',
     summary: 'Ask for a recovery shipment',
-    description: `A consumer's signed link: \`hmac\` is the hex HMAC-SHA256 of \`recovery-shipment:{return_id}\` under the sandbox key \`parcel-sandbox-returns\` (a wrong one is 403). The key is public on purpose, so a portal under test can sign as it would receive a link: the request needs the shop's access token anyway and finds only its own returns. An approved return whose method has a recovery service and contract gets a new return shipment with them.`,
+    description: `A consumer's signed link: \`hmac\` is the hex HMAC-SHA256 of \`recovery-shipment:{return_id}\` under the sandbox key \`parcel-sandbox-returns\` (a wrong one is 403). The key is public on purpose, so a portal under test can sign as it would receive a link: the request needs the shop's access token anyway and finds only its own returns. An approved return whose method is a \`shipment\` method with a recovery service and contract gets a new return shipment with them.`,
     tag: 'Returns',
     auth: returnsScope,
     params,
@@ -126,7 +128,7 @@ export const returnActionEndpoints = [
     responses: {
       204: { description: 'A recovery shipment was created and queued for registration.' },
       403: { description: 'The hmac does not sign this return (10013).', schema: errorDocument },
-      422: { description: 'The return is not approved, or its method has no recovery service (10008).', schema: errorDocument },
+      422: { description: 'The return is not approved, or its method is not a shipment method with a recovery service (10008).', schema: errorDocument },
     },
     handler: async (ctx, { params: path, query }) => {
       const row = ownOr404(ctx, 'returns', 'returns', path.return_id);

@@ -33,7 +33,13 @@ const query = z.object({
 function matches(row: ReturnRecord, q: z.output<typeof query>, from?: number, to?: number): boolean {
   const search = q['filter[search]']?.toLowerCase();
   const consumer = row.consumer_address;
-  const haystack = [row.order_reference, consumer.first_name, consumer.last_name, consumer.email, ...row.items.flatMap((i) => [i.name ?? '', i.sku ?? ''])]
+  // The whole name too, so a search for 'Sam Jansen' finds Sam Jansen's returns.
+  const haystack = [
+    row.order_reference,
+    `${consumer.first_name} ${consumer.last_name}`,
+    consumer.email,
+    ...row.items.flatMap((i) => [i.name ?? '', i.sku ?? '']),
+  ]
     .join('\n')
     .toLowerCase();
   return (
@@ -68,11 +74,12 @@ export const returnEndpoints = [
     handler: (ctx, { query: q, page, include }) => {
       const from = q['filter[created_at][date_from]'];
       const to = q['filter[created_at][date_to]'];
-      // Oldest first by creation (a changed row moves in the table), answered newest first.
+      // Oldest first by creation, answered newest first. The index keeps the order rows were made
+      // in and the sort is stable, so returns of one second stay in that order (their ids are not).
       const rows = ctx.store
         .find('returns', 'organization_id', organizationOf(ctx))
         .filter((row) => matches(row, q, from, to))
-        .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+        .sort((a, b) => a.created_at - b.created_at);
       return jsonApi(collectionDocument(ctx, returnListKind, rows, page, include, true));
     },
   }),
