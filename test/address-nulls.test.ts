@@ -47,9 +47,10 @@ describe('null in the nullable members of an address', () => {
     expect(stored(shop.body.data.attributes.sender_address)).toEqual(stored(address));
     expect(stored(shop.body.data.attributes.return_address)).toEqual(['city', 'country_code', 'street_1']);
 
+    const broker = (await sandbox.get(`/organizations/${organization}`, w.token)).body.data.relationships.broker;
     const billing = await sandbox.request('PATCH', `/organizations/${organization}`, {
       token: w.token,
-      body: { data: { type: 'organizations', id: organization, attributes: { billing_address: { ...address, ...nulls } } } },
+      body: { data: { type: 'organizations', id: organization, attributes: { billing_address: { ...address, ...nulls } }, relationships: { broker } } },
     });
     expect(billing.status, billing.text).toBe(200);
     expect(stored(billing.body.data.attributes.billing_address)).toEqual(stored(address));
@@ -78,7 +79,10 @@ describe('null in the nullable members of an address', () => {
       body: { data: { type: 'addresses', attributes: { ...address, company: 'Tulip' }, relationships } },
     });
     const id = created.body.data.id as string;
-    const cleared = await sandbox.request('PATCH', `/addresses/${id}`, { token, body: { data: { type: 'addresses', id, attributes: { company: null } } } });
+    const cleared = await sandbox.request('PATCH', `/addresses/${id}`, {
+      token,
+      body: { data: { type: 'addresses', id, attributes: { company: null }, relationships } },
+    });
     expect(cleared.body.data.attributes.company).toBeUndefined();
     const person = await sandbox.request('POST', '/addresses', {
       token,

@@ -43,7 +43,14 @@ describe('the address book', () => {
 
     const changed = await sandbox.request('PATCH', `/addresses/${id}`, {
       token: a,
-      body: { data: { type: 'addresses', id, attributes: { company: null, street_number: 94 } } },
+      body: {
+        data: {
+          type: 'addresses',
+          id,
+          attributes: { company: null, street_number: 94 },
+          relationships: { organization: { data: { type: 'organizations', id: orgA } } },
+        },
+      },
     });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.data.attributes.company).toBeUndefined();
@@ -68,7 +75,9 @@ describe('the address book', () => {
       `/addresses/${(await sandbox.request('POST', '/addresses', { token: a, body: addressBody(orgA, warehouse) })).body.data.id}`,
       {
         token: a,
-        body: { data: { type: 'addresses', id: 'x', attributes: { city: null } } },
+        body: {
+          data: { type: 'addresses', id: 'x', attributes: { city: null }, relationships: { organization: { data: { type: 'organizations', id: orgA } } } },
+        },
       },
     );
     expect(firstError(nulled)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/city' } });
@@ -81,7 +90,12 @@ describe('the address book', () => {
     const id = theirs.body.data.id;
     expect((await sandbox.get(`/addresses/${id}`, a)).status).toBe(404);
     expect(
-      (await sandbox.request('PATCH', `/addresses/${id}`, { token: a, body: { data: { type: 'addresses', id, attributes: { city: 'X' } } } })).status,
+      (
+        await sandbox.request('PATCH', `/addresses/${id}`, {
+          token: a,
+          body: { data: { type: 'addresses', id, attributes: { city: 'X' }, relationships: { organization: { data: { type: 'organizations', id: orgA } } } } },
+        })
+      ).status,
     ).toBe(404);
     expect((await sandbox.request('DELETE', `/addresses/${id}`, { token: a })).status).toBe(404);
     expect((await sandbox.get('/addresses', a)).body.data).toEqual([]);

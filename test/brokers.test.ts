@@ -43,7 +43,10 @@ describe('POST and PATCH /brokers', () => {
   it('keeps an uploaded logo when the broker is sent back as it was read, and replaces it for another logo_url', async () => {
     const { sandbox, a, broker } = await setup();
     const patch = (attributes: Json) =>
-      sandbox.request('PATCH', `/brokers/${broker.id}`, { token: ADMIN, body: { data: { type: 'brokers', id: broker.id, attributes } } });
+      sandbox.request('PATCH', `/brokers/${broker.id}`, {
+        token: ADMIN,
+        body: { data: { type: 'brokers', id: broker.id, attributes, relationships: broker.relationships } },
+      });
     const uploaded = await patch({ logo: pngLogo() });
     expect(uploaded.status, uploaded.text).toBe(200);
     const logoUrl: string = uploaded.body.data.attributes.logo_url;
@@ -73,7 +76,7 @@ describe('POST and PATCH /brokers', () => {
 
   it('changes a broker with the admin token; a tenant may not, and sees no other broker', async () => {
     const { sandbox, a, broker } = await setup();
-    const patch = { data: { type: 'brokers', id: broker.id, attributes: { support_url: null, name: 'Renamed Broker' } } };
+    const patch = { data: { type: 'brokers', id: broker.id, attributes: { support_url: null, name: 'Renamed Broker' }, relationships: broker.relationships } };
     expect(firstError(await sandbox.request('PATCH', `/brokers/${broker.id}`, { token: a, body: patch }))).toMatchObject({ status: '403', code: '10013' });
     const changed = await sandbox.request('PATCH', `/brokers/${broker.id}`, { token: ADMIN, body: patch });
     expect(changed.status, changed.text).toBe(200);

@@ -47,7 +47,15 @@ async function traces(options: { keys?: Keys; persistence?: Persistence } = {}):
   const shop = w.shopIn('NL');
   const logo = await sandbox.request('PATCH', `/shops/${shop.id}`, {
     token: w.token,
-    body: { data: { type: 'shops', id: shop.id, attributes: {}, meta: { logo: { mime_type: 'image/png', contents: tinyPng().toString('base64') } } } },
+    body: {
+      data: {
+        type: 'shops',
+        id: shop.id,
+        attributes: {},
+        relationships: { organization: { data: shop.relationships.organization.data } },
+        meta: { logo: { mime_type: 'image/png', contents: tinyPng().toString('base64') } },
+      },
+    },
   });
   expect(logo.status, logo.text).toBe(200);
   const service = w.service('postnl-parcel-standard', 'NL');

@@ -52,7 +52,14 @@ describe('carrier surcharges', () => {
 
     const changed = await sandbox.request('PATCH', `/carrier-surcharges/${row.id}`, {
       token: w.token,
-      body: { data: { type: 'carrier-surcharges', id: row.id, attributes: { fee: { amount: 200, currency: 'EUR' }, description: null } } },
+      body: {
+        data: {
+          type: 'carrier-surcharges',
+          id: row.id,
+          attributes: { fee: { amount: 200, currency: 'EUR' }, description: null },
+          relationships: { carrier: { data: { type: 'carriers', id: postnl.id } } },
+        },
+      },
     });
     expect(changed.status).toBe(200);
     expect(changed.body.data.attributes).toMatchObject({ name: 'Peak season', fee: { amount: 200, currency: 'EUR' } });
@@ -155,7 +162,14 @@ describe('carrier surcharges refuse', () => {
     expect((await sandbox.request('DELETE', `/carrier-surcharges/${mine.id}`, { token: other })).status).toBe(404);
     const patch = await sandbox.request('PATCH', `/carrier-surcharges/${mine.id}`, {
       token: other,
-      body: { data: { type: 'carrier-surcharges', id: mine.id, attributes: { name: 'x' } } },
+      body: {
+        data: {
+          type: 'carrier-surcharges',
+          id: mine.id,
+          attributes: { name: 'x' },
+          relationships: { carrier: { data: { type: 'carriers', id: carrier('postnl').id } } },
+        },
+      },
     });
     expect(patch.status).toBe(404);
     expect((await sandbox.get(`/carrier-surcharges/${mine.id}`, w.token)).body.data.attributes.name).toBe('Peak season');

@@ -1044,7 +1044,12 @@ describe('fuzz: every endpoint under hostile input', () => {
         const created = hookBody(owner);
         created.data.attributes.action.values = [{ pointer, value }];
         const changed = {
-          data: { type: 'hooks', id: p.a.organizationHookId, attributes: { action: { action_type: 'update-resource', values: [{ pointer, value }] } } },
+          data: {
+            type: 'hooks',
+            id: p.a.organizationHookId,
+            attributes: { action: { action_type: 'update-resource', values: [{ pointer, value }] } },
+            relationships: { owner: { data: { type: 'organizations', id: p.a.organizationId } } },
+          },
         };
         for (const request of [
           { method: 'POST', path: '/hooks', headers: { ...bearer(p.a.token), 'content-type': 'application/vnd.api+json' }, body: JSON.stringify(created) },

@@ -176,7 +176,7 @@ describe('hooks: update-resource pointer forms', () => {
     const action = { action_type: 'update-resource', values: [set('/relationships/service/data/type', 'services')] };
     const answer = await s.sandbox.request('PATCH', `/hooks/${created.id}`, {
       token: s.w.token,
-      body: { data: { type: 'hooks', id: created.id, attributes: { action } } },
+      body: { data: { type: 'hooks', id: created.id, attributes: { action }, relationships: { owner: { data: created.relationships.owner.data } } } },
     });
     expect(answer.status, answer.text).toBe(422);
     expect(answer.body.errors[0].source.pointer).toBe('/data/attributes/action/values/0/pointer');

@@ -69,7 +69,7 @@ describe('hooks: the API', () => {
     expect(list.body.included[0].type).toBe('organizations');
     const patched = await s.sandbox.request('PATCH', `/hooks/${created.id}`, {
       token: s.w.token,
-      body: { data: { type: 'hooks', id: created.id, attributes: { order: 300 } } },
+      body: { data: { type: 'hooks', id: created.id, attributes: { order: 300 }, relationships: { owner: { data: created.relationships.owner.data } } } },
     });
     expect(patched.status).toBe(200);
     expect(patched.body.data.attributes).toMatchObject({ order: 300, name: 'Tag gifts' });
@@ -85,7 +85,10 @@ describe('hooks: the API', () => {
     const created = await s.hook({ values: [set('/attributes/channel', 'hooked')] });
     const webhook = await s.hook({ action: { action_type: 'send-resource', values: [{ url: 'https://example.com/in', includes: ['shop'] }] } });
     const patch = (id: string, attributes: Json) =>
-      s.sandbox.request('PATCH', `/hooks/${id}`, { token: s.w.token, body: { data: { type: 'hooks', id, attributes } } });
+      s.sandbox.request('PATCH', `/hooks/${id}`, {
+        token: s.w.token,
+        body: { data: { type: 'hooks', id, attributes, relationships: { owner: { data: s.sandbox.store.get('hooks', id)!.owner } } } },
+      });
     const onStatuses = { trigger: { resource_type: 'shipment-statuses', resource_action: 'create' } };
     for (const id of [created.id, webhook.id]) {
       const answer = await patch(id, onStatuses);

@@ -15,10 +15,15 @@ async function setup(options: { admin?: boolean } = {}) {
   const b = await sandbox.token('other-client');
   const orgA: Json = (await sandbox.get('/organizations', a)).body.data[0];
   const orgB: Json = (await sandbox.get('/organizations', b)).body.data[0];
-  return { sandbox, a, b, orgA, orgB, brokerId: orgA.relationships.broker.data.id as string };
+  seededBroker = orgA.relationships.broker.data.id as string;
+  return { sandbox, a, b, orgA, orgB, brokerId: seededBroker };
 }
 
-const patchBody = (id: string, attributes: Json, extra: Json = {}) => ({ data: { type: 'organizations', id, attributes, ...extra } });
+/** The broker every seeded organization has (setup reads it): production's update requires it. */
+let seededBroker = '';
+const patchBody = (id: string, attributes: Json, extra: Json = {}) => ({
+  data: { type: 'organizations', id, attributes, relationships: { broker: { data: { type: 'brokers', id: seededBroker } } }, ...extra },
+});
 
 /** A tenant created through the control API: its token and organization id. */
 async function tenant(sandbox: TestSandbox, token = ADMIN) {

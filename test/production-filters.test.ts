@@ -31,7 +31,14 @@ describe('shop filters', () => {
 
     const patched = await sandbox.request('PATCH', `/shops/${first.id}`, {
       token,
-      body: { data: { type: 'shops', id: first.id, attributes: { branding: { returns: { domain: 'returns.tulip.example.com' } } } } },
+      body: {
+        data: {
+          type: 'shops',
+          id: first.id,
+          attributes: { branding: { returns: { domain: 'returns.tulip.example.com' } } },
+          relationships: { organization: { data: first.relationships.organization.data } },
+        },
+      },
     });
     expect(patched.status).toBe(200);
     expect(ids(await sandbox.get('/shops?filter[returns_domain]=returns.tulip.example.com', token))).toEqual([first.id]);

@@ -301,7 +301,14 @@ describe('surcharges added by hand (POST, PATCH, DELETE /shipment-surcharges)', 
     expect(await priceOf(created.id)).toEqual({ amount: base, currency: 'EUR' });
     const tooLarge = await sandbox.request('PATCH', `/shipment-surcharges/${ids[0]}`, {
       token: w.token,
-      body: { data: { type: 'shipment-surcharges', id: ids[0], attributes: { fee: { amount: 2 ** 40, currency: 'EUR' } } } },
+      body: {
+        data: {
+          type: 'shipment-surcharges',
+          id: ids[0],
+          attributes: { fee: { amount: 2 ** 40, currency: 'EUR' } },
+          relationships: { shipment: { data: { type: 'shipments', id: created.id } } },
+        },
+      },
     });
     expect(firstError(tooLarge)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/fee/amount' } });
     for (const id of ids.slice(1)) expect((await sandbox.request('DELETE', `/shipment-surcharges/${id}`, { token: w.token })).status).toBe(204);
@@ -325,7 +332,14 @@ describe('surcharges added by hand (POST, PATCH, DELETE /shipment-surcharges)', 
     const id = all.body.data.id;
     const further = await sandbox.request('PATCH', `/shipment-surcharges/${id}`, {
       token: w.token,
-      body: { data: { type: 'shipment-surcharges', id, attributes: { fee: { amount: -base - 1, currency: 'EUR' } } } },
+      body: {
+        data: {
+          type: 'shipment-surcharges',
+          id,
+          attributes: { fee: { amount: -base - 1, currency: 'EUR' } },
+          relationships: { shipment: { data: { type: 'shipments', id: created.id } } },
+        },
+      },
     });
     expect(firstError(further)).toMatchObject({ status: '422', source: { pointer: '/data/attributes/fee/amount' } });
     expect(await priceOf(created.id)).toEqual({ amount: 0, currency: 'EUR' });
@@ -333,7 +347,14 @@ describe('surcharges added by hand (POST, PATCH, DELETE /shipment-surcharges)', 
     const fee = await sandbox.request('POST', '/shipment-surcharges', { token: w.token, body: manual(created.id, { fee: { amount: 100, currency: 'EUR' } }) });
     const deeper = await sandbox.request('PATCH', `/shipment-surcharges/${id}`, {
       token: w.token,
-      body: { data: { type: 'shipment-surcharges', id, attributes: { fee: { amount: -base - 100, currency: 'EUR' } } } },
+      body: {
+        data: {
+          type: 'shipment-surcharges',
+          id,
+          attributes: { fee: { amount: -base - 100, currency: 'EUR' } },
+          relationships: { shipment: { data: { type: 'shipments', id: created.id } } },
+        },
+      },
     });
     expect(deeper.status, deeper.text).toBe(200);
     const leaned = await sandbox.request('DELETE', `/shipment-surcharges/${fee.body.data.id}`, { token: w.token });

@@ -44,7 +44,11 @@ function shopBody(overrides: Json = {}): Json {
 
 const createShop = (body: Json = shopBody(), as = token) => sandbox.request('POST', '/shops', { body, token: as });
 const patchShop = (id: string, data: Json, as = token) =>
-  sandbox.request('PATCH', `/shops/${id}`, { body: { data: { type: 'shops', id, ...data } }, token: as });
+  sandbox.request('PATCH', `/shops/${id}`, {
+    // Production's update requires the shop's organization.
+    body: { data: { type: 'shops', id, relationships: { organization: { data: { type: 'organizations', id: orgId } } }, ...data } },
+    token: as,
+  });
 
 describe('reading shops', () => {
   it("lists only the caller's organization's shops, with an organization relationship", async () => {
@@ -279,7 +283,14 @@ describe('invalid shop requests', () => {
     expect(firstError(wrongType)).toMatchObject({ code: '10007', source: { pointer: '/data/type' } });
     const shop = (await sandbox.get('/shops', token)).body.data[0];
     const mismatch = await sandbox.request('PATCH', `/shops/${shop.id}`, {
-      body: { data: { type: 'shops', id: '00000000-0000-4000-8000-000000000000', attributes: { name: 'Y' } } },
+      body: {
+        data: {
+          type: 'shops',
+          id: '00000000-0000-4000-8000-000000000000',
+          attributes: { name: 'Y' },
+          relationships: { organization: { data: { type: 'organizations', id: orgId } } },
+        },
+      },
       token,
     });
     expect(mismatch.status).toBe(409);
@@ -320,17 +331,27 @@ describe('updating shops', () => {
     expect(removed.body.data.attributes.branding).toBeUndefined();
   });
 
-  it('ignores read-only created_at and relationships sent back, and removes attributes set to null', async () => {
-    const sentBack = {
-      attributes: { ...shop.attributes, created_at: 5, reference: null },
-      relationships: { organization: { data: { type: 'organizations', id: otherOrgId } } },
-      links: shop.links,
-    };
+  it('takes the shop sent back as read (created_at ignored, null removes), and its own organization only', async () => {
+    const sentBack = { attributes: { ...shop.attributes, created_at: 5, reference: null }, relationships: shop.relationships, links: shop.links };
     const answer = await patchShop(shop.id, sentBack);
     expect(answer.status).toBe(200);
     const { reference: _removed, ...rest } = shop.attributes;
     expect(answer.body.data.attributes).toEqual(rest);
     expect(answer.body.data.relationships.organization.data.id).toBe(orgId);
+    // Production's update requires the organization; another is refused, the shop unchanged.
+    const moved = await patchShop(shop.id, {
+      attributes: { name: 'Moved' },
+      relationships: { organization: { data: { type: 'organizations', id: otherOrgId } } },
+    });
+    expect(moved.status).toBe(422);
+    expect(firstError(moved).source).toEqual({ pointer: '/data/relationships/organization/data/id' });
+    const without = await sandbox.request('PATCH', `/shops/${shop.id}`, {
+      body: { data: { type: 'shops', id: shop.id, attributes: { name: 'Moved' } } },
+      token,
+    });
+    expect(without.status).toBe(400);
+    expect(firstError(without).source).toEqual({ pointer: '/data/relationships' });
+    expect((await sandbox.get(`/shops/${shop.id}`, token)).body.data.attributes.name).toBe('Before');
   });
 
   it("answers 404 for another tenant's shop, and needs shops.manage", async () => {

@@ -183,7 +183,14 @@ describe('resetting one tenant', () => {
     const shipmentB = await tenantShipment(sandbox, tokenB, b.shop_id);
     const renamed = await sandbox.request('PATCH', `/shops/${a.shop_id}`, {
       token: tokenA,
-      body: { data: { type: 'shops', id: a.shop_id, attributes: { name: 'Renamed' } } },
+      body: {
+        data: {
+          type: 'shops',
+          id: a.shop_id,
+          attributes: { name: 'Renamed' },
+          relationships: { organization: { data: originalShop.data.relationships.organization.data } },
+        },
+      },
     });
     expect(renamed.status).toBe(200);
     const extra = await sandbox.request('POST', '/shops', {
@@ -310,7 +317,9 @@ describe('resetting one tenant', () => {
     const shop = fixture.shopIn('NL');
     await sandbox.request('PATCH', `/shops/${shop.id}`, {
       token: fixture.token,
-      body: { data: { type: 'shops', id: shop.id, attributes: { name: 'Changed' } } },
+      body: {
+        data: { type: 'shops', id: shop.id, attributes: { name: 'Changed' }, relationships: { organization: { data: shop.relationships.organization.data } } },
+      },
     });
     const postnl = (await sandbox.read('/carriers')).body.data.find((c: Json) => c.attributes.code === 'postnl');
     const contract = await sandbox.request('POST', '/contracts', {

@@ -10,7 +10,14 @@ describe('listing returns', () => {
     const method = await w.method(shop.id, 'Send it yourself');
     await sandbox.request('PATCH', `/shops/${shop.id}`, {
       token: w.token,
-      body: { data: { type: 'shops', id: shop.id, attributes: { return_outcomes: { exchange: true } } } },
+      body: {
+        data: {
+          type: 'shops',
+          id: shop.id,
+          attributes: { return_outcomes: { exchange: true } },
+          relationships: { organization: { data: shop.relationships.organization.data } },
+        },
+      },
     });
     const order = await demoOrder(sandbox, w.token, shop);
     const priority = (await sandbox.get(`/returns/v1/tags?filter[shop]=${shop.id}`, w.token)).body.data[0];

@@ -16,6 +16,7 @@ import { pickupLocations } from '../../src/domain/pickup/locations.js';
 import { pickupLocationId } from '../../src/domain/pickup/location-types.js';
 import { brokerTables, tableDeclarations, tableNames, type Row, type StateData, type TableName } from '../../src/store/tables.js';
 import { examples, exampleIds } from '../../src/docs/examples/index.js';
+import { enterpriseIdOf } from '../../src/resources/accounts/organizations.js';
 import { BASE, TEST_NOW, type Answer, type Json, type TestSandbox } from './app.js';
 import { createShipment, recipients, shipmentBody, world, type World } from './shipments.js';
 import { populateReturns, returnsValidBody, type TenantReturns } from './matrix-returns.js';
@@ -814,6 +815,9 @@ export async function populate(sandbox: TestSandbox): Promise<Populated> {
  * A valid body for an operation, as `caller` would send it with the given path parameters;
  * `undefined` for an operation this table does not know (send `{}`: auth and schema checks still run).
  */
+/** A to-one relationship object naming `id` of `type`. */
+const ref = (type: string, id: string) => ({ data: { type, id } });
+
 export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params: Record<string, string>): Json | undefined {
   const w = caller.world;
   const shop = w.shops.find((s: Json) => s.id === caller.shopId)!;
@@ -841,7 +845,15 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
         },
       };
     case 'updateShop':
-      return { data: { type: 'shops', id: params.shop_id, attributes: { name: 'Renamed by the matrix' } } };
+      return {
+        data: {
+          type: 'shops',
+          id: params.shop_id,
+          attributes: { name: 'Renamed by the matrix' },
+          // Production's update requires the relationship: the shop's own (the caller's, for an id it cannot see).
+          relationships: { organization: ref('organizations', store.get('shops', params.shop_id!)?.organization_id ?? caller.organizationId) },
+        },
+      };
     case 'createShipment': {
       // With a service option carrying values (an option without values_format takes any).
       const body = shipmentBody({ shop, recipient: recipients[country] });
@@ -901,7 +913,16 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
         },
       };
     case 'updateShipmentSurcharge':
-      return { data: { type: 'shipment-surcharges', id: params.shipment_surcharge_id, attributes: { name: 'Renamed by the matrix' } } };
+      return {
+        data: {
+          type: 'shipment-surcharges',
+          id: params.shipment_surcharge_id,
+          attributes: { name: 'Renamed by the matrix' },
+          relationships: {
+            shipment: ref('shipments', store.get('shipmentSurcharges', params.shipment_surcharge_id!)?.shipment_id ?? caller.conceptShipmentId),
+          },
+        },
+      };
     case 'combineFiles':
       return { data: { file_ids: [caller.fileId], page_size: 'A4' } };
     case 'voidShipment':
@@ -923,7 +944,14 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
     case 'createHook':
       return hookBody({ type: 'organizations', id: caller.organizationId });
     case 'updateHook':
-      return { data: { type: 'hooks', id: params.hook_id, attributes: { order: 7 } } };
+      return {
+        data: {
+          type: 'hooks',
+          id: params.hook_id,
+          attributes: { order: 7 },
+          relationships: { owner: { data: store.get('hooks', params.hook_id!)?.owner ?? { type: 'organizations', id: caller.organizationId } } },
+        },
+      };
     case 'moveSandboxClock':
       return { advance: 0 };
     case 'resetSandbox':
@@ -949,7 +977,14 @@ function accountBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params
         },
       };
     case 'updateOrganization':
-      return { data: { type: 'organizations', id: params.organization_id, attributes: { reference: 'matrix' } } };
+      return {
+        data: {
+          type: 'organizations',
+          id: params.organization_id,
+          attributes: { reference: 'matrix' },
+          relationships: { broker: ref('brokers', store.get('organizations', params.organization_id!)?.broker_id ?? store.all('brokers')[0]!.id) },
+        },
+      };
     case 'shareOrganizationContracts':
     case 'unshareOrganizationContracts':
       return {
@@ -976,7 +1011,14 @@ function accountBody(store: ReadView, endpoint: Endpoint, caller: Tenant, params
         },
       };
     case 'updateBroker':
-      return { data: { type: 'brokers', id: params.broker_id, attributes: { name: 'Renamed by the matrix' } } };
+      return {
+        data: {
+          type: 'brokers',
+          id: params.broker_id,
+          attributes: { name: 'Renamed by the matrix' },
+          relationships: { enterprise: ref('enterprises', enterpriseIdOf(store.get('brokers', params.broker_id!) ?? store.all('brokers')[0]!)) },
+        },
+      };
     case 'addBrokerCarriers':
     case 'removeBrokerCarriers':
       return { data: [{ type: 'carriers', id: store.all('carriers')[0]!.id }] };

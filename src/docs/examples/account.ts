@@ -23,7 +23,14 @@ export const accountExamples: ExampleSet = {
   getAddress: (ids) => ({ path: { address_id: ids.made('address') } }),
   updateAddress: (ids) => ({
     path: { address_id: ids.made('address') },
-    body: { data: { type: 'addresses', id: ids.made('address'), attributes: { phone_number: '+31687654321', company: 'De Vries Design' } } },
+    body: {
+      data: {
+        type: 'addresses',
+        id: ids.made('address'),
+        attributes: { phone_number: '+31687654321', company: 'De Vries Design' },
+        relationships: { organization: ref('organizations', ids.organization) },
+      },
+    },
   }),
   deleteAddress: (ids) => ({ path: { address_id: ids.made('address-to-delete') } }),
   suggestAddress: () => ({ body: { data: { country_code: 'NL', postal_code: '1012 PH', street_number: 92 } } }),
@@ -41,7 +48,9 @@ export const accountExamples: ExampleSet = {
   getOrganization: (ids) => ({ path: { organization_id: ids.organization } }),
   updateOrganization: (ids) => ({
     path: { organization_id: ids.organization },
-    body: { data: { type: 'organizations', id: ids.organization, attributes: { reference: 'customer-4711' } } },
+    body: {
+      data: { type: 'organizations', id: ids.organization, attributes: { reference: 'customer-4711' }, relationships: { broker: ref('brokers', ids.broker) } },
+    },
   }),
   deleteOrganization: (ids) => ({ admin: true, path: { organization_id: ids.made('organization-to-delete') } }),
   listOrganizationContracts: (ids) => ({ path: { organization_id: ids.organization } }),
@@ -76,7 +85,14 @@ export const accountExamples: ExampleSet = {
   updateBroker: (ids) => ({
     admin: true,
     path: { broker_id: ids.broker },
-    body: { data: { type: 'brokers', id: ids.broker, attributes: { support_url: 'https://broker.example.com/help' } } },
+    body: {
+      data: {
+        type: 'brokers',
+        id: ids.broker,
+        attributes: { support_url: 'https://broker.example.com/help' },
+        relationships: { enterprise: ref('enterprises', ids.enterprise) },
+      },
+    },
   }),
   listBrokerCarriers: (ids) => ({ path: { broker_id: ids.broker } }),
   addBrokerCarriers: (ids) => ({ admin: true, path: { broker_id: ids.broker }, body: { data: [ref('carriers', ids.carrier('bpost')).data] } }),
@@ -99,6 +115,7 @@ export const accountExamples: ExampleSet = {
         type: 'shops',
         id: ids.shop,
         attributes: { website: 'https://shop.example.com' },
+        relationships: { organization: ref('organizations', ids.organization) },
         meta: { logo: { mime_type: 'image/png', contents: TINY_PNG } },
       },
     },
@@ -197,7 +214,14 @@ export const accountExamples: ExampleSet = {
   getCarrierSurcharge: (ids) => ({ path: { carrier_surcharge_id: ids.made('carrier-surcharge') } }),
   updateCarrierSurcharge: (ids) => ({
     path: { carrier_surcharge_id: ids.made('carrier-surcharge') },
-    body: { data: { type: 'carrier-surcharges', id: ids.made('carrier-surcharge'), attributes: { fee: { amount: 175, currency: 'EUR' } } } },
+    body: {
+      data: {
+        type: 'carrier-surcharges',
+        id: ids.made('carrier-surcharge'),
+        attributes: { fee: { amount: 175, currency: 'EUR' } },
+        relationships: { carrier: ref('carriers', ids.carrier('postnl')) },
+      },
+    },
   }),
   deleteCarrierSurcharge: (ids) => ({ path: { carrier_surcharge_id: ids.made('carrier-surcharge-to-delete') } }),
   listRegions: () => ({ query: { 'filter[country_code]': 'NL' } }),
@@ -249,7 +273,10 @@ export const accountExamples: ExampleSet = {
     },
   }),
   getHook: (ids) => ({ path: { hook_id: ids.made('hook') } }),
-  updateHook: (ids) => ({ path: { hook_id: ids.made('hook') }, body: { data: { type: 'hooks', id: ids.made('hook'), attributes: { order: 20 } } } }),
+  updateHook: (ids) => ({
+    path: { hook_id: ids.made('hook') },
+    body: { data: { type: 'hooks', id: ids.made('hook'), attributes: { order: 20 }, relationships: { owner: ref('shops', ids.shop) } } },
+  }),
   deleteHook: (ids) => ({ path: { hook_id: ids.made('hook-to-delete') } }),
   listHookLogs: (ids) => ({ path: { hook_id: ids.made('hook') } }),
   getApiReferenceAsset: () => ({ path: { file: 'docs.css' } }),

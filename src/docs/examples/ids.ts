@@ -3,6 +3,7 @@
 import type { CapabilityPage } from '../../domain/capabilities.js';
 import { defaultClients } from '../../fixtures/clients.js';
 import { exampleRowId } from '../../ids.js';
+import { enterpriseIdOf } from '../../resources/accounts/organizations.js';
 import type { DemoOrderRecord } from '../../model/returns/order.js';
 import type { ReadView } from '../../store/store.js';
 
@@ -33,6 +34,8 @@ export interface ExampleTenant {
 export interface ExampleIds {
   organization: string;
   broker: string;
+  /** The enterprise the broker names (production's broker update requires it). */
+  enterprise: string;
   shop: string;
   client: string;
   clientSecret: string;
@@ -97,6 +100,7 @@ export function exampleIds(view: ReadView, tenant: ExampleTenant, now: number, s
   return {
     organization: tenant.organizationId,
     broker,
+    enterprise: enterpriseIdOf(view.get('brokers', broker)!),
     shop: tenant.shopId,
     client: tenant.clientId,
     clientSecret: tenant.clientSecret,

@@ -43,7 +43,14 @@ export const shippingExamples: ExampleSet = {
   createShipmentSurcharge: (ids) => ({ query: { include: 'shipment' }, body: manualSurcharge(ids.made('shipment'), 'Remote area', 750) }),
   updateShipmentSurcharge: (ids) => ({
     path: { shipment_surcharge_id: ids.made('manual-surcharge') },
-    body: { data: { type: 'shipment-surcharges', id: ids.made('manual-surcharge'), attributes: { fee: { amount: 1000, currency: 'EUR' } } } },
+    body: {
+      data: {
+        type: 'shipment-surcharges',
+        id: ids.made('manual-surcharge'),
+        attributes: { fee: { amount: 1000, currency: 'EUR' } },
+        relationships: { shipment: { data: { type: 'shipments', id: ids.made('shipment') } } },
+      },
+    },
   }),
   deleteShipmentSurcharge: (ids) => ({ path: { shipment_surcharge_id: ids.made('manual-surcharge-to-delete') } }),
   getShipmentSurcharge: (ids) => ({ path: { shipment_surcharge_id: ids.made('shipment', draws.concept.surcharge) } }),

@@ -43,7 +43,8 @@ const updateRequest = resourceRequest({
   id: 'BrokerUpdateRequest',
   update: true,
   attributes: z.strictObject(attributes).partial().default({}),
-  relationships: z.object({ enterprise: toOneRef.optional() }).optional(),
+  // Required, as production's update requires it; kept as sent, as on create.
+  relationships: z.object({ enterprise: toOneRef }),
 });
 
 type Attributes = z.output<typeof updateRequest>['data']['attributes'];

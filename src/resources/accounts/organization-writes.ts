@@ -46,7 +46,8 @@ const updateRequest = resourceRequest({
   id: 'OrganizationUpdateRequest',
   update: true,
   attributes: z.object({ name: z.string().min(1).max(255).optional(), ...writable }).default({}),
-  relationships: z.object({ broker: toOneRef.optional() }).optional().describe('The broker cannot change; sending the current one is fine.'),
+  // Required, as production's update requires it.
+  relationships: z.object({ broker: toOneRef }).describe('The broker cannot change: send the current one.'),
   meta: organizationMeta,
 });
 

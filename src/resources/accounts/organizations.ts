@@ -42,6 +42,11 @@ export const organizationKind: Kind<OrganizationRecord> = {
   load: (ctx, id) => ctx.store.get('organizations', id),
 };
 
+/** The enterprise a broker names: the one it was given, or a stable id derived from its own. */
+export function enterpriseIdOf(row: BrokerRecord): string {
+  return row.enterprise_id ?? deterministicUuid('enterprise', parseInt(row.id.slice(0, 8), 16));
+}
+
 export const brokerKind: Kind<BrokerRecord> = {
   type: 'brokers',
   attributesSchema: brokerAttributes,
@@ -61,7 +66,7 @@ export const brokerKind: Kind<BrokerRecord> = {
     // Enterprises are not emulated: each broker names a stable enterprise id derived from its own, without a related URL.
     enterprise: {
       targets: ['enterprises'],
-      data: (row) => ({ type: 'enterprises', id: row.enterprise_id ?? deterministicUuid('enterprise', parseInt(row.id.slice(0, 8), 16)) }),
+      data: (row) => ({ type: 'enterprises', id: enterpriseIdOf(row) }),
       related: () => undefined,
     },
   },

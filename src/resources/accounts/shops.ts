@@ -107,7 +107,8 @@ const createRequest = resourceRequest({
 const updateRequest = resourceRequest({
   id: 'ShopUpdateRequest',
   attributes: updateAttributes.optional(),
-  relationships: z.record(z.string(), z.unknown()).optional().describe('Read-only: ignored when sent.'),
+  // Production's update requires the organization; the shop stays with it (another is 422).
+  relationships: z.object({ organization: toOneRef }).catchall(z.unknown()).describe('The organization cannot change: send the current one.'),
   meta: shopMeta,
   update: true,
 });
@@ -177,8 +178,11 @@ const pointsAtLogo = (url: string | null | undefined, logoId: string): boolean =
   typeof url === 'string' && URL.canParse(url) && new URL(url).pathname === logoPath(logoId);
 
 async function updateShop(ctx: Ctx, shopId: string, body: z.output<typeof updateRequest>, include: readonly string[]): Promise<Response> {
-  findOr404(ctx, 'shops', 'shops', shopId, (row) => shopVisible(ctx, row));
+  const shop = findOr404(ctx, 'shops', 'shops', shopId, (row) => shopVisible(ctx, row));
   checkIdentity(body.data, 'shops', shopId);
+  if (relatedId(body.data.relationships.organization, 'organization', ['organizations']) !== shop.organization_id) {
+    throw ApiError.unprocessable('A shop stays with its organization: `organization` can only be sent as it is.', '/data/relationships/organization/data/id');
+  }
   const upload = uploadOf(body);
   const logo = upload && (await decodeLogo(upload.logo, ctx.settings.logoMaxBytes, upload.field));
   const now = ctx.clock.now();
@@ -268,7 +272,7 @@ export const shopEndpoints = [
     path: '/shops/{shop_id}',
     operationId: 'updateShop',
     summary: 'Update a shop',
-    description: `Only the attributes sent change (\`null\` removes an optional one); \`created_at\` and relationships are read-only and ignored. ${writeDescription}`,
+    description: `Only the attributes sent change (\`null\` removes an optional one); \`created_at\` is read-only and ignored; \`relationships.organization\` is required and must be the shop's own. ${writeDescription}`,
     tag: 'Shops',
     auth: { anyOf: ['shops.manage'] },
     params: z.object({ shop_id: z.string() }),

@@ -47,7 +47,8 @@ const updateRequest = resourceRequest({
   attributes: z
     .strictObject({ name: writable.name.optional(), description: writable.description, fee: price.optional(), created_at: readOnly, updated_at: readOnly })
     .optional(),
-  relationships: z.object({ carrier: toOneRef.optional() }).optional(),
+  // Required, as production's update requires it.
+  relationships: z.object({ carrier: toOneRef }),
 });
 
 const what =

@@ -29,13 +29,12 @@ const updateRequest = resourceRequest({
   id: 'HookUpdateRequest',
   update: true,
   attributes: hookAttributes.partial().optional(),
-  // Production's update takes the owner (a writable relationship of its hook schema): sent, it moves
-  // the hook between the organization and its shops; other relationships are ignored.
+  // Production's update requires the owner (a writable relationship of its hook schema): another
+  // than the hook's moves it between the organization and its shops; other relationships are ignored.
   relationships: z
-    .object({ owner: toOneRef.optional() })
+    .object({ owner: toOneRef })
     .catchall(z.unknown())
-    .optional()
-    .describe('`owner` (the organization or one of its shops) moves the hook; anything else is ignored.'),
+    .describe('`owner` (the organization or one of its shops): the current one, or another to move the hook; anything else is ignored.'),
 });
 
 /** The owner of a new hook: the caller's organization or one of its shops. */
@@ -159,7 +158,8 @@ export const hookEndpoints = [
     path: '/hooks/{hook_id}',
     operationId: 'updateHook',
     summary: 'Change a hook',
-    description: 'Send only the attributes to change, and `relationships.owner` to give the hook to the organization or one of its shops.',
+    description:
+      'Send only the attributes to change, and `relationships.owner`: the current owner, or the organization or one of its shops to give the hook to.',
     tag: 'Hooks',
     auth: manage,
     params: z.object({ hook_id: z.string() }),
@@ -172,8 +172,7 @@ export const hookEndpoints = [
     handler: async (ctx, { params, body }) => {
       const current = findOr404(ctx, 'hooks', 'hooks', params.hook_id, (row) => hookVisible(ctx, row));
       checkIdentity(body.data, 'hooks', current.id);
-      const ownerRef = body.data.relationships?.owner;
-      const owner = ownerRef === undefined ? undefined : ownerOf(ctx, ownerRef);
+      const owner = ownerOf(ctx, body.data.relationships.owner);
       const merged = { ...current, ...(body.data.attributes ?? {}) };
       checkAction(ctx, merged, body.data.attributes?.action !== undefined);
       const changes = { ...(body.data.attributes ?? {}), ...(owner ? { owner } : {}) };

@@ -67,7 +67,8 @@ const updateRequest = resourceRequest({
   attributes: z
     .strictObject({ name: writable.name.optional(), description: writable.description, fee: fee.optional(), created_at: readOnly, updated_at: readOnly })
     .optional(),
-  relationships: z.object({ shipment: toOneRef.optional() }).optional(),
+  // Required, as production's update requires it.
+  relationships: z.object({ shipment: toOneRef }),
 });
 
 const manualOnly = 'Only surcharges added by hand are changed or removed by hand; a computed one is 403 (10013): change the shipment instead.';
