@@ -86,8 +86,21 @@ describe('the carrier comes when the window opens', () => {
     token = await sandbox.token();
     const walked = (await sandbox.get(`/shipments/${labelled.id}?include=shipment_status.status`, token)).body;
     expect(walked.included.find((r: Json) => r.type === 'statuses').attributes.code).toBe('shipment-delivered');
-    // Collected: nothing to change, cancel or add to any more.
+    // Collected: nothing to change, cancel or add to any more; marked collected again, it stays as it is (200).
     expect((await patch({ description: 'x' }, token)).status).toBe(423);
+    const collectedStatus = { data: { type: 'statuses', id: sandbox.store.all('statuses').find((s) => s.code === 'collection-collected')!.id } };
+    const before = (await sandbox.get(`/collections/${collection.id}`, token)).body.data;
+    const again = await sandbox.request('PATCH', `/collections/${collection.id}`, {
+      token,
+      body: { data: { type: 'collections', id: collection.id, relationships: { status: collectedStatus } } },
+    });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.data).toEqual(before);
+    const changing = await sandbox.request('PATCH', `/collections/${collection.id}`, {
+      token,
+      body: { data: { type: 'collections', id: collection.id, attributes: { description: 'x' }, relationships: { status: collectedStatus } } },
+    });
+    expect(changing.status).toBe(423);
     const gone = await sandbox.request('DELETE', `/collections/${collection.id}`, { token });
     expect(firstError(gone)).toMatchObject({ status: '423', detail: expect.stringMatching(/collection-collected/) });
     const late = await rpc(sandbox, token, '/add-shipments-to-collection', { collection_id: collection.id, shipment_ids: [unlabelled.id] });

@@ -129,7 +129,13 @@ export const collectionWriteEndpoints = [
       const current = findOr404(ctx, 'collections', 'collections', path.collection_id, (row) => collectionVisible(ctx, row));
       checkIdentity(body.data, 'collections', current.id);
       const attributes = body.data.attributes ?? {};
-      if (asksCollected(ctx, body.data.relationships) && collectionStatus(ctx.store, current) !== 'collection-collected') {
+      const collected = collectionStatus(ctx.store, current) === 'collection-collected';
+      // Marked collected again (a client retrying its PATCH), a collected collection stays as it
+      // is: 200, as the first answer was. A change sent with it is refused below, as on any collected one.
+      if (asksCollected(ctx, body.data.relationships) && collected && Object.keys(attributes).length === 0) {
+        return jsonApi(resourceDocument(ctx, collectionKind, current, include));
+      }
+      if (asksCollected(ctx, body.data.relationships) && !collected) {
         // Collected by hand, whatever its window: the description may change with it, `register` no longer matters.
         const changes: Partial<CollectionRecord> = {};
         if ('name' in attributes) changes.name = attributes.name ?? undefined;
