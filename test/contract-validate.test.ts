@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
+import { firstError, tenantWithToken, testSandbox, type Json, type TestSandbox } from './support/app.js';
 
 /** POST /contracts/{id}/validate: verification on demand, with production's plain JSON answer. */
 
@@ -81,7 +81,6 @@ describe('POST /contracts/{contract_id}/validate', () => {
 
   it('finds credentials not valid when a pack gave the carrier a credentials_format that is no JSON Schema, at once and after the delay', async () => {
     const sandbox = await testSandbox();
-    const json = { 'content-type': 'application/json' };
     const carrier = {
       name: 'Odd Carrier',
       code: 'odd-carrier',
@@ -96,14 +95,7 @@ describe('POST /contracts/{contract_id}/validate', () => {
       clients: [{ id: 'odd-client', secret: 'odd-secret-odd-secret', user: 'odd-user' }],
       shops: [{ key: 'odd-shop', organization: 'odd-org' }],
     };
-    const made = await sandbox.request('POST', '/_sandbox/tenants', { body: { pack }, headers: json });
-    expect(made.status, made.text).toBe(201);
-    const token = (
-      await sandbox.request('POST', '/access-token', {
-        body: { grant_type: 'client_credentials', client_id: made.body.client_id, client_secret: made.body.client_secret, scope: '*' },
-        headers: json,
-      })
-    ).body.access_token;
+    const { made, token } = await tenantWithToken(sandbox, { pack });
     const create = async () => {
       const answer = await sandbox.request('POST', '/contracts', {
         token,

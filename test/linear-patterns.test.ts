@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
+import { firstError, tenantWithToken, testSandbox, type Json } from './support/app.js';
 
 /*
  * Regular expressions a tenant's pack supplies (a service route's postal code pattern, a carrier's
@@ -51,22 +51,10 @@ function pack(overrides: { postalCode?: string; credentialPattern?: string } = {
   };
 }
 
-async function tenant(sandbox: TestSandbox, body: Json) {
-  const made = await sandbox.request('POST', '/_sandbox/tenants', { body: { pack: body }, headers: json });
-  expect(made.status, made.text).toBe(201);
-  const token = (
-    await sandbox.request('POST', '/access-token', {
-      body: { grant_type: 'client_credentials', client_id: made.body.client_id, client_secret: made.body.client_secret, scope: '*' },
-      headers: json,
-    })
-  ).body.access_token as string;
-  return { made, token };
-}
-
 describe("patterns from a tenant's pack", () => {
   it("matches a service route's postal code pattern in linear time, ignoring case as before", async () => {
     const sandbox = await testSandbox();
-    const { made, token } = await tenant(sandbox, pack());
+    const { made, token } = await tenantWithToken(sandbox, { pack: pack() });
     const serviceId = made.body.keys.services['pattern-parcel'] as string;
     const listed = async (postalCode: string) => {
       const answer = await sandbox.get(`/services?filter[address_to][country_code]=NL&filter[address_to][postal_code]=${postalCode}`, token);
@@ -81,7 +69,7 @@ describe("patterns from a tenant's pack", () => {
 
   it("checks a credentials_format's pattern in linear time: the contract's credentials are not valid", async () => {
     const sandbox = await testSandbox();
-    const { made, token } = await tenant(sandbox, pack());
+    const { made, token } = await tenantWithToken(sandbox, { pack: pack() });
     const contract = await sandbox.request('POST', '/contracts', {
       token,
       body: {

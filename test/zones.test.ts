@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstError, testSandbox, type Json } from './support/app.js';
+import { firstError, tenantWithToken, testSandbox, type Json } from './support/app.js';
 
 /** Zones: the seeded ones the services ship between, and an organization's own. */
 
@@ -84,7 +84,6 @@ describe("an organization's own zones", () => {
 
   it("keeps a zone of the organization's own a service ships from or to (422), and deletes one no service names", async () => {
     const { sandbox } = await setup();
-    const json = { 'content-type': 'application/json' };
     const pack = {
       carriers: [
         {
@@ -123,14 +122,7 @@ describe("an organization's own zones", () => {
       clients: [{ id: 'home-client', secret: 'home-secret-home-secret', user: 'home-user' }],
       shops: [{ key: 'home-shop', organization: 'home-org' }],
     };
-    const made = await sandbox.request('POST', '/_sandbox/tenants', { body: { pack }, headers: json });
-    expect(made.status, made.text).toBe(201);
-    const token = (
-      await sandbox.request('POST', '/access-token', {
-        body: { grant_type: 'client_credentials', client_id: made.body.client_id, client_secret: made.body.client_secret, scope: '*' },
-        headers: json,
-      })
-    ).body.access_token;
+    const { made, token } = await tenantWithToken(sandbox, { pack });
     const home = made.body.keys.zones.home as string;
     const serviceId = made.body.keys.services['home-parcel'] as string;
 

@@ -252,7 +252,8 @@ describe('deciding on a return', () => {
     expect((await create(returnBody({ shop, order, method: postnl, items: [{ id: first().id, quantity: first().quantity }] }))).status).toBe(201);
   });
 
-  it("retries a return shipment the carrier refused, with the return's tags of now", async () => {
+  /** A return (not yet approved) whose shipment the carrier will refuse: it carries the shop's `sandbox:registration-failed` tag. */
+  const failingReturn = async (): Promise<Json> => {
     const trigger = await sandbox.request('POST', '/returns/v1/tags', {
       token: w.token,
       body: {
@@ -263,7 +264,11 @@ describe('deciding on a return', () => {
         },
       },
     });
-    const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem(), tags: [trigger.body.data.id] }))).body.data;
+    return (await create(returnBody({ shop, order, method: postnl, items: oneItem(), tags: [trigger.body.data.id] }))).body.data;
+  };
+
+  it("retries a return shipment the carrier refused, with the return's tags of now", async () => {
+    const created = await failingReturn();
     expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/retry-shipment`, { token: w.token })).status).toBe(422);
     await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token });
     await sandbox.advance(5);
@@ -289,17 +294,7 @@ describe('deciding on a return', () => {
   });
 
   it('tells each attempt its own outcome when a retry follows the failure in the same second', async () => {
-    const trigger = await sandbox.request('POST', '/returns/v1/tags', {
-      token: w.token,
-      body: {
-        data: {
-          type: 'return-tags',
-          attributes: { name: 'sandbox:registration-failed', color: '#000' },
-          relationships: { shop: { data: { type: 'shops', id: shop.id } } },
-        },
-      },
-    });
-    const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem(), tags: [trigger.body.data.id] }))).body.data;
+    const created = await failingReturn();
     await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token });
     // The clock stands still between moves: the failure and the retry share their second, as a client's quick retry does.
     await sandbox.advance(2);
@@ -320,17 +315,7 @@ describe('deciding on a return', () => {
   });
 
   it('sends a failed return shipment again only while its return is approved: a reissued return stays replaced', async () => {
-    const trigger = await sandbox.request('POST', '/returns/v1/tags', {
-      token: w.token,
-      body: {
-        data: {
-          type: 'return-tags',
-          attributes: { name: 'sandbox:registration-failed', color: '#000' },
-          relationships: { shop: { data: { type: 'shops', id: shop.id } } },
-        },
-      },
-    });
-    const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem(), tags: [trigger.body.data.id] }))).body.data;
+    const created = await failingReturn();
     await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token });
     await sandbox.advance(5);
     const reissue = await sandbox.request('POST', '/returns/v1/allow-reissue', {

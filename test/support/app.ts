@@ -166,3 +166,19 @@ function reportProblems(request: string, problems: string[]): void {
   }
   throw new Error(`${request} departs from the contract:\n  - ${problems.join('\n  - ')}`);
 }
+
+/**
+ * A tenant made by `POST /_sandbox/tenants` with `body` (a pack, a name, ...), checked to be 201,
+ * and an access token of its client with every scope, requested as a user would.
+ */
+export async function tenantWithToken(sandbox: TestSandbox, body: Json = {}): Promise<{ made: Answer; token: string }> {
+  const json = { 'content-type': 'application/json' };
+  const made = await sandbox.request('POST', '/_sandbox/tenants', { body, headers: json });
+  if (made.status !== 201) throw new Error(`tenant not made: ${made.text}`);
+  const answer = await sandbox.request('POST', '/access-token', {
+    body: { grant_type: 'client_credentials', client_id: made.body.client_id, client_secret: made.body.client_secret, scope: '*' },
+    headers: json,
+  });
+  if (answer.status !== 200) throw new Error(`token request failed: ${answer.text}`);
+  return { made, token: answer.body.access_token as string };
+}
