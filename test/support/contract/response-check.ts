@@ -5,6 +5,7 @@ import formats from 'ajv-formats';
 const addFormats = formats as unknown as (ajv: Ajv2020) => Ajv2020;
 import { allEndpoints } from '../../../src/app.js';
 import { buildOpenApi } from '../../../src/openapi/build.js';
+import { CompiledValidators } from './compiled-validators.js';
 import { documentSchema, includeOf, productionOperations, resourceSchemas, type ContractOperation } from './production-schema.js';
 
 /**
@@ -50,10 +51,11 @@ function bestMatch<T extends Template>(templates: readonly T[], path: string): T
  * `inlineRefs: false`: a schema another one names (`$ref`) is compiled once, into a function of its
  * own that every document's validator calls, instead of being copied into each of them. The suite
  * compiles a validator for each operation and status it meets, and those documents name the same
- * few dozen resource schemas.
+ * few dozen resource schemas. `code.source` keeps the generated code, which compiled-validators.ts
+ * stores for the next worker and run.
  */
 function newAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, inlineRefs: false });
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, inlineRefs: false, code: { source: true } });
   addFormats(ajv);
   for (const format of ['float', 'double', 'enum', 'int32', 'int64', 'binary']) ajv.addFormat(format, true);
   return ajv;
@@ -71,12 +73,15 @@ const mediaOf = (header: string | undefined) => header?.split(';')[0]!.trim().to
 /** The sandbox's own document, validated against. */
 class OwnDocument {
   private readonly ajv = newAjv();
+  private readonly compiled: CompiledValidators;
   private readonly templates: (Template & { item: Record<string, any> })[];
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor() {
     const document = JSON.parse(JSON.stringify(buildOpenApi(allEndpoints(), 'http://sandbox.test')));
-    this.ajv.addSchema({ $id: 'sandbox.json', components: document.components }, 'sandbox.json');
+    const components = { $id: 'sandbox.json', components: document.components };
+    this.ajv.addSchema(components, 'sandbox.json');
+    this.compiled = new CompiledValidators(this.ajv, JSON.stringify(components));
     this.templates = Object.entries(document.paths as Record<string, Record<string, any>>).map(([path, item]) => ({ ...template(path), item }));
   }
 
@@ -84,7 +89,7 @@ class OwnDocument {
     const key = JSON.stringify(schema);
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const validate = this.ajv.compile(JSON.parse(key.replaceAll('"#/components/', '"sandbox.json#/components/')));
+    const validate = this.compiled.compile(JSON.parse(key.replaceAll('"#/components/', '"sandbox.json#/components/')));
     this.cache.set(key, validate);
     return validate;
   }
@@ -120,6 +125,7 @@ class OwnDocument {
 /** Production's contract, validated against for the operations and statuses production documents. */
 class Production {
   private readonly ajv = newAjv();
+  private readonly compiled: CompiledValidators;
   private readonly templates: (Template & { operations: Map<string, ContractOperation> })[];
   private readonly cache = new Map<string, ValidateFunction>();
 
@@ -132,7 +138,9 @@ class Production {
     }
     this.templates = [...byPath].map(([path, operations]) => ({ ...template(path), operations }));
     // Added, not compiled: each is compiled when a document's validator first names it.
-    for (const schema of resourceSchemas()) this.ajv.addSchema(schema);
+    const schemas = resourceSchemas();
+    for (const schema of schemas) this.ajv.addSchema(schema);
+    this.compiled = new CompiledValidators(this.ajv, JSON.stringify(schemas));
   }
 
   operation(method: string, path: string): ContractOperation | undefined {
@@ -156,7 +164,7 @@ class Production {
       return [`production answers ${operation.key} ${observed.status} as ${Object.keys(content).join(', ')}, the sandbox as ${media}`];
     }
     const key = `${operation.key} ${observed.status} ${media}`;
-    const validate = this.cache.get(key) ?? this.ajv.compile(this.schema(operation, doc));
+    const validate = this.cache.get(key) ?? this.compiled.compile(this.schema(operation, doc));
     this.cache.set(key, validate);
     // A document production declares as a string (a PDF, a CSV) is checked as the text it is.
     const value = media!.includes('json') ? observed.body : observed.text;
