@@ -1,6 +1,11 @@
+import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RUNS_PER_TENANT } from '../src/domain/scheduler.js';
+import { DataWriteError } from '../src/store/persistence-api.js';
+import { JournalPersistence } from '../src/store/journal-persistence.js';
 import { testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
 
@@ -160,5 +165,30 @@ describe("a tenant's webhook receiver that does not answer", () => {
     expect((await stuckMove.answer).status).toBe(200);
     expect(held.received).toHaveLength(hooks.length);
     for (const hook of hooks) expect((await sandbox.get(`/hooks/${hook}/logs`, stuck.token)).body.data).toHaveLength(1);
+  });
+
+  it("keeps a hook's order when the outcome of one delivery cannot be written: the next waits for it", async () => {
+    // The data file refuses writes once the first delivery arrived, as a disk that just filled up.
+    let refusing = false;
+    const file = join(await mkdtemp(join(tmpdir(), 'parcel-sandbox-held-webhooks-')), 'sandbox.json');
+    const persistence = new JournalPersistence(file, {
+      faults: { append: () => (refusing && prompt.received.length > 0 ? { written: 0, code: 'ENOSPC' } : undefined) },
+    });
+    const sandbox = await testSandbox({ persistence });
+    prompt.received.length = 0;
+    const w = await world(sandbox, 'other-client');
+    const hook = await sendResourceHook(sandbox, w.token, prompt.url, 'shipments');
+    const first = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('GB'), recipient: recipients.GB }));
+    const second = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('GB'), recipient: recipients.GB }));
+
+    refusing = true;
+    await expect(sandbox.services.jobs.runDue()).rejects.toBeInstanceOf(DataWriteError);
+    refusing = false;
+    await sandbox.services.jobs.runDue();
+    // The first went again (its outcome was not kept), and only then the second.
+    expect(prompt.received.map((document) => document.data.id)).toEqual([first.id, first.id, second.id]);
+    const logs = (await sandbox.get(`/hooks/${hook}/logs`, w.token)).body.data;
+    expect(logs.map((log: Json) => log.relationships.resource.data.id).sort()).toEqual([first.id, second.id].sort());
+    await persistence.abandon();
   });
 });

@@ -38,6 +38,10 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
   // lane) for the next call of runDue or the next tick instead of going out again at once, over
   // and over while the disk is full.
   const held = new Map<string, { job: JobRecord; lane: string; error: unknown }>();
+  const releaseHeld = () => {
+    for (const entry of held.values()) busyLanes.delete(entry.lane);
+    held.clear();
+  };
 
   const dueJobs = (): JobRecord[] => {
     const global = rules();
@@ -95,20 +99,18 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
   const launch = (job: JobRecord, lane: string): void => {
     busyLanes.add(lane);
     const settled = runOne(job).then(
-      () => undefined,
+      () => {
+        flights.delete(job.id);
+        busyLanes.delete(lane);
+      },
       (error: unknown) => {
+        flights.delete(job.id);
+        // Held, it keeps its lane until it may go again: the lane's later jobs must not overtake it.
         held.set(job.id, { job, lane, error });
         rules().logger?.error({ err: error, job: job.kind, subject: job.subject }, 'due jobs could not run; they stay and run on a later tick');
       },
     );
-    flights.set(job.id, {
-      job,
-      lane,
-      settled: settled.then(() => {
-        flights.delete(job.id);
-        busyLanes.delete(lane);
-      }),
-    });
+    flights.set(job.id, { job, lane, settled });
   };
 
   /**
@@ -120,7 +122,7 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
     let count = 0;
     for (let due = waiting(), moved = true; moved && due.length > 0 && count < MAX_JOBS_PER_RUN; due = waiting()) {
       moved = false;
-      const passed = new Set([...held.values()].map((entry) => entry.lane));
+      const passed = new Set<string>();
       for (const job of due) {
         if (!rules().store.get('jobs', job.id)) continue;
         const handler = handlers[job.kind];
@@ -150,21 +152,30 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
 
   const runDue: Scheduler['runDue'] = async (organizationId) => {
     // A new call is the later attempt a refused write waits for.
-    held.clear();
+    releaseHeld();
     const ours = (job: JobRecord) => organizationId === undefined || job.organization_id === organizationId;
     let count = 0;
+    // Whether the last pass, with nothing out, started nothing.
+    let idle = false;
     for (;;) {
-      count += await serially(pass);
+      const ran = await serially(pass);
+      count += ran;
       const refused = [...held.values()].find((entry) => ours(entry.job));
       if (refused) throw refused.error;
       if (count >= MAX_JOBS_PER_RUN) return count;
       const out = [...flights.values()].filter((flight) => ours(flight.job));
       if (out.length === 0) {
         if (!waiting().some(ours)) return count;
-        // One of ours ended after the pass and left a retry that is due: pass again (with
-        // nothing out, a pass starts every waiting job, so this ends).
-        if (flights.size === 0) continue;
+        // Nothing is out, yet ours wait: one of ours ended after the pass and left a retry that
+        // is due, so pass again. Two passes in a row that start nothing mean the rest waits for
+        // a held job's lane (the next call): stop.
+        if (flights.size === 0) {
+          if (idle && ran === 0) return count;
+          idle = ran === 0;
+          continue;
+        }
       }
+      idle = false;
       // Ours out: wait for one to end (its retry may be due already). Ours all waiting for a slot
       // others hold: wait for any to end. Then pass again.
       await Promise.race((out.length > 0 ? out : [...flights.values()]).map((flight) => flight.settled));
@@ -208,7 +219,7 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
     start(intervalMs = 200) {
       // The tick starts what is due and goes: it never waits for a delivery, so it never piles up.
       timer ??= setInterval(() => {
-        held.clear();
+        releaseHeld();
         if (waiting().length > 0) {
           serially(pass).catch((error: unknown) => rules().logger?.error({ err: error }, 'due jobs could not run; they stay and run on a later tick'));
         }
