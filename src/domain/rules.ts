@@ -89,9 +89,12 @@ export interface Acting {
 /**
  * What runs a kind of job. `apply` changes data inside the transaction that also removes the
  * job, so the effect and the job's completion land together; `run` is for work that must wait
- * on the outside world (HTTP calls) and makes its own transactions.
+ * on the outside world (HTTP calls) and makes its own transactions. Run jobs go on beside the
+ * other jobs, so a slow receiver holds back no one else; jobs of one `lane` (what must stay in
+ * order, such as the deliveries of one hook) still run one at a time, in due order.
  */
-export type JobHandler = { apply(tx: Tx, job: JobRecord, rules: Rules): void } | { run(rules: Rules, job: JobRecord): Promise<void> };
+export type JobHandler =
+  { apply(tx: Tx, job: JobRecord, rules: Rules): void } | { run(rules: Rules, job: JobRecord): Promise<void>; lane(job: JobRecord): string };
 
 export interface Scheduler {
   /**
@@ -101,8 +104,12 @@ export interface Scheduler {
   schedule(tx: Tx, job: { kind: string; subject: string; dueMs: number; payload?: Record<string, unknown>; organizationId?: string }): void;
   /** Drops the pending job of a kind and subject, if any. */
   cancel(tx: Tx, kind: string, subject: string): void;
-  /** Runs every job that is due on the clock of its tenant, including jobs those schedule that are due too. */
-  runDue(): Promise<number>;
+  /**
+   * Runs every job that is due on the clock of its tenant, including jobs those schedule that are
+   * due too, and resolves once those of `organizationId` (every tenant's without it) have ended:
+   * other tenants' run jobs (their webhook deliveries) are started but not waited for.
+   */
+  runDue(organizationId?: string): Promise<number>;
   /**
    * Runs the pending jobs of these subjects now, as if they were due now (dated now on their
    * tenant's clock): how the API reference's example rows get a job's work done (a report's

@@ -8,14 +8,40 @@ export type { JobHandler, Scheduler } from './rules.js';
 const MAX_JOBS_PER_RUN = 100_000;
 
 /**
- * The scheduler of one sandbox. Runs are serialized, so a job never runs twice at once. A job is
- * due when the clock of its tenant (`organization_id`; the global clock without one) passes its
- * `due_ms`, and runs on that tenant's rules, so what it writes is dated on the tenant's clock and
- * what it schedules is the tenant's again.
+ * How many `run` jobs (webhook deliveries: each may wait up to 10 s on a receiver) are out at
+ * once in all, and for one tenant. The rest of the jobs run one at a time between them, so a
+ * receiver that never answers holds back only the deliveries queued behind it on its own hook;
+ * a tenant with many slow hooks takes at most its share of the slots, so it needs several
+ * tenants' worth of stuck receivers to keep everyone else's deliveries waiting. Small, because
+ * each is an open connection. The README states both numbers (Hooks, and the list of limits).
+ */
+export const MAX_RUNS_IN_FLIGHT = 8;
+export const MAX_RUNS_PER_TENANT = 2;
+
+/** A `run` job that is out: its lane is busy until `settled`, which never rejects (it holds the error). */
+type Flight = { job: JobRecord; lane: string; settled: Promise<void> };
+
+/**
+ * The scheduler of one sandbox. Passes over the due jobs are serialized, so a job never runs twice
+ * at once: `apply` jobs run one at a time inside a pass, while `run` jobs (outside-world work) are
+ * started by a pass and go on beside it, at most MAX_RUNS_IN_FLIGHT at once and one at a time per
+ * lane, in due order. A job is due when the clock of its tenant (`organization_id`; the global
+ * clock without one) passes its `due_ms`, and runs on that tenant's rules, so what it writes is
+ * dated on the tenant's clock and what it schedules is the tenant's again.
  */
 export function createScheduler(rules: () => Rules, handlers: Readonly<Record<string, JobHandler>>): Scheduler {
-  let running: Promise<number> = Promise.resolve(0);
+  let running: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  const flights = new Map<string, Flight>();
+  const busyLanes = new Set<string>();
+  // Run jobs whose outcome the data file refused: they stay in the data, and wait (with their
+  // lane) for the next call of runDue or the next tick instead of going out again at once, over
+  // and over while the disk is full.
+  const held = new Map<string, { job: JobRecord; lane: string; error: unknown }>();
+  const releaseHeld = () => {
+    for (const entry of held.values()) busyLanes.delete(entry.lane);
+    held.clear();
+  };
 
   const dueJobs = (): JobRecord[] => {
     const global = rules();
@@ -31,6 +57,9 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
       .filter((job) => job.due_ms <= now(job.organization_id))
       .sort((a, b) => a.due_ms - b.due_ms);
   };
+
+  /** The due jobs nobody is running: not out, and not held back after a refused write. */
+  const waiting = (): JobRecord[] => dueJobs().filter((job) => !flights.has(job.id) && !held.has(job.id));
 
   const runOne = async (job: JobRecord): Promise<void> => {
     const s = rules().forTenant(job.organization_id);
@@ -60,22 +89,105 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
     }
   };
 
-  const drain = async (): Promise<number> => {
+  const tenantFlights = (organizationId: string | undefined): number => {
     let count = 0;
-    for (let due = dueJobs(); due.length > 0 && count < MAX_JOBS_PER_RUN; due = dueJobs()) {
+    for (const flight of flights.values()) if (flight.job.organization_id === organizationId) count += 1;
+    return count;
+  };
+
+  /** Sends a run job out; the pass goes on without waiting for it. */
+  const launch = (job: JobRecord, lane: string): void => {
+    busyLanes.add(lane);
+    const settled = runOne(job).then(
+      () => {
+        flights.delete(job.id);
+        busyLanes.delete(lane);
+      },
+      (error: unknown) => {
+        flights.delete(job.id);
+        // Held, it keeps its lane until it may go again: the lane's later jobs must not overtake it.
+        held.set(job.id, { job, lane, error });
+        rules().logger?.error({ err: error, job: job.kind, subject: job.subject }, 'due jobs could not run; they stay and run on a later tick');
+      },
+    );
+    flights.set(job.id, { job, lane, settled });
+  };
+
+  /**
+   * One serialized pass: runs the due apply jobs, and starts the due run jobs that have a free
+   * slot and lane, until nothing more can run or start. It never waits on a run job, so a slow
+   * receiver never holds it. Due order is kept per lane: the earliest due job of a lane takes it.
+   */
+  const pass = async (): Promise<number> => {
+    let count = 0;
+    for (let due = waiting(), moved = true; moved && due.length > 0 && count < MAX_JOBS_PER_RUN; due = waiting()) {
+      moved = false;
+      const passed = new Set<string>();
       for (const job of due) {
         if (!rules().store.get('jobs', job.id)) continue;
-        await runOne(job);
+        const handler = handlers[job.kind];
+        if (handler && 'run' in handler) {
+          const lane = handler.lane(job);
+          // A lane passed over waits whole: a later job of it must not overtake its earlier one.
+          if (passed.has(lane) || busyLanes.has(lane) || flights.size >= MAX_RUNS_IN_FLIGHT || tenantFlights(job.organization_id) >= MAX_RUNS_PER_TENANT) {
+            passed.add(lane);
+            continue;
+          }
+          launch(job, lane);
+        } else {
+          await runOne(job);
+        }
         count += 1;
+        moved = true;
       }
     }
     return count;
+  };
+
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = running.then(work, work);
+    running = run.catch(() => undefined);
+    return run;
+  };
+
+  const runDue: Scheduler['runDue'] = async (organizationId) => {
+    // A new call is the later attempt a refused write waits for.
+    releaseHeld();
+    const ours = (job: JobRecord) => organizationId === undefined || job.organization_id === organizationId;
+    let count = 0;
+    // Whether the last pass, with nothing out, started nothing.
+    let idle = false;
+    for (;;) {
+      const ran = await serially(pass);
+      count += ran;
+      const refused = [...held.values()].find((entry) => ours(entry.job));
+      if (refused) throw refused.error;
+      if (count >= MAX_JOBS_PER_RUN) return count;
+      const out = [...flights.values()].filter((flight) => ours(flight.job));
+      if (out.length === 0) {
+        if (!waiting().some(ours)) return count;
+        // Nothing is out, yet ours wait: one of ours ended after the pass and left a retry that
+        // is due, so pass again. Two passes in a row that start nothing mean the rest waits for
+        // a held job's lane (the next call): stop.
+        if (flights.size === 0) {
+          if (idle && ran === 0) return count;
+          idle = ran === 0;
+          continue;
+        }
+      }
+      idle = false;
+      // Ours out: wait for one to end (its retry may be due already). Ours all waiting for a slot
+      // others hold: wait for any to end. Then pass again.
+      await Promise.race((out.length > 0 ? out : [...flights.values()]).map((flight) => flight.settled));
+    }
   };
 
   const early = async (subjects: readonly string[]): Promise<number> => {
     let count = 0;
     for (const subject of subjects) {
       for (const job of [...rules().store.find('jobs', 'subject', subject)]) {
+        // Already out: it ends in its own time; running it here too would send it twice.
+        if (flights.has(job.id)) continue;
         const s = rules().forTenant(job.organization_id);
         const dueMs = Math.min(job.due_ms, s.clock.nowMs());
         await runOne({ ...job, due_ms: dueMs });
@@ -102,22 +214,14 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
       });
     },
     cancel,
-    runDue() {
-      running = running.then(drain, drain);
-      return running;
-    },
-    runEarly(subjects) {
-      const run = running.then(
-        () => early(subjects),
-        () => early(subjects),
-      );
-      running = run;
-      return run;
-    },
+    runDue,
+    runEarly: (subjects) => serially(() => early(subjects)),
     start(intervalMs = 200) {
+      // The tick starts what is due and goes: it never waits for a delivery, so it never piles up.
       timer ??= setInterval(() => {
-        if (dueJobs().length > 0) {
-          this.runDue().catch((error: unknown) => rules().logger?.error({ err: error }, 'due jobs could not run; they stay and run on a later tick'));
+        releaseHeld();
+        if (waiting().length > 0) {
+          serially(pass).catch((error: unknown) => rules().logger?.error({ err: error }, 'due jobs could not run; they stay and run on a later tick'));
         }
       }, intervalMs);
       timer.unref();
@@ -134,7 +238,7 @@ export function tenantScheduler(scheduler: Scheduler, organizationId: string): S
   return {
     schedule: (tx, job) => scheduler.schedule(tx, { ...job, organizationId: job.organizationId ?? organizationId }),
     cancel: (tx, kind, subject) => scheduler.cancel(tx, kind, subject),
-    runDue: () => scheduler.runDue(),
+    runDue: (id) => scheduler.runDue(id ?? organizationId),
     runEarly: (subjects) => scheduler.runEarly(subjects),
     start: (intervalMs) => scheduler.start(intervalMs),
     stop: () => scheduler.stop(),

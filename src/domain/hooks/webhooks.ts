@@ -14,8 +14,9 @@ const DEFAULT_TRIES = 3;
 const DEFAULT_RETRY_DELAY = 600;
 /**
  * How long one attempt may take in all, and how long its connection may stay silent. The whole
- * attempt is bounded, not only the silences: the scheduler runs one job at a time, so a receiver
- * that drips its answer a byte at a time would otherwise hold every tenant's jobs back.
+ * attempt is bounded, not only the silences: a receiver that drips its answer a byte at a time
+ * would otherwise keep one of the scheduler's few delivery slots, and its hook's later deliveries,
+ * for as long as it likes.
  */
 const TIMEOUT_MS = 10_000;
 
@@ -139,6 +140,9 @@ async function deliver(rules: Rules, url: string, body: string, secret: string |
  * not retried. A hook that was removed or switched off stops its deliveries.
  */
 export const deliverWebhookJob: JobHandler = {
+  // One hook's deliveries go out one at a time, in the order they fell due (a status after the
+  // one before it), as they did when every job ran in turn; other hooks' go on beside them.
+  lane: (job) => `hook:${(job.payload as Payload).hook_id}`,
   async run(rules: Rules, job) {
     const payload = job.payload as Payload;
     const hook = rules.store.get('hooks', payload.hook_id);
