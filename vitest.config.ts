@@ -1,16 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import { WaitingFirstSequencer } from './test/support/sequencer.js';
 
 const include = ['test/**/*.test.ts', 'src/**/*.test.ts'];
-/** Files that replace a module (vi.mock): they get a fresh module graph of their own. */
-const isolated = [
-  'test/admin-token.test.ts',
-  'test/registration-races.test.ts',
-  'test/logo-races.test.ts',
-  'test/label-download-races.test.ts',
-  'test/manifest-download-races.test.ts',
-];
 
 export default defineConfig({
   test: {
@@ -26,15 +18,15 @@ export default defineConfig({
     sequence: { sequencer: WaitingFirstSequencer },
     // The JSON report feeds the one-line summary that .ci/run prints.
     reporters: ['default', ['json', { outputFile: '.test-results/vitest.json' }]],
-    projects: [
-      {
-        extends: true,
-        // One worker runs file after file on the modules it already loaded: importing the app and
-        // compiling the contracts' validators once per worker, not once per file, halved the CPU
-        // time of the whole run. A file must leave no global change behind (timers, spies, cwd).
-        test: { name: 'shared', include, exclude: [...configDefaults.exclude, ...isolated], isolate: false, globalSetup: ['test/global-setup.ts'] },
-      },
-      { extends: true, test: { name: 'isolated', include: isolated } },
-    ],
+    // One worker runs file after file on the modules it already loaded: importing the app and
+    // compiling the contracts' validators once per worker, not once per file, halved the CPU time of
+    // the whole run. A file must leave no global change behind (timers, spies, cwd), and none
+    // replaces a module (vi.mock): a test that must hold a library's first load hands the sandbox
+    // gated loaders (test/support/library-gate.ts). Five files that mocked modules ran in a project
+    // of their own, each importing the app afresh and the project transforming every source again:
+    // ~20 s of the run's CPU.
+    include,
+    isolate: false,
+    globalSetup: ['test/global-setup.ts'],
   },
 });

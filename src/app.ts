@@ -1,3 +1,4 @@
+import { importedLibraries } from './domain/libraries.js';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { KindRegistry } from './jsonapi/resource.js';
@@ -193,6 +194,7 @@ export function createServices(deps: AppDeps): Services {
       },
     },
     credentialsKey: deps.keys.credentialsKey,
+    libraries: deps.libraries ?? importedLibraries,
     capabilities: new Capabilities(capabilityKey(deps.keys.credentialsKey)),
     // Webhook payloads are rendered as the API renders responses, for the hook's organization.
     render: (resource, includes, caller) => {

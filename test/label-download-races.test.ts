@@ -1,19 +1,14 @@
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { testSandbox, TEST_NOW } from './support/app.js';
+import { gatedLibraries } from './support/library-gate.js';
 import { createShipment, shipmentBody, world } from './support/shipments.js';
 
 // The label libraries load with the first download; here they wait at a gate, so a test can act
 // while they load, as a slow first load on a server lets other requests run.
-const loading = await vi.hoisted(async () => (await import('./support/module-gate.js')).moduleGate());
-
-vi.mock('../src/domain/labels/index.js', async (importOriginal) => {
-  loading.arrived();
-  await loading.gate;
-  return importOriginal();
-});
 
 it('never serves the label of a shipment voided while the first download loaded its label libraries', async () => {
-  const sandbox = await testSandbox();
+  const loading = gatedLibraries('labels');
+  const sandbox = await testSandbox({ libraries: loading.libraries });
   const w = await world(sandbox);
   const service = w.service('postnl-parcel-standard', 'NL');
   const body = shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { register_at: TEST_NOW } });

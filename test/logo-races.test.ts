@@ -1,20 +1,15 @@
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { firstError, testSandbox } from './support/app.js';
+import { gatedLibraries } from './support/library-gate.js';
 import { tinyPng } from './support/images.js';
 
 // Logos are checked by their content with a library loaded on the first upload; here the load
 // waits at a gate, so a test can act while logos are checked, as a slow first load lets others.
-const loading = await vi.hoisted(async () => (await import('./support/module-gate.js')).moduleGate());
-
-vi.mock('file-type', async (importOriginal) => {
-  loading.arrived();
-  await loading.gate;
-  return importOriginal();
-});
 
 // Both races share the one gated first load: each request waits at it while its tenant goes.
 it('leaves nothing behind for tenants removed while logos were checked: no shop of the tenant, no organization under its broker', async () => {
-  const sandbox = await testSandbox();
+  const loading = gatedLibraries('imageSniffers');
+  const sandbox = await testSandbox({ libraries: loading.libraries });
   const tenant = (await sandbox.request('POST', '/_sandbox/tenants', { body: {} })).body;
   const token = (
     await sandbox.request('POST', '/access-token', {

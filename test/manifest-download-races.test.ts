@@ -1,20 +1,15 @@
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { testSandbox, TEST_NOW } from './support/app.js';
+import { gatedLibraries } from './support/library-gate.js';
 import { carrierSetup } from './support/collections.js';
 import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
 
 // As in label-download-races.test.ts: the PDF libraries load with the first download and wait
 // at a gate here, so a test can act while they load.
-const loading = await vi.hoisted(async () => (await import('./support/module-gate.js')).moduleGate());
-
-vi.mock('../src/domain/labels/index.js', async (importOriginal) => {
-  loading.arrived();
-  await loading.gate;
-  return importOriginal();
-});
 
 it('never serves the manifest of an organization reset while the first download loaded the PDF libraries', async () => {
-  const sandbox = await testSandbox();
+  const loading = gatedLibraries('labels');
+  const sandbox = await testSandbox({ libraries: loading.libraries });
   const w = await world(sandbox);
   const nl = carrierSetup(w, 'NL', 'postnl-parcel-standard');
   const shipment = await createShipment(

@@ -1,3 +1,4 @@
+import type { Libraries } from './libraries.js';
 import { z } from 'zod';
 import { DomainError, within, type Field } from './errors.js';
 import type { Tx } from '../store/store.js';
@@ -38,9 +39,9 @@ function decodeBase64(contents: string, field: Field): Buffer {
 }
 
 /** What the bytes really are, judged by their content, or `undefined` when not a supported image. */
-async function sniff(bytes: Buffer): Promise<string | undefined> {
+async function sniff(bytes: Buffer, libraries: Libraries): Promise<string | undefined> {
   // Loaded on the first upload: neither library is needed to start.
-  const [{ fileTypeFromBuffer }, { default: isSvg }] = await Promise.all([import('file-type'), import('is-svg')]);
+  const { fileTypeFromBuffer, isSvg } = await libraries.imageSniffers();
   const detected = await fileTypeFromBuffer(bytes);
   // An animated PNG is still a PNG to anyone who declared image/png.
   if (detected) return detected.mime === 'image/apng' ? 'image/png' : detected.mime;
@@ -53,7 +54,7 @@ async function sniff(bytes: Buffer): Promise<string | undefined> {
  * Checks an uploaded logo: base64 (400), a supported type (422), the size limit on the decoded
  * bytes (422), and bytes that really are the declared type (422). `field` is where `meta.logo` was sent.
  */
-export async function decodeLogo(upload: LogoUpload, maxBytes: number, field: Field): Promise<DecodedLogo> {
+export async function decodeLogo(upload: LogoUpload, maxBytes: number, field: Field, libraries: Libraries): Promise<DecodedLogo> {
   const bytes = decodeBase64(upload.contents, within(field, 'contents'));
   const mimeType = upload.mime_type.split(';')[0]!.trim().toLowerCase();
   if (!(logoMimeTypes as readonly string[]).includes(mimeType)) {
@@ -68,7 +69,7 @@ export async function decodeLogo(upload: LogoUpload, maxBytes: number, field: Fi
       within(field, 'contents'),
     );
   }
-  const actual = await sniff(bytes);
+  const actual = await sniff(bytes, libraries);
   if (actual !== mimeType) {
     const found = actual ? ` (they look like ${actual})` : '';
     throw DomainError.unprocessable(`The logo contents are not ${mimeType}, the type 'mime_type' declares${found}.`, within(field, 'contents'));

@@ -1,3 +1,4 @@
+import type { Libraries } from './libraries.js';
 import type { ClockView } from '../clock.js';
 import type { ReturnRecord } from '../model/returns/return.js';
 import type { ShipmentRecord, ShipmentStatusRecord } from '../model/shipment.js';
@@ -35,6 +36,8 @@ export interface Rules {
   readonly settings: RuleSettings;
   /** The AES key contract credentials are stored under. */
   readonly credentialsKey: Buffer;
+  /** Loads the libraries not loaded at start (renderers, image sniffers). */
+  readonly libraries: Libraries;
   /** Makes and checks the tokens of public pages (payment page, return portal, tracking page). */
   readonly capabilities: Capabilities;
   /** Automation (hooks) reacting to changes, inside the transaction that made them. */

@@ -1,3 +1,4 @@
+import type { Libraries } from '../domain/libraries.js';
 import type { Keys } from '../auth/keys.js';
 import type { TokenVerifier } from '../auth/tokens.js';
 import type { RenderCache } from '../jsonapi/render-cache.js';
@@ -35,6 +36,8 @@ export interface AppDeps {
   logger?: Logger;
   /** The pack the sandbox was seeded with over the base set (`--fixtures`), checked; a reset seeds it again. */
   fixtures?: StartPack;
+  /** What loads the libraries not loaded at start; the modules' own imports when not given. */
+  libraries?: Libraries;
 }
 
 /** The deps plus what the app builds from them once, shared by every request. */

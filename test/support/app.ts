@@ -1,3 +1,4 @@
+import type { Libraries } from '../../src/domain/libraries.js';
 import { createApp, createServices } from '../../src/app.js';
 import { randomUUID } from 'node:crypto';
 import { generateKeys, type Keys } from '../../src/auth/keys.js';
@@ -69,7 +70,7 @@ export interface TestSandbox {
 
 /** A sandbox app on an in-memory store with a frozen clock, as a user would call it. */
 export async function testSandbox(
-  options: { seed?: number; config?: Partial<Config>; keys?: Keys; logger?: Logger; persistence?: Persistence } = {},
+  options: { seed?: number; config?: Partial<Config>; keys?: Keys; logger?: Logger; persistence?: Persistence; libraries?: Libraries } = {},
 ): Promise<TestSandbox> {
   const seed = options.seed ?? 1;
   const journal = options.persistence ? undefined : undoJournal();
@@ -81,7 +82,7 @@ export async function testSandbox(
   const clock = fixedClock(TEST_NOW);
   // Tests reach the app as http://sandbox.test, a host the controls answer only when told (as compose.yaml tells it `sandbox`).
   const config = testConfig({ seed, allowedHosts: 'sandbox.test', ...options.config });
-  const services = createServices({ store, clock, keys, config, logger: options.logger });
+  const services = createServices({ store, clock, keys, config, logger: options.logger, ...(options.libraries ? { libraries: options.libraries } : {}) });
   const app = createApp(services);
   const secrets: Record<string, string> = { 'sandbox-client': 'sandbox-secret', 'other-client': 'other-secret', 'limited-client': 'limited-secret' };
 

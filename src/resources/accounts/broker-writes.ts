@@ -68,7 +68,7 @@ function brokerOf(ctx: Ctx, id: string): BrokerRecord {
 }
 
 async function saveBroker(ctx: Ctx, sent: Attributes, enterpriseId: string | undefined, existing?: BrokerRecord): Promise<BrokerRecord> {
-  const logo = sent.logo && (await decodeLogo(sent.logo, ctx.settings.logoMaxBytes, { attribute: 'logo' }));
+  const logo = sent.logo && (await decodeLogo(sent.logo, ctx.settings.logoMaxBytes, { attribute: 'logo' }, ctx.rules.libraries));
   const now = ctx.clock.now();
   return ctx.store.transact((tx) => {
     const before = existing && tx.get('brokers', existing.id);

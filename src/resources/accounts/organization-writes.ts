@@ -70,7 +70,7 @@ function changesOf(attributes: Attributes, before?: OrganizationRecord): Partial
 
 /** The checked logo of `data.meta.logo`, if one was sent. */
 async function uploaded(ctx: Ctx, logo: LogoUpload | undefined) {
-  return logo && decodeLogo(logo, ctx.settings.logoMaxBytes, { resourceMeta: 'logo' });
+  return logo && decodeLogo(logo, ctx.settings.logoMaxBytes, { resourceMeta: 'logo' }, ctx.rules.libraries);
 }
 
 /** Stores an uploaded logo for the organization, replacing the one it had. */

@@ -135,7 +135,7 @@ async function createShop(ctx: Ctx, body: z.output<typeof createRequest>, includ
   const organizationId = relatedId(body.data.relationships?.organization, 'organization', ['organizations'])!;
   if (organizationId !== principal.organizationId) throw unknownRelated('organization', 'organizations', organizationId);
   const upload = uploadOf(body);
-  const logo = upload && (await decodeLogo(upload.logo, ctx.settings.logoMaxBytes, upload.field));
+  const logo = upload && (await decodeLogo(upload.logo, ctx.settings.logoMaxBytes, upload.field, ctx.rules.libraries));
   const now = ctx.clock.now();
   const { created_at: _ignored, return_portal_url: _derived, ...sent } = body.data.attributes;
   // `null` where production lets a member be null (at any depth) is the member left out.
@@ -184,7 +184,7 @@ async function updateShop(ctx: Ctx, shopId: string, body: z.output<typeof update
     throw ApiError.unprocessable('A shop stays with its organization: `organization` can only be sent as it is.', '/data/relationships/organization/data/id');
   }
   const upload = uploadOf(body);
-  const logo = upload && (await decodeLogo(upload.logo, ctx.settings.logoMaxBytes, upload.field));
+  const logo = upload && (await decodeLogo(upload.logo, ctx.settings.logoMaxBytes, upload.field, ctx.rules.libraries));
   const now = ctx.clock.now();
   const attributes = body.data.attributes ?? {};
   const row = await ctx.store.transact((tx) => {

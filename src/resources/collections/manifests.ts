@@ -61,7 +61,7 @@ export async function manifestDocument(ctx: Ctx, file: ManifestFileRecord, mimeT
   // The PDF and barcode libraries load on the first download, not at start-up. The file and its
   // manifest are read once they are loaded: a manifest gone meanwhile (its organization reset or
   // removed) is gone for this download too, as it is for a later one.
-  const { manifestCsv, manifestPdf } = await import('../../domain/labels/index.js');
+  const { manifestCsv, manifestPdf } = await ctx.rules.libraries.labels();
   const current = ctx.store.get('manifestFiles', file.id);
   const manifest = current && ctx.store.get('manifests', current.manifest_id);
   if (!manifest || !manifestVisible(ctx, manifest)) throw ApiError.notFound('files', file.id);

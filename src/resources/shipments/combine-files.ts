@@ -46,7 +46,7 @@ export const combineFileEndpoints = [
       422: { description: 'A customs declaration on A6 pages (10008).', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
-      const combiner = await import('../../domain/labels/index.js');
+      const combiner = await ctx.rules.libraries.labels();
       const { data } = body;
       const pdf = combineFiles(ctx, combiner, { fileIds: data.file_ids, pageSize: data.page_size ?? 'original', start: data.starting_position ?? 'top-left' });
       return textResponse(pdf.toString('base64'), { headers: { 'content-type': 'text/plain; charset=utf-8' } });

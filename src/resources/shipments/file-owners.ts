@@ -45,7 +45,7 @@ export function fileType(row: AnyFile): { document_type: string; formats: readon
 async function shipmentDocument(ctx: Ctx, file: FileRecord, mimeType: string): Promise<Response> {
   // PDF, PNG and barcode libraries load on the first download, not at start-up. The file and its
   // shipment are read once they are loaded: a label voided meanwhile is gone, as it is for a later download.
-  const renderers = await import('../../domain/labels/index.js');
+  const renderers = await ctx.rules.libraries.labels();
   const current = fileKind.load(ctx, file.id);
   if (!current) throw ApiError.notFound('files', file.id);
   const shipment = ctx.store.get('shipments', current.shipment_id)!;

@@ -69,7 +69,7 @@ type Body = z.output<typeof multiColliRequest>;
 
 async function respond(ctx: Ctx, body: Body, given: z.output<typeof meta>['colli'], include: readonly string[], remember?: Remember): Promise<Response> {
   // Loaded before anything is looked up, as in POST /registered-shipments: resolved and used in one synchronous step.
-  const renderers = await import('../../domain/labels/index.js');
+  const renderers = await ctx.rules.libraries.labels();
   const colli = given.map((collo) => ({ ...collo, physical_properties: storedPhysicalProperties(collo.physical_properties), items: storedItems(collo.items) }));
   const draft = masterDraft(draftFromCreate(body), colli);
   const resolved = blamingColli(body.data.attributes.physical_properties?.weight !== undefined, () => resolveDraft(ctx, draft));

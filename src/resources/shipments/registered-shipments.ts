@@ -42,7 +42,7 @@ async function respond(ctx: Ctx, body: Body, include: readonly string[], remembe
   // anything is looked up: what the request names (its shop, collection, contract) is resolved and
   // used in one synchronous step, so nothing can be deleted in between (a shop, while the first
   // registration waited for the libraries, and the shipment made for it anyway).
-  const renderers = await import('../../domain/labels/index.js');
+  const renderers = await ctx.rules.libraries.labels();
   const draft = draftFromCreate(body);
   const time = body.meta?.collection?.collection_time;
   if (time) draft.collectionTime = time;
