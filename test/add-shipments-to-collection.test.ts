@@ -239,6 +239,44 @@ describe('a shipment joins collections of its own contract only', () => {
     expect(kept.body.data.relationships.collection.data.id).toBe(plan.id);
   });
 
+  it('keeps a shipment in a registered collection: PATCH cannot take it out or move it, as the RPC cannot', async () => {
+    const { sandbox, w, nl, collection, parcel, add, collectionOf } = await setup();
+    const plan = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(nl.shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 12 * HOUR }, { contract: nl.contract }),
+    );
+    const booked = await parcel(nl, { relationships: { collection: { data: { type: 'collections', id: collection.id } } } });
+    const planned = await parcel(nl, { relationships: { collection: { data: { type: 'collections', id: plan.id } } } });
+    const patch = (id: string, linkage: Json) =>
+      sandbox.request('PATCH', `/shipments/${id}`, {
+        token: w.token,
+        body: { data: { type: 'shipments', id, relationships: { collection: { data: linkage } } } },
+      });
+    const before = sandbox.store.snapshot();
+    const moved = await patch(booked.id, { type: 'collections', id: plan.id });
+    expect(moved.status).toBe(422);
+    expect(firstError(moved)).toMatchObject({
+      code: '10008',
+      source: { pointer: '/data/relationships/collection/data/id' },
+      detail: expect.stringMatching(new RegExp(`in collection '${collection.id}', which is registered with the carrier`)),
+    });
+    const out = await patch(booked.id, null);
+    expect(out.status).toBe(422);
+    expect(firstError(out)).toMatchObject({
+      code: '10008',
+      source: { pointer: '/data/relationships/collection' },
+      detail: expect.stringMatching(/it stays there/),
+    });
+    expect((await add([booked.id], plan.id)).status).toBe(422);
+    expect(sandbox.store.snapshot()).toEqual(before);
+    expect(await collectionOf(booked.id)).toBe(collection.id);
+    // A plan the carrier never heard of lets its shipments go.
+    const left = await patch(planned.id, { type: 'collections', id: collection.id });
+    expect(left.status, left.text).toBe(200);
+    expect(await collectionOf(planned.id)).toBe(collection.id);
+  });
+
   it("refuses a collection relationship to another contract's collection, also on PATCH", async () => {
     const { sandbox, w, nl, collection, parcel } = await setup();
     const dpdService = w.service('dpd-classic', 'NL');

@@ -62,11 +62,17 @@ function shipmentProblem(store: ReadView, collection: CollectionRecord, shipment
       return `Shipment '${shipment.id}' is registered already, and ${carrier.name} takes only shipments that are not registered yet into a collection (collections.allows_adding_registered_shipments_to_collection is false): add shipments before they are registered.`;
     }
   }
-  const current = shipment.collection_id && shipment.collection_id !== collection.id ? store.get('collections', shipment.collection_id) : undefined;
-  if (current && collectionStatus(store, current) === 'collection-registered') {
-    return `Shipment '${shipment.id}' is in collection '${current.id}', which is registered with the carrier: it stays there.`;
-  }
-  return undefined;
+  const holder = bookedHolder(store, shipment.collection_id, collection.id);
+  return holder && `Shipment '${shipment.id}' is in collection '${holder.id}', which is registered with the carrier: it stays there.`;
+}
+
+/**
+ * The collection a shipment in `currentId` may not leave for `targetId` (another collection, or
+ * none): one booked with the carrier keeps its shipments, whichever request would move them.
+ */
+export function bookedHolder(store: ReadView, currentId: string | undefined, targetId: string | undefined): CollectionRecord | undefined {
+  const current = currentId && currentId !== targetId ? store.get('collections', currentId) : undefined;
+  return current && collectionStatus(store, current) === 'collection-registered' ? current : undefined;
 }
 
 /**
