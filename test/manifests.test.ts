@@ -299,6 +299,24 @@ describe('POST /create-manifest-for-collection', () => {
     expect(pdf).toContain('Total: 3 shipments, 3.50 kg');
   });
 
+  it('lists shipments made in the same second in the order they were made, not the order they joined', async () => {
+    const { sandbox, w, nl, parcel } = await setup();
+    const collection = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(nl.shop, { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR }, { contract: nl.contract, register: true }),
+    );
+    // The sandbox clock stands still between moves: all six are made in one second, labelled a little later.
+    const made: string[] = [];
+    for (let i = 0; i < 6; i++) made.push((await parcel({ register_at: TEST_NOW + 5 })).id);
+    const joining = [...made].reverse();
+    expect((await rpc(sandbox, w.token, '/add-shipments-to-collection', { collection_id: collection.id, shipment_ids: joining })).status).toBe(204);
+    await sandbox.advance(10);
+    const answer = await rpc(sandbox, w.token, '/create-manifest-for-collection', { collection_id: collection.id });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.data.relationships.shipments.data.map((s: Json) => s.id)).toEqual(made);
+  });
+
   it('refuses an unknown, empty or voided collection, and one without registered shipments (naming each)', async () => {
     const { sandbox, w, nl, parcel } = await setup();
     const make = (collectionId: string) => rpc(sandbox, w.token, '/create-manifest-for-collection', { collection_id: collectionId });

@@ -159,15 +159,10 @@ export function createCollectionManifest(tx: Tx, rules: Rules, principal: Princi
   if (status === 'collection-voided' || status === 'collection-registration-failed') {
     throw DomainError.unprocessable(`Collection '${collection.id}' is ${status}: the carrier will not come, so it gets no manifest.`, field);
   }
-  // In the order they were made; a multi-colli shipment's master and then its colli by number.
-  const group = (shipment: ShipmentRecord) => shipment.multi_colli_shipment_id ?? shipment.id;
-  const all = [...tx.find('shipments', 'collection_id', collection.id)].sort(
-    (a, b) =>
-      a.created_at - b.created_at ||
-      (group(a) < group(b) ? -1 : group(a) > group(b) ? 1 : 0) ||
-      (a.collo_number ?? 0) - (b.collo_number ?? 0) ||
-      (a.id < b.id ? -1 : 1),
-  );
+  // In the order they were made, which is the order the index answers in (the table's, whatever
+  // order they joined in): a multi-colli master is made before its colli, and those by number. The
+  // sort is stable, so shipments of one second keep that order; their ids, random, do not.
+  const all = [...tx.find('shipments', 'collection_id', collection.id)].sort((a, b) => a.created_at - b.created_at);
   if (all.length === 0) {
     throw DomainError.unprocessable(
       `Collection '${collection.id}' has no shipments: add them (POST /add-shipments-to-collection) before making its manifest.`,
