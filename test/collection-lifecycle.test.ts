@@ -35,10 +35,24 @@ describe('registering a collection', () => {
     expect(answer.body.data.attributes).toMatchObject({ description: 'Booked', register: true, tracking_code: expect.stringMatching(/^POS-COL-/) });
     expect(await collectionStatus(sandbox, w.token, collection.id)).toBe('collection-registered');
     const before = sandbox.store.snapshot();
-    for (const attributes of [{ description: 'Again' }, { register: true }, { register: false }]) {
+    for (const [attributes, member] of [
+      [{ description: 'Again' }, 'description'],
+      [{ register: true, description: null }, 'description'],
+      [{ name: 'Renamed' }, 'name'],
+    ] as const) {
       const again = await patch(attributes);
       expect(again.status, JSON.stringify(attributes)).toBe(423);
-      expect(firstError(again)).toMatchObject({ code: '10005', detail: expect.stringMatching(/booked with the carrier/) });
+      expect(firstError(again)).toMatchObject({
+        code: '10005',
+        detail: expect.stringMatching(/booked with the carrier/),
+        source: { pointer: `/data/attributes/${member}` },
+      });
+    }
+    // A body that changes nothing (the booking retried, or the resource sent back as it is) answers it unchanged.
+    for (const attributes of [{ register: true }, { register: false }, {}, answer.body.data.attributes]) {
+      const retried = await patch(attributes);
+      expect(retried.status, JSON.stringify(attributes)).toBe(200);
+      expect(retried.body.data).toEqual(answer.body.data);
     }
     expect(sandbox.store.snapshot()).toEqual(before);
   });
