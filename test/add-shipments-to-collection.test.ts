@@ -206,6 +206,20 @@ describe('a shipment joins collections of its own contract only', () => {
     expect(postnl.relationships.collection.data.id).toBe(collection.id);
   });
 
+  it('of collections with the same window, picks the one made first (add_to_next_collection, meta.collection)', async () => {
+    const { sandbox, w, de } = await setup();
+    // Six plans of one window, made in one second (the sandbox clock stands still between moves).
+    const window = { from: MONDAY + 12 * HOUR, to: MONDAY + 17 * HOUR };
+    const made: string[] = [];
+    for (let i = 0; i < 6; i++) made.push((await createCollection(sandbox, w.token, collectionBody(de.shop, window, { contract: de.contract }))).id);
+    const body = (meta: Json) => shipmentBody({ shop: de.shop, recipient: recipients.DE, service: de.service, contract: de.contract, meta });
+    const next = await createShipment(sandbox, w.token, body({ add_to_next_collection: true }));
+    expect(next.relationships.collection.data.id).toBe(made[0]);
+    const registered = await sandbox.request('POST', '/registered-shipments', { token: w.token, body: body({ collection: { collection_time: window } }) });
+    expect(registered.status, registered.text).toBe(201);
+    expect(registered.body.data.relationships.collection.data.id).toBe(made[0]);
+  });
+
   it('refuses a collection relationship to a collection whose window began, as the RPC does; a shipment already in it stays', async () => {
     const { sandbox, w, nl, parcel } = await setup();
     const plan = await createCollection(

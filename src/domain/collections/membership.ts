@@ -32,12 +32,16 @@ export function mismatch(store: ReadView, collection: CollectionRecord, shopId: 
   return undefined;
 }
 
-/** The open collection of a shop and contract whose window opens first after `now`. */
+/**
+ * The open collection of a shop and contract whose window opens first after `now`; of several
+ * opening at once, the one made first (the index answers in the order they were made and the sort
+ * is stable: their ids are random to the caller).
+ */
 export function nextCollection(store: ReadView, shopId: string, contractId: string | undefined, now: number): CollectionRecord | undefined {
   return store
     .find('collections', 'shop_id', shopId)
     .filter((collection) => (collection.contract_id ?? undefined) === (contractId ?? undefined) && isOpen(store, collection, now))
-    .sort((a, b) => a.collection_time.from - b.collection_time.from || (a.id < b.id ? -1 : 1))[0];
+    .sort((a, b) => a.collection_time.from - b.collection_time.from)[0];
 }
 
 /** Why a collection takes no shipments now, or `undefined` when it is open. */

@@ -177,7 +177,8 @@ function collectionAtTime(
   const matches = ctx.rules.store
     .find('collections', 'shop_id', draft.shopId)
     .filter((c) => c.organization_id === ctx.principal?.organizationId && c.collection_time.from === time.from && c.collection_time.to === time.to)
-    .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+    // Oldest first; the sort is stable on the index's order of making, so of one second too.
+    .sort((a, b) => a.created_at - b.created_at);
   if (matches.length === 0) {
     problems.add(`This shop has no collection from ${time.from} to ${time.to}; plan one with POST /collections first, or leave meta.collection out.`, field);
     return undefined;
