@@ -110,6 +110,10 @@ describe('the carrier comes when the window opens', () => {
     });
     expect(again.status, again.text).toBe(200);
     expect(again.body.data).toEqual(before);
+    // Sent back whole (register: true and all), it changes nothing either.
+    const whole = await patch(before.attributes, token);
+    expect(whole.status, whole.text).toBe(200);
+    expect(whole.body.data).toEqual(before);
     const changing = await sandbox.request('PATCH', `/collections/${collection.id}`, {
       token,
       body: { data: { type: 'collections', id: collection.id, attributes: { description: 'x' }, relationships: { status: collectedStatus } } },
@@ -137,6 +141,12 @@ describe('cancelling a collection', () => {
     expect(await collectionStatus(sandbox, w.token, collection.id)).toBe('collection-voided');
     expect((await sandbox.get(`/shipments/${parcel.id}`, w.token)).body.data.relationships).not.toHaveProperty('collection');
     expect(firstError(await remove())).toMatchObject({ status: '423', detail: expect.stringMatching(/collection-voided/) });
+    // Voided, it changes no more; sent back as it is (register: true and all), it is answered as it is.
+    const voided = (await sandbox.get(`/collections/${collection.id}`, w.token)).body.data;
+    expect(firstError(await patch({ description: 'Back on' }))).toMatchObject({ status: '423', source: { pointer: '/data/attributes/description' } });
+    const whole = await patch(voided.attributes);
+    expect(whole.status, whole.text).toBe(200);
+    expect(whole.body.data).toEqual(voided);
     await sandbox.advance(window.from - TEST_NOW);
     expect(await collectionStatus(sandbox, await sandbox.token(), collection.id)).toBe('collection-voided');
   });

@@ -70,7 +70,9 @@ type UpdateAttributes = z.output<typeof updateAttributes>;
 function firstChange(ctx: Ctx, collection: CollectionRecord, attributes: UpdateAttributes): 'name' | 'description' | 'register' | undefined {
   if ('name' in attributes && (attributes.name ?? undefined) !== collection.name) return 'name';
   if ('description' in attributes && (attributes.description ?? undefined) !== collection.description) return 'description';
-  if (attributes.register === true && collectionStatus(ctx.store, collection) !== 'collection-registered') return 'register';
+  // `register: true` books a plan (or a booking that failed); one booked once (registered, then
+  // collected or voided) has it already.
+  if (attributes.register === true && (!collection.register || collectionStatus(ctx.store, collection) === 'collection-registration-failed')) return 'register';
   return undefined;
 }
 
