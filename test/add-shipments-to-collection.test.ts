@@ -206,6 +206,20 @@ describe('a shipment joins collections of its own contract only', () => {
     expect(postnl.relationships.collection.data.id).toBe(collection.id);
   });
 
+  it('of collections with the same window, picks the one made first (add_to_next_collection, meta.collection)', async () => {
+    const { sandbox, w, de } = await setup();
+    // Six plans of one window, made in one second (the sandbox clock stands still between moves).
+    const window = { from: MONDAY + 12 * HOUR, to: MONDAY + 17 * HOUR };
+    const made: string[] = [];
+    for (let i = 0; i < 6; i++) made.push((await createCollection(sandbox, w.token, collectionBody(de.shop, window, { contract: de.contract }))).id);
+    const body = (meta: Json) => shipmentBody({ shop: de.shop, recipient: recipients.DE, service: de.service, contract: de.contract, meta });
+    const next = await createShipment(sandbox, w.token, body({ add_to_next_collection: true }));
+    expect(next.relationships.collection.data.id).toBe(made[0]);
+    const registered = await sandbox.request('POST', '/registered-shipments', { token: w.token, body: body({ collection: { collection_time: window } }) });
+    expect(registered.status, registered.text).toBe(201);
+    expect(registered.body.data.relationships.collection.data.id).toBe(made[0]);
+  });
+
   it('refuses a collection relationship to a collection whose window began, as the RPC does; a shipment already in it stays', async () => {
     const { sandbox, w, nl, parcel } = await setup();
     const plan = await createCollection(
@@ -237,6 +251,44 @@ describe('a shipment joins collections of its own contract only', () => {
     });
     expect(kept.status, kept.text).toBe(200);
     expect(kept.body.data.relationships.collection.data.id).toBe(plan.id);
+  });
+
+  it('keeps a shipment in a registered collection: PATCH cannot take it out or move it, as the RPC cannot', async () => {
+    const { sandbox, w, nl, collection, parcel, add, collectionOf } = await setup();
+    const plan = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(nl.shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 12 * HOUR }, { contract: nl.contract }),
+    );
+    const booked = await parcel(nl, { relationships: { collection: { data: { type: 'collections', id: collection.id } } } });
+    const planned = await parcel(nl, { relationships: { collection: { data: { type: 'collections', id: plan.id } } } });
+    const patch = (id: string, linkage: Json) =>
+      sandbox.request('PATCH', `/shipments/${id}`, {
+        token: w.token,
+        body: { data: { type: 'shipments', id, relationships: { collection: { data: linkage } } } },
+      });
+    const before = sandbox.store.snapshot();
+    const moved = await patch(booked.id, { type: 'collections', id: plan.id });
+    expect(moved.status).toBe(422);
+    expect(firstError(moved)).toMatchObject({
+      code: '10008',
+      source: { pointer: '/data/relationships/collection/data/id' },
+      detail: expect.stringMatching(new RegExp(`in collection '${collection.id}', which is registered with the carrier`)),
+    });
+    const out = await patch(booked.id, null);
+    expect(out.status).toBe(422);
+    expect(firstError(out)).toMatchObject({
+      code: '10008',
+      source: { pointer: '/data/relationships/collection' },
+      detail: expect.stringMatching(/it stays there/),
+    });
+    expect((await add([booked.id], plan.id)).status).toBe(422);
+    expect(sandbox.store.snapshot()).toEqual(before);
+    expect(await collectionOf(booked.id)).toBe(collection.id);
+    // A plan the carrier never heard of lets its shipments go.
+    const left = await patch(planned.id, { type: 'collections', id: collection.id });
+    expect(left.status, left.text).toBe(200);
+    expect(await collectionOf(planned.id)).toBe(collection.id);
   });
 
   it("refuses a collection relationship to another contract's collection, also on PATCH", async () => {

@@ -35,10 +35,24 @@ describe('registering a collection', () => {
     expect(answer.body.data.attributes).toMatchObject({ description: 'Booked', register: true, tracking_code: expect.stringMatching(/^POS-COL-/) });
     expect(await collectionStatus(sandbox, w.token, collection.id)).toBe('collection-registered');
     const before = sandbox.store.snapshot();
-    for (const attributes of [{ description: 'Again' }, { register: true }, { register: false }]) {
+    for (const [attributes, member] of [
+      [{ description: 'Again' }, 'description'],
+      [{ register: true, description: null }, 'description'],
+      [{ name: 'Renamed' }, 'name'],
+    ] as const) {
       const again = await patch(attributes);
       expect(again.status, JSON.stringify(attributes)).toBe(423);
-      expect(firstError(again)).toMatchObject({ code: '10005', detail: expect.stringMatching(/booked with the carrier/) });
+      expect(firstError(again)).toMatchObject({
+        code: '10005',
+        detail: expect.stringMatching(/booked with the carrier/),
+        source: { pointer: `/data/attributes/${member}` },
+      });
+    }
+    // A body that changes nothing (the booking retried, or the resource sent back as it is) answers it unchanged.
+    for (const attributes of [{ register: true }, { register: false }, {}, answer.body.data.attributes]) {
+      const retried = await patch(attributes);
+      expect(retried.status, JSON.stringify(attributes)).toBe(200);
+      expect(retried.body.data).toEqual(answer.body.data);
     }
     expect(sandbox.store.snapshot()).toEqual(before);
   });
@@ -96,6 +110,10 @@ describe('the carrier comes when the window opens', () => {
     });
     expect(again.status, again.text).toBe(200);
     expect(again.body.data).toEqual(before);
+    // Sent back whole (register: true and all), it changes nothing either.
+    const whole = await patch(before.attributes, token);
+    expect(whole.status, whole.text).toBe(200);
+    expect(whole.body.data).toEqual(before);
     const changing = await sandbox.request('PATCH', `/collections/${collection.id}`, {
       token,
       body: { data: { type: 'collections', id: collection.id, attributes: { description: 'x' }, relationships: { status: collectedStatus } } },
@@ -123,6 +141,12 @@ describe('cancelling a collection', () => {
     expect(await collectionStatus(sandbox, w.token, collection.id)).toBe('collection-voided');
     expect((await sandbox.get(`/shipments/${parcel.id}`, w.token)).body.data.relationships).not.toHaveProperty('collection');
     expect(firstError(await remove())).toMatchObject({ status: '423', detail: expect.stringMatching(/collection-voided/) });
+    // Voided, it changes no more; sent back as it is (register: true and all), it is answered as it is.
+    const voided = (await sandbox.get(`/collections/${collection.id}`, w.token)).body.data;
+    expect(firstError(await patch({ description: 'Back on' }))).toMatchObject({ status: '423', source: { pointer: '/data/attributes/description' } });
+    const whole = await patch(voided.attributes);
+    expect(whole.status, whole.text).toBe(200);
+    expect(whole.body.data).toEqual(voided);
     await sandbox.advance(window.from - TEST_NOW);
     expect(await collectionStatus(sandbox, await sandbox.token(), collection.id)).toBe('collection-voided');
   });

@@ -312,6 +312,20 @@ describe('creating collections', () => {
     expect(firstError(late).source.pointer).toBe('/data/attributes/collection_time/from');
   });
 
+  it('refuses a window that begins now, as adding shipments, PATCH and DELETE count it begun', async () => {
+    const now = sandbox.clock.now();
+    const before = (await sandbox.get('/collections?page[size]=100', token)).body.meta.total_records;
+    const answer = await post(collectionBody(shopIn('NL'), { attributes: { collection_time: { from: now, to: now + 2 * HOUR } } }));
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors).toHaveLength(1);
+    expect(firstError(answer)).toMatchObject({
+      code: '10008',
+      source: { pointer: '/data/attributes/collection_time/from' },
+      detail: expect.stringMatching(/would begin now/),
+    });
+    expect((await sandbox.get('/collections?page[size]=100', token)).body.meta.total_records).toBe(before);
+  });
+
   it('reports every rule broken at once', async () => {
     const answer = await post(collectionBody(otherShop, { attributes: { collection_time: { from: TEST_NOW - 2 * HOUR, to: TEST_NOW - 3 * HOUR } } }));
     expect(answer.status).toBe(422);

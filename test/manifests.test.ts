@@ -131,6 +131,30 @@ describe('POST /manifests', () => {
     expect(await status(a.id)).toBe('shipment-received-by-carrier');
   });
 
+  it('lists the colli of a multi-colli master named alone, and hands them over with it', async () => {
+    const { sandbox, w, body, post, status } = await setup();
+    const service = w.service('postnl-multi-colli', 'NL');
+    const multi = shipmentBody({
+      shop: w.shopIn('NL'),
+      service,
+      contract: w.contractFor(service),
+      meta: { colli: [1000, 2000, 500].map((weight) => ({ physical_properties: { weight } })) },
+    });
+    delete multi.data.attributes.physical_properties;
+    const made = await sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body: multi });
+    expect(made.status, made.text).toBe(201);
+    const master = made.body.data.id as string;
+    const colli = made.body.data.relationships.colli.data.map((c: Json) => c.id) as string[];
+    const answer = await post(body([master], { meta: { update_shipment_statuses: true } }));
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body.data.relationships.shipments.data.map((s: Json) => s.id)).toEqual([master, ...colli]);
+    for (const id of [master, ...colli]) expect(await status(id), id).toBe('shipment-received-by-carrier');
+    // A collo named after its master is on the list once, not twice.
+    const again = await post(body([master, colli[1]!]));
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.data.relationships.shipments.data.map((s: Json) => s.id)).toEqual([master, ...colli]);
+  });
+
   it('names each shipment it cannot list, and makes nothing', async () => {
     const { sandbox, w, parcel, body, post } = await setup();
     const fine = await parcel();
@@ -273,6 +297,24 @@ describe('POST /create-manifest-for-collection', () => {
       .join(' ')
       .replace(/\s+/g, ' ');
     expect(pdf).toContain('Total: 3 shipments, 3.50 kg');
+  });
+
+  it('lists shipments made in the same second in the order they were made, not the order they joined', async () => {
+    const { sandbox, w, nl, parcel } = await setup();
+    const collection = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(nl.shop, { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR }, { contract: nl.contract, register: true }),
+    );
+    // The sandbox clock stands still between moves: all six are made in one second, labelled a little later.
+    const made: string[] = [];
+    for (let i = 0; i < 6; i++) made.push((await parcel({ register_at: TEST_NOW + 5 })).id);
+    const joining = [...made].reverse();
+    expect((await rpc(sandbox, w.token, '/add-shipments-to-collection', { collection_id: collection.id, shipment_ids: joining })).status).toBe(204);
+    await sandbox.advance(10);
+    const answer = await rpc(sandbox, w.token, '/create-manifest-for-collection', { collection_id: collection.id });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.data.relationships.shipments.data.map((s: Json) => s.id)).toEqual(made);
   });
 
   it('refuses an unknown, empty or voided collection, and one without registered shipments (naming each)', async () => {

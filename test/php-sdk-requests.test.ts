@@ -111,9 +111,11 @@ describe('PATCH /collections/{id} as the PHP SDK sends it', () => {
     await sandbox.advance(window.from + HOUR - TEST_NOW);
     const token = await sandbox.token();
 
-    // A whole resource sent back with its current status is no request to change it.
+    // A whole resource sent back with its current status is no request to change it: answered as it is.
     const unchanged = await asTheSdk(sandbox, token, 'PATCH', `/collections/${plan.id}`, markedCollected(plan, concept));
-    expect(unchanged.status).toBe(423);
+    expect(unchanged.status, unchanged.text).toBe(200);
+    expect(unchanged.body.data).toEqual((await sandbox.get(`/collections/${plan.id}`, token)).body.data);
+    expect(unchanged.body.data.relationships.status.data.id).toBe(concept);
 
     const answer = await asTheSdk(sandbox, token, 'PATCH', `/collections/${plan.id}?include=status`, markedCollected(plan, await collectedStatusId(sandbox)));
     expect(answer.status, answer.text).toBe(200);

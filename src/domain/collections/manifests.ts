@@ -7,6 +7,7 @@ import { DomainError, type Field, type Problem } from '../errors.js';
 import { assertRoom } from '../quotas.js';
 import type { Rules } from '../rules.js';
 import { canSeeContract } from '../tenancy.js';
+import { colliOf } from '../shipments/colli.js';
 import { utcText } from './calendar.js';
 import { collectionStatus, handOver } from './lifecycle.js';
 
@@ -65,11 +66,21 @@ function ownerOf(tx: Tx, principal: Principal, request: ManifestRequest, shipmen
   return shops.size === 1 ? { type: 'shops', id: [...shops][0]! } : { type: 'organizations', id: principal.organizationId };
 }
 
-/** The shipments of a POST /manifests request, each checked, with every problem and its field. */
-function listedShipments(tx: Tx, principal: Principal, request: ManifestRequest, problems: Problem[]): ShipmentRecord[] {
+/** A shipment to list, and the index of the entry of `relationships.shipments` it came from. */
+interface Listed {
+  shipment: ShipmentRecord;
+  index: number;
+}
+
+/**
+ * The shipments of a POST /manifests request, each checked, with every problem and its field. A
+ * multi-colli master named brings its colli (those not voided) after it: they are the parcels it
+ * stands for, as on a collection's manifest. A collo named alone is listed alone.
+ */
+function listedShipments(tx: Tx, principal: Principal, request: ManifestRequest, problems: Problem[]): Listed[] {
   if (request.shipmentIds.length === 0) problems.push({ detail: 'A manifest lists at least one shipment.', field: { relationship: 'shipments' } });
   const seen = new Set<string>();
-  const shipments: ShipmentRecord[] = [];
+  const listed = new Map<string, Listed>();
   request.shipmentIds.forEach((id, index) => {
     const field: Field = { relationship: `shipments[${index}].id` };
     const shipment = tx.get('shipments', id);
@@ -79,17 +90,22 @@ function listedShipments(tx: Tx, principal: Principal, request: ManifestRequest,
     else {
       const why = unlisted(shipment);
       if (why) problems.push({ detail: why, field });
-      else shipments.push(shipment);
+      else {
+        // Named after its master, a collo is on the list already.
+        if (!listed.has(id)) listed.set(id, { shipment, index });
+        for (const collo of colliOf(tx, id)) if (listable(collo) && !listed.has(collo.id)) listed.set(collo.id, { shipment: collo, index });
+      }
     }
     seen.add(id);
   });
-  return shipments;
+  return [...listed.values()];
 }
 
 /** POST /manifests: the manifest of the shipments named, or (on any problem) nothing at all. */
 export function createManifest(tx: Tx, rules: Rules, principal: Principal, request: ManifestRequest, now: number): ManifestRecord {
   const problems: Problem[] = [];
-  const shipments = listedShipments(tx, principal, request, problems);
+  const listed = listedShipments(tx, principal, request, problems);
+  const shipments = listed.map((entry) => entry.shipment);
   let contractId = request.contractId;
   if (contractId !== undefined) {
     const contract = tx.get('contracts', contractId);
@@ -99,8 +115,8 @@ export function createManifest(tx: Tx, rules: Rules, principal: Principal, reque
   }
   contractId ??= shipments[0]?.contract_id;
   const owner = ownerOf(tx, principal, request, shipments, problems);
-  for (const shipment of shipments) {
-    const field: Field = { relationship: `shipments[${request.shipmentIds.indexOf(shipment.id)}].id` };
+  for (const { shipment, index } of listed) {
+    const field: Field = { relationship: `shipments[${index}].id` };
     if (shipment.contract_id !== contractId) {
       problems.push({
         detail: `Shipment '${shipment.id}' has another contract than the manifest ('${contractId}'): a manifest is for one carrier contract.`,
@@ -143,15 +159,10 @@ export function createCollectionManifest(tx: Tx, rules: Rules, principal: Princi
   if (status === 'collection-voided' || status === 'collection-registration-failed') {
     throw DomainError.unprocessable(`Collection '${collection.id}' is ${status}: the carrier will not come, so it gets no manifest.`, field);
   }
-  // In the order they were made; a multi-colli shipment's master and then its colli by number.
-  const group = (shipment: ShipmentRecord) => shipment.multi_colli_shipment_id ?? shipment.id;
-  const all = [...tx.find('shipments', 'collection_id', collection.id)].sort(
-    (a, b) =>
-      a.created_at - b.created_at ||
-      (group(a) < group(b) ? -1 : group(a) > group(b) ? 1 : 0) ||
-      (a.collo_number ?? 0) - (b.collo_number ?? 0) ||
-      (a.id < b.id ? -1 : 1),
-  );
+  // In the order they were made, which is the order the index answers in (the table's, whatever
+  // order they joined in): a multi-colli master is made before its colli, and those by number. The
+  // sort is stable, so shipments of one second keep that order; their ids, random, do not.
+  const all = [...tx.find('shipments', 'collection_id', collection.id)].sort((a, b) => a.created_at - b.created_at);
   if (all.length === 0) {
     throw DomainError.unprocessable(
       `Collection '${collection.id}' has no shipments: add them (POST /add-shipments-to-collection) before making its manifest.`,

@@ -32,12 +32,16 @@ export function mismatch(store: ReadView, collection: CollectionRecord, shopId: 
   return undefined;
 }
 
-/** The open collection of a shop and contract whose window opens first after `now`. */
+/**
+ * The open collection of a shop and contract whose window opens first after `now`; of several
+ * opening at once, the one made first (the index answers in the order they were made and the sort
+ * is stable: their ids are random to the caller).
+ */
 export function nextCollection(store: ReadView, shopId: string, contractId: string | undefined, now: number): CollectionRecord | undefined {
   return store
     .find('collections', 'shop_id', shopId)
     .filter((collection) => (collection.contract_id ?? undefined) === (contractId ?? undefined) && isOpen(store, collection, now))
-    .sort((a, b) => a.collection_time.from - b.collection_time.from || (a.id < b.id ? -1 : 1))[0];
+    .sort((a, b) => a.collection_time.from - b.collection_time.from)[0];
 }
 
 /** Why a collection takes no shipments now, or `undefined` when it is open. */
@@ -62,11 +66,17 @@ function shipmentProblem(store: ReadView, collection: CollectionRecord, shipment
       return `Shipment '${shipment.id}' is registered already, and ${carrier.name} takes only shipments that are not registered yet into a collection (collections.allows_adding_registered_shipments_to_collection is false): add shipments before they are registered.`;
     }
   }
-  const current = shipment.collection_id && shipment.collection_id !== collection.id ? store.get('collections', shipment.collection_id) : undefined;
-  if (current && collectionStatus(store, current) === 'collection-registered') {
-    return `Shipment '${shipment.id}' is in collection '${current.id}', which is registered with the carrier: it stays there.`;
-  }
-  return undefined;
+  const holder = bookedHolder(store, shipment.collection_id, collection.id);
+  return holder && `Shipment '${shipment.id}' is in collection '${holder.id}', which is registered with the carrier: it stays there.`;
+}
+
+/**
+ * The collection a shipment in `currentId` may not leave for `targetId` (another collection, or
+ * none): one booked with the carrier keeps its shipments, whichever request would move them.
+ */
+export function bookedHolder(store: ReadView, currentId: string | undefined, targetId: string | undefined): CollectionRecord | undefined {
+  const current = currentId && currentId !== targetId ? store.get('collections', currentId) : undefined;
+  return current && collectionStatus(store, current) === 'collection-registered' ? current : undefined;
 }
 
 /**

@@ -11,7 +11,7 @@ import { DomainError, type Field } from '../errors.js';
 import { coversAddress } from '../address-rules.js';
 import { utcText } from '../collections/calendar.js';
 import { collectionStatus } from '../collections/lifecycle.js';
-import { mismatch, nextCollection } from '../collections/membership.js';
+import { bookedHolder, mismatch, nextCollection } from '../collections/membership.js';
 import { canSeeContract } from '../tenancy.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
@@ -124,6 +124,15 @@ function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: Contract
     cancelled(store, collection) ??
     (collection.id === draft.currentCollectionId ? undefined : begun(collection, now));
   if (draft.collectionTime) return collectionAtTime(ctx, draft, contract, refusal, problems);
+  // An update that takes the shipment out of its collection (`data: null`) or into another: a
+  // booked collection keeps it, as POST /add-shipments-to-collection has it.
+  const holder = bookedHolder(store, draft.currentCollectionId, draft.collectionId);
+  if (holder) {
+    problems.add(
+      `The shipment is in collection '${holder.id}', which is registered with the carrier: it stays there.`,
+      draft.collectionId ? fields.relationship('collection') : { relationship: 'collection' },
+    );
+  }
   if (draft.collectionId) {
     const collection = store.get('collections', draft.collectionId);
     if (!collection || collection.organization_id !== ctx.principal?.organizationId || collection.shop_id !== draft.shopId) {
@@ -168,7 +177,8 @@ function collectionAtTime(
   const matches = ctx.rules.store
     .find('collections', 'shop_id', draft.shopId)
     .filter((c) => c.organization_id === ctx.principal?.organizationId && c.collection_time.from === time.from && c.collection_time.to === time.to)
-    .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+    // Oldest first; the sort is stable on the index's order of making, so of one second too.
+    .sort((a, b) => a.created_at - b.created_at);
   if (matches.length === 0) {
     problems.add(`This shop has no collection from ${time.from} to ${time.to}; plan one with POST /collections first, or leave meta.collection out.`, field);
     return undefined;

@@ -112,10 +112,20 @@ function checkCreate(ctx: Ctx, data: CreateData): { problems: ErrorObject[]; sho
   const { from, to } = data.attributes.collection_time;
   const now = ctx.clock.now();
   const pointer = (member: string) => ({ source: { pointer: `/data/attributes/collection_time/${member}` } });
+  // A window that opens now has begun: it would take no shipments, no change and no deletion
+  // (add-shipments-to-collection, PATCH and DELETE treat `from <= now` so), so it is refused here too.
   if (from < now)
     problems.push(errorObject('unprocessable', `The collection time lies in the past: 'from' (${from}) is before the current time (${now}).`, pointer('from')));
+  else if (from === now)
+    problems.push(
+      errorObject(
+        'unprocessable',
+        `The collection window would begin now ('from' is the current time, ${now}): it could take no shipments. Give a 'from' after the current time.`,
+        pointer('from'),
+      ),
+    );
   if (to <= from) problems.push(errorObject('unprocessable', `'to' (${to}) must be after 'from' (${from}).`, pointer('to')));
-  if (contract && from >= now && to > from) {
+  if (contract && from > now && to > from) {
     // With a contract the carrier is known: the window must be one of its slots, still bookable.
     const booking = bookingProblems(
       store,
@@ -179,7 +189,7 @@ export const collectionCreateEndpoint = endpoint({
     409: { description: 'The body `type` is not `collections` (10007).', schema: errorDocument },
     422: {
       description:
-        "A shop other than the caller's, an unknown or inactive contract, a time window in the past or with `to` not after `from`, a window in no bookable slot of the contract's carrier, `register: true` without a contract, a shipment that cannot join (10008).",
+        "A shop other than the caller's, an unknown or inactive contract, a time window in the past or beginning now, or with `to` not after `from`, a window in no bookable slot of the contract's carrier, `register: true` without a contract, a shipment that cannot join (10008).",
       schema: errorDocument,
     },
   },

@@ -61,22 +61,41 @@ function asksCollected(ctx: Ctx, relationships: Record<string, unknown> | undefi
   return ctx.store.get('statuses', linkage.id)?.code === 'collection-collected';
 }
 
+type UpdateAttributes = z.output<typeof updateAttributes>;
+
+/**
+ * The first attribute of a PATCH that would change the collection; `undefined` when it changes
+ * nothing: a retried `register: true` of a booked collection, or the resource sent back as it is.
+ */
+function firstChange(ctx: Ctx, collection: CollectionRecord, attributes: UpdateAttributes): 'name' | 'description' | 'register' | undefined {
+  if ('name' in attributes && (attributes.name ?? undefined) !== collection.name) return 'name';
+  if ('description' in attributes && (attributes.description ?? undefined) !== collection.description) return 'description';
+  // `register: true` books a plan (or a booking that failed); one booked once (registered, then
+  // collected or voided) has it already.
+  if (attributes.register === true && (!collection.register || collectionStatus(ctx.store, collection) === 'collection-registration-failed')) return 'register';
+  return undefined;
+}
+
+/** Where a refusal points: at the attribute of the body that asked for the change, when a body did. */
+const at = (attribute: string | undefined) => (attribute === undefined ? {} : { source: { pointer: `/data/attributes/${attribute}` } });
+
 /** 423/10005 once the collection window has begun on the sandbox clock. */
-function assertNotStarted(ctx: Ctx, collection: CollectionRecord, action: string): void {
+function assertNotStarted(ctx: Ctx, collection: CollectionRecord, action: string, attribute?: string): void {
   const now = ctx.clock.now();
   if (!collectionStarted(collection, now)) return;
   throw ApiError.of(
     'cannotModify',
     `The collection window began at ${collection.collection_time.from} (it is now ${now}): the carrier may be on its way, so the collection can no longer be ${action}.`,
+    at(attribute),
   );
 }
 
 /** 423/10005 unless the collection is still a plan (a failed booking counts as one). */
-function assertConcept(ctx: Ctx, collection: CollectionRecord, action: string): void {
+function assertConcept(ctx: Ctx, collection: CollectionRecord, action: string, attribute: string): void {
   const status = collectionStatus(ctx.store, collection);
   if (status === 'collection-concept' || status === 'collection-registration-failed') return;
   const why = status === 'collection-registered' ? 'it is booked with the carrier (collection-registered)' : `it is ${status}`;
-  throw ApiError.of('cannotModify', `Collection '${collection.id}' can no longer be ${action}: ${why}.`);
+  throw ApiError.of('cannotModify', `Collection '${collection.id}' can no longer be ${action}: ${why}.`, at(attribute));
 }
 
 /** The problems of booking a concept now, all pointing at `register`, the member that asked for it. */
@@ -105,7 +124,8 @@ export const collectionWriteEndpoints = [
     description:
       'Changes `description` (`null` removes it) and, with `register: true`, books the collection with the carrier of its contract: `collection-registered` with the ' +
       "carrier's reference in `tracking_code`, provided its window still lies in a slot the carrier takes bookings for. As in production, address, collection_time, tracking_code and " +
-      'created_at are read-only and ignored when sent. A registered, collected or voided collection, or one whose window has begun (`collection_time.from` on the sandbox clock), answers 423. ' +
+      'created_at are read-only and ignored when sent. A change to a registered, collected or voided collection, or to one whose window has begun (`collection_time.from` on the sandbox clock), answers 423 ' +
+      'pointing at the attribute that would change it; a body that changes nothing (`register: true` retried, or the collection sent back as it is) answers it unchanged. ' +
       'The `status` relationship naming the collection-collected status marks the collection collected by hand, the one status a user may give it, whatever its window: its registered ' +
       'shipments are received by the carrier and the unlabelled ones leave it, as when the carrier collects a booked one (a voided collection answers 423); other relationships are ignored.',
     tag: 'Collections',
@@ -146,8 +166,12 @@ export const collectionWriteEndpoints = [
         });
         return jsonApi(resourceDocument(ctx, collectionKind, row, include));
       }
-      assertConcept(ctx, current, 'changed');
-      assertNotStarted(ctx, current, 'changed');
+      // A body that changes nothing answers the collection as it is, whatever its state: a client
+      // retrying a PATCH whose answer it lost gets the 200 it missed, not a 423.
+      const change = firstChange(ctx, current, attributes);
+      if (change === undefined) return jsonApi(resourceDocument(ctx, collectionKind, current, include));
+      assertConcept(ctx, current, 'changed', change);
+      assertNotStarted(ctx, current, 'changed', change);
       if (attributes.register === true) {
         const problem = registrationProblems(ctx, current);
         if (problem) throw problem;

@@ -38,7 +38,9 @@ const createRequest = resourceRequest({
   id: 'ManifestCreateRequest',
   attributes: z.strictObject({ name: z.string().min(1).max(255), address, created_at: readOnly }).meta({ id: 'ManifestCreateAttributes' }),
   relationships: z.object({
-    shipments: toManyRef.optional().describe('The registered shipments to list (at least one), all of one contract.'),
+    shipments: toManyRef
+      .optional()
+      .describe('The registered shipments to list (at least one), all of one contract. A multi-colli master brings its colli (not voided) after it.'),
     owner: toOneRef.optional().describe('A shop or your organization; default: the shop all shipments are of, else your organization.'),
     shop: toOneRef.optional().describe('Deprecated: the owner shop.'),
     contract: toOneRef.optional().describe("Default: the shipments' contract."),
@@ -98,7 +100,8 @@ export const manifestEndpoints = [
     summary: 'Make a manifest of registered shipments',
     description:
       'Lists the shipments of `relationships.shipments` (registered, not voided, one contract) on a manifest with a PDF document (and CSV), downloadable at ' +
-      '`/manifests/{id}/files/{file_id}`. With `meta.update_shipment_statuses: true` the manifest is the hand-over: its `shipment-registered` shipments become ' +
+      '`/manifests/{id}/files/{file_id}`. A multi-colli master is listed with its colli (those not voided), the parcels it stands for; a collo named alone is listed alone. ' +
+      'With `meta.update_shipment_statuses: true` the manifest is the hand-over: its `shipment-registered` shipments become ' +
       '`shipment-received-by-carrier` at once (hooks on shipment statuses fire). Any problem is a 422 naming each offending shipment, and nothing is made.',
     tag: 'Manifests',
     auth: manage,
