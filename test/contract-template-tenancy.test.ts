@@ -5,7 +5,8 @@ import { testSandbox, type Json, type TestSandbox } from './support/app.js';
  * A contract template is seen by every organization of its broker, so a carrier or service a pack
  * gave one tenant cannot be named in the template of a broker other tenants share: that would show
  * it to all of them. POST /contracts/v1/templates answers such an id exactly as an id that exists
- * nowhere. A broker the same pack made for the tenant is the tenant's own and may name them.
+ * nowhere, and so does adding such a carrier to a shared broker's offer. A broker the same pack
+ * made for the tenant is the tenant's own and may name them.
  */
 
 const json = { 'content-type': 'application/json' };
@@ -103,5 +104,19 @@ describe("a template naming one tenant's pack service or carrier", () => {
     ).keys;
     const made = await post(templateBody(keys.brokers['own-broker'], postnlId, [keys.services['own-broker-special']]));
     expect(made.status, made.text).toBe(201);
+  });
+});
+
+describe("a shared broker's offer of carriers", () => {
+  const offer = (broker: string, carrier: string) =>
+    sandbox.request('POST', `/brokers/${broker}/relationships/carriers`, { body: { data: [{ type: 'carriers', id: carrier }] } });
+
+  it("answers one tenant's pack carrier as an unknown one, and leaves the offer as it was", async () => {
+    const carrierId = (await tenant('failing-carrier')).keys.carriers['failing-express'];
+    const before = sandbox.store.get('brokers', sharedBrokerId)!.carrier_ids;
+    const foreign = shapeOf(await offer(sharedBrokerId, carrierId), carrierId);
+    expect(foreign[0]).toBe(422);
+    expect(foreign).toEqual(shapeOf(await offer(sharedBrokerId, UNKNOWN), UNKNOWN));
+    expect(sandbox.store.get('brokers', sharedBrokerId)!.carrier_ids).toEqual(before);
   });
 });
