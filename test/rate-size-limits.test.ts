@@ -97,6 +97,23 @@ describe('the size limits of the rate that carries a shipment', () => {
   });
 });
 
+describe('meta.service_code', () => {
+  it('passes over a service whose rate the parcel is too large for, as over one whose weight range it misses', async () => {
+    const body = (physical: Json) =>
+      shipmentBody({ shop: w.shopIn('NL'), attributes: { physical_properties: physical }, meta: { service_code: 'postnl-parcel-standard' } });
+    const fits = await sandbox.request('POST', '/shipments', { token: w.token, body: body({ weight: 1500, length: 300, width: 200, height: 100 }) });
+    expect(fits.status, fits.text).toBe(201);
+    expect(fits.body.data.relationships.service.data.id).toBe(service.id);
+    // POST /shipments keeps a code it cannot resolve, as production documents, and says why.
+    const wide = { weight: 1500, length: rate.attributes.length_max, width: rate.attributes.width_max + 1, height: 10 };
+    const kept = await sandbox.request('POST', '/shipments', { token: w.token, body: body(wide) });
+    expect(kept.status, kept.text).toBe(201);
+    expect(kept.body.data.relationships.service).toBeUndefined();
+    expect(kept.body.meta.warnings.map((warning: Json) => warning.code)).toEqual(['service-code-not-resolved']);
+    expect(kept.body.meta.warnings[0].detail).toContain(`${wide.length} x ${wide.width} x ${wide.height} mm`);
+  });
+});
+
 describe('POST /get-dynamic-service-rates', () => {
   it('leaves out a dynamic rate the parcel is too large for', async () => {
     const address = (country_code: string) => ({ street_1: 'Main Street 1', city: 'Somewhere', country_code });

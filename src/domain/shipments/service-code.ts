@@ -68,10 +68,16 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
   best = bestFitting ?? best;
   if (!best) {
     problems.add(
-      `No service '${code}' ships from ${from.country_code} to ${to.country_code} with ${draft.attributes.physical_properties.weight} g (and the parcel's size) on an active contract of yours.`,
+      `No service '${code}' ships from ${from.country_code} to ${to.country_code} on an active contract of yours with a rate that takes this parcel (${parcelText(draft.attributes.physical_properties)}).`,
       fields.meta('service_code'),
     );
     return {};
   }
   return { service: best.service, contract: best.contract };
+}
+
+/** A parcel as a refusal names it: its weight, and its sides where all three are given. */
+function parcelText(physical: ShipmentDraft['attributes']['physical_properties']): string {
+  const { weight, length, width, height } = physical;
+  return length !== undefined && width !== undefined && height !== undefined ? `${weight} g, ${length} x ${width} x ${height} mm` : `${weight} g`;
 }
