@@ -64,6 +64,16 @@ export function seesTenantRow(store: ReadView, organizationId: string | undefine
   return organizationId === owner || tenantEntry(store, organizationId)?.group === owner;
 }
 
+/**
+ * Whether a catalogue row a pack gave one tenant (`owner`) may be named in what every organization
+ * of a broker sees (its contract templates): only when that tenant's pack made the broker, so
+ * that its organizations are the tenant's. A row of no tenant any broker may name.
+ */
+export function brokerMayNameTenantRow(store: ReadView, brokerId: string, owner: string | undefined): boolean {
+  if (owner === undefined) return true;
+  return tenantEntry(store, owner)?.brokers?.includes(brokerId) === true;
+}
+
 /** Every tenant created through the control API, oldest first. */
 export function apiTenants(store: ReadView): { organizationId: string; entry: TenantEntry }[] {
   const tenants = [];

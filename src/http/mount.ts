@@ -132,6 +132,20 @@ function parseParams(endpoint: Endpoint, raw: Record<string, string>, pathname: 
 const offered = (endpoint: Endpoint, key: string): boolean =>
   key === 'include' || (endpoint.paginated === true && (key === 'page[number]' || key === 'page[size]'));
 
+/**
+ * One rule for every filter of every endpoint: an empty (or blank) value is a 400 naming it. Some
+ * filters read it as matching nothing (an empty list), others as no filter at all (every row),
+ * others refused it; production's contract gives it no meaning, and its PHP SDK leaves a filter
+ * out rather than send it empty. An empty value is most often a variable that was not set, which
+ * either silent answer would hide.
+ */
+function refuseBlankFilter(key: string, value: string): void {
+  if (value.trim() !== '') return;
+  throw ApiError.of('invalidSchema', `'${key}' is empty: give it a value, or leave it out to list without that filter.`, {
+    source: { parameter: key },
+  });
+}
+
 /** Validates declared query parameters; unknown filters, page members other than number and size, and `sort` are rejected with their name. */
 function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
   const shape = endpoint.query?.shape ?? {};
@@ -150,6 +164,7 @@ function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
       read.add(key);
     }
     if (key in shape) {
+      if (key.startsWith('filter[')) refuseBlankFilter(key, value);
       values[key] = value;
     } else if (key.startsWith('include[') && endpoint.include) {
       throw ApiError.of('invalidSchema', `'${key}' is not a parameter: include takes its paths in one value, separated by commas (include=a,b).`, {

@@ -2,13 +2,19 @@ import { z } from 'zod';
 import { countryCode, uuid } from '../model/common.js';
 import { boundOf, MOMENT_FORMS, parseMoment } from '../domain/moments.js';
 
-/** A comma separated list of free strings. */
-export const csvStrings = z.string().transform((raw) =>
-  raw
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean),
-);
+/**
+ * A comma separated list of free strings. Empty entries are dropped (`a,,b`), but a list of commas
+ * alone names nothing, as an empty filter does (mount.ts: refuseBlankFilter), and is refused.
+ */
+export const csvStrings = z
+  .string()
+  .transform((raw) =>
+    raw
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  )
+  .refine((list) => list.length > 0, 'names no value (only commas): give at least one, or leave the parameter out');
 
 /** A comma separated list of values from `values`. */
 export function csvOf<const T extends readonly [string, ...string[]]>(values: T) {

@@ -6,6 +6,7 @@ import { canSeeContract } from '../tenancy.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
 import { fields, isInternational, type ShipmentDraft } from './draft.js';
 import { findRate, shipmentPrice } from './pricing.js';
+import { parcelSizeExcesses } from '../rate-size.js';
 import type { Problems } from './problems.js';
 import { withVolumetricWeight } from './volumetric.js';
 
@@ -52,11 +53,13 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
         crossBorder: isInternational(draft),
         organizationId: ctx.principal?.organizationId,
       };
-      const price = carrier && shipmentPrice(store, choice, carrier.code);
+      // A rate whose size limits the parcel exceeds cannot carry it, as one whose weight range it misses.
+      const rate = findRate(store, choice);
+      const price = rate && parcelSizeExcesses(rate, physical).length === 0 && carrier && shipmentPrice(store, choice, carrier.code);
       if (!price) continue;
       const candidate = { service, contract, amount: price.amount };
       if (!best || price.amount < best.amount) best = candidate;
-      const offered = findRate(store, choice)!.service_options;
+      const offered = rate.service_options;
       const offersAll = optionIds.every((id) => offered.some((option) => option.service_option_id === id));
       const fits = offersAll && (!coverage || coverage.contract_id === contract.id);
       if (fits && (!bestFitting || price.amount < bestFitting.amount)) bestFitting = candidate;
@@ -65,10 +68,16 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
   best = bestFitting ?? best;
   if (!best) {
     problems.add(
-      `No service '${code}' ships from ${from.country_code} to ${to.country_code} with ${draft.attributes.physical_properties.weight} g on an active contract of yours.`,
+      `No service '${code}' ships from ${from.country_code} to ${to.country_code} on an active contract of yours with a rate that takes this parcel (${parcelText(draft.attributes.physical_properties)}).`,
       fields.meta('service_code'),
     );
     return {};
   }
   return { service: best.service, contract: best.contract };
+}
+
+/** A parcel as a refusal names it: its weight, and its sides where all three are given. */
+function parcelText(physical: ShipmentDraft['attributes']['physical_properties']): string {
+  const { weight, length, width, height } = physical;
+  return length !== undefined && width !== undefined && height !== undefined ? `${weight} g, ${length} x ${width} x ${height} mm` : `${weight} g`;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decodeLogo, insertLogo, logoPath, logoUpload } from '../../domain/logos.js';
 import { brokerCarrierIds } from '../../domain/tenancy.js';
+import { brokerMayNameTenantRow } from '../../domain/tenant-lifetime.js';
 import type { Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
 import { jsonApi } from '../../http/respond.js';
@@ -99,7 +100,10 @@ async function linkCarriers(ctx: Ctx, brokerId: string, data: z.output<typeof ca
       throw ApiError.of('conflict', `This relationship holds resources of type 'carriers', not '${entry.type}'.`, {
         source: { pointer: `/data/${index}/type` },
       });
-    if (!ctx.store.get('carriers', entry.id)) throw unknownRelated('carriers', 'carriers', entry.id, `/data/${index}/id`);
+    const carrier = ctx.store.get('carriers', entry.id);
+    // A carrier a pack gave one tenant is as unknown to a broker other tenants share as a contract template finds it.
+    if (!carrier || !brokerMayNameTenantRow(ctx.store, broker.id, carrier.organization_id))
+      throw unknownRelated('carriers', 'carriers', entry.id, `/data/${index}/id`);
     return entry.id;
   });
   await ctx.store.transact((tx) => {
@@ -190,7 +194,7 @@ export const brokerWriteEndpoints = [
         (method === 'post'
           ? 'Its organizations can then add own contracts for these carriers.'
           : 'Its organizations can no longer add own contracts for these carriers; contracts that exist stay.') +
-        ' An unknown carrier is 422 and nothing changes.',
+        " An unknown carrier is 422 and nothing changes; a carrier a pack gave one tenant is unknown here unless that tenant's pack made the broker.",
       tag: 'Organizations',
       auth: { anyOf: ['enterprise.manage'], admin: true },
       params,

@@ -5,6 +5,7 @@ import { csvCountryCodes, csvIds } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { resourceDocument } from '../../jsonapi/document.js';
 import { missingRelated } from '../../domain/errors.js';
+import { brokerMayNameTenantRow } from '../../domain/tenant-lifetime.js';
 import { checkIdentity, relatedId, resourceRequest, toManyRef, toOneRef, unknownRelated } from '../../jsonapi/request.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
@@ -63,10 +64,15 @@ const createRequest = resourceRequest({
   relationships: z.object({ broker: toOneRef, carrier: toOneRef, services: toManyRef }),
 });
 
-/** The services of a new template: each must exist and be of its carrier. */
-function templateServices(ctx: Ctx, carrierId: string, refs: z.output<typeof toManyRef>['data']): string[] {
+/**
+ * The services of a new template: each must exist, be of its carrier and be one every organization
+ * of the broker may see (a service a pack gave one tenant is unknown to a template of a broker
+ * other tenants share, as it is to them).
+ */
+function templateServices(ctx: Ctx, brokerId: string, carrierId: string, refs: z.output<typeof toManyRef>['data']): string[] {
   return refs.map((ref, index) => {
-    const service = ref.type === 'services' ? ctx.store.get('services', ref.id) : undefined;
+    const named = ref.type === 'services' ? ctx.store.get('services', ref.id) : undefined;
+    const service = named && brokerMayNameTenantRow(ctx.store, brokerId, named.organization_id) ? named : undefined;
     if (!service) throw missingRelated('services', 'services', ref.id, { relationship: `services[${index}].id` });
     if (service.carrier_id !== carrierId)
       throw unknownRelated('services', 'services of the template carrier', ref.id, `/data/relationships/services/data/${index}/id`);
@@ -111,7 +117,11 @@ export const contractTemplateEndpoints = [
       201: { description: 'The new template; `Location` holds its URL.', schema: schemas.document },
       403: { description: "A tenant's access token (10013).", schema: errorDocument },
       409: { description: 'The body `type` is not `contract-templates` (10007).', schema: errorDocument },
-      404: { description: 'An unknown broker, carrier or service (10002), as production documents.', schema: errorDocument },
+      404: {
+        description:
+          "An unknown broker, carrier or service (10002), as production documents; a carrier or service a pack gave one tenant is unknown here unless that tenant's pack made the broker.",
+        schema: errorDocument,
+      },
       422: { description: 'A service of another carrier than the template (10008).', schema: errorDocument },
     },
     include: contractTemplateIncludes,
@@ -124,8 +134,10 @@ export const contractTemplateEndpoints = [
       const brokerId = relatedId(data.relationships.broker, 'broker', ['brokers'])!;
       if (!store.get('brokers', brokerId)) throw missingRelated('broker', 'brokers', brokerId);
       const carrierId = relatedId(data.relationships.carrier, 'carrier', ['carriers'])!;
-      if (!store.get('carriers', carrierId)) throw missingRelated('carrier', 'carriers', carrierId);
-      const serviceIds = templateServices(ctx, carrierId, data.relationships.services.data);
+      const carrier = store.get('carriers', carrierId);
+      // A carrier a pack gave one tenant is as unknown to a shared broker's template as its services.
+      if (!carrier || !brokerMayNameTenantRow(store, brokerId, carrier.organization_id)) throw missingRelated('carrier', 'carriers', carrierId);
+      const serviceIds = templateServices(ctx, brokerId, carrierId, data.relationships.services.data);
       const row = await store.transact((tx) =>
         tx.insert('contractTemplates', {
           id: tx.newId(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { coversAddress } from '../../domain/address-rules.js';
 import { dynamicPrice } from '../../domain/dynamic-rates.js';
 import { bracketPrice, parcelChargeableWeight, rateCoversWeight, selectionWeight, type WeightQuery } from '../../domain/rates.js';
+import { parcelSizeExcesses } from '../../domain/rate-size.js';
 import { canSeeContract } from '../../domain/tenancy.js';
 import { seesTenantRow } from '../../domain/tenant-lifetime.js';
 import { principalOf, type Ctx } from '../../http/context.js';
@@ -168,7 +169,8 @@ function requestedIds(ctx: Ctx, relationships: DynamicRequest['data']['relations
 
 /**
  * The dynamic rates for a shipment: visible `is_dynamic` rates on active contracts whose service
- * covers the route and whose range covers the chargeable weight, each priced by the carrier formula.
+ * covers the route, whose range covers the chargeable weight and whose size limits the parcel keeps
+ * within, each priced by the carrier formula.
  */
 function dynamicRates(ctx: Ctx, body: DynamicRequest): RateRow[] {
   const { store } = ctx;
@@ -183,7 +185,8 @@ function dynamicRates(ctx: Ctx, body: DynamicRequest): RateRow[] {
     if (!contract || !service || contract.status !== 'active' || !canSeeContract(store, ctx.principal, contract)) continue;
     if (!coversRoute(service, from, to)) continue;
     const weight = parcelChargeableWeight(service, contract, parcel);
-    if (!rateCoversWeight(rate, weight)) continue;
+    // A rate the parcel is too large for cannot carry it, as one whose weight range it misses.
+    if (!rateCoversWeight(rate, weight) || parcelSizeExcesses(rate, parcel).length > 0) continue;
     const carrierCode = store.get('carriers', service.carrier_id)?.code ?? service.carrier_id;
     const crossBorder = from.country_code !== to.country_code;
     out.push({ ...rate, price: dynamicPrice({ carrierCode, weight, crossBorder, currency: contract.currency }) });
