@@ -237,6 +237,46 @@ function formFields(text: string): Record<string, string> {
 }
 
 /**
+ * Refuses a JSON body holding a string that is not Unicode: an escaped UTF-16 surrogate without its
+ * pair (`"\ud800"`). JSON.parse takes it, but it cannot be stored as UTF-8, strict parsers (jq)
+ * refuse the answer that echoes it, and PHP's json_decode, as production reads bodies, fails on it.
+ * Such a string can only arrive escaped, so a body without `\u` costs one search.
+ */
+function refuseUnpairedSurrogates(text: string, parsed: unknown): void {
+  if (!text.includes('\\u')) return;
+  const path = unpairedSurrogate(parsed, []);
+  if (path) {
+    throw ApiError.invalid(
+      'This string holds an unpaired UTF-16 surrogate (an escape such as \\ud800 without its pair), which is not Unicode; send valid Unicode text.',
+      toPointer(path),
+    );
+  }
+}
+
+/** A high surrogate not followed by a low one, or a low one not after a high one (String.prototype.isWellFormed is ES2024). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The path of the first string or member name that is not well-formed Unicode. Bodies are depth-bounded before they are parsed. */
+function unpairedSurrogate(value: unknown, path: (string | number)[]): (string | number)[] | undefined {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unpairedSurrogate(value[i], [...path, i]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, member] of Object.entries(value)) {
+      if (LONE_SURROGATE.test(key)) return [...path, key];
+      const found = unpairedSurrogate(member, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Reads and validates a request body. Liberal in what it accepts: no Content-Type, or any JSON
  * type, is read as JSON; only an explicit other type is refused (415). Size, nesting and the
  * number of values are checked while the body is read, before it is parsed. Gives the validated
@@ -274,6 +314,7 @@ export async function readBody<T>(
       throw ApiError.of('notJson', jsonSyntaxDetail(text), { source: { pointer: '' } });
     }
   }
+  if (!isForm) refuseUnpairedSurrogates(text, parsed);
   c.set('bodyParsed', { value: parsed });
   return { body: validated(schema, isForm ? parsed : dropAddressNulls(parsed, endpoint.method.toLowerCase() === 'post'), 'pointer'), raw: parsed };
 }
