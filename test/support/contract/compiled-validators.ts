@@ -23,8 +23,6 @@ const standaloneCode = standalone as unknown as (ajv: Ajv2020, validate: Validat
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const CACHE = join(root, '.test-build', 'contract-validators');
 const load = createRequire(import.meta.url);
-/** Bump when the options of the ajv instances (response-check.ts newAjv) change. */
-const FORMAT = 1;
 const AJV_VERSION = (load('ajv/package.json') as { version: string }).version;
 
 /** How many folders (sets of referenced schemas) are kept: the two contracts, and the two before them. */
@@ -49,13 +47,13 @@ function keepRecent(folder: string, dir: string): void {
 export class CompiledValidators {
   private readonly dir: string;
 
-  /** `context` is every schema the compiled ones may `$ref` (as JSON): it goes into each hash. */
+  /** `context` is what the code depends on besides each schema (the ajv settings, every schema it may `$ref`), as text: it names the folder. */
   constructor(
     private readonly ajv: Ajv2020,
     context: string,
     folder = CACHE,
   ) {
-    this.dir = join(folder, sha256(`${FORMAT} ${AJV_VERSION} ${context}`));
+    this.dir = join(folder, sha256(`${AJV_VERSION} ${context}`));
     keepRecent(folder, this.dir);
   }
 

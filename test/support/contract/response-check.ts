@@ -54,10 +54,17 @@ function bestMatch<T extends Template>(templates: readonly T[], path: string): T
  * few dozen resource schemas. `code.source` keeps the generated code, which compiled-validators.ts
  * stores for the next worker and run.
  */
+const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: true, inlineRefs: false, code: { source: true } } as const;
+/** OpenAPI's formats that ajv-formats does not know: any value passes. */
+const OPEN_FORMATS = ['float', 'double', 'enum', 'int32', 'int64', 'binary'];
+/** What the compiled code depends on besides the schemas: a kept validator of other settings is not loaded. */
+const SETUP = JSON.stringify({ AJV_OPTIONS, OPEN_FORMATS });
+
 function newAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, inlineRefs: false, code: { source: true } });
+  // A copy: ajv-formats writes into `code`.
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code } });
   addFormats(ajv);
-  for (const format of ['float', 'double', 'enum', 'int32', 'int64', 'binary']) ajv.addFormat(format, true);
+  for (const format of OPEN_FORMATS) ajv.addFormat(format, true);
   return ajv;
 }
 
@@ -81,7 +88,7 @@ class OwnDocument {
     const document = JSON.parse(JSON.stringify(buildOpenApi(allEndpoints(), 'http://sandbox.test')));
     const components = { $id: 'sandbox.json', components: document.components };
     this.ajv.addSchema(components, 'sandbox.json');
-    this.compiled = new CompiledValidators(this.ajv, JSON.stringify(components));
+    this.compiled = new CompiledValidators(this.ajv, SETUP + JSON.stringify(components));
     this.templates = Object.entries(document.paths as Record<string, Record<string, any>>).map(([path, item]) => ({ ...template(path), item }));
   }
 
@@ -140,7 +147,7 @@ class Production {
     // Added, not compiled: each is compiled when a document's validator first names it.
     const schemas = resourceSchemas();
     for (const schema of schemas) this.ajv.addSchema(schema);
-    this.compiled = new CompiledValidators(this.ajv, JSON.stringify(schemas));
+    this.compiled = new CompiledValidators(this.ajv, SETUP + JSON.stringify(schemas));
   }
 
   operation(method: string, path: string): ContractOperation | undefined {
