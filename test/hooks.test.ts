@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstError, testSandbox, type Json } from './support/app.js';
-import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
+import { firstError, testSandbox, type Answer, type Json, type TestSandbox } from './support/app.js';
+import { createShipment, recipients, shipmentBody, world, type World } from './support/shipments.js';
 
 /** A hook body: `values` set with update-resource unless an action is given. */
 function hookBody(options: {
@@ -559,20 +559,26 @@ describe('hooks: predicates, converters and consistency', () => {
   });
 });
 
+/** A multi-colli shipment of two colli in the Netherlands, made (201). */
+async function twoColli(sandbox: TestSandbox, w: World): Promise<Answer> {
+  const multi = w.service('postnl-multi-colli', 'NL');
+  const body = shipmentBody({
+    shop: w.shopIn('NL'),
+    service: multi,
+    contract: w.contractFor(multi),
+    meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 1200 } }] },
+  });
+  delete body.data.attributes.physical_properties;
+  const made = await sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body });
+  expect(made.status, made.text).toBe(201);
+  return made;
+}
+
 describe('hooks: shipments made without a price of their own', () => {
   it("a hook's change on a collo or a shipment tracked from elsewhere leaves it without a price or surcharges", async () => {
     const { sandbox, w, hook } = await setup();
     await hook({ values: [set('/attributes/channel', 'hooked')] });
-    const multi = w.service('postnl-multi-colli', 'NL');
-    const colliBody = shipmentBody({
-      shop: w.shopIn('NL'),
-      service: multi,
-      contract: w.contractFor(multi),
-      meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 1200 } }] },
-    });
-    delete colliBody.data.attributes.physical_properties;
-    const made = await sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body: colliBody });
-    expect(made.status, made.text).toBe(201);
+    const made = await twoColli(sandbox, w);
     expect(made.body.data.attributes.price).toBeDefined();
     const standard = w.service('postnl-parcel-standard', 'NL');
     const tracked = await sandbox.request('POST', '/track-external-shipment', {
@@ -607,16 +613,7 @@ describe('hooks: shipments made without a price of their own', () => {
       values: [set('/attributes/customer_reference', 'internal')],
     });
     await hook({ predicates: [{ pointer: '/attributes/sync_active', operator: '==', value: 'false' }], values: [set('/attributes/description', 'answered')] });
-    const multi = w.service('postnl-multi-colli', 'NL');
-    const colliBody = shipmentBody({
-      shop: w.shopIn('NL'),
-      service: multi,
-      contract: w.contractFor(multi),
-      meta: { colli: [{ physical_properties: { weight: 1000 } }, { physical_properties: { weight: 1200 } }] },
-    });
-    delete colliBody.data.attributes.physical_properties;
-    const made = await sandbox.request('POST', '/multi-colli-shipments', { token: w.token, body: colliBody });
-    expect(made.status, made.text).toBe(201);
+    const made = await twoColli(sandbox, w);
     const [collo] = made.body.data.relationships.colli.data;
     const read = (await sandbox.get(`/shipments/${collo.id}`, w.token)).body.data;
     expect(read.relationships.multi_colli_shipment.data.id).toBe(made.body.data.id);
