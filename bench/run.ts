@@ -54,7 +54,7 @@ async function onlyStartup(dir: string, notes: string[]): Promise<void> {
   const seeded = await seedWithSummary(dir, 'main', BASE_SHIPMENTS);
   const startup = await startupTimes(dir, await copyData(seeded.file, dir, 'pristine'));
   const target = startupTarget(startup);
-  const figures = `start-up: ${startup.existing_file_ms.join(', ')} ms on the seeded data file; ${startup.first_start_ms.join(', ')} ms on first starts`;
+  const figures = `start-up: ${startup.existing_file_ms.join(', ')} ms on the seeded data file; ${startup.first_start_ms.join(', ')} ms on first starts; ${startup.bare_hono_ms.join(', ')} ms for a bare hono server`;
   const lines = [figures, ...notes.map((note) => `note: ${note}`), `${target.ok ? 'PASS  ' : 'MISSED'}  ${target.text}`];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

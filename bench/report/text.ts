@@ -112,7 +112,7 @@ export function report(outcome: Outcome, targets: Target[], notes: string[]): st
     'speed: machine speed probed around the run, % of the fastest probe; this VM slows down by up to 5x at times, and figures measured below ~85% are unreliable.',
   );
   out.push(
-    `start-up (spawn to first 200 on /health, median of 3): ${startup.existing_median_ms} ms with the seeded data file [${startup.existing_file_ms.join(', ')}], ${startup.first_start_median_ms} ms on a first start that writes it [${startup.first_start_ms.join(', ')}]`,
+    `start-up (spawn to first 200 on /health, median of 3): ${startup.existing_median_ms} ms with the seeded data file [${startup.existing_file_ms.join(', ')}], ${startup.first_start_median_ms} ms on a first start that writes it [${startup.first_start_ms.join(', ')}], ${startup.bare_hono_median_ms} ms for a bare hono server [${startup.bare_hono_ms.join(', ')}]`,
   );
   out.push(
     `memory: RSS ${idleMemory.rss_mb} MB right after start, ${mainMemory.rss_mb} MB after the run (peak ${mainMemory.hwm_mb} MB), ${outcome.settledRss.at(-1)} MB after ${SETTLE_S} s idle, ${shipmentsAfter ?? '?'} shipments stored at the end`,
