@@ -89,3 +89,22 @@ describe('a pack whose amounts are not in their contract currency', () => {
     expect(problems(added)).toEqual(["pack#/service_rates/0/price/currency: Prices of the contract 'my-postnl' are in GBP, not EUR."]);
   });
 });
+
+describe("a contract's currency", () => {
+  it('stays while a liability coverage of it holds a price, as while a rate does', async () => {
+    const coverage = { contract: 'my-postnl', name: 'Up to 500', price: { amount: 100, currency: 'GBP' }, coverage_max: { amount: 50000, currency: 'GBP' } };
+    const made = await sandbox.request('POST', '/_sandbox/tenants', { headers: json, body: { pack: pack([], [coverage]) } });
+    expect(made.status, made.text).toBe(201);
+    const { client_id, client_secret } = made.body;
+    const grant = { grant_type: 'client_credentials', client_id, client_secret, scope: '*' };
+    const token = (await sandbox.request('POST', '/access-token', { body: grant, headers: json })).body.access_token;
+    const id = made.body.keys.contracts['my-postnl'];
+    const change = (currency: string) =>
+      sandbox.request('PATCH', `/contracts/${id}`, { token, body: { data: { type: 'contracts', id, attributes: { currency } } } });
+    const refused = await change('EUR');
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body.errors[0]).toMatchObject({ code: '10008', source: { pointer: '/data/attributes/currency' } });
+    expect(refused.body.errors[0].detail).toContain('1 liability coverage priced in GBP');
+    expect((await sandbox.get(`/contracts/${id}`, token)).body.data.attributes.currency).toBe('GBP');
+  });
+});
