@@ -100,6 +100,29 @@ describe('meta.service_code of a multi-colli shipment', () => {
   });
 });
 
+describe('POST /get-dynamic-service-rates with meta.colli', () => {
+  it('leaves out a dynamic rate a collo is too large for', async () => {
+    const address = (country_code: string) => ({ street_1: 'Main Street 1', city: 'Somewhere', country_code });
+    const rates = (colli: Json[]) =>
+      sandbox.request('POST', '/get-dynamic-service-rates', {
+        token: w.token,
+        body: {
+          data: { type: 'shipments', attributes: { sender_address: address('NL'), recipient_address: address('GB'), physical_properties: { weight: 2000 } } },
+          meta: { colli: colli.map((physical_properties) => ({ physical_properties })) },
+        },
+      });
+    const small = { weight: 1000, length: 100, width: 100, height: 100 };
+    const fits = await rates([small, small]);
+    expect(fits.status, fits.text).toBe(200);
+    const [dynamic] = fits.body.data;
+    const { width_max } = sandbox.store.get('serviceRates', dynamic.id) as Json;
+    expect(width_max).toBeTypeOf('number');
+    const wide = await rates([small, { ...small, width: width_max + 1, height: width_max + 1 }]);
+    expect(wide.status, wide.text).toBe(200);
+    expect(wide.body.data.map((row: Json) => row.id)).not.toContain(dynamic.id);
+  });
+});
+
 describe('a multi-colli rate with an oversize surcharge', () => {
   it('takes a collo whose longest side exceeds length_max and charges the surcharge once for each such collo', async () => {
     sandbox = await testSandbox();
