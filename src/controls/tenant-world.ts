@@ -136,7 +136,8 @@ export class TenantView {
       row: (section, key) => {
         const found = this.resolve(section, key)?.record;
         if (!found) return undefined;
-        if (section === 'contracts' || section === 'services') return { carrier: this.keyOf('carriers', found.carrier_id as string) };
+        if (section === 'contracts') return { carrier: this.keyOf('carriers', found.carrier_id as string), currency: found.currency };
+        if (section === 'services') return { carrier: this.keyOf('carriers', found.carrier_id as string) };
         if (section === 'organizations') return { broker: this.keyOf('brokers', found.broker_id as string) };
         return undefined;
       },

@@ -112,19 +112,25 @@ export function checkRate(store: ReadView, rate: RateCandidate, contract: Contra
 }
 
 /**
- * A contract's currency may change only while no rate of it holds money: prices and weight
- * bracket amounts are in the contract's currency and are not converted, so switching it would
- * leave rates in the old currency (which any later change of them is refused for) and bracket
- * prices read in the new one. Sending the current currency again is no change.
+ * A contract's currency may change only while no rate or liability coverage of it holds money:
+ * prices, weight bracket amounts and coverage prices are in the contract's currency and are not
+ * converted, so switching it would leave rates in the old currency (which any later change of
+ * them is refused for), bracket prices read in the new one, and a coverage's price added to a
+ * shipment price in another currency. Sending the current currency again is no change.
  */
 export function checkCurrencyChange(store: ReadView, contract: ContractRecord, currency: string): void {
   if (currency === contract.currency) return;
-  const priced = store.find('serviceRates', 'contract_id', contract.id).filter((rate) => rate.weight_bracket || pricesOf(rate).length > 0).length;
-  if (priced === 0) return;
+  const rates = store.find('serviceRates', 'contract_id', contract.id).filter((rate) => rate.weight_bracket || pricesOf(rate).length > 0).length;
+  const coverages = store.find('liabilityCoverages', 'contract_id', contract.id).length;
+  if (rates + coverages === 0) return;
+  const held = [
+    rates > 0 ? `${rates} service rate${rates === 1 ? '' : 's'}` : '',
+    coverages > 0 ? `${coverages} liability coverage${coverages === 1 ? '' : 's'}` : '',
+  ].filter(Boolean);
   throw new DomainError('unprocessable', [
     {
       detail:
-        `The contract has ${priced} service rate${priced === 1 ? '' : 's'} priced in ${contract.currency}; ` +
+        `The contract has ${held.join(' and ')} priced in ${contract.currency}; ` +
         `its currency cannot become ${currency}. Make a new contract in ${currency} instead.`,
       field: attribute('currency'),
     },

@@ -45,6 +45,12 @@ export interface ShipmentDraft {
   labelField?: Field;
   serviceCode?: string;
   addToNextCollection?: boolean;
+  /**
+   * The parcels of a multi-colli shipment (`meta.colli`), in order. The carrier handles each on
+   * its own, so each is held against the size limits of the rate as a single parcel is, and each
+   * collo above `length_max` is charged the rate's oversize surcharge.
+   */
+  colli?: readonly PhysicalProperties[];
 }
 
 /** The field of the request each part of a draft came from, for errors. */

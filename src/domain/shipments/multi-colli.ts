@@ -21,8 +21,8 @@ export interface ColloInput {
 }
 
 /**
- * The master's draft: its weight is that of all colli together. A weight the request gives
- * must be that sum.
+ * The master's draft: its weight is that of all colli together (a weight the request gives
+ * must be that sum), and it carries the colli's sizes, which the rate's size limits bind one by one.
  */
 export function masterDraft(draft: ShipmentDraft, colli: readonly ColloInput[]): ShipmentDraft {
   const total = colli.reduce((sum, collo) => sum + collo.physical_properties.weight, 0);
@@ -32,7 +32,11 @@ export function masterDraft(draft: ShipmentDraft, colli: readonly ColloInput[]):
       attribute: 'physical_properties.weight',
     });
   }
-  return { ...draft, attributes: { ...draft.attributes, physical_properties: { ...given, weight: total } } };
+  return {
+    ...draft,
+    attributes: { ...draft.attributes, physical_properties: { ...given, weight: total } },
+    colli: colli.map((collo) => collo.physical_properties),
+  };
 }
 
 /**

@@ -17,6 +17,8 @@ export interface PricedChoice {
   crossBorder: boolean;
   /** The organization whose carrier surcharges apply. */
   organizationId?: string;
+  /** The colli of a multi-colli shipment: the parcels the oversize surcharge is charged for, each on its own. */
+  colli?: readonly PhysicalProperties[];
 }
 
 /** The rate of a service on a contract that carries the parcel's chargeable weight, if any. */
@@ -62,12 +64,8 @@ export function priceBreakdown(store: ReadView, choice: PricedChoice, carrierCod
   if (rate.fuel_surcharge?.amount) {
     surcharges.push({ source: 'fuel', name: 'Fuel surcharge', description: "The carrier's fuel surcharge on this rate.", amount: rate.fuel_surcharge.amount });
   }
-  const { length, width, height } = choice.physical;
-  const longest = Math.max(length ?? 0, width ?? 0, height ?? 0);
-  if (rate.oversize_surcharge?.amount && rate.length_max !== undefined && longest > rate.length_max) {
-    const description = `The longest side (${longest} mm) exceeds the ${rate.length_max} mm of the rate.`;
-    surcharges.push({ source: 'oversize', name: 'Oversize surcharge', description, amount: rate.oversize_surcharge.amount });
-  }
+  const oversize = oversizeLine(rate, choice);
+  if (oversize) surcharges.push(oversize);
   // A dynamic rate too: the carrier formula prices the parcel only, and the rate names what each option adds.
   for (const { optionId, amount } of optionCharges(rate, choice.optionIds)) {
     const option = store.get('serviceOptions', optionId);
@@ -90,6 +88,28 @@ export function priceBreakdown(store: ReadView, choice: PricedChoice, carrierCod
   surcharges.push(...carrierSurchargeLines(store, choice, base.currency));
   const amount = surcharges.reduce((sum, line) => sum + line.amount, base.amount);
   return { price: { amount, currency: base.currency }, base, surcharges };
+}
+
+const longestSide = ({ length, width, height }: PhysicalProperties) => Math.max(length ?? 0, width ?? 0, height ?? 0);
+
+/**
+ * The rate's oversize surcharge, when the longest side exceeds its `length_max`: once for the
+ * parcel, or once for every collo that does of a multi-colli shipment (the carrier handles each).
+ */
+function oversizeLine(rate: ServiceRateRecord, choice: PricedChoice): SurchargeLine | undefined {
+  const max = rate.length_max;
+  const fee = rate.oversize_surcharge?.amount;
+  if (!fee || max === undefined) return undefined;
+  if (!choice.colli?.length) {
+    const longest = longestSide(choice.physical);
+    if (longest <= max) return undefined;
+    return { source: 'oversize', name: 'Oversize surcharge', description: `The longest side (${longest} mm) exceeds the ${max} mm of the rate.`, amount: fee };
+  }
+  const over = choice.colli.flatMap((collo, index) => (longestSide(collo) > max ? [index + 1] : []));
+  if (over.length === 0) return undefined;
+  const which = over.length === 1 ? `Collo ${over[0]} has` : `Colli ${over.join(', ')} have`;
+  const description = `${which} a longest side above the ${max} mm of the rate: the surcharge is charged for each.`;
+  return { source: 'oversize', name: 'Oversize surcharge', description, amount: fee * over.length };
 }
 
 /** The organization's carrier surcharges on the contract's carrier, in the price's currency (fees are not converted). */

@@ -17,7 +17,7 @@ import { seesTenantRow } from '../tenant-lifetime.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
 import { fields, isInternational, type ShipmentDraft } from './draft.js';
 import { findRate, priceProblem, priceBreakdown, type SurchargeLine } from './pricing.js';
-import { parcelSizeExcesses } from '../rate-size.js';
+import { sizeProblems } from './parcel-sizes.js';
 import { Problems } from './problems.js';
 import { cheapestChoice } from './service-code.js';
 import { withVolumetricWeight } from './volumetric.js';
@@ -281,13 +281,9 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
   if (service && contract && !rate && problems.empty) {
     problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, fields.attribute('physical_properties.weight'));
   }
-  // The rate that carries the weight must take the parcel's size too: its size limits are as binding.
-  for (const excess of rate ? parcelSizeExcesses(rate, physical) : []) {
-    problems.add(
-      `${excess.detail} Service '${service!.code}' on this contract cannot carry it.`,
-      fields.attribute(excess.member ? `physical_properties.${excess.member}` : 'physical_properties'),
-    );
-  }
+  // The rate that carries the weight must take the parcel's size too (each collo's, of a
+  // multi-colli shipment): its size limits are as binding.
+  for (const { detail, field } of rate ? sizeProblems(rate, physical, draft.colli, service!.code) : []) problems.add(detail, field!);
   const options = checkOptions(ctx, draft.options, rate, problems);
   if (service?.delivery_method === 'pick-up' && !draft.attributes.pickup_location) {
     problems.add(`Service '${service.code}' delivers to a pickup point: pickup_location is required.`, fields.attribute('pickup_location'));
@@ -310,6 +306,7 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
             coverage,
             crossBorder: isInternational(draft),
             organizationId: shop!.organization_id,
+            colli: draft.colli,
           },
           carrier.code,
         )

@@ -6,7 +6,7 @@ import { canSeeContract } from '../tenancy.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
 import { fields, isInternational, type ShipmentDraft } from './draft.js';
 import { findRate, shipmentPrice } from './pricing.js';
-import { parcelSizeExcesses } from '../rate-size.js';
+import { sizeProblems } from './parcel-sizes.js';
 import type { Problems } from './problems.js';
 import { withVolumetricWeight } from './volumetric.js';
 
@@ -52,10 +52,11 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
         optionIds,
         crossBorder: isInternational(draft),
         organizationId: ctx.principal?.organizationId,
+        colli: draft.colli,
       };
-      // A rate whose size limits the parcel exceeds cannot carry it, as one whose weight range it misses.
+      // A rate whose size limits the parcel (or a collo) exceeds cannot carry it, as one whose weight range it misses.
       const rate = findRate(store, choice);
-      const price = rate && parcelSizeExcesses(rate, physical).length === 0 && carrier && shipmentPrice(store, choice, carrier.code);
+      const price = rate && sizeProblems(rate, physical, draft.colli, code).length === 0 && carrier && shipmentPrice(store, choice, carrier.code);
       if (!price) continue;
       const candidate = { service, contract, amount: price.amount };
       if (!best || price.amount < best.amount) best = candidate;
@@ -68,7 +69,7 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
   best = bestFitting ?? best;
   if (!best) {
     problems.add(
-      `No service '${code}' ships from ${from.country_code} to ${to.country_code} on an active contract of yours with a rate that takes this parcel (${parcelText(draft.attributes.physical_properties)}).`,
+      `No service '${code}' ships from ${from.country_code} to ${to.country_code} on an active contract of yours with a rate that takes this parcel (${parcelText(draft.attributes.physical_properties)}${colliText(draft.colli)}).`,
       fields.meta('service_code'),
     );
     return {};
@@ -80,4 +81,10 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
 function parcelText(physical: ShipmentDraft['attributes']['physical_properties']): string {
   const { weight, length, width, height } = physical;
   return length !== undefined && width !== undefined && height !== undefined ? `${weight} g, ${length} x ${width} x ${height} mm` : `${weight} g`;
+}
+
+/** The colli of a multi-colli shipment as a refusal names them: each one's sides count too. */
+function colliText(colli: ShipmentDraft['colli']): string {
+  if (!colli?.length) return '';
+  return `, in ${colli.length} colli: ${colli.map((collo) => parcelText(collo)).join('; ')}`;
 }

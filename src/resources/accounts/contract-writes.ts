@@ -164,7 +164,10 @@ export const contractWriteEndpoints = [
       200: { description: 'The whole updated contract.', schema: schemas.document },
       403: { description: 'A contract shared by the broker cannot be changed (10013).' },
       409: { description: 'The body type or id does not match (10007).' },
-      422: { description: 'A status change other than active <-> inactive, or a new currency while rates of the contract hold prices (10008).' },
+      422: {
+        description:
+          'A status change other than active <-> inactive, or a new currency while rates or liability coverages of the contract hold prices (10008).',
+      },
     },
     include: contractIncludes,
     handler: async (ctx, { params, body, include }) => {

@@ -119,8 +119,8 @@ const dynamicRatesRequest = z
       // Production lets contract and service be null themselves, as if left out.
       relationships: z.object({ contract: toOneRef.nullable().optional(), service: toOneRef.nullable().optional(), shop: toOneRef.optional() }).optional(),
     }),
-    // Accepted for compatibility with production clients; the shipment's own physical_properties
-    // (the total of a multi-colli shipment) decide the price.
+    // The parcels of a multi-colli shipment: the shipment's own physical_properties (their total)
+    // decide the price, and each collo must fit the rate's size limits, as on the shipment itself.
     meta: z.object({ colli: z.array(z.object({ physical_properties: physicalProperties })).optional() }).optional(),
   })
   .meta({ id: 'DynamicServiceRatesRequest' });
@@ -169,13 +169,14 @@ function requestedIds(ctx: Ctx, relationships: DynamicRequest['data']['relations
 
 /**
  * The dynamic rates for a shipment: visible `is_dynamic` rates on active contracts whose service
- * covers the route, whose range covers the chargeable weight and whose size limits the parcel keeps
- * within, each priced by the carrier formula.
+ * covers the route, whose range covers the chargeable weight and whose size limits the parcel (and
+ * each collo of `meta.colli`) keeps within, each priced by the carrier formula.
  */
 function dynamicRates(ctx: Ctx, body: DynamicRequest): RateRow[] {
   const { store } = ctx;
   const { sender_address: from, recipient_address: to } = body.data.attributes;
   const parcel = withoutNulls(body.data.attributes.physical_properties) as Parcel;
+  const colli = (body.meta?.colli ?? []).map((collo) => withoutNulls(collo.physical_properties) as Parcel);
   const wanted = requestedIds(ctx, body.data.relationships);
   const out: RateRow[] = [];
   for (const rate of store.all('serviceRates')) {
@@ -185,8 +186,8 @@ function dynamicRates(ctx: Ctx, body: DynamicRequest): RateRow[] {
     if (!contract || !service || contract.status !== 'active' || !canSeeContract(store, ctx.principal, contract)) continue;
     if (!coversRoute(service, from, to)) continue;
     const weight = parcelChargeableWeight(service, contract, parcel);
-    // A rate the parcel is too large for cannot carry it, as one whose weight range it misses.
-    if (!rateCoversWeight(rate, weight) || parcelSizeExcesses(rate, parcel).length > 0) continue;
+    // A rate the parcel (or a collo) is too large for cannot carry it, as one whose weight range it misses.
+    if (!rateCoversWeight(rate, weight) || [parcel, ...colli].some((one) => parcelSizeExcesses(rate, one).length > 0)) continue;
     const carrierCode = store.get('carriers', service.carrier_id)?.code ?? service.carrier_id;
     const crossBorder = from.country_code !== to.country_code;
     out.push({ ...rate, price: dynamicPrice({ carrierCode, weight, crossBorder, currency: contract.currency }) });
