@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeJsonSyntax } from '../src/controls/pack-source.js';
 import { loadStartPack } from '../src/fixtures/start-pack.js';
+import type { Logger } from '../src/http/services.js';
+import { JournalPersistence } from '../src/store/journal-persistence.js';
 import { tenantWithToken, testSandbox, type Json, type TestSandbox } from './support/app.js';
 import { createShipment, recipients, shipmentBody } from './support/shipments.js';
 
@@ -12,7 +14,8 @@ import { createShipment, recipients, shipmentBody } from './support/shipments.js
  * A webhook delivery whose data goes away while its request is out (a tenant reset, a pack
  * tenant's reset that puts its hook back, a sandbox reset, a tenant removal, the shipment
  * deleted): its outcome belongs to data that is gone, so it writes nothing into what is there
- * now, neither a hook log nor a retry. Deliveries whose data stayed keep their outcome.
+ * now, neither a hook log nor a retry. Deliveries whose data stayed keep their outcome. A delivery
+ * still out when the sandbox stops keeps its job in the data file, and goes again after a restart.
  */
 
 /**
@@ -197,5 +200,78 @@ describe('a webhook delivery whose data goes away while its request is out', () 
     await run;
     expect(await logs(sandbox, token, hookId)).toEqual([]);
     expect(deliveries(sandbox)).toEqual([]);
+  });
+});
+
+describe('a webhook delivery out when the sandbox stops', () => {
+  it('stays in the data file and goes again after a restart; its answer after the close logs no error', async () => {
+    const file = join(folder, 'stopping.json');
+    const errors: string[] = [];
+    const logger: Logger = { error: (_line, message) => errors.push(message ?? ''), warn: () => {}, info: () => {}, debug: () => {} };
+    const sandbox = await testSandbox({ persistence: new JournalPersistence(file), logger });
+    const token = await sandbox.token('other-client');
+    const hookId = await apiHook(sandbox, token);
+    const shipment = await newShipment(sandbox, token);
+
+    const run = sandbox.services.jobs.runDue();
+    const delivery = await receiver.next();
+    // As SIGTERM stops the server (server/run-server.ts): the scheduler first, then the data.
+    sandbox.services.jobs.shutdown();
+    await sandbox.store.close();
+    delivery.answer(200);
+    const ended = await run.then(
+      () => 'ended',
+      (error: unknown) => `failed: ${String(error)}`,
+    );
+    expect(errors).toEqual([]);
+    expect(ended).toBe('ended');
+
+    const restarted = await testSandbox({ persistence: new JournalPersistence(file), logger });
+    expect(deliveries(restarted).map((job) => job.subject)).toEqual([`${hookId}:${shipment.id}:0`]);
+    const again = restarted.services.jobs.runDue();
+    const second = await receiver.next();
+    expect(second.body.data.id).toBe(shipment.id);
+    second.answer(200);
+    await again;
+    expect(attempts(await logs(restarted, await restarted.token('other-client'), hookId))).toEqual([[shipment.id, 1, 200]]);
+    expect(errors).toEqual([]);
+    await restarted.store.close();
+  });
+
+  it("sends no more of a hook's deliveries once shut down; one that ends before the close keeps its outcome", async () => {
+    const file = join(folder, 'drained.json');
+    const sandbox = await testSandbox({ persistence: new JournalPersistence(file) });
+    const token = await sandbox.token('other-client');
+    const hookId = await apiHook(sandbox, token);
+    const first = await newShipment(sandbox, token);
+    const second = await newShipment(sandbox, token);
+
+    const run = sandbox.services.jobs.runDue();
+    const delivery = await receiver.next();
+    expect(delivery.body.data.id).toBe(first.id);
+    sandbox.services.jobs.shutdown();
+    // Answered while the server drains its requests: the data is still open, so the outcome is written.
+    delivery.answer(200);
+    const next = receiver.next();
+    // The second shipment's delivery waited for the first on the same hook: shut down, the scheduler does not send it (it did, during the drain).
+    expect(await Promise.race([run.then(() => 'stopped'), next.then((late) => `sent ${late.body.data.id}`)])).toBe('stopped');
+    expect(attempts(await logs(sandbox, token, hookId))).toEqual([[first.id, 1, 200]]);
+    await sandbox.store.close();
+
+    // After a restart it goes.
+    const restarted = await testSandbox({ persistence: new JournalPersistence(file) });
+    const again = restarted.services.jobs.runDue();
+    const late = await next;
+    expect(late.body.data.id).toBe(second.id);
+    late.answer(200);
+    await again;
+    const restartedToken = await restarted.token('other-client');
+    expect(attempts(await logs(restarted, restartedToken, hookId)).sort()).toEqual(
+      [
+        [first.id, 1, 200],
+        [second.id, 1, 200],
+      ].sort(),
+    );
+    await restarted.store.close();
   });
 });
