@@ -274,4 +274,22 @@ describe('a webhook delivery out when the sandbox stops', () => {
     );
     await restarted.store.close();
   });
+
+  it('answers a change asked for after the close 503 with Retry-After, and logs no error', async () => {
+    const errors: string[] = [];
+    const logger: Logger = { error: (_line, message) => errors.push(message ?? ''), warn: () => {}, info: () => {}, debug: () => {} };
+    const sandbox = await testSandbox({ persistence: new JournalPersistence(join(folder, 'closed.json')), logger });
+    const token = await sandbox.token('other-client');
+    const organization = (await sandbox.get('/organizations', token)).body.data[0].id;
+    sandbox.services.jobs.shutdown();
+    await sandbox.store.close();
+    // A request still running once the shutdown stopped waiting for requests (before, a 500 logged as an unexpected error).
+    const late = await sandbox.request('POST', '/hooks', {
+      token,
+      body: { data: { type: 'hooks', attributes: hookAttributes(), relationships: { owner: { data: { type: 'organizations', id: organization } } } } },
+    });
+    expect([late.status, late.headers.get('retry-after'), late.body.errors[0].code]).toEqual([503, '1', '10001']);
+    expect(late.body.errors[0].detail).toContain('stopping');
+    expect(errors).toEqual([]);
+  });
 });
