@@ -117,7 +117,7 @@ async function logs(sandbox: TestSandbox, token: string, hookId: string): Promis
 /** The webhook deliveries waiting in the data (what a later clock move would send). */
 const deliveries = (sandbox: TestSandbox) => sandbox.store.all('jobs').filter((job) => job.kind === 'deliver-webhook');
 
-/** Two deliveries that arrived, by the id of the resource each sends. */
+/** The next `count` deliveries to arrive, by the id of the resource each sends. */
 async function arrivals(count: number): Promise<Map<string, { body: Json; answer: (status: number) => void }>> {
   const found = new Map<string, { body: Json; answer: (status: number) => void }>();
   for (let i = 0; i < count; i += 1) {
