@@ -22,9 +22,9 @@ import { encodedResponse } from './docs/encoded.js';
 import { servedDocument } from './docs/served-document.js';
 import { ApiError, errorObject } from './jsonapi/errors.js';
 import { apiErrorOf, pointerOf } from './http/domain-errors.js';
-import { replacedOf, unavailableOf } from './http/write-errors.js';
+import { replacedOf, stoppingOf, unavailableOf } from './http/write-errors.js';
 import { DataWriteError } from './store/persistence-api.js';
-import { DataReplacedError } from './store/store.js';
+import { DataClosedError, DataReplacedError } from './store/store.js';
 import { DomainError } from './domain/errors.js';
 import { modules } from './modules.js';
 import type { AppDeps, Services } from './http/services.js';
@@ -122,6 +122,7 @@ function errorAnswer(error: unknown, c: Context<AppEnv>, services: Services): Re
     error = unavailableOf(error);
   }
   if (error instanceof DataReplacedError) error = replacedOf();
+  if (error instanceof DataClosedError) error = stoppingOf();
   if (error instanceof ApiError) return jsonApi({ errors: error.errors }, error.status, limit ? { ...limit, ...error.headers } : error.headers);
   // A client that went away mid-request (its body cut short) is no failure of the sandbox: the
   // access line and the request log say 499, and this answer is never sent.

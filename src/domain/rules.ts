@@ -122,4 +122,10 @@ export interface Scheduler {
   /** Runs due jobs as real time passes (the CLI server); tests move the clock instead. */
   start(intervalMs?: number): void;
   stop(): void;
+  /**
+   * Stops for good, as the process goes down (before its data closes): the timer stops and no job
+   * starts from then on (`runDue` returns once its pass ends, without waiting for what is out);
+   * what is queued stays in the data for the next start.
+   */
+  shutdown(): void;
 }

@@ -1,6 +1,6 @@
 import type { JobHandler, Rules, Scheduler } from './rules.js';
 import { DataWriteError } from '../store/persistence-api.js';
-import { DataReplacedError, type Tx } from '../store/store.js';
+import { DataClosedError, DataReplacedError, type Tx } from '../store/store.js';
 import type { JobRecord } from '../store/tables.js';
 
 export type { JobHandler, Scheduler } from './rules.js';
@@ -32,6 +32,8 @@ type Flight = { job: JobRecord; lane: string; settled: Promise<void> };
 export function createScheduler(rules: () => Rules, handlers: Readonly<Record<string, JobHandler>>): Scheduler {
   let running: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  // Set by `shutdown` (the process is going down): no job starts any more, what is queued stays in the data.
+  let stopped = false;
   const flights = new Map<string, Flight>();
   const busyLanes = new Set<string>();
   // Run jobs whose outcome the data file refused: they stay in the data, and wait (with their
@@ -83,6 +85,10 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
       if (error instanceof DataWriteError) throw error;
       // A reset overtook the job and nothing of it ran: the new data has the job again (the next pass runs it) or not.
       if (error instanceof DataReplacedError) return;
+      // The data closed under it (the sandbox is stopping; a delivery answered late): nothing of it
+      // was written, so the job stays in the data file and runs again after a restart. A delivery
+      // may so reach its receiver twice, as webhooks may: at least once, never lost.
+      if (error instanceof DataClosedError) return;
       // A failing job is logged and dropped: retrying it on every tick would only repeat the failure.
       s.logger?.error({ err: error, job: job.kind, subject: job.subject }, 'scheduled job failed');
       await s.store.transact(done);
@@ -120,10 +126,11 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
    */
   const pass = async (): Promise<number> => {
     let count = 0;
-    for (let due = waiting(), moved = true; moved && due.length > 0 && count < MAX_JOBS_PER_RUN; due = waiting()) {
+    for (let due = waiting(), moved = true; !stopped && moved && due.length > 0 && count < MAX_JOBS_PER_RUN; due = waiting()) {
       moved = false;
       const passed = new Set<string>();
       for (const job of due) {
+        if (stopped) break;
         if (!rules().store.get('jobs', job.id)) continue;
         const handler = handlers[job.kind];
         if (handler && 'run' in handler) {
@@ -160,6 +167,8 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
     for (;;) {
       const ran = await serially(pass);
       count += ran;
+      // Stopping: what is out ends on its own (or with the process), and nothing more starts.
+      if (stopped) return count;
       const refused = [...held.values()].find((entry) => ours(entry.job));
       if (refused) throw refused.error;
       if (count >= MAX_JOBS_PER_RUN) return count;
@@ -230,6 +239,11 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
       if (timer) clearInterval(timer);
       timer = undefined;
     },
+    shutdown() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
   };
 }
 
@@ -242,5 +256,6 @@ export function tenantScheduler(scheduler: Scheduler, organizationId: string): S
     runEarly: (subjects) => scheduler.runEarly(subjects),
     start: (intervalMs) => scheduler.start(intervalMs),
     stop: () => scheduler.stop(),
+    shutdown: () => scheduler.shutdown(),
   };
 }

@@ -27,3 +27,16 @@ export function replacedOf(): ApiError {
     { headers: { 'retry-after': String(REPLACED_RETRY_AFTER_SECONDS) }, meta: { retry_after: REPLACED_RETRY_AFTER_SECONDS } },
   );
 }
+
+/**
+ * 503 for a change asked for after the data was closed: the sandbox is stopping (a request still
+ * running once the shutdown's wait for requests ran out). Nothing of it was written; it works once
+ * the sandbox is started again. Seldom seen, as the connection is usually cut by then; answering
+ * it keeps the shutdown from logging it as an unexpected error.
+ */
+export function stoppingOf(): ApiError {
+  return ApiError.of('unavailable', 'The sandbox is stopping; nothing of this request was written. Send it again once the sandbox is back.', {
+    headers: { 'retry-after': String(REPLACED_RETRY_AFTER_SECONDS) },
+    meta: { retry_after: REPLACED_RETRY_AFTER_SECONDS },
+  });
+}

@@ -80,7 +80,7 @@ for (const deprecation of PRODUCTION_DEPRECATIONS) {
 const headerRefs = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 const WRITE_REFUSED =
-  'The change could not be written to the data file (10001; a full disk, a read-only file system): nothing of it was kept, reads still work, and the same request may be sent again after `Retry-After` seconds.';
+  'The change could not be written (10001): the data file refused it (a full disk, a read-only file system), a sandbox reset overtook it, or the sandbox is stopping. Nothing of it was kept, reads still work, and the same request may be sent again after `Retry-After` seconds.';
 
 const TOO_MANY =
   "Too many requests (10011): the caller's requests per minute are used up (`Retry-After` says when to try again), or, for a request that would create shipments, hooks or files, the organization's quota of them is full (no `Retry-After`: deleting rows frees room; `meta` names the quota, its limit and the usage).";

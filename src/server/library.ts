@@ -166,7 +166,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     async close() {
       if (closed) return;
       closed = true;
-      services.jobs.stop();
+      services.jobs.shutdown();
       await store.close();
     },
   };

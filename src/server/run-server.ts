@@ -144,7 +144,7 @@ export async function runServer(config: Config, given: ReadonlySet<keyof Config>
   const auth = config.authPort === undefined ? undefined : await listen(authOnly(app), config, config.authPort, limits);
 
   stop = () => {
-    services.jobs.stop();
+    services.jobs.shutdown();
     void drain(auth ? [api.server, auth.server] : [api.server])
       .then(() => store.close())
       .then(

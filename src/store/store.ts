@@ -38,7 +38,8 @@ export interface Store extends ReadView {
    * Runs `work` synchronously against the data and resolves once its changes are durable.
    * When `work` throws, every change it made is undone and the error is rethrown. When its
    * changes cannot be written (`DataWriteError`), they are undone too, before anyone saw them.
-   * When the data is replaced while it waits (a reset), `work` does not run (`DataReplacedError`).
+   * When the data is replaced while it waits (a reset), `work` does not run (`DataReplacedError`),
+   * nor once the store is closed (`DataClosedError`).
    */
   transact<R>(work: (tx: Tx) => R): Promise<R>;
   /** Replaces all data (sandbox reset), durably; the new data is visible once it is written. */
@@ -69,12 +70,25 @@ export class DataReplacedError extends Error {
   }
 }
 
+/**
+ * A change asked for once the store was closed (the sandbox is stopping): nothing of it was
+ * written. Work still out when the process stops (a webhook delivery answered late) meets it; what
+ * it would have ended stays in the data file, and runs again after a restart.
+ */
+export class DataClosedError extends Error {
+  constructor() {
+    super('the data is closed (the sandbox is stopping); nothing of this change was written');
+  }
+}
+
 class MemoryStore implements Store {
   private readonly tables = new Map<TableName, Table<{ id: string }>>();
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
   /** A reset being written; settles without an error either way. */
   private replacing: Promise<void> | undefined;
+  /** Set when `close` is called: from then on no change starts (`DataClosedError`). */
+  private closed = false;
   version = 0;
   /** Counts the times the data was replaced as a whole (loads), so a waiting transaction can tell. */
   private generation = 0;
@@ -134,6 +148,7 @@ class MemoryStore implements Store {
       // A replace that failed left the data as it was: the caller's reads still hold.
       if (this.generation !== generation) throw new DataReplacedError();
     }
+    if (this.closed) throw new DataClosedError();
     const ops: StoreOp[] = [];
     const tx = this.createTx(ops);
     let result: R;
@@ -152,6 +167,7 @@ class MemoryStore implements Store {
 
   async replace(data: StateData): Promise<void> {
     while (this.replacing) await this.replacing;
+    if (this.closed) throw new DataClosedError();
     const running = this.replaceNow(data);
     this.replacing = running.then(
       () => undefined,
@@ -182,6 +198,8 @@ class MemoryStore implements Store {
   }
 
   async close(): Promise<void> {
+    // Changes already made are made durable below; none starts from now on.
+    this.closed = true;
     while (this.flushing || this.replacing) await (this.flushing ?? this.replacing);
     await this.persistence.close();
   }

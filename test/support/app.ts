@@ -12,6 +12,7 @@ import { deepFreeze } from '../../src/store/rows.js';
 import type { Logger, Services } from '../../src/http/services.js';
 import { generateState } from '../../src/fixtures/generate.js';
 import { FIXTURE_EPOCH } from '../../src/fixtures/people.js';
+import type { StartPack } from '../../src/fixtures/world.js';
 import { contractProblems } from './contract/response-check.js';
 import { undoJournal, type UndoJournal } from './undo-journal.js';
 
@@ -70,19 +71,40 @@ export interface TestSandbox {
 
 /** A sandbox app on an in-memory store with a frozen clock, as a user would call it. */
 export async function testSandbox(
-  options: { seed?: number; config?: Partial<Config>; keys?: Keys; logger?: Logger; persistence?: Persistence; libraries?: Libraries } = {},
+  options: {
+    seed?: number;
+    config?: Partial<Config>;
+    keys?: Keys;
+    logger?: Logger;
+    persistence?: Persistence;
+    libraries?: Libraries;
+    /** A start pack (`--fixtures`, read with `loadStartPack`): seeded over the base set, and again by a sandbox reset. */
+    fixtures?: StartPack;
+  } = {},
 ): Promise<TestSandbox> {
   const seed = options.seed ?? 1;
   const journal = options.persistence ? undefined : undoJournal();
   // The store keeps its rows frozen and replaces rather than changes them, so it takes the shared
   // frozen rows as they are: a copy for each sandbox the suite makes was ~2 s of its CPU.
-  const store = await openStore({ persistence: options.persistence ?? journal!.persistence, seed, initial: () => frozenSeededState(seed) });
+  const store = await openStore({
+    persistence: options.persistence ?? journal!.persistence,
+    seed,
+    initial: () => (options.fixtures ? generateState(seed, TEST_NOW, options.fixtures) : frozenSeededState(seed)),
+  });
   sharedKeys ??= generateKeys();
   const keys = options.keys ?? (await sharedKeys);
   const clock = fixedClock(TEST_NOW);
   // Tests reach the app as http://sandbox.test, a host the controls answer only when told (as compose.yaml tells it `sandbox`).
   const config = testConfig({ seed, allowedHosts: 'sandbox.test', ...options.config });
-  const services = createServices({ store, clock, keys, config, logger: options.logger, ...(options.libraries ? { libraries: options.libraries } : {}) });
+  const services = createServices({
+    store,
+    clock,
+    keys,
+    config,
+    logger: options.logger,
+    ...(options.libraries ? { libraries: options.libraries } : {}),
+    ...(options.fixtures ? { fixtures: options.fixtures } : {}),
+  });
   const app = createApp(services);
   const secrets: Record<string, string> = { 'sandbox-client': 'sandbox-secret', 'other-client': 'other-secret', 'limited-client': 'limited-secret' };
 

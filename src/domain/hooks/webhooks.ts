@@ -154,10 +154,16 @@ export const deliverWebhookJob: JobHandler = {
     // clock that runs every retry still shows them retry_delay apart.
     const at = Math.min(Math.floor(job.due_ms / 1000), rules.clock.now());
     await rules.store.transact((tx) => {
+      // The job row is the delivery's hold on its data. Whatever took that data away while the
+      // request was out took the job with it: the hook or the shipment deleted, the tenant reset
+      // or removed, the whole sandbox reset. Its outcome is then dropped: a log or a retry written
+      // now would land in the data that replaced it (a reset puts a pack tenant's hooks back with
+      // their ids, so the hook alone cannot tell), about a shipment that is gone there.
+      if (!tx.get('jobs', job.id)) return;
       // The job ends in the write of its outcome: ended by a write of its own that could fail (a
       // full disk), it would stay and deliver the same webhook again, with a second log.
-      if (tx.get('jobs', job.id)) tx.remove('jobs', job.id);
-      // The hook may have been deleted while the request was out: its logs went with it, so write none.
+      tx.remove('jobs', job.id);
+      // Deleting a hook takes its deliveries (above); a log cannot outlive its hook in any case.
       if (!tx.get('hooks', hook.id)) return;
       const errors = outcome.error ? [`Attempt ${payload.attempt} of ${tries}: POST ${value.url} ${outcome.error}`] : [];
       const delivery = { url: value.url, attempt: payload.attempt, tries, ...(outcome.status !== undefined ? { status: outcome.status } : {}) };
