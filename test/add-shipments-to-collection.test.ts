@@ -291,6 +291,34 @@ describe('a shipment joins collections of its own contract only', () => {
     expect(await collectionOf(planned.id)).toBe(collection.id);
   });
 
+  it('keeps a shipment in a registered collection on DELETE too: 423 naming the collection, until the booking is cancelled', async () => {
+    const { sandbox, w, nl, collection, parcel, collectionOf } = await setup();
+    const plan = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(nl.shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 12 * HOUR }, { contract: nl.contract }),
+    );
+    const booked = await parcel(nl, { relationships: { collection: { data: { type: 'collections', id: collection.id } } } });
+    const planned = await parcel(nl, { relationships: { collection: { data: { type: 'collections', id: plan.id } } } });
+    const listed = async (id: string) => (await sandbox.get(`/collections/${id}`, w.token)).body.data.relationships.shipments.data.map((s: Json) => s.id);
+    const before = sandbox.store.snapshot();
+    const refused = await sandbox.request('DELETE', `/shipments/${booked.id}`, { token: w.token });
+    expect(refused.status).toBe(423);
+    expect(firstError(refused)).toMatchObject({
+      code: '10005',
+      detail: expect.stringMatching(new RegExp(`in collection '${collection.id}', which is registered with the carrier: it stays there and cannot be deleted`)),
+    });
+    expect(sandbox.store.snapshot()).toEqual(before);
+    expect(await listed(collection.id)).toEqual([booked.id]);
+    // A plan the carrier never heard of lets its shipment be deleted.
+    expect((await sandbox.request('DELETE', `/shipments/${planned.id}`, { token: w.token })).status).toBe(204);
+    expect(await listed(plan.id)).toEqual([]);
+    // Once the booking is cancelled (PostNL voids booked collections) the shipment is free, and can go.
+    expect((await sandbox.request('DELETE', `/collections/${collection.id}`, { token: w.token })).status).toBe(204);
+    expect(await collectionOf(booked.id)).toBeUndefined();
+    expect((await sandbox.request('DELETE', `/shipments/${booked.id}`, { token: w.token })).status).toBe(204);
+  });
+
   it("refuses a collection relationship to another contract's collection, also on PATCH", async () => {
     const { sandbox, w, nl, collection, parcel } = await setup();
     const dpdService = w.service('dpd-classic', 'NL');

@@ -80,6 +80,18 @@ export function bookedHolder(store: ReadView, currentId: string | undefined, tar
 }
 
 /**
+ * DELETE of a shipment: one in a collection booked with the carrier stays there, as a PATCH
+ * cannot take it out; deleting it would silently shrink what the carrier was told to collect.
+ */
+export function assertNotInBookedCollection(store: ReadView, shipment: ShipmentRecord): void {
+  const holder = bookedHolder(store, shipment.collection_id, undefined);
+  if (!holder) return;
+  throw DomainError.locked(
+    `The shipment is in collection '${holder.id}', which is registered with the carrier: it stays there and cannot be deleted. Cancel the collection first (DELETE /collections/${holder.id}, where its carrier cancels bookings); that releases its shipments.`,
+  );
+}
+
+/**
  * A shipment with the rest of its multi-colli shipment: the master and every collo not voided
  * (a voided collo is no parcel any more), the one named first. A single parcel is alone.
  */
