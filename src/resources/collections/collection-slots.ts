@@ -62,7 +62,7 @@ const query = z
       context.addIssue({
         code: 'custom',
         path: ['date_to'],
-        message: `must lie after 'date_from': the range would start at ${isoOf(start)} and end at ${isoOf(end)}, holding nothing (were the two swapped?)`,
+        message: `must lie after 'date_from': the search would take slots opening from ${isoOf(start)} and before ${isoOf(end)}, which are none (were the two swapped?)`,
       });
     } else if (end - start > MAX_RANGE_DAYS * DAY) {
       context.addIssue({ code: 'custom', path: ['date_to'], message: `must lie at most ${MAX_RANGE_DAYS} days after 'date_from': ask for less at a time` });
