@@ -174,6 +174,51 @@ describe('POST /collections with shipments', () => {
   });
 });
 
+describe('POST /collections with shipments and other problems', () => {
+  it('names the shipments that cannot join in the same answer as the rest, entry by entry, and no collection that was never made', async () => {
+    const { sandbox, w, nl, parcel } = await setup();
+    const loose = await createShipment(sandbox, w.token, shipmentBody({ shop: nl.shop }));
+    const fine = await parcel(nl);
+    const body = collectionBody(nl.shop, { from: TEST_NOW - HOUR, to: TEST_NOW - 2 * HOUR }, { contract: nl.contract });
+    const unknown = '00000000-0000-4000-8000-000000000001';
+    body.data.relationships.shipments = {
+      data: [
+        { type: 'shipments', id: loose.id },
+        { type: 'shops', id: nl.shop.id },
+        { type: 'shipments', id: fine.id },
+        { type: 'shipments', id: unknown },
+        { type: 'shipments', id: fine.id },
+      ],
+    };
+    const before = sandbox.store.snapshot();
+    const answer = await sandbox.request('POST', '/collections', { token: w.token, body });
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors.map((e: Json) => [e.source.pointer, e.detail])).toEqual([
+      [
+        '/data/relationships/shipments/data/0/id',
+        expect.stringMatching(new RegExp(`^Shipment '${loose.id}': The collection is for contract .*; the shipment has no contract`)),
+      ],
+      ['/data/relationships/shipments/data/1/type', expect.stringMatching(/point at shipments, not 'shops'/)],
+      ['/data/relationships/shipments/data/3/id', `No shipment with id '${unknown}' is available to you.`],
+      ['/data/relationships/shipments/data/4/id', `Shipment '${fine.id}' is listed more than once.`],
+      ['/data/attributes/collection_time/from', expect.stringMatching(/lies in the past/)],
+      ['/data/attributes/collection_time/to', expect.stringMatching(/must be after 'from'/)],
+    ]);
+    expect(sandbox.store.snapshot()).toEqual(before);
+    // With a contract that cannot be used, the shipments are not blamed for not fitting it: only the unknown one is named.
+    body.data.relationships.contract.data.id = unknown;
+    const noContract = await sandbox.request('POST', '/collections', { token: w.token, body });
+    expect(noContract.body.errors.map((e: Json) => e.source.pointer)).toEqual([
+      '/data/relationships/contract/data/id',
+      '/data/relationships/shipments/data/1/type',
+      '/data/relationships/shipments/data/3/id',
+      '/data/relationships/shipments/data/4/id',
+      '/data/attributes/collection_time/from',
+      '/data/attributes/collection_time/to',
+    ]);
+  });
+});
+
 describe('a shipment joins collections of its own contract only', () => {
   it("add_to_next_collection picks the nearest open collection of the same shop and contract, never another carrier's", async () => {
     const { sandbox, w, nl, collection, parcel } = await setup();
@@ -289,6 +334,34 @@ describe('a shipment joins collections of its own contract only', () => {
     const left = await patch(planned.id, { type: 'collections', id: collection.id });
     expect(left.status, left.text).toBe(200);
     expect(await collectionOf(planned.id)).toBe(collection.id);
+  });
+
+  it('keeps a shipment in a registered collection on DELETE too: 423 naming the collection, until the booking is cancelled', async () => {
+    const { sandbox, w, nl, collection, parcel, collectionOf } = await setup();
+    const plan = await createCollection(
+      sandbox,
+      w.token,
+      collectionBody(nl.shop, { from: MONDAY + 9 * HOUR, to: MONDAY + 12 * HOUR }, { contract: nl.contract }),
+    );
+    const booked = await parcel(nl, { relationships: { collection: { data: { type: 'collections', id: collection.id } } } });
+    const planned = await parcel(nl, { relationships: { collection: { data: { type: 'collections', id: plan.id } } } });
+    const listed = async (id: string) => (await sandbox.get(`/collections/${id}`, w.token)).body.data.relationships.shipments.data.map((s: Json) => s.id);
+    const before = sandbox.store.snapshot();
+    const refused = await sandbox.request('DELETE', `/shipments/${booked.id}`, { token: w.token });
+    expect(refused.status).toBe(423);
+    expect(firstError(refused)).toMatchObject({
+      code: '10005',
+      detail: expect.stringMatching(new RegExp(`in collection '${collection.id}', which is registered with the carrier: it stays there and cannot be deleted`)),
+    });
+    expect(sandbox.store.snapshot()).toEqual(before);
+    expect(await listed(collection.id)).toEqual([booked.id]);
+    // A plan the carrier never heard of lets its shipment be deleted.
+    expect((await sandbox.request('DELETE', `/shipments/${planned.id}`, { token: w.token })).status).toBe(204);
+    expect(await listed(plan.id)).toEqual([]);
+    // Once the booking is cancelled (PostNL voids booked collections) the shipment is free, and can go.
+    expect((await sandbox.request('DELETE', `/collections/${collection.id}`, { token: w.token })).status).toBe(204);
+    expect(await collectionOf(booked.id)).toBeUndefined();
+    expect((await sandbox.request('DELETE', `/shipments/${booked.id}`, { token: w.token })).status).toBe(204);
   });
 
   it("refuses a collection relationship to another contract's collection, also on PATCH", async () => {

@@ -67,14 +67,12 @@ describe('collection time slots', () => {
     expect(dpd[0].attributes).toEqual({ from: MONDAY + 12 * HOUR, to: MONDAY + 17 * HOUR });
   });
 
-  it('refuse a carrier without collections, a country, a service or a range it cannot serve (422 naming the parameter)', async () => {
+  it('refuse a carrier without collections, a country or a service it cannot serve (422 naming the parameter)', async () => {
     const cases: [string, string, string][] = [
       ['bpost', week.replace('NL', 'BE'), 'carrier_id'],
       ['postnl', week.replace('NL', 'DE'), 'country_code'],
       ['postnl', `${week}&service_code=dpd-classic`, 'service_code'],
       ['postnl', `${week}&service_code=postnl-parcel-pickup-point`, 'service_code'],
-      ['postnl', 'country_code=NL&postal_code=1012AB&date_from=2026-01-12&date_to=2026-01-11', 'date_to'],
-      ['postnl', 'country_code=NL&postal_code=1012AB&date_from=2026-01-12&date_to=2026-03-12', 'date_to'],
     ];
     for (const [carrier, query, parameter] of cases) {
       const answer = await slots(carrier, query);
@@ -83,7 +81,7 @@ describe('collection time slots', () => {
     }
   });
 
-  it('answer 400 for a missing or malformed parameter, 404 for an unknown carrier, 401 without a token', async () => {
+  it('answer 400 for a missing or malformed parameter or a range ending before it starts or too long, 404 for an unknown carrier, 401 without a token', async () => {
     const cases: [string, string][] = [
       ['country_code=NL&date_from=2026-01-12&date_to=2026-01-13', 'postal_code'],
       ['country_code=XX&postal_code=1&date_from=2026-01-12&date_to=2026-01-13', 'country_code'],
@@ -92,6 +90,10 @@ describe('collection time slots', () => {
       ['country_code=NL&postal_code=1&date_from=2026-01-12T09:00:00&date_to=2026-01-13', 'date_from'],
       ['country_code=NL&postal_code=1&date_from=2026-01-12&date_to=2026-02-30T09:00:00Z', 'date_to'],
       [`${week}&colour=red`, 'colour'],
+      // A query parameter problem, as a swapped range is on every list filter (date-ranges.test.ts).
+      ['country_code=NL&postal_code=1012AB&date_from=2026-01-12&date_to=2026-01-11', 'date_to'],
+      ['country_code=NL&postal_code=1012AB&date_from=2026-01-12T10:00:00Z&date_to=2026-01-12T10:00:00Z', 'date_to'],
+      ['country_code=NL&postal_code=1012AB&date_from=2026-01-12&date_to=2026-03-12', 'date_to'],
     ];
     for (const [query, parameter] of cases) {
       const answer = await slots('postnl', query);

@@ -115,6 +115,17 @@ describe('POST /registered-shipments', () => {
     );
     expect(bad.status).toBe(422);
     expect(firstError(bad).source).toEqual({ pointer: '/meta/collection/collection_time' });
+    // A window that ends before it opens is refused at its end, as POST /collections refuses it.
+    const { from, to } = target.attributes.collection_time;
+    const swapped = await post(sandbox, w.token, ready(w, { meta: { collection: { collection_time: { from: to, to: from } } } }));
+    expect(swapped.status).toBe(422);
+    expect(swapped.body.errors).toEqual([
+      expect.objectContaining({
+        code: '10008',
+        source: { pointer: '/meta/collection/collection_time/to' },
+        detail: expect.stringMatching(/must be after 'from'/),
+      }),
+    ]);
     expect(footprint(sandbox)).toEqual(before);
   });
 

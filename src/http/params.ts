@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countryCode, uuid } from '../model/common.js';
-import { boundOf, MOMENT_FORMS, parseMoment } from '../domain/moments.js';
+import { boundOf, isoOf, MOMENT_FORMS, parseMoment } from '../domain/moments.js';
 
 /**
  * A comma separated list of free strings. Empty entries are dropped (`a,,b`), but a list of commas
@@ -98,3 +98,23 @@ export const dateFromParam = rangeBound(false).describe(momentParam.description 
 
 /** The upper bound of a date range filter, as Unix seconds: a bare date takes in that whole day (UTC). */
 export const dateToParam = rangeBound(true).describe(momentParam.description + ' Inclusive; a bare date takes in that whole day (UTC).');
+
+/**
+ * Refuses a range whose upper bound lies before its lower one, 400 at the upper bound's name, for
+ * each pair `[from, to]` of query parameters given both: such a range holds nothing, and an empty
+ * list would hide the swapped bounds. Every endpoint that takes a range refuses one so.
+ */
+export function orderedRanges(...pairs: readonly (readonly [from: string, to: string])[]) {
+  return (query: Record<string, unknown>, context: z.core.$RefinementCtx) => {
+    for (const [fromName, toName] of pairs) {
+      const from = query[fromName];
+      const to = query[toName];
+      if (typeof from !== 'number' || typeof to !== 'number' || to >= from) continue;
+      context.addIssue({
+        code: 'custom',
+        path: [toName],
+        message: `must not lie before '${fromName}': the range would start at ${isoOf(from)} and end at ${isoOf(to)}, holding nothing (were the two swapped?)`,
+      });
+    }
+  };
+}

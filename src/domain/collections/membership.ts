@@ -23,11 +23,19 @@ function contractName(store: ReadView, contractId: string | undefined): string {
   return `contract '${contractId}'${contract ? ` (${contract.name})` : ''}`;
 }
 
+/**
+ * A collection shipments may join: a stored one, or the one POST /collections is about to make,
+ * which has no id yet (its shipments are checked before it is made, with the rest of the request).
+ */
+export type Joinable = Pick<CollectionRecord, 'shop_id' | 'contract_id'> & { id?: string };
+
+const nameOf = (collection: Joinable) => (collection.id ? `Collection '${collection.id}'` : 'The collection');
+
 /** Why a collection does not fit a shipment's shop and contract; `undefined` when it does. */
-export function mismatch(store: ReadView, collection: CollectionRecord, shopId: string, contractId: string | undefined): string | undefined {
-  if (collection.shop_id !== shopId) return `Collection '${collection.id}' is of another shop than the shipment.`;
+export function mismatch(store: ReadView, collection: Joinable, shopId: string, contractId: string | undefined): string | undefined {
+  if (collection.shop_id !== shopId) return `${nameOf(collection)} is of another shop than the shipment.`;
   if ((collection.contract_id ?? undefined) !== (contractId ?? undefined)) {
-    return `Collection '${collection.id}' is for ${contractName(store, collection.contract_id)}; the shipment has ${contractName(store, contractId)}. A collection takes shipments of its own contract only.`;
+    return `${nameOf(collection)} is for ${contractName(store, collection.contract_id)}; the shipment has ${contractName(store, contractId)}. A collection takes shipments of its own contract only.`;
   }
   return undefined;
 }
@@ -55,7 +63,7 @@ function closedBecause(store: ReadView, collection: CollectionRecord, now: numbe
 }
 
 /** Why this shipment cannot join the collection, or `undefined` when it can. */
-function shipmentProblem(store: ReadView, collection: CollectionRecord, shipment: ShipmentRecord): string | undefined {
+function shipmentProblem(store: ReadView, collection: Joinable, shipment: ShipmentRecord): string | undefined {
   const fit = mismatch(store, collection, shipment.shop_id, shipment.contract_id);
   if (fit) return `Shipment '${shipment.id}': ${fit}`;
   if (shipment.status_code === 'shipment-voided') return `Shipment '${shipment.id}' is voided: there is nothing to collect.`;
@@ -80,6 +88,18 @@ export function bookedHolder(store: ReadView, currentId: string | undefined, tar
 }
 
 /**
+ * DELETE of a shipment: one in a collection booked with the carrier stays there, as a PATCH
+ * cannot take it out; deleting it would silently shrink what the carrier was told to collect.
+ */
+export function assertNotInBookedCollection(store: ReadView, shipment: ShipmentRecord): void {
+  const holder = bookedHolder(store, shipment.collection_id, undefined);
+  if (!holder) return;
+  throw DomainError.locked(
+    `The shipment is in collection '${holder.id}', which is registered with the carrier: it stays there and cannot be deleted. Cancel the collection first (DELETE /collections/${holder.id}, where its carrier cancels bookings); that releases its shipments.`,
+  );
+}
+
+/**
  * A shipment with the rest of its multi-colli shipment: the master and every collo not voided
  * (a voided collo is no parcel any more), the one named first. A single parcel is alone.
  */
@@ -100,6 +120,48 @@ export interface MembershipFields {
 
 const RPC_FIELDS: MembershipFields = { collection: { input: 'collection_id' }, shipment: (index) => ({ input: `shipment_ids[${index}]` }) };
 
+/** A problem of one entry of the list of shipments a request names. */
+export type EntryProblem = { index: number; problem: Problem };
+
+/**
+ * Checks the shipments a request names as joining `collection`, in the order named: unknown ones
+ * and ones named twice always; with `fit`, also whether each (with its multi-colli shipment) may
+ * join it. `fit` is false where the collection's shop or contract is itself at fault: every
+ * shipment would be blamed for that. An `undefined` entry (not a shipment) is skipped, its index kept.
+ * The shipments that join, by id, when there is no problem.
+ */
+export function joinProblems(
+  store: ReadView,
+  principal: Principal,
+  collection: Joinable,
+  shipmentIds: readonly (string | undefined)[],
+  fields: MembershipFields,
+  fit = true,
+): { problems: EntryProblem[]; joining: Map<string, ShipmentRecord> } {
+  const problems: EntryProblem[] = [];
+  const seen = new Set<string>();
+  // By id, so a request of many multi-colli shipments costs linear time.
+  const joining = new Map<string, ShipmentRecord>();
+  shipmentIds.forEach((id, index) => {
+    if (id === undefined) return;
+    const field = fields.shipment(index);
+    const shipment = store.get('shipments', id);
+    if (!shipment || shipment.organization_id !== principal.organizationId) {
+      problems.push({ index, problem: { detail: `No shipment with id '${id}' is available to you.`, field } });
+    } else if (seen.has(id)) {
+      problems.push({ index, problem: { detail: `Shipment '${id}' is listed more than once.`, field } });
+    } else if (fit) {
+      // A multi-colli shipment is collected whole: its master and colli travel together.
+      const family = familyOf(store, shipment).filter((member) => !joining.has(member.id));
+      const problem = family.map((member) => shipmentProblem(store, collection, member)).find((why) => why !== undefined);
+      if (problem) problems.push({ index, problem: { detail: problem, field } });
+      else for (const member of family) joining.set(member.id, member);
+    }
+    seen.add(id);
+  });
+  return { problems, joining };
+}
+
 /**
  * POST /add-shipments-to-collection (and the shipments of POST /collections): every shipment
  * joins the collection, or (on any problem, each reported with the field at fault) none does.
@@ -111,34 +173,15 @@ export function addShipments(
   fields: MembershipFields = RPC_FIELDS,
 ): void {
   const { collectionId, shipmentIds, now } = request;
-  const problems: Problem[] = [];
   const collection = tx.get('collections', collectionId);
   if (!collection || collection.organization_id !== principal.organizationId) {
     throw DomainError.unprocessable(`No collection with id '${collectionId}' is available to you.`, fields.collection);
   }
   const closed = closedBecause(tx, collection, now);
-  if (closed) problems.push({ detail: closed, field: fields.collection });
-  const seen = new Set<string>();
-  // By id, so a request of many multi-colli shipments costs linear time.
-  const joining = new Map<string, ShipmentRecord>();
-  shipmentIds.forEach((id, index) => {
-    const field = fields.shipment(index);
-    const shipment = tx.get('shipments', id);
-    if (!shipment || shipment.organization_id !== principal.organizationId) {
-      problems.push({ detail: `No shipment with id '${id}' is available to you.`, field });
-    } else if (seen.has(id)) {
-      problems.push({ detail: `Shipment '${id}' is listed more than once.`, field });
-    } else {
-      // A multi-colli shipment is collected whole: its master and colli travel together.
-      const family = familyOf(tx, shipment).filter((member) => !joining.has(member.id));
-      const problem = family.map((member) => shipmentProblem(tx, collection, member)).find((why) => why !== undefined);
-      if (problem) problems.push({ detail: problem, field });
-      else for (const member of family) joining.set(member.id, member);
-    }
-    seen.add(id);
-  });
+  const checked = joinProblems(tx, principal, collection, shipmentIds, fields);
+  const problems: Problem[] = [...(closed ? [{ detail: closed, field: fields.collection }] : []), ...checked.problems.map((entry) => entry.problem)];
   if (problems.length > 0) throw new DomainError('unprocessable', problems);
-  for (const shipment of joining.values()) {
+  for (const shipment of checked.joining.values()) {
     if (shipment.collection_id !== collection.id)
       tx.update('shipments', shipment.id, { collection_id: collection.id, updated_at: Math.max(shipment.updated_at, now) });
   }

@@ -1,7 +1,7 @@
 import type { ReadView } from '../../store/store.js';
 import { DomainError } from '../errors.js';
 import { textIn } from './localize.js';
-import { DAY, dayOf, momentOf, monthOf } from '../moments.js';
+import { DAY, dayOf, isoOf, momentOf, monthOf } from '../moments.js';
 import { claimsItems } from './orders.js';
 
 /** Histograms cover this many days up to today on the sandbox clock, unless the query says otherwise. */
@@ -33,6 +33,14 @@ const nextMonth = (at: number): number => {
 function buckets(window: Window, now: number): { labels: string[]; key: (at: number) => string; from: number; to: number } {
   const to = window.date_to ? momentOf(window.date_to, { parameter: 'filter[date_to]' }, true) : Math.floor(now / DAY) * DAY + DAY - 1;
   const from = window.date_from ? momentOf(window.date_from, { parameter: 'filter[date_from]' }) : Math.floor(to / DAY) * DAY - (DEFAULT_DAYS - 1) * DAY;
+  // A swapped range is refused at its end, as on every endpoint that takes a range (a date_from
+  // after the default end, today, is no range the caller wrote: its chart is empty).
+  if (window.date_from && window.date_to && from > to) {
+    throw DomainError.invalid(
+      `'filter[date_to]' must not lie before 'filter[date_from]': the window would start at ${isoOf(from)} and end at ${isoOf(to)}, holding nothing (were the two swapped?).`,
+      { parameter: 'filter[date_to]' },
+    );
+  }
   const monthly = window.group_by === 'month';
   const key = monthly ? monthOf : dayOf;
   const labels: string[] = [];

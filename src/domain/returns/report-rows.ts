@@ -3,6 +3,7 @@ import type { ReturnItemRecord, ReturnRecord } from '../../model/returns/return.
 import type { ReadView } from '../../store/store.js';
 import { csvText } from '../csv.js';
 import { textIn } from './localize.js';
+import { DomainError, type Problem } from '../errors.js';
 import { isoOf, momentOf } from '../moments.js';
 
 type Range = { date_from: string | number; date_to: string | number };
@@ -15,11 +16,26 @@ const within = (value: number | undefined, range: Range | undefined, name: strin
   return value >= from && value <= to;
 };
 
-/** Checks the dates of a filter set, so a bad one is a 400 when the report is asked for, not a failed report. */
+/**
+ * Checks the dates of a filter set when the report is asked for, not in a failed report: a bad
+ * one is a 400; a range that ends before it starts selects nothing, and is a 422 at its end, as
+ * a swapped range in a body is elsewhere (delivery dates, collection times).
+ */
 export function checkFilterDates(filters: ReturnReportFilters): void {
-  within(0, filters.created_at, 'created_at');
-  within(0, filters.approved_at, 'approved_at');
-  within(0, filters.paid_at, 'paid_at');
+  const swapped: Problem[] = [];
+  for (const name of ['created_at', 'approved_at', 'paid_at'] as const) {
+    const range = filters[name];
+    if (!range) continue;
+    const from = momentOf(range.date_from, { attribute: `filters.${name}.date_from` });
+    const to = momentOf(range.date_to, { attribute: `filters.${name}.date_to` }, true);
+    if (to < from) {
+      swapped.push({
+        detail: `filters.${name}.date_to must not lie before its date_from: the range would start at ${isoOf(from)} and end at ${isoOf(to)}, selecting nothing (were the two swapped?).`,
+        field: { attribute: `filters.${name}.date_to` },
+      });
+    }
+  }
+  if (swapped.length > 0) throw new DomainError('unprocessable', swapped);
 }
 
 /** One line of a report: a returned item of a return. */

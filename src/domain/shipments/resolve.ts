@@ -175,6 +175,11 @@ function collectionAtTime(
 ): CollectionRecord | undefined {
   const field = fields.meta('collection.collection_time');
   const time = draft.collectionTime!;
+  // A window that ends before it opens is refused at its end, as POST /collections refuses one.
+  if (time.to <= time.from) {
+    problems.add(`'to' (${time.to}) must be after 'from' (${time.from}): no collection has such a window.`, fields.meta('collection.collection_time.to'));
+    return undefined;
+  }
   const matches = ctx.rules.store
     .find('collections', 'shop_id', draft.shopId)
     .filter((c) => c.organization_id === ctx.principal?.organizationId && c.collection_time.from === time.from && c.collection_time.to === time.to)

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bookingProblems } from '../../domain/collections/booking.js';
 import { registerCollection } from '../../domain/collections/lifecycle.js';
-import { addShipments, type MembershipFields } from '../../domain/collections/membership.js';
+import { addShipments, joinProblems, type MembershipFields } from '../../domain/collections/membership.js';
 import { DomainError } from '../../domain/errors.js';
 import { statusByCode } from '../../domain/shipments/statuses.js';
 import { canSeeContract } from '../../domain/tenancy.js';
@@ -83,6 +83,33 @@ function usableContract(ctx: Ctx, data: CreateData, problems: ErrorObject[]): Co
   return contract;
 }
 
+/**
+ * The problems of the shipments named, entry by entry, in the answer with every other problem of
+ * the request (as POST /add-shipments-to-collection answers them with the collection's): whether
+ * each is a shipment the caller has, and, when the shop and any contract named are usable,
+ * whether it may join a collection of them.
+ */
+function shipmentProblems(ctx: Ctx, data: CreateData, shop: ShopRecord | undefined, contract: ContractRecord | undefined): ErrorObject[] {
+  const entries = data.relationships.shipments?.data ?? [];
+  if (entries.length === 0) return [];
+  const fit = shop !== undefined && (contract !== undefined || !data.relationships.contract?.data);
+  const ids = entries.map((entry) => (entry.type === 'shipments' ? entry.id : undefined));
+  const collection = { shop_id: shop?.id ?? '', contract_id: contract?.id };
+  const { problems } = joinProblems(ctx.store, principalOf(ctx), collection, ids, SHIPMENT_FIELDS, fit);
+  const byIndex = new Map(problems.map((entry) => [entry.index, entry.problem]));
+  return entries.flatMap((entry, index) => {
+    if (entry.type !== 'shipments') {
+      return [
+        errorObject('unprocessable', `Entries of 'shipments' point at shipments, not '${entry.type}'.`, {
+          source: { pointer: `/data/relationships/shipments/data/${index}/type` },
+        }),
+      ];
+    }
+    const problem = byIndex.get(index);
+    return problem ? apiErrorOf(new DomainError('unprocessable', [problem])).errors : [];
+  });
+}
+
 /** Every rule violation of a create request, each with its pointer; the shop and contract when usable. */
 function checkCreate(ctx: Ctx, data: CreateData): { problems: ErrorObject[]; shop?: ShopRecord; contract?: ContractRecord } {
   const principal = principalOf(ctx);
@@ -93,15 +120,7 @@ function checkCreate(ctx: Ctx, data: CreateData): { problems: ErrorObject[]; sho
   const shop = found && found.organization_id === principal.organizationId ? found : undefined;
   if (!shop) problems.push(...unknownRelated('shop', 'shops', shopId).errors);
   const contract = usableContract(ctx, data, problems);
-  (data.relationships.shipments?.data ?? []).forEach((entry, index) => {
-    if (entry.type !== 'shipments') {
-      problems.push(
-        errorObject('unprocessable', `Entries of 'shipments' point at shipments, not '${entry.type}'.`, {
-          source: { pointer: `/data/relationships/shipments/data/${index}/type` },
-        }),
-      );
-    }
-  });
+  problems.push(...shipmentProblems(ctx, data, shop, contract));
   if (data.attributes.register === true && !data.relationships.contract?.data) {
     problems.push(
       errorObject('unprocessable', 'Registering books the collection with a carrier: give it a contract.', {
@@ -180,7 +199,8 @@ export const collectionCreateEndpoint = endpoint({
     "A carrier pick-up at `address` in the window `collection_time {from, to}` (Unix seconds or ISO-8601 date-times, answered as Unix seconds) for one of the caller's shops. " +
     'Without a contract it is a plan (`collection-concept`). With an active contract the window must lie in a slot the carrier still offers ' +
     '(GET /carriers/{carrier_id}/collection-time-slots) at an address in a country it collects in; `register: true` also books it at once: ' +
-    "`collection-registered`, with the carrier's reference in `tracking_code`, collected when the window opens.",
+    "`collection-registered`, with the carrier's reference in `tracking_code`, collected when the window opens. " +
+    'Every problem of the request is answered at once, each at its pointer, those of the `shipments` named too; nothing is made then.',
   tag: 'Collections',
   auth: { anyOf: ['collections.manage'] },
   body: createRequest,

@@ -10,6 +10,7 @@ import { linkTo } from '../../jsonapi/resource.js';
 import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
 import { countryCode, timestamp } from '../../model/common.js';
 import { seesTenantRow } from '../../domain/tenant-lifetime.js';
+import { isoOf } from '../../domain/moments.js';
 import { findOr404 } from '../lookup.js';
 
 /*
@@ -38,21 +39,40 @@ export const collectionTimeSlotKind: Kind<SlotRow> = {
 
 const schemas = resourceSchemas(collectionTimeSlotKind);
 
-const query = z.object({
-  country_code: countryCode.describe('Country of the collection address.'),
-  postal_code: z.string().trim().min(1).max(20).describe('Postal code of the collection address.'),
-  date_from: momentParam.describe('Unix seconds, YYYY-MM-DD or an ISO-8601 date-time: slots that open from here on.'),
-  date_to: momentParam.describe(
-    `Unix seconds, YYYY-MM-DD (that whole day included) or an ISO-8601 date-time: slots that open before it; at most ${MAX_RANGE_DAYS} days after date_from.`,
-  ),
-  service_code: z
-    .string()
-    .trim()
-    .min(1)
-    .max(255)
-    .optional()
-    .describe('A service of this carrier that is handed over by collection; checked, the slots are the same for every such service.'),
-});
+const query = z
+  .object({
+    country_code: countryCode.describe('Country of the collection address.'),
+    postal_code: z.string().trim().min(1).max(20).describe('Postal code of the collection address.'),
+    date_from: momentParam.describe('Unix seconds, YYYY-MM-DD or an ISO-8601 date-time: slots that open from here on.'),
+    date_to: momentParam.describe(
+      `Unix seconds, YYYY-MM-DD (that whole day included) or an ISO-8601 date-time: slots that open before it; at most ${MAX_RANGE_DAYS} days after date_from.`,
+    ),
+    service_code: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe('A service of this carrier that is handed over by collection; checked, the slots are the same for every such service.'),
+  })
+  .superRefine((q, context) => {
+    // Query parameter problems, 400 at date_to as a swapped range is on every endpoint with one (http/params.ts: orderedRanges).
+    const { start, end } = rangeOf(q);
+    if (end <= start) {
+      context.addIssue({
+        code: 'custom',
+        path: ['date_to'],
+        message: `must lie after 'date_from': the search would take slots opening from ${isoOf(start)} and before ${isoOf(end)}, which are none (were the two swapped?)`,
+      });
+    } else if (end - start > MAX_RANGE_DAYS * DAY) {
+      context.addIssue({ code: 'custom', path: ['date_to'], message: `must lie at most ${MAX_RANGE_DAYS} days after 'date_from': ask for less at a time` });
+    }
+  });
+
+/** The seconds a search covers: from date_from up to date_to, a bare date_to taking in that whole day. */
+function rangeOf(q: { date_from: { seconds: number }; date_to: { seconds: number; day: boolean } }): { start: number; end: number } {
+  return { start: q.date_from.seconds, end: q.date_to.day ? q.date_to.seconds + DAY : q.date_to.seconds };
+}
 
 export const collectionSlotEndpoints = [
   endpoint({
@@ -72,9 +92,12 @@ export const collectionSlotEndpoints = [
     paginated: true,
     responses: {
       200: { description: 'The bookable slots.', schema: schemas.list },
+      400: {
+        description: `A missing or malformed parameter, or a range that ends before it starts or spans more than ${MAX_RANGE_DAYS} days (10003, at date_to).`,
+        schema: errorDocument,
+      },
       422: {
-        description:
-          'A carrier that offers no collections, a country it does not collect in, a service it does not collect for, or a range that ends before it starts or spans more than 31 days (10008).',
+        description: 'A carrier that offers no collections, a country it does not collect in, or a service it does not collect for (10008).',
         schema: errorDocument,
       },
     },
@@ -93,10 +116,7 @@ export const collectionSlotEndpoints = [
         if (services.every((service) => service.handover_method === 'drop-off'))
           throw refuse(`'${q.service_code}' is handed over at a drop-off point: there is nothing to collect.`, 'service_code');
       }
-      const start = q.date_from.seconds;
-      const end = q.date_to.day ? q.date_to.seconds + DAY : q.date_to.seconds;
-      if (end <= start) throw refuse('date_to must lie after date_from.', 'date_to');
-      if (end - start > MAX_RANGE_DAYS * DAY) throw refuse(`The range spans more than ${MAX_RANGE_DAYS} days; ask for less at a time.`, 'date_to');
+      const { start, end } = rangeOf(q);
       const now = ctx.clock.now();
       const search = `country_code=${q.country_code}&postal_code=${encodeURIComponent(q.postal_code)}`;
       const rows = slotsBetween(calendar, start, end)

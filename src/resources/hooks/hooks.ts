@@ -6,7 +6,7 @@ import { removeHook } from '../../domain/removals.js';
 import { Problems } from '../../domain/shipments/problems.js';
 import { principalOf, type Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
-import { booleanParam, csvIds, dateFromParam, dateToParam } from '../../http/params.js';
+import { booleanParam, csvIds, dateFromParam, dateToParam, orderedRanges } from '../../http/params.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { jsonApi } from '../../http/respond.js';
 import { hookIncludes, webhookIncludes } from '../include-paths.js';
@@ -91,11 +91,13 @@ const query = z.object({
   'filter[trigger][resource_action]': z.enum(hookResourceActions).optional(),
 });
 
-const logQuery = z.object({
-  'filter[created_at][date_from]': dateFromParam.optional(),
-  'filter[created_at][date_to]': dateToParam.optional(),
-  'filter[has_errors]': booleanParam.optional(),
-});
+const logQuery = z
+  .object({
+    'filter[created_at][date_from]': dateFromParam.optional(),
+    'filter[created_at][date_to]': dateToParam.optional(),
+    'filter[has_errors]': booleanParam.optional(),
+  })
+  .superRefine(orderedRanges(['filter[created_at][date_from]', 'filter[created_at][date_to]']));
 
 export const hookEndpoints = [
   ...readEndpoints({

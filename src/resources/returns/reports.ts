@@ -79,6 +79,7 @@ export const reportEndpoints = [
     responses: {
       201: { description: 'The queued report; `progress.total` is the projected number of lines.', schema: reportSchemas.document },
       409: { description: 'The body type is not return-reports (10007).', schema: errorDocument },
+      422: { description: 'A date range of `filters` that ends before it starts (10008, at its date_to).', schema: errorDocument },
     },
     include: returnReportIncludes,
     handler: async (ctx, { body, include }) => {
@@ -97,7 +98,10 @@ export const reportEndpoints = [
     tag: TAG,
     auth: returnsScope,
     body: countRequest,
-    responses: { 200: { description: 'The projected number of lines.', schema: countDocument } },
+    responses: {
+      200: { description: 'The projected number of lines.', schema: countDocument },
+      422: { description: 'A date range of `filters` that ends before it starts (10008, at its date_to).', schema: errorDocument },
+    },
     handler: (ctx, { body }) => {
       checkIdentity(body.data, 'return-reports');
       return jsonApi({ data: { total_entries: countEntries(ctx, body.data.attributes.filters) } });

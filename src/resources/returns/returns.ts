@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { organizationOf, ownOr404 } from '../../domain/returns/access.js';
 import { createReturn } from '../../domain/returns/create.js';
 import { endpoint } from '../../http/endpoint.js';
-import { booleanParam, csvIds, csvOf, dateFromParam, dateToParam } from '../../http/params.js';
+import { booleanParam, csvIds, csvOf, dateFromParam, dateToParam, orderedRanges } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { checkIdentity, relatedId } from '../../jsonapi/request.js';
@@ -16,19 +16,21 @@ import { returnKind, returnListKind, returnListSchemas, returnSchemas } from './
 
 const squash = (text: string | undefined) => (text ?? '').replace(/\s+/g, '').toUpperCase();
 
-const query = z.object({
-  'filter[email]': z.string().max(255).optional().describe("The consumer's e-mail address (any case)."),
-  'filter[postal_code]': z.string().max(20).optional().describe("The consumer's postal code (any spacing)."),
-  'filter[search]': z.string().max(255).optional().describe("Text in the order reference, the consumer's name or e-mail address, or an item's name or SKU."),
-  // Checked against the codes a return can have: a misspelt one would match nothing and say nothing.
-  'filter[status]': csvOf(returnStatusCodes).optional().describe('Comma separated return status codes (`return-pending`, `return-approved`, ...).'),
-  'filter[shop]': csvIds.optional().describe('Comma separated shop ids.'),
-  'filter[created_at][date_from]': dateFromParam.optional(),
-  'filter[created_at][date_to]': dateToParam.optional(),
-  'filter[tags]': csvIds.optional().describe('Comma separated return tag ids: returns with any of them.'),
-  'filter[has_preferred_outcome_refund]': booleanParam.optional(),
-  'filter[has_preferred_outcome_exchange]': booleanParam.optional(),
-});
+const query = z
+  .object({
+    'filter[email]': z.string().max(255).optional().describe("The consumer's e-mail address (any case)."),
+    'filter[postal_code]': z.string().max(20).optional().describe("The consumer's postal code (any spacing)."),
+    'filter[search]': z.string().max(255).optional().describe("Text in the order reference, the consumer's name or e-mail address, or an item's name or SKU."),
+    // Checked against the codes a return can have: a misspelt one would match nothing and say nothing.
+    'filter[status]': csvOf(returnStatusCodes).optional().describe('Comma separated return status codes (`return-pending`, `return-approved`, ...).'),
+    'filter[shop]': csvIds.optional().describe('Comma separated shop ids.'),
+    'filter[created_at][date_from]': dateFromParam.optional(),
+    'filter[created_at][date_to]': dateToParam.optional(),
+    'filter[tags]': csvIds.optional().describe('Comma separated return tag ids: returns with any of them.'),
+    'filter[has_preferred_outcome_refund]': booleanParam.optional(),
+    'filter[has_preferred_outcome_exchange]': booleanParam.optional(),
+  })
+  .superRefine(orderedRanges(['filter[created_at][date_from]', 'filter[created_at][date_to]']));
 
 function matches(row: ReturnRecord, q: z.output<typeof query>, from?: number, to?: number): boolean {
   const search = q['filter[search]']?.toLowerCase();

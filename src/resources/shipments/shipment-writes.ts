@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertNotInBookedCollection } from '../../domain/collections/membership.js';
 import { assertNotReturnShipment } from '../../domain/returns/shipment.js';
 import type { ShipmentDraft } from '../../domain/shipments/draft.js';
 import { assertEditable, changeShipment, checkChange, createShipment, deleteShipment } from '../../domain/shipments/lifecycle.js';
@@ -107,12 +108,17 @@ export const shipmentWriteEndpoints = [
     params: idParams,
     responses: {
       204: { description: 'Deleted.' },
-      423: { description: 'The shipment is registered, or a return was sent with it, and cannot be deleted (10005).', schema: errorDocument },
+      423: {
+        description:
+          'The shipment is registered, a return was sent with it, or it is in a collection registered with the carrier, and cannot be deleted (10005).',
+        schema: errorDocument,
+      },
     },
     handler: async (ctx, { params }) => {
       const shipment = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
       assertEditable(shipment, 'deleted');
       assertNotReturnShipment(ctx.store, shipment);
+      assertNotInBookedCollection(ctx.store, shipment);
       await ctx.store.transact((tx) => deleteShipment(tx, shipment));
       return new Response(null, { status: 204 });
     },

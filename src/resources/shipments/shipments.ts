@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '../../http/context.js';
-import { csvIds, csvStrings, dateFromParam, dateToParam } from '../../http/params.js';
+import { csvIds, csvStrings, dateFromParam, dateToParam, orderedRanges } from '../../http/params.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import { countryCode } from '../../model/common.js';
 import { carrierStatusCategories, type CarrierStatus, type ShipmentRecord } from '../../model/shipment.js';
@@ -8,36 +8,44 @@ import { readEndpoints } from '../read-endpoints.js';
 import { shipmentKind, shipmentSchemas, shipmentVisible } from './shipment-kinds.js';
 import { shipmentIncludes } from '../include-paths.js';
 
-const query = z.object({
-  'filter[shop]': csvIds.optional().describe('Comma separated shop ids.'),
-  'filter[current_status_code]': csvStrings.optional().describe('Comma separated status codes, e.g. shipment-registered.'),
-  'filter[created_at][date_from]': dateFromParam.optional(),
-  'filter[created_at][date_to]': dateToParam.optional(),
-  'filter[register_at][date_from]': dateFromParam.optional(),
-  'filter[register_at][date_to]': dateToParam.optional(),
-  'filter[tracking_code]': z.string().optional().describe('Exact tracking code.'),
-  'filter[customer_reference]': z.string().optional().describe('Exact customer reference.'),
-  'filter[channel]': z.string().optional().describe('Exact channel.'),
-  'filter[description]': z.string().optional().describe('Exact description.'),
-  'filter[carrier]': csvIds.optional().describe('Comma separated carrier ids (of the service or contract).'),
-  'filter[service_code]': csvStrings.optional().describe('Comma separated service codes.'),
-  'filter[tags]': csvStrings.optional().describe('Comma separated tags; shipments with at least one of them.'),
-  'filter[search]': z.string().min(1).optional().describe('Case-insensitive text in description, customer reference, tracking code or recipient address.'),
-  // Checked as a country code: `nl` or `NL,DE` would otherwise match no address and answer an empty list.
-  'filter[recipient_address][country_code]': countryCode.optional().describe("The recipient address's ISO 3166-1 country code."),
-  'filter[sender_address][country_code]': countryCode.optional().describe("The sender address's ISO 3166-1 country code."),
-  'filter[organization]': csvIds
-    .optional()
-    .describe("Comma separated organization ids. A client sees only its own organization's shipments: another id gives an empty list."),
-  'filter[broker]': csvIds.optional().describe("Comma separated broker ids; like filter[organization], only the caller's own broker keeps its shipments."),
-  'filter[consolidation_shipment]': csvIds.optional().describe('Comma separated ids of consolidation shipments: the shipments consolidated into them.'),
-  'filter[date_from]': dateFromParam.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_from].' }),
-  'filter[date_to]': dateToParam.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_to].' }),
-  'filter[carrier_status][category]': z
-    .enum(carrierStatusCategories, { error: () => `must be one of: ${carrierStatusCategories.join(', ')}` })
-    .optional()
-    .describe("The category of the latest carrier status of the shipment's current status; shipments without carrier statuses never match."),
-});
+const query = z
+  .object({
+    'filter[shop]': csvIds.optional().describe('Comma separated shop ids.'),
+    'filter[current_status_code]': csvStrings.optional().describe('Comma separated status codes, e.g. shipment-registered.'),
+    'filter[created_at][date_from]': dateFromParam.optional(),
+    'filter[created_at][date_to]': dateToParam.optional(),
+    'filter[register_at][date_from]': dateFromParam.optional(),
+    'filter[register_at][date_to]': dateToParam.optional(),
+    'filter[tracking_code]': z.string().optional().describe('Exact tracking code.'),
+    'filter[customer_reference]': z.string().optional().describe('Exact customer reference.'),
+    'filter[channel]': z.string().optional().describe('Exact channel.'),
+    'filter[description]': z.string().optional().describe('Exact description.'),
+    'filter[carrier]': csvIds.optional().describe('Comma separated carrier ids (of the service or contract).'),
+    'filter[service_code]': csvStrings.optional().describe('Comma separated service codes.'),
+    'filter[tags]': csvStrings.optional().describe('Comma separated tags; shipments with at least one of them.'),
+    'filter[search]': z.string().min(1).optional().describe('Case-insensitive text in description, customer reference, tracking code or recipient address.'),
+    // Checked as a country code: `nl` or `NL,DE` would otherwise match no address and answer an empty list.
+    'filter[recipient_address][country_code]': countryCode.optional().describe("The recipient address's ISO 3166-1 country code."),
+    'filter[sender_address][country_code]': countryCode.optional().describe("The sender address's ISO 3166-1 country code."),
+    'filter[organization]': csvIds
+      .optional()
+      .describe("Comma separated organization ids. A client sees only its own organization's shipments: another id gives an empty list."),
+    'filter[broker]': csvIds.optional().describe("Comma separated broker ids; like filter[organization], only the caller's own broker keeps its shipments."),
+    'filter[consolidation_shipment]': csvIds.optional().describe('Comma separated ids of consolidation shipments: the shipments consolidated into them.'),
+    'filter[date_from]': dateFromParam.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_from].' }),
+    'filter[date_to]': dateToParam.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_to].' }),
+    'filter[carrier_status][category]': z
+      .enum(carrierStatusCategories, { error: () => `must be one of: ${carrierStatusCategories.join(', ')}` })
+      .optional()
+      .describe("The category of the latest carrier status of the shipment's current status; shipments without carrier statuses never match."),
+  })
+  .superRefine(
+    orderedRanges(
+      ['filter[created_at][date_from]', 'filter[created_at][date_to]'],
+      ['filter[register_at][date_from]', 'filter[register_at][date_to]'],
+      ['filter[date_from]', 'filter[date_to]'],
+    ),
+  );
 type Query = z.output<typeof query>;
 
 function inRange(value: number | undefined | null, from: number | undefined, to: number | undefined): boolean {

@@ -1,0 +1,93 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testSandbox, type Json, type TestSandbox } from './support/app.js';
+
+/*
+ * Every endpoint that takes a date range answers one whose end lies before its start the same
+ * way: it holds nothing, so an empty list or chart would hide the swapped bounds. A range in the
+ * query is a 400 (10003) naming the end's parameter; one in a body a 422 (10008) at its end's
+ * pointer, as POST /collections and the delivery dates answer a swapped window.
+ */
+
+let sandbox: TestSandbox;
+let token: string;
+let hookId: string;
+let postnl: string;
+
+beforeAll(async () => {
+  sandbox = await testSandbox();
+  token = await sandbox.token();
+  const organization = (await sandbox.get('/organizations', token)).body.data[0];
+  const hook = await sandbox.request('POST', '/hooks', {
+    token,
+    body: {
+      data: {
+        type: 'hooks',
+        attributes: {
+          name: 'ranges',
+          order: 100,
+          active: true,
+          trigger: { resource_type: 'shipments', resource_action: 'create', predicates: [] },
+          action: { action_type: 'update-resource', values: [{ pointer: '/attributes/channel', value: 'hooked' }] },
+        },
+        relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
+      },
+    },
+  });
+  if (hook.status !== 201) throw new Error(`hook: ${hook.status} ${hook.text}`);
+  hookId = hook.body.data.id;
+  postnl = (await sandbox.read('/carriers')).body.data.find((carrier: Json) => carrier.attributes.code === 'postnl').id;
+});
+
+/** The path of each list with a range in its query, the range's two parameters, and what else it needs. */
+function queryRanges(): { path: string; from: string; to: string; rest?: string }[] {
+  return [
+    { path: '/shipments', from: 'filter[created_at][date_from]', to: 'filter[created_at][date_to]' },
+    { path: '/shipments', from: 'filter[register_at][date_from]', to: 'filter[register_at][date_to]' },
+    { path: '/shipments', from: 'filter[date_from]', to: 'filter[date_to]' },
+    { path: `/hooks/${hookId}/logs`, from: 'filter[created_at][date_from]', to: 'filter[created_at][date_to]' },
+    { path: '/returns/v1/returns', from: 'filter[created_at][date_from]', to: 'filter[created_at][date_to]' },
+    { path: '/returns/v1/analytics/approved', from: 'filter[date_from]', to: 'filter[date_to]' },
+    { path: '/returns/v1/analytics/orders', from: 'filter[date_from]', to: 'filter[date_to]' },
+    { path: `/carriers/${postnl}/collection-time-slots`, from: 'date_from', to: 'date_to', rest: '&country_code=NL&postal_code=1012AB' },
+  ];
+}
+
+describe('a date range that ends before it starts', () => {
+  it('is a 400 naming the end parameter on every endpoint that takes a range in its query; the same day both ways is fine', async () => {
+    for (const { path, from, to, rest = '' } of queryRanges()) {
+      const query = (start: string, end: string) => `${path}?${encodeURIComponent(from)}=${start}&${encodeURIComponent(to)}=${end}${rest}`;
+      const swapped = await sandbox.get(query('2026-01-13', '2026-01-12'), token);
+      expect(swapped.status, `${path} ${to}: ${swapped.text}`).toBe(400);
+      expect(swapped.body.errors, `${path} ${to}`).toEqual([
+        expect.objectContaining({ status: '400', code: '10003', source: { parameter: to }, detail: expect.stringContaining(`'${from}'`) }),
+      ]);
+      const oneDay = await sandbox.get(query('2026-01-12', '2026-01-12'), token);
+      expect(oneDay.status, `${path} ${to}: ${oneDay.text}`).toBe(200);
+    }
+  });
+
+  it('is a 422 at the end of each swapped range in the filters of a return report, and no report is made', async () => {
+    const filters = {
+      created_at: { date_from: '2026-01-13', date_to: '2026-01-12' },
+      approved_at: { date_from: '2026-01-01', date_to: '2026-01-31' },
+      paid_at: { date_from: 1768262400, date_to: '2026-01-12T23:59:59Z' },
+    };
+    const reports = async () => (await sandbox.get('/returns/v1/reports', token)).body.meta.total_records;
+    const before = await reports();
+    for (const path of ['/returns/v1/reports', '/returns/v1/reports/count-report-entries']) {
+      const answer = await sandbox.request('POST', path, { token, body: { data: { type: 'return-reports', attributes: { name: 'swapped', filters } } } });
+      expect(answer.status, `${path}: ${answer.text}`).toBe(422);
+      expect(answer.body.errors.map((error: Json) => [error.code, error.source.pointer])).toEqual([
+        ['10008', '/data/attributes/filters/created_at/date_to'],
+        ['10008', '/data/attributes/filters/paid_at/date_to'],
+      ]);
+    }
+    expect(await reports()).toBe(before);
+    const sameDay = { created_at: { date_from: '2026-01-12', date_to: '2026-01-12' } };
+    const counted = await sandbox.request('POST', '/returns/v1/reports/count-report-entries', {
+      token,
+      body: { data: { type: 'return-reports', attributes: { filters: sameDay } } },
+    });
+    expect(counted.status, counted.text).toBe(200);
+  });
+});
