@@ -278,6 +278,11 @@ describe('after registration', () => {
     expect((await update({ shipment_id: created.id })).status).toBe(204);
     expect(await history(sandbox, w.token, created.id)).toEqual(['shipment-concept', 'shipment-registered']);
     await sandbox.advance(60);
+    // Nothing new from the carrier, but it was asked: synced_at says when, the status stays.
+    expect((await update({ shipment_id: created.id })).status).toBe(204);
+    expect((await current(sandbox, w.token, created.id)).shipment.attributes.synced_at).toBe(TEST_NOW + DELAY + 60);
+    expect(await history(sandbox, w.token, created.id)).toEqual(['shipment-concept', 'shipment-registered']);
+    expect((await current(sandbox, w.token, concept.id)).shipment.attributes).not.toHaveProperty('synced_at');
     const scanned = { code: 'A01', description: 'Scanned at the depot', assigned_at: TEST_NOW + DELAY + 30 };
     expect((await update({ shipment_id: created.id, carrier_statuses: [scanned] })).status).toBe(204);
     const { code, status, shipment } = await current(sandbox, w.token, created.id);

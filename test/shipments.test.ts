@@ -247,6 +247,36 @@ describe('creating a shipment', () => {
     expect(firstError(patched).source.pointer).toBe('/meta/label_mime_type');
   });
 
+  it('blames a label format kept from before on the member of a PATCH that chose a carrier without it', async () => {
+    const dpd = w.service('dpd-classic', 'NL');
+    const postnl = w.service('postnl-parcel-standard', 'NL');
+    const png = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), service: dpd, contract: w.contractFor(dpd), meta: { label: { mime_type: 'image/png' } } }),
+    );
+    const patch = (body: Json) =>
+      sandbox.request('PATCH', `/shipments/${png.id}`, { token: w.token, body: { data: { type: 'shipments', id: png.id }, ...body } });
+    // PostNL prints no PNG: the update sent no meta.label, so the error names what it did send.
+    const byCode = await patch({ meta: { service_code: 'postnl-parcel-standard' } });
+    expect(byCode.status).toBe(422);
+    expect(firstError(byCode).source).toEqual({ pointer: '/meta/service_code' });
+    expect(firstError(byCode).detail).toContain('image/png in A6 (meta.label of an earlier request)');
+    const byRelationships = await patch({
+      data: {
+        type: 'shipments',
+        id: png.id,
+        relationships: { service: { data: { type: 'services', id: postnl.id } }, contract: { data: { type: 'contracts', id: w.contractFor(postnl).id } } },
+      },
+    });
+    expect(firstError(byRelationships).source).toEqual({ pointer: '/data/relationships/contract/data/id' });
+    // With a format PostNL offers the same change goes through, and nothing was changed before.
+    expect((await sandbox.get(`/shipments/${png.id}`, w.token)).body.data.relationships.service.data.id).toBe(dpd.id);
+    const moved = await patch({ meta: { service_code: 'postnl-parcel-standard', label: { mime_type: 'application/zpl' } } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data.relationships.service.data.id).toBe(postnl.id);
+  });
+
   it('is allowed with shipments.manage alone', async () => {
     const limited = await sandbox.token('limited-client');
     expect((await post(shipmentBody({ shop: w.shopIn('NL') }), limited)).status).toBe(201);

@@ -314,6 +314,32 @@ describe('deciding on a return', () => {
     ]);
   });
 
+  it('counts a failed return shipment fixed with PATCH /shipments/{id} as a manual attempt of its return', async () => {
+    const created = await failingReturn();
+    await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token });
+    await sandbox.advance(2);
+    const read = async () => (await sandbox.get(`/returns/v1/returns/${created.id}`, w.token)).body.data;
+    const shipmentId = (await read()).relationships.shipment.data.id;
+    // Fixed on the shipment itself, as the trigger's own fix says: the tag taken off with PATCH.
+    const patched = await sandbox.request('PATCH', `/shipments/${shipmentId}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: shipmentId, attributes: { tags: [] } } },
+    });
+    expect(patched.status).toBe(200);
+    const sentAt = sandbox.clock.now();
+    const attempts = async () => (await read()).attributes.shipment_registrations.map((r: Json) => [r.invocation, r.status, r.created_at]);
+    expect((await attempts()).map(([invocation, status]: Json[]) => [invocation, status])).toEqual([
+      ['automatic', 'failed'],
+      ['manual', 'pending'],
+    ]);
+    await sandbox.advance(2);
+    const shipment = await sandbox.get(`/shipments/${shipmentId}?include=shipment_status.status`, w.token);
+    expect(shipment.body.included.find((r: Json) => r.type === 'statuses').attributes.code).toBe('shipment-registered');
+    expect((await attempts()).slice(1)).toEqual([['manual', 'success', sentAt]]);
+    // Registered, there is nothing to retry, and the return's registrations say so.
+    expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/retry-shipment`, { token: w.token })).status).toBe(422);
+  });
+
   it('sends a failed return shipment again only while its return is approved: a reissued return stays replaced', async () => {
     const created = await failingReturn();
     await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token });

@@ -8,7 +8,7 @@ import { assertRoom } from '../quotas.js';
 import type { Acting } from '../rules.js';
 import type { ShipmentDraft } from '../shipments/draft.js';
 import { createShipment } from '../shipments/lifecycle.js';
-import { scheduleRegistration } from '../shipments/registration.js';
+import { REGISTER_SHIPMENT, scheduleRegistration } from '../shipments/registration.js';
 import { resolveDraft } from '../shipments/resolve.js';
 import { addStatus } from '../shipments/statuses.js';
 import { DEFAULT_RETURN_GRAMS } from './method-price.js';
@@ -113,35 +113,73 @@ export function reregister(tx: Tx, acting: Acting, row: ReturnRecord, shipment: 
 
 export type Registration = { invocation: 'manual' | 'automatic'; status: 'pending' | 'success' | 'failed'; error?: string; created_at: number };
 
+/** A registration's outcome on a shipment, and when the shipment was last sent to the carrier before it. */
+interface Outcome {
+  status: ShipmentStatusRecord;
+  code: string;
+  sentAt: number;
+}
+
+/**
+ * A shipment's registration outcomes (its registered and failed statuses) in order, each dated by
+ * the concept status before it: the moment the shipment went (back) to the carrier's queue.
+ */
+function outcomesOf(store: ReadView, shipmentId: string): Outcome[] {
+  const outcomes: Outcome[] = [];
+  let sentAt = 0;
+  for (const status of store.find('shipmentStatuses', 'shipment_id', shipmentId)) {
+    const code = store.get('statuses', status.status_id)?.code ?? '';
+    if (code === 'shipment-concept') sentAt = status.created_at;
+    else if (code === 'shipment-registered' || code === 'shipment-registration-failed') outcomes.push({ status, code, sentAt });
+  }
+  return outcomes;
+}
+
+function outcomeOf(outcome: Outcome): Pick<Registration, 'status' | 'error'> {
+  if (outcome.code === 'shipment-registered') return { status: 'success' };
+  const detail = (outcome.status.errors[0] as { detail?: string } | undefined)?.detail;
+  return { status: 'failed', ...(detail ? { error: detail } : {}) };
+}
+
 /**
  * Each attempt with its outcome, read from the shipment's status history: a shipment's n-th
  * registered or failed status is the outcome of its n-th attempt. By count, not by time: a client
  * that retries in the second its shipment failed made an attempt at the very second of the
  * failure before it, which a time window would give to the retry (and leave the first pending).
+ *
+ * A return shipment whose registration failed may also be fixed and sent again with
+ * `PATCH /shipments/{id}`, as any shipment: the return records no attempt of that, so outcomes
+ * beyond its recorded attempts (and a registration queued when none of those waits) are manual
+ * attempts of their own. Without them the return said its registration failed, and
+ * `retry-shipment` refused, while its shipment was registered with a label.
  */
 export function registrationsOf(store: ReadView, row: ReturnRecord): Registration[] {
-  const outcomes = new Map<string, { status: ShipmentStatusRecord; code: string }[]>();
-  const outcomesOf = (shipmentId: string) => {
+  const outcomes = new Map<string, Outcome[]>();
+  const historyOf = (shipmentId: string) => {
     let found = outcomes.get(shipmentId);
-    if (!found) {
-      found = store
-        .find('shipmentStatuses', 'shipment_id', shipmentId)
-        .map((status) => ({ status, code: store.get('statuses', status.status_id)?.code ?? '' }))
-        .filter(({ code }) => code === 'shipment-registered' || code === 'shipment-registration-failed');
-      outcomes.set(shipmentId, found);
-    }
+    if (!found) outcomes.set(shipmentId, (found = outcomesOf(store, shipmentId)));
     return found;
   };
   const attempted = new Map<string, number>();
-  return row.registrations.map(({ invocation, created_at, shipment_id }: RegistrationAttempt) => {
+  const recorded = row.registrations.map(({ invocation, created_at, shipment_id }: RegistrationAttempt): Registration => {
     const index = attempted.get(shipment_id) ?? 0;
     attempted.set(shipment_id, index + 1);
-    const outcome = outcomesOf(shipment_id)[index];
-    if (!outcome) return { invocation, created_at, status: 'pending' };
-    if (outcome.code === 'shipment-registered') return { invocation, created_at, status: 'success' };
-    const detail = (outcome.status.errors[0] as { detail?: string } | undefined)?.detail;
-    return { invocation, created_at, status: 'failed', ...(detail ? { error: detail } : {}) };
+    const outcome = historyOf(shipment_id)[index];
+    return outcome ? { invocation, created_at, ...outcomeOf(outcome) } : { invocation, created_at, status: 'pending' };
   });
+  const unrecorded: Registration[] = [];
+  for (const [shipmentId, count] of attempted) {
+    const history = historyOf(shipmentId);
+    for (const outcome of history.slice(count)) unrecorded.push({ invocation: 'manual', created_at: outcome.sentAt, ...outcomeOf(outcome) });
+    const shipment = store.get('shipments', shipmentId);
+    const queued = store.find('jobs', 'subject', shipmentId).some((job) => job.kind === REGISTER_SHIPMENT);
+    if (shipment && queued && count <= history.length) {
+      const since = store.find('shipmentStatuses', 'shipment_id', shipmentId).at(-1)?.created_at ?? shipment.updated_at;
+      unrecorded.push({ invocation: 'manual', created_at: since, status: 'pending' });
+    }
+  }
+  // In the order they were made (stable: recorded attempts keep theirs, an unrecorded one of the same second follows them).
+  return [...recorded, ...unrecorded].sort((a, b) => a.created_at - b.created_at);
 }
 
 /**

@@ -63,18 +63,27 @@ export function checkOptions(ctx: Acting, chosen: readonly ChosenOption[], rate:
   return [...chosen];
 }
 
-/** The label format: as asked, if the carrier offers it; by default a PDF in A6. */
+/**
+ * The label format: as asked, if the carrier offers it; by default a PDF in A6. `kept`: the format
+ * is the shipment's from an earlier request, and `field` names what in this one changed the carrier.
+ */
 export function chooseLabel(
   asked: LabelChoice | undefined,
   carrier: CarrierRecord | undefined,
   problems: Problems,
   field: Field = fields.meta('label'),
+  kept = false,
 ): LabelChoice {
   const wanted = { mime_type: asked?.mime_type ?? 'application/pdf', size: asked?.size ?? 'A6' };
   const offered = carrier?.label_formats.find((f) => f.mime_type === wanted.mime_type && f.size === wanted.size);
   if (carrier && !offered) {
     const formats = carrier.label_formats.map((f) => `${f.mime_type} ${f.size}`).join(', ');
-    problems.add(`${carrier.name} does not offer ${wanted.mime_type} labels in ${wanted.size}; it offers ${formats}.`, field);
+    problems.add(
+      kept
+        ? `The shipment's labels are ${wanted.mime_type} in ${wanted.size} (meta.label of an earlier request), which ${carrier.name} does not offer; it offers ${formats}: send meta.label with one of them.`
+        : `${carrier.name} does not offer ${wanted.mime_type} labels in ${wanted.size}; it offers ${formats}.`,
+      field,
+    );
   }
   // The carrier's own (frozen) format when it is the same: every stored shipment then shares it.
   return offered && Object.keys(offered).join() === 'mime_type,size' ? offered : wanted;

@@ -43,6 +43,11 @@ export interface ShipmentDraft {
   label?: LabelChoice;
   /** The request member `label` came from, when it was not `meta.label`. */
   labelField?: Field;
+  /**
+   * The label format is the shipment's own, kept from an earlier request (an update that sent no
+   * `meta.label`): `labelField` then names what this request changed that it must fit.
+   */
+  labelKept?: boolean;
   serviceCode?: string;
   addToNextCollection?: boolean;
   /**

@@ -294,7 +294,7 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
     problems.add(`Service '${service.code}' delivers to a pickup point: pickup_location is required.`, fields.attribute('pickup_location'));
   }
   const carrier = contract ? store.get('carriers', contract.carrier_id) : service ? store.get('carriers', service.carrier_id) : undefined;
-  const label = chooseLabel(draft.label, carrier, problems, draft.labelField);
+  const label = chooseLabel(draft.label, carrier, problems, draft.labelField, draft.labelKept);
   const coverage = resolveCoverage(ctx, draft, contract, problems);
   const collection = resolveCollection(ctx, draft, contract, problems, warnings);
   const consolidationShipment = resolveConsolidation(ctx, draft, problems);

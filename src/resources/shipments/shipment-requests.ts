@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DraftAttributes, ShipmentDraft } from '../../domain/shipments/draft.js';
+import { fields, type DraftAttributes, type ShipmentDraft } from '../../domain/shipments/draft.js';
 import { relatedId, resourceRequest, toOneRef, type ToOneRef } from '../../jsonapi/request.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import { orNull } from '../../model/common.js';
@@ -306,8 +306,26 @@ export function draftFromUpdate(current: ShipmentRecord, body: UpdateBody): Ship
       () => toOne(rel.consolidation_shipment, 'consolidation_shipment', 'shipments'),
       current.consolidation_shipment_id,
     ),
-    label: label(body.meta as Meta) ?? current.label,
-    labelField: labelField(body.meta as Meta),
+    ...updatedLabel(body.meta as Meta, rel, current),
     serviceCode,
   };
+}
+
+/**
+ * The label format of an update: as its meta asks, else the shipment's own, kept. A kept format
+ * the new carrier does not offer is blamed on the member that chose that carrier (the update has
+ * no `meta.label` to point at): the contract, the service, or `meta.service_code`.
+ */
+function updatedLabel(meta: Meta, rel: Relationships, current: ShipmentRecord): Pick<ShipmentDraft, 'label' | 'labelField' | 'labelKept'> {
+  const asked = label(meta);
+  if (asked) return { label: asked, labelField: labelField(meta) };
+  const sent = (name: 'contract' | 'service') => rel[name] !== undefined && rel[name] !== null;
+  const chooser = sent('contract')
+    ? fields.relationship('contract')
+    : sent('service')
+      ? fields.relationship('service')
+      : meta?.service_code !== undefined
+        ? fields.meta('service_code')
+        : undefined;
+  return { label: current.label, labelField: chooser, labelKept: true };
 }

@@ -31,7 +31,7 @@ const statusRequest = z
         .string()
         .optional()
         .describe(
-          "The status to give the shipment (sandbox). Without it, production's resync with the carrier: the sandbox carrier has nothing new, so the shipment keeps its status.",
+          "The status to give the shipment (sandbox). Without it, production's resync with the carrier: the sandbox carrier has nothing new, so the shipment keeps its status (its synced_at becomes now).",
         ),
       carrier_statuses: z
         .array(carrierStatus)
@@ -55,9 +55,12 @@ function shipmentOf(ctx: Ctx, id: string): ShipmentRecord {
   return shipment;
 }
 
-/** Carrier statuses come only for a shipment the carrier has: registered, and not voided. */
+/** Whether the carrier has the shipment: registered, and not voided. */
+const carrierHandled = (shipment: ShipmentRecord): boolean => Boolean(shipment.tracking_code) && shipment.status_code !== 'shipment-voided';
+
+/** Carrier statuses come only for a shipment the carrier has. */
 function assertCarrierHandled(shipment: ShipmentRecord): void {
-  if (!shipment.tracking_code || shipment.status_code === 'shipment-voided') {
+  if (!carrierHandled(shipment)) {
     throw ApiError.unprocessable(`Only registered shipments get carrier statuses; this one is ${shipment.status_code}.`, '/data/shipment_id');
   }
 }
@@ -82,6 +85,11 @@ function joinCurrent(tx: Tx, ctx: Ctx, shipment: ShipmentRecord, carrierStatuses
   // As a new shipment-status has them (statusRowFor): the shipment's tracking code unless the carrier names one.
   const added = carrierStatuses.map((carrier) => ({ tracking_code: shipment.tracking_code, ...carrier, category: carrier.category ?? 'default' }));
   tx.update('shipmentStatuses', current.id, { carrier_statuses: [...current.carrier_statuses, ...added] });
+  markSynced(tx, ctx, shipment);
+}
+
+/** The carrier was asked now (`synced_at`: when the status was last checked with the carrier), whether or not it had news. */
+function markSynced(tx: Tx, ctx: Ctx, shipment: ShipmentRecord): void {
   tx.update('shipments', shipment.id, { synced_at: ctx.clock.now(), updated_at: Math.max(shipment.updated_at, ctx.clock.now()) });
 }
 
@@ -121,7 +129,7 @@ export const shipmentRpcEndpoints = [
     operationId: 'updateShipmentStatus',
     summary: 'Simulate a carrier status (sandbox)',
     description:
-      "Gives a registered shipment the carrier status `status_id` (a statuses resource of resource_type shipments), as the carrier would. Adds a shipment-status only when it differs from the current one; hooks on shipment-statuses fire. Optional `carrier_statuses` are the carrier statuses behind it, with their category (what filter[carrier_status][category] of GET /shipments looks at); for the current status they are added to it. Without `status_id` it is production's resync with the carrier: the sandbox carrier has nothing new, so the status stays (given carrier statuses join it).",
+      "Gives a registered shipment the carrier status `status_id` (a statuses resource of resource_type shipments), as the carrier would. Adds a shipment-status only when it differs from the current one; hooks on shipment-statuses fire. Optional `carrier_statuses` are the carrier statuses behind it, with their category (what filter[carrier_status][category] of GET /shipments looks at); for the current status they are added to it. Without `status_id` it is production's resync with the carrier: the sandbox carrier has nothing new, so the status stays (given carrier statuses join it), and a registered shipment's `synced_at` becomes now.",
     tag: 'Shipments',
     auth: manage,
     body: statusRequest,
@@ -140,10 +148,13 @@ export const shipmentRpcEndpoints = [
       const carrierStatuses = body.data.carrier_statuses?.length ? body.data.carrier_statuses : undefined;
       if (body.data.status_id === undefined) {
         // Production's resync with the carrier (status_id is the sandbox's addition): the sandbox
-        // carrier reports nothing new, so the status stays; carrier statuses given join it.
+        // carrier reports nothing new, so the status stays; carrier statuses given join it. The
+        // carrier was checked all the same, so a shipment it has is synced now.
         if (carrierStatuses) {
           assertCarrierHandled(shipment);
           await ctx.store.transact((tx) => joinCurrent(tx, ctx, shipment, carrierStatuses));
+        } else if (carrierHandled(shipment)) {
+          await ctx.store.transact((tx) => markSynced(tx, ctx, shipment));
         }
         return new Response(null, { status: 204 });
       }
