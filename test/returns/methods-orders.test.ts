@@ -25,6 +25,17 @@ describe('return methods', () => {
     expect(included.body.included.map((r: Json) => r.type).sort()).toEqual(['contracts', 'services', 'shops']);
   });
 
+  it("show the flags of the method's service in meta, as the service answers them", async () => {
+    const postnl = (await w.methods(w.shopIn('NL').id))[0];
+    const serviceId = postnl.relationships.service.data.id;
+    // A pack can give a service these flags; the seeded services have neither.
+    await sandbox.store.transact((tx) => tx.update('services', serviceId, { is_label_in_the_box: true, is_shipping_and_return: true }));
+    const service = (await sandbox.read(`/services/${serviceId}`)).body.data.attributes;
+    expect([service.is_label_in_the_box, service.is_shipping_and_return]).toEqual([true, true]);
+    const method = (await sandbox.get(`/returns/v1/return-methods/${postnl.id}`, w.token)).body.data;
+    expect(method.meta.service).toMatchObject({ is_label_in_the_box: true, is_shipping_and_return: true });
+  });
+
   it('checks what carries a shipment method', async () => {
     const shop = w.shopIn('NL');
     const services = (await sandbox.read('/services?page[size]=100')).body.data;

@@ -132,7 +132,13 @@ export const returnMethodKindAt = (weight?: number): Kind<ReturnMethodRecord> =>
     return {
       price: methodPrice(store, row, weight),
       carrier: { name: carrier.name, code: carrier.code, logo_url: ctx.url(carrierLogoPath(carrier.code)) },
-      service: { name: service.name, code: service.code, is_label_in_the_box: false, is_shipping_and_return: false },
+      service: {
+        name: service.name,
+        code: service.code,
+        // As GET /services/{id} answers them: a pack's service may set either flag.
+        is_label_in_the_box: service.is_label_in_the_box ?? false,
+        is_shipping_and_return: service.is_shipping_and_return ?? false,
+      },
     };
   },
   load: (ctx, id) => {
