@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { firstError, testSandbox, type Json, type TestSandbox } from '../support/app.js';
-import { returnsWorld, type ReturnsWorld } from './support.js';
+import { returnBody, returnsWorld, type ReturnsWorld } from './support.js';
 
 let sandbox: TestSandbox;
 let w: ReturnsWorld;
@@ -78,6 +78,35 @@ describe('return methods', () => {
     expect(renamed.body.data.attributes.title).toBe('Bulky');
     expect((await sandbox.request('DELETE', `/returns/v1/return-methods/${id}`, { token: w.token })).status).toBe(204);
     expect((await sandbox.get(`/returns/v1/return-methods/${id}`, w.token)).status).toBe(404);
+  });
+
+  it('price the label as its return shipment is charged, with the carrier surcharges of the organization', async () => {
+    const shop = w.shopIn('NL');
+    const postnl = await w.method(shop.id, 'Return label (PostNL)');
+    const before = postnl.meta.price;
+    const carrier = (await sandbox.read('/carriers')).body.data.find((c: Json) => c.attributes.code === postnl.meta.carrier.code);
+    const surcharge = await post('/carrier-surcharges', {
+      data: {
+        type: 'carrier-surcharges',
+        attributes: { name: 'Peak season', fee: { amount: 150, currency: before.currency } },
+        relationships: { carrier: { data: { type: 'carriers', id: carrier.id } } },
+      },
+    });
+    expect(surcharge.status, surcharge.text).toBe(201);
+    const priced = { amount: before.amount + 150, currency: before.currency };
+    expect((await sandbox.get(`/returns/v1/return-methods/${postnl.id}`, w.token)).body.data.meta.price).toEqual(priced);
+    const [order] = await w.orders(shop.id);
+    const resolved = await post('/returns/v1/return-methods/resolve', {
+      data: { order_reference: order.id, shop_id: shop.id, consumer_address: { country_code: 'NL', email: order.attributes.recipient_address.email } },
+    });
+    expect(resolved.body.data.find((m: Json) => m.id === postnl.id).meta.price).toEqual(priced);
+    // What the shop pays for the label once a return is approved.
+    const item = order.attributes.items.find((i: Json) => !i.non_returnable);
+    const created = await post('/returns/v1/returns', returnBody({ shop, order, method: postnl, items: [{ id: item.id, quantity: 1 }] }));
+    expect(created.status, created.text).toBe(201);
+    expect((await post(`/returns/v1/returns/${created.body.data.id}/approve`, {})).status).toBe(204);
+    const shipmentId = (await sandbox.get(`/returns/v1/returns/${created.body.data.id}`, w.token)).body.data.relationships.shipment.data.id;
+    expect((await sandbox.get(`/shipments/${shipmentId}`, w.token)).body.data.attributes.price).toEqual(priced);
   });
 
   it('resolves the methods a consumer can use for an order and address', async () => {
