@@ -109,6 +109,81 @@ describe('return methods', () => {
     expect((await sandbox.get(`/shipments/${shipmentId}`, w.token)).body.data.attributes.price).toEqual(priced);
   });
 
+  it('price a label across a border as its cross-border return shipment is charged', async () => {
+    // A British shop's method for consumers in the Netherlands, on a rate the carrier prices by
+    // route (dynamic): every return it carries crosses a border.
+    const gb = await returnsWorld(sandbox, 'other-client');
+    const shop = gb.shopIn('GB');
+    const services = (await sandbox.get('/services?page[size]=100', gb.token)).body.data;
+    const toGb = services.find((s: Json) => s.attributes.code === 'dhl-express-worldwide' && s.attributes.regions_to[0]?.country_code === 'GB');
+    const rate = (await sandbox.get(`/service-rates?filter[service]=${toGb.id}`, gb.token)).body.data.find((r: Json) => r.attributes.is_dynamic);
+    const method = await post(
+      '/returns/v1/return-methods',
+      {
+        data: {
+          type: 'return-methods',
+          attributes: { return_type: 'shipment', title: 'From the Netherlands', country_codes: ['NL'] },
+          relationships: {
+            shop: { data: { type: 'shops', id: shop.id } },
+            service: { data: { type: 'services', id: toGb.id } },
+            contract: { data: { type: 'contracts', id: rate.relationships.contract.data.id } },
+          },
+        },
+      },
+      gb.token,
+    );
+    expect(method.status, method.text).toBe(201);
+    const consumer = {
+      first_name: 'Sam',
+      last_name: 'Jansen',
+      street_1: 'Main Street',
+      street_number: 1,
+      postal_code: '1011 AB',
+      city: 'Amsterdam',
+      country_code: 'NL',
+      email: 'sam@example.com',
+    };
+    const item = {
+      sku: 'LAMP-1',
+      name: 'Lamp',
+      description: 'Desk lamp',
+      quantity: 2,
+      item_price: { amount: 3999, currency: 'GBP' },
+      item_weight: { amount: 1000, unit: 'g' },
+    };
+    const order = (
+      await post(
+        '/returns/v1/demo-orders',
+        {
+          data: {
+            type: 'demo-orders',
+            attributes: { recipient_address: consumer, items: [item] },
+            relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+          },
+        },
+        gb.token,
+      )
+    ).body.data;
+    const resolved = await post(
+      '/returns/v1/return-methods/resolve',
+      { data: { order_reference: order.id, shop_id: shop.id, consumer_address: { country_code: 'NL', email: consumer.email } } },
+      gb.token,
+    );
+    const quoted = resolved.body.data.find((m: Json) => m.id === method.body.data.id).meta.price;
+    const created = await post(
+      '/returns/v1/returns',
+      returnBody({ shop, order, method: method.body.data, items: [{ id: `${order.id}-1`, quantity: 1 }] }),
+      gb.token,
+    );
+    expect(created.status, created.text).toBe(201);
+    expect((await post(`/returns/v1/returns/${created.body.data.id}/approve`, {}, gb.token)).status).toBe(204);
+    const shipmentId = (await sandbox.get(`/returns/v1/returns/${created.body.data.id}`, gb.token)).body.data.relationships.shipment.data.id;
+    const charged = (await sandbox.get(`/shipments/${shipmentId}`, gb.token)).body.data.attributes.price;
+    expect(quoted).toEqual(charged);
+    // The method alone says the same: every country it is offered in is across the border.
+    expect((await sandbox.get(`/returns/v1/return-methods/${method.body.data.id}`, gb.token)).body.data.meta.price).toEqual(charged);
+  });
+
   it('resolves the methods a consumer can use for an order and address', async () => {
     const shop = w.shopIn('NL');
     const [order] = await w.orders(shop.id);

@@ -99,8 +99,11 @@ const methodMeta = z
   })
   .meta({ id: 'ReturnMethodMeta' });
 
-/** Return methods, with the label price in `meta` at `weight` grams (default: the method's default weight). */
-export const returnMethodKindAt = (weight?: number): Kind<ReturnMethodRecord> => ({
+/**
+ * Return methods, with the label price in `meta` at `weight` grams (default: the method's default
+ * weight) for a consumer in `from` (default: the countries the method is offered in).
+ */
+export const returnMethodKindAt = (weight?: number, from?: string): Kind<ReturnMethodRecord> => ({
   type: 'return-methods',
   attributesSchema: returnMethodAttributes,
   attributes: (row) => ({
@@ -130,7 +133,7 @@ export const returnMethodKindAt = (weight?: number): Kind<ReturnMethodRecord> =>
     const carrier = service ? store.get('carriers', service.carrier_id) : undefined;
     if (!service || !carrier) return undefined;
     return {
-      price: methodPrice(store, row, weight),
+      price: methodPrice(store, row, { weight, from }),
       carrier: { name: carrier.name, code: carrier.code, logo_url: ctx.url(carrierLogoPath(carrier.code)) },
       service: {
         name: service.name,
