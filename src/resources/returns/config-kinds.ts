@@ -144,10 +144,9 @@ export const returnMethodKindAt = (weight?: number, from?: string): Kind<ReturnM
       },
     };
   },
-  load: (ctx, id) => {
-    const row = mine(ctx, ctx.store.get('returnMethods', id));
-    return row && row.deleted_at === undefined ? row : undefined;
-  },
+  // What includes read: only a return links to a method, and it keeps the method it was made with
+  // when the method is deleted (consumers no longer see it: the list and GET leave it out).
+  load: (ctx, id) => mine(ctx, ctx.store.get('returnMethods', id)),
 });
 
 export const returnMethodKind = returnMethodKindAt();
