@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { firstError, testSandbox, type Json, type TestSandbox } from '../support/app.js';
-import { returnsWorld, type ReturnsWorld } from './support.js';
+import { returnBody, returnsWorld, type ReturnsWorld } from './support.js';
 
 let sandbox: TestSandbox;
 let w: ReturnsWorld;
@@ -23,6 +23,17 @@ describe('return methods', () => {
     expect(postnl.meta.price).toEqual({ amount: 695, currency: 'EUR' });
     const included = await sandbox.get(`/returns/v1/return-methods/${postnl.id}?include=service,contract,shop`, w.token);
     expect(included.body.included.map((r: Json) => r.type).sort()).toEqual(['contracts', 'services', 'shops']);
+  });
+
+  it("show the flags of the method's service in meta, as the service answers them", async () => {
+    const postnl = (await w.methods(w.shopIn('NL').id))[0];
+    const serviceId = postnl.relationships.service.data.id;
+    // A pack can give a service these flags; the seeded services have neither.
+    await sandbox.store.transact((tx) => tx.update('services', serviceId, { is_label_in_the_box: true, is_shipping_and_return: true }));
+    const service = (await sandbox.read(`/services/${serviceId}`)).body.data.attributes;
+    expect([service.is_label_in_the_box, service.is_shipping_and_return]).toEqual([true, true]);
+    const method = (await sandbox.get(`/returns/v1/return-methods/${postnl.id}`, w.token)).body.data;
+    expect(method.meta.service).toMatchObject({ is_label_in_the_box: true, is_shipping_and_return: true });
   });
 
   it('checks what carries a shipment method', async () => {
@@ -67,6 +78,110 @@ describe('return methods', () => {
     expect(renamed.body.data.attributes.title).toBe('Bulky');
     expect((await sandbox.request('DELETE', `/returns/v1/return-methods/${id}`, { token: w.token })).status).toBe(204);
     expect((await sandbox.get(`/returns/v1/return-methods/${id}`, w.token)).status).toBe(404);
+  });
+
+  it('price the label as its return shipment is charged, with the carrier surcharges of the organization', async () => {
+    const shop = w.shopIn('NL');
+    const postnl = await w.method(shop.id, 'Return label (PostNL)');
+    const before = postnl.meta.price;
+    const carrier = (await sandbox.read('/carriers')).body.data.find((c: Json) => c.attributes.code === postnl.meta.carrier.code);
+    const surcharge = await post('/carrier-surcharges', {
+      data: {
+        type: 'carrier-surcharges',
+        attributes: { name: 'Peak season', fee: { amount: 150, currency: before.currency } },
+        relationships: { carrier: { data: { type: 'carriers', id: carrier.id } } },
+      },
+    });
+    expect(surcharge.status, surcharge.text).toBe(201);
+    const priced = { amount: before.amount + 150, currency: before.currency };
+    expect((await sandbox.get(`/returns/v1/return-methods/${postnl.id}`, w.token)).body.data.meta.price).toEqual(priced);
+    const [order] = await w.orders(shop.id);
+    const resolved = await post('/returns/v1/return-methods/resolve', {
+      data: { order_reference: order.id, shop_id: shop.id, consumer_address: { country_code: 'NL', email: order.attributes.recipient_address.email } },
+    });
+    expect(resolved.body.data.find((m: Json) => m.id === postnl.id).meta.price).toEqual(priced);
+    // What the shop pays for the label once a return is approved.
+    const item = order.attributes.items.find((i: Json) => !i.non_returnable);
+    const created = await post('/returns/v1/returns', returnBody({ shop, order, method: postnl, items: [{ id: item.id, quantity: 1 }] }));
+    expect(created.status, created.text).toBe(201);
+    expect((await post(`/returns/v1/returns/${created.body.data.id}/approve`, {})).status).toBe(204);
+    const shipmentId = (await sandbox.get(`/returns/v1/returns/${created.body.data.id}`, w.token)).body.data.relationships.shipment.data.id;
+    expect((await sandbox.get(`/shipments/${shipmentId}`, w.token)).body.data.attributes.price).toEqual(priced);
+  });
+
+  it('price a label across a border as its cross-border return shipment is charged', async () => {
+    // A British shop's method for consumers in the Netherlands, on a rate the carrier prices by
+    // route (dynamic): every return it carries crosses a border.
+    const gb = await returnsWorld(sandbox, 'other-client');
+    const shop = gb.shopIn('GB');
+    const services = (await sandbox.get('/services?page[size]=100', gb.token)).body.data;
+    const toGb = services.find((s: Json) => s.attributes.code === 'dhl-express-worldwide' && s.attributes.regions_to[0]?.country_code === 'GB');
+    const rate = (await sandbox.get(`/service-rates?filter[service]=${toGb.id}`, gb.token)).body.data.find((r: Json) => r.attributes.is_dynamic);
+    const method = await post(
+      '/returns/v1/return-methods',
+      {
+        data: {
+          type: 'return-methods',
+          attributes: { return_type: 'shipment', title: 'From the Netherlands', country_codes: ['NL'] },
+          relationships: {
+            shop: { data: { type: 'shops', id: shop.id } },
+            service: { data: { type: 'services', id: toGb.id } },
+            contract: { data: { type: 'contracts', id: rate.relationships.contract.data.id } },
+          },
+        },
+      },
+      gb.token,
+    );
+    expect(method.status, method.text).toBe(201);
+    const consumer = {
+      first_name: 'Sam',
+      last_name: 'Jansen',
+      street_1: 'Main Street',
+      street_number: 1,
+      postal_code: '1011 AB',
+      city: 'Amsterdam',
+      country_code: 'NL',
+      email: 'sam@example.com',
+    };
+    const item = {
+      sku: 'LAMP-1',
+      name: 'Lamp',
+      description: 'Desk lamp',
+      quantity: 2,
+      item_price: { amount: 3999, currency: 'GBP' },
+      item_weight: { amount: 1000, unit: 'g' },
+    };
+    const order = (
+      await post(
+        '/returns/v1/demo-orders',
+        {
+          data: {
+            type: 'demo-orders',
+            attributes: { recipient_address: consumer, items: [item] },
+            relationships: { shop: { data: { type: 'shops', id: shop.id } } },
+          },
+        },
+        gb.token,
+      )
+    ).body.data;
+    const resolved = await post(
+      '/returns/v1/return-methods/resolve',
+      { data: { order_reference: order.id, shop_id: shop.id, consumer_address: { country_code: 'NL', email: consumer.email } } },
+      gb.token,
+    );
+    const quoted = resolved.body.data.find((m: Json) => m.id === method.body.data.id).meta.price;
+    const created = await post(
+      '/returns/v1/returns',
+      returnBody({ shop, order, method: method.body.data, items: [{ id: `${order.id}-1`, quantity: 1 }] }),
+      gb.token,
+    );
+    expect(created.status, created.text).toBe(201);
+    expect((await post(`/returns/v1/returns/${created.body.data.id}/approve`, {}, gb.token)).status).toBe(204);
+    const shipmentId = (await sandbox.get(`/returns/v1/returns/${created.body.data.id}`, gb.token)).body.data.relationships.shipment.data.id;
+    const charged = (await sandbox.get(`/shipments/${shipmentId}`, gb.token)).body.data.attributes.price;
+    expect(quoted).toEqual(charged);
+    // The method alone says the same: every country it is offered in is across the border.
+    expect((await sandbox.get(`/returns/v1/return-methods/${method.body.data.id}`, gb.token)).body.data.meta.price).toEqual(charged);
   });
 
   it('resolves the methods a consumer can use for an order and address', async () => {

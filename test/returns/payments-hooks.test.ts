@@ -188,6 +188,33 @@ describe('hooks on returns', () => {
     expect(logs[1].relationships.resource.data).toEqual({ type: 'returns', id: rejected.body.data.id });
   });
 
+  it('read the return as GET answers it: its outcome flags, reason texts and meta', async () => {
+    // Each predicate names what GET /returns/v1/returns/{id} answers for a refund (predicate
+    // values are never booleans: "true" matches a true attribute).
+    const predicates = [
+      { pointer: '/attributes/has_preferred_outcome_refund', operator: '==', value: 'true' },
+      { pointer: '/attributes/has_preferred_outcome_exchange', operator: '==', value: 'false' },
+      { pointer: '/meta/package_type', operator: '==', value: 'parcel' },
+    ];
+    expect((await hook('approve refunds', { action_type: 'approve-return' }, predicates)).status).toBe(201);
+    const created = await newReturn();
+    const doc = await read(created.id);
+    expect(doc.data.attributes).toMatchObject({ has_preferred_outcome_refund: true, has_preferred_outcome_exchange: false });
+    expect(doc.data.meta.package_type).toBe('parcel');
+    expect(statusOf(doc)).toBe('return-approved');
+  });
+
+  it('compare a reason text in the return language, as the return answers it', async () => {
+    order = await demoOrder(sandbox, w.token, shop);
+    const created = await newReturn();
+    const description = (await read(created.id)).data.attributes.items[0].reason.description;
+    expect(typeof description).toBe('string');
+    const predicates = [{ pointer: '/attributes/items/0/reason/description', operator: '==', value: description }];
+    expect((await hook('approve by text', { action_type: 'approve-return' }, predicates)).status).toBe(201);
+    const second = await newReturn();
+    expect(statusOf(await read(second.id))).toBe('return-approved');
+  });
+
   it('sends the return as its creation left it, decided by a hook that ran after the webhook hook', async () => {
     expect(
       (await hook('tell my system', { action_type: 'send-resource', values: [{ url: 'https://example.com/returns', includes: ['status'] }] }, [], 1)).status,

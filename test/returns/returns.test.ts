@@ -208,6 +208,19 @@ describe('deciding on a return', () => {
     expect((await sandbox.get(`/returns/v1/returns/${created.id}/files`, w.token)).body.data).toEqual([]);
   });
 
+  it('keeps the method a return was made with after the method is deleted: included, and approved with it', async () => {
+    const created = (await create(returnBody({ shop, order, method: postnl, items: oneItem() }))).body.data;
+    expect((await sandbox.request('DELETE', `/returns/v1/return-methods/${postnl.id}`, { token: w.token })).status).toBe(204);
+    const read = (await sandbox.get(`/returns/v1/returns/${created.id}?include=return_method`, w.token)).body;
+    expect(read.data.relationships.return_method.data.id).toBe(postnl.id);
+    expect(read.included.map((r: Json) => [r.type, r.id, r.attributes.title])).toEqual([['return-methods', postnl.id, postnl.attributes.title]]);
+    const listed = (await sandbox.get('/returns/v1/returns?include=return_method', w.token)).body;
+    expect(listed.included.map((r: Json) => r.id)).toContain(postnl.id);
+    // Consumers can no longer choose it: it is gone from the shop's methods.
+    expect((await sandbox.get(`/returns/v1/return-methods/${postnl.id}`, w.token)).status).toBe(404);
+    expect((await sandbox.request('POST', `/returns/v1/returns/${created.id}/approve`, { token: w.token })).status).toBe(204);
+  });
+
   it('approves a shipment method turned self-shipment without a label: the service and contract it kept ship nothing', async () => {
     const turned = await sandbox.request('PATCH', `/returns/v1/return-methods/${postnl.id}`, {
       token: w.token,

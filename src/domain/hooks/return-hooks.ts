@@ -3,6 +3,7 @@ import type { ReturnRecord } from '../../model/returns/return.js';
 import type { Tx } from '../../store/store.js';
 import { DomainError } from '../errors.js';
 import type { Acting, Rules } from '../rules.js';
+import { answeredItem, orderMeta, simpleAttributes } from '../returns/answered.js';
 import { approveReturn, markDeadlinePassed, rejectReturn } from '../returns/decide.js';
 import { requestPayment } from '../returns/payments.js';
 import { automationFor } from './automation.js';
@@ -12,35 +13,26 @@ import { allHold } from './predicates.js';
 import type { HookDocument } from './shipment-document.js';
 import { scheduleDeliveries } from './webhooks.js';
 
-/** A return as hook predicates see it: attributes, relationships and `meta.order_created_at`. */
+/**
+ * A return as hook predicates see it: what `GET /returns/v1/returns/{id}` answers (attributes with
+ * the outcome flags and the reason texts in the return's language, relationships, meta), so a
+ * predicate on `/attributes/has_preferred_outcome_refund` holds here as it does in production.
+ */
 function returnDocument(tx: Tx, row: ReturnRecord): HookDocument & { meta: Record<string, unknown> } {
-  const {
-    id,
-    organization_id: _o,
-    shop_id,
-    order_id,
-    return_method_id,
-    tag_ids,
-    status_id,
-    shipment_id,
-    status_code: _s,
-    registrations: _r,
-    payment_id: _p,
-    ...attributes
-  } = row;
   const link = (type: string, target: string | undefined) => ({ data: target ? { type, id: target } : null });
+  const attributes = { ...simpleAttributes(row), items: row.items.map((item) => answeredItem(item, row.locale)) };
   return {
     type: 'returns',
-    id,
+    id: row.id,
     attributes: structuredClone(attributes) as Record<string, unknown>,
     relationships: {
-      shop: link('shops', shop_id),
-      return_method: link('return-methods', return_method_id),
-      tags: link('return-tags', tag_ids[0]),
-      status: link('statuses', status_id),
-      shipment: link('shipments', shipment_id),
+      shop: link('shops', row.shop_id),
+      return_method: link('return-methods', row.return_method_id),
+      tags: link('return-tags', row.tag_ids[0]),
+      status: link('statuses', row.status_id),
+      shipment: link('shipments', row.shipment_id),
     },
-    meta: { order_created_at: tx.get('demoOrders', order_id)?.created_at },
+    meta: orderMeta(tx, row),
   };
 }
 

@@ -99,8 +99,11 @@ const methodMeta = z
   })
   .meta({ id: 'ReturnMethodMeta' });
 
-/** Return methods, with the label price in `meta` at `weight` grams (default: the method's default weight). */
-export const returnMethodKindAt = (weight?: number): Kind<ReturnMethodRecord> => ({
+/**
+ * Return methods, with the label price in `meta` at `weight` grams (default: the method's default
+ * weight) for a consumer in `from` (default: the countries the method is offered in).
+ */
+export const returnMethodKindAt = (weight?: number, from?: string): Kind<ReturnMethodRecord> => ({
   type: 'return-methods',
   attributesSchema: returnMethodAttributes,
   attributes: (row) => ({
@@ -130,15 +133,20 @@ export const returnMethodKindAt = (weight?: number): Kind<ReturnMethodRecord> =>
     const carrier = service ? store.get('carriers', service.carrier_id) : undefined;
     if (!service || !carrier) return undefined;
     return {
-      price: methodPrice(store, row, weight),
+      price: methodPrice(store, row, { weight, from }),
       carrier: { name: carrier.name, code: carrier.code, logo_url: ctx.url(carrierLogoPath(carrier.code)) },
-      service: { name: service.name, code: service.code, is_label_in_the_box: false, is_shipping_and_return: false },
+      service: {
+        name: service.name,
+        code: service.code,
+        // As GET /services/{id} answers them: a pack's service may set either flag.
+        is_label_in_the_box: service.is_label_in_the_box ?? false,
+        is_shipping_and_return: service.is_shipping_and_return ?? false,
+      },
     };
   },
-  load: (ctx, id) => {
-    const row = mine(ctx, ctx.store.get('returnMethods', id));
-    return row && row.deleted_at === undefined ? row : undefined;
-  },
+  // What includes read: only a return links to a method, and it keeps the method it was made with
+  // when the method is deleted (consumers no longer see it: the list and GET leave it out).
+  load: (ctx, id) => mine(ctx, ctx.store.get('returnMethods', id)),
 });
 
 export const returnMethodKind = returnMethodKindAt();

@@ -38,7 +38,7 @@ export const resolveEndpoint = endpoint({
   operationId: 'resolveReturnMethods',
   summary: 'Which return methods a consumer can use',
   description:
-    "What a return portal asks once the consumer found the order: the shop's methods offered in the consumer's country whose carrier ships from there to the return address, with the label price at `weight` in `meta`. The order must be the shop's and the consumer must name its e-mail address or postal code. The sandbox answers the same methods whatever `shipping_and_return`, `label_in_the_box` and the items' reasons say.",
+    "What a return portal asks once the consumer found the order: the shop's methods offered in the consumer's country whose carrier ships from there to the return address, with the label price in `meta`: what the return shipment is charged at `weight` from the consumer's country (a carrier may price a border crossing higher), the organization's carrier surcharges included. The order must be the shop's and the consumer must name its e-mail address or postal code. The sandbox answers the same methods whatever `shipping_and_return`, `label_in_the_box` and the items' reasons say.",
   tag: 'Return methods',
   auth: returnsScope,
   body: resolveRequest,
@@ -52,7 +52,8 @@ export const resolveEndpoint = endpoint({
     if (!shop) throw DomainError.unprocessable(`No shop with id '${data.shop_id}' is available to you.`, { input: 'shop_id' });
     const proof = data.consumer_address.email !== undefined ? { email: data.consumer_address.email } : { postal_code: data.consumer_address.postal_code };
     orderFor(ctx, shop.id, data.order_reference, proof, { input: 'order_reference' });
-    const kind = returnMethodKindAt(data.weight);
+    // Priced for this consumer: from their country, across a border or not.
+    const kind = returnMethodKindAt(data.weight, data.consumer_address.country_code);
     return jsonApi({ data: offeredMethods(ctx, shop, data.consumer_address).map((method) => toResourceObject(kind, method, ctx)) });
   },
 });

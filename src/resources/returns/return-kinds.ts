@@ -1,46 +1,12 @@
 import { checkoutPath } from '../../domain/returns/payments.js';
 import { registrationsOf } from '../../domain/returns/shipment.js';
-import { textIn } from '../../domain/returns/localize.js';
+import { answeredItem, orderMeta, simpleAttributes as simple } from '../../domain/returns/answered.js';
 import type { Ctx, Kind } from '../../http/context.js';
 import { linkTo, type RelationshipDef } from '../../jsonapi/resource.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
-import {
-  returnAttributes,
-  returnMeta,
-  returnSimpleAttributes,
-  returnSimpleMeta,
-  type ReturnItemRecord,
-  type ReturnRecord,
-} from '../../model/returns/return.js';
+import { returnAttributes, returnMeta, returnSimpleAttributes, returnSimpleMeta, type ReturnRecord } from '../../model/returns/return.js';
 
 const returnVisible = (ctx: Ctx, row: ReturnRecord): boolean => row.organization_id === ctx.principal?.organizationId;
-
-/** An item as answered: texts in the reader's (or the consumer's) language, photos as `data:` URLs. */
-function item(row: ReturnItemRecord, locale: string | undefined) {
-  const { reason, ...facts } = row;
-  if (!reason) return facts;
-  return {
-    ...facts,
-    reason: {
-      code: reason.code,
-      description: textIn(reason.description, locale),
-      ...(reason.comment !== undefined ? { comment: reason.comment } : {}),
-      ...(reason.attachments ? { attachments: reason.attachments.map((file) => ({ url: `data:${file.mime_type};base64,${file.data}` })) } : {}),
-      ...(reason.questions ? { questions: reason.questions.map((q) => ({ code: q.code, answer: q.answer, description: textIn(q.description, locale) })) } : {}),
-    },
-  };
-}
-
-const simple = (row: ReturnRecord) => ({
-  created_at: row.created_at,
-  order_reference: row.order_reference,
-  return_address: row.return_address,
-  consumer_address: row.consumer_address,
-  locale: row.locale,
-  rejection_message: row.rejection_message,
-  has_preferred_outcome_refund: row.items.some((i) => i.preferred_outcome === 'refund'),
-  has_preferred_outcome_exchange: row.items.some((i) => i.preferred_outcome === 'exchange'),
-});
 
 const relationships: Record<string, RelationshipDef<ReturnRecord, Ctx>> = {
   return_method: {
@@ -60,8 +26,6 @@ const relationships: Record<string, RelationshipDef<ReturnRecord, Ctx>> = {
   shipment: { targets: ['shipments'], optional: true, data: (row) => linkTo('shipments', row.shipment_id) },
 };
 
-const orderCreatedAt = (ctx: Ctx, row: ReturnRecord) => ctx.store.get('demoOrders', row.order_id)?.created_at;
-
 /** A return as `GET /returns/v1/returns/{id}` answers it, texts in `locale` (default the consumer's). */
 export function returnKind(locale?: string): Kind<ReturnRecord> {
   return {
@@ -73,7 +37,7 @@ export function returnKind(locale?: string): Kind<ReturnRecord> {
       const registrations = registrationsOf(store, row);
       return {
         ...simple(row),
-        items: row.items.map((entry) => item(entry, locale && locale !== '*' ? locale : row.locale)),
+        items: row.items.map((entry) => answeredItem(entry, locale && locale !== '*' ? locale : row.locale)),
         shipment_registrations: registrations.length > 0 ? registrations : undefined,
         payment: payment && {
           created_at: payment.created_at,
@@ -88,11 +52,7 @@ export function returnKind(locale?: string): Kind<ReturnRecord> {
     },
     relationships,
     self: (row) => `/returns/v1/returns/${row.id}`,
-    meta: (row, ctx) => ({
-      order_created_at: orderCreatedAt(ctx, row),
-      package_type: 'parcel',
-      allows_reissue: ctx.store.get('demoOrders', row.order_id)?.reissue_allowed === true,
-    }),
+    meta: (row, ctx) => orderMeta(ctx.store, row),
     load: (ctx, id) => {
       const row = ctx.store.get('returns', id);
       return row && returnVisible(ctx, row) ? row : undefined;
@@ -109,9 +69,9 @@ export const returnListKind: Kind<ReturnRecord> = {
     const { store } = ctx;
     const shipment = row.shipment_id ? store.get('shipments', row.shipment_id) : undefined;
     const status = shipment ? store.find('statuses', 'code', shipment.status_code)[0] : undefined;
+    const { allows_reissue: _reissue, ...order } = orderMeta(store, row);
     return {
-      order_created_at: orderCreatedAt(ctx, row),
-      package_type: 'parcel',
+      ...order,
       shipment_tracking_code: shipment?.tracking_code,
       shipment_status_code: status?.code,
       shipment_status_level: status?.level,
