@@ -228,6 +228,10 @@ describe('orders', () => {
     expect(found.status).toBe(200);
     expect(found.body.data).toMatchObject({ type: 'orders', id: order.id, meta: { return_exists: false, package_type: 'parcel' } });
     expect(found.body.data.attributes.items).toEqual(order.attributes.items);
+    // Its self link is a look-up that works as it stands.
+    const followed = await sandbox.get(found.body.data.links.self.replace(/^https?:\/\/[^/]+/, ''), w.token);
+    expect(followed.status, found.body.data.links.self).toBe(200);
+    expect(followed.body.data).toEqual(found.body.data);
     const byPostal = await sandbox.get(
       `/orders/v1/orders/${order.id}?shop_id=${shop.id}&postal_code=${encodeURIComponent(` ${postal_code.toLowerCase()} `)}`,
       w.token,
