@@ -325,13 +325,49 @@ describe('changing a contract', () => {
       t,
       contract.id,
       { credentials: { ...validCredentials.postnl }, name: 'Renamed', created_at: 1, status: 'active' },
-      {
-        relationships: { carrier: { data: { type: 'carriers', id: '00000000-0000-4000-8000-000000000000' } } },
-      },
+      // The relationships as a GET answers them, links and all: sent back unchanged, they pass.
+      { relationships: contract.relationships },
     );
-    expect(same.status).toBe(200);
+    expect(same.status, same.text).toBe(200);
     expect(same.body.data.attributes).toMatchObject({ status: 'active', name: 'Renamed', created_at: contract.attributes.created_at });
     expect(same.body.data.relationships.carrier.data.id).toBe(postnl.id);
+  });
+
+  it('refuses another carrier, owner, template or set of coverages instead of answering 200 and keeping the old ones', async () => {
+    const s = await testSandbox();
+    const { token: t, contract } = await create(s, validCredentials.postnl!);
+    const other = await s.token('other-client');
+    const otherOrganization = (await s.get('/organizations', other)).body.data[0].id;
+    const dpd = (await s.read('/carriers')).body.data.find((carrier: Json) => carrier.attributes.code === 'dpd');
+    const broker = (await s.get('/contracts?include=liability_coverages', t)).body.data.find(
+      (c: Json) => c.relationships.owner.data.type === 'brokers' && c.relationships.liability_coverages.data.length > 0,
+    );
+    const cases: [Record<string, unknown>, string][] = [
+      [{ carrier: { data: { type: 'carriers', id: dpd.id } } }, '/data/relationships/carrier/data/id'],
+      [{ owner: { data: { type: 'organizations', id: otherOrganization } } }, '/data/relationships/owner/data/id'],
+      [{ owner: { data: { type: 'organizations', id: '00000000-0000-4000-8000-000000000000' } } }, '/data/relationships/owner/data/id'],
+      [{ owner: { data: { type: 'brokers', id: broker.relationships.owner.data.id } } }, '/data/relationships/owner/data/id'],
+      [
+        { contract_template: { data: { type: 'contract-templates', id: broker.relationships.contract_template.data.id } } },
+        '/data/relationships/contract_template/data/id',
+      ],
+      [{ liability_coverages: broker.relationships.liability_coverages }, '/data/relationships/liability_coverages'],
+    ];
+    const details = new Set<string>();
+    for (const [relationships, pointer] of cases) {
+      const answer = await patch(s, t, contract.id, { name: 'Moved' }, { relationships });
+      expect(answer.status, JSON.stringify(relationships)).toBe(422);
+      expect(firstError(answer)).toMatchObject({ code: '10008', source: { pointer } });
+      if (pointer.includes('owner')) details.add(firstError(answer).detail);
+    }
+    // Another tenant's organization is refused in the same words as an id that does not exist.
+    expect(details.size).toBe(1);
+    const after = (await s.get(`/contracts/${contract.id}`, t)).body.data;
+    expect(after.attributes.name).toBe(contract.attributes.name);
+    expect(after.relationships.carrier.data.id).toBe(postnl.id);
+    // Clearing the template it never had, and sending its empty coverages, change nothing: 200.
+    const same = await patch(s, t, contract.id, { name: 'Kept' }, { relationships: { contract_template: { data: null }, liability_coverages: { data: [] } } });
+    expect(same.status, same.text).toBe(200);
   });
 
   it('refuses a new currency while rates of the contract hold prices, changing nothing', async () => {

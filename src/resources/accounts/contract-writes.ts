@@ -16,6 +16,7 @@ import { contractKind, contractVisible } from './contract-kind.js';
 import { contractIncludes } from '../include-paths.js';
 import { findOr404 } from '../lookup.js';
 import { carrierVisible } from '../catalogue/carriers.js';
+import { checkKeptRelationships, contractUpdateRelationships } from './contract-kept-relationships.js';
 
 const manage = { anyOf: ['organizations.manage'] } as const;
 const schemas = resourceSchemas(contractKind);
@@ -48,7 +49,7 @@ const updateRequest = resourceRequest({
     })
     .partial()
     .default({}),
-  relationships: z.record(z.string(), z.unknown()).optional(),
+  relationships: contractUpdateRelationships,
 });
 
 /** The organization a new contract may belong to: only the caller's own. */
@@ -155,7 +156,7 @@ export const contractWriteEndpoints = [
     operationId: 'updateContract',
     summary: 'Change a contract',
     description:
-      'Send only the attributes to change. `status` switches between active and inactive; new credentials send the contract back to pending and verify it again (a contract that is, or is being switched, `inactive` stays inactive once they pass). Relationships and read-only attributes are ignored.',
+      'Send only the attributes to change. `status` switches between active and inactive; new credentials send the contract back to pending and verify it again (a contract that is, or is being switched, `inactive` stays inactive once they pass). Read-only attributes are ignored; relationships may be sent as they are, but none can change.',
     tag: 'Contracts',
     auth: manage,
     params: z.object({ contract_id: z.string() }),
@@ -166,7 +167,7 @@ export const contractWriteEndpoints = [
       409: { description: 'The body type or id does not match (10007).' },
       422: {
         description:
-          'A status change other than active <-> inactive, or a new currency while rates or liability coverages of the contract hold prices (10008).',
+          'A status change other than active <-> inactive, a new currency while rates or liability coverages of the contract hold prices, or another carrier, owner, template or set of liability coverages (10008).',
       },
     },
     include: contractIncludes,
@@ -176,6 +177,7 @@ export const contractWriteEndpoints = [
       if (current.owner.type !== 'organizations') {
         throw ApiError.of('actionNotAllowed', 'This contract is shared by your broker and cannot be changed.');
       }
+      checkKeptRelationships(ctx, current, body.data.relationships);
       const changes = body.data.attributes;
       const status = nextStatus(current.status, changes.status);
       const rekeyed =
