@@ -17,6 +17,7 @@ let brokerId: string;
 let carrierId: string;
 let serviceId: string;
 let ownContractId: string;
+let ownerToken: string;
 
 beforeAll(async () => {
   sandbox = await testSandbox();
@@ -24,6 +25,11 @@ beforeAll(async () => {
   expect(made.status, made.text).toBe(201);
   carrierId = made.body.keys.carriers['failing-express'];
   serviceId = made.body.keys.services['failing-express-parcel-nl-nl'];
+  const owner = await sandbox.request('POST', '/access-token', {
+    body: { grant_type: 'client_credentials', client_id: made.body.client_id, client_secret: made.body.client_secret, scope: '*' },
+    headers: json,
+  });
+  ownerToken = owner.body.access_token;
   token = await sandbox.token();
   const organization = (await sandbox.get('/organizations', token)).body.data[0];
   organizationId = organization.id;
@@ -103,5 +109,20 @@ describe("another tenant's pack carrier", () => {
     const foreign = await asked(serviceId);
     expect(foreign[0]).toBe(422);
     expect(foreign).toEqual(await asked(UNKNOWN));
+  });
+
+  it('has no pick-up/drop-off locations to search or look up: both answer as for an unknown carrier', async () => {
+    // Its own tenant finds them, so the other tenant's 404 is the carrier's tenancy, not an empty map.
+    const mine = await sandbox.get(`/carriers/${carrierId}/pickup-dropoff-locations/NL/1012AB`, ownerToken);
+    expect(mine.status, mine.text).toBe(200);
+    const locationId: string = mine.body.data[0].id;
+    expect((await sandbox.get(`/carriers/${carrierId}/pickup-dropoff-locations/${locationId}`, ownerToken)).status).toBe(200);
+
+    const searched = async (id: string) => shapeOf(await sandbox.get(`/carriers/${id}/pickup-dropoff-locations/NL/1012AB`, token), id);
+    expect(await searched(carrierId)).toEqual(await searched(UNKNOWN));
+    expect((await searched(carrierId))[0]).toBe(404);
+    const lookedUp = async (id: string) => shapeOf(await sandbox.get(`/carriers/${id}/pickup-dropoff-locations/${locationId}`, token), id);
+    expect(await lookedUp(carrierId)).toEqual(await lookedUp(UNKNOWN));
+    expect((await lookedUp(carrierId))[0]).toBe(404);
   });
 });

@@ -22,6 +22,7 @@ import { resourceSchemas } from '../../jsonapi/schemas.js';
 import type { CarrierRecord } from '../../model/carrier.js';
 import { countryCode, uuid } from '../../model/common.js';
 import { findOr404 } from '../lookup.js';
+import { carrierVisible } from './carriers.js';
 
 /** A generated location as the resource layer sees it: with its id (which names its search) and carrier. */
 export type PickupLocationRow = PickupLocation & { id: string; carrier_id: string };
@@ -235,7 +236,8 @@ export const pickupLocationEndpoints = [
     handler: async (ctx, { params: path, query: q, page, include }) => {
       const search = searchOf(path.country_code, path.postal_code);
       refuseOtherSearchParams(search, q);
-      const carrier = findOr404(ctx, 'carriers', 'carriers', path.carrier_id);
+      // A carrier a pack gave another tenant is unknown here, as on GET /carriers/{id}.
+      const carrier = findOr404(ctx, 'carriers', 'carriers', path.carrier_id, (row) => carrierVisible(ctx, row));
       checkContract(ctx, carrier, q.contract);
       const { filterLocations, pickupLocations, pointLocations } = await generator();
       const near = { street: q.street, street_number: q.street_number, city: q.city };
@@ -270,7 +272,7 @@ export const pickupLocationEndpoints = [
     strictQuery: true,
     responses: { 200: { description: 'The location.', schema: oneLocation } },
     handler: async (ctx, { params: path, query: q }) => {
-      const carrier = findOr404(ctx, 'carriers', 'carriers', path.carrier_id);
+      const carrier = findOr404(ctx, 'carriers', 'carriers', path.carrier_id, (row) => carrierVisible(ctx, row));
       checkContract(ctx, carrier, q.contract);
       const search = parsePickupLocationId(path.pudo_id);
       const { findPickupLocation, findPointLocation } = await generator();
