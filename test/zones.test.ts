@@ -137,6 +137,73 @@ describe("an organization's own zones", () => {
     expect((await sandbox.get(`/zones/${made.body.keys.zones.spare}`, token)).status).toBe(404);
   });
 
+  it("of a pack are seen by every organization of the tenant's group, as the pack's services are, and changed by none of the others", async () => {
+    const { sandbox, a } = await setup();
+    const pack = {
+      zones: [{ key: 'group-home', name: 'Group home', code: 'GROUP-HOME', country_codes: ['NL'] }],
+      services: [
+        {
+          key: 'group-parcel',
+          carrier: 'postnl',
+          region_from: 'nl',
+          region_to: 'nl',
+          zone_from: 'group-home',
+          zone_to: 'nl',
+          name: 'Group Parcel',
+          code: 'group-parcel',
+          package_type: 'parcel',
+          handover_method: 'drop-off',
+          delivery_method: 'delivery',
+          uses_volumetric_weight: false,
+          delivery_days: ['Monday'],
+          transit_time: { min: 1, max: 1 },
+          regions_from: [{ country_code: 'NL' }],
+          regions_to: [{ country_code: 'NL' }],
+        },
+      ],
+      organizations: [
+        { key: 'group-main', name: 'Group Main', broker: 'broker', country_code: 'NL' },
+        { key: 'group-member', name: 'Group Member', broker: 'broker', country_code: 'NL' },
+      ],
+      users: [
+        { key: 'main-user', organization: 'group-main' },
+        { key: 'member-user', organization: 'group-member' },
+      ],
+      clients: [
+        { id: 'group-main-client', secret: 'group-main-secret-1234', user: 'main-user' },
+        { id: 'group-member-client', secret: 'group-member-secret-12', user: 'member-user' },
+      ],
+      shops: [{ key: 'group-shop', organization: 'group-main' }],
+    };
+    const { made } = await tenantWithToken(sandbox, { pack });
+    const member = made.body.clients.find((row: Json) => row.key === 'group-member-client');
+    const token = (
+      await sandbox.request('POST', '/access-token', {
+        body: { grant_type: 'client_credentials', client_id: member.client_id, client_secret: member.client_secret, scope: '*' },
+        headers: { 'content-type': 'application/json' },
+      })
+    ).body.access_token as string;
+    const zoneId = made.body.keys.zones['group-home'] as string;
+    const serviceId = made.body.keys.services['group-parcel'] as string;
+
+    // The member sees the service; its zone_from answers, is listed and is included beside it.
+    const service = await sandbox.get(`/services/${serviceId}?include=zone_from`, token);
+    expect(service.status, service.text).toBe(200);
+    expect(service.body.data.relationships.zone_from.data).toEqual({ type: 'zones', id: zoneId });
+    expect(service.body.included.map((row: Json) => row.id)).toEqual([zoneId]);
+    expect((await sandbox.get(new URL(service.body.data.relationships.zone_from.links.related).pathname, token)).status).toBe(200);
+    expect((await sandbox.get('/zones?filter[search]=group-home', token)).body.data.map((row: Json) => row.id)).toEqual([zoneId]);
+
+    // It is the tenant's organization's zone: the member reads it but does not change or delete it.
+    const changed = await sandbox.request('PATCH', `/zones/${zoneId}`, { token, body: { data: { type: 'zones', id: zoneId, attributes: { name: 'Mine' } } } });
+    expect(changed.status, changed.text).toBe(403);
+    expect((await sandbox.request('DELETE', `/zones/${zoneId}`, { token })).status).toBe(403);
+    expect(sandbox.store.get('zones', zoneId)?.name).toBe('Group home');
+
+    // Another tenant's organization still does not see it.
+    expect((await sandbox.get(`/zones/${zoneId}`, a)).status).toBe(404);
+  });
+
   it('refuses a taken code, a bad pattern, an unknown country and unknown attributes, changing nothing', async () => {
     const { sandbox, a } = await setup();
     const before = sandbox.store.count('zones');

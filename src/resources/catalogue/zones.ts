@@ -6,11 +6,18 @@ import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { countryCode } from '../../model/common.js';
 import { stateCode, zoneAttributes, type ZoneRecord } from '../../model/zone.js';
 import { findOr404 } from '../lookup.js';
+import { seesTenantRow } from '../../domain/tenant-lifetime.js';
 import { readEndpoints } from '../read-endpoints.js';
 import { writeEndpoints } from '../write-endpoints.js';
 
-/** Seeded zones (the routes of the catalogue) are everyone's; a zone made through the API is its organization's. */
-const zoneVisible = (ctx: Ctx, row: ZoneRecord): boolean => row.organization_id === undefined || row.organization_id === ctx.principal?.organizationId;
+/**
+ * Seeded zones (the routes of the catalogue) are everyone's; a zone made through the API is its
+ * organization's. A zone a pack gave a tenant is stamped with the tenant's own organization, even
+ * when another organization of its group loaded it, and is seen as the pack's services are: by
+ * every organization of the group, else a service's zone_from and zone_to would name a zone that
+ * answers 404.
+ */
+const zoneVisible = (ctx: Ctx, row: ZoneRecord): boolean => seesTenantRow(ctx.store, ctx.principal?.organizationId, row.organization_id);
 
 export const zoneKind: Kind<ZoneRecord> = {
   type: 'zones',
@@ -84,6 +91,10 @@ function ownZone(ctx: Ctx, id: string): ZoneRecord {
       "This zone is one of the sandbox's own: the catalogue's services ship from and to it, so it cannot be changed or deleted.",
     );
   }
+  // The group's organizations see the tenant's zones; only the organization that holds one changes it.
+  if (row.organization_id !== principalOf(ctx).organizationId) {
+    throw ApiError.of('actionNotAllowed', "This zone is another organization's of your group: you can read it but not change or delete it.");
+  }
   return row;
 }
 
@@ -108,7 +119,7 @@ export const zoneEndpoints = [
     auth: read,
     schemas,
     query,
-    description: `The sandbox's zones (one per place its services ship from or to, named by every service's zone_from and zone_to) and the caller's own.`,
+    description: `The sandbox's zones (one per place its services ship from or to, named by every service's zone_from and zone_to) and the caller's own (with those a pack gave its tenant, seen by every organization of the tenant's group).`,
     visible: zoneVisible,
     filter: (_ctx, rows, q) => {
       const needle = q['filter[search]']?.toLowerCase();
@@ -142,11 +153,11 @@ export const zoneEndpoints = [
     },
     update: {
       summary: 'Change a zone',
-      description: `Only the caller's own zones; the sandbox's zones answer 403 (10013). Only the attributes sent change; \`null\` removes an optional one.`,
+      description: `Only the caller's own zones; the sandbox's zones and those of another organization of the caller's group answer 403 (10013). Only the attributes sent change; \`null\` removes an optional one.`,
       body: updateRequest,
       answer: 'The whole updated zone.',
       errors: {
-        403: "One of the sandbox's zones (10013).",
+        403: "One of the sandbox's zones, or another organization's of the caller's group (10013).",
         409: 'The body `type` or `id` does not match (10007).',
         422: 'The code is taken (10008).',
       },
@@ -157,9 +168,12 @@ export const zoneEndpoints = [
     },
     delete: {
       summary: 'Delete a zone',
-      description: `Only the caller's own zones; the sandbox's zones answer 403 (10013). A zone a service ships from or to (one a pack gave the organization) stays while the service names it: 422.`,
+      description: `Only the caller's own zones; the sandbox's zones and those of another organization of the caller's group answer 403 (10013). A zone a service ships from or to (one a pack gave the organization) stays while the service names it: 422.`,
       answer: 'Deleted.',
-      errors: { 403: "One of the sandbox's zones (10013).", 422: 'A service ships from or to the zone (10008).' },
+      errors: {
+        403: "One of the sandbox's zones, or another organization's of the caller's group (10013).",
+        422: 'A service ships from or to the zone (10008).',
+      },
       remove: (tx, _ctx, zone) => {
         // Checked in the transaction: a service's zone_from or zone_to must not name a zone that is gone.
         const services = tx.all('services').filter((service) => service.zone_from_id === zone.id || service.zone_to_id === zone.id);
