@@ -505,6 +505,11 @@ describe('a pack loaded into a tenant', () => {
     const answer = await sandbox.request('POST', '/_sandbox/fixtures', { token: await sandbox.token(), body: { pack: goodPack() }, headers: json });
     expect(answer.status).toBe(422);
     expect(answer.body.errors[0].detail).toContain('one of the seeded organizations');
+    // The token named the organization, not a client_id the body never sent; the admin's client_id is where it names it.
+    expect(answer.body.errors[0].source).toEqual({ header: 'Authorization' });
+    const byAdmin = await sandbox.request('POST', '/_sandbox/fixtures', { body: { pack: goodPack(), client_id: 'sandbox-client' }, headers: json });
+    expect(byAdmin.status).toBe(422);
+    expect(byAdmin.body.errors[0].source).toEqual({ pointer: '/client_id' });
   });
 
   it('takes the tenant by id from the admin (as DELETE /_sandbox/tenants/{tenant} names it), and refuses an unknown one or two names', async () => {

@@ -6,6 +6,10 @@ import { tenantExampleIds } from '../docs/served-document.js';
 import { appEndpoint } from '../http/app-context.js';
 import { plainJson } from '../http/respond.js';
 import type { Services } from '../http/services.js';
+import { ApiError } from '../jsonapi/errors.js';
+import { defaultClients } from '../fixtures/clients.js';
+import type { ReadView } from '../store/store.js';
+import { errorResponse } from './responses.js';
 
 const made = z
   .object({
@@ -18,6 +22,23 @@ const made = z
       ),
   })
   .meta({ id: 'SandboxExampleRows' });
+
+/**
+ * 422 when the tenant has no organization or no shop left for the examples' rows (a shipment
+ * names a shop): they would be made for a stand-in that does not exist. A token names the tenant
+ * by its Authorization header; without one it is the default client's, which anyone may change.
+ */
+function refuseWithoutShop(view: ReadView, organizationId: string, byToken: boolean): void {
+  const deleted = !view.get('organizations', organizationId);
+  if (!deleted && view.find('shops', 'organization_id', organizationId).length > 0) return;
+  const client = defaultClients[0].id;
+  const detail = byToken
+    ? "Your organization has no shop, and the examples' rows are made in one: create a shop (POST /shops), or reset your tenant (POST /_sandbox/reset) to restore its shops."
+    : deleted
+      ? `The organization of the default client ${client} was deleted, and the examples' rows are made in it: POST /_sandbox/reset restores the seeded data.`
+      : `The organization of the default client ${client} has no shop, and the examples' rows are made in one: POST /_sandbox/reset {"client_id": "${client}"} restores its shops.`;
+  throw ApiError.of('unprocessable', detail, byToken ? { source: { header: 'Authorization' } } : {});
+}
 
 /** Makes a tenant's example rows (once), answering with what it did. */
 export async function prepareExamples(services: Services, ids: ExampleIds): Promise<{ organization_id: string; made: boolean; failed: string[] }> {
@@ -55,18 +76,22 @@ export const exampleEndpoints = [
     body: z.strictObject({}).meta({ id: 'SandboxExampleRowsRequest' }),
     bodyOptional: true,
     produces: ['application/json'],
-    responses: { 200: { description: 'The tenant, and whether its rows were made now.', schema: made, contentTypes: ['application/json'] } },
+    responses: {
+      200: { description: 'The tenant, and whether its rows were made now.', schema: made, contentTypes: ['application/json'] },
+      422: errorResponse("The tenant has no shop (it deleted every one), or the default client's organization was deleted: nothing is made (10008)."),
+    },
     handler: async (ctx) => {
       const { services, principal } = ctx;
-      const ids = principal
-        ? tenantExampleIds(services, {
+      const tenant = principal
+        ? {
             organizationId: principal.organizationId,
             clientId: principal.clientId,
             clientSecret: '',
             shopId: firstShop(services.store, principal.organizationId),
-          })
-        : tenantExampleIds(services, defaultTenant(services.store));
-      return plainJson(await prepareExamples(services, ids));
+          }
+        : defaultTenant(services.store);
+      refuseWithoutShop(services.store, tenant.organizationId, principal !== undefined);
+      return plainJson(await prepareExamples(services, tenantExampleIds(services, tenant)));
     },
   }),
 ];

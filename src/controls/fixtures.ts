@@ -76,9 +76,11 @@ async function loadPack(services: Services, body: z.output<typeof loadRequest>, 
       : tenantOf(services, clientId!, principal?.organizationId).organizationId;
   const organizationId = namedTenant();
   if (!groupOf(services, organizationId)) {
-    throw ApiError.unprocessable(
+    // Named by the body's client_id, or else by the token.
+    throw ApiError.of(
+      'unprocessable',
       `Organization '${organizationId}' is one of the seeded organizations, not a tenant created with POST /_sandbox/tenants: give the sandbox packs at start (--fixtures).`,
-      '/client_id',
+      { source: body.client_id !== undefined ? { pointer: '/client_id' } : { header: 'Authorization' } },
     );
   }
   const loading = await import('./tenant-pack.js');

@@ -6,6 +6,7 @@ import { plainJson } from '../http/respond.js';
 import { ApiError, errorObject, type ErrorSource } from '../jsonapi/errors.js';
 import type { Services } from '../http/services.js';
 import { errorResponse } from './responses.js';
+import { refuseOtherTenant } from './own-tenant.js';
 
 /*
  * `/_sandbox/quotas`: what each tenant may keep and how fast it may call. A tenant's token reads
@@ -158,12 +159,9 @@ export const quotaEndpoints = [
       404: errorResponse('No organization or client of that id (10002, source.parameter names it).'),
     },
     handler: (ctx, { query }) => {
-      const named = namedOrganization(ctx.services, query, (parameter) => ({ parameter }));
       const own = ctx.principal?.organizationId;
-      if (own !== undefined && named !== undefined && named !== own) {
-        const parameter = query.organization_id !== undefined ? 'organization_id' : 'client_id';
-        throw ApiError.of('resourceNotFound', `No ${parameter} '${query[parameter]}' exists in your organization.`, { source: { parameter } });
-      }
+      if (own !== undefined) refuseOtherTenant(ctx.services, own, query);
+      const named = namedOrganization(ctx.services, query, (parameter) => ({ parameter }));
       const organizationId = own ?? named;
       return plainJson(organizationId === undefined ? defaultQuotas(ctx) : tenantQuotas(ctx, organizationId));
     },

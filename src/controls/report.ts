@@ -10,6 +10,7 @@ import { MAX_CAUSES, NO_ENDPOINT, TenantUsage, type UseCount } from '../requestl
 import type { Services } from '../http/services.js';
 import { reportSchema, type Report } from './report-schema.js';
 import { errorResponse } from './responses.js';
+import { refuseOtherTenant } from './own-tenant.js';
 import { clientsOf } from './tenant-reset.js';
 
 /*
@@ -153,13 +154,9 @@ export const reportEndpoints = [
     },
     handler: (ctx, { query }) => {
       const { services } = ctx;
-      const named = namedTenant(services, query);
       const own = ctx.principal?.organizationId;
-      if (own !== undefined && named !== undefined && named !== own) {
-        const parameter = query.organization_id !== undefined ? 'organization_id' : 'client_id';
-        throw ApiError.of('resourceNotFound', `No tenant with ${parameter} '${query[parameter]}' exists in your organization.`, { source: { parameter } });
-      }
-      const organizationId = own ?? named;
+      if (own !== undefined) refuseOtherTenant(services, own, query);
+      const organizationId = own ?? namedTenant(services, query);
       return plainJson(organizationId === undefined ? wholeReport(services) : tenantReport(services, organizationId));
     },
   }),

@@ -13,6 +13,8 @@ import { plainJson } from '../http/respond.js';
 import { createTenant, tenantCreated, tenantRequest } from './tenants.js';
 import { PACK_BODY_LIMIT, refusingPacks } from './pack-source.js';
 import { snakeKeys } from './tenant-reset.js';
+import { scratchTenantIds } from '../docs/examples/setup.js';
+import type { OrganizationRemoval } from '../domain/removals.js';
 
 const tenantListEntry = z
   .object({
@@ -79,9 +81,16 @@ function apiTenantOf(services: Services, id: string, within?: string): { organiz
 /** Deletes a tenant created through the control API, with everything it owns. */
 async function deleteTenant(services: Services, id: string, within?: string) {
   const { organizationId } = apiTenantOf(services, id, within);
-  const removal = await services.store.transact((tx) => removeTenant(tx, organizationId));
+  const { removal, scratch } = await services.store.transact((tx) => {
+    const removal = removeTenant(tx, organizationId);
+    // The scratch tenants its examples made (POST /_sandbox/examples) end with it, as they do when
+    // it expires: one made without a ttl would outlive it and hold a place under the cap for good.
+    const scratch = removal ? scratchTenantIds(organizationId).flatMap((scratchId) => (tenantEntry(tx, scratchId) ? [removeTenant(tx, scratchId)] : [])) : [];
+    return { removal, scratch: scratch.filter((gone): gone is OrganizationRemoval => gone !== undefined) };
+  });
   if (!removal) throw ApiError.of('resourceNotFound', `No tenant with organization id or client id '${id}' exists.`);
   forgetTenant(services, removal, 'deleted');
+  for (const gone of scratch) forgetTenant(services, gone, 'deleted');
   return { deleted: 'tenant' as const, organization_id: organizationId, client_ids: removal.clientIds, removed: snakeKeys(removal.removed) };
 }
 

@@ -3,7 +3,7 @@
 // in any order, without touching the seeded data the other examples use.
 import { randomUUID } from 'node:crypto';
 import { signToken } from '../../auth/tokens.js';
-import { withExampleIds } from '../../ids.js';
+import { exampleRowId, withExampleIds } from '../../ids.js';
 import { scopes } from '../../model/tenancy.js';
 import type { Services } from '../../http/services.js';
 import { getSetting, putSetting } from '../../store/settings.js';
@@ -117,6 +117,14 @@ const scratchTenant = (name: string) => async (services: Services, ids: ExampleI
   if (ttl !== undefined && ttl <= 0) return undefined;
   return createTenant(services, { name, ...(ttl !== undefined ? { ttl } : {}) }, { visitor: owner.visitor === true });
 };
+
+/** The steps that make a scratch tenant: its organization's id is the step's first (`ids.made(step)`). */
+const SCRATCH_STEPS = ['organization-to-delete', 'tenant-to-delete', 'tenant-for-pack'] as const;
+
+/** The organization ids of the scratch tenants a tenant's examples make (or made), whether they exist or not. */
+export function scratchTenantIds(organizationId: string): string[] {
+  return SCRATCH_STEPS.map((step) => exampleRowId(organizationId, step));
+}
 
 /** A demo order of the shop to the example consumer, marked for ids.ts to find: `quantity` tea towels. */
 const exampleOrder = (mark: string, quantity: number) => (ids: ExampleIds) => ({
