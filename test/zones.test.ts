@@ -14,6 +14,26 @@ async function setup() {
 const zoneBody = (attributes: Json) => ({ data: { type: 'zones', attributes } });
 const benelux = { name: 'Benelux', code: 'BENELUX', description: 'Our home market', country_codes: ['NL', 'BE', 'LU'] };
 
+/** A domestic Dutch parcel service as a fixture pack declares one, starting in the pack's zone `zoneFrom`. */
+const packService = (key: string, carrier: string, zoneFrom: string, name: string) => ({
+  key,
+  carrier,
+  region_from: 'nl',
+  region_to: 'nl',
+  zone_from: zoneFrom,
+  zone_to: 'nl',
+  name,
+  code: key,
+  package_type: 'parcel',
+  handover_method: 'drop-off',
+  delivery_method: 'delivery',
+  uses_volumetric_weight: false,
+  delivery_days: ['Monday'],
+  transit_time: { min: 1, max: 1 },
+  regions_from: [{ country_code: 'NL' }],
+  regions_to: [{ country_code: 'NL' }],
+});
+
 describe('the seeded zones', () => {
   it('are one per place the services ship from or to, filterable by country and text', async () => {
     const { sandbox, a, seeded } = await setup();
@@ -97,26 +117,7 @@ describe("an organization's own zones", () => {
         { key: 'home', name: 'Home', code: 'HOME', country_codes: ['NL'] },
         { key: 'spare', name: 'Spare', code: 'SPARE', country_codes: ['BE'] },
       ],
-      services: [
-        {
-          key: 'home-parcel',
-          carrier: 'home-carrier',
-          region_from: 'nl',
-          region_to: 'nl',
-          zone_from: 'home',
-          zone_to: 'nl',
-          name: 'Home Parcel',
-          code: 'home-parcel',
-          package_type: 'parcel',
-          handover_method: 'drop-off',
-          delivery_method: 'delivery',
-          uses_volumetric_weight: false,
-          delivery_days: ['Monday'],
-          transit_time: { min: 1, max: 1 },
-          regions_from: [{ country_code: 'NL' }],
-          regions_to: [{ country_code: 'NL' }],
-        },
-      ],
+      services: [packService('home-parcel', 'home-carrier', 'home', 'Home Parcel')],
       organizations: [{ key: 'home-org', name: 'Home Org', broker: 'broker', country_code: 'NL' }],
       users: [{ key: 'home-user', organization: 'home-org' }],
       clients: [{ id: 'home-client', secret: 'home-secret-home-secret', user: 'home-user' }],
@@ -141,26 +142,7 @@ describe("an organization's own zones", () => {
     const { sandbox, a } = await setup();
     const pack = {
       zones: [{ key: 'group-home', name: 'Group home', code: 'GROUP-HOME', country_codes: ['NL'] }],
-      services: [
-        {
-          key: 'group-parcel',
-          carrier: 'postnl',
-          region_from: 'nl',
-          region_to: 'nl',
-          zone_from: 'group-home',
-          zone_to: 'nl',
-          name: 'Group Parcel',
-          code: 'group-parcel',
-          package_type: 'parcel',
-          handover_method: 'drop-off',
-          delivery_method: 'delivery',
-          uses_volumetric_weight: false,
-          delivery_days: ['Monday'],
-          transit_time: { min: 1, max: 1 },
-          regions_from: [{ country_code: 'NL' }],
-          regions_to: [{ country_code: 'NL' }],
-        },
-      ],
+      services: [packService('group-parcel', 'postnl', 'group-home', 'Group Parcel')],
       organizations: [
         { key: 'group-main', name: 'Group Main', broker: 'broker', country_code: 'NL' },
         { key: 'group-member', name: 'Group Member', broker: 'broker', country_code: 'NL' },
