@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, hasChromium, launchChromium } from './support/browser.js';
+import { CHROMIUM, hasChromium, sharedChromium } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 if (!hasChromium) console.warn(`test/docs-examples.browser.test.ts is SKIPPED: no Chromium at ${CHROMIUM}.`);
@@ -90,18 +90,20 @@ describe.skipIf(!hasChromium)('the examples of the API reference page, in Chromi
   let browser: Browser | undefined;
   let page: Page;
   let visitorPage: Page;
+  let contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     [server, visitorServer, browser] = await Promise.all([
       startServer({ DATA_FILE: ':memory:', SANDBOX_ADMIN_TOKEN: ADMIN }),
       startServer({ DATA_FILE: ':memory:', SANDBOX_ADMIN_TOKEN: ADMIN, TENANT_PER_VISITOR: 'true', VISITOR_TTL: '900' }),
-      launchChromium(),
+      sharedChromium(),
     ]);
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    visitorPage = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    contexts = await Promise.all([0, 1].map(() => browser!.newContext({ viewport: { width: 1280, height: 900 } })));
+    page = await contexts[0]!.newPage();
+    visitorPage = await contexts[1]!.newPage();
   }, 180000);
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all(contexts.map((context) => context.close()));
     await Promise.all([server?.stop(), visitorServer?.stop()]);
   });
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, hasChromium, launchChromium, watchRequests } from './support/browser.js';
+import { CHROMIUM, hasChromium, sharedChromium, watchRequests } from './support/browser.js';
 import { getToken, startServer, type RunningServer } from './support/server.js';
 
 if (!hasChromium) {
@@ -34,7 +34,7 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
   beforeAll(async () => {
     const [started, launched] = await Promise.allSettled([
       startServer({ DATA_FILE: ':memory:', TENANT_PER_VISITOR: 'true', VISITOR_TTL: '600', SANDBOX_ADMIN_TOKEN: ADMIN }),
-      launchChromium(),
+      sharedChromium(),
     ]);
     if (started.status === 'fulfilled') server = started.value;
     if (launched.status === 'fulfilled') browser = launched.value;
@@ -62,7 +62,6 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
   });
   afterAll(async () => {
     await context?.close();
-    await browser?.close();
     await server?.stop();
   });
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testSandbox } from './support/app.js';
-import { CHROMIUM, hasChromium, launchChromium, servePage, watchRequests } from './support/browser.js';
+import { CHROMIUM, hasChromium, servePage, sharedChromium, watchRequests } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 if (!hasChromium) {
@@ -17,14 +17,13 @@ describe.skipIf(!hasChromium)('the API reference and CORS, in Chromium', () => {
 
   beforeAll(async () => {
     // Request logging on, so the test can see the CORS preflights the browser sends.
-    const [started, launched] = await Promise.allSettled([startServer({ DATA_FILE: ':memory:', LOG_LEVEL: 'info' }), launchChromium()]);
+    const [started, launched] = await Promise.allSettled([startServer({ DATA_FILE: ':memory:', LOG_LEVEL: 'info' }), sharedChromium()]);
     if (started.status === 'fulfilled') server = started.value;
     if (launched.status === 'fulfilled') browser = launched.value;
     if (started.status === 'rejected') throw started.reason;
     if (launched.status === 'rejected') throw launched.reason;
   });
   afterAll(async () => {
-    await browser?.close();
     await server?.stop();
   });
   afterEach(async () => {

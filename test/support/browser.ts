@@ -18,12 +18,33 @@ function executable(path: string): boolean {
 export const hasChromium = executable(CHROMIUM);
 
 /** Headless Chromium, quiet: no sandbox (root in CI), no GPU, no background traffic of its own. */
-export function launchChromium(): Promise<Browser> {
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The Chromium of this test worker, launched on first use and kept for the worker's other browser
+ * files (vitest runs files one after another in a worker that keeps its modules: isolate: false).
+ * A launch is ~2 s of CPU on a 2-core machine and the three browser files each launched their own.
+ * A file closes the contexts it opens, never the browser: Playwright ends it when the worker
+ * process exits. A browser that disconnected (crashed) is launched anew for the next file.
+ */
+export function sharedChromium(): Promise<Browser> {
+  if (!shared) {
+    const launching = launchChromium();
+    shared = launching;
+    launching.then(
+      (browser) => browser.on('disconnected', () => shared === launching && (shared = undefined)),
+      () => shared === launching && (shared = undefined),
+    );
+  }
+  return shared;
 }
 
 /**
