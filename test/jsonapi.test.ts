@@ -253,6 +253,21 @@ describe('pagination', () => {
     expect(answer.body.meta.total_records).toBeGreaterThan(0);
   });
 
+  it('names page total_pages in last, 0 for an empty list, as production does; no next, and prev leads back to page 1', async () => {
+    const pageOf = (link: string) => new URL(link).searchParams.get('page[number]');
+    const empty = await sandbox.get('/shipments?filter[tracking_code]=NOTHING-MATCHES', token);
+    expect(empty.body.meta).toEqual({ total_pages: 0, total_records: 0 });
+    expect(pageOf(empty.body.links.last)).toBe('0');
+    expect(empty.body.links).not.toHaveProperty('next');
+    expect(empty.body.links).not.toHaveProperty('prev');
+    const past = await sandbox.get('/shipments?filter[tracking_code]=NOTHING-MATCHES&page[number]=3', token);
+    expect(pageOf(past.body.links.prev)).toBe('1');
+    expect(pageOf(past.body.links.last)).toBe('0');
+    // A list with rows names its last page in both places.
+    const full = await sandbox.read('/carriers?page[size]=2');
+    expect(pageOf(full.body.links.last)).toBe(String(full.body.meta.total_pages));
+  });
+
   it('takes a number too large to hold exactly as a large one: a page past the end, the largest size', async () => {
     const huge = '99999999999999999999';
     const past = await sandbox.read(`/carriers?page[number]=${huge}`);

@@ -35,14 +35,16 @@ type PageLinks = { self: string; first: string; last: string; prev?: string; nex
 export function paginate<T>(rows: readonly T[], page: Page, ctx: RenderContext, newestFirst = false) {
   const totalRecords = rows.length;
   const totalPages = Math.ceil(totalRecords / page.size);
-  const last = Math.max(totalPages, 1);
   const start = (page.number - 1) * page.size;
   const kept = [...ctx.requestUrl.searchParams].filter(([key]) => key !== 'page[number]' && key !== 'page[size]');
   const link = (number: number) =>
     ctx.url(ctx.requestUrl.pathname) + formatQuery([...kept, ['page[number]', String(number)], ['page[size]', String(page.size)]]);
-  const links: PageLinks = { self: link(page.number), first: link(1), last: link(last) };
-  if (page.number > 1) links.prev = link(Math.min(page.number - 1, last));
-  if (page.number < last) links.next = link(page.number + 1);
+  // `last` names page `total_pages`, also when that is 0 (an empty list), as production's paginator
+  // does: a client reading the last page number from the link gets what `meta` says.
+  const links: PageLinks = { self: link(page.number), first: link(1), last: link(totalPages) };
+  // Past the end, `prev` leads back to the last page that has rows (the first, for an empty list).
+  if (page.number > 1) links.prev = link(Math.max(1, Math.min(page.number - 1, totalPages)));
+  if (page.number < totalPages) links.next = link(page.number + 1);
   const end = totalRecords - start;
   return {
     rows: newestFirst ? (end > 0 ? rows.slice(Math.max(0, end - page.size), end).reverse() : []) : rows.slice(start, start + page.size),

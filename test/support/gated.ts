@@ -11,10 +11,16 @@ export function gatedPersistence() {
   let open = () => {};
   let arrived = () => {};
   let waiting: Promise<void> = Promise.resolve();
+  let appendWaiters: (() => void)[] = [];
   const persistence: Persistence = {
     location: 'gated memory',
     load: () => inner.load(),
-    append: (ops) => inner.append(ops),
+    append: (ops) => {
+      inner.append(ops);
+      const waiters = appendWaiters;
+      appendWaiters = [];
+      for (const resolve of waiters) resolve();
+    },
     flush: async (snapshot) => {
       arrived();
       await gate;
@@ -32,6 +38,11 @@ export function gatedPersistence() {
     },
     /** Resolves once a write is held at the gate (after `hold()`). */
     reached: () => waiting,
+    /**
+     * Resolves once the next transaction has applied its changes (they are in the data and the
+     * journal, waiting for the held write), so a test knows a second request got that far.
+     */
+    nextAppend: () => new Promise<void>((resolve) => appendWaiters.push(resolve)),
     release: () => open(),
   };
 }

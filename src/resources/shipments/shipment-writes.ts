@@ -94,8 +94,10 @@ export const shipmentWriteEndpoints = [
       const draft = draftFromUpdate(current, body);
       checkChange(ctx.store, current, draft);
       const resolved = resolveDraft(ctx, draft);
-      const updated = await ctx.store.transact((tx) => changeShipment(tx, ctx.rules, current, draft, resolved));
-      return jsonApi(resourceDocument(ctx, shipmentKind, updated, include));
+      // Rendered in the transaction, as the creates are: while the change waits to be durable,
+      // another request (a DELETE, a registration falling due) may change what the answer includes.
+      const document = await ctx.store.transact((tx) => resourceDocument(ctx, shipmentKind, changeShipment(tx, ctx.rules, current, draft, resolved), include));
+      return jsonApi(document);
     },
   }),
   endpoint({

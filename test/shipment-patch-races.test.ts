@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { testSandbox, type Json } from './support/app.js';
+import { gatedPersistence } from './support/gated.js';
+import { createShipment, shipmentBody, world } from './support/shipments.js';
+
+// A PATCH is acknowledged once its change is durable. While it waits for the disk, other requests
+// run; the answer must still show the shipment as the PATCH left it, with what it includes.
+
+async function setup() {
+  const gated = gatedPersistence();
+  const sandbox = await testSandbox({ persistence: gated.persistence });
+  const w = await world(sandbox);
+  const service = w.service('postnl-parcel-standard', 'NL');
+  const shipment = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service) }));
+  const patch = (attributes: Json) =>
+    sandbox.request('PATCH', `/shipments/${shipment.id}?include=shipment_status,files`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: shipment.id, attributes } },
+    });
+  return { gated, sandbox, w, shipment, patch };
+}
+
+const keys = (resources: Json[] = []) => resources.map((resource) => `${resource.type}:${resource.id}`).sort();
+
+describe('PATCH /shipments/{id} while its write waits for the disk', () => {
+  it('answers the shipment with the status it names included, though a DELETE removed it meanwhile', async () => {
+    const { gated, sandbox, w, shipment, patch } = await setup();
+    gated.hold();
+    const patching = patch({ customer_reference: 'ORDER-5' });
+    await gated.reached();
+    const deleted = gated.nextAppend();
+    const deleting = sandbox.request('DELETE', `/shipments/${shipment.id}`, { token: w.token });
+    await deleted;
+    gated.release();
+    const [patched, removed] = await Promise.all([patching, deleting]);
+    expect(removed.status).toBe(204);
+    expect(patched.status).toBe(200);
+    const { data, included } = patched.body;
+    expect(data.attributes.customer_reference).toBe('ORDER-5');
+    expect(keys(included)).toEqual([`shipment-statuses:${data.relationships.shipment_status.data.id}`]);
+  });
+});
