@@ -195,6 +195,24 @@ describe('the request record', () => {
     ]);
   });
 
+  it("names the sandbox's operationId for both searches its pick-up location route serves (the coordinates' was null)", async () => {
+    const own = await testSandbox();
+    const ownToken = await own.token();
+    const carrier = (await own.get('/carriers', ownToken)).body.data[0].id;
+    expect((await own.get(`/carriers/${carrier}/pickup-dropoff-locations/52.3728/4.8936`, ownToken)).status).toBe(200);
+    expect((await own.get(`/carriers/${carrier}/pickup-dropoff-locations/NL/1012AB`, ownToken)).status).toBe(200);
+    const report = (await own.get('/_sandbox/report?client_id=sandbox-client')).body;
+    const ids = Object.fromEntries(
+      report.operations
+        .filter((operation: Json) => operation.operation.includes('pickup-dropoff'))
+        .map((operation: Json) => [operation.operation, operation.operation_id]),
+    );
+    expect(ids).toEqual({
+      'GET /carriers/{carrier_id}/pickup-dropoff-locations/{latitude}/{longitude}': 'listPickupDropoffLocations',
+      'GET /carriers/{carrier_id}/pickup-dropoff-locations/{country_code}/{postal_code}': 'listPickupDropoffLocations',
+    });
+  });
+
   it("forgets a removed tenant's counters with it", async () => {
     const own = await testSandbox();
     const made = (await own.request('POST', '/_sandbox/tenants', { body: {} })).body;
