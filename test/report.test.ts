@@ -346,6 +346,18 @@ describe('parcel-sandbox report', () => {
     expect({ code: none.code, failures: none.stdout.includes('<failure') }).toEqual({ code: 0, failures: false });
   });
 
+  it('refuses a --url written without its scheme with exit 2, suggesting it with http://', async () => {
+    const io = (into: string[]): ReportIo => ({ stdout: () => {}, stderr: (text) => into.push(text), fetch, now: () => new Date() });
+    for (const url of ['127.0.0.1:8080', 'localhost:8080']) {
+      const stderr: string[] = [];
+      expect(await runReport(['--url', url], {}, io(stderr))).toBe(2);
+      expect(stderr.join('')).toBe(`parcel-sandbox report: --url: '${url}' is not a URL (did you mean http://${url}?)\n`);
+    }
+    const stderr: string[] = [];
+    expect(await runReport(['--url', 'ftp://sandbox.example'], {}, io(stderr))).toBe(2);
+    expect(stderr.join('')).toBe("parcel-sandbox report: --url: 'ftp://sandbox.example' is not an http or https URL\n");
+  });
+
   it('refuses an unknown --fail-on kind or format with exit 2 and the valid ones listed', async () => {
     const kind = await command(['--fail-on', 'refused,warnings']);
     expect(kind).toEqual({
