@@ -480,6 +480,12 @@ export function parseConfig(env: Record<string, string | undefined>, overrides: 
   const inMemory = memory || wantsMemory || config.dataFile === ':memory:';
   config.memory = inMemory;
   if (inMemory) config.dataFile = null;
+  // The auth server on the API's own port would fail to listen as a port "already in use", by
+  // the sandbox itself. The process's ports only: in code (createSandbox) neither is listened on.
+  if (config.authPort !== undefined && config.authPort !== 0 && config.authPort === config.port) {
+    const problem = `must be another port than ${cliName(settingOf('port'))}, both are ${config.port}; the API port serves POST /access-token too, so leave ${settingOf('authPort').env} unset unless the auth server needs a port of its own`;
+    throw new ConfigError(`${cliName(settingOf('authPort'))} ${problem}`, { setting: 'authPort', problem });
+  }
   return finish(config, cliName);
 }
 

@@ -2,7 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -152,6 +153,57 @@ describe.concurrent('bad input: exit 2 with one line on stderr', () => {
     const { code, stderr } = await runToExit(['--port', '-1'], { PORT: '8080' });
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe.concurrent('cannot listen: exit 1 with one line on stderr naming the setting to change', () => {
+  /** Holds a free port of 127.0.0.1 (as another program would) while `use` runs. */
+  async function holdingPort<T>(use: (port: number) => Promise<T>): Promise<T> {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      return await use((holder.address() as AddressInfo).port);
+    } finally {
+      holder.close();
+    }
+  }
+
+  it('a port another program holds, as the API port or the auth port', async () => {
+    await holdingPort(async (port) => {
+      const api = await runToExit(['--memory', '--port', String(port)]);
+      expect(api.code).toBe(1);
+      expect(api.stdout).toBe('');
+      expect(api.stderr).toBe(
+        `parcel-sandbox: cannot listen: port ${port} on 127.0.0.1 is already in use: stop what listens there, or start with --port <another port> (PORT); --port 0 picks a free one\n`,
+      );
+      const auth = await runToExit(['--memory', '--auth-port', String(port)]);
+      expect(auth.code).toBe(1);
+      expect(auth.stderr).toMatch(
+        /^parcel-sandbox: cannot listen: port \d+ on 127\.0\.0\.1 is already in use: .* start with --auth-port <another port> \(AUTH_PORT\); --auth-port 0 picks a free one\n$/,
+      );
+    });
+  });
+
+  it('a host that is not an address of this machine (TEST-NET-1)', async () => {
+    const { code, stderr } = await runToExit(['--memory'], { HOST: '192.0.2.1' });
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      "parcel-sandbox: cannot listen: HOST (--host) '192.0.2.1' is not an address of this machine: use 127.0.0.1 (this machine only), 0.0.0.0 (every interface) or one of its own addresses\n",
+    );
+  });
+});
+
+const ipv6Loopback = Object.values(networkInterfaces()).some((addresses) => addresses?.some((address) => address.address === '::1'));
+
+describe('an IPv6 host', () => {
+  it.skipIf(!ipv6Loopback)('is written in brackets in the banner, so its URL can be used as it is', async () => {
+    const server = await start(['--memory', '--host', '::1']);
+    try {
+      expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
   });
 });
 

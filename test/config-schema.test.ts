@@ -80,6 +80,15 @@ describe('createSandbox({ config }) and the command line share one schema', () =
     expect((await libraryError({ tenantPerVisitor: true }))!.message).toMatch(/^createSandbox: config\.tenantPerVisitor needs an admin token/);
   });
 
+  it('refuses an auth port that is the API port, however each was given; two free ports (0) are two ports', () => {
+    const problem =
+      'must be another port than PORT (--port), both are 8080; the API port serves POST /access-token too, so leave AUTH_PORT unset unless the auth server needs a port of its own';
+    expect(cliError(['--auth-port=8080'])!.message).toBe(`AUTH_PORT (--auth-port) ${problem}`);
+    expect(cliError(['--port=9000'], { AUTH_PORT: '9000' })!.message).toBe(`AUTH_PORT (--auth-port) ${problem.replace('are 8080', 'are 9000')}`);
+    expect(cliError(['--auth-port=0', '--port=0'])).toBeUndefined();
+    expect(cliError(['--auth-port=8081'])).toBeUndefined();
+  });
+
   it('takes good values in code as the command line does, and undefined as left out', async () => {
     const sandbox = await createSandbox({ config: { registrationDelay: 0, tokenTtl: 60, publicUrl: 'https://sandbox.example.com/', logLevel: undefined } });
     try {

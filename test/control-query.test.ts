@@ -36,7 +36,9 @@ describe('the sandbox controls', () => {
     expect(firstError(typo).detail).toBe("Unknown query parameter 'limitt'. This endpoint takes: client_id, path, limit.");
     expect((await sandbox.get('/_sandbox/requests?client_id=sandbox-client&path=/shops&limit=1')).status).toBe(200);
     expect((await sandbox.get('/_sandbox/fixtures?client_id=sandbox-client')).status).toBe(200);
-    expect((await sandbox.get('/_sandbox/clock?now=1')).status).toBe(400);
+    const none = await sandbox.get('/_sandbox/clock?now=1');
+    expect(none.status).toBe(400);
+    expect(firstError(none).detail).toBe("Unknown query parameter 'now'. This endpoint takes no query parameters.");
   });
 
   it('refuse an empty client_id, as naming no client, rather than answer for every client', async () => {

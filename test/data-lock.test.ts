@@ -45,7 +45,9 @@ describe.skipIf(!existsSync('/proc/self/stat'))('the lock of the data file', () 
     try {
       await writeFile(`${file}.lock`, `${JSON.stringify({ pid: holder.pid, hostname: hostname() })}\n`);
       expect(() => lockDataFile(file)).toThrow(DataFileError);
-      expect(() => lockDataFile(file)).toThrow(`it is in use by another parcel-sandbox (pid ${holder.pid}`);
+      expect(() => lockDataFile(file)).toThrow(
+        `it is in use by another parcel-sandbox (pid ${holder.pid}, lock ${file}.lock): stop that one, or start this one on another data file (--data) or in memory (--memory)`,
+      );
     } finally {
       holder.kill('SIGKILL');
     }

@@ -240,7 +240,7 @@ describe('one process per data file', () => {
       const { code, output } = await runToExit({ DATA_FILE: file });
       expect(code).toBe(1);
       expect(output).toBe(
-        `parcel-sandbox: cannot use data file ${file}: it is in use by another parcel-sandbox (pid ${first.process.pid}, lock ${file}.lock)\n`,
+        `parcel-sandbox: cannot use data file ${file}: it is in use by another parcel-sandbox (pid ${first.process.pid}, lock ${file}.lock): stop that one, or start this one on another data file (--data) or in memory (--memory)\n`,
       );
       // The first one still serves, and still holds the file.
       expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toEqual(lock);

@@ -195,6 +195,24 @@ describe('the request record', () => {
     ]);
   });
 
+  it("names the sandbox's operationId for both searches its pick-up location route serves (the coordinates' was null)", async () => {
+    const own = await testSandbox();
+    const ownToken = await own.token();
+    const carrier = (await own.get('/carriers', ownToken)).body.data[0].id;
+    expect((await own.get(`/carriers/${carrier}/pickup-dropoff-locations/52.3728/4.8936`, ownToken)).status).toBe(200);
+    expect((await own.get(`/carriers/${carrier}/pickup-dropoff-locations/NL/1012AB`, ownToken)).status).toBe(200);
+    const report = (await own.get('/_sandbox/report?client_id=sandbox-client')).body;
+    const ids = Object.fromEntries(
+      report.operations
+        .filter((operation: Json) => operation.operation.includes('pickup-dropoff'))
+        .map((operation: Json) => [operation.operation, operation.operation_id]),
+    );
+    expect(ids).toEqual({
+      'GET /carriers/{carrier_id}/pickup-dropoff-locations/{latitude}/{longitude}': 'listPickupDropoffLocations',
+      'GET /carriers/{carrier_id}/pickup-dropoff-locations/{country_code}/{postal_code}': 'listPickupDropoffLocations',
+    });
+  });
+
   it("forgets a removed tenant's counters with it", async () => {
     const own = await testSandbox();
     const made = (await own.request('POST', '/_sandbox/tenants', { body: {} })).body;
@@ -326,6 +344,18 @@ describe('parcel-sandbox report', () => {
     expect(deprecatedOnly.stdout).toContain('tests="8" failures="2"');
     const none = await command(['--token', token, '--format', 'junit', '--fail-on', '5xx']);
     expect({ code: none.code, failures: none.stdout.includes('<failure') }).toEqual({ code: 0, failures: false });
+  });
+
+  it('refuses a --url written without its scheme with exit 2, suggesting it with http://', async () => {
+    const io = (into: string[]): ReportIo => ({ stdout: () => {}, stderr: (text) => into.push(text), fetch, now: () => new Date() });
+    for (const url of ['127.0.0.1:8080', 'localhost:8080']) {
+      const stderr: string[] = [];
+      expect(await runReport(['--url', url], {}, io(stderr))).toBe(2);
+      expect(stderr.join('')).toBe(`parcel-sandbox report: --url: '${url}' is not a URL (did you mean http://${url}?)\n`);
+    }
+    const stderr: string[] = [];
+    expect(await runReport(['--url', 'ftp://sandbox.example'], {}, io(stderr))).toBe(2);
+    expect(stderr.join('')).toBe("parcel-sandbox report: --url: 'ftp://sandbox.example' is not an http or https URL\n");
   });
 
   it('refuses an unknown --fail-on kind or format with exit 2 and the valid ones listed', async () => {

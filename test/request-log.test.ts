@@ -78,6 +78,21 @@ describe('the request log', () => {
     expect(await requests(sandbox, '?limit=10000')).toHaveLength(66);
   });
 
+  it("refuses a path filter without its leading '/', which no logged path could match", async () => {
+    const sandbox = await testSandbox();
+    await sandbox.get('/shops', await sandbox.token());
+    const refused = await sandbox.get('/_sandbox/requests?path=shops');
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({
+        code: '10003',
+        detail: "'path' must start with '/', as every logged path does (path=/shipments).",
+        source: { parameter: 'path' },
+      }),
+    ]);
+    expect((await requests(sandbox, '?path=/shops')).map((e) => e.path)).toEqual(['/shops']);
+  });
+
   it('keeps only the last 500 requests, and never logs itself or /health', async () => {
     const sandbox = await testSandbox();
     for (let i = 0; i < 510; i += 1) await sandbox.read(`/regions?n=${i}`);

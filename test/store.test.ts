@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DataFileError, filePersistence, memoryPersistence } from '../src/store/persistence.js';
 import { openStore } from '../src/store/store.js';
@@ -125,6 +125,20 @@ describe('the store', () => {
     expect(await readFile(file, 'utf8')).toBe('{"format": "parcel-sandbox", "tables": {');
     await writeFile(file, '{"something": "else"}');
     await expect(openStore({ persistence: filePersistence(file), seed: 1, initial: () => seededState() })).rejects.toThrow(/not a parcel-sandbox data file/);
+  });
+
+  it('says what to do with a data file it will not read, which a reset (--reset) leaves untouched too', async () => {
+    const file = await tempFile();
+    const hint = `the sandbox leaves it as it is, also with --reset: repair it, or move it away (with any ${basename(file)}.journal-* beside it) to start from a new one, or use another data file`;
+    for (const [text, reason] of [
+      ['{"format": "parcel-sandbox", "tables": {', 'it is not valid JSON'],
+      ['{"name": "my-project", "version": "1.0.0"}', 'it is not a parcel-sandbox data file'],
+    ]) {
+      await writeFile(file, text!);
+      const open = openStore({ persistence: filePersistence(file), seed: 1, fresh: true, initial: () => seededState() });
+      await expect(open).rejects.toThrow(new RegExp(`^cannot use data file ${file}: ${reason}.*; ${hint.replace(/[.*()]/g, '\\$&')}$`));
+      expect(await readFile(file, 'utf8')).toBe(text);
+    }
   });
 
   it('refuses a data file whose tables it would lose rows of, naming what, and leaves it untouched', async () => {

@@ -35,7 +35,11 @@ function reportOf(
 ): Report {
   const { operations: served } = services;
   const byName = new Map<string, ServedOperation>();
-  for (const operation of served.all()) if (!byName.has(operation.operation)) byName.set(operation.operation, operation);
+  // A route serving two of production's operations (the pick-up location searches) is the
+  // sandbox's operation of both: a request counted under either names its operationId.
+  for (const operation of served.all()) {
+    for (const name of [operation.operation, ...operation.operations]) if (!byName.has(name)) byName.set(name, operation);
+  }
   const called = [...usage.operations]
     .map(([operation, counted]) => ({
       operation,

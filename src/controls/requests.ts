@@ -56,7 +56,12 @@ export const requestLogEndpoints = [
     auth: 'control',
     query: z.object({
       client_id: z.string().min(1).optional().describe('Only requests of this client'),
-      path: z.string().optional().describe('Only requests whose path (with query, as the log shows it: secret values redacted) starts with this'),
+      // Logged paths all start with '/': `path=shipments` would match nothing, silently.
+      path: z
+        .string()
+        .regex(/^\//, "must start with '/', as every logged path does (path=/shipments)")
+        .optional()
+        .describe('Only requests whose path (with query, as the log shows it: secret values redacted) starts with this'),
       limit: integerParam.optional().describe(`How many entries (default ${REQUEST_LOG_DEFAULT_LIMIT}, at most ${REQUEST_LOG_CAPACITY})`),
     }),
     produces: json,

@@ -185,7 +185,8 @@ function parseQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
       throw ApiError.of('invalidSchema', 'Sorting is not supported by this API.', { source: { parameter: 'sort' } });
     } else if (takesOnlyDeclaredQuery(endpoint) && !offered(endpoint, key)) {
       const known = [...Object.keys(shape), ...(endpoint.include ? ['include'] : []), ...(endpoint.paginated ? ['page[number]', 'page[size]'] : [])];
-      throw ApiError.of('invalidSchema', `Unknown query parameter '${key}'. This endpoint takes: ${known.join(', ') || 'none'}.`, {
+      const takes = known.length > 0 ? `This endpoint takes: ${known.join(', ')}.` : 'This endpoint takes no query parameters.';
+      throw ApiError.of('invalidSchema', `Unknown query parameter '${key}'. ${takes}`, {
         source: { parameter: key },
       });
     }

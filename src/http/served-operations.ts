@@ -21,6 +21,8 @@ export interface Declared {
 export interface ServedOperation {
   /** The production operation served (as the contract names it), or the sandbox's own `METHOD path` when production has none. */
   operation: string;
+  /** Every production operation the route serves: `operation`, and the other one a `pick` may name. */
+  operations: readonly string[];
   /** Whether production's contract publishes the operation. */
   production: boolean;
   /** An operation production has nothing like: the sandbox controls and pages (production's auth server, outside its contract, is not one). */
@@ -90,6 +92,7 @@ export function servedOperation(endpoint: Declared): ServedOperation {
   if (keys.length > 1 && !pick) throw new Error(`${own} serves ${keys.join(' and ')}: say in http/served-operations.ts how a request tells which`);
   const served: ServedOperation = {
     operation: keys.find((key) => routeOf(key) === route && key.replace(/\?.*$/, '') === own) ?? keys[0] ?? own,
+    operations: keys,
     production: keys.length > 0,
     sandboxOnly: keys.length === 0 && endpoint.tag !== AUTH_SERVER_TAG,
     operationId: endpoint.operationId,

@@ -78,12 +78,15 @@ export async function runReport(argv: readonly string[], env: Record<string, str
   const base = values.url as string | undefined;
   if (!base) return fail('--url is required: the sandbox, e.g. --url http://127.0.0.1:8080');
   let url: URL;
+  // `127.0.0.1:8080` does not parse and `localhost:8080` parses as a scheme `localhost:`: both
+  // are a sandbox's address without `http://`, which the refusal suggests.
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(base) ? undefined : ` (did you mean http://${base}?)`;
   try {
     url = new URL('/_sandbox/report', base);
   } catch {
-    return fail(`--url: '${base}' is not a URL`);
+    return fail(`--url: '${base}' is not a URL${withScheme ?? ''}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail(`--url: '${base}' is not an http or https URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail(`--url: '${base}' is not an http or https URL${withScheme ?? ''}`);
   if (values['organization-id'] && values['client-id']) return fail('name the tenant by --organization-id or by --client-id, not both');
   if (values['organization-id']) url.searchParams.set('organization_id', values['organization-id'] as string);
   if (values['client-id']) url.searchParams.set('client_id', values['client-id'] as string);

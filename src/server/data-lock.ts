@@ -96,7 +96,11 @@ export function lockDataFile(file: string): void {
     const gone = holder.pid === 0 || stale(holder, host);
     // Two starts taking over the same stale lock: the one that finds it taken again is refused below.
     if (!gone || attempt >= 3) {
-      throw new DataFileError(file, `it is in use by another parcel-sandbox (pid ${holder.pid}, lock ${lock})`);
+      // Most often a second `npm start` in another terminal: say how to run both, or just one.
+      throw new DataFileError(
+        file,
+        `it is in use by another parcel-sandbox (pid ${holder.pid}, lock ${lock}): stop that one, or start this one on another data file (--data) or in memory (--memory)`,
+      );
     }
     if (holder.pid !== 0 && holder.hostname !== host) {
       process.stderr.write(

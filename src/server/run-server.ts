@@ -18,6 +18,7 @@ import { openStore } from '../store/store.js';
 import type { StartPack } from '../fixtures/world.js';
 import { describeJsonSyntax } from '../controls/pack-source.js';
 import { banner, unappliedLine, type Started } from './banner.js';
+import { listenProblem } from './listen-problem.js';
 
 /*
  * The sandbox as a process: opens the data file, listens, prints the banner and shuts down on
@@ -66,8 +67,9 @@ async function openData(config: Config, fixtures: StartPack | undefined) {
   }
 }
 
-/** Listens on `port`, resolving with the bound port; a port in use ends the process with a clear message. */
-function listen(fetch: (request: Request) => Response | Promise<Response>, config: Config, port: number, limits: BodyLimits) {
+/** Listens on the port of `which`, resolving with the bound port; a port in use (or a host not of this machine) ends the process with a clear message. */
+function listen(fetch: (request: Request) => Response | Promise<Response>, config: Config, which: 'port' | 'authPort', limits: BodyLimits) {
+  const port = config[which]!;
   return new Promise<{ server: Server; port: number }>((resolvePort) => {
     // The rest of a body the app did not read is thrown away by LingeringResponse, with longer
     // bounds than the adapter's own drain, which is turned off.
@@ -79,8 +81,7 @@ function listen(fetch: (request: Request) => Response | Promise<Response>, confi
     answerExpectContinue(server, limits);
     answerClientErrors(server);
     server.on('error', (error: NodeJS.ErrnoException) => {
-      const reason = error.code === 'EADDRINUSE' ? `port ${port} on ${config.host} is already in use` : error.message;
-      process.stderr.write(`parcel-sandbox: cannot listen: ${reason}\n`);
+      process.stderr.write(`parcel-sandbox: cannot listen: ${listenProblem(error, config, port, which)}\n`);
       process.exit(1);
     });
   });
@@ -140,8 +141,8 @@ export async function runServer(config: Config, given: ReadonlySet<keyof Config>
   services.jobs.start();
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const limits = bodyLimits(allEndpoints(), config.bodyLimit);
-  const api = await listen(app.fetch, config, config.port, limits);
-  const auth = config.authPort === undefined ? undefined : await listen(authOnly(app), config, config.authPort, limits);
+  const api = await listen(app.fetch, config, 'port', limits);
+  const auth = config.authPort === undefined ? undefined : await listen(authOnly(app), config, 'authPort', limits);
 
   stop = () => {
     services.jobs.shutdown();
@@ -160,8 +161,11 @@ export async function runServer(config: Config, given: ReadonlySet<keyof Config>
       );
   };
   if (stopping) return stop();
-  const local = `http://${host}:${api.port}`;
-  const started: Started = { local, authUrl: auth && `http://${host}:${auth.port}`, config, store, fixtures, seeded };
+  // An IPv6 address is written in brackets in a URL (http://[::1]:8080): bare, no client can use it.
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const local = `http://${urlHost}:${api.port}`;
+  const authUrl = auth && `http://${urlHost}:${auth.port}`;
+  const started: Started = { local, authUrl, config, store, fixtures, seeded };
   const unapplied = unappliedLine(started, given);
   if (unapplied) process.stderr.write(unapplied);
   const text = banner(started);
@@ -180,7 +184,7 @@ export async function runServer(config: Config, given: ReadonlySet<keyof Config>
       fixtures: config.fixtures,
       docs: `${url}/docs`,
       openapi: `${url}/openapi.json`,
-      auth_url: auth && `http://${host}:${auth.port}`,
+      auth_url: authUrl,
     },
     `parcel-sandbox listening on ${local}`,
   );

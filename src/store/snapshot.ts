@@ -40,18 +40,30 @@ export async function readSnapshot(file: string, maxTextBytes = MAX_TEXT_BYTES):
     }
   } catch (error) {
     if (error instanceof DataFileError) throw error;
-    const reason = error instanceof SyntaxError ? `it is not valid JSON (${error.message})` : (error as Error).message;
-    throw new DataFileError(file, reason);
+    if (!(error instanceof SyntaxError)) throw new DataFileError(file, (error as Error).message);
+    throw new DataFileError(file, `it is not valid JSON (${error.message}); ${leftAsIs(file)}`);
   }
-  if (!isStateData(data)) throw new DataFileError(file, 'it is not a parcel-sandbox data file');
+  if (!isStateData(data)) throw new DataFileError(file, `it is not a parcel-sandbox data file; ${leftAsIs(file)}`);
   // A newer sandbox's file may hold what this one would misread and then overwrite.
   const version = (data as { version?: unknown }).version;
   if (typeof version === 'number' && version > DATA_VERSION) {
-    throw new DataFileError(file, `it is data file version ${version}, written by a newer parcel-sandbox; this one reads up to version ${DATA_VERSION}`);
+    throw new DataFileError(
+      file,
+      `it is data file version ${version}, written by a newer parcel-sandbox; this one reads up to version ${DATA_VERSION}: start that newer one on it, or use another data file`,
+    );
   }
   const problem = rowsProblem(data);
-  if (problem) throw new DataFileError(file, problem);
+  if (problem) throw new DataFileError(file, `${problem}; ${leftAsIs(file)}`);
   return data;
+}
+
+/**
+ * What a user can do about a data file the sandbox will not read. `--reset` does not help: it
+ * replaces a sandbox's data, never a file it cannot tell is one (a `--data` that named the wrong
+ * file must not cost its owner the file), so the start says so instead of leaving them to try it.
+ */
+function leftAsIs(file: string): string {
+  return `the sandbox leaves it as it is, also with --reset: repair it, or move it away (with any ${basename(file)}.journal-* beside it) to start from a new one, or use another data file`;
 }
 
 /**
