@@ -1,6 +1,6 @@
 import type { Kind } from '../../http/context.js';
 import { z } from 'zod';
-import { csvIds } from '../../http/params.js';
+import { csvIds, listHas } from '../../http/params.js';
 import { deterministicUuid } from '../../ids.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { brokerLogoPath } from '../catalogue/carriers.js';
@@ -109,7 +109,7 @@ export const organizationEndpoints = readEndpoints({
     const name = q['filter[search.name]']?.toLowerCase();
     return rows.filter(
       (row) =>
-        (!q['filter[broker]'] || q['filter[broker]'].includes(row.broker_id)) &&
+        (!q['filter[broker]'] || listHas(q['filter[broker]'], row.broker_id)) &&
         (!name || row.name.toLowerCase().includes(name)) &&
         (!search || organizationTexts(row).some((text) => text.toLowerCase().includes(search))),
     );
