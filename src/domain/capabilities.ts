@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 /** The public pages a capability opens; each signs its own message, so one page's token opens no other. */
-export type CapabilityPage = 'carrier-logo' | 'payment-page' | 'return-portal' | 'tracking-page';
+export type CapabilityPage = 'broker-logo' | 'carrier-logo' | 'payment-page' | 'return-portal' | 'tracking-page';
 
 /** A token as `token` writes it: a row id, a dot, and 43 base64url characters of HMAC-SHA256. */
 export const TOKEN = /^([0-9a-z-]{1,64})\.([A-Za-z0-9_-]{43})$/;

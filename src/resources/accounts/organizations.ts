@@ -56,8 +56,8 @@ export const brokerKind: Kind<BrokerRecord> = {
     domain: row.domain ?? null,
     reply_to_email: row.reply_to_email,
     // The seeded broker has no logo of its own: it answers the badge the sandbox draws.
-    logo_url: row.logo_id ? ctx.url(logoPath(row.logo_id)) : (row.logo_url ?? ctx.url(brokerLogoPath(row.id))),
-    favicon_url: row.favicon_url ?? ctx.url(brokerLogoPath(row.id)),
+    logo_url: row.logo_id ? ctx.url(logoPath(row.logo_id)) : (row.logo_url ?? ctx.url(brokerLogoPath(ctx.rules, row.id))),
+    favicon_url: row.favicon_url ?? ctx.url(brokerLogoPath(ctx.rules, row.id)),
     support_url: row.support_url,
     contact_url: row.contact_url,
     style: row.style ?? DEFAULT_STYLE,

@@ -4,6 +4,7 @@ import { endpoint } from '../../http/endpoint.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { carrierAttributes, type CarrierRecord } from '../../model/carrier.js';
+import type { BrokerRecord } from '../../model/tenancy.js';
 import { brandLogoSvg } from '../accounts/brand-logo.js';
 import { readEndpoints } from '../read-endpoints.js';
 import { seesTenantRow } from '../../domain/tenant-lifetime.js';
@@ -25,7 +26,13 @@ const NO_CAPABILITIES = {
  */
 export const carrierLogoPath = (rules: Rules, row: CarrierRecord) =>
   `/brand-logos/carrier-${row.organization_id === undefined ? row.code : rules.capabilities.token('carrier-logo', row.id)}.svg`;
-export const brokerLogoPath = (brokerId: string) => `/brand-logos/broker-${brokerId}.svg`;
+/**
+ * The path of a broker's badge (its `logo_url` or `favicon_url` when it has none of its own): its
+ * capability. A broker's name is its own, and its id is no secret (every organization of it sees
+ * the id, and without --random-ids ids follow from the seed): by id anyone could read the name of
+ * every broker, those a tenant's pack or the API made included.
+ */
+export const brokerLogoPath = (rules: Rules, brokerId: string) => `/brand-logos/broker-${rules.capabilities.token('broker-logo', brokerId)}.svg`;
 
 /** Whether the caller sees a carrier: the catalogue's, and those a pack gave its own tenant. */
 export const carrierVisible = (ctx: Ctx, row: CarrierRecord): boolean => seesTenantRow(ctx.store, ctx.principal?.organizationId, row.organization_id);
@@ -63,6 +70,12 @@ function carrierOfLogo(ctx: Ctx, key: string): CarrierRecord | undefined {
   return ctx.store.all('carriers').find((row) => row.organization_id === undefined && row.code === key);
 }
 
+/** The broker a badge path names (`brokerLogoPath`): by its capability only. */
+function brokerOfLogo(ctx: Ctx, key: string): BrokerRecord | undefined {
+  const id = CAPABILITY.test(key) ? ctx.rules.capabilities.open('broker-logo', key) : undefined;
+  return id === undefined ? undefined : ctx.store.get('brokers', id);
+}
+
 export const carrierEndpoints = [
   ...readEndpoints({
     kind: carrierKind,
@@ -81,7 +94,7 @@ export const carrierEndpoints = [
     operationId: 'getBrandLogo',
     summary: 'A carrier or broker logo',
     description:
-      "The image a carrier's `logo_url` or a broker's `logo_url`/`favicon_url` points at (`carrier-{code}.svg`, `broker-{id}.svg`; a carrier a pack gave a tenant is `carrier-{token}.svg`, the carrier id with an HMAC-SHA256 of it under a secret of this sandbox, since its code is the pack's choice and its name that tenant's): " +
+      "The image a carrier's `logo_url` or a broker's `logo_url`/`favicon_url` points at (`carrier-{code}.svg` for a catalogue carrier; `carrier-{token}.svg` for a carrier a pack gave a tenant and `broker-{token}.svg` for a broker, the row id with an HMAC-SHA256 of it under a secret of this sandbox, since their names are their tenants' and a code or an id can be guessed): " +
       'an SVG badge drawn by the sandbox, where production serves the real artwork.',
     tag: 'Carriers',
     auth: 'none',
@@ -90,7 +103,7 @@ export const carrierEndpoints = [
     responses: { 200: { description: 'The logo.', contentTypes: ['image/svg+xml'] } },
     handler: (ctx, { params }) => {
       const [, kind, key] = /^(carrier|broker)-(.+)\.svg$/.exec(params.brand_logo)! as unknown as [string, string, string];
-      const brand = kind === 'carrier' ? carrierOfLogo(ctx, key) : ctx.store.get('brokers', key);
+      const brand = kind === 'carrier' ? carrierOfLogo(ctx, key) : brokerOfLogo(ctx, key);
       if (!brand) throw ApiError.of('resourceNotFound', `No ${kind} logo is served as '${params.brand_logo}'.`);
       return new Response(brandLogoSvg(kind === 'carrier' ? (brand as CarrierRecord).code : '', brand.name), {
         headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' },

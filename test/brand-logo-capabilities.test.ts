@@ -1,8 +1,9 @@
 /**
- * A carrier's logo opens without a token (its `logo_url` is shown on public pages). A carrier a
- * pack gave a tenant is that tenant's alone, and its code is the pack's choice, which another
- * tenant's pack may make too: its logo must name that tenant's carrier only, and no one may find
- * its name by trying codes.
+ * Carrier logos and broker badges open without a token (their URLs are shown on public pages). A
+ * carrier a pack gave a tenant is that tenant's alone, and its code is the pack's choice, which
+ * another tenant's pack may make too: its logo must name that tenant's carrier only, and no one may
+ * find its name by trying codes. A broker's badge names the broker, whose id is no secret: it
+ * opens by its capability only.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -48,5 +49,23 @@ describe('the logo of a carrier a pack gave a tenant', () => {
     expect((await sandbox.request('GET', `/brand-logos/carrier-${otherPage}.svg`)).status).toBe(404);
     // The catalogue's carriers are still served by their code.
     expect((await sandbox.request('GET', '/brand-logos/carrier-postnl.svg')).text).toContain('PostNL');
+  });
+});
+
+describe("a broker's badge", () => {
+  it("opens at the URL the broker's organizations are given, never by the broker id", async () => {
+    const sandbox = await testSandbox();
+    const { made, token } = await tenantWithToken(sandbox, { pack: 'broker-three-organizations' });
+    const brokerId = made.body.keys.brokers['parcel-partners'];
+    const broker = await sandbox.get(`/brokers/${brokerId}`, token);
+    expect(broker.status, broker.text).toBe(200);
+    const badge = await sandbox.request('GET', new URL(broker.body.data.attributes.favicon_url).pathname);
+    expect(badge.status).toBe(200);
+    expect(badge.text).toContain('Parcel Partners');
+    const byId = await sandbox.request('GET', `/brand-logos/broker-${brokerId}.svg`);
+    expect(byId.status).toBe(404);
+    expect(byId.text).not.toContain('Parcel Partners');
+    const otherPage = sandbox.services.rules.capabilities.token('carrier-logo', brokerId);
+    expect((await sandbox.request('GET', `/brand-logos/broker-${otherPage}.svg`)).status).toBe(404);
   });
 });
