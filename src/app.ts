@@ -70,7 +70,7 @@ function metaEndpoints(all: () => readonly Endpoint[]): Endpoint[] {
       tag: 'Sandbox',
       auth: 'none',
       description:
-        "With the examples of the default client's tenant (the rows they name are made by POST /_sandbox/examples, which the API reference page calls). Built once a day per server URL, compressed (br, gzip) and answered 304 for its ETag.",
+        "With the examples of the default client's tenant (the rows they name are made by POST /_sandbox/examples, which the API reference page calls). Built once a day and written out for the server URL it is asked on; compressed (br, gzip) for the first 16 server URLs of a day, as it is for later ones; answered 304 for its ETag.",
       produces: ['application/json'],
       headers: z.object({
         'If-None-Match': z.string().optional().describe('An ETag this answer gave: 304 while the document is the same.'),

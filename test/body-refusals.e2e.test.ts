@@ -146,4 +146,33 @@ describe('refusals of large bodies over a real socket', () => {
     const taken = await ask('/access-token', 200);
     expect(taken).toMatchObject({ continued: true, status: 200 });
   });
+
+  it('Expect: 100-continue without the token an endpoint needs is answered 401 with Connection: close and no 100: the body is never sent', async () => {
+    const ask = (headers: Record<string, string>) =>
+      new Promise<{ continued: boolean; status: number; connection: string | undefined; text: string }>((resolve, reject) => {
+        let continued = false;
+        const request = httpRequest(new URL('/shipments', server.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/vnd.api+json', 'content-length': String(200 * 1024), expect: '100-continue', ...headers },
+        });
+        request.on('continue', () => {
+          continued = true;
+          request.end(Buffer.alloc(200 * 1024, ' '));
+        });
+        request.on('response', (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ continued, status: response.statusCode!, connection: response.headers.connection, text }));
+        });
+        request.on('error', reject);
+        request.flushHeaders();
+      });
+    const anonymous = await ask({});
+    expect(anonymous).toMatchObject({ continued: false, status: 401, connection: 'close' });
+    expect((JSON.parse(anonymous.text) as Refusal).errors[0]).toMatchObject({ code: '14003', source: { header: 'Authorization' } });
+    // With a token (even one that turns out bad) the body is asked for, and the token is judged as always.
+    const bearing = await ask({ authorization: 'Bearer not-a-token' });
+    expect(bearing).toMatchObject({ continued: true, status: 401 });
+    expect((JSON.parse(bearing.text) as Refusal).errors[0]!.code).toBe('14002');
+  });
 });

@@ -137,8 +137,10 @@ describe('organizations and brokers', () => {
     expect(broker.body.data.attributes).toMatchObject({
       name: 'Sandbox Parcel Broker',
       domain: 'broker.example.com',
-      favicon_url: `${BASE}/brand-logos/broker-${brokerId}.svg`,
+      favicon_url: expect.stringMatching(new RegExp(`^${BASE}/brand-logos/broker-${brokerId}\\.[\\w-]{43}\\.svg$`)),
     });
+    const badge = await sandbox.request('GET', new URL(broker.body.data.attributes.favicon_url).pathname);
+    expect(badge.text).toContain('Sandbox Parcel Broker');
     expect(broker.body.data.relationships.enterprise.data.type).toBe('enterprises');
   });
 });

@@ -9,7 +9,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const LOADS = 5;
 
 export interface DocsPage {
-  /** The first load: the sandbox builds and compresses the document then (once a day per server URL). */
+  /** The first load: the sandbox builds and compresses the document then (the build once a day, the compression once per server URL). */
   first_ms: number;
   /** The later loads, each in a fresh browser context (no cache): the document is kept. */
   later_ms: number[];

@@ -7,13 +7,16 @@ import { tenantEntry, tenantExpired } from '../domain/tenant-lifetime.js';
 /**
  * Resolves the `Authorization` header to a principal: `undefined` when no token was sent,
  * a 14002 error when a token was sent but cannot be trusted (bad signature, expired on the clock
- * of its organization, revoked, its client no longer exists, or its tenant expired).
+ * of its organization, revoked, its client no longer exists, or its tenant expired). With
+ * `knownOnly`, a token whose signature was not verified before is not verified now: `undefined`.
  */
-export async function authenticate(services: Services, header: string | undefined): Promise<Principal | undefined> {
+export async function authenticate(services: Services, header: string | undefined, knownOnly = false): Promise<Principal | undefined> {
   const token = bearerToken(header);
   if (token === undefined) return undefined;
   // Known tokens skip the promise of a verification (tokens.ts).
-  const claims = services.tokens.known(token) ?? (await services.tokens.verify(token));
+  const verified = services.tokens.known(token);
+  if (verified === undefined && knownOnly) return undefined;
+  const claims = verified ?? (await services.tokens.verify(token));
   const { store } = services;
   const client = store.get('clients', claims.sub);
   if (!client) throw invalid('The client of this access token no longer exists.');

@@ -15,16 +15,18 @@ export class EncodedBody {
   private readonly variants = new Map<Encoding, Uint8Array>();
   readonly etag: string;
 
+  /** `compress: false` sends it as it is whatever the client takes (see served-document.ts). */
   constructor(
     readonly bytes: Uint8Array,
     readonly contentType: string,
+    private readonly compress = true,
   ) {
     this.etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 16)}"`;
   }
 
   /** Whether compressing pays: text does, a PNG does not. */
   get compressible(): boolean {
-    return /^(text\/|application\/(json|javascript))/.test(this.contentType) && this.bytes.length > 1024;
+    return this.compress && /^(text\/|application\/(json|javascript))/.test(this.contentType) && this.bytes.length > 1024;
   }
 
   /** The bytes in `encoding`, made on first use. */

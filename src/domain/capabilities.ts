@@ -1,10 +1,10 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 /** The public pages a capability opens; each signs its own message, so one page's token opens no other. */
-export type CapabilityPage = 'payment-page' | 'return-portal' | 'tracking-page';
+export type CapabilityPage = 'broker-logo' | 'carrier-logo' | 'payment-page' | 'return-portal' | 'tracking-page';
 
 /** A token as `token` writes it: a row id, a dot, and 43 base64url characters of HMAC-SHA256. */
-const TOKEN = /^([0-9a-z-]{1,64})\.([A-Za-z0-9_-]{43})$/;
+export const TOKEN = /^([0-9a-z-]{1,64})\.([A-Za-z0-9_-]{43})$/;
 
 /**
  * The capabilities of public pages (pages anyone may open without an access token): a token names

@@ -8,11 +8,14 @@
 
 /**
  * CORS for browsers (the docs site's try-it-out calls the sandbox from another origin). Pages may
- * read the rate-limit headers and Retry-After too (http/rate-limit.ts), or they could not back off.
+ * read the rate-limit headers and Retry-After too (http/rate-limit.ts), or they could not back off,
+ * and what a refusal or a download says in its headers: the challenge of a 401 or 403
+ * (WWW-Authenticate), the methods of a 405 (Allow), a file's name (Content-Disposition).
  */
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Idempotency-Replay, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Deprecation, Link',
+  'access-control-expose-headers':
+    'Idempotency-Replay, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Deprecation, Link, WWW-Authenticate, Allow, Content-Disposition',
 } as const;
 
 export type KnownResponse = {

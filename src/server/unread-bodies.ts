@@ -83,13 +83,19 @@ export class LingeringResponse<Request extends IncomingMessage = IncomingMessage
 }
 
 /**
- * Whether the app wants the body of this request: an endpoint serves it, and its Content-Length
- * (when it has one) is within that endpoint's limit.
+ * Whether the app wants the body of this request: an endpoint serves it, the request carries the
+ * token the endpoint needs (without one the answer is a 401, whatever the body), and its
+ * Content-Length (when it has one) is within that endpoint's limit.
  */
 function wantsBody(request: IncomingMessage, limits: BodyLimits): boolean {
   const path = (request.url ?? '/').split('?', 1)[0]!;
   const found = limits.of(request.method ?? 'GET', path);
   if (!found) return false;
+  // Endpoints that take the admin token also take no token on a sandbox without one: only those
+  // that never do are told here.
+  const { auth } = found.endpoint;
+  const needsToken = auth === 'token' || (typeof auth === 'object' && auth.admin !== true);
+  if (needsToken && !request.headers.authorization?.trim()) return false;
   const length = request.headers['content-length'];
   return length === undefined || request.headers['transfer-encoding'] !== undefined || !/^\d+$/.test(length) || Number(length) <= found.limit;
 }

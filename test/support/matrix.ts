@@ -317,7 +317,11 @@ const CLASSIFIED: Readonly<Record<string, ResourceClass>> = {
     },
   },
   'docs-assets': { kind: 'shared', why: 'static files of the API reference page', pick: () => 'docs.css' },
-  'brand-logos': { kind: 'shared', why: 'carrier and broker logos the sandbox draws; public', pick: () => 'carrier-postnl.svg' },
+  'brand-logos': {
+    kind: 'shared',
+    why: 'carrier and broker logos the sandbox draws; public (a pack carrier and a broker by capability)',
+    pick: () => 'carrier-postnl.svg',
+  },
   'demo-orders': { kind: 'tenant', table: 'demoOrders' },
   // A demo order's id is its reference.
   'order-references': { kind: 'tenant', table: 'demoOrders', parent: { param: 'shop_id', field: 'shop_id' } },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { principalOf, type Ctx, type Kind } from '../../http/context.js';
-import { csvIds } from '../../http/params.js';
+import { csvIds, listHas } from '../../http/params.js';
 import { relatedId, resourceRequest, toOneRef, unknownRelated } from '../../jsonapi/request.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
@@ -92,7 +92,7 @@ export const addressEndpoints = [
       const needle = q['filter[search]']?.toLowerCase();
       return rows.filter(
         (row) =>
-          (!q['filter[organization]'] || q['filter[organization]'].includes(row.organization_id)) &&
+          (!q['filter[organization]'] || listHas(q['filter[organization]'], row.organization_id)) &&
           (!needle ||
             fields.some((field) =>
               String(row[field] ?? '')

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Ctx, Kind } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
-import { csvCountryCodes, csvIds } from '../../http/params.js';
+import { csvCountryCodes, csvIds, listHas } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { resourceDocument } from '../../jsonapi/document.js';
 import { missingRelated } from '../../domain/errors.js';
@@ -99,9 +99,9 @@ export const contractTemplateEndpoints = [
     filter: (ctx, rows, q) =>
       rows.filter(
         (row) =>
-          (!q['filter[broker]'] || q['filter[broker]'].includes(row.broker_id)) &&
-          (!q['filter[carrier]'] || q['filter[carrier]'].includes(row.carrier_id)) &&
-          (!q['filter[countries_from]'] || countriesFrom(ctx, row).some((code) => q['filter[countries_from]']!.includes(code))),
+          (!q['filter[broker]'] || listHas(q['filter[broker]'], row.broker_id)) &&
+          (!q['filter[carrier]'] || listHas(q['filter[carrier]'], row.carrier_id)) &&
+          (!q['filter[countries_from]'] || countriesFrom(ctx, row).some((code) => listHas(q['filter[countries_from]']!, code))),
       ),
   }).map((declared) => ({ ...declared, path: declared.path.replace('/contract-templates', path) })),
   endpoint({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../../http/endpoint.js';
-import { csvIds, csvOf } from '../../http/params.js';
+import { csvIds, csvOf, listHas } from '../../http/params.js';
 import { collectionDocument } from '../../jsonapi/document.js';
 import { jsonApi } from '../../http/respond.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
@@ -45,9 +45,9 @@ export const contractReadEndpoints = [
       const search = q['filter[search]']?.toLowerCase();
       return rows.filter(
         (row) =>
-          (!q['filter[status]'] || q['filter[status]'].includes(row.status)) &&
-          (!q['filter[carrier]'] || q['filter[carrier]'].includes(row.carrier_id)) &&
-          (!q['filter[owner]'] || q['filter[owner]'].includes(row.owner.id)) &&
+          (!q['filter[status]'] || listHas(q['filter[status]'], row.status)) &&
+          (!q['filter[carrier]'] || listHas(q['filter[carrier]'], row.carrier_id)) &&
+          (!q['filter[owner]'] || listHas(q['filter[owner]'], row.owner.id)) &&
           (!search || row.name.toLowerCase().includes(search) || ownerName(ctx, row).toLowerCase().includes(search)),
       );
     },

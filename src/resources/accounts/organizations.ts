@@ -1,6 +1,6 @@
 import type { Kind } from '../../http/context.js';
 import { z } from 'zod';
-import { csvIds } from '../../http/params.js';
+import { csvIds, listHas } from '../../http/params.js';
 import { deterministicUuid } from '../../ids.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { brokerLogoPath } from '../catalogue/carriers.js';
@@ -56,8 +56,8 @@ export const brokerKind: Kind<BrokerRecord> = {
     domain: row.domain ?? null,
     reply_to_email: row.reply_to_email,
     // The seeded broker has no logo of its own: it answers the badge the sandbox draws.
-    logo_url: row.logo_id ? ctx.url(logoPath(row.logo_id)) : (row.logo_url ?? ctx.url(brokerLogoPath(row.id))),
-    favicon_url: row.favicon_url ?? ctx.url(brokerLogoPath(row.id)),
+    logo_url: row.logo_id ? ctx.url(logoPath(row.logo_id)) : (row.logo_url ?? ctx.url(brokerLogoPath(ctx.rules, row.id))),
+    favicon_url: row.favicon_url ?? ctx.url(brokerLogoPath(ctx.rules, row.id)),
     support_url: row.support_url,
     contact_url: row.contact_url,
     style: row.style ?? DEFAULT_STYLE,
@@ -109,7 +109,7 @@ export const organizationEndpoints = readEndpoints({
     const name = q['filter[search.name]']?.toLowerCase();
     return rows.filter(
       (row) =>
-        (!q['filter[broker]'] || q['filter[broker]'].includes(row.broker_id)) &&
+        (!q['filter[broker]'] || listHas(q['filter[broker]'], row.broker_id)) &&
         (!name || row.name.toLowerCase().includes(name)) &&
         (!search || organizationTexts(row).some((text) => text.toLowerCase().includes(search))),
     );

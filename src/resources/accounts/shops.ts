@@ -13,7 +13,7 @@ import { validated } from '../../jsonapi/validation.js';
 import { withoutNulls, type Address } from '../../model/common.js';
 import { DEFAULT_LOCALE, requestShopBranding, shopAttributes, storedBranding, writableShopAttributes, type ShopRecord } from '../../model/shop.js';
 import type { Tx } from '../../store/store.js';
-import { csvIds } from '../../http/params.js';
+import { csvIds, listHas } from '../../http/params.js';
 import { findOr404 } from '../lookup.js';
 import { returnPortalPath } from '../returns/portal.js';
 import { readEndpoints } from '../read-endpoints.js';
@@ -243,7 +243,7 @@ export const shopEndpoints = [
         (row) =>
           (!q['filter[name]'] || row.name === q['filter[name]']) &&
           (!name || row.name.toLowerCase().includes(name)) &&
-          (!q['filter[organization]'] || q['filter[organization]'].includes(row.organization_id)) &&
+          (!q['filter[organization]'] || listHas(q['filter[organization]'], row.organization_id)) &&
           (!brokers || brokers.includes(brokerOf(row))) &&
           (!q['filter[returns_domain]'] || row.branding?.returns?.domain === q['filter[returns_domain]']) &&
           (!needle || searchable(row).some((text) => text.toLowerCase().includes(needle))),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { missingRelated } from '../../domain/errors.js';
 import type { Ctx, Kind } from '../../http/context.js';
-import { csvIds } from '../../http/params.js';
+import { csvIds, listHas } from '../../http/params.js';
 import { relatedId, resourceRequest, toOneRef } from '../../jsonapi/request.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
@@ -75,7 +75,7 @@ export const systemMessageEndpoints = [
     getInclude: [],
     description: "The messages of the caller's broker to its organizations, oldest first.",
     visible: messageVisible,
-    filter: (_ctx, rows, q) => rows.filter((row) => !q['filter[broker]'] || q['filter[broker]'].includes(row.broker_id)),
+    filter: (_ctx, rows, q) => rows.filter((row) => !q['filter[broker]'] || listHas(q['filter[broker]'], row.broker_id)),
   }),
   ...writeEndpoints({
     kind: systemMessageKind,

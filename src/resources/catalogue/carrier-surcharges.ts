@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createCarrierSurcharge, updateCarrierSurcharge } from '../../domain/carrier-surcharges.js';
 import type { Ctx, Kind } from '../../http/context.js';
-import { csvIds } from '../../http/params.js';
+import { csvIds, listHas } from '../../http/params.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { relatedId, resourceRequest, toOneRef } from '../../jsonapi/request.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
@@ -67,7 +67,7 @@ export const carrierSurchargeEndpoints = [
     rows: (ctx) => ctx.store.find('carrierSurcharges', 'organization_id', ctx.principal?.organizationId),
     visible,
     query: z.object({ 'filter[carrier]': csvIds.optional().describe('Comma separated carrier ids.') }),
-    filter: (_ctx, rows, q) => rows.filter((row) => !q['filter[carrier]'] || q['filter[carrier]'].includes(row.carrier_id)),
+    filter: (_ctx, rows, q) => rows.filter((row) => !q['filter[carrier]'] || listHas(q['filter[carrier]'], row.carrier_id)),
     description: `${what}`,
   }),
   ...writeEndpoints({

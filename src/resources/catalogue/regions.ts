@@ -1,6 +1,6 @@
 import type { Kind } from '../../http/context.js';
 import { z } from 'zod';
-import { csvCountryCodes, csvIds, csvOf, csvStrings } from '../../http/params.js';
+import { csvCountryCodes, csvIds, csvOf, csvStrings, listHas } from '../../http/params.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { regionAttributes, regionCategories, type RegionRecord } from '../../model/region.js';
@@ -52,11 +52,11 @@ export const regionEndpoints = readEndpoints({
   filter: (_ctx, rows, q) =>
     rows.filter(
       (row) =>
-        (!q['filter[parent]'] || (row.parent_id !== undefined && q['filter[parent]'].includes(row.parent_id))) &&
-        (!q['filter[country_code]'] || (row.country_code !== undefined && q['filter[country_code]'].includes(row.country_code))) &&
-        (!q['filter[region_code]'] || (row.region_code !== undefined && q['filter[region_code]'].includes(row.region_code))) &&
+        (!q['filter[parent]'] || (row.parent_id !== undefined && listHas(q['filter[parent]'], row.parent_id))) &&
+        (!q['filter[country_code]'] || (row.country_code !== undefined && listHas(q['filter[country_code]'], row.country_code))) &&
+        (!q['filter[region_code]'] || (row.region_code !== undefined && listHas(q['filter[region_code]'], row.region_code))) &&
         (!q['filter[name]'] || row.name.toLowerCase() === q['filter[name]'].toLowerCase()) &&
-        (!q['filter[category]'] || q['filter[category]'].includes(row.category)) &&
+        (!q['filter[category]'] || listHas(q['filter[category]'], row.category)) &&
         (!q['filter[postal_code]'] || fitsPostalCode(row, q['filter[postal_code]'])),
     ),
 });

@@ -7,7 +7,7 @@ import { canSeeContract } from '../../domain/tenancy.js';
 import { seesTenantRow } from '../../domain/tenant-lifetime.js';
 import { principalOf, type Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
-import { booleanParam, csvIds, integerParam, numberParam } from '../../http/params.js';
+import { booleanParam, csvIds, integerParam, listHas, numberParam } from '../../http/params.js';
 import { plainJson } from '../../http/respond.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
@@ -65,8 +65,8 @@ function ownersOf(ctx: Ctx, organizationIds: readonly string[] | undefined): Set
 function matchesIds(rate: ServiceRateRecord, contract: ContractRecord, active: boolean, q: Query, owners: Set<string> | undefined): boolean {
   return (
     (q['filter[has_active_contract]'] === undefined || q['filter[has_active_contract]'] === active) &&
-    (!q['filter[service]'] || q['filter[service]'].includes(rate.service_id)) &&
-    (!q['filter[contract]'] || q['filter[contract]'].includes(rate.contract_id)) &&
+    (!q['filter[service]'] || listHas(q['filter[service]'], rate.service_id)) &&
+    (!q['filter[contract]'] || listHas(q['filter[contract]'], rate.contract_id)) &&
     (!owners || owners.has(contract.owner.id))
   );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { coversAddress, type AddressQuery } from '../../domain/address-rules.js';
 import { servicesWithActiveContract } from '../../domain/tenancy.js';
-import { booleanParam, csvIds, csvOf } from '../../http/params.js';
+import { booleanParam, csvIds, csvOf, listHas } from '../../http/params.js';
 import type { Ctx, Kind } from '../../http/context.js';
 import { linkTo, type Linkage } from '../../jsonapi/resource.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
@@ -110,16 +110,16 @@ export const serviceEndpoints = readEndpoints({
     const active = q['filter[has_active_contract]'] === undefined ? undefined : servicesWithActiveContract(ctx.store, ctx.principal);
     return rows.filter(
       (row) =>
-        (!q['filter[package_type]'] || q['filter[package_type]'].includes(row.package_type)) &&
-        (!q['filter[carrier]'] || q['filter[carrier]'].includes(row.carrier_id)) &&
+        (!q['filter[package_type]'] || listHas(q['filter[package_type]'], row.package_type)) &&
+        (!q['filter[carrier]'] || listHas(q['filter[carrier]'], row.carrier_id)) &&
         (!from || coversAddress(row.regions_from, from)) &&
         (!to || coversAddress(row.regions_to, to)) &&
         (!active || active.has(row.id) === q['filter[has_active_contract]']) &&
         (!q['filter[delivery_method]'] || row.delivery_method === q['filter[delivery_method]']) &&
         (!q['filter[code]'] || row.code === q['filter[code]']) &&
         (q['filter[strict_consolidation]'] === undefined || (row.strict_consolidation ?? false) === q['filter[strict_consolidation]']) &&
-        (!q['filter[region_from]'] || q['filter[region_from]'].includes(row.region_from_id)) &&
-        (!q['filter[region_to]'] || q['filter[region_to]'].includes(row.region_to_id)),
+        (!q['filter[region_from]'] || listHas(q['filter[region_from]'], row.region_from_id)) &&
+        (!q['filter[region_to]'] || listHas(q['filter[region_to]'], row.region_to_id)),
     );
   },
 });

@@ -4,7 +4,7 @@ import { HORIZON_DAYS, removeSchedule, topUp, windowOn } from '../../domain/coll
 import { canSeeContract } from '../../domain/tenancy.js';
 import { principalOf, type Ctx, type Kind } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
-import { csvIds } from '../../http/params.js';
+import { csvIds, listHas } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { resourceDocument } from '../../jsonapi/document.js';
 import { ApiError, errorObject, type ErrorObject } from '../../jsonapi/errors.js';
@@ -150,7 +150,7 @@ export const collectionScheduleEndpoints = [
       const carrierOf = (row: CollectionScheduleRecord) => (row.contract_id ? ctx.store.get('contracts', row.contract_id)?.carrier_id : undefined);
       return rows.filter(
         (row) =>
-          (!q['filter[shop]'] || q['filter[shop]'].includes(row.shop_id)) && (!q['filter[carrier]'] || q['filter[carrier]'].includes(carrierOf(row) ?? '')),
+          (!q['filter[shop]'] || listHas(q['filter[shop]'], row.shop_id)) && (!q['filter[carrier]'] || listHas(q['filter[carrier]'], carrierOf(row) ?? '')),
       );
     },
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseMoment } from '../../domain/moments.js';
-import { csvIds, csvOf } from '../../http/params.js';
+import { csvIds, csvOf, listHas } from '../../http/params.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
 import type { CollectionRecord } from '../../model/collection.js';
 import { collectionKind, collectionStatusCodes, collectionVisible, type CollectionStatusCode } from './collection-kind.js';
@@ -52,9 +52,9 @@ export const collectionEndpoints = [
       return rows
         .filter(
           (row) =>
-            (!q['filter[shop]'] || q['filter[shop]'].includes(row.shop_id)) &&
-            (!q['filter[status]'] || q['filter[status]'].includes(statusCode(row)!)) &&
-            (!q['filter[carrier]'] || q['filter[carrier]'].includes(carrierOf(row) ?? '')) &&
+            (!q['filter[shop]'] || listHas(q['filter[shop]'], row.shop_id)) &&
+            (!q['filter[status]'] || listHas(q['filter[status]'], statusCode(row)!)) &&
+            (!q['filter[carrier]'] || listHas(q['filter[carrier]'], carrierOf(row) ?? '')) &&
             (!q['filter[collection_date]'] || utcDay(row.collection_time.from) === q['filter[collection_date]']),
         )
         .sort(byTime);

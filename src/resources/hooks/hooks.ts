@@ -6,7 +6,7 @@ import { removeHook } from '../../domain/removals.js';
 import { Problems } from '../../domain/shipments/problems.js';
 import { principalOf, type Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
-import { booleanParam, csvIds, dateFromParam, dateToParam, orderedRanges } from '../../http/params.js';
+import { booleanParam, csvIds, dateFromParam, dateToParam, listHas, orderedRanges } from '../../http/params.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { jsonApi } from '../../http/respond.js';
 import { hookIncludes, webhookIncludes } from '../include-paths.js';
@@ -117,7 +117,7 @@ export const hookEndpoints = [
     filter: (_ctx, rows, q) =>
       rows.filter(
         (row) =>
-          (!q['filter[owner]'] || q['filter[owner]'].includes(row.owner.id)) &&
+          (!q['filter[owner]'] || listHas(q['filter[owner]'], row.owner.id)) &&
           (!q['filter[action][action_type]'] || row.action.action_type === q['filter[action][action_type]']) &&
           (!q['filter[trigger][resource_type]'] || row.trigger.resource_type === q['filter[trigger][resource_type]']) &&
           (!q['filter[trigger][resource_action]'] || row.trigger.resource_action === q['filter[trigger][resource_action]']),

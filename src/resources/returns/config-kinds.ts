@@ -134,7 +134,7 @@ export const returnMethodKindAt = (weight?: number, from?: string): Kind<ReturnM
     if (!service || !carrier) return undefined;
     return {
       price: methodPrice(store, row, { weight, from }),
-      carrier: { name: carrier.name, code: carrier.code, logo_url: ctx.url(carrierLogoPath(carrier.code)) },
+      carrier: { name: carrier.name, code: carrier.code, logo_url: ctx.url(carrierLogoPath(ctx.rules, carrier)) },
       service: {
         name: service.name,
         code: service.code,

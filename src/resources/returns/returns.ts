@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { organizationOf, ownOr404 } from '../../domain/returns/access.js';
 import { createReturn } from '../../domain/returns/create.js';
 import { endpoint } from '../../http/endpoint.js';
-import { booleanParam, csvIds, csvOf, dateFromParam, dateToParam, orderedRanges } from '../../http/params.js';
+import { booleanParam, csvIds, csvOf, dateFromParam, dateToParam, listHas, orderedRanges } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { checkIdentity, relatedId } from '../../jsonapi/request.js';
@@ -48,11 +48,11 @@ function matches(row: ReturnRecord, q: z.output<typeof query>, from?: number, to
     (!q['filter[email]'] || consumer.email.toLowerCase() === q['filter[email]'].trim().toLowerCase()) &&
     (!q['filter[postal_code]'] || squash(consumer.postal_code) === squash(q['filter[postal_code]'])) &&
     (!search || haystack.includes(search)) &&
-    (!q['filter[status]'] || q['filter[status]'].includes(row.status_code)) &&
-    (!q['filter[shop]'] || q['filter[shop]'].includes(row.shop_id)) &&
+    (!q['filter[status]'] || listHas(q['filter[status]'], row.status_code)) &&
+    (!q['filter[shop]'] || listHas(q['filter[shop]'], row.shop_id)) &&
     (from === undefined || row.created_at >= from) &&
     (to === undefined || row.created_at <= to) &&
-    (!q['filter[tags]'] || row.tag_ids.some((id) => q['filter[tags]']!.includes(id))) &&
+    (!q['filter[tags]'] || row.tag_ids.some((id) => listHas(q['filter[tags]']!, id))) &&
     (q['filter[has_preferred_outcome_refund]'] === undefined ||
       row.items.some((i) => i.preferred_outcome === 'refund') === q['filter[has_preferred_outcome_refund]']) &&
     (q['filter[has_preferred_outcome_exchange]'] === undefined ||
