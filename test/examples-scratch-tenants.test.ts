@@ -17,4 +17,18 @@ describe("the scratch tenants of a tenant's examples", () => {
     expect(deleted.status, deleted.text).toBe(200);
     expect((await sandbox.get('/_sandbox/tenants')).body.data).toEqual([]);
   }, 60000);
+
+  it('go when the tenant deletes its organization through the API (DELETE /organizations/{id})', async () => {
+    const sandbox = await testSandbox();
+    const { made, token } = await tenantWithToken(sandbox, { name: 'ci job' });
+    const examples = await sandbox.request('POST', '/_sandbox/examples', { token, body: {}, headers: json });
+    expect(examples.body, examples.text).toMatchObject({ made: true });
+    expect((await sandbox.get('/_sandbox/tenants')).body.data.length, 'the examples made scratch tenants').toBeGreaterThan(1);
+    // The examples register shipments, which keep an organization: a reset of the tenant clears them.
+    const reset = await sandbox.request('POST', '/_sandbox/reset', { token, body: {}, headers: json });
+    expect(reset.status, reset.text).toBe(200);
+    const deleted = await sandbox.request('DELETE', `/organizations/${made.body.organization_id}`, { token });
+    expect(deleted.status, deleted.text).toBe(204);
+    expect((await sandbox.get('/_sandbox/tenants')).body.data).toEqual([]);
+  }, 60000);
 });

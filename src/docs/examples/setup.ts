@@ -110,12 +110,14 @@ const method = (title: string) => (ids: ExampleIds) => ({
 const scratchTenant = (name: string) => async (services: Services, ids: ExampleIds) => {
   const { createTenant } = await import('../../controls/tenants.js');
   const { apiTenants, tenantEntry } = await import('../../domain/tenant-lifetime.js');
+  // Made for the tenant (`made_for`), it goes whenever the tenant goes, however that happens.
+  const madeFor = ids.organization;
   const owner = tenantEntry(services.store, ids.organization);
-  if (!owner) return createTenant(services, { name });
+  if (!owner) return createTenant(services, { name }, { madeFor });
   if (apiTenants(services.store).length >= services.config.maxTenants) return undefined;
   const ttl = owner.expires_at === undefined ? undefined : owner.expires_at - services.clock.now();
   if (ttl !== undefined && ttl <= 0) return undefined;
-  return createTenant(services, { name, ...(ttl !== undefined ? { ttl } : {}) }, { visitor: owner.visitor === true });
+  return createTenant(services, { name, ...(ttl !== undefined ? { ttl } : {}) }, { visitor: owner.visitor === true, madeFor });
 };
 
 /** The steps that make a scratch tenant: its organization's id is the step's first (`ids.made(step)`). */
