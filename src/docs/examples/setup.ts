@@ -20,7 +20,11 @@ export interface SetupStep {
   method: 'POST' | 'PATCH';
   path: (ids: ExampleIds) => string;
   body?: (ids: ExampleIds) => unknown;
-  /** Sent with the admin token (or none, on a sandbox without one): a broker's operation. */
+  /**
+   * Only the admin token (or none, on a sandbox without one) may make it: a broker's operation, or
+   * a tenant of its own. Sent with the admin token; made only when the examples are asked for by
+   * the admin, never with a tenant's own token, which could not make it directly either.
+   */
   admin?: true;
   /** A row a tenant reset leaves (the broker's, another tenant): made again only when it is gone. */
   made?: (services: Services, ids: ExampleIds) => boolean;
@@ -242,9 +246,9 @@ export const setupSteps: readonly SetupStep[] = [
     admin: true,
     made: (services, ids) => services.store.get('systemMessages', ids.made('system-message-to-delete')) !== undefined,
   },
-  { ...post('organization-to-delete', ''), make: scratchTenant('Organization to delete'), made: organizationExists('organization-to-delete') },
-  { ...post('tenant-to-delete', ''), make: scratchTenant('Tenant to delete'), made: organizationExists('tenant-to-delete') },
-  { ...post('tenant-for-pack', ''), make: scratchTenant('Tenant with a pack'), made: organizationExists('tenant-for-pack') },
+  { ...post('organization-to-delete', ''), admin: true, make: scratchTenant('Organization to delete'), made: organizationExists('organization-to-delete') },
+  { ...post('tenant-to-delete', ''), admin: true, make: scratchTenant('Tenant to delete'), made: organizationExists('tenant-to-delete') },
+  { ...post('tenant-for-pack', ''), admin: true, make: scratchTenant('Tenant with a pack'), made: organizationExists('tenant-for-pack') },
   post('return-question', '/returns/v1/questions', question('gift-wrapped')),
   post('return-question-to-delete', '/returns/v1/questions', question('old-question')),
   post('return-reason', '/returns/v1/reasons', reason('arrived-damaged')),
@@ -331,29 +335,40 @@ export const setupSteps: readonly SetupStep[] = [
 /** The setting that says a tenant's example rows were made. */
 const madeSetting = (organizationId: string) => `docs-examples:${organizationId}`;
 
+/**
+ * Whether a tenant's example rows were made: all of them (`true`), or all but the admin's
+ * (`without-admin`: a tenant's own token asked for them), which the admin's request makes later.
+ */
+type MadeState = true | 'without-admin';
+
 /** Forgets that a tenant's example rows were made: its reset removed them, the next page makes them again. */
 export function forgetExampleRows(tx: Tx, organizationId: string): void {
   if (tx.get('settings', madeSetting(organizationId))) tx.remove('settings', madeSetting(organizationId));
 }
 
-/** Whether the example rows of a tenant exist (were made and not reset since). */
-export function examplesMade(services: Services, organizationId: string): boolean {
-  return getSetting<boolean>(services.store, madeSetting(organizationId)) === true;
+/** How far the example rows of a tenant were made (not reset since); `undefined` when they were not. */
+function examplesMade(services: Services, organizationId: string): MadeState | undefined {
+  return getSetting<MadeState>(services.store, madeSetting(organizationId));
 }
 
 /**
  * Makes the example rows of a tenant once: each step is a request to the sandbox itself, in
  * process, with an access token of the tenant's client, so every rule applies as it would to a
- * user's request. Does nothing when they were made already.
+ * user's request. Does nothing when they were made already. Asked for by a tenant's own token
+ * (`asAdmin` false), it leaves out the rows only the admin may make (`needsAdmin` names them), as
+ * their requests would refuse that token; the admin's request makes them later.
  */
 export async function makeExampleRows(
   services: Services,
   dispatch: (request: Request) => Promise<Response>,
   ids: ExampleIds,
   baseUrl: string,
-): Promise<{ made: boolean; failed: string[] }> {
-  if (examplesMade(services, ids.organization)) return { made: false, failed: [] };
+  asAdmin = true,
+): Promise<{ made: boolean; failed: string[]; needsAdmin: string[] }> {
+  const state = examplesMade(services, ids.organization);
+  if (state === true || (state === 'without-admin' && !asAdmin)) return { made: false, failed: [], needsAdmin: [] };
   const failed: string[] = [];
+  const needsAdmin: string[] = [];
   const client = services.store.get('clients', ids.client);
   // Issued on the tenant's own clock, as the token endpoint issues its tokens: one ahead of the global clock would find it expired.
   const { token } = await signToken(services.keys, services.clocks.of(ids.organization), services.config, {
@@ -363,8 +378,12 @@ export async function makeExampleRows(
     generation: client?.token_generation ?? 0,
   });
   const admin = services.config.adminToken;
-  for (const step of setupSteps) {
+  for (const step of state === 'without-admin' ? setupSteps.filter((step) => step.admin) : setupSteps) {
     if (step.made?.(services, ids)) continue;
+    if (step.admin && !asAdmin) {
+      needsAdmin.push(step.name);
+      continue;
+    }
     if (step.make) {
       await withExampleIds(ids.organization, step.name, () => step.make!(services, ids));
       continue;
@@ -385,6 +404,7 @@ export async function makeExampleRows(
       services.logger?.warn({ step: step.name, status: answer.status, answer: (await answer.text()).slice(0, 500) }, 'an example row could not be made');
     } else await answer.body?.cancel();
   }
-  await services.store.transact((tx) => putSetting(tx, madeSetting(ids.organization), true));
-  return { made: true, failed };
+  const made: MadeState = needsAdmin.length > 0 ? 'without-admin' : true;
+  await services.store.transact((tx) => putSetting(tx, madeSetting(ids.organization), made));
+  return { made: true, failed, needsAdmin };
 }
