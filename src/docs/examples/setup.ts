@@ -263,7 +263,7 @@ export const setupSteps: readonly SetupStep[] = [
     (ids) => ({ data: { return_reason_ids: [ids.made('return-reason-offered')] } }),
   ),
   // The order the returns below are of: an item of which many may be returned. Its reference is
-  // the next order number, so no example names it; the stand-in first order is for a shop without
+  // drawn when it is made, so no example names it; the stand-in first order is for a shop without
   // orders of its own (a tenant made through the controls): the examples that read an order name it.
   post('returns-order', '/returns/v1/demo-orders', exampleOrder(ORDER_MARKS.returns, 20)),
   post('stand-in-order', '/returns/v1/demo-orders', exampleOrder(ORDER_MARKS.standIn, 2)),
