@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { decodeCode128, readPdf, renderPdfPage } from './support/pdf.js';
+import { demoOrder, returnBody, returnsWorld } from './returns/support.js';
 import { shipmentBody, world, type World } from './support/shipments.js';
 
 /** A PostNL letter (20 g, the first weight step of its rates) within the Netherlands, with service and contract. */
@@ -65,5 +66,42 @@ describe('a letter, which its carrier does not track', () => {
     expect(parcel.status).toBe(201);
     expect(parcel.body.data.attributes.tracking_code).toMatch(/^3S/);
     expect(await statusCodes(sandbox, w.token, parcel.body.data.id)).toContain('shipment-registered');
+  });
+
+  it("as a return's label, counts as the return shipment's registration: success", async () => {
+    const sandbox = await testSandbox();
+    const w = await world(sandbox);
+    const r = await returnsWorld(sandbox);
+    const shop = w.shopIn('NL');
+    const service = w.service('postnl-letter', 'NL');
+    const method = await sandbox.request('POST', '/returns/v1/return-methods', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'return-methods',
+          attributes: { return_type: 'shipment', title: 'Post it back', description: 'An envelope for a small item.', country_codes: ['NL'] },
+          relationships: {
+            shop: { data: { type: 'shops', id: shop.id } },
+            service: { data: { type: 'services', id: service.id } },
+            contract: { data: { type: 'contracts', id: w.contractFor(service).id } },
+          },
+        },
+      },
+    });
+    expect(method.status, method.text).toBe(201);
+    const order = await demoOrder(sandbox, r.token, shop);
+    const item = order.attributes.items[0];
+    const items = [{ id: item.id, quantity: 1, reason: { code: 'too-small', questions: [{ code: 'worn', answer: false }] } }];
+    const created = await sandbox.request('POST', '/returns/v1/returns', {
+      token: w.token,
+      body: returnBody({ shop, order, method: method.body.data, items }),
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.data.id;
+    expect((await sandbox.request('POST', `/returns/v1/returns/${id}/approve`, { token: w.token })).status).toBe(204);
+    await sandbox.advance(60);
+    const read = (await sandbox.get(`/returns/v1/returns/${id}?include=shipment`, w.token)).body;
+    expect(read.data.attributes.shipment_registrations.map((attempt: Json) => attempt.status)).toEqual(['success']);
+    expect(read.included.find((row: Json) => row.type === 'shipments').attributes.tracking_code).toBeUndefined();
   });
 });

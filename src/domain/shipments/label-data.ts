@@ -2,6 +2,7 @@ import type { LabelData } from '../labels/types.js';
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { ReadView } from '../../store/store.js';
 import { colliOf } from './colli.js';
+import { REGISTERED_STATUSES } from './statuses.js';
 
 /** What a label of a multi-colli shipment adds: which collo it is, or, on the master's, the colli. */
 function multiColli(store: ReadView, shipment: ShipmentRecord): Pick<LabelData, 'collo' | 'colli'> {
@@ -14,16 +15,13 @@ function multiColli(store: ReadView, shipment: ShipmentRecord): Pick<LabelData, 
   return colli.length > 0 ? { colli: colli.map((collo) => collo.tracking_code ?? collo.id) } : {};
 }
 
-/** The statuses a registration ends in when the carrier takes the shipment (tracked or not). */
-const REGISTERED = new Set(['shipment-registered', 'shipment-created-without-tracking']);
-
 /** What the documents of a registered shipment print, gathered from the store. */
 export function labelData(store: ReadView, shipment: ShipmentRecord): LabelData {
   const service = shipment.service_id ? store.get('services', shipment.service_id) : undefined;
   const carrier = service ? store.get('carriers', service.carrier_id) : undefined;
   const registered = store
     .find('shipmentStatuses', 'shipment_id', shipment.id)
-    .find((status) => REGISTERED.has(store.get('statuses', status.status_id)?.code ?? ''));
+    .find((status) => REGISTERED_STATUSES.has(store.get('statuses', status.status_id)?.code ?? ''));
   return {
     shipmentId: shipment.id,
     trackingCode: shipment.tracking_code ?? '',
