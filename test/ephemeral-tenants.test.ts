@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, MAX_TENANT_TTL, parseConfig } from '../src/config.js';
 import { parseCli } from '../src/cli.js';
+import { scratchTenantIds } from '../src/docs/examples/setup.js';
 import { JournalPersistence } from '../src/store/journal-persistence.js';
 import { openStore, type Store } from '../src/store/store.js';
 import { firstError, seededState, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
@@ -523,12 +524,14 @@ describe('POST /_sandbox/visitor (the docs site mode)', () => {
     expect(sandbox.store.count('organizations')).toBe(seededState().tables.organizations!.length);
   });
 
-  it('counts visitors against the cap: the oldest visitor makes way', async () => {
+  it('counts visitors against the cap: the oldest visitor makes way, with the scratch tenant its examples made', async () => {
     const sandbox = await testSandbox({ config: { tenantPerVisitor: true, adminToken: 'docs-admin', maxTenants: 2 } });
     const visitors = [];
     for (let i = 0; i < 3; i++) visitors.push((await sandbox.request('POST', '/_sandbox/visitor', { headers: own })).body);
-    expect((await listed(sandbox, 'docs-admin')).data.map((row) => row.organization_id)).toEqual([visitors[1].organization_id, visitors[2].organization_id]);
-    expect((await sandbox.get('/shops', visitors[0].access_token)).status).toBe(401);
+    // Each visitor's examples take the place left (one scratch tenant); a new visitor takes both places of the oldest.
+    const last = visitors[2].organization_id;
+    expect((await listed(sandbox, 'docs-admin')).data.map((row) => row.organization_id)).toEqual([last, scratchTenantIds(last)[0]]);
+    for (const gone of visitors.slice(0, 2)) expect((await sandbox.get('/shops', gone.access_token)).status).toBe(401);
   });
 
   it("never removes a tenant that is not a visitor's to make way for a visitor: 429 with Retry-After instead", async () => {
@@ -543,14 +546,14 @@ describe('POST /_sandbox/visitor (the docs site mode)', () => {
       expect(answer.status, answer.text).toBe(201);
       visitors.push(answer.body);
     }
-    // The flood replaced visitors only, the oldest first.
+    // The flood replaced visitors only (each with the scratch tenant its examples made), the oldest first.
     const kept = (await listed(sandbox, admin)).data.map((row) => row.organization_id);
-    expect(kept).toEqual([job.organization_id, visitors[4].organization_id, visitors[5].organization_id]);
+    const last = visitors[5].organization_id;
+    expect(kept).toEqual([job.organization_id, last, scratchTenantIds(last)[0]]);
     expect((await sandbox.get('/shops', jobToken)).status).toBe(200);
 
     // With no visitor left to make way, a visitor is refused and the job's tenants stay.
-    for (const visitor of visitors.slice(4))
-      expect((await sandbox.request('DELETE', `/_sandbox/tenants/${visitor.organization_id}`, { token: admin })).status).toBe(200);
+    expect((await sandbox.request('DELETE', `/_sandbox/tenants/${last}`, { token: admin })).status).toBe(200);
     const second = await createTenant(sandbox, { name: 'ci job 2', ttl: 7200 }, admin);
     const third = await createTenant(sandbox, { name: 'ci job 3', ttl: 60 }, admin);
     const refused = await sandbox.request('POST', '/_sandbox/visitor', { headers: own });
@@ -569,7 +572,9 @@ describe('POST /_sandbox/visitor (the docs site mode)', () => {
     const first = (await sandbox.request('POST', '/_sandbox/visitor', { headers: own })).body;
     const second = (await sandbox.request('POST', '/_sandbox/visitor', { headers: own })).body;
     const next = await createTenant(sandbox, { ttl: 600 }, admin);
-    expect((await listed(sandbox, admin)).data.map((row) => row.organization_id)).toEqual([job.organization_id, second.organization_id, next.organization_id]);
+    // The second visitor (the first made way for it) made way in turn, with its examples' scratch tenant.
+    expect((await listed(sandbox, admin)).data.map((row) => row.organization_id)).toEqual([job.organization_id, next.organization_id]);
+    expect(sandbox.store.get('organizations', second.organization_id)).toBeUndefined();
     const last = await createTenant(sandbox, { ttl: 600 }, admin);
     const after = await createTenant(sandbox, {}, admin);
     // No visitor left: the oldest ephemeral tenant makes way, as before.

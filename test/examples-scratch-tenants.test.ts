@@ -1,20 +1,55 @@
-// The tenants POST /_sandbox/examples makes for the tenant and organization deletions end with the
-// tenant they were made for, also one made without a ttl: none is left holding a place under the cap.
+// The tenants the admin's examples act on (the tenant and organization deletions, loading a pack)
+// are made for a tenant by POST /_sandbox/examples with the admin token (the default tenant's) or
+// by POST /_sandbox/visitor (a visitor's). They end with the tenant they were made for, however it
+// goes, also when made without a ttl: none is left holding a place under the cap.
 import { describe, expect, it } from 'vitest';
-import { tenantWithToken, testSandbox } from './support/app.js';
+import { testSandbox, type TestSandbox } from './support/app.js';
 
 const json = { 'content-type': 'application/json' };
+const ADMIN = 'scratch-admin';
+
+const tenants = async (sandbox: TestSandbox) =>
+  ((await sandbox.get('/_sandbox/tenants', ADMIN)).body.data as { organization_id: string }[]).map((row) => row.organization_id);
+
+async function visitor(sandbox: TestSandbox) {
+  const answer = await sandbox.request('POST', '/_sandbox/visitor', { headers: { origin: 'http://sandbox.test' } });
+  expect(answer.status, answer.text).toBe(201);
+  expect((await tenants(sandbox)).length, 'the examples made scratch tenants').toBe(4);
+  return answer.body as { organization_id: string; client_id: string; access_token: string };
+}
 
 describe("the scratch tenants of a tenant's examples", () => {
-  it('go when the tenant (made without a ttl) deletes itself', async () => {
-    const sandbox = await testSandbox();
-    const { made, token } = await tenantWithToken(sandbox, { name: 'ci job' });
-    const examples = await sandbox.request('POST', '/_sandbox/examples', { token, body: {}, headers: json });
-    expect(examples.body, examples.text).toMatchObject({ made: true });
-    const before = (await sandbox.get('/_sandbox/tenants')).body.data as { name: string }[];
-    expect(before.length, 'the examples made scratch tenants').toBeGreaterThan(1);
-    const deleted = await sandbox.request('DELETE', `/_sandbox/tenants/${made.body.client_id}`, { token });
+  it('go when the tenant deletes itself (DELETE /_sandbox/tenants/{id})', async () => {
+    const sandbox = await testSandbox({ config: { adminToken: ADMIN, tenantPerVisitor: true } });
+    const { client_id, access_token } = await visitor(sandbox);
+    const deleted = await sandbox.request('DELETE', `/_sandbox/tenants/${client_id}`, { token: access_token });
     expect(deleted.status, deleted.text).toBe(200);
-    expect((await sandbox.get('/_sandbox/tenants')).body.data).toEqual([]);
+    expect(await tenants(sandbox)).toEqual([]);
+  }, 60000);
+
+  it('go when the tenant deletes its organization through the API (DELETE /organizations/{id})', async () => {
+    const sandbox = await testSandbox({ config: { adminToken: ADMIN, tenantPerVisitor: true } });
+    const { organization_id, access_token } = await visitor(sandbox);
+    // The examples register shipments, which keep an organization: a reset of the tenant clears them.
+    const reset = await sandbox.request('POST', '/_sandbox/reset', { token: access_token, body: {}, headers: json });
+    expect(reset.status, reset.text).toBe(200);
+    const deleted = await sandbox.request('DELETE', `/organizations/${organization_id}`, { token: access_token });
+    expect(deleted.status, deleted.text).toBe(204);
+    expect(await tenants(sandbox)).toEqual([]);
+  }, 60000);
+
+  it('made without a ttl for the default tenant, go when the admin deletes its organization', async () => {
+    const sandbox = await testSandbox({ config: { adminToken: ADMIN } });
+    const made = await sandbox.request('POST', '/_sandbox/examples', { token: ADMIN, body: {}, headers: json });
+    expect(made.body, made.text).toMatchObject({ made: true, needs_admin_token: [] });
+    expect((await tenants(sandbox)).length, 'the examples made scratch tenants').toBe(3);
+    const client = 'sandbox-client';
+    const organization = sandbox.store.get('clients', client)!;
+    const organizationId = sandbox.store.get('users', organization.user_id)!.organization_id;
+    const reset = await sandbox.request('POST', '/_sandbox/reset', { token: ADMIN, body: { client_id: client }, headers: json });
+    expect(reset.status, reset.text).toBe(200);
+    const deleted = await sandbox.request('DELETE', `/organizations/${organizationId}`, { token: ADMIN });
+    expect(deleted.status, deleted.text).toBe(204);
+    expect(await tenants(sandbox)).toEqual([]);
   }, 60000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BASE, firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
+import { BASE, firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { decodeCode128, readPdf, renderPdfPage } from './support/pdf.js';
 import { recipients, shipmentBody, world, type World } from './support/shipments.js';
 
@@ -32,6 +32,16 @@ async function download(sandbox: TestSandbox, token: string, fileId: string): Pr
 }
 
 describe('POST /multi-colli-shipments', () => {
+  it('gives the master and every collo the time they were registered when register_at lies in the future', async () => {
+    const { sandbox, w } = await setup();
+    const answer = await post(sandbox, w, body(w, weights(2000, 1500), { attributes: { register_at: TEST_NOW + 7 * 86400 } }));
+    expect(answer.status).toBe(201);
+    expect(answer.body.data.attributes.register_at).toBe(TEST_NOW);
+    for (const collo of answer.body.data.relationships.colli.data) {
+      expect((await sandbox.get(`/shipments/${collo.id}`, w.token)).body.data.attributes.register_at).toBe(TEST_NOW);
+    }
+  });
+
   it('registers a master and its colli, each collo with its own tracking code and a label that scans to it', async () => {
     const { sandbox, w } = await setup();
     const answer = await post(

@@ -61,6 +61,20 @@ describe('POST /registered-shipments', () => {
     expect(await statusOf(sandbox, w.token, shipment.id)).toBe('shipment-registered');
   });
 
+  it('gives a register_at in the future the time it was registered, in the answer and when read, and keeps one in the past', async () => {
+    const { sandbox, w } = await setup();
+    const later = await post(sandbox, w.token, ready(w, { attributes: { register_at: TEST_NOW + 86400 } }));
+    expect(later.status).toBe(201);
+    expect(later.body.data.attributes.register_at).toBe(TEST_NOW);
+    expect((await sandbox.get(`/shipments/${later.body.data.id}`, w.token)).body.data.attributes.register_at).toBe(TEST_NOW);
+    // Found by the day it was registered, not by the day it asked for.
+    const today = await sandbox.get(`/shipments?filter[register_at][date_from]=${TEST_NOW - 60}&filter[register_at][date_to]=${TEST_NOW + 60}`, w.token);
+    expect(today.body.data.map((s: Json) => s.id)).toContain(later.body.data.id);
+
+    const earlier = await post(sandbox, w.token, ready(w, { attributes: { register_at: TEST_NOW - 3600 } }));
+    expect(earlier.body.data.attributes.register_at).toBe(TEST_NOW - 3600);
+  });
+
   it('picks service and contract from meta.service_code and hands back the label in the format meta.label asks for', async () => {
     const { sandbox, w } = await setup();
     const body = shipmentBody({ shop: w.shopIn('NL'), meta: { service_code: 'postnl-parcel-standard', label: { mime_type: 'application/zpl', size: 'A6' } } });

@@ -20,6 +20,11 @@ const made = z
       .describe(
         'Rows that could not be made (their examples answer 404): a tenant made through the controls has no orders or returns configuration to make returns from',
       ),
+    needs_admin_token: z
+      .array(z.string())
+      .describe(
+        "Rows left out because only the admin token (SANDBOX_ADMIN_TOKEN, or no token on a sandbox without one) may make them, as the requests that make them directly would answer a tenant's token with 403 (a contract template, system messages, tenants of their own): made when the admin asks for the examples",
+      ),
   })
   .meta({ id: 'SandboxExampleRows' });
 
@@ -41,10 +46,14 @@ function refuseWithoutShop(view: ReadView, organizationId: string, byToken: bool
 }
 
 /** Makes a tenant's example rows (once), answering with what it did. */
-export async function prepareExamples(services: Services, ids: ExampleIds): Promise<{ organization_id: string; made: boolean; failed: string[] }> {
+export async function prepareExamples(
+  services: Services,
+  ids: ExampleIds,
+  asAdmin = true,
+): Promise<{ organization_id: string; made: boolean; failed: string[]; needs_admin_token: string[] }> {
   // In process the app sees paths as it routes them: no public URL's path prefix.
-  const { made: done, failed } = await makeExampleRows(services, services.dispatch!, ids, 'http://127.0.0.1');
-  return { organization_id: ids.organization, made: done, failed };
+  const { made: done, failed, needsAdmin } = await makeExampleRows(services, services.dispatch!, ids, 'http://127.0.0.1', asAdmin);
+  return { organization_id: ids.organization, made: done, failed, needs_admin_token: needsAdmin };
 }
 
 /** Every string of `tenant`'s examples that differs from the default tenant's, by the default's value: what a page replaces. */
@@ -69,7 +78,7 @@ export const exampleEndpoints = [
     operationId: 'makeSandboxExampleRows',
     summary: "Make the rows the API reference's examples act on",
     description:
-      "The examples of `/openapi.json` and `/docs` name rows made for them (a shipment to change, one to delete, a registered one to void, a hook, a zone, returns ...), with ids that follow from the tenant, so each example works the first time it is executed, in any order. This makes them in the caller's tenant (with the admin token, or no token on a sandbox without one: the tenant of `sandbox-client`), once: again only after a reset of the tenant. The API reference page calls it before the first Execute; examples that change or delete a row work once.",
+      "The examples of `/openapi.json` and `/docs` name rows made for them (a shipment to change, one to delete, a registered one to void, a hook, a zone, returns ...), with ids that follow from the tenant, so each example works the first time it is executed, in any order. This makes them in the caller's tenant (with the admin token, or no token on a sandbox without one: the tenant of `sandbox-client`), once: again only after a reset of the tenant. With a tenant's own token it leaves out the rows only the admin token may make (`needs_admin_token` names them; their requests would refuse that token), and makes them when the admin asks later. The API reference page calls it before the first Execute; examples that change or delete a row work once.",
     tag: 'Sandbox',
     auth: 'control',
     // Like every control POST it takes a JSON Content-Type; the body is empty or {}.
@@ -91,7 +100,8 @@ export const exampleEndpoints = [
           }
         : defaultTenant(services.store);
       refuseWithoutShop(services.store, tenant.organizationId, principal !== undefined);
-      return plainJson(await prepareExamples(services, tenantExampleIds(services, tenant)));
+      // A tenant's own token makes what it could make by itself: the admin's rows wait for the admin.
+      return plainJson(await prepareExamples(services, tenantExampleIds(services, tenant), principal === undefined));
     },
   }),
 ];

@@ -83,8 +83,8 @@ async function deleteTenant(services: Services, id: string, within?: string) {
   const { organizationId } = apiTenantOf(services, id, within);
   const { removal, scratch } = await services.store.transact((tx) => {
     const removal = removeTenant(tx, organizationId);
-    // The scratch tenants its examples made (POST /_sandbox/examples) end with it, as they do when
-    // it expires: one made without a ttl would outlive it and hold a place under the cap for good.
+    // The scratch tenants its examples made (POST /_sandbox/examples) went with it (`made_for`);
+    // ones made before tenants recorded that are found by the ids the examples give them.
     const scratch = removal ? scratchTenantIds(organizationId).flatMap((scratchId) => (tenantEntry(tx, scratchId) ? [removeTenant(tx, scratchId)] : [])) : [];
     return { removal, scratch: scratch.filter((gone): gone is OrganizationRemoval => gone !== undefined) };
   });

@@ -1,6 +1,6 @@
 // Loading a checked pack into a tenant: rows made with the tenant's ids and fakers, owned by its organizations.
 import { createHash } from 'node:crypto';
-import { nextDemoOrderId } from '../domain/returns/orders.js';
+import { newDemoOrderId } from '../domain/returns/orders.js';
 export { assertRoom } from '../domain/quotas.js';
 export { topUp } from '../domain/collections/schedules.js';
 export { FixtureError } from '../fixtures/problems.js';
@@ -54,7 +54,8 @@ export function tenantRows(pack: CheckedPack, key: string, extra: FixtureRows = 
 export function buildTenantRows(tx: Tx, view: TenantView, rows: FixtureRows, now: number, seedId?: string): Built {
   const ids = drawIds(rows, [], () => tx.newId());
   const seed = seedOf(ids.get('organizations')?.[0]?.[0] ?? seedId ?? '');
-  let nextOrder = Number(nextDemoOrderId(tx));
+  // A pack's orders are new orders like any other: drawn, so they tell nothing of other tenants'.
+  const orders = new Set<string>();
   return buildRows({
     rows,
     ids,
@@ -65,8 +66,9 @@ export function buildTenantRows(tx: Tx, view: TenantView, rows: FixtureRows, now
     createdAt: now,
     products: rows.products?.length ? rows.products : view.worldProducts(),
     nextDemoOrder: () => {
-      while (tx.get('demoOrders', String(nextOrder))) nextOrder += 1;
-      return String(nextOrder++);
+      const id = newDemoOrderId(tx, () => view.publicId(), orders);
+      orders.add(id);
+      return id;
     },
     outside: (section, key) => view.resolve(section, key),
     rowOutside: (table, id) => view.row(table, id),

@@ -81,6 +81,11 @@ export class TenantView {
     }
   }
 
+  /** A random id as a public page's (`IdSource.publicId`), drawn beside the store's counter: no other row's id moves for it. */
+  publicId(): string {
+    return this.services.store.ids.publicId();
+  }
+
   /** The row a key names in this view, or `undefined`. */
   resolve(section: SectionName, key: string): Made | undefined {
     if (section === 'products') {

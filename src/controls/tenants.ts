@@ -109,7 +109,7 @@ function capReached(count: number, cap: number, visitor: boolean, needed: number
  * way first, as `makeRoom` chooses. With a `pack` the tenant is made from it (tenant-pack.ts):
  * its first organization is the tenant's, and what it holds is the tenant's, in one transaction.
  */
-export async function createTenant(services: Services, request: z.output<typeof tenantRequest> = {}, options: { visitor?: boolean } = {}) {
+export async function createTenant(services: Services, request: z.output<typeof tenantRequest> = {}, options: { visitor?: boolean; madeFor?: string } = {}) {
   // The fixture helpers bring faker (and a pack, ajv): loaded when the first tenant is made, not at start-up.
   const loading = await import('./tenant-pack.js');
   const { TenantView } = await import('./tenant-world.js');
@@ -177,6 +177,7 @@ export async function createTenant(services: Services, request: z.output<typeof 
         created_at: now,
         ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
         ...(options.visitor ? { visitor: true as const } : {}),
+        ...(index === 0 && options.madeFor !== undefined ? { made_for: options.madeFor } : {}),
         ...(index === 0 ? { keys: built.keys, ...(packBrokers.length > 0 ? { brokers: packBrokers } : {}) } : { group: mainId }),
         ...(source ? { rows: loading.rowsOf(inserted, organizationId) } : {}),
       } satisfies TenantEntry);

@@ -96,6 +96,8 @@ export const visitorEndpoints = [
         clientSecret: tenant.client_secret,
         shopId: tenant.shop_id,
       });
+      // The sandbox's own page makes every row, the admin's too: whoever holds the admin token may
+      // execute the admin's examples there, on the visitor's rows.
       await prepareExamples(services, ids);
       const examples = exampleReplacements(defaultExampleIds(services), ids);
       return plainJson(

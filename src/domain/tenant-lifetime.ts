@@ -35,6 +35,11 @@ export type TenantEntry = {
    * of several organizations): the organization of the tenant it belongs to, and goes with.
    */
   group?: string;
+  /**
+   * For a tenant made for another's use (the scratch tenants POST /_sandbox/examples makes for the
+   * deletion examples): the organization of that tenant. It goes with it, however that one goes.
+   */
+  made_for?: string;
   /** The brokers a pack made for the tenant: they go with it. */
   brokers?: string[];
   /** The keys of the rows packs loaded into the tenant, by section: what later packs refer to and exports name. */
@@ -102,11 +107,20 @@ function packSiblings(store: ReadView, organizationId: string): string[] {
     .map((tenant) => tenant.organizationId);
 }
 
+/** The tenants made for an organization's use (their entries' `made_for`). */
+function madeFor(store: ReadView, organizationId: string): string[] {
+  return apiTenants(store)
+    .filter((tenant) => tenant.entry.made_for === organizationId)
+    .map((tenant) => tenant.organizationId);
+}
+
 /**
  * Removes a tenant created through the control API with everything it owns (see
  * `purgeOrganization`): with the organizations a pack made beside its own, and the brokers it
  * made with their contracts and templates. An organization the broker made later under one of
  * those brokers (POST /organizations with the admin token) goes too: it cannot outlive its broker.
+ * So do the tenants made for its use (`made_for`): left behind, a tenant made without a ttl would
+ * hold a place under the cap for good, and nobody would know it was there.
  */
 export function removeTenant(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
   const entry = tenantEntry(tx, organizationId);
@@ -124,11 +138,19 @@ export function removeTenant(tx: Tx, organizationId: string): OrganizationRemova
   const removed = { ...own.removed };
   for (const other of removals.slice(0, -1)) for (const [table, count] of Object.entries(other.removed)) removed[table] = (removed[table] ?? 0) + count;
   for (const [table, count] of Object.entries(purgeBrokers(tx, brokers))) removed[table] = (removed[table] ?? 0) + count;
+  const made = madeFor(tx, organizationId)
+    .map((id) => removeTenant(tx, id))
+    .filter((removal): removal is OrganizationRemoval => removal !== undefined);
+  for (const other of made) for (const [table, count] of Object.entries(other.removed)) removed[table] = (removed[table] ?? 0) + count;
+  const organizationIds = [
+    ...removals.map((removal) => removal.organizationId),
+    ...made.flatMap((removal) => removal.organizationIds ?? [removal.organizationId]),
+  ];
   return {
     organizationId,
-    clientIds: removals.flatMap((removal) => removal.clientIds),
+    clientIds: [...removals, ...made].flatMap((removal) => removal.clientIds),
     removed,
-    ...(removals.length > 1 ? { organizationIds: removals.map((removal) => removal.organizationId) } : {}),
+    ...(organizationIds.length > 1 ? { organizationIds } : {}),
   };
 }
 
@@ -137,12 +159,13 @@ export function removeTenant(tx: Tx, organizationId: string): OrganizationRemova
  * does. The organization of a tenant a pack made with other organizations beside it, or with
  * brokers, is that tenant's head: they cannot stay without it (their tenant entries and the
  * brokers' rows name it), so they go with it, as when the tenant is deleted; none of its
- * organizations may have shipments then.
+ * organizations may have shipments then. The tenants made for its use go with it too.
  */
 export function deleteOrganization(tx: Tx, organizationId: string): OrganizationRemoval | undefined {
   const entry = tenantEntry(tx, organizationId);
   const members = packSiblings(tx, organizationId);
-  if (!tx.get('organizations', organizationId) || (members.length === 0 && (entry?.brokers ?? []).length === 0)) {
+  const alone = members.length === 0 && (entry?.brokers ?? []).length === 0 && madeFor(tx, organizationId).length === 0;
+  if (!tx.get('organizations', organizationId) || alone) {
     return removeOrganization(tx, organizationId);
   }
   for (const id of [organizationId, ...members]) assertWithoutShipments(tx, id);

@@ -20,7 +20,11 @@ export interface SetupStep {
   method: 'POST' | 'PATCH';
   path: (ids: ExampleIds) => string;
   body?: (ids: ExampleIds) => unknown;
-  /** Sent with the admin token (or none, on a sandbox without one): a broker's operation. */
+  /**
+   * Only the admin token (or none, on a sandbox without one) may make it: a broker's operation, or
+   * a tenant of its own. Sent with the admin token; made only when the examples are asked for by
+   * the admin, never with a tenant's own token, which could not make it directly either.
+   */
   admin?: true;
   /** A row a tenant reset leaves (the broker's, another tenant): made again only when it is gone. */
   made?: (services: Services, ids: ExampleIds) => boolean;
@@ -110,12 +114,14 @@ const method = (title: string) => (ids: ExampleIds) => ({
 const scratchTenant = (name: string) => async (services: Services, ids: ExampleIds) => {
   const { createTenant } = await import('../../controls/tenants.js');
   const { apiTenants, tenantEntry } = await import('../../domain/tenant-lifetime.js');
+  // Made for the tenant (`made_for`), it goes whenever the tenant goes, however that happens.
+  const madeFor = ids.organization;
   const owner = tenantEntry(services.store, ids.organization);
-  if (!owner) return createTenant(services, { name });
+  if (!owner) return createTenant(services, { name }, { madeFor });
   if (apiTenants(services.store).length >= services.config.maxTenants) return undefined;
   const ttl = owner.expires_at === undefined ? undefined : owner.expires_at - services.clock.now();
   if (ttl !== undefined && ttl <= 0) return undefined;
-  return createTenant(services, { name, ...(ttl !== undefined ? { ttl } : {}) }, { visitor: owner.visitor === true });
+  return createTenant(services, { name, ...(ttl !== undefined ? { ttl } : {}) }, { visitor: owner.visitor === true, madeFor });
 };
 
 /** The steps that make a scratch tenant: its organization's id is the step's first (`ids.made(step)`). */
@@ -240,9 +246,9 @@ export const setupSteps: readonly SetupStep[] = [
     admin: true,
     made: (services, ids) => services.store.get('systemMessages', ids.made('system-message-to-delete')) !== undefined,
   },
-  { ...post('organization-to-delete', ''), make: scratchTenant('Organization to delete'), made: organizationExists('organization-to-delete') },
-  { ...post('tenant-to-delete', ''), make: scratchTenant('Tenant to delete'), made: organizationExists('tenant-to-delete') },
-  { ...post('tenant-for-pack', ''), make: scratchTenant('Tenant with a pack'), made: organizationExists('tenant-for-pack') },
+  { ...post('organization-to-delete', ''), admin: true, make: scratchTenant('Organization to delete'), made: organizationExists('organization-to-delete') },
+  { ...post('tenant-to-delete', ''), admin: true, make: scratchTenant('Tenant to delete'), made: organizationExists('tenant-to-delete') },
+  { ...post('tenant-for-pack', ''), admin: true, make: scratchTenant('Tenant with a pack'), made: organizationExists('tenant-for-pack') },
   post('return-question', '/returns/v1/questions', question('gift-wrapped')),
   post('return-question-to-delete', '/returns/v1/questions', question('old-question')),
   post('return-reason', '/returns/v1/reasons', reason('arrived-damaged')),
@@ -257,7 +263,7 @@ export const setupSteps: readonly SetupStep[] = [
     (ids) => ({ data: { return_reason_ids: [ids.made('return-reason-offered')] } }),
   ),
   // The order the returns below are of: an item of which many may be returned. Its reference is
-  // the next order number, so no example names it; the stand-in first order is for a shop without
+  // drawn when it is made, so no example names it; the stand-in first order is for a shop without
   // orders of its own (a tenant made through the controls): the examples that read an order name it.
   post('returns-order', '/returns/v1/demo-orders', exampleOrder(ORDER_MARKS.returns, 20)),
   post('stand-in-order', '/returns/v1/demo-orders', exampleOrder(ORDER_MARKS.standIn, 2)),
@@ -329,29 +335,40 @@ export const setupSteps: readonly SetupStep[] = [
 /** The setting that says a tenant's example rows were made. */
 const madeSetting = (organizationId: string) => `docs-examples:${organizationId}`;
 
+/**
+ * Whether a tenant's example rows were made: all of them (`true`), or all but the admin's
+ * (`without-admin`: a tenant's own token asked for them), which the admin's request makes later.
+ */
+type MadeState = true | 'without-admin';
+
 /** Forgets that a tenant's example rows were made: its reset removed them, the next page makes them again. */
 export function forgetExampleRows(tx: Tx, organizationId: string): void {
   if (tx.get('settings', madeSetting(organizationId))) tx.remove('settings', madeSetting(organizationId));
 }
 
-/** Whether the example rows of a tenant exist (were made and not reset since). */
-export function examplesMade(services: Services, organizationId: string): boolean {
-  return getSetting<boolean>(services.store, madeSetting(organizationId)) === true;
+/** How far the example rows of a tenant were made (not reset since); `undefined` when they were not. */
+function examplesMade(services: Services, organizationId: string): MadeState | undefined {
+  return getSetting<MadeState>(services.store, madeSetting(organizationId));
 }
 
 /**
  * Makes the example rows of a tenant once: each step is a request to the sandbox itself, in
  * process, with an access token of the tenant's client, so every rule applies as it would to a
- * user's request. Does nothing when they were made already.
+ * user's request. Does nothing when they were made already. Asked for by a tenant's own token
+ * (`asAdmin` false), it leaves out the rows only the admin may make (`needsAdmin` names them), as
+ * their requests would refuse that token; the admin's request makes them later.
  */
 export async function makeExampleRows(
   services: Services,
   dispatch: (request: Request) => Promise<Response>,
   ids: ExampleIds,
   baseUrl: string,
-): Promise<{ made: boolean; failed: string[] }> {
-  if (examplesMade(services, ids.organization)) return { made: false, failed: [] };
+  asAdmin = true,
+): Promise<{ made: boolean; failed: string[]; needsAdmin: string[] }> {
+  const state = examplesMade(services, ids.organization);
+  if (state === true || (state === 'without-admin' && !asAdmin)) return { made: false, failed: [], needsAdmin: [] };
   const failed: string[] = [];
+  const needsAdmin: string[] = [];
   const client = services.store.get('clients', ids.client);
   // Issued on the tenant's own clock, as the token endpoint issues its tokens: one ahead of the global clock would find it expired.
   const { token } = await signToken(services.keys, services.clocks.of(ids.organization), services.config, {
@@ -361,8 +378,12 @@ export async function makeExampleRows(
     generation: client?.token_generation ?? 0,
   });
   const admin = services.config.adminToken;
-  for (const step of setupSteps) {
+  for (const step of state === 'without-admin' ? setupSteps.filter((step) => step.admin) : setupSteps) {
     if (step.made?.(services, ids)) continue;
+    if (step.admin && !asAdmin) {
+      needsAdmin.push(step.name);
+      continue;
+    }
     if (step.make) {
       await withExampleIds(ids.organization, step.name, () => step.make!(services, ids));
       continue;
@@ -383,6 +404,7 @@ export async function makeExampleRows(
       services.logger?.warn({ step: step.name, status: answer.status, answer: (await answer.text()).slice(0, 500) }, 'an example row could not be made');
     } else await answer.body?.cancel();
   }
-  await services.store.transact((tx) => putSetting(tx, madeSetting(ids.organization), true));
-  return { made: true, failed };
+  const made: MadeState = needsAdmin.length > 0 ? 'without-admin' : true;
+  await services.store.transact((tx) => putSetting(tx, madeSetting(ids.organization), made));
+  return { made: true, failed, needsAdmin };
 }

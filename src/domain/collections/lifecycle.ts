@@ -111,8 +111,9 @@ function collectCollection(tx: Tx, rules: Rules, collection: CollectionRecord, a
         description: `Collected by ${carrierName} (collection ${collection.tracking_code ?? collection.id})`,
         category: 'successful-collection',
       });
-    } else if (!shipment.tracking_code || shipment.status_code === 'shipment-voided') {
-      // Without a (valid) label the driver does not take it: it waits for another collection.
+    } else if ((!shipment.tracking_code && shipment.status_code !== 'shipment-created-without-tracking') || shipment.status_code === 'shipment-voided') {
+      // Without a (valid) label the driver does not take it: it waits for another collection. An
+      // untracked letter has its label without a tracking code: it goes, and no carrier status follows.
       release(tx, shipment, at);
     }
   }

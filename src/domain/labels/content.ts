@@ -28,7 +28,8 @@ export function labelContent(data: LabelData): LabelContent {
     service: oneLine(data.service.name),
     from: addressLines(data.sender),
     to: addressLines(data.recipient),
-    trackingCode: data.trackingCode,
+    // An untracked letter has no tracking code; its label says so where the code would be.
+    trackingCode: data.trackingCode || 'UNTRACKED',
     barcode: data.barcode,
     weight: formatWeight(data.weight),
     registered: formatDateTime(data.registeredAt),

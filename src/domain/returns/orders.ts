@@ -6,13 +6,28 @@ import { DomainError, type Field } from '../errors.js';
 import type { Acting } from '../rules.js';
 import { organizationOf, ownShop, unknownRelated } from './access.js';
 
-/** Demo order ids are whole numbers, like production's; they are the order references too. */
+/** Demo order ids are whole numbers, like production's; they are the order references too. The seeded ones count up from here. */
 export const FIRST_DEMO_ORDER = 100001;
 
-export function nextDemoOrderId(store: ReadView): string {
-  let max = FIRST_DEMO_ORDER - 1;
-  for (const order of store.all('demoOrders')) max = Math.max(max, Number(order.id) || 0);
-  return String(max + 1);
+/** Orders made later draw a ten-digit number from here on: above every seeded one, within a 32-bit integer. */
+const DRAWN_FROM = 1_000_000_000;
+const DRAWN_SPAN = 1_000_000_000;
+
+/**
+ * The id of a new demo order. With a postal code (or e-mail address) it is all the consumer's
+ * look-up asks for, so it is drawn as a public id is (random; for an example row, keyed with the
+ * data file's secret), never counted up: a count would tell a tenant how many orders the others
+ * made, and lead from one order to the next. `publicId` draws it (the store's `IdSource.publicId`,
+ * beside the counter of row ids, so the ids of the rows made after it stay those they were);
+ * `taken` holds ids handed out but not stored yet.
+ */
+export function newDemoOrderId(store: ReadView, publicId: () => string, taken: ReadonlySet<string> = new Set()): string {
+  for (;;) {
+    // The first twelve hex digits of the UUID: its version digit comes after them.
+    const drawn = parseInt(publicId().replaceAll('-', '').slice(0, 12), 16);
+    const id = String(DRAWN_FROM + (drawn % DRAWN_SPAN));
+    if (!store.get('demoOrders', id) && !taken.has(id)) return id;
+  }
 }
 
 export interface DemoOrderInput {
@@ -27,7 +42,7 @@ export interface DemoOrderInput {
 export function createDemoOrder(tx: Tx, acting: Acting, input: DemoOrderInput): DemoOrderRecord {
   const shop = ownShop(tx, organizationOf(acting), input.shopId);
   if (!shop) throw unknownRelated('shop', 'shops', input.shopId);
-  const id = nextDemoOrderId(tx);
+  const id = newDemoOrderId(tx, () => acting.rules.store.ids.publicId());
   return tx.insert('demoOrders', {
     id,
     shop_id: shop.id,

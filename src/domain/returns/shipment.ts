@@ -10,7 +10,7 @@ import type { ShipmentDraft } from '../shipments/draft.js';
 import { createShipment } from '../shipments/lifecycle.js';
 import { REGISTER_SHIPMENT, scheduleRegistration } from '../shipments/registration.js';
 import { resolveDraft } from '../shipments/resolve.js';
-import { addStatus } from '../shipments/statuses.js';
+import { addStatus, REGISTERED_STATUSES } from '../shipments/statuses.js';
 import { DEFAULT_RETURN_GRAMS } from './method-price.js';
 
 /** The names of a return's tags: its shipment carries them, so sandbox trigger tags steer it. */
@@ -130,13 +130,14 @@ function outcomesOf(store: ReadView, shipmentId: string): Outcome[] {
   for (const status of store.find('shipmentStatuses', 'shipment_id', shipmentId)) {
     const code = store.get('statuses', status.status_id)?.code ?? '';
     if (code === 'shipment-concept') sentAt = status.created_at;
-    else if (code === 'shipment-registered' || code === 'shipment-registration-failed') outcomes.push({ status, code, sentAt });
+    else if (REGISTERED_STATUSES.has(code) || code === 'shipment-registration-failed') outcomes.push({ status, code, sentAt });
   }
   return outcomes;
 }
 
 function outcomeOf(outcome: Outcome): Pick<Registration, 'status' | 'error'> {
-  if (outcome.code === 'shipment-registered') return { status: 'success' };
+  // A letter's carrier takes it without tracking: registered all the same.
+  if (REGISTERED_STATUSES.has(outcome.code)) return { status: 'success' };
   const detail = (outcome.status.errors[0] as { detail?: string } | undefined)?.detail;
   return { status: 'failed', ...(detail ? { error: detail } : {}) };
 }

@@ -2,6 +2,7 @@ import type { LabelData } from '../labels/types.js';
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { ReadView } from '../../store/store.js';
 import { colliOf } from './colli.js';
+import { REGISTERED_STATUSES } from './statuses.js';
 
 /** What a label of a multi-colli shipment adds: which collo it is, or, on the master's, the colli. */
 function multiColli(store: ReadView, shipment: ShipmentRecord): Pick<LabelData, 'collo' | 'colli'> {
@@ -20,7 +21,7 @@ export function labelData(store: ReadView, shipment: ShipmentRecord): LabelData 
   const carrier = service ? store.get('carriers', service.carrier_id) : undefined;
   const registered = store
     .find('shipmentStatuses', 'shipment_id', shipment.id)
-    .find((status) => store.get('statuses', status.status_id)?.code === 'shipment-registered');
+    .find((status) => REGISTERED_STATUSES.has(store.get('statuses', status.status_id)?.code ?? ''));
   return {
     shipmentId: shipment.id,
     trackingCode: shipment.tracking_code ?? '',

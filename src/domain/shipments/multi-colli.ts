@@ -6,7 +6,7 @@ import { assertRoom } from '../quotas.js';
 import type { Acting } from '../rules.js';
 import type { ShipmentDraft } from './draft.js';
 import { createShipment } from './lifecycle.js';
-import { registerInRequest } from './register-now.js';
+import { registeredAt, registerInRequest } from './register-now.js';
 import { Problems } from './problems.js';
 import { checkItemValues, totalValue, type ResolvedShipment } from './resolve.js';
 import { withVolumetricWeight } from './volumetric.js';
@@ -104,8 +104,7 @@ export function createMultiColliShipment(
   problems.throwIfAny();
   // Room for the master and every collo up front, so a refusal names what the request needs.
   assertRoom(rules, tx, resolved.shop.organization_id, 'shipments', colli.length + 1);
-  const now = rules.clock.now();
-  const base = { ...draft, attributes: { ...draft.attributes, register_at: draft.attributes.register_at ?? now } };
+  const base = registeredAt(draft, rules.clock.now());
   const master = registerInRequest(tx, rules, createShipment(tx, acting, base, resolved));
   const rows = colli.map((input, index) => {
     const attributes = {

@@ -34,12 +34,21 @@ export function registerInRequest(tx: Tx, rules: Rules, shipment: ShipmentRecord
 }
 
 /**
- * Creates a shipment and registers it at once. Its `register_at` is now unless the request set
- * one; hooks run on the concept first, as for any new shipment.
+ * The `register_at` of a shipment registered in the request: the time the request asked for when
+ * it has passed, else now. A later time cannot stand, since the shipment is registered now: kept,
+ * it would claim a registration still to come (and `filter[register_at]` would find the shipment
+ * on a day it was not registered).
+ */
+export function registeredAt(draft: ShipmentDraft, now: number): ShipmentDraft {
+  const asked = draft.attributes.register_at;
+  return { ...draft, attributes: { ...draft.attributes, register_at: asked != null && asked <= now ? asked : now } };
+}
+
+/**
+ * Creates a shipment and registers it at once, `register_at` as `registeredAt` says; hooks run on
+ * the concept first, as for any new shipment.
  */
 export function createRegisteredShipment(tx: Tx, acting: Acting, draft: ShipmentDraft, resolved: ResolvedShipment): ShipmentRecord {
-  const now = acting.rules.clock.now();
-  const withTime = { ...draft, attributes: { ...draft.attributes, register_at: draft.attributes.register_at ?? now } };
-  const created = createShipment(tx, acting, withTime, resolved);
+  const created = createShipment(tx, acting, registeredAt(draft, acting.rules.clock.now()), resolved);
   return registerInRequest(tx, acting.rules, created);
 }

@@ -7,7 +7,7 @@ import type { DomainError, Field } from '../errors.js';
 import { quotaProblem } from '../quotas.js';
 import { isInternational } from './draft.js';
 import { addStatus } from './statuses.js';
-import { carrierTrackingUrl, trackingCode } from './tracking.js';
+import { carrierTrackingUrl, mailPieceNumber, offersTracking, trackingCode } from './tracking.js';
 import { scheduleWalk } from './walk.js';
 
 export const REGISTER_SHIPMENT = 'register-shipment';
@@ -129,29 +129,32 @@ function extensionOf(mimeType: string): string {
 /**
  * Hands a concept with a service and an active contract to the sandbox "carrier" at `at`: it gets
  * its tracking code, barcode, tracking URL, files and the `shipment-registered` status (and, with
- * the auto-deliver trigger, the start of its walk). The caller has checked `refusal` first. The
- * queued registration and `POST /registered-shipments` both register through here.
+ * the auto-deliver trigger, the start of its walk). A service the carrier does not track (a
+ * letter) gives files and a barcode only, and `shipment-created-without-tracking`, the end of its
+ * life cycle. The caller has checked `refusal` first. The queued registration and
+ * `POST /registered-shipments` both register through here.
  */
 export function registerShipment(tx: Tx, rules: Rules, shipment: ShipmentRecord, at: number): ShipmentRecord {
   const carrier = tx.get('carriers', tx.get('contracts', shipment.contract_id!)!.carrier_id)!;
+  const service = tx.get('services', shipment.service_id!);
+  const tracked = !service || offersTracking(service);
   const attempt = tx.find('shipmentStatuses', 'shipment_id', shipment.id).length;
   // The tracking page needs no token: its code follows from the data file's secret, not from the seed.
-  const code = trackingCode(carrier.code, rules.store.ids.digest(`tracking:${shipment.id}:${attempt}`));
+  const seed = rules.store.ids.digest(`tracking:${shipment.id}:${attempt}`);
+  const code = trackingCode(carrier.code, seed);
   const organization = tx.get('organizations', shipment.organization_id);
   const registered = tx.update('shipments', shipment.id, {
-    tracking_code: code,
-    barcode: code,
-    tracking_url: carrierTrackingUrl(carrier.code, code),
+    ...(tracked ? { tracking_code: code, barcode: code, tracking_url: carrierTrackingUrl(carrier.code, code) } : { barcode: mailPieceNumber(seed) }),
     sender_tax_identification_numbers: mergeTaxNumbers(shipment.sender_tax_identification_numbers, organization?.tax_identification_numbers),
   });
   rules.jobs.cancel(tx, REGISTER_SHIPMENT, shipment.id);
   createFiles(tx, registered, at);
   const current = addStatus(tx, rules, registered, {
-    code: 'shipment-registered',
+    code: tracked ? 'shipment-registered' : 'shipment-created-without-tracking',
     at,
     carrier: { code: 'PRE-ADVICE', description: 'Shipment data received by the carrier' },
   });
-  if (hasTag(current, TRIGGERS.autoDeliver)) scheduleWalk(tx, rules, current, 0, at);
+  if (tracked && hasTag(current, TRIGGERS.autoDeliver)) scheduleWalk(tx, rules, current, 0, at);
   return current;
 }
 

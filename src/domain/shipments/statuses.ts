@@ -10,6 +10,9 @@ export function statusByCode(store: ReadView, code: string): StatusRecord {
   return status;
 }
 
+/** The statuses a registration ends in when the carrier takes the shipment: tracked, or (a letter) not. */
+export const REGISTERED_STATUSES: ReadonlySet<string> = new Set(['shipment-registered', 'shipment-created-without-tracking']);
+
 /** Statuses after which a shipment is with the carrier and can no longer be edited or deleted. */
 export const EDITABLE_STATUSES = new Set(['shipment-concept', 'shipment-registration-failed']);
 

@@ -1,4 +1,16 @@
 import { createHash } from 'node:crypto';
+import type { ServiceRecord } from '../../model/service.js';
+
+/**
+ * Whether the carrier tracks shipments of a service. Letters are posted untracked (PostNL,
+ * Royal Mail and bpost letters alike): registered, such a shipment gets its label and the status
+ * `shipment-created-without-tracking`, but no tracking code, tracking URL or tracking page, and no
+ * carrier statuses follow. Letterbox parcels are tracked products, and so stay tracked.
+ */
+export const offersTracking = (service: Pick<ServiceRecord, 'package_type'>): boolean => service.package_type !== 'letter';
+
+/** The number printed under an untracked letter's barcode: it identifies the piece, and tracks nothing. */
+export const mailPieceNumber = (seed: string): string => `MP${digits(seed, 14)}`;
 
 /** Digits derived from a shipment id, so a shipment always gets the same tracking code. */
 function digits(seed: string, count: number): string {

@@ -174,7 +174,7 @@ export const organizationWriteEndpoints = [
     description:
       `${ownOrAny} Only an organization without shipments can be deleted. Its shops (with logos, hooks and collections), hooks, own contracts (with rates), ` +
       "address book, zones, users and their clients go with it: the clients' tokens stop working. The broker's contracts are no longer shared with it. " +
-      "A tenant's own organization made from a pack (POST /_sandbox/tenants) takes the pack's other organizations and brokers with it, as deleting the tenant does.",
+      "A tenant's own organization made from a pack (POST /_sandbox/tenants) takes the pack's other organizations and brokers with it, as deleting the tenant does, and so does any organization with the tenants POST /_sandbox/examples made for it.",
     tag: 'Organizations',
     auth: manage,
     params,

@@ -74,8 +74,8 @@ export const registeredShipmentEndpoints = [
     operationId: 'createRegisteredShipment',
     summary: 'Create a shipment and register it in the same request',
     description:
-      'Creates the shipment and hands it to the sandbox carrier at once, by the rules of a queued registration: the answer (201) has its tracking code, barcode and files, and `meta.files` holds each document base64 (the label in the format `meta.label` asked for, a customs declaration as PDF). ' +
-      'It needs a service and an active contract (or `meta.service_code`). When the carrier refuses (the `sandbox:registration-failed` tag, a contract that is no longer active, an international shipment without the recipient `phone_number`, `customs` without `items`) the answer is 422/13002 pointing at the cause, and nothing is created. ' +
+      'Creates the shipment and hands it to the sandbox carrier at once, by the rules of a queued registration: the answer (201) has its tracking code (none for a letter, which the carrier does not track), barcode and files, and `meta.files` holds each document base64 (the label in the format `meta.label` asked for, a customs declaration as PDF). ' +
+      'It needs a service and an active contract (or `meta.service_code`). Its `register_at` is the time it was registered: a `register_at` still to come is not kept (to register later, send it to POST /shipments). When the carrier refuses (the `sandbox:registration-failed` tag, a contract that is no longer active, an international shipment without the recipient `phone_number`, `customs` without `items`) the answer is 422/13002 pointing at the cause, and nothing is created. ' +
       '`meta.collection` names an existing collection of the shop by its `collection_time`. Idempotency-Key works as on POST /shipments, except that a repeat while the first request still runs is 423, as production documents it.',
     tag: 'Shipments',
     auth: { anyOf: ['shipments.manage'] },
