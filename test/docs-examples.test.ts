@@ -109,6 +109,16 @@ describe('the examples of the API reference', () => {
     // The page shows the default tenant's examples with the visitor's values swapped in.
     const ids = exampleIds(sandbox.store, { ...defaultTenant(sandbox.store) }, TEST_NOW, secretsOf(sandbox));
     expect(visitor.examples[ids.shop]).toBe(visitor.shop_id);
+    // Its rows are made, but not the admin's (the scratch tenants among them): the page's first
+    // Execute with the admin token has them made, naming the visitor's client.
+    const organizations = sandbox.store.count('organizations');
+    const admins = await sandbox.request('POST', '/_sandbox/examples', {
+      token: ADMIN,
+      body: { client_id: visitor.client_id },
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(admins.body).toMatchObject({ organization_id: visitor.organization_id, failed: [], needs_admin_token: [] });
+    expect(sandbox.store.count('organizations')).toBe(organizations + 3);
     const { count, failures } = await runAll(sandbox, ids, visitor.access_token, new Set(['createSandboxVisitorTenant']), visitor.examples);
     console.log(`visitor examples: ${count - failures.length} of ${count} succeed\n${failures.join('\n')}`);
     expect(failures).toEqual([]);

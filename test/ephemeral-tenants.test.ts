@@ -489,8 +489,19 @@ describe('POST /_sandbox/visitor (the docs site mode)', () => {
     expect(shops.body.data).toHaveLength(2);
     const fixture = await world(sandbox);
     expect((await sandbox.get(`/shops/${visitor.shop_id}`, fixture.token)).status).toBe(404);
+    // The visitor's tenant alone: the page load makes none of the admin's example rows.
+    expect((await listed(sandbox, 'docs-admin')).data).toEqual([
+      expect.objectContaining({ organization_id: visitor.organization_id, visitor: true, expires_at: TEST_NOW + 900 }),
+    ]);
+    // Made when the admin token first executes an example on the visitor's page: the three tenants the
+    // admin's examples act on (two deletions, loading a pack), which end with the visitor's.
+    const admins = await sandbox.request('POST', '/_sandbox/examples', {
+      token: 'docs-admin',
+      body: { client_id: visitor.client_id },
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(admins.status, admins.text).toBe(200);
     const list = await listed(sandbox, 'docs-admin');
-    // The visitor's tenant, and the three the API reference's admin examples act on (two deletions, loading a pack), which end with it.
     expect(list.data).toEqual([
       expect.objectContaining({ organization_id: visitor.organization_id, visitor: true, expires_at: TEST_NOW + 900 }),
       expect.objectContaining({ name: 'Organization to delete', visitor: true, expires_at: TEST_NOW + 900 }),
@@ -527,7 +538,13 @@ describe('POST /_sandbox/visitor (the docs site mode)', () => {
   it('counts visitors against the cap: the oldest visitor makes way, with the scratch tenant its examples made', async () => {
     const sandbox = await testSandbox({ config: { tenantPerVisitor: true, adminToken: 'docs-admin', maxTenants: 2 } });
     const visitors = [];
-    for (let i = 0; i < 3; i++) visitors.push((await sandbox.request('POST', '/_sandbox/visitor', { headers: own })).body);
+    for (let i = 0; i < 3; i++) {
+      const visitor = (await sandbox.request('POST', '/_sandbox/visitor', { headers: own })).body;
+      visitors.push(visitor);
+      // The admin executes an example on each visitor's page: its examples' scratch tenants are made there.
+      const json = { 'content-type': 'application/json' };
+      await sandbox.request('POST', '/_sandbox/examples', { token: 'docs-admin', body: { client_id: visitor.client_id }, headers: json });
+    }
     // Each visitor's examples take the place left (one scratch tenant); a new visitor takes both places of the oldest.
     const last = visitors[2].organization_id;
     expect((await listed(sandbox, 'docs-admin')).data.map((row) => row.organization_id)).toEqual([last, scratchTenantIds(last)[0]]);
@@ -546,14 +563,16 @@ describe('POST /_sandbox/visitor (the docs site mode)', () => {
       expect(answer.status, answer.text).toBe(201);
       visitors.push(answer.body);
     }
-    // The flood replaced visitors only (each with the scratch tenant its examples made), the oldest first.
+    // The flood replaced visitors only, the oldest first.
     const kept = (await listed(sandbox, admin)).data.map((row) => row.organization_id);
     const last = visitors[5].organization_id;
-    expect(kept).toEqual([job.organization_id, last, scratchTenantIds(last)[0]]);
+    expect(kept).toEqual([job.organization_id, visitors[4].organization_id, last]);
     expect((await sandbox.get('/shops', jobToken)).status).toBe(200);
 
     // With no visitor left to make way, a visitor is refused and the job's tenants stay.
-    expect((await sandbox.request('DELETE', `/_sandbox/tenants/${last}`, { token: admin })).status).toBe(200);
+    for (const visitor of [visitors[4].organization_id, last]) {
+      expect((await sandbox.request('DELETE', `/_sandbox/tenants/${visitor}`, { token: admin })).status).toBe(200);
+    }
     const second = await createTenant(sandbox, { name: 'ci job 2', ttl: 7200 }, admin);
     const third = await createTenant(sandbox, { name: 'ci job 3', ttl: 60 }, admin);
     const refused = await sandbox.request('POST', '/_sandbox/visitor', { headers: own });
@@ -572,10 +591,11 @@ describe('POST /_sandbox/visitor (the docs site mode)', () => {
     const first = (await sandbox.request('POST', '/_sandbox/visitor', { headers: own })).body;
     const second = (await sandbox.request('POST', '/_sandbox/visitor', { headers: own })).body;
     const next = await createTenant(sandbox, { ttl: 600 }, admin);
-    // The second visitor (the first made way for it) made way in turn, with its examples' scratch tenant.
-    expect((await listed(sandbox, admin)).data.map((row) => row.organization_id)).toEqual([job.organization_id, next.organization_id]);
-    expect(sandbox.store.get('organizations', second.organization_id)).toBeUndefined();
+    // The oldest visitor made way for it, then the other for the next one.
+    expect((await listed(sandbox, admin)).data.map((row) => row.organization_id)).toEqual([job.organization_id, second.organization_id, next.organization_id]);
+    expect(sandbox.store.get('organizations', first.organization_id)).toBeUndefined();
     const last = await createTenant(sandbox, { ttl: 600 }, admin);
+    expect(sandbox.store.get('organizations', second.organization_id)).toBeUndefined();
     const after = await createTenant(sandbox, {}, admin);
     // No visitor left: the oldest ephemeral tenant makes way, as before.
     expect((await listed(sandbox, admin)).data.map((row) => row.organization_id)).toEqual([next.organization_id, last.organization_id, after.organization_id]);

@@ -63,4 +63,23 @@ describe("POST /_sandbox/examples with a tenant's own token", () => {
     expect(adminRows(sandbox)).toEqual({ templates: before.templates + 1, messages: before.messages + 2, organizations: before.organizations + 3 });
     expect((await examples(sandbox, ADMIN)).body).toMatchObject({ made: false });
   }, 60000);
+
+  it("makes the admin's rows in the tenant of a client_id the admin names (a docs visitor's), and a tenant's token only in its own", async () => {
+    const sandbox = await testSandbox({ config: { adminToken: ADMIN } });
+    const tenant = await sandbox.request('POST', '/_sandbox/tenants', { body: { name: 'visitor-like' }, token: ADMIN, headers: json });
+    const clientId = tenant.body.client_id as string;
+    const before = adminRows(sandbox);
+    const named = await sandbox.request('POST', '/_sandbox/examples', { body: { client_id: clientId }, token: ADMIN, headers: json });
+    expect(named.status, named.text).toBe(200);
+    expect(named.body).toMatchObject({ organization_id: tenant.body.organization_id, made: true, needs_admin_token: [] });
+    expect(adminRows(sandbox)).toEqual({ templates: before.templates + 1, messages: before.messages + 2, organizations: before.organizations + 3 });
+
+    const unknown = await sandbox.request('POST', '/_sandbox/examples', { body: { client_id: 'no-such-client' }, token: ADMIN, headers: json });
+    expect(unknown.status).toBe(404);
+    expect(firstError(unknown)).toMatchObject({ code: '10002', source: { pointer: '/client_id' } });
+    // The default client's token cannot reach the tenant of another organization's client.
+    const other = await sandbox.request('POST', '/_sandbox/examples', { body: { client_id: clientId }, token: await sandbox.token(), headers: json });
+    expect(other.status).toBe(404);
+    expect(firstError(other)).toMatchObject({ code: '10002', source: { pointer: '/client_id' } });
+  }, 60000);
 });

@@ -1,6 +1,6 @@
 // The tenants the admin's examples act on (the tenant and organization deletions, loading a pack)
-// are made for a tenant by POST /_sandbox/examples with the admin token (the default tenant's) or
-// by POST /_sandbox/visitor (a visitor's). They end with the tenant they were made for, however it
+// are made for a tenant by POST /_sandbox/examples with the admin token: the default tenant's, or
+// the one of the body's client_id (a docs visitor's, whose page sends it). They end with the tenant they were made for, however it
 // goes, also when made without a ttl: none is left holding a place under the cap.
 import { describe, expect, it } from 'vitest';
 import { testSandbox, type TestSandbox } from './support/app.js';
@@ -11,11 +11,17 @@ const ADMIN = 'scratch-admin';
 const tenants = async (sandbox: TestSandbox) =>
   ((await sandbox.get('/_sandbox/tenants', ADMIN)).body.data as { organization_id: string }[]).map((row) => row.organization_id);
 
+/** A docs visitor's tenant, and the admin's examples made in it, as its page has them made before the admin token's first Execute. */
 async function visitor(sandbox: TestSandbox) {
   const answer = await sandbox.request('POST', '/_sandbox/visitor', { headers: { origin: 'http://sandbox.test' } });
   expect(answer.status, answer.text).toBe(201);
+  const made = answer.body as { organization_id: string; client_id: string; access_token: string };
+  // The visitor's own rows, not the admin's: an anonymous page load makes no scratch tenants.
+  expect(await tenants(sandbox)).toEqual([made.organization_id]);
+  const admins = await sandbox.request('POST', '/_sandbox/examples', { token: ADMIN, body: { client_id: made.client_id }, headers: json });
+  expect(admins.body, admins.text).toMatchObject({ organization_id: made.organization_id, needs_admin_token: [] });
   expect((await tenants(sandbox)).length, 'the examples made scratch tenants').toBe(4);
-  return answer.body as { organization_id: string; client_id: string; access_token: string };
+  return made;
 }
 
 describe("the scratch tenants of a tenant's examples", () => {

@@ -10,6 +10,7 @@ import { ApiError } from '../jsonapi/errors.js';
 import { defaultClients } from '../fixtures/clients.js';
 import type { ReadView } from '../store/store.js';
 import { errorResponse } from './responses.js';
+import { tenantOf } from './tenant-reset.js';
 
 const made = z
   .object({
@@ -31,18 +32,32 @@ const made = z
 /**
  * 422 when the tenant has no organization or no shop left for the examples' rows (a shipment
  * names a shop): they would be made for a stand-in that does not exist. A token names the tenant
- * by its Authorization header; without one it is the default client's, which anyone may change.
+ * by its Authorization header, the admin by a `client_id`; without either it is the default
+ * client's, which anyone may change.
  */
-function refuseWithoutShop(view: ReadView, organizationId: string, byToken: boolean): void {
+function refuseWithoutShop(view: ReadView, organizationId: string, namedBy: 'token' | 'client_id' | 'default'): void {
   const deleted = !view.get('organizations', organizationId);
   if (!deleted && view.find('shops', 'organization_id', organizationId).length > 0) return;
+  if (namedBy === 'token') {
+    throw ApiError.of(
+      'unprocessable',
+      "Your organization has no shop, and the examples' rows are made in one: create a shop (POST /shops), or reset your tenant (POST /_sandbox/reset) to restore its shops.",
+      { source: { header: 'Authorization' } },
+    );
+  }
+  if (namedBy === 'client_id') {
+    throw ApiError.unprocessable(
+      "The organization of this client has no shop, and the examples' rows are made in one: POST /_sandbox/reset with its client_id restores its shops.",
+      '/client_id',
+    );
+  }
   const client = defaultClients[0].id;
-  const detail = byToken
-    ? "Your organization has no shop, and the examples' rows are made in one: create a shop (POST /shops), or reset your tenant (POST /_sandbox/reset) to restore its shops."
-    : deleted
+  throw ApiError.of(
+    'unprocessable',
+    deleted
       ? `The organization of the default client ${client} was deleted, and the examples' rows are made in it: POST /_sandbox/reset restores the seeded data.`
-      : `The organization of the default client ${client} has no shop, and the examples' rows are made in one: POST /_sandbox/reset {"client_id": "${client}"} restores its shops.`;
-  throw ApiError.of('unprocessable', detail, byToken ? { source: { header: 'Authorization' } } : {});
+      : `The organization of the default client ${client} has no shop, and the examples' rows are made in one: POST /_sandbox/reset {"client_id": "${client}"} restores its shops.`,
+  );
 }
 
 /** Makes a tenant's example rows (once), answering with what it did. */
@@ -78,28 +93,43 @@ export const exampleEndpoints = [
     operationId: 'makeSandboxExampleRows',
     summary: "Make the rows the API reference's examples act on",
     description:
-      "The examples of `/openapi.json` and `/docs` name rows made for them (a shipment to change, one to delete, a registered one to void, a hook, a zone, returns ...), with ids that follow from the tenant, so each example works the first time it is executed, in any order. This makes them in the caller's tenant (with the admin token, or no token on a sandbox without one: the tenant of `sandbox-client`), once: again only after a reset of the tenant. With a tenant's own token it leaves out the rows only the admin token may make (`needs_admin_token` names them; their requests would refuse that token), and makes them when the admin asks later. The API reference page calls it before the first Execute; examples that change or delete a row work once.",
+      "The examples of `/openapi.json` and `/docs` name rows made for them (a shipment to change, one to delete, a registered one to void, a hook, a zone, returns ...), with ids that follow from the tenant, so each example works the first time it is executed, in any order. This makes them in the caller's tenant (with the admin token, or no token on a sandbox without one: the tenant of `sandbox-client`, or of the body's `client_id`), once: again only after a reset of the tenant. With a tenant's own token it leaves out the rows only the admin token may make (`needs_admin_token` names them; their requests would refuse that token), and makes them when the admin asks later. The API reference page calls it before the first Execute; examples that change or delete a row work once.",
     tag: 'Sandbox',
     auth: 'control',
-    // Like every control POST it takes a JSON Content-Type; the body is empty or {}.
-    body: z.strictObject({}).meta({ id: 'SandboxExampleRowsRequest' }),
+    // Like every control POST it takes a JSON Content-Type; the body is empty, {} or names a client.
+    body: z
+      .strictObject({
+        client_id: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            "With the admin token: make the rows in this client's tenant (a docs visitor's, whose page sends it), the admin's rows among them. With a tenant's token only a client of its own organization.",
+          ),
+      })
+      .meta({ id: 'SandboxExampleRowsRequest' }),
     bodyOptional: true,
     produces: ['application/json'],
     responses: {
       200: { description: 'The tenant, and whether its rows were made now.', schema: made, contentTypes: ['application/json'] },
+      404: errorResponse("No client with that client_id (in the organization of the token, with a tenant's token) (10002, pointer /client_id)."),
       422: errorResponse("The tenant has no shop (it deleted every one), or the default client's organization was deleted: nothing is made (10008)."),
     },
-    handler: async (ctx) => {
+    handler: async (ctx, { body }) => {
       const { services, principal } = ctx;
+      const named = body?.client_id === undefined ? undefined : tenantOf(services, body.client_id, principal?.organizationId);
+      const own = (organizationId: string, clientId: string) => ({
+        organizationId,
+        clientId,
+        clientSecret: '',
+        shopId: firstShop(services.store, organizationId),
+      });
       const tenant = principal
-        ? {
-            organizationId: principal.organizationId,
-            clientId: principal.clientId,
-            clientSecret: '',
-            shopId: firstShop(services.store, principal.organizationId),
-          }
-        : defaultTenant(services.store);
-      refuseWithoutShop(services.store, tenant.organizationId, principal !== undefined);
+        ? own(principal.organizationId, principal.clientId)
+        : named
+          ? own(named.organizationId, named.client.id)
+          : defaultTenant(services.store);
+      refuseWithoutShop(services.store, tenant.organizationId, principal ? 'token' : named ? 'client_id' : 'default');
       // A tenant's own token makes what it could make by itself: the admin's rows wait for the admin.
       return plainJson(await prepareExamples(services, tenantExampleIds(services, tenant), principal === undefined));
     },

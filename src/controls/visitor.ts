@@ -34,7 +34,7 @@ const visitorTenant = z
     examples: z
       .record(z.string(), z.string())
       .describe(
-        "The example values of the default tenant (ids, client, page tokens) and the visitor's own in their place: the page shows the examples with the visitor's rows, made for them in the new tenant.",
+        "The example values of the default tenant (ids, client, page tokens) and the visitor's own in their place: the page shows the examples with the visitor's rows, made for them in the new tenant (the admin's rows when the admin token first executes one: POST /_sandbox/examples with the visitor's client_id).",
       ),
   })
   .meta({ id: 'SandboxVisitorTenant' });
@@ -96,9 +96,12 @@ export const visitorEndpoints = [
         clientSecret: tenant.client_secret,
         shopId: tenant.shop_id,
       });
-      // The sandbox's own page makes every row, the admin's too: whoever holds the admin token may
-      // execute the admin's examples there, on the visitor's rows.
-      await prepareExamples(services, ids);
+      // The visitor's rows, made before the page shows them: the ids of its demo orders are drawn
+      // when they are made. Not the admin's rows (a contract template, system messages, three
+      // scratch tenants under MAX_TENANTS): this answers anyone who loads the page, and only the
+      // admin token executes those examples; the page has them made, naming the visitor's client,
+      // before that token's first Execute (POST /_sandbox/examples).
+      await prepareExamples(services, ids, false);
       const examples = exampleReplacements(defaultExampleIds(services), ids);
       return plainJson(
         { ...tenant, expires_at: expiresAt, ttl: expiresAt - clock.now(), token_type: 'Bearer', access_token: token, expires_in: expiresIn, examples },

@@ -189,11 +189,14 @@
     var auth = request.headers && (request.headers.Authorization || request.headers.authorization);
     if (!auth || prepared[auth] || /\/(access-token|_sandbox\/examples)$/.test(new URL(request.url).pathname)) return request;
     prepared[auth] = true;
+    // On a visitor's page the examples show the visitor's rows: another token (the admin's) makes
+    // them in the visitor's tenant, naming its client, the admin's own rows among them.
+    var visitorClient = config.visitorUrl && currentVisitor && auth !== 'Bearer ' + currentVisitor.access_token ? currentVisitor.client_id : undefined;
     try {
       await fetch(controlUrl(config.examplesUrl), {
         method: 'POST',
         headers: { Authorization: auth, 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: '{}',
+        body: visitorClient ? JSON.stringify({ client_id: visitorClient }) : '{}',
       });
     } catch {
       prepared[auth] = false;
