@@ -101,6 +101,25 @@ describe('the examples of the API reference', () => {
     expect(made.body).toMatchObject({ made: true, failed: [] });
   }, 60000);
 
+  it('book their collections on working days, whatever the day of the week the page is opened', async () => {
+    const sandbox = await testSandbox();
+    const weekdays: number[] = [];
+    for (let day = 0; day < 7; day++) {
+      if (day > 0) await sandbox.advance(86400);
+      const now = sandbox.clock.now();
+      weekdays.push(new Date(now * 1000).getUTCDay());
+      const ids = exampleIds(sandbox.store, { ...defaultTenant(sandbox.store) }, now, secretsOf(sandbox));
+      const example = resolveExamples(ids).get('createCollection') as ExampleRequest;
+      const answer = await sandbox.request('POST', '/collections', {
+        token: await sandbox.token(),
+        body: example.body,
+        headers: { 'content-type': 'application/vnd.api+json' },
+      });
+      expect(answer.status, `${new Date(now * 1000).toUTCString()}: ${answer.text}`).toBe(201);
+    }
+    expect(new Set(weekdays).size).toBe(7);
+  });
+
   it("all succeed in a fresh visitor tenant, with the visitor's values in place of the default tenant's", async () => {
     const sandbox = await testSandbox({ config: { adminToken: ADMIN, tenantPerVisitor: true, visitorTtl: 900 } });
     const answer = await sandbox.request('POST', '/_sandbox/visitor', { headers: { origin: 'http://sandbox.test' } });

@@ -291,7 +291,7 @@ describe('a data file from a newer sandbox', () => {
     const { code, output } = await runToExit({ DATA_FILE: file });
     expect(code).toBe(1);
     expect(output).toBe(
-      `parcel-sandbox: cannot use data file ${file}: it is data file version 2, written by a newer parcel-sandbox; this one reads up to version 1\n`,
+      `parcel-sandbox: cannot use data file ${file}: it is data file version 2, written by a newer parcel-sandbox; this one reads up to version 1: start that newer one on it, or use another data file\n`,
     );
     expect(await readFile(file, 'utf8')).toBe(text);
     expect(await readdir(dirname(file))).toEqual(['sandbox.json']);

@@ -74,9 +74,24 @@ export function contractShipmentBody(ids: ExampleIds, carrier: string, service: 
   };
 }
 
-/** A collection of the shop's parcels at the warehouse, `days` days after `ids.now`, 14:00-16:00 UTC. */
-export function collectionBody(ids: ExampleIds, carrier: string, days: number, name: string) {
-  const day = Math.floor(ids.now / 86400) + days;
+/**
+ * The `nth` working day (Monday to Friday) after the day of `now`, as a day number since 1970-01-01
+ * (a Thursday). Collection slots lie on working days: a date a fixed number of days ahead fell on a
+ * weekend two days a week, when the page's example answered 422.
+ */
+function workingDayAhead(now: number, nth: number): number {
+  let day = Math.floor(now / 86400);
+  for (let left = nth; left > 0;) {
+    day += 1;
+    const weekday = (day + 4) % 7; // 0 is a Sunday
+    if (weekday !== 0 && weekday !== 6) left -= 1;
+  }
+  return day;
+}
+
+/** A collection of the shop's parcels at the warehouse, 14:00-16:00 UTC on the `nth` working day after `ids.now` (slots are booked until the day before). */
+export function collectionBody(ids: ExampleIds, carrier: string, nth: number, name: string) {
+  const day = workingDayAhead(ids.now, nth);
   return {
     data: {
       type: 'collections',

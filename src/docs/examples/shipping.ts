@@ -141,7 +141,7 @@ export const shippingExamples: ExampleSet = {
     query: { country_code: 'NL', postal_code: warehouse.postal_code, date_from: day(ids, 1), date_to: day(ids, 7) },
   }),
   listCollections: (ids) => ({ query: { 'filter[shop]': ids.shop } }),
-  createCollection: (ids) => ({ body: collectionBody(ids, 'postnl', 5, 'Friday pick-up') }),
+  createCollection: (ids) => ({ body: collectionBody(ids, 'postnl', 5, 'Next week pick-up') }),
   getCollection: (ids) => ({ path: { collection_id: ids.made('collection') } }),
   updateCollection: (ids) => ({
     path: { collection_id: ids.made('collection') },
