@@ -101,6 +101,30 @@ describe('the examples of the API reference', () => {
     expect(made.body).toMatchObject({ made: true, failed: [] });
   }, 60000);
 
+  it("are dated on the clock of a tenant that runs two days ahead of the global one, whatever the weekday and late in the evening (after PostNL's 22:00 cut-off)", async () => {
+    const json = { 'content-type': 'application/json' };
+    const failures: string[] = [];
+    for (let day = 0; day < 7; day++) {
+      const sandbox = await testSandbox({ config: { adminToken: ADMIN } });
+      const global = await sandbox.request('POST', '/_sandbox/clock', { token: ADMIN, body: { advance: day * 86400 + 22.5 * 3600 }, headers: json });
+      expect(global.status, global.text).toBe(200);
+      expect((await sandbox.request('POST', '/_sandbox/clock', { token: await sandbox.token(), body: { advance: 2 * 86400 }, headers: json })).status).toBe(
+        200,
+      );
+      const token = await sandbox.token();
+      const when = new Date(global.body.now * 1000).toUTCString();
+      // The rows the examples name, made with the tenant's token (among them collections booked three working days ahead).
+      const made = await sandbox.request('POST', '/_sandbox/examples', { token, body: {}, headers: json });
+      if (made.body.failed?.length !== 0) failures.push(`${when}: examples not made: ${made.text}`);
+      // The page's example of delivery dates, as the served document holds it: from tomorrow on.
+      const document = (await sandbox.get('/openapi.json')).body;
+      const example = document.paths['/shipping/v2/available-delivery-dates'].post.requestBody.content['application/json'].example;
+      const dates = await sandbox.request('POST', '/shipping/v2/available-delivery-dates', { token, body: example, headers: json });
+      if (dates.status !== 200) failures.push(`${when}: getAvailableDeliveryDates ${dates.status} ${dates.text}`);
+    }
+    expect(failures).toEqual([]);
+  }, 60000);
+
   it('book their collections on working days, whatever the day of the week the page is opened', async () => {
     const sandbox = await testSandbox();
     const weekdays: number[] = [];

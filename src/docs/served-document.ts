@@ -33,9 +33,13 @@ interface Kept {
 
 const kept = new WeakMap<Services, Kept>();
 
-/** The example ids of `tenant` on this sandbox: its secrets make the public ids and page tokens. */
+/**
+ * The example ids of `tenant` on this sandbox: its secrets make the public ids and page tokens.
+ * Dated on the tenant's own clock, which its requests are checked against: one that runs days
+ * ahead of the global clock past a carrier's cut-off got collections it could no longer book.
+ */
 export function tenantExampleIds(services: Services, tenant: ExampleTenant): ExampleIds {
-  return exampleIds(services.store, tenant, services.clock.now(), {
+  return exampleIds(services.store, tenant, services.clocks.of(tenant.organizationId).now(), {
     publicId: (organizationId, name, draw) => services.store.ids.examplePublicId(organizationId, name, draw),
     page: (kind, id) => services.rules.capabilities.token(kind, id),
   });
@@ -52,7 +56,8 @@ export function defaultExampleIds(services: Services): ExampleIds {
  * request a build. A server URL's copy is the day's text with the URL written in (a linear pass).
  */
 export async function servedDocument(services: Services, endpoints: readonly Endpoint[], serverUrl: string): Promise<EncodedBody> {
-  const day = Math.floor(services.clock.now() / 86400);
+  // The day of the clock the examples are dated on: the default tenant's, which may run ahead of the global one.
+  const day = Math.floor(services.clocks.of(defaultTenant(services.store).organizationId).now() / 86400);
   let today = kept.get(services);
   if (today?.day !== day) {
     // openapi3-ts (and yaml) load on the first request for the document, not at start-up.

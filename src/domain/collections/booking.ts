@@ -2,7 +2,7 @@ import type { CarrierRecord } from '../../model/carrier.js';
 import type { ContractRecord } from '../../model/contract.js';
 import type { ReadView } from '../../store/store.js';
 import type { Field, Problem } from '../errors.js';
-import { calendarOf, collectsIn, describeCalendar, slotHolding, utcText, type Slot } from './calendar.js';
+import { calendarOf, collectsIn, describeCalendar, slotHolding, utcText, type Slot } from '../../model/collection-calendar.js';
 
 /** The field of the request each part of a booking came from, for errors. */
 export interface BookingPlaces {

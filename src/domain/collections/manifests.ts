@@ -8,7 +8,7 @@ import { assertRoom } from '../quotas.js';
 import type { Rules } from '../rules.js';
 import { canSeeContract } from '../tenancy.js';
 import { colliOf } from '../shipments/colli.js';
-import { utcText } from './calendar.js';
+import { utcText } from '../../model/collection-calendar.js';
 import { collectionStatus, handOver } from './lifecycle.js';
 
 /*

@@ -4,7 +4,7 @@ import type { Principal } from '../../model/tenancy.js';
 import type { ReadView, Tx } from '../../store/store.js';
 import { DomainError, type Field, type Problem } from '../errors.js';
 import { colliOf } from '../shipments/colli.js';
-import { utcText } from './calendar.js';
+import { utcText } from '../../model/collection-calendar.js';
 import { collectionStatus, isOpen } from './lifecycle.js';
 
 /*

@@ -4,7 +4,7 @@ import type { Tx } from '../../store/store.js';
 import type { Rules } from '../rules.js';
 import type { JobHandler } from '../scheduler.js';
 import { statusByCode } from '../shipments/statuses.js';
-import { calendarOf, slotHolding } from './calendar.js';
+import { calendarOf, slotHolding } from '../../model/collection-calendar.js';
 import { registerCollection } from './lifecycle.js';
 
 /*

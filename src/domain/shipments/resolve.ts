@@ -9,7 +9,7 @@ import type { ShopRecord } from '../../model/shop.js';
 import type { ReadView } from '../../store/store.js';
 import { DomainError, type Field } from '../errors.js';
 import { coversAddress } from '../address-rules.js';
-import { utcText } from '../collections/calendar.js';
+import { utcText } from '../../model/collection-calendar.js';
 import { collectionStatus } from '../collections/lifecycle.js';
 import { bookedHolder, mismatch, nextCollection } from '../collections/membership.js';
 import { canSeeContract } from '../tenancy.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarOf, collectsIn, describeCalendar, slotHolding } from '../../domain/collections/calendar.js';
+import { calendarOf, collectsIn, describeCalendar, slotHolding } from '../../model/collection-calendar.js';
 import { HORIZON_DAYS, removeSchedule, topUp, windowOn } from '../../domain/collections/schedules.js';
 import { canSeeContract } from '../../domain/tenancy.js';
 import { principalOf, type Ctx, type Kind } from '../../http/context.js';

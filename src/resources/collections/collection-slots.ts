@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarOf, collectsIn, slotsBetween } from '../../domain/collections/calendar.js';
+import { calendarOf, collectsIn, slotsBetween } from '../../model/collection-calendar.js';
 import type { Kind } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
 import { momentParam } from '../../http/params.js';
@@ -15,7 +15,7 @@ import { findOr404 } from '../lookup.js';
 
 /*
  * GET /carriers/{carrier_id}/collection-time-slots: the windows a carrier collects in at an
- * address, from its calendar (src/domain/collections/calendar.ts): working days, windows and the
+ * address, from its calendar (src/model/collection-calendar.ts): working days, windows and the
  * booking cut-off, all UTC. Only slots that can still be booked on the sandbox clock are listed;
  * POST /collections with a contract of the carrier takes a window inside one of them.
  */

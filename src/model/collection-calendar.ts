@@ -1,4 +1,4 @@
-import type { CarrierRecord } from '../../model/carrier.js';
+import type { CarrierRecord } from './carrier.js';
 
 /*
  * When each carrier collects: its working days, the windows it offers on them and when bookings
