@@ -108,6 +108,17 @@ describe('send-resource webhooks', () => {
     expect(JSON.parse(receiver.received[0]!.body).data.type).toBe('shipments');
   });
 
+  it('links the payload to the server with an IPv6 host written as a URL can hold it, in brackets', async () => {
+    const { sandbox, w, webhook } = await setup({ host: '::1', port: 18080 });
+    receiver.received.length = 0;
+    await webhook({ url: receiver.url }, [], 'shipments');
+    const shipment = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    await sandbox.advance(0);
+    const { links } = JSON.parse(receiver.received[0]!.body).data;
+    expect(links.self).toBe(`http://[::1]:18080/shipments/${shipment.id}`);
+    expect(new URL(links.files).port).toBe('18080');
+  });
+
   it('sends the shipment as its creation left it, changed by hooks that ran after the webhook hook', async () => {
     const { sandbox, w, webhook } = await setup();
     receiver.received.length = 0;
