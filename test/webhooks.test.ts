@@ -194,6 +194,30 @@ describe('send-resource webhooks', () => {
     expect(logs[0].attributes.errors[0]).toContain('Attempt 1 of 3');
   });
 
+  it('makes no attempt beyond the tries the hook was changed to while a retry waited', async () => {
+    const { sandbox, w, webhook, registered, statusId } = await setup();
+    receiver.received.length = 0;
+    receiver.answers = [500, 500, 500];
+    const onConcept = [{ pointer: '/relationships/status/data/id', operator: '==', value: statusId('shipment-concept') }];
+    const hook = await webhook({ url: receiver.url, tries: 3, retry_delay: 60 }, onConcept);
+    await registered();
+    await sandbox.advance(0);
+    expect(receiver.received).toHaveLength(1);
+    const { id, attributes } = hook.body.data;
+    const fewer = { ...attributes.action, values: [{ ...attributes.action.values[0], tries: 1 }] };
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+    const changed = await sandbox.request('PATCH', `/hooks/${id}`, {
+      token: w.token,
+      body: { data: { type: 'hooks', id, attributes: { action: fewer }, relationships: { owner: { data: { type: 'organizations', id: organization.id } } } } },
+    });
+    expect(changed.status).toBe(200);
+    await sandbox.advance(3600);
+    expect(receiver.received).toHaveLength(1);
+    const logs = (await sandbox.get(`/hooks/${id}/logs`, w.token)).body.data;
+    expect(logs.map((l: Json) => l.meta.delivery.attempt)).toEqual([1]);
+    receiver.answers = [];
+  });
+
   it('gives up after tries attempts, also when the receiver cannot be reached', async () => {
     const { sandbox, w, webhook, registered, statusId } = await setup();
     const onConcept = [{ pointer: '/relationships/status/data/id', operator: '==', value: statusId('shipment-concept') }];

@@ -137,7 +137,8 @@ async function deliver(rules: Rules, url: string, body: string, secret: string |
  * sanitized excerpt of a non-2xx answer); a non-2xx answer or a network error is retried
  * `retry_delay` seconds later on the sandbox clock, until `tries` attempts were made. A target
  * that is refused (scheme, HOOK_ALLOWED_HOSTS, the address it resolves to) is logged once and
- * not retried. A hook that was removed or switched off stops its deliveries.
+ * not retried. A hook that was removed or switched off stops its deliveries, and one changed to
+ * fewer tries makes no attempt beyond them.
  */
 export const deliverWebhookJob: JobHandler = {
   // One hook's deliveries go out one at a time, in the order they fell due (a status after the
@@ -147,8 +148,9 @@ export const deliverWebhookJob: JobHandler = {
     const payload = job.payload as Payload;
     const hook = rules.store.get('hooks', payload.hook_id);
     const value = hook?.action.action_type === 'send-resource' ? hook.action.values[payload.index] : undefined;
-    if (!hook || !hook.active || !value) return;
-    const tries = value.tries ?? DEFAULT_TRIES;
+    const tries = value?.tries ?? DEFAULT_TRIES;
+    // A hook changed to fewer tries while a retry waited has had its tries: that retry goes no more.
+    if (!hook || !hook.active || !value || payload.attempt > tries) return;
     const outcome = await deliver(rules, value.url, payload.body, value.secret);
     // Dated when it was due on the sandbox clock, as the walk dates its statuses: one move of the
     // clock that runs every retry still shows them retry_delay apart.
