@@ -24,7 +24,10 @@ class Receiver {
       request.on('data', (chunk) => (body += chunk));
       request.on('end', () => {
         this.received.push({ headers: request.headers, body });
-        response.writeHead(this.answers.shift() ?? 200, { 'content-type': 'text/plain' }).end('thanks');
+        const status = this.answers.shift() ?? 200;
+        // A redirect names where to go, so a test can tell that it was not followed.
+        const moved = status >= 300 && status < 400 ? { location: `${this.url}/moved` } : {};
+        response.writeHead(status, { 'content-type': 'text/plain', ...moved }).end('thanks');
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -192,6 +195,23 @@ describe('send-resource webhooks', () => {
     const logs = (await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data.reverse();
     expect(logs.map((l: Json) => l.meta.delivery.status)).toEqual([500, 503, 200]);
     expect(logs[0].attributes.errors[0]).toContain('Attempt 1 of 3');
+  });
+
+  it('posts with the JSON:API media type and its user agent, and does not follow a redirect: a 3xx fails the attempt', async () => {
+    const { sandbox, w, webhook } = await setup();
+    receiver.received.length = 0;
+    receiver.answers = [302];
+    const hook = await webhook({ url: receiver.url, tries: 2, retry_delay: 60 }, [], 'shipments');
+    await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    await sandbox.advance(0);
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.headers).toMatchObject({ 'content-type': 'application/vnd.api+json', 'user-agent': 'parcel-sandbox-webhooks' });
+    const [first] = (await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data;
+    expect(first.meta.delivery).toMatchObject({ attempt: 1, status: 302 });
+    expect(first.attributes.errors).toEqual([`Attempt 1 of 2: POST ${receiver.url} answered 302: thanks`]);
+    await sandbox.advance(60);
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received.map((r) => r.body)).toEqual([receiver.received[0]!.body, receiver.received[0]!.body]);
   });
 
   it('makes no attempt beyond the tries the hook was changed to while a retry waited', async () => {
