@@ -238,6 +238,50 @@ describe('send-resource webhooks', () => {
     receiver.answers = [];
   });
 
+  it("fires update hooks on shipment-statuses, as production's docs have it, when carrier statuses join the current status: once per join", async () => {
+    const { sandbox, w, webhook, registered, statusId } = await setup();
+    const shipment = await registered();
+    await sandbox.advance(2);
+    const simulate = async (data: Json) =>
+      (await sandbox.request('POST', '/update-shipment-status', { token: w.token, body: { data: { shipment_id: shipment.id, ...data } } })).status;
+    const received = statusId('shipment-received-by-carrier');
+    expect(await simulate({ status_id: received })).toBe(204);
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+    const onUpdate = await sandbox.request('POST', '/hooks', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'hooks',
+          attributes: {
+            name: 'Carrier news',
+            order: 100,
+            active: true,
+            trigger: { resource_type: 'shipment-statuses', resource_action: 'update' },
+            action: { action_type: 'send-resource', values: [{ url: receiver.url, secret: 's3cret' }] },
+          },
+          relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
+        },
+      },
+    });
+    expect(onUpdate.status).toBe(201);
+    const onCreate = await webhook({ url: receiver.url });
+    receiver.received.length = 0;
+    const carrier = (code: string) => [{ code, description: 'Sorted', assigned_at: TEST_NOW + 60 }];
+    // Without status_id (production's resync), and with the status the shipment already has.
+    expect(await simulate({ carrier_statuses: carrier('X1') })).toBe(204);
+    expect(await simulate({ status_id: received, carrier_statuses: carrier('X2') })).toBe(204);
+    await sandbox.advance(0);
+    expect(receiver.received).toHaveLength(2);
+    const sent = receiver.received.map((r) => JSON.parse(r.body));
+    const current = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.relationships.shipment_status.data.id;
+    expect(sent.map((document) => document.data.id)).toEqual([current, current]);
+    expect(sent.map((document) => document.data.attributes.carrier_statuses.map((c: Json) => c.code).slice(1))).toEqual([['X1'], ['X1', 'X2']]);
+    const expected = createHmac('sha256', 's3cret').update(receiver.received[1]!.body).digest('hex');
+    expect(receiver.received[1]!.headers['x-myparcelcom-signature']).toBe(expected);
+    // A joined carrier status makes no new shipment-status: the create hook stays quiet.
+    expect((await sandbox.get(`/hooks/${onCreate.body.data.id}/logs`, w.token)).body.data).toEqual([]);
+  });
+
   it('gives up after tries attempts, also when the receiver cannot be reached', async () => {
     const { sandbox, w, webhook, registered, statusId } = await setup();
     const onConcept = [{ pointer: '/relationships/status/data/id', operator: '==', value: statusId('shipment-concept') }];

@@ -35,9 +35,11 @@ function signature(secret: string, body: string): string {
 /**
  * Queues one delivery per send-resource value, due when the resource came to be (`atMs`, never
  * later than now; default now). The body is the resource's JSON:API document as it is now (with
- * the asked includes), so retries send exactly the same bytes.
+ * the asked includes), so retries send exactly the same bytes. `occasion` tells apart the
+ * deliveries of one resource that happen more than once (each update of a shipment-status), so a
+ * later one does not take the place of one still waiting.
  */
-export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, resource: Resource, atMs?: number): void {
+export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, resource: Resource, atMs?: number, occasion?: string): void {
   if (hook.action.action_type !== 'send-resource' || !acting.principal) return;
   const { rules, principal } = acting;
   hook.action.values.forEach((value, index) => {
@@ -46,7 +48,8 @@ export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, res
     if (body === undefined) return;
     const payload: Payload = { hook_id: hook.id, index, body, attempt: 1, resource };
     const dueMs = Math.min(atMs ?? Number.POSITIVE_INFINITY, rules.clock.nowMs());
-    rules.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: `${hook.id}:${resource.id}:${index}`, dueMs, payload });
+    const subject = `${hook.id}:${resource.id}:${index}${occasion === undefined ? '' : `:${occasion}`}`;
+    rules.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject, dueMs, payload });
   });
 }
 
