@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -139,6 +139,51 @@ describe('a running sandbox', () => {
     expect(actual.status).toBe(401);
     expect(actual.headers.get('access-control-allow-origin')).toBe('*');
     expect(actual.headers.get('access-control-expose-headers')).toContain('Idempotency-Replay');
+  });
+
+  it('links a webhook payload to the port it listens on, the one --port 0 picked', async () => {
+    const bodies: string[] = [];
+    const receiver = createHttpServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        bodies.push(body);
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const headers = { authorization: `Bearer ${await getToken(server.url)}`, 'content-type': 'application/vnd.api+json' };
+      const organization = ((await (await fetch(`${server.url}/organizations`, { headers })).json()) as { data: { id: string }[] }).data[0]!;
+      const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/`;
+      const hook = await fetch(`${server.url}/hooks`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          data: {
+            type: 'hooks',
+            attributes: {
+              name: 'Notify',
+              order: 100,
+              active: true,
+              trigger: { resource_type: 'shipments', resource_action: 'create' },
+              action: { action_type: 'send-resource', values: [{ url }] },
+            },
+            relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
+          },
+        }),
+      });
+      expect(hook.status).toBe(201);
+      const created = await fetch(`${server.url}/shipments`, { method: 'POST', headers, body: await dutchShipmentBody(server.url, headers) });
+      const shipment = ((await created.json()) as { data: { id: string } }).data;
+      // Moving the tenant's clock by nothing runs what is due and waits for its deliveries.
+      await fetch(`${server.url}/_sandbox/clock`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"advance": 0}' });
+      await fetch(`${server.url}/hooks/${((await hook.json()) as { data: { id: string } }).data.id}`, { method: 'DELETE', headers });
+      expect(bodies).toHaveLength(1);
+      expect(JSON.parse(bodies[0]!).data.links.self).toBe(`${server.url}/shipments/${shipment.id}`);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('has a write on disk by the time it answers', async () => {

@@ -24,7 +24,10 @@ class Receiver {
       request.on('data', (chunk) => (body += chunk));
       request.on('end', () => {
         this.received.push({ headers: request.headers, body });
-        response.writeHead(this.answers.shift() ?? 200, { 'content-type': 'text/plain' }).end('thanks');
+        const status = this.answers.shift() ?? 200;
+        // A redirect names where to go, so a test can tell that it was not followed.
+        const moved = status >= 300 && status < 400 ? { location: `${this.url}/moved` } : {};
+        response.writeHead(status, { 'content-type': 'text/plain', ...moved }).end('thanks');
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -108,6 +111,17 @@ describe('send-resource webhooks', () => {
     expect(JSON.parse(receiver.received[0]!.body).data.type).toBe('shipments');
   });
 
+  it('links the payload to the server with an IPv6 host written as a URL can hold it, in brackets', async () => {
+    const { sandbox, w, webhook } = await setup({ host: '::1', port: 18080 });
+    receiver.received.length = 0;
+    await webhook({ url: receiver.url }, [], 'shipments');
+    const shipment = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    await sandbox.advance(0);
+    const { links } = JSON.parse(receiver.received[0]!.body).data;
+    expect(links.self).toBe(`http://[::1]:18080/shipments/${shipment.id}`);
+    expect(new URL(links.files).port).toBe('18080');
+  });
+
   it('sends the shipment as its creation left it, changed by hooks that ran after the webhook hook', async () => {
     const { sandbox, w, webhook } = await setup();
     receiver.received.length = 0;
@@ -181,6 +195,91 @@ describe('send-resource webhooks', () => {
     const logs = (await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data.reverse();
     expect(logs.map((l: Json) => l.meta.delivery.status)).toEqual([500, 503, 200]);
     expect(logs[0].attributes.errors[0]).toContain('Attempt 1 of 3');
+  });
+
+  it('posts with the JSON:API media type and its user agent, and does not follow a redirect: a 3xx fails the attempt', async () => {
+    const { sandbox, w, webhook } = await setup();
+    receiver.received.length = 0;
+    receiver.answers = [302];
+    const hook = await webhook({ url: receiver.url, tries: 2, retry_delay: 60 }, [], 'shipments');
+    await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    await sandbox.advance(0);
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.headers).toMatchObject({ 'content-type': 'application/vnd.api+json', 'user-agent': 'parcel-sandbox-webhooks' });
+    const [first] = (await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data;
+    expect(first.meta.delivery).toMatchObject({ attempt: 1, status: 302 });
+    expect(first.attributes.errors).toEqual([`Attempt 1 of 2: POST ${receiver.url} answered 302: thanks`]);
+    await sandbox.advance(60);
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received.map((r) => r.body)).toEqual([receiver.received[0]!.body, receiver.received[0]!.body]);
+  });
+
+  it('makes no attempt beyond the tries the hook was changed to while a retry waited', async () => {
+    const { sandbox, w, webhook, registered, statusId } = await setup();
+    receiver.received.length = 0;
+    receiver.answers = [500, 500, 500];
+    const onConcept = [{ pointer: '/relationships/status/data/id', operator: '==', value: statusId('shipment-concept') }];
+    const hook = await webhook({ url: receiver.url, tries: 3, retry_delay: 60 }, onConcept);
+    await registered();
+    await sandbox.advance(0);
+    expect(receiver.received).toHaveLength(1);
+    const { id, attributes } = hook.body.data;
+    const fewer = { ...attributes.action, values: [{ ...attributes.action.values[0], tries: 1 }] };
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+    const changed = await sandbox.request('PATCH', `/hooks/${id}`, {
+      token: w.token,
+      body: { data: { type: 'hooks', id, attributes: { action: fewer }, relationships: { owner: { data: { type: 'organizations', id: organization.id } } } } },
+    });
+    expect(changed.status).toBe(200);
+    await sandbox.advance(3600);
+    expect(receiver.received).toHaveLength(1);
+    const logs = (await sandbox.get(`/hooks/${id}/logs`, w.token)).body.data;
+    expect(logs.map((l: Json) => l.meta.delivery.attempt)).toEqual([1]);
+    receiver.answers = [];
+  });
+
+  it("fires update hooks on shipment-statuses, as production's docs have it, when carrier statuses join the current status: once per join", async () => {
+    const { sandbox, w, webhook, registered, statusId } = await setup();
+    const shipment = await registered();
+    await sandbox.advance(2);
+    const simulate = async (data: Json) =>
+      (await sandbox.request('POST', '/update-shipment-status', { token: w.token, body: { data: { shipment_id: shipment.id, ...data } } })).status;
+    const received = statusId('shipment-received-by-carrier');
+    expect(await simulate({ status_id: received })).toBe(204);
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+    const onUpdate = await sandbox.request('POST', '/hooks', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'hooks',
+          attributes: {
+            name: 'Carrier news',
+            order: 100,
+            active: true,
+            trigger: { resource_type: 'shipment-statuses', resource_action: 'update' },
+            action: { action_type: 'send-resource', values: [{ url: receiver.url, secret: 's3cret' }] },
+          },
+          relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
+        },
+      },
+    });
+    expect(onUpdate.status).toBe(201);
+    const onCreate = await webhook({ url: receiver.url });
+    receiver.received.length = 0;
+    const carrier = (code: string) => [{ code, description: 'Sorted', assigned_at: TEST_NOW + 60 }];
+    // Without status_id (production's resync), and with the status the shipment already has.
+    expect(await simulate({ carrier_statuses: carrier('X1') })).toBe(204);
+    expect(await simulate({ status_id: received, carrier_statuses: carrier('X2') })).toBe(204);
+    await sandbox.advance(0);
+    expect(receiver.received).toHaveLength(2);
+    const sent = receiver.received.map((r) => JSON.parse(r.body));
+    const current = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data.relationships.shipment_status.data.id;
+    expect(sent.map((document) => document.data.id)).toEqual([current, current]);
+    expect(sent.map((document) => document.data.attributes.carrier_statuses.map((c: Json) => c.code).slice(1))).toEqual([['X1'], ['X1', 'X2']]);
+    const expected = createHmac('sha256', 's3cret').update(receiver.received[1]!.body).digest('hex');
+    expect(receiver.received[1]!.headers['x-myparcelcom-signature']).toBe(expected);
+    // A joined carrier status makes no new shipment-status: the create hook stays quiet.
+    expect((await sandbox.get(`/hooks/${onCreate.body.data.id}/logs`, w.token)).body.data).toEqual([]);
   });
 
   it('gives up after tries attempts, also when the receiver cannot be reached', async () => {

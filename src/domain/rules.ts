@@ -73,6 +73,8 @@ export interface ResourceEvents {
   shipmentCreated(tx: Tx, shipment: ShipmentRecord): ShipmentRecord;
   /** A shipment got a new status. */
   statusCreated(tx: Tx, shipment: ShipmentRecord, status: ShipmentStatusRecord): void;
+  /** Carrier statuses joined a shipment's current status: production fires `update` hooks on shipment-statuses then. */
+  statusUpdated?(tx: Tx, shipment: ShipmentRecord, status: ShipmentStatusRecord): void;
   /** A return was created; returns it as hooks left it (approved, rejected, ...). */
   returnCreated?(tx: Tx, created: ReturnRecord): ReturnRecord;
 }

@@ -8,6 +8,7 @@ import type { KindRegistry } from '../jsonapi/resource.js';
 import type { RenderCache } from '../jsonapi/render-cache.js';
 import type { Ctx, HandlerSettings } from './context.js';
 import type { Declaration, Endpoint } from './endpoint.js';
+import { ownUrl } from './own-url.js';
 
 /**
  * The wider context of the endpoints that act on the sandbox itself rather than on a tenant's
@@ -86,10 +87,11 @@ export function createCtx(services: Services, requestUrl: string, principal: Pri
 
 /**
  * A context for work the sandbox does for a caller outside a request (webhook payloads): it sees
- * what the caller sees, and links use the public URL or the local address of the server.
+ * what the caller sees, and links use the public URL or the address the server listens at (the
+ * port it was given when it has not started listening: `--port 0` picks another).
  */
 export function callerCtx(services: Services, principal: Principal): Ctx {
-  const base = services.config.publicUrl ?? `http://${services.config.host === '0.0.0.0' ? '127.0.0.1' : services.config.host}:${services.config.port}`;
+  const base = services.config.publicUrl ?? services.listeningAt ?? ownUrl(services.config.host, services.config.port);
   return createCtx(services, base, principal);
 }
 

@@ -71,4 +71,9 @@ export interface Services extends AppDeps {
    * reference's example rows are made, by the same requests a user would send.
    */
   dispatch?: (request: Request) => Promise<Response>;
+  /**
+   * Where the server answers once it listens (set by the server): the links of webhook payloads,
+   * which no request's host names, point there when no public URL is configured.
+   */
+  listeningAt?: string;
 }

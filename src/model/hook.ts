@@ -7,9 +7,10 @@ const hookOperators = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'in', 'olde
 export const hookResourceTypes = ['shipments', 'shipment-statuses', 'returns'] as const;
 
 /**
- * The resource actions production's triggers name. The sandbox runs `create` triggers only (the
- * spec shows no other); a hook with another action is kept and listed like any hook, so a client
- * that saves one in production saves it here too, and it never runs.
+ * The resource actions production's triggers name. The sandbox runs `create` triggers, and
+ * `update` on shipment-statuses (production's docs name it: a carrier status that joins the
+ * current generic status); a hook with another action is kept and listed like any hook, so a
+ * client that saves one in production saves it here too, and it never runs.
  */
 export const hookResourceActions = ['create', 'read', 'update', 'delete', 'import', 'register'] as const;
 
@@ -61,7 +62,9 @@ const hookTrigger = z
     resource_type: z.enum(hookResourceTypes),
     resource_action: z
       .enum(hookResourceActions)
-      .describe('The sandbox runs `create` triggers; hooks with the other actions are kept and listed, and never run.'),
+      .describe(
+        'The sandbox runs `create` triggers, and `update` on `shipment-statuses` (carrier statuses joining the current status, as `POST /update-shipment-status` adds them); hooks with the other actions are kept and listed, and never run.',
+      ),
     predicates: z.array(predicate).max(50).optional(),
   })
   .meta({ id: 'HookTrigger' });

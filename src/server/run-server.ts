@@ -19,6 +19,7 @@ import type { StartPack } from '../fixtures/world.js';
 import { describeJsonSyntax } from '../controls/pack-source.js';
 import { banner, unappliedLine, type Started } from './banner.js';
 import { listenProblem } from './listen-problem.js';
+import { ownUrl } from '../http/own-url.js';
 
 /*
  * The sandbox as a process: opens the data file, listens, prints the banner and shuts down on
@@ -138,11 +139,15 @@ export async function runServer(config: Config, given: ReadonlySet<keyof Config>
   const { store, keys, seeded } = await openData(config, fixtures);
   const services = createServices({ store, clock: createClock(), keys, config, logger, ...(fixtures ? { fixtures } : {}) });
   const app = createApp(services);
-  services.jobs.start();
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const limits = bodyLimits(allEndpoints(), config.bodyLimit);
   const api = await listen(app.fetch, config, 'port', limits);
   const auth = config.authPort === undefined ? undefined : await listen(authOnly(app), config, 'authPort', limits);
+  const local = ownUrl(config.host, api.port);
+  const authUrl = auth && ownUrl(config.host, auth.port);
+  // Known once listening (`--port 0` picks the port): the due work that renders webhook payloads
+  // starts after, so their links name the port the server answers at.
+  services.listeningAt = local;
+  services.jobs.start();
 
   stop = () => {
     services.jobs.shutdown();
@@ -161,10 +166,6 @@ export async function runServer(config: Config, given: ReadonlySet<keyof Config>
       );
   };
   if (stopping) return stop();
-  // An IPv6 address is written in brackets in a URL (http://[::1]:8080): bare, no client can use it.
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  const local = `http://${urlHost}:${api.port}`;
-  const authUrl = auth && `http://${urlHost}:${auth.port}`;
   const started: Started = { local, authUrl, config, store, fixtures, seeded };
   const unapplied = unappliedLine(started, given);
   if (unapplied) process.stderr.write(unapplied);

@@ -110,6 +110,24 @@ function onStatusCreated(rules: Rules, tx: Tx, shipment: ShipmentRecord, status:
 }
 
 /**
+ * The hooks on a shipment-status that carrier statuses joined (production's `update` trigger on
+ * shipment-statuses): due now, when they joined, with the status as it now reads.
+ */
+function onStatusUpdated(rules: Rules, tx: Tx, shipment: ShipmentRecord, status: ShipmentStatusRecord): void {
+  const acting = actingFor(rules, shipment);
+  const document = statusDocument(status);
+  const scope = { shopId: shipment.shop_id, organizationId: shipment.organization_id };
+  const resource = { type: 'shipment-statuses', id: status.id, shipmentId: shipment.id };
+  // One status is updated again and again: each update is a delivery of its own, named by how many carrier statuses it holds.
+  const occasion = `update-${status.carrier_statuses.length}`;
+  for (const hook of hooksInOrder(tx, rules.store.seed, scope, 'shipment-statuses', status.id, 'update')) {
+    if (!allHold(document, hook.trigger.predicates, rules.clock.now())) continue;
+    if (hook.action.action_type === 'send-resource') scheduleDeliveries(tx, acting, hook, resource, undefined, occasion);
+    else writeLog(tx, hook, resource, { diff: {}, errors: [`${hook.action.action_type} does not apply to shipment statuses.`], at: rules.clock.now() });
+  }
+}
+
+/**
  * The hook engine, as the resource events the shipment life cycle raises. Hooks run on the clock
  * of the organization whose resource it is: their logs are dated and their webhooks due on it.
  */
@@ -117,6 +135,7 @@ export function hookEvents(rules: () => Rules): ResourceEvents {
   return {
     shipmentCreated: (tx, shipment) => onShipmentCreated(rules().forTenant(shipment.organization_id), tx, shipment),
     statusCreated: (tx, shipment, status) => onStatusCreated(rules().forTenant(shipment.organization_id), tx, shipment, status),
+    statusUpdated: (tx, shipment, status) => onStatusUpdated(rules().forTenant(shipment.organization_id), tx, shipment, status),
     returnCreated: (tx, created) => onReturnCreated(rules().forTenant(created.organization_id), tx, created),
   };
 }

@@ -35,9 +35,11 @@ function signature(secret: string, body: string): string {
 /**
  * Queues one delivery per send-resource value, due when the resource came to be (`atMs`, never
  * later than now; default now). The body is the resource's JSON:API document as it is now (with
- * the asked includes), so retries send exactly the same bytes.
+ * the asked includes), so retries send exactly the same bytes. `occasion` tells apart the
+ * deliveries of one resource that happen more than once (each update of a shipment-status), so a
+ * later one does not take the place of one still waiting.
  */
-export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, resource: Resource, atMs?: number): void {
+export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, resource: Resource, atMs?: number, occasion?: string): void {
   if (hook.action.action_type !== 'send-resource' || !acting.principal) return;
   const { rules, principal } = acting;
   hook.action.values.forEach((value, index) => {
@@ -46,7 +48,8 @@ export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, res
     if (body === undefined) return;
     const payload: Payload = { hook_id: hook.id, index, body, attempt: 1, resource };
     const dueMs = Math.min(atMs ?? Number.POSITIVE_INFINITY, rules.clock.nowMs());
-    rules.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject: `${hook.id}:${resource.id}:${index}`, dueMs, payload });
+    const subject = `${hook.id}:${resource.id}:${index}${occasion === undefined ? '' : `:${occasion}`}`;
+    rules.jobs.schedule(tx, { kind: DELIVER_WEBHOOK, subject, dueMs, payload });
   });
 }
 
@@ -137,7 +140,8 @@ async function deliver(rules: Rules, url: string, body: string, secret: string |
  * sanitized excerpt of a non-2xx answer); a non-2xx answer or a network error is retried
  * `retry_delay` seconds later on the sandbox clock, until `tries` attempts were made. A target
  * that is refused (scheme, HOOK_ALLOWED_HOSTS, the address it resolves to) is logged once and
- * not retried. A hook that was removed or switched off stops its deliveries.
+ * not retried. A hook that was removed or switched off stops its deliveries, and one changed to
+ * fewer tries makes no attempt beyond them.
  */
 export const deliverWebhookJob: JobHandler = {
   // One hook's deliveries go out one at a time, in the order they fell due (a status after the
@@ -147,8 +151,9 @@ export const deliverWebhookJob: JobHandler = {
     const payload = job.payload as Payload;
     const hook = rules.store.get('hooks', payload.hook_id);
     const value = hook?.action.action_type === 'send-resource' ? hook.action.values[payload.index] : undefined;
-    if (!hook || !hook.active || !value) return;
-    const tries = value.tries ?? DEFAULT_TRIES;
+    const tries = value?.tries ?? DEFAULT_TRIES;
+    // A hook changed to fewer tries while a retry waited has had its tries: that retry goes no more.
+    if (!hook || !hook.active || !value || payload.attempt > tries) return;
     const outcome = await deliver(rules, value.url, payload.body, value.secret);
     // Dated when it was due on the sandbox clock, as the walk dates its statuses: one move of the
     // clock that runs every retry still shows them retry_delay apart.

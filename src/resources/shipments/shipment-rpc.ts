@@ -84,13 +84,14 @@ function joinCurrent(tx: Tx, ctx: Ctx, shipment: ShipmentRecord, carrierStatuses
   }
   // As a new shipment-status has them (statusRowFor): the shipment's tracking code unless the carrier names one.
   const added = carrierStatuses.map((carrier) => ({ tracking_code: shipment.tracking_code, ...carrier, category: carrier.category ?? 'default' }));
-  tx.update('shipmentStatuses', current.id, { carrier_statuses: [...current.carrier_statuses, ...added] });
-  markSynced(tx, ctx, shipment);
+  const updated = tx.update('shipmentStatuses', current.id, { carrier_statuses: [...current.carrier_statuses, ...added] });
+  // Production fires the `update` hooks on shipment-statuses when a carrier status joins the current one.
+  ctx.rules.events?.statusUpdated?.(tx, markSynced(tx, ctx, shipment), updated);
 }
 
 /** The carrier was asked now (`synced_at`: when the status was last checked with the carrier), whether or not it had news. */
-function markSynced(tx: Tx, ctx: Ctx, shipment: ShipmentRecord): void {
-  tx.update('shipments', shipment.id, { synced_at: ctx.clock.now(), updated_at: Math.max(shipment.updated_at, ctx.clock.now()) });
+function markSynced(tx: Tx, ctx: Ctx, shipment: ShipmentRecord): ShipmentRecord {
+  return tx.update('shipments', shipment.id, { synced_at: ctx.clock.now(), updated_at: Math.max(shipment.updated_at, ctx.clock.now()) });
 }
 
 export const shipmentRpcEndpoints = [
@@ -129,7 +130,7 @@ export const shipmentRpcEndpoints = [
     operationId: 'updateShipmentStatus',
     summary: 'Simulate a carrier status (sandbox)',
     description:
-      "Gives a registered shipment the carrier status `status_id` (a statuses resource of resource_type shipments), as the carrier would. Adds a shipment-status only when it differs from the current one; hooks on shipment-statuses fire. Optional `carrier_statuses` are the carrier statuses behind it, with their category (what filter[carrier_status][category] of GET /shipments looks at); for the current status they are added to it. Without `status_id` it is production's resync with the carrier: the sandbox carrier has nothing new, so the status stays (given carrier statuses join it), and a registered shipment's `synced_at` becomes now.",
+      "Gives a registered shipment the carrier status `status_id` (a statuses resource of resource_type shipments), as the carrier would. Adds a shipment-status only when it differs from the current one; hooks on shipment-statuses fire. Optional `carrier_statuses` are the carrier statuses behind it, with their category (what filter[carrier_status][category] of GET /shipments looks at); for the current status they are added to it, and `update` hooks on shipment-statuses fire. Without `status_id` it is production's resync with the carrier: the sandbox carrier has nothing new, so the status stays (given carrier statuses join it, firing `update` hooks), and a registered shipment's `synced_at` becomes now.",
     tag: 'Shipments',
     auth: manage,
     body: statusRequest,
