@@ -86,6 +86,26 @@ describe('PATCH /collections/{id} while its write waits for the disk', () => {
   });
 });
 
+describe('POST /collections while its write waits for the disk', () => {
+  it('answers the new collection with the shipment it took in, though a DELETE removed the shipment meanwhile', async () => {
+    const { sandbox, w, nl, race } = await setup();
+    const concept = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: nl.shop, recipient: recipients.NL, service: nl.service, contract: nl.contract }),
+    );
+    const body = collectionBody(nl.shop, { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR }, { contract: nl.contract });
+    body.data.relationships.shipments = { data: [{ type: 'shipments', id: concept.id }] };
+    const [created, deleted] = await race(
+      () => sandbox.request('POST', '/collections', { token: w.token, body }),
+      () => sandbox.request('DELETE', `/shipments/${concept.id}`, { token: w.token }),
+    );
+    expect(deleted.status, deleted.text).toBe(204);
+    expect(created.status, created.text).toBe(201);
+    expect(ids(created.body.data.relationships.shipments.data)).toEqual([concept.id]);
+  });
+});
+
 describe('a manifest made while its write waits for the disk', () => {
   it('POST /create-manifest-for-collection answers the manifest with its file, though a tenant reset removed them meanwhile', async () => {
     const { sandbox, w, collection, shipment, race, resetTenant } = await setup();
