@@ -110,8 +110,13 @@ export function writeEndpoints<T extends TableName, C extends Body, U extends Bo
       handler: async (ctx, { body, include }) => {
         const data = (body as z.output<C>).data;
         checkIdentity(data, type);
-        const row = await ctx.store.transact((tx) => create.insert(tx, ctx, data));
-        return jsonApi(resourceDocument(ctx, kind, row, include), 201, { location: ctx.url(kind.self(row)) });
+        // Rendered in the transaction: while the row waits to be durable, another request (a DELETE
+        // of what it includes) may change what the answer would include.
+        const { row, document } = await ctx.store.transact((tx) => {
+          const row = create.insert(tx, ctx, data);
+          return { row, document: resourceDocument(ctx, kind, row, include) };
+        });
+        return jsonApi(document, 201, { location: ctx.url(kind.self(row)) });
       },
     }),
     endpoint({
@@ -131,8 +136,11 @@ export function writeEndpoints<T extends TableName, C extends Body, U extends Bo
         const current = own(ctx, idOf(path));
         const data = (body as z.output<U>).data;
         checkIdentity(data, type, current.id);
-        const row = await ctx.store.transact((tx) => update.change(tx, ctx, stillThere(tx, table, type, current), data));
-        return jsonApi(resourceDocument(ctx, kind, row, include));
+        // Rendered in the transaction, as the create's answer is.
+        const document = await ctx.store.transact((tx) =>
+          resourceDocument(ctx, kind, update.change(tx, ctx, stillThere(tx, table, type, current), data), include),
+        );
+        return jsonApi(document);
       },
     }),
     endpoint({

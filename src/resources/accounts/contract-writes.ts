@@ -130,7 +130,9 @@ export const contractWriteEndpoints = [
       const owner = ownerOf(ctx, data.relationships.owner);
       const templateId = templateOf(ctx, data.relationships.contract_template, carrierId);
       const now = ctx.clock.now();
-      const contract = await ctx.store.transact((tx) => {
+      // Rendered in the transaction: while the contract waits to be durable, another request (a
+      // DELETE of its owner organization) may remove what the answer includes.
+      const { contract, document } = await ctx.store.transact((tx) => {
         const row = tx.insert('contracts', {
           id: tx.newId(),
           name: data.attributes.name,
@@ -145,9 +147,9 @@ export const contractWriteEndpoints = [
           credentials: sealCredentials(ctx.rules.credentialsKey, data.attributes.credentials),
         });
         scheduleVerification(tx, ctx.rules, row.id);
-        return row;
+        return { contract: row, document: resourceDocument(ctx, contractKind, row, include) };
       });
-      return jsonApi(resourceDocument(ctx, contractKind, contract, include), 201, { location: ctx.url(contractKind.self(contract)) });
+      return jsonApi(document, 201, { location: ctx.url(contractKind.self(contract)) });
     },
   }),
   endpoint({
@@ -183,7 +185,8 @@ export const contractWriteEndpoints = [
       const rekeyed =
         changes.credentials !== undefined &&
         !(current.credentials && sameCredentials(openCredentials(ctx.rules.credentialsKey, current.credentials), changes.credentials));
-      const updated = await ctx.store.transact((tx) => {
+      // Rendered in the transaction, as the create's answer is.
+      const document = await ctx.store.transact((tx) => {
         if (changes.currency !== undefined) checkCurrencyChange(tx, current, changes.currency);
         const row = tx.update('contracts', current.id, {
           ...(changes.name !== undefined ? { name: changes.name } : {}),
@@ -201,9 +204,9 @@ export const contractWriteEndpoints = [
           updated_at: ctx.clock.now(),
         });
         if (rekeyed) scheduleVerification(tx, ctx.rules, row.id);
-        return row;
+        return resourceDocument(ctx, contractKind, row, include);
       });
-      return jsonApi(resourceDocument(ctx, contractKind, updated, include));
+      return jsonApi(document);
     },
   }),
 ];

@@ -140,15 +140,18 @@ async function createShop(ctx: Ctx, body: z.output<typeof createRequest>, includ
   const { created_at: _ignored, return_portal_url: _derived, ...sent } = body.data.attributes;
   // `null` where production lets a member be null (at any depth) is the member left out.
   const attributes = withoutNulls(sent) as Omit<ShopRecord, 'id' | 'organization_id' | 'created_at'>;
-  const row = await ctx.store.transact((tx) => {
+  // Rendered in the transaction: while the shop waits to be durable, another request (a DELETE of
+  // its organization) may remove what the answer includes.
+  const { row, document } = await ctx.store.transact((tx) => {
     // Looked at again: the organization may have been removed (its tenant deleted) while the logo was checked.
     if (!tx.get('organizations', organizationId)) throw unknownRelated('organization', 'organizations', organizationId);
     const id = tx.newId();
     const shop = tx.insert('shops', { ...attributes, id, organization_id: organizationId, created_at: now });
     // An uploaded logo wins over a `logo_url` sent with it.
-    return logo ? tx.update('shops', id, { logo_id: insertLogo(tx, id, logo, now), logo_url: undefined }) : shop;
+    const row = logo ? tx.update('shops', id, { logo_id: insertLogo(tx, id, logo, now), logo_url: undefined }) : shop;
+    return { row, document: shopDocument(ctx, row, include, upload?.logo) };
   });
-  return jsonApi(shopDocument(ctx, row, include, upload?.logo), 201, { location: ctx.url(shopKind.self(row)) });
+  return jsonApi(document, 201, { location: ctx.url(shopKind.self(row)) });
 }
 
 type UpdateAttributes = z.output<typeof updateAttributes>;
@@ -187,14 +190,16 @@ async function updateShop(ctx: Ctx, shopId: string, body: z.output<typeof update
   const logo = upload && (await decodeLogo(upload.logo, ctx.settings.logoMaxBytes, upload.field, ctx.rules.libraries));
   const now = ctx.clock.now();
   const attributes = body.data.attributes ?? {};
-  const row = await ctx.store.transact((tx) => {
+  // Rendered in the transaction, as the create's answer is.
+  const document = await ctx.store.transact((tx) => {
     // Read again inside the transaction: the row may have changed while the logo was checked.
     const before = tx.get('shops', shopId);
     if (!before) throw ApiError.notFound('shops', shopId);
     const uploadedId = logo && insertLogo(tx, shopId, logo, now);
-    return tx.update('shops', shopId, { ...attributeChanges(attributes), ...logoChanges(tx, before, attributes, uploadedId) });
+    const row = tx.update('shops', shopId, { ...attributeChanges(attributes), ...logoChanges(tx, before, attributes, uploadedId) });
+    return shopDocument(ctx, row, include, upload?.logo);
   });
-  return jsonApi(shopDocument(ctx, row, include, upload?.logo));
+  return jsonApi(document);
 }
 
 /** Every text a search may match: name, reference, website and both addresses. */

@@ -85,12 +85,17 @@ function fieldsOf(sent: Attributes): Partial<ServiceRateRecord> {
 const optionsOf = (refs: z.output<typeof optionRefs> | undefined): RateOption[] | undefined =>
   refs?.data.map((ref) => ({ service_option_id: ref.id, ...(ref.meta?.price ? { price: ref.meta.price } : {}), included: ref.meta?.included ?? false }));
 
-/** Checks the rate as it would be and stores it, in one transaction (the overlap check sees every rate). */
-async function save(ctx: Ctx, candidate: RateCandidate, contract: ContractRecord): Promise<ServiceRateRecord> {
+/**
+ * Checks the rate as it would be and stores it, in one transaction (the overlap check sees every
+ * rate), and renders the answer there too: while the rate waits to be durable, another request (a
+ * DELETE of its contract) may remove what the answer includes.
+ */
+async function save(ctx: Ctx, candidate: RateCandidate, contract: ContractRecord, include: readonly string[]) {
   return ctx.store.transact((tx) => {
     checkRate(tx, candidate, contract);
     if (candidate.id && !tx.get('serviceRates', candidate.id)) throw ApiError.notFound('service-rates', candidate.id);
-    return candidate.id ? tx.update('serviceRates', candidate.id, candidate) : tx.insert('serviceRates', { ...candidate, id: tx.newId() });
+    const row = candidate.id ? tx.update('serviceRates', candidate.id, candidate) : tx.insert('serviceRates', { ...candidate, id: tx.newId() });
+    return { row, document: resourceDocument(ctx, serviceRateKind, row, include) };
   });
 }
 
@@ -149,8 +154,8 @@ export const serviceRateWriteEndpoints = [
         service_id: serviceId,
         service_options: optionsOf(data.relationships.service_options) ?? [],
       };
-      const row = await save(ctx, candidate, contract);
-      return jsonApi(resourceDocument(ctx, serviceRateKind, row, include), 201, { location: ctx.url(serviceRateKind.self(row)) });
+      const { row, document } = await save(ctx, candidate, contract, include);
+      return jsonApi(document, 201, { location: ctx.url(serviceRateKind.self(row)) });
     },
   }),
   endpoint({
@@ -174,7 +179,7 @@ export const serviceRateWriteEndpoints = [
       const current = findOr404(ctx, 'serviceRates', 'service-rates', params.service_rate_id, (row) => rateVisible(ctx, row));
       checkIdentity(body.data, 'service-rates', current.id);
       const { candidate, contract } = merged(ctx, current, body.data.attributes, body.data.relationships);
-      return jsonApi(resourceDocument(ctx, serviceRateKind, await save(ctx, candidate, contract), include));
+      return jsonApi((await save(ctx, candidate, contract, include)).document);
     },
   }),
 ];

@@ -167,7 +167,9 @@ async function createCollection(ctx: Ctx, body: z.output<typeof createRequest>, 
   if (problems.length > 0 || !shop) throw new ApiError(problems);
   const { name, description, address: where, collection_time } = data.attributes;
   const now = ctx.clock.now();
-  const row = await ctx.store.transact((tx) => {
+  // Rendered in the transaction: while the collection waits to be durable, another request (a
+  // DELETE of a shipment it took in) may change the shipments the answer names.
+  const { row, document } = await ctx.store.transact((tx) => {
     const collection: CollectionRecord = tx.insert('collections', {
       id: tx.newId(),
       ...(name != null ? { name } : {}),
@@ -185,9 +187,10 @@ async function createCollection(ctx: Ctx, body: z.output<typeof createRequest>, 
     if (shipmentIds.length > 0) {
       addShipments(tx, principalOf(ctx), { collectionId: collection.id, shipmentIds, now }, SHIPMENT_FIELDS);
     }
-    return data.attributes.register === true ? registerCollection(tx, ctx.rules, collection) : collection;
+    const row = data.attributes.register === true ? registerCollection(tx, ctx.rules, collection) : collection;
+    return { row, document: resourceDocument(ctx, collectionKind, row, include) };
   });
-  return jsonApi(resourceDocument(ctx, collectionKind, row, include), 201, { location: ctx.url(collectionKind.self(row)) });
+  return jsonApi(document, 201, { location: ctx.url(collectionKind.self(row)) });
 }
 
 export const collectionCreateEndpoint = endpoint({

@@ -76,8 +76,11 @@ export const collectionRpcEndpoints = [
     },
     include: manifestIncludes,
     handler: async (ctx, { body, include }) => {
-      const manifest = await ctx.store.transact((tx) => createCollectionManifest(tx, ctx.rules, principalOf(ctx), body.data.collection_id, ctx.clock.now()));
-      return plainJson(resourceDocument(ctx, manifestKind, manifest, include));
+      // Rendered in the transaction, as POST /manifests renders its answer.
+      const document = await ctx.store.transact((tx) =>
+        resourceDocument(ctx, manifestKind, createCollectionManifest(tx, ctx.rules, principalOf(ctx), body.data.collection_id, ctx.clock.now()), include),
+      );
+      return plainJson(document);
     },
   }),
   endpoint({

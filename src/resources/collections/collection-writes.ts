@@ -160,11 +160,13 @@ export const collectionWriteEndpoints = [
         const changes: Partial<CollectionRecord> = {};
         if ('name' in attributes) changes.name = attributes.name ?? undefined;
         if ('description' in attributes) changes.description = attributes.description ?? undefined;
-        const row = await ctx.store.transact((tx) => {
+        // Rendered in the transaction: while the change waits to be durable, another request (a
+        // manifest made, a DELETE) may change the shipments and files the answer names.
+        const document = await ctx.store.transact((tx) => {
           const collected = markCollected(tx, ctx.rules, current, ctx.clock.now());
-          return tx.update('collections', collected.id, changes);
+          return resourceDocument(ctx, collectionKind, tx.update('collections', collected.id, changes), include);
         });
-        return jsonApi(resourceDocument(ctx, collectionKind, row, include));
+        return jsonApi(document);
       }
       // A body that changes nothing answers the collection as it is, whatever its state: a client
       // retrying a PATCH whose answer it lost gets the 200 it missed, not a 423.
@@ -180,11 +182,12 @@ export const collectionWriteEndpoints = [
       const changes: Partial<CollectionRecord> = {};
       if ('name' in attributes) changes.name = attributes.name ?? undefined;
       if ('description' in attributes) changes.description = attributes.description ?? undefined;
-      const row = await ctx.store.transact((tx) => {
+      // Rendered in the transaction, as above.
+      const document = await ctx.store.transact((tx) => {
         const changed = tx.update('collections', current.id, changes);
-        return attributes.register === true ? registerCollection(tx, ctx.rules, changed) : changed;
+        return resourceDocument(ctx, collectionKind, attributes.register === true ? registerCollection(tx, ctx.rules, changed) : changed, include);
       });
-      return jsonApi(resourceDocument(ctx, collectionKind, row, include));
+      return jsonApi(document);
     },
   }),
   endpoint({

@@ -134,8 +134,13 @@ export const manifestEndpoints = [
         contractId: relatedId(rel.contract, 'contract', ['contracts'], false),
         updateStatuses: body.meta?.update_shipment_statuses === true,
       };
-      const manifest = await ctx.store.transact((tx) => createManifest(tx, ctx.rules, principalOf(ctx), request, ctx.clock.now()));
-      return jsonApi(resourceDocument(ctx, manifestKind, manifest, include), 201, { location: ctx.url(manifestKind.self(manifest)) });
+      // Rendered in the transaction: while the manifest waits to be durable, another request (a
+      // tenant reset) may remove the file its `files` names.
+      const { manifest, document } = await ctx.store.transact((tx) => {
+        const manifest = createManifest(tx, ctx.rules, principalOf(ctx), request, ctx.clock.now());
+        return { manifest, document: resourceDocument(ctx, manifestKind, manifest, include) };
+      });
+      return jsonApi(document, 201, { location: ctx.url(manifestKind.self(manifest)) });
     },
   }),
   endpoint({

@@ -77,8 +77,13 @@ export const orderEndpoints = [
       const { recipient_address, items, outbound_shipment_identifier, is_third_party } = body.data.attributes;
       const shopId = relatedId(body.data.relationships.shop, 'shop', ['shops'])!;
       const input = { shopId, recipient_address, items, outbound_shipment_identifier, is_third_party };
-      const row = await ctx.store.transact((tx) => createDemoOrder(tx, ctx, input));
-      return jsonApi(resourceDocument(ctx, demoOrderKind, row, include), 201, { location: ctx.url(demoOrderKind.self(row)) });
+      // Rendered in the transaction: while the order waits to be durable, another request (a
+      // DELETE of its shop) may remove what the answer includes.
+      const { row, document } = await ctx.store.transact((tx) => {
+        const row = createDemoOrder(tx, ctx, input);
+        return { row, document: resourceDocument(ctx, demoOrderKind, row, include) };
+      });
+      return jsonApi(document, 201, { location: ctx.url(demoOrderKind.self(row)) });
     },
   }),
   endpoint({

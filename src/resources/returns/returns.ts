@@ -116,8 +116,13 @@ export const returnEndpoints = [
         items: attributes.items,
         locale,
       };
-      const row = await ctx.store.transact((tx) => createReturn(tx, ctx, input));
-      return jsonApi(resourceDocument(ctx, returnKind(), row, include), 201, { location: ctx.url(`/returns/v1/returns/${row.id}`) });
+      // Rendered in the transaction: while the return waits to be durable, another request (a
+      // DELETE of its tag) may change what the answer names and includes.
+      const { row, document } = await ctx.store.transact((tx) => {
+        const row = createReturn(tx, ctx, input);
+        return { row, document: resourceDocument(ctx, returnKind(), row, include) };
+      });
+      return jsonApi(document, 201, { location: ctx.url(`/returns/v1/returns/${row.id}`) });
     },
   }),
   endpoint({
