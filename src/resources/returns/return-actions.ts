@@ -5,8 +5,10 @@ import { openCheckout, requestPayment } from '../../domain/returns/payments.js';
 import { requestRecoveryShipment, retryShipment } from '../../domain/returns/recovery.js';
 import { tagReturn } from '../../domain/returns/tags.js';
 import { endpoint } from '../../http/endpoint.js';
+import { csvOf } from '../../http/params.js';
 import { jsonApi } from '../../http/respond.js';
 import { toResourceObject } from '../../jsonapi/resource.js';
+import { documentTypes } from '../../model/shipment.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { fileKind, fileSchemas } from '../shipments/shipment-kinds.js';
 import { returnsScope } from './common.js';
@@ -87,12 +89,19 @@ export const returnActionEndpoints = [
     tag: 'Returns',
     auth: returnsScope,
     params,
-    query: z.object({ 'filter[document_type]': z.string().max(64).optional().describe('`label`, `customs-declaration-form`, ...') }),
+    // As on a shipment's files: a list of production's document types, so a typo is a 400, not a silent empty list.
+    query: z.object({
+      'filter[document_type]': csvOf(documentTypes)
+        .optional()
+        .describe("Comma separated document types (production's DocumentType); a return shipment has label and customs-declaration-form."),
+    }),
     responses: { 200: { description: 'The files.', schema: fileList } },
     handler: (ctx, { params: path, query }) => {
       const row = ownOr404(ctx, 'returns', 'returns', path.return_id);
-      const type = query['filter[document_type]'];
-      const files = row.shipment_id ? ctx.store.find('files', 'shipment_id', row.shipment_id).filter((file) => !type || file.document_type === type) : [];
+      const types = query['filter[document_type]'];
+      const files = row.shipment_id
+        ? ctx.store.find('files', 'shipment_id', row.shipment_id).filter((file) => !types || types.includes(file.document_type))
+        : [];
       return jsonApi({ data: files.map((file) => toResourceObject(fileKind, file, ctx)) });
     },
   }),
