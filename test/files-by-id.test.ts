@@ -215,3 +215,29 @@ describe('GET /files/{file_id} for a manifest and a return report', () => {
     expect((await fetchRaw(`/files/${reportFile.id}`, 'text/csv', returnsOnly)).status).toBe(200);
   });
 });
+
+describe('POST /combine-files with a manifest or a return report file', () => {
+  it('refuses them as documents it does not combine (422, naming the file), not as files that do not exist', async () => {
+    for (const file of [manifestFile, reportFile]) {
+      const answer = await sandbox.request('POST', '/combine-files', {
+        token,
+        body: { data: { file_ids: [file.id] } },
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(answer.status, answer.text).toBe(422);
+      expect(firstError(answer)).toMatchObject({ code: '10008', source: { pointer: '/data/file_ids/0' } });
+      expect(firstError(answer).detail).toContain(file.attributes.document_type);
+    }
+  });
+
+  it("answers another organization's manifest file as a missing one (404)", async () => {
+    const other = await sandbox.token('other-client');
+    const answer = await sandbox.request('POST', '/combine-files', {
+      token: other,
+      body: { data: { file_ids: [manifestFile.id] } },
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(answer.status).toBe(404);
+    expect(firstError(answer).source).toEqual({ pointer: '/data/file_ids/0' });
+  });
+});

@@ -29,7 +29,16 @@ function documentsOf(store: ReadView, organizationId: string | undefined, reques
     const field: Field = { input: `file_ids[${index}]` };
     const file = store.get('files', id);
     const shipment = file && store.get('shipments', file.shipment_id);
-    if (!file || !shipment || shipment.organization_id !== organizationId) throw DomainError.notFound(`No files resource with id '${id}' exists.`, field);
+    if (!file || !shipment || shipment.organization_id !== organizationId) {
+      // A manifest's or return report's file of the caller exists (GET /files/{id} serves it): say
+      // why it is refused rather than that it is missing.
+      const other = store.get('manifestFiles', id) ?? store.get('returnReportFiles', id);
+      if (other && other.organization_id === organizationId) {
+        const type = 'report_id' in other ? 'report' : other.document_type;
+        throw DomainError.unprocessable(`File '${id}' is a ${type} document; combine-files combines shipments' labels and customs declarations only.`, field);
+      }
+      throw DomainError.notFound(`No files resource with id '${id}' exists.`, field);
+    }
     const data = labelData(store, shipment);
     if (file.document_type === 'customs-declaration-form') {
       if (request.pageSize === 'A6') {

@@ -35,7 +35,7 @@ export const combineFileEndpoints = [
     description:
       "One PDF of several files of the caller's shipments, in the order given, answered as production does: the PDF base64 as text/plain. " +
       'page_size A6 puts every label on its own A6 page; A4 puts four A6 labels on each sheet with cut lines between them, the first sheet from starting_position on; original (the default) keeps each document in its own size. ' +
-      'Customs declarations take whole A4 pages (with A6 they are a 422). Files of other organizations answer 404.',
+      "Customs declarations take whole A4 pages (with A6 they are a 422). A manifest's or return report's file is a 422 naming it; files of other organizations answer 404.",
     tag: 'Files',
     auth: { anyOf: ['shipments.manage', 'shipments.view'] },
     body: combineRequest,
@@ -43,7 +43,7 @@ export const combineFileEndpoints = [
     responses: {
       200: { description: 'The combined PDF, base64.', schema: z.string().meta({ id: 'CombinedFile' }), contentTypes: ['text/plain'] },
       404: { description: "A file that does not exist or is not the caller's (10002); the pointer names it.", schema: errorDocument },
-      422: { description: 'A customs declaration on A6 pages (10008).', schema: errorDocument },
+      422: { description: "A customs declaration on A6 pages, or a manifest's or return report's file (10008); the pointer names it.", schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
       const combiner = await ctx.rules.libraries.labels();
