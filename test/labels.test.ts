@@ -170,6 +170,14 @@ describe('text that does not fit its width', () => {
         expect(op).toMatchObject({ text, size });
         continue;
       }
+      // Where rounding makes the proportional size overflow by a hair, a size a little under it still fits.
+      if (measure(text, 7.5) <= width) {
+        expect(op.text).toBe(text);
+        expect(op.size).toBeGreaterThanOrEqual(7.5);
+        expect(op.size).toBeLessThan(size);
+        expect(measure(op.text, op.size)).toBeLessThanOrEqual(width);
+        continue;
+      }
       // What cutting a character at a time finds: the longest start that fits with "...".
       let expected = text;
       while (expected.length > 1 && measure(`${expected}...`, size) > width) expected = expected.slice(0, -1);
@@ -413,5 +421,21 @@ describe('the word layouts PDFs share', () => {
     expect(words[long]).toBeUndefined();
     words['x'.repeat(MAX_WORD_LENGTH)] = 'kept';
     expect(words['x'.repeat(MAX_WORD_LENGTH)]).toBe('kept');
+  });
+});
+
+describe('text on a renderer with whole-pixel font sizes (PNG)', () => {
+  // Widths as the PNG renderer measures them: the size floored to whole pixels at 203 dpi.
+  const pixels = 203 / 72;
+  const measure = (text: string, size: number) => (text.length * Math.floor(size * pixels) * 0.5) / pixels;
+
+  it('shrinks the font to a size that fits rather than cutting text that fits above the smallest size', () => {
+    const text = 'Burgemeester van Nispen van Sevenaerstraat 1234 bis';
+    for (let width = 200; width <= 280; width += 3) {
+      if (measure(text, 10.5 * 0.75) > width) continue;
+      const op = fitText({ kind: 'text', x: 0, y: 0, width, size: 10.5, text }, measure);
+      expect(op.text, `width ${width}`).toBe(text);
+      expect(measure(op.text, op.size), `width ${width}`).toBeLessThanOrEqual(width);
+    }
   });
 });

@@ -62,13 +62,33 @@ export function fitText(op: TextOp, measure: Measure): TextOp {
   const bold = op.bold ?? false;
   const natural = measure(op.text, op.size, bold);
   if (natural <= op.width) return op;
-  const size = Math.max(op.size * MIN_SCALE, (op.size * op.width) / natural);
-  if (measure(op.text, size, bold) <= op.width) return { ...op, size };
+  const smallest = op.size * MIN_SCALE;
+  const fits = (size: number) => measure(op.text, size, bold) <= op.width;
+  const guess = Math.max(smallest, (op.size * op.width) / natural);
+  if (fits(guess)) return { ...op, size: guess };
+  // The PNG renderer only has whole-pixel font sizes, so its widths are not proportional to the
+  // size and the guess can miss by a pixel where a slightly smaller size fits: the largest size
+  // that fits, found at a bounded number of measures, rather than a cut address.
+  if (guess > smallest && fits(smallest)) return { ...op, size: largestFittingSize(smallest, guess, fits) };
+  const size = smallest;
   const text = op.text.slice(
     0,
     longestFitting(op.text.length, (length) => measure(`${op.text.slice(0, length)}...`, size, bold) <= op.width),
   );
   return { ...op, size, text: `${text.trimEnd()}...` };
+}
+
+/** Halvings of the size range between the smallest size, which fits, and one that does not. */
+const SIZE_STEPS = 8;
+
+/** The largest size in [low, high) that `fits`, where `low` fits and `high` does not, to 1/256 of the range. */
+function largestFittingSize(low: number, high: number, fits: (size: number) => boolean): number {
+  for (let step = 0; step < SIZE_STEPS; step++) {
+    const middle = (low + high) / 2;
+    if (fits(middle)) low = middle;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
