@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testSandbox, TEST_NOW, type Json } from './support/app.js';
+import { resourceKeys, testSandbox, TEST_NOW, type Json } from './support/app.js';
 import { carrierSetup, collectionBody, createCollection, HOUR, MONDAY, rpc } from './support/collections.js';
 import { gatedPersistence } from './support/gated.js';
 import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
@@ -32,23 +32,11 @@ async function setup() {
     }),
   );
   await sandbox.advance(5);
-  /** Runs `write` held at the disk and `other` meanwhile, once `write` has applied its change; answers both. */
-  const race = async (write: () => Promise<Json>, other: () => Promise<Json>) => {
-    gated.hold();
-    const writing = write();
-    await gated.reached();
-    const applied = gated.nextAppend();
-    const running = other();
-    await applied;
-    gated.release();
-    return Promise.all([writing, running]);
-  };
   const resetTenant = () => sandbox.request('POST', '/_sandbox/reset', { body: { client_id: 'sandbox-client' } });
-  return { sandbox, w, nl, collection, shipment, race, resetTenant };
+  return { sandbox, w, nl, collection, shipment, race: gated.race, resetTenant };
 }
 
 const ids = (linkage: Json[] = []) => linkage.map((resource) => resource.id);
-const keys = (resources: Json[] = []) => resources.map((resource) => `${resource.type}:${resource.id}`).sort();
 
 describe('PATCH /collections/{id} while its write waits for the disk', () => {
   it('answers the changed collection with the shipments in it, though a DELETE removed it meanwhile', async () => {
@@ -132,6 +120,6 @@ describe('a manifest made while its write waits for the disk', () => {
     expect(made.status, made.text).toBe(201);
     const { data, included } = made.body;
     expect(data.relationships.files.data).toHaveLength(1);
-    expect(keys(included)).toEqual([`files:${data.relationships.files.data[0].id}`]);
+    expect(resourceKeys(included)).toEqual([`files:${data.relationships.files.data[0].id}`]);
   });
 });

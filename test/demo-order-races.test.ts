@@ -36,14 +36,10 @@ describe('POST /returns/v1/demo-orders while its write waits for the disk', () =
       },
     };
 
-    gated.hold();
-    const ordering = sandbox.request('POST', '/returns/v1/demo-orders?include=shop', { token: w.token, body: order });
-    await gated.reached();
-    const deleted = gated.nextAppend();
-    const deleting = sandbox.request('DELETE', `/shops/${shop.id}`, { token: w.token });
-    await deleted;
-    gated.release();
-    const [created, removed] = await Promise.all([ordering, deleting]);
+    const [created, removed] = await gated.race(
+      () => sandbox.request('POST', '/returns/v1/demo-orders?include=shop', { token: w.token, body: order }),
+      () => sandbox.request('DELETE', `/shops/${shop.id}`, { token: w.token }),
+    );
     expect(removed.status, removed.text).toBe(204);
     expect(created.status, created.text).toBe(201);
     expect(created.body.data.relationships.shop.data).toEqual({ type: 'shops', id: shop.id });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testSandbox, type Json } from './support/app.js';
+import { resourceKeys, testSandbox, type Json } from './support/app.js';
 import { gatedPersistence } from './support/gated.js';
 import { world } from './support/shipments.js';
 
@@ -40,21 +40,16 @@ async function setup() {
   });
   /** Runs `write` held at the disk, deletes the contract meanwhile, and answers the write. */
   const raceWithDelete = async (write: () => Promise<Json>) => {
-    gated.hold();
-    const writing = write();
-    await gated.reached();
-    const deleted = gated.nextAppend();
-    const deleting = sandbox.request('DELETE', `/contracts/${contract.id}`, { token: w.token });
-    await deleted;
-    gated.release();
-    const [answer, removed] = await Promise.all([writing, deleting]);
+    const [answer, removed] = await gated.race(
+      () => write(),
+      () => sandbox.request('DELETE', `/contracts/${contract.id}`, { token: w.token }),
+    );
     expect(removed.status, removed.text).toBe(204);
     return answer;
   };
   return { sandbox, w, contract, rate, raceWithDelete };
 }
 
-const keys = (resources: Json[] = []) => resources.map((resource) => `${resource.type}:${resource.id}`).sort();
 const price = { weight_min: 0, weight_max: 10000, price: { amount: 333, currency: 'EUR' } };
 
 describe('a service rate saved while its write waits for the disk', () => {
@@ -62,7 +57,7 @@ describe('a service rate saved while its write waits for the disk', () => {
     const { sandbox, w, contract, rate, raceWithDelete } = await setup();
     const created = await raceWithDelete(() => sandbox.request('POST', '/service-rates?include=contract', { token: w.token, body: rate(price) }));
     expect(created.status, created.text).toBe(201);
-    expect(keys(created.body.included)).toEqual([`contracts:${contract.id}`]);
+    expect(resourceKeys(created.body.included)).toEqual([`contracts:${contract.id}`]);
   });
 
   it('PATCH answers the rate with its contract included, though a DELETE removed both meanwhile', async () => {
@@ -75,6 +70,6 @@ describe('a service rate saved while its write waits for the disk', () => {
     );
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.data.attributes.price).toEqual({ amount: 444, currency: 'EUR' });
-    expect(keys(changed.body.included)).toEqual([`contracts:${contract.id}`]);
+    expect(resourceKeys(changed.body.included)).toEqual([`contracts:${contract.id}`]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testSandbox, type Json } from './support/app.js';
+import { resourceKeys, testSandbox, type Json } from './support/app.js';
 import { gatedPersistence } from './support/gated.js';
 import { createShipment, shipmentBody, world } from './support/shipments.js';
 
@@ -20,23 +20,17 @@ async function setup() {
   return { gated, sandbox, w, shipment, patch };
 }
 
-const keys = (resources: Json[] = []) => resources.map((resource) => `${resource.type}:${resource.id}`).sort();
-
 describe('PATCH /shipments/{id} while its write waits for the disk', () => {
   it('answers the shipment with the status it names included, though a DELETE removed it meanwhile', async () => {
     const { gated, sandbox, w, shipment, patch } = await setup();
-    gated.hold();
-    const patching = patch({ customer_reference: 'ORDER-5' });
-    await gated.reached();
-    const deleted = gated.nextAppend();
-    const deleting = sandbox.request('DELETE', `/shipments/${shipment.id}`, { token: w.token });
-    await deleted;
-    gated.release();
-    const [patched, removed] = await Promise.all([patching, deleting]);
+    const [patched, removed] = await gated.race(
+      () => patch({ customer_reference: 'ORDER-5' }),
+      () => sandbox.request('DELETE', `/shipments/${shipment.id}`, { token: w.token }),
+    );
     expect(removed.status).toBe(204);
     expect(patched.status).toBe(200);
     const { data, included } = patched.body;
     expect(data.attributes.customer_reference).toBe('ORDER-5');
-    expect(keys(included)).toEqual([`shipment-statuses:${data.relationships.shipment_status.data.id}`]);
+    expect(resourceKeys(included)).toEqual([`shipment-statuses:${data.relationships.shipment_status.data.id}`]);
   });
 });

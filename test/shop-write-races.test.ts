@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testSandbox, type Json } from './support/app.js';
+import { resourceKeys, testSandbox, type Json } from './support/app.js';
 import { gatedPersistence } from './support/gated.js';
 import { world } from './support/shipments.js';
 
@@ -15,21 +15,15 @@ async function setup() {
   const organization: Json = nl.relationships.organization.data;
   /** Runs `write` held at the disk, deletes the organization meanwhile, and answers the write. */
   const raceWithDelete = async (write: () => Promise<Json>) => {
-    gated.hold();
-    const writing = write();
-    await gated.reached();
-    const deleted = gated.nextAppend();
-    const deleting = sandbox.request('DELETE', `/organizations/${organization.id}`, { token: w.token });
-    await deleted;
-    gated.release();
-    const [answer, removed] = await Promise.all([writing, deleting]);
+    const [answer, removed] = await gated.race(
+      () => write(),
+      () => sandbox.request('DELETE', `/organizations/${organization.id}`, { token: w.token }),
+    );
     expect(removed.status, removed.text).toBe(204);
     return answer;
   };
   return { sandbox, w, nl, organization, raceWithDelete };
 }
-
-const keys = (resources: Json[] = []) => resources.map((resource) => `${resource.type}:${resource.id}`).sort();
 
 describe('a shop saved while its write waits for the disk', () => {
   it('POST answers the shop with its organization included, though a DELETE removed both meanwhile', async () => {
@@ -47,7 +41,7 @@ describe('a shop saved while its write waits for the disk', () => {
       }),
     );
     expect(created.status, created.text).toBe(201);
-    expect(keys(created.body.included)).toEqual([`organizations:${organization.id}`]);
+    expect(resourceKeys(created.body.included)).toEqual([`organizations:${organization.id}`]);
   });
 
   it('PATCH answers the shop with its organization included, though a DELETE removed both meanwhile', async () => {
@@ -60,6 +54,6 @@ describe('a shop saved while its write waits for the disk', () => {
     );
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.data.attributes.name).toBe('Renamed');
-    expect(keys(changed.body.included)).toEqual([`organizations:${organization.id}`]);
+    expect(resourceKeys(changed.body.included)).toEqual([`organizations:${organization.id}`]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testSandbox, type Json } from './support/app.js';
+import { resourceKeys, testSandbox, type Json } from './support/app.js';
 import { gatedPersistence } from './support/gated.js';
 import { createShipment, shipmentBody, world } from './support/shipments.js';
 
@@ -23,21 +23,15 @@ async function setup() {
   });
   /** Runs `write` held at the disk, deletes the shipment meanwhile, and answers both. */
   const raceWithDelete = async (write: () => Promise<Json>) => {
-    gated.hold();
-    const writing = write();
-    await gated.reached();
-    const deleted = gated.nextAppend();
-    const deleting = sandbox.request('DELETE', `/shipments/${shipment.id}`, { token: w.token });
-    await deleted;
-    gated.release();
-    const [answer, removed] = await Promise.all([writing, deleting]);
+    const [answer, removed] = await gated.race(
+      () => write(),
+      () => sandbox.request('DELETE', `/shipments/${shipment.id}`, { token: w.token }),
+    );
     expect(removed.status).toBe(204);
     return answer;
   };
   return { sandbox, w, shipment, surcharge, raceWithDelete };
 }
-
-const keys = (resources: Json[] = []) => resources.map((resource) => `${resource.type}:${resource.id}`).sort();
 
 describe('a write of the shared write endpoints while it waits for the disk', () => {
   it('POST answers the new surcharge with its shipment included, though a DELETE removed both meanwhile', async () => {
@@ -50,7 +44,7 @@ describe('a write of the shared write endpoints while it waits for the disk', ()
     );
     expect(created.status, created.text).toBe(201);
     expect(created.body.data.relationships.shipment.data).toEqual({ type: 'shipments', id: shipment.id });
-    expect(keys(created.body.included)).toEqual([`shipments:${shipment.id}`]);
+    expect(resourceKeys(created.body.included)).toEqual([`shipments:${shipment.id}`]);
   });
 
   it('PATCH answers the changed surcharge with its shipment included, though a DELETE removed both meanwhile', async () => {
@@ -66,6 +60,6 @@ describe('a write of the shared write endpoints while it waits for the disk', ()
     );
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.data.attributes.name).toBe('Island');
-    expect(keys(changed.body.included)).toEqual([`shipments:${shipment.id}`]);
+    expect(resourceKeys(changed.body.included)).toEqual([`shipments:${shipment.id}`]);
   });
 });

@@ -18,17 +18,14 @@ describe('POST /returns/v1/returns while its write waits for the disk', () => {
     const tag: Json = (await sandbox.get(`/returns/v1/tags?filter[shop]=${shop.id}`, w.token)).body.data[0];
     const items = [{ id: order.attributes.items[0].id, quantity: 1, reason: { code: 'changed-mind' } }];
 
-    gated.hold();
-    const creating = sandbox.request('POST', '/returns/v1/returns?include=tags', {
-      token: w.token,
-      body: returnBody({ shop, order, method, items, tags: [tag.id] }),
-    });
-    await gated.reached();
-    const deleted = gated.nextAppend();
-    const deleting = sandbox.request('DELETE', `/returns/v1/tags/${tag.id}`, { token: w.token });
-    await deleted;
-    gated.release();
-    const [created, removed] = await Promise.all([creating, deleting]);
+    const [created, removed] = await gated.race(
+      () =>
+        sandbox.request('POST', '/returns/v1/returns?include=tags', {
+          token: w.token,
+          body: returnBody({ shop, order, method, items, tags: [tag.id] }),
+        }),
+      () => sandbox.request('DELETE', `/returns/v1/tags/${tag.id}`, { token: w.token }),
+    );
     expect(removed.status, removed.text).toBe(204);
     expect(created.status, created.text).toBe(201);
     const { data, included } = created.body;

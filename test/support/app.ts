@@ -37,6 +37,9 @@ export function seededState(seed = 1): StateData {
 
 export type Json = any;
 
+/** The `type:id` of each resource, sorted: what a document's `included` holds, compared regardless of order. */
+export const resourceKeys = (resources: Json[] = []): string[] => resources.map((resource) => `${resource.type}:${resource.id}`).sort();
+
 export interface Answer {
   status: number;
   headers: Headers;

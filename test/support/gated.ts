@@ -30,20 +30,37 @@ export function gatedPersistence() {
     replace: (data) => inner.replace(data),
     close: () => inner.close(),
   };
+  const hold = () => {
+    gate = new Promise((resolve) => (open = resolve));
+    waiting = new Promise((resolve) => (arrived = resolve));
+  };
+  const nextAppend = () => new Promise<void>((resolve) => appendWaiters.push(resolve));
   return {
     persistence,
-    hold: () => {
-      gate = new Promise((resolve) => (open = resolve));
-      waiting = new Promise((resolve) => (arrived = resolve));
-    },
+    hold,
     /** Resolves once a write is held at the gate (after `hold()`). */
     reached: () => waiting,
     /**
      * Resolves once the next transaction has applied its changes (they are in the data and the
      * journal, waiting for the held write), so a test knows a second request got that far.
      */
-    nextAppend: () => new Promise<void>((resolve) => appendWaiters.push(resolve)),
+    nextAppend,
     release: () => open(),
+    /**
+     * Runs `write` held at the disk and `other` once `write` waits there; releases the disk once
+     * `other` has applied its change, and answers both: `write`'s answer shows whether it was made
+     * from its own change or from the data `other` left.
+     */
+    race: async <A, B>(write: () => Promise<A>, other: () => Promise<B>): Promise<[A, B]> => {
+      hold();
+      const writing = write();
+      await waiting;
+      const applied = nextAppend();
+      const running = other();
+      await applied;
+      open();
+      return Promise.all([writing, running]);
+    },
   };
 }
 
