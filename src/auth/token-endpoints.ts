@@ -6,6 +6,7 @@ import { ApiError } from '../jsonapi/errors.js';
 import { scopes as allScopes, type Scope } from '../model/tenancy.js';
 import type { Services } from '../http/services.js';
 import { secretMatches } from './secrets.js';
+import { expectedDigest, isHeldBackSecret } from './shared-secrets.js';
 import { signToken } from './tokens.js';
 import { tenantEntry, tenantExpired } from '../domain/tenant-lifetime.js';
 
@@ -114,7 +115,7 @@ function authenticatedOrganization(services: Services, body: z.output<typeof tok
   if (clientId === undefined || secret === undefined) return undefined;
   const client = services.store.get('clients', clientId);
   // Checked as `issue` checks it: whether or not the client exists.
-  if (!secretMatches(secret, client?.secret_sha256 ?? UNKNOWN_CLIENT_DIGEST) || !client) return undefined;
+  if (!secretMatches(secret, client ? expectedDigest(services, client.id, client.secret_sha256) : UNKNOWN_CLIENT_DIGEST) || !client) return undefined;
   return services.store.get('users', client.user_id)?.organization_id;
 }
 
@@ -129,7 +130,14 @@ async function issue(services: Services, body: z.output<typeof tokenRequest>, au
   const { id: clientId, secret, where } = clientCredentials(basicCredentials(authorization), body);
   const client = services.store.get('clients', clientId);
   // The secret is checked whether or not the client exists, so the time taken tells neither.
-  const matches = secretMatches(secret, client?.secret_sha256 ?? UNKNOWN_CLIENT_DIGEST);
+  const matches = secretMatches(secret, client ? expectedDigest(services, client.id, client.secret_sha256) : UNKNOWN_CLIENT_DIGEST);
+  if (client && !matches && isHeldBackSecret(services, client.id, client.secret_sha256, secret)) {
+    throw ApiError.of(
+      'invalidClient',
+      "This sandbox runs in shared mode, where the seeded clients do not take the secrets the README and fixture files publish: ask its operator for the client's secret (the start banner prints it) or for a tenant of your own.",
+      { source: where ?? { pointer: '/client_secret' } },
+    );
+  }
   if (!client || !matches) {
     throw ApiError.of('invalidClient', 'Client authentication failed: unknown client_id or wrong client_secret.', {
       source: where ?? { pointer: '/client_id' },

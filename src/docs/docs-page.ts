@@ -37,15 +37,23 @@ function contentSecurityPolicy(apiOrigin: string): string {
   ].join('; ');
 }
 
-/** The page; with `visitor` (a tenant per visitor) it prefills no shared client and asks for the visitor's own tenant. */
-function page(visitor: boolean): string {
+/**
+ * The page. With `visitor` (a tenant per visitor) it prefills no shared client and asks for the
+ * visitor's own tenant; in shared mode it prefills the default client without its secret, which
+ * there is the operator's (auth/shared-secrets.ts), not the published one.
+ */
+function page(mode: 'visitor' | 'shared' | 'local'): string {
   const common = { specUrl: 'openapi.json', examplesUrl: '_sandbox/examples', scopes: [...scopes] };
-  const config = visitor
-    ? { ...common, clientId: '', clientSecret: '', visitorUrl: '_sandbox/visitor' }
-    : { ...common, clientId: defaultClient.id, clientSecret: defaultClient.secret };
-  const hint = visitor
-    ? 'A sandbox tenant of your own is made for this tab: try-it-out never touches data others see.'
-    : 'or use <em>Authorize</em> below (OAuth2 client credentials, prefilled).';
+  const config =
+    mode === 'visitor'
+      ? { ...common, clientId: '', clientSecret: '', visitorUrl: '_sandbox/visitor' }
+      : { ...common, clientId: defaultClient.id, clientSecret: mode === 'shared' ? '' : defaultClient.secret };
+  const hint =
+    mode === 'visitor'
+      ? 'A sandbox tenant of your own is made for this tab: try-it-out never touches data others see.'
+      : mode === 'shared'
+        ? "This is a shared sandbox: the seeded clients' secrets are its operator's (the start banner prints them), not the published ones."
+        : 'or use <em>Authorize</em> below (OAuth2 client credentials, prefilled).';
   // Links are relative to /docs, so the page also works behind a proxy that adds a path prefix.
   return `<!doctype html>
 <html lang="en">
@@ -91,7 +99,7 @@ export const docsEndpoints = [
     operationId: 'getApiReference',
     summary: 'API reference with try-it-out (HTML)',
     description:
-      'Swagger UI on this sandbox\'s `/openapi.json`. "Get sandbox token" (or Authorize, prefilled with `sandbox-client` / `sandbox-secret`) fetches a client-credentials token from `/access-token`; every Execute then calls this sandbox with it. With `--tenant-per-visitor` the page prefills no shared client: it asks `POST /_sandbox/visitor` for a short-lived tenant of the visitor\'s own and authorizes try-it-out with its token. All scripts and styles are served from `/docs/assets/`.',
+      "Swagger UI on this sandbox's `/openapi.json`. \"Get sandbox token\" (or Authorize, prefilled with `sandbox-client` / `sandbox-secret`; in shared mode without the secret, which there is the operator's) fetches a client-credentials token from `/access-token`; every Execute then calls this sandbox with it. With `--tenant-per-visitor` the page prefills no shared client: it asks `POST /_sandbox/visitor` for a short-lived tenant of the visitor's own and authorizes try-it-out with its token. All scripts and styles are served from `/docs/assets/`.",
     tag: 'Sandbox',
     auth: 'none',
     produces: ['text/html'],
@@ -105,7 +113,7 @@ export const docsEndpoints = [
       // prefix that a proxy adds.
       if (ctx.requestUrl.pathname.endsWith('/')) return new Response(null, { status: 301, headers: { location: '../docs' } });
       const apiOrigin = new URL(ctx.url('/')).origin;
-      return new Response(page(ctx.settings.tenantPerVisitor), {
+      return new Response(page(ctx.settings.tenantPerVisitor ? 'visitor' : ctx.settings.shared ? 'shared' : 'local'), {
         headers: {
           'content-type': 'text/html; charset=UTF-8',
           'cache-control': 'no-cache',

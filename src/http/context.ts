@@ -8,7 +8,7 @@ import type { RenderContext, ResourceKind } from '../jsonapi/resource.js';
 import type { RenderCache } from '../jsonapi/render-cache.js';
 
 /** The settings a handler reads; everything else of the configuration is the app's. */
-export type HandlerSettings = Pick<Config, 'logoMaxBytes' | 'tenantPerVisitor'>;
+export type HandlerSettings = Pick<Config, 'logoMaxBytes' | 'tenantPerVisitor' | 'shared'>;
 
 /**
  * What a handler sees of one request: the caller and the rules and clock of its tenant, the

@@ -1,6 +1,7 @@
 import { hashSecret } from '../auth/secrets.js';
 import type { Config } from '../config.js';
-import { defaultClients, type DefaultClient } from '../fixtures/clients.js';
+import { knownClients, type DefaultClient } from '../fixtures/clients.js';
+import { seededSecret } from '../auth/shared-secrets.js';
 import type { StartPack } from '../fixtures/world.js';
 import { scopes, seedScopes } from '../model/tenancy.js';
 import type { Store } from '../store/store.js';
@@ -22,16 +23,13 @@ const packSeeds = (fixtures: StartPack | undefined): fixtures is StartPack => fi
 /**
  * The clients whose secrets are known (the base set's and the start pack's) that the data holds
  * with that very secret: a data file made from another pack, or changed since, may hold none of
- * them, and the banner must not offer credentials the token endpoint refuses.
+ * them, and the banner must not offer credentials the token endpoint refuses. In shared mode each
+ * is shown with the secret it takes there (auth/shared-secrets.ts), not the published one.
  */
-function usableClients(store: Store, fixtures: StartPack | undefined): DefaultClient[] {
-  const packClients = (fixtures?.rows.clients ?? []).flatMap((row) =>
-    row.secret === undefined ? [] : [{ id: row.id, secret: row.secret, scopes: row.scopes ?? scopes }],
-  );
-  const known = [...defaultClients.filter((client) => !packClients.some((row) => row.id === client.id)), ...packClients];
-  return known.flatMap((client) => {
+function usableClients(store: Store, config: Config, fixtures: StartPack | undefined): DefaultClient[] {
+  return knownClients(fixtures).flatMap((client) => {
     const row = store.get('clients', client.id);
-    return row && row.secret_sha256 === hashSecret(client.secret) ? [{ ...client, scopes: row.scopes }] : [];
+    return row && row.secret_sha256 === hashSecret(client.secret) ? [{ ...client, secret: seededSecret(config, client), scopes: row.scopes }] : [];
   });
 }
 
@@ -47,7 +45,7 @@ export function banner({ local, authUrl, config, store, fixtures, seeded }: Star
   // A full client's 19 scopes would not fit a line: it is said to hold them all.
   const held = (granted: readonly string[]) =>
     granted.length === scopes.length ? `every scope (${seedScopes.join(' ')} and production's finer ones)` : granted.join(' ');
-  const clients = usableClients(store, fixtures).map((client) => `    ${client.id.padEnd(15)} ${client.secret.padEnd(15)} ${held(client.scopes)}`);
+  const clients = usableClients(store, config, fixtures).map((client) => `    ${client.id.padEnd(15)} ${client.secret.padEnd(15)} ${held(client.scopes)}`);
   return [
     `parcel-sandbox listening on ${local}`,
     ...(config.publicUrl ? [`  public url:  ${config.publicUrl}`] : []),

@@ -1,5 +1,6 @@
 import { generateState } from '../fixtures/generate.js';
-import { defaultClients } from '../fixtures/clients.js';
+import { knownClients } from '../fixtures/clients.js';
+import { seededSecret } from '../auth/shared-secrets.js';
 import { loadStartPack } from '../fixtures/start-pack.js';
 import { describeJsonSyntax } from '../controls/pack-source.js';
 import { createApp, createServices } from '../app.js';
@@ -112,8 +113,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const store = await openStore({ persistence: memoryPersistence(), seed, initial: () => generateState(seed, start, fixtures) });
   const clock = fixedClock(start);
   const services = createServices({ store, clock, keys: await generateKeys(), config, logger: options.logger, ...(fixtures ? { fixtures } : {}) });
-  const packClients = (fixtures?.rows.clients ?? []).flatMap((row) => (row.secret === undefined ? [] : [{ id: row.id, secret: row.secret }]));
-  const knownClients = [...packClients, ...(fixtures?.only ? [] : defaultClients)];
+  const clients = knownClients(fixtures);
   const app = createApp(services);
   const url = config.publicUrl ?? DEFAULT_SANDBOX_URL;
   let closed = false;
@@ -145,12 +145,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch,
     request,
     async token(clientId = 'sandbox-client', scope = '*') {
-      const client = knownClients.find((candidate) => candidate.id === clientId);
-      if (!client) throw new Error(`parcel-sandbox: no seeded client '${clientId}'; use one of ${knownClients.map((c) => c.id).join(', ')}`);
+      const client = clients.find((candidate) => candidate.id === clientId);
+      if (!client) throw new Error(`parcel-sandbox: no seeded client '${clientId}'; use one of ${clients.map((c) => c.id).join(', ')}`);
       const answer = await request('/access-token', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, scope }),
+        body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.id, client_secret: seededSecret(config, client), scope }),
       });
       if (!answer.ok) throw new Error(`parcel-sandbox: token for '${clientId}' refused with ${answer.status}: ${await answer.text()}`);
       return ((await answer.json()) as { access_token: string }).access_token;

@@ -1,3 +1,4 @@
+import { seededSecret } from '../../src/auth/shared-secrets.js';
 import type { Libraries } from '../../src/domain/libraries.js';
 import { createApp, createServices } from '../../src/app.js';
 import { randomUUID } from 'node:crypto';
@@ -155,7 +156,12 @@ export async function testSandbox(
     },
     token: async (clientId = 'sandbox-client', scope = '*') => {
       const answer = await request('POST', '/access-token', {
-        body: { grant_type: 'client_credentials', client_id: clientId, client_secret: secrets[clientId], scope },
+        body: {
+          grant_type: 'client_credentials',
+          client_id: clientId,
+          client_secret: seededSecret(config, { id: clientId, secret: secrets[clientId] ?? '' }),
+          scope,
+        },
         headers: { 'content-type': 'application/json' },
       });
       if (answer.status !== 200) throw new Error(`token request failed: ${answer.text}`);
