@@ -26,10 +26,20 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
   let requests: Awaited<ReturnType<typeof watchRequests>>;
   const visitorCalls: Request[] = [];
   const shopCalls: Request[] = [];
+  const examplesCalls: Request[] = [];
   const problems: string[] = [];
 
   const sandbox = () => server!.url;
   const admin = async (path: string): Promise<any> => (await fetch(`${sandbox()}${path}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json();
+  /** An Execute with the admin token, through the page's own request interceptor (which makes the example rows first). */
+  const executeAsAdmin = () =>
+    page.evaluate(async (token) => {
+      const { requestInterceptor } = (globalThis as any).ui.getConfigs();
+      await requestInterceptor({ url: `${location.origin}/_sandbox/tenants`, headers: { Authorization: `Bearer ${token}` } });
+    }, ADMIN);
+  /** The visitor clients the admin token's example rows were asked for, in order. */
+  const adminExamplesFor = () =>
+    examplesCalls.filter((call) => call.headers().authorization === `Bearer ${ADMIN}`).map((call) => JSON.parse(call.postData() ?? '{}').client_id);
 
   beforeAll(async () => {
     const [started, launched] = await Promise.allSettled([
@@ -52,6 +62,7 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
       const path = new URL(request.url()).pathname;
       if (path === '/_sandbox/visitor') visitorCalls.push(request);
       if (path === '/shops') shopCalls.push(request);
+      if (path === '/_sandbox/examples') examplesCalls.push(request);
     });
     const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/_sandbox/visitor');
     expect((await page.goto(`${sandbox()}/docs`))?.status()).toBe(200);
@@ -116,6 +127,10 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
   });
 
   it('asks for a new tenant when the sandbox says the old one is gone (expired, or made way at the cap)', async () => {
+    // The admin token's examples are made in the visitor's tenant, once per token and visitor.
+    await executeAsAdmin();
+    await executeAsAdmin();
+    expect(adminExamplesFor()).toEqual([visitor.client_id]);
     const deleted = await fetch(`${sandbox()}/_sandbox/tenants/${visitor.organization_id}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${ADMIN}` },
@@ -133,6 +148,9 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
     await operation.locator('button.execute').click();
     expect((await answered).status()).toBe(200);
     expect(shopCalls.at(-1)!.headers().authorization).toBe(`Bearer ${next.access_token}`);
+    // The same admin token makes its rows again, in the new visitor's tenant.
+    await executeAsAdmin();
+    expect(adminExamplesFor()).toEqual([visitor.client_id, next.client_id]);
     // Beside the tenants made for the examples of the tenant deletions (which expire with their visitor's), only the new visitor's.
     const tenants = (await admin('/_sandbox/tenants')).data as { organization_id: string; name: string }[];
     const own = tenants.filter((row) => !['Organization to delete', 'Tenant to delete', 'Tenant with a pack'].includes(row.name));

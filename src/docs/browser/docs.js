@@ -43,7 +43,7 @@
   var renewing = false;
 
   var ui;
-  /** Bearer tokens whose tenant has its example rows (POST _sandbox/examples answered). */
+  /** Bearer tokens (with the visitor client they made rows for) whose tenant has its example rows (POST _sandbox/examples answered). */
   var prepared = {};
   var controlUrl = function (path) {
     return new URL(path, window.location.href).href;
@@ -187,11 +187,14 @@
   /** Makes the example rows of the token's tenant before its first request (once per token). */
   async function prepareExamples(request) {
     var auth = request.headers && (request.headers.Authorization || request.headers.authorization);
-    if (!auth || prepared[auth] || /\/(access-token|_sandbox\/examples)$/.test(new URL(request.url).pathname)) return request;
-    prepared[auth] = true;
+    if (!auth || /\/(access-token|_sandbox\/examples)$/.test(new URL(request.url).pathname)) return request;
     // On a visitor's page the examples show the visitor's rows: another token (the admin's) makes
-    // them in the visitor's tenant, naming its client, the admin's own rows among them.
+    // them in the visitor's tenant, naming its client, the admin's own rows among them. So a token
+    // is prepared per visitor tenant: a renewed visitor needs the admin's rows made again.
     var visitorClient = config.visitorUrl && currentVisitor && auth !== 'Bearer ' + currentVisitor.access_token ? currentVisitor.client_id : undefined;
+    var key = visitorClient ? auth + ' for ' + visitorClient : auth;
+    if (prepared[key]) return request;
+    prepared[key] = true;
     try {
       await fetch(controlUrl(config.examplesUrl), {
         method: 'POST',
@@ -199,7 +202,7 @@
         body: visitorClient ? JSON.stringify({ client_id: visitorClient }) : '{}',
       });
     } catch {
-      prepared[auth] = false;
+      prepared[key] = false;
     }
     return request;
   }
