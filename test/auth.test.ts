@@ -213,10 +213,16 @@ describe('bearer tokens on API requests', () => {
   it('challenges with the Bearer scheme on a 401 (RFC 6750), saying when the token sent was invalid', async () => {
     expect((await sandbox.get('/regions')).headers.get('www-authenticate')).toBe('Bearer realm="parcel-sandbox"');
     expect((await sandbox.get('/regions', 'garbage')).headers.get('www-authenticate')).toBe('Bearer realm="parcel-sandbox", error="invalid_token"');
-    // A refused token request names no Basic challenge: a browser would answer it with a login dialog.
+    // A token request refused for credentials in its body names no Basic challenge: a browser would answer it with a login dialog.
     const refused = await sandbox.request('POST', '/access-token', { body: { ...credentials, client_secret: 'wrong' }, headers: json });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toBeNull();
+    // Credentials sent as HTTP Basic are refused with the Basic challenge (RFC 6749, section 5.2).
+    for (const authorization of [`Basic ${Buffer.from('sandbox-client:wrong').toString('base64')}`, 'Basic !!!not-base64']) {
+      const basic = await sandbox.request('POST', '/access-token', { body: { grant_type: 'client_credentials' }, headers: { ...json, authorization } });
+      expect(basic.status).toBe(401);
+      expect(basic.headers.get('www-authenticate')).toBe('Basic realm="parcel-sandbox"');
+    }
   });
 
   it('challenges a token without the scope with insufficient_scope (RFC 6750), naming the scope when one is needed', async () => {

@@ -35,7 +35,7 @@ describe.skipIf(!hasChromium)('the API reference with a tenant per visitor, in C
   const executeAsAdmin = () =>
     page.evaluate(async (token) => {
       const { requestInterceptor } = (globalThis as any).ui.getConfigs();
-      await requestInterceptor({ url: `${location.origin}/_sandbox/tenants`, headers: { Authorization: `Bearer ${token}` } });
+      await requestInterceptor({ url: `${(globalThis as any).location.origin}/_sandbox/tenants`, headers: { Authorization: `Bearer ${token}` } });
     }, ADMIN);
   /** The visitor clients the admin token's example rows were asked for, in order. */
   const adminExamplesFor = () =>

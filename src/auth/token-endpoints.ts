@@ -29,10 +29,22 @@ export const TOKEN_REQUEST_MAX_BYTES = 8 * 1024;
 /** Compared for an unknown client: a digest no secret hashes to in practice. */
 const UNKNOWN_CLIENT_DIGEST = '0'.repeat(64);
 
+/**
+ * A refusal of credentials sent as HTTP Basic challenges with the scheme the client used, as RFC
+ * 6749 (section 5.2) asks. Credentials in the body get no challenge: a browser would answer a
+ * Basic one with a login dialog.
+ */
+const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="parcel-sandbox"' };
+
+/** Where a refusal of the client's credentials points, and its challenge when they came as HTTP Basic. */
+const refusedAt = (where: { header: 'Authorization' } | undefined, pointer: string) =>
+  where ? { source: where, headers: BASIC_CHALLENGE } : { source: { pointer } };
+
 /** 401 for Basic credentials that cannot be read: the header is to blame, not the body. */
 const unreadableBasic = (why: string) =>
   ApiError.of('invalidClient', `The Authorization header's Basic credentials ${why}; send base64 of client_id:client_secret, each form-encoded.`, {
     source: { header: 'Authorization' },
+    headers: BASIC_CHALLENGE,
   });
 
 /**
@@ -135,13 +147,11 @@ async function issue(services: Services, body: z.output<typeof tokenRequest>, au
     throw ApiError.of(
       'invalidClient',
       "This sandbox runs in shared mode, where the seeded clients do not take the secrets the README and fixture files publish: ask its operator for the client's secret (the start banner prints it) or for a tenant of your own.",
-      { source: where ?? { pointer: '/client_secret' } },
+      refusedAt(where, '/client_secret'),
     );
   }
   if (!client || !matches) {
-    throw ApiError.of('invalidClient', 'Client authentication failed: unknown client_id or wrong client_secret.', {
-      source: where ?? { pointer: '/client_id' },
-    });
+    throw ApiError.of('invalidClient', 'Client authentication failed: unknown client_id or wrong client_secret.', refusedAt(where, '/client_id'));
   }
   const scopes = grantedScopes(body.scope, client.scopes);
   // Issued and expiring on the clock of the client's organization (the global clock if it has none).
@@ -153,9 +163,7 @@ async function issue(services: Services, body: z.output<typeof tokenRequest>, au
     throw ApiError.of(
       'invalidClient',
       `The tenant of this client expired at ${new Date(tenant.expires_at! * 1000).toISOString()} (sandbox clock) and is being removed.`,
-      {
-        source: where ?? { pointer: '/client_id' },
-      },
+      refusedAt(where, '/client_id'),
     );
   }
   return signToken(services.keys, clock, services.config, {
