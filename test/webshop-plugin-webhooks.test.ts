@@ -11,7 +11,9 @@ import { createShipment, recipients, shipmentBody, world } from './support/shipm
  * secret and the includes `status` and `shipment`; its receiver turns the decoded body back into
  * JSON with PHP's `json_encode`, signs that, and refuses the webhook (401) unless it equals the
  * `X-MYPARCELCOM-SIGNATURE` header. It then copies the shipment's tracking code and URL and the
- * status's code and name from `included`.
+ * status's code and name from `included`. That receiver is a route of Magento's REST API, which
+ * reads a body only in the media types it has a parser for (application/json and the XML types)
+ * and answers 400 to any other.
  */
 
 type Delivery = { headers: IncomingHttpHeaders; body: string };
@@ -78,55 +80,68 @@ function magentoAccepts(delivery: Delivery, secret: string): boolean {
   return recomputed === delivery.headers['x-myparcelcom-signature'];
 }
 
-describe('the Magento 2 plugin’s status webhook', () => {
-  it('passes the plugin’s signature check, which signs PHP’s json_encode of the decoded body', async () => {
-    const sandbox = await testSandbox();
-    const w = await world(sandbox);
-    const shop = w.shopIn('NL');
-    const secret = 'a3f1c0de5b7e49d2a8c4e6f0b1d2c3e4';
-    // Sent through the plugin's PHP SDK: its Accept header, the body as json_encode writes it (slashes escaped).
-    const registered = await sandbox.request('POST', '/hooks', {
-      token: w.token,
-      headers: { accept: 'application/vnd.api+json' },
-      body: JSON.stringify({
-        data: {
-          type: 'hooks',
-          attributes: {
-            name: 'Magento shipment status update',
-            order: 100,
-            active: true,
-            trigger: { resource_type: 'shipment-statuses', resource_action: 'create' },
-            action: { action_type: 'send-resource', values: [{ url: receiver.url, secret, includes: ['status', 'shipment'] }] },
-          },
-          relationships: { owner: { data: { type: 'shops', id: shop.id } } },
+const SECRET = 'a3f1c0de5b7e49d2a8c4e6f0b1d2c3e4';
+
+/** Registers the plugin's hook for a shop, then registers a shipment of that shop: its webhooks and what they are about. */
+async function magentoWebhooks() {
+  const sandbox = await testSandbox();
+  const w = await world(sandbox);
+  const shop = w.shopIn('NL');
+  // Sent through the plugin's PHP SDK: its Accept header, the body as json_encode writes it (slashes escaped).
+  const registered = await sandbox.request('POST', '/hooks', {
+    token: w.token,
+    headers: { accept: 'application/vnd.api+json' },
+    body: JSON.stringify({
+      data: {
+        type: 'hooks',
+        attributes: {
+          name: 'Magento shipment status update',
+          order: 100,
+          active: true,
+          trigger: { resource_type: 'shipment-statuses', resource_action: 'create' },
+          action: { action_type: 'send-resource', values: [{ url: receiver.url, secret: SECRET, includes: ['status', 'shipment'] }] },
         },
-      }).replaceAll('/', '\\/'),
-    });
-    expect(registered.status, registered.text).toBe(201);
+        relationships: { owner: { data: { type: 'shops', id: shop.id } } },
+      },
+    }).replaceAll('/', '\\/'),
+  });
+  expect(registered.status, registered.text).toBe(201);
 
-    receiver.deliveries.length = 0;
-    const service = w.service('postnl-parcel-standard', 'NL');
-    // A name beyond ASCII, as shoppers have: json_encode writes it as \u escapes.
-    const recipient = { ...recipients.NL, last_name: 'Müller-Lüdenscheidt' };
-    const shipment = await createShipment(
-      sandbox,
-      w.token,
-      shipmentBody({ shop, recipient, service, contract: w.contractFor(service), attributes: { register_at: TEST_NOW } }),
-    );
-    await sandbox.advance(5);
+  receiver.deliveries.length = 0;
+  const service = w.service('postnl-parcel-standard', 'NL');
+  // A name beyond ASCII, as shoppers have: json_encode writes it as \u escapes.
+  const recipient = { ...recipients.NL, last_name: 'Müller-Lüdenscheidt' };
+  const shipment = await createShipment(
+    sandbox,
+    w.token,
+    shipmentBody({ shop, recipient, service, contract: w.contractFor(service), attributes: { register_at: TEST_NOW } }),
+  );
+  await sandbox.advance(5);
+  // The concept, then the registration.
+  expect(receiver.deliveries.length).toBeGreaterThanOrEqual(2);
+  const current = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data;
+  return { deliveries: [...receiver.deliveries], shipment: current };
+}
 
-    // The concept, then the registration.
-    expect(receiver.deliveries.length).toBeGreaterThanOrEqual(2);
-    for (const delivery of receiver.deliveries) expect(magentoAccepts(delivery, secret), delivery.body.slice(0, 200)).toBe(true);
+describe('the Magento 2 plugin’s status webhook', () => {
+  it('comes in a media type Magento’s REST API reads', async () => {
+    const { deliveries } = await magentoWebhooks();
+    // The media type Magento's REST request takes from the header (a charset parameter aside), among those it has a parser for.
+    const magentoParsers = ['application/json', 'application/xml', 'application/xhtml+xml', 'text/xml'];
+    for (const delivery of deliveries) expect(magentoParsers).toContain(delivery.headers['content-type']!.split(';')[0]!.trim());
+  });
+
+  it('passes the plugin’s signature check, which signs PHP’s json_encode of the decoded body, and carries what it reads', async () => {
+    const { deliveries, shipment } = await magentoWebhooks();
+    for (const delivery of deliveries) expect(magentoAccepts(delivery, SECRET), delivery.body.slice(0, 200)).toBe(true);
 
     // What the plugin then reads from the last one.
-    const document = JSON.parse(receiver.deliveries.at(-1)!.body);
+    const document = JSON.parse(deliveries.at(-1)!.body);
     const shipmentData = document.data.relationships.shipment.data;
     const statusData = document.data.relationships.status.data;
     expect(shipmentData.id).toBe(shipment.id);
     const find = (ref: Json) => document.included.find((resource: Json) => resource.type === ref.type && resource.id === ref.id);
-    const current = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data;
-    expect(find(shipmentData).attributes).toMatchObject({ tracking_code: current.attributes.tracking_code, tracking_url: current.attributes.tracking_url });
+    expect(find(shipmentData).attributes).toMatchObject({ tracking_code: shipment.attributes.tracking_code, tracking_url: shipment.attributes.tracking_url });
     expect(find(statusData).attributes).toMatchObject({ code: 'shipment-registered', name: expect.any(String) });
   });
 });

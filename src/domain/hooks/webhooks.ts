@@ -74,7 +74,10 @@ type Outcome = { status?: number; error?: string; refused?: true };
  */
 function post(target: Target, policy: TargetPolicy, body: string, secret: string | undefined): Promise<Outcome> {
   const headers: Record<string, string> = {
-    'content-type': 'application/vnd.api+json',
+    // Plain JSON, as production posts its webhooks: receivers built on frameworks that parse only
+    // the media types they know (Magento's REST API, where MyParcel.com's Magento 2 plugin takes
+    // its status webhooks, answers 400 to application/vnd.api+json) must be able to read it.
+    'content-type': 'application/json',
     'user-agent': 'parcel-sandbox-webhooks',
     'content-length': String(Buffer.byteLength(body)),
   };
