@@ -91,7 +91,7 @@ describe('send-resource webhooks', () => {
     const [delivery] = receiver.received;
     const expected = createHmac('sha256', 's3cret').update(delivery!.body).digest('hex');
     expect(delivery!.headers['x-myparcelcom-signature']).toBe(expected);
-    expect(delivery!.headers['content-type']).toBe('application/vnd.api+json');
+    expect(delivery!.headers['content-type']).toBe('application/json');
     const document = JSON.parse(delivery!.body);
     expect(document.data).toMatchObject({ type: 'shipment-statuses', relationships: { shipment: { data: { id: shipment.id } } } });
     expect(document.included.map((r: Json) => r.type).sort()).toEqual(['shipments', 'statuses']);
@@ -197,7 +197,7 @@ describe('send-resource webhooks', () => {
     expect(logs[0].attributes.errors[0]).toContain('Attempt 1 of 3');
   });
 
-  it('posts with the JSON:API media type and its user agent, and does not follow a redirect: a 3xx fails the attempt', async () => {
+  it('posts as application/json with its user agent, and does not follow a redirect: a 3xx fails the attempt', async () => {
     const { sandbox, w, webhook } = await setup();
     receiver.received.length = 0;
     receiver.answers = [302];
@@ -205,7 +205,7 @@ describe('send-resource webhooks', () => {
     await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
     await sandbox.advance(0);
     expect(receiver.received).toHaveLength(1);
-    expect(receiver.received[0]!.headers).toMatchObject({ 'content-type': 'application/vnd.api+json', 'user-agent': 'parcel-sandbox-webhooks' });
+    expect(receiver.received[0]!.headers).toMatchObject({ 'content-type': 'application/json', 'user-agent': 'parcel-sandbox-webhooks' });
     const [first] = (await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data;
     expect(first.meta.delivery).toMatchObject({ attempt: 1, status: 302 });
     expect(first.attributes.errors).toEqual([`Attempt 1 of 2: POST ${receiver.url} answered 302: thanks`]);

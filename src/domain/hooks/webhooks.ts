@@ -6,6 +6,7 @@ import type { Tx } from '../../store/store.js';
 import type { Acting, Rules } from '../rules.js';
 import type { JobHandler } from '../scheduler.js';
 import { writeLog } from './logs.js';
+import { inPhpSpelling } from './php-json.js';
 import { RefusedAddress, checkTarget, guardedLookup, targetPolicy, type Target, type TargetPolicy } from './target-address.js';
 
 export const DELIVER_WEBHOOK = 'deliver-webhook';
@@ -44,8 +45,10 @@ export function scheduleDeliveries(tx: Tx, acting: Acting, hook: HookRecord, res
   const { rules, principal } = acting;
   hook.action.values.forEach((value, index) => {
     // The paths were checked when the hook was saved; a path that leads nowhere embeds nothing.
-    const body = rules.render({ type: resource.type, id: resource.id }, value.includes ?? [], principal);
-    if (body === undefined) return;
+    const rendered = rules.render({ type: resource.type, id: resource.id }, value.includes ?? [], principal);
+    if (rendered === undefined) return;
+    // Spelled as production spells it, so that receivers which sign what they decoded match (php-json.ts).
+    const body = inPhpSpelling(rendered);
     const payload: Payload = { hook_id: hook.id, index, body, attempt: 1, resource };
     const dueMs = Math.min(atMs ?? Number.POSITIVE_INFINITY, rules.clock.nowMs());
     const subject = `${hook.id}:${resource.id}:${index}${occasion === undefined ? '' : `:${occasion}`}`;
@@ -71,7 +74,10 @@ type Outcome = { status?: number; error?: string; refused?: true };
  */
 function post(target: Target, policy: TargetPolicy, body: string, secret: string | undefined): Promise<Outcome> {
   const headers: Record<string, string> = {
-    'content-type': 'application/vnd.api+json',
+    // Plain JSON, as production posts its webhooks: receivers built on frameworks that parse only
+    // the media types they know (Magento's REST API, where MyParcel.com's Magento 2 plugin takes
+    // its status webhooks, answers 400 to application/vnd.api+json) must be able to read it.
+    'content-type': 'application/json',
     'user-agent': 'parcel-sandbox-webhooks',
     'content-length': String(Buffer.byteLength(body)),
   };
