@@ -20,6 +20,7 @@ import type { ServiceRecord } from '../../model/service.js';
 import { rateVisible, serviceRateKind, serviceRateSchemas, type RateRow } from './service-rate-kind.js';
 import { readEndpoints } from '../read-endpoints.js';
 import { serviceRateIncludes } from '../include-paths.js';
+import { createAttributes } from '../shipments/shipment-requests.js';
 
 const query = z.object({
   'filter[has_active_contract]': booleanParam
@@ -100,22 +101,41 @@ function filterRates(ctx: Ctx, rows: readonly ServiceRateRecord[], q: Query): Ra
 
 const millimetres = z.number().int().min(1).optional().describe('Millimetres.');
 
-/** A parcel's size as production takes it here: the dimensions may be `null`, as if left out. */
-const physicalProperties = z.object({
+/**
+ * A parcel's size as production takes it here: the dimensions may be `null`, as if left out. Closed,
+ * as production's physical properties are; the volume and the read-only volumetric weight are
+ * taken and not used (the dimensions decide).
+ */
+const physicalProperties = z.strictObject({
   weight: z.number().int().min(1).describe('Grams.'),
   length: orNull(millimetres),
   width: orNull(millimetres),
   height: orNull(millimetres),
+  volume: orNull(z.number().positive().optional()).describe('Litres; not used.'),
+  volumetric_weight: z.unknown().optional().describe('Read-only: ignored when sent.'),
 });
+
+/**
+ * The attributes of production's shipment that do not change a dynamic rate: taken and ignored. The
+ * attributes are closed, as production's shipment schema has them, so a name a shipment does not
+ * have (a misspelt one) is a 400 rather than dropped.
+ */
+const ignored = z.unknown().optional().describe('A shipment attribute: accepted and ignored.');
+const ignoredShipmentAttributes = Object.fromEntries(Object.keys(createAttributes).map((name) => [name, ignored]));
 
 type Parcel = { weight: number; length?: number; width?: number; height?: number };
 
-/** A shipment-like body; everything else a shipment may carry is accepted and ignored. */
+/** A shipment-like body; every other attribute a shipment may carry is accepted and ignored. */
 const dynamicRatesRequest = z
   .object({
     data: z.object({
       type: z.literal('shipments').optional(),
-      attributes: z.object({ sender_address: address, recipient_address: address, physical_properties: physicalProperties }),
+      attributes: z.strictObject({
+        ...ignoredShipmentAttributes,
+        sender_address: address,
+        recipient_address: address,
+        physical_properties: physicalProperties,
+      }),
       // Production lets contract and service be null themselves, as if left out.
       relationships: z.object({ contract: toOneRef.nullable().optional(), service: toOneRef.nullable().optional(), shop: toOneRef.optional() }).optional(),
     }),
