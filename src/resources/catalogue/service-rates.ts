@@ -116,12 +116,14 @@ const physicalProperties = z.strictObject({
 });
 
 /**
- * The attributes of production's shipment that do not change a dynamic rate: taken and ignored. The
- * attributes are closed, as production's shipment schema has them, so a name a shipment does not
- * have (a misspelt one) is a 400 rather than dropped.
+ * The attributes of production's shipment that do not change a dynamic rate: checked as a shipment's
+ * are (production validates this body against its shipment schema), then ignored. The attributes
+ * are closed, as that schema has them, so a name a shipment does not have (a misspelt one), or an
+ * unknown member of one of them, is a 400 rather than dropped.
  */
-const ignored = z.unknown().optional().describe('A shipment attribute: accepted and ignored.');
-const ignoredShipmentAttributes = Object.fromEntries(Object.keys(createAttributes).map((name) => [name, ignored]));
+const ignoredShipmentAttributes = Object.fromEntries(
+  Object.entries(createAttributes).map(([name, schema]) => [name, (schema as z.ZodType).optional()]),
+) as Record<string, z.ZodOptional>;
 
 type Parcel = { weight: number; length?: number; width?: number; height?: number };
 
