@@ -47,6 +47,9 @@ describe('POST and PATCH /brokers', () => {
         token: ADMIN,
         body: { data: { type: 'brokers', id: broker.id, attributes, relationships: broker.relationships } },
       });
+    // Production's Image is closed: a member it does not know is refused, not dropped (it was a silent 200).
+    const misspelt = await patch({ logo: { ...pngLogo(), mimetype: 'image/png' } });
+    expect(firstError(misspelt)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/logo/mimetype' } });
     const uploaded = await patch({ logo: pngLogo() });
     expect(uploaded.status, uploaded.text).toBe(200);
     const logoUrl: string = uploaded.body.data.attributes.logo_url;
