@@ -98,8 +98,9 @@ export const personAddress = address.extend({ first_name: text, last_name: text 
 
 export type Identifier = { type: string; id: string };
 
+/** Closed, as production's TaxIdentificationNumber is: an unknown member is a 400, not dropped. */
 export const taxIdentificationNumber = z
-  .object({
+  .strictObject({
     type: z.enum(['vat', 'ioss', 'eori', 'gst', 'ukims']),
     country_code: countryCode,
     number: z.string().min(1).max(64),
