@@ -11,7 +11,7 @@ import { booleanParam, csvIds, integerParam, listHas, numberParam } from '../../
 import { plainJson } from '../../http/respond.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
-import { relatedId, toOneRef, unknownRelated, type ToOneRef } from '../../jsonapi/request.js';
+import { checkIdentity, relatedId, toOneRef, unknownRelated, type ToOneRef } from '../../jsonapi/request.js';
 import { toResourceObject } from '../../jsonapi/resource.js';
 import { address, orNull, withoutNulls, type Address } from '../../model/common.js';
 import type { ContractRecord } from '../../model/contract.js';
@@ -131,7 +131,8 @@ type Parcel = { weight: number; length?: number; width?: number; height?: number
 const dynamicRatesRequest = z
   .object({
     data: z.object({
-      type: z.literal('shipments').optional(),
+      // A free string, so that another type is answered 409 (10007) as on every other write, not as a schema violation.
+      type: z.string().optional(),
       attributes: z.strictObject({
         ...ignoredShipmentAttributes,
         sender_address: address,
@@ -242,9 +243,13 @@ const dynamicRatesEndpoint = endpoint({
       schema: dynamicRatesResponse,
       contentTypes: ['application/json'],
     },
+    409: { description: 'A `data.type` other than `shipments` (10007).', schema: errorDocument },
     422: { description: 'A relationship names an unknown, invisible or inactive resource (10008).', schema: errorDocument },
   },
-  handler: (ctx, { body }) => plainJson({ data: dynamicRates(ctx, body).map((row) => toResourceObject(serviceRateKind, row, ctx)), meta: {}, links: {} }),
+  handler: (ctx, { body }) => {
+    if (body.data.type !== undefined) checkIdentity({ type: body.data.type }, 'shipments');
+    return plainJson({ data: dynamicRates(ctx, body).map((row) => toResourceObject(serviceRateKind, row, ctx)), meta: {}, links: {} });
+  },
 });
 
 export const serviceRateEndpoints = [
