@@ -41,7 +41,7 @@ const notes: Record<string, string> = {
   'POST /contracts/v1/templates': BROKER,
   'DELETE /contracts/v1/templates/{contract_template_id}': BROKER,
   'GET /zones': "the sandbox's zones (those of its services) are read-only; zones made through the API are their organization's",
-  'GET /locales/v1/locales': 'a locale has no URL of its own: `links.self` is the list',
+  'GET /locales/v1/locales': 'a locale has no URL of its own, and no `links`, as in production',
   'POST /suggest-address': 'from a seeded table of streets in NL, BE, DE, FR and GB',
   'POST /suggest-hscode': 'from a seeded table of common web-shop goods',
   'POST /calculate-landed-costs': 'seeded duty and VAT rates for imports into NL, BE, DE, FR, GB, US, CH and NO; seeded exchange rates',

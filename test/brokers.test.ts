@@ -47,6 +47,9 @@ describe('POST and PATCH /brokers', () => {
         token: ADMIN,
         body: { data: { type: 'brokers', id: broker.id, attributes, relationships: broker.relationships } },
       });
+    // Production's Image is closed: a member it does not know is refused, not dropped (it was a silent 200).
+    const misspelt = await patch({ logo: { ...pngLogo(), mimetype: 'image/png' } });
+    expect(firstError(misspelt)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/logo/mimetype' } });
     const uploaded = await patch({ logo: pngLogo() });
     expect(uploaded.status, uploaded.text).toBe(200);
     const logoUrl: string = uploaded.body.data.attributes.logo_url;
@@ -82,6 +85,13 @@ describe('POST and PATCH /brokers', () => {
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.data.attributes.name).toBe('Renamed Broker');
     expect(changed.body.data.attributes.support_url).toBeUndefined();
+    // Production's update requires the enterprise: sent as `{"data": null}` it is left out (it was a silent 200).
+    const cleared = await sandbox.request('PATCH', `/brokers/${broker.id}`, {
+      token: ADMIN,
+      body: { data: { ...patch.data, attributes: { name: 'Not kept' }, relationships: { enterprise: { data: null } } } },
+    });
+    expect(firstError(cleared)).toMatchObject({ status: '422', code: '10008', source: { pointer: '/data/relationships/enterprise' } });
+    expect((await sandbox.get(`/brokers/${broker.id}`, a)).body.data.attributes.name).toBe('Renamed Broker');
     const other = await sandbox.request('POST', '/brokers', {
       token: ADMIN,
       body: brokerBody({ name: 'Other', favicon_url: 'f', logo_url: 'l', style: STYLE }),

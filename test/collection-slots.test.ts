@@ -34,6 +34,8 @@ describe('collection time slots', () => {
     const first = answer.body.data[0];
     expect(first).toMatchObject({ type: 'collection-time-slots', id: `postnl-${MONDAY + 9 * HOUR}-${MONDAY + 12 * HOUR}` });
     expect(first.relationships.carrier.data).toEqual({ type: 'carriers', id: carriers.postnl.id });
+    // A slot has no URL of its own, so no links (production's slots have none): a self link must answer the slot, not a list.
+    expect(answer.body.data.filter((slot: Json) => 'links' in slot)).toEqual([]);
     // The same for every tenant and every call.
     expect((await slots('postnl', week, await sandbox.token('other-client'))).body.data).toEqual(answer.body.data);
     const royal = await slots('royal-mail', week.replace('NL', 'GB'));

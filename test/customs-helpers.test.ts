@@ -179,4 +179,11 @@ describe('GET /locales/v1/locales', () => {
     });
     expect(firstError(await sandbox.get('/locales/v1/locales', await sandbox.token('limited-client')))).toMatchObject({ status: '403', code: '14004' });
   });
+
+  it('gives a locale no links, as production does: it has no URL of its own, and a self link must answer the resource, not the list', async () => {
+    const { sandbox, token } = await setup();
+    const all = await sandbox.get('/locales/v1/locales', token);
+    expect(all.body.data.filter((row: Json) => 'links' in row)).toEqual([]);
+    expect(Object.keys(all.body.data[0]).sort()).toEqual(['attributes', 'id', 'type']);
+  });
 });

@@ -82,6 +82,13 @@ describe('PATCH /organizations/{organization_id}', () => {
       body: patchBody(orgA.id, {}, { relationships: { broker: otherBroker } }),
     });
     expect(firstError(moved)).toMatchObject({ status: '422', source: { pointer: '/data/relationships/broker/data/id' } });
+    // Production's update requires the broker: sent as `{"data": null}` it is left out, as a shop's organization is (it was a silent 200).
+    const cleared = await sandbox.request('PATCH', `/organizations/${orgA.id}`, {
+      token: a,
+      body: patchBody(orgA.id, { name: 'Not kept' }, { relationships: { broker: { data: null } } }),
+    });
+    expect(firstError(cleared)).toMatchObject({ status: '422', code: '10008', source: { pointer: '/data/relationships/broker' } });
+    expect((await sandbox.get(`/organizations/${orgA.id}`, a)).body.data.attributes.name).toBe(orgA.attributes.name);
     const address = await sandbox.request('PATCH', `/organizations/${orgA.id}`, {
       token: a,
       body: patchBody(orgA.id, { billing_address: { street_1: 'Dam', city: 'Amsterdam', country_code: 'XX' } }),

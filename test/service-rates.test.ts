@@ -356,8 +356,47 @@ describe('POST /get-dynamic-service-rates', () => {
       '/data/attributes/recipient_address/country_code',
       '/data/attributes/recipient_address/street_1',
     ]);
-    expect(
-      firstError(await post({ ...body('NL', 'GB', { weight: 1 }), data: { ...body('NL', 'GB', { weight: 1 }).data, type: 'parcels' } })).source.pointer,
-    ).toBe('/data/type');
+    // Another type is a conflict with the endpoint (409), as on every other write; it was a 400.
+    expect(firstError(await post({ ...body('NL', 'GB', { weight: 1 }), data: { ...body('NL', 'GB', { weight: 1 }).data, type: 'parcels' } }))).toMatchObject({
+      status: '409',
+      code: '10007',
+      source: { pointer: '/data/type' },
+    });
+  });
+
+  it("takes a shipment's other attributes and ignores them, but refuses what production's closed shipment schema does not know", async () => {
+    const plain = await post(body('NL', 'GB', { weight: 2500 }));
+    const plainBody = body('NL', 'GB', { weight: 2500, volume: 2 });
+    const withShipment = {
+      ...plainBody,
+      data: {
+        ...plainBody.data,
+        attributes: {
+          ...plainBody.data.attributes,
+          description: 'Shoes',
+          total_value: { amount: 5000, currency: 'EUR' },
+          customs: { content_type: 'merchandise', invoice_number: 'INV-1', non_delivery: 'return', incoterm: 'DAP' },
+          tags: ['a'],
+        },
+      },
+    };
+    const taken = await post(withShipment);
+    expect(taken.status, taken.text).toBe(200);
+    expect(taken.body).toEqual(plain.body);
+    const unknown = (attributes: Json) =>
+      post({ ...withShipment, data: { ...withShipment.data, attributes: { ...withShipment.data.attributes, ...attributes } } });
+    const refused = [
+      [await unknown({ descripton: 'Shoes' }), '/data/attributes/descripton'],
+      [await unknown({ total_value: { amount: 5000, currency: 'EUR', cents: true } }), '/data/attributes/total_value/cents'],
+      [
+        await unknown({ customs: { content_type: 'merchandise', non_delivery: 'return', incoterm: 'DAP', incoterms: 'DAP' } }),
+        '/data/attributes/customs/incoterms',
+      ],
+      [await unknown({ physical_properties: { weight: 2500, wieght: 1 } }), '/data/attributes/physical_properties/wieght'],
+    ] as const;
+    for (const [answer, pointer] of refused) {
+      expect(answer.status, answer.text).toBe(400);
+      expect(answer.body.errors.map((error: Json) => error.source.pointer)).toContain(pointer);
+    }
   });
 });

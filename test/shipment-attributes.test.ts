@@ -256,6 +256,13 @@ describe("shipment items, customs and physical properties as production's schema
   };
 
   it('refuses an unknown member of an item, of customs and of physical_properties, as it refuses an unknown attribute', async () => {
+    // Production closes these too: pickup and drop-off locations and prices (they were dropped silently).
+    unknown(await post(deToNl({ items: [item], pickup_location: { code: 'NL-1234', foo: 1 } })), '/data/attributes/pickup_location/foo');
+    unknown(await post(deToNl({ items: [item], drop_off_location: { code: 'NL-1234', foo: 1 } })), '/data/attributes/drop_off_location/foo');
+    unknown(await post(deToNl({ items: [item], total_value: { amount: 100, currency: 'EUR', foo: 1 } })), '/data/attributes/total_value/foo');
+    unknown(await post(deToNl({ items: [{ ...item, item_value: { ...item.item_value, foo: 1 } }] })), '/data/attributes/items/0/item_value/foo');
+    const tin = { type: 'eori', country_code: 'DE', number: 'DE123456789', foo: 1 };
+    unknown(await post(deToNl({ items: [item], sender_tax_identification_numbers: [tin] })), '/data/attributes/sender_tax_identification_numbers/0/foo');
     unknown(await post(deToNl({ items: [item, { ...item, foo: 1 }] })), '/data/attributes/items/1/foo');
     unknown(await post(deToNl({ items: [item], customs: { ...customs, foo: 'x' } })), '/data/attributes/customs/foo');
     unknown(await post(deToNl({ items: [item], physical_properties: { weight: 1500, foo: null } })), '/data/attributes/physical_properties/foo');

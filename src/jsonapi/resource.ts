@@ -48,8 +48,14 @@ export interface ResourceKind<R extends { id: string } = { id: string }, C exten
   /** Attributes production requires but allows to be null: answered as `null` when they have no value, not left out. */
   nullAttributes?: readonly string[];
   relationships: Record<string, RelationshipDef<R, C>>;
-  /** Path of the resource itself (`links.self`). */
+  /** Path of the resource itself (`links.self`, unless the type is `unlinked`). */
   self(row: R): string;
+  /**
+   * Production serves no resource of this type at a URL of its own (a locale, a collection time
+   * slot): its resources carry no `links`, as production's schemas have none, since a `self` link
+   * must answer the resource, not the list it is found in.
+   */
+  unlinked?: true;
   links?(row: R, ctx: C): Record<string, string>;
   meta?(row: R, ctx: C): Record<string, unknown> | undefined;
   /** Loads a row by id for `included`, or `undefined` when it does not exist. */
@@ -61,7 +67,7 @@ export type ResourceObject = {
   id: string;
   attributes: Record<string, unknown>;
   relationships?: Record<string, { data: Linkage | Linkage[]; links?: { related: string } }>;
-  links: Record<string, string>;
+  links?: Record<string, string>;
   meta?: Record<string, unknown>;
 };
 
@@ -83,9 +89,12 @@ export function toResourceObject<R extends { id: string }, C extends RenderConte
       resource.relationships[name] = entry;
     }
   }
-  resource.links = { self: ctx.url(kind.self(row)) };
-  const extra = kind.links?.(row, ctx);
-  if (extra) for (const [key, path] of Object.entries(extra)) resource.links[key] = ctx.url(path);
+  if (!kind.unlinked) {
+    const links: Record<string, string> = { self: ctx.url(kind.self(row)) };
+    const extra = kind.links?.(row, ctx);
+    if (extra) for (const [key, path] of Object.entries(extra)) links[key] = ctx.url(path);
+    resource.links = links;
+  }
   const meta = kind.meta?.(row, ctx);
   if (meta && Object.keys(meta).length > 0) resource.meta = meta;
   return resource;

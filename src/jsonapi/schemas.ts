@@ -81,7 +81,7 @@ export function resourceSchemas(kind: ResourceKind<any>, extra: { links?: string
       id: z.string(),
       attributes: kind.attributesSchema,
       ...(Object.keys(relationships).length > 0 ? { relationships: z.strictObject(relationships) } : {}),
-      links: extra.links?.length ? z.object(links) : selfLinks,
+      ...(kind.unlinked ? {} : { links: extra.links?.length ? z.object(links) : selfLinks }),
       ...(extra.meta ? { meta: extra.meta.optional() } : {}),
     })
     .meta({ id: name });

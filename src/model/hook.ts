@@ -129,8 +129,9 @@ const hookAction = z
   ])
   .meta({ id: 'HookAction' });
 
+/** Closed, as production's hook attributes are: an unknown attribute is a 400 on create and update. */
 export const hookAttributes = z
-  .object({
+  .strictObject({
     // Production's schema bounds the name's length only: an empty name is a name.
     name: z.string().max(255),
     order: z.number().int(),

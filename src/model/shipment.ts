@@ -52,10 +52,11 @@ export const customs = z
   .meta({ id: 'Customs' });
 export type Customs = z.infer<typeof customs>;
 
-const pickupLocation = z.object({ code: z.string().min(1).max(64), address: address.optional() }).meta({ id: 'PickupLocation' });
+/** Closed, as production's PickupLocation is: an unknown member (a misspelt `adress`) is a 400, not dropped. */
+const pickupLocation = z.strictObject({ code: z.string().min(1).max(64), address: address.optional() }).meta({ id: 'PickupLocation' });
 
-/** Where the sender hands the parcel in; the sandbox stores it as given (no carrier checks it). */
-const dropOffLocation = z.object({ code: z.string().min(1).max(64), address: address.optional() }).meta({ id: 'DropOffLocation' });
+/** Where the sender hands the parcel in; the sandbox stores it as given (no carrier checks it). Closed, as production's DropOffLocation is. */
+const dropOffLocation = z.strictObject({ code: z.string().min(1).max(64), address: address.optional() }).meta({ id: 'DropOffLocation' });
 
 /** The attributes a client may write; the read-only ones are added by `shipmentAttributes`. */
 export const writableShipmentAttributes = {

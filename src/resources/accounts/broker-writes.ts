@@ -154,13 +154,14 @@ export const brokerWriteEndpoints = [
       200: { description: 'The whole updated broker.', schema: schemas.document },
       403: { description: "A tenant's access token (10013).", schema: errorDocument },
       409: { description: 'The body `type` or `id` does not match (10007).', schema: errorDocument },
-      422: { description: 'A refused logo (10008).', schema: errorDocument },
+      422: { description: 'A refused logo, or no enterprise (`data: null`) (10008).', schema: errorDocument },
     },
     handler: async (ctx, { params, body }) => {
       const broker = brokerOf(ctx, params.broker_id);
       if (ctx.principal) throw brokerOnly('Changing a broker');
       checkIdentity(body.data, 'brokers', broker.id);
-      const enterpriseId = relatedId(body.data.relationships?.enterprise, 'enterprise', ['enterprises'], false);
+      // Required, as production's update requires it: `{"data": null}` leaves it out (422).
+      const enterpriseId = relatedId(body.data.relationships.enterprise, 'enterprise', ['enterprises']);
       return jsonApi(resourceDocument(ctx, brokerKind, await saveBroker(ctx, body.data.attributes, enterpriseId, broker)));
     },
   }),

@@ -144,13 +144,14 @@ export const organizationWriteEndpoints = [
     responses: {
       200: { description: 'The whole updated organization.', schema: schemas.document },
       409: { description: 'The body `type` or `id` does not match (10007).', schema: errorDocument },
-      422: { description: 'Another broker, or a refused logo (10008).', schema: errorDocument },
+      422: { description: 'Another broker or none (`data: null`), or a refused logo (10008).', schema: errorDocument },
     },
     handler: async (ctx, { params, body }) => {
       const current = changeable(ctx, params.organization_id);
       checkIdentity(body.data, 'organizations', current.id);
-      const brokerId = relatedId(body.data.relationships?.broker, 'broker', ['brokers'], false);
-      if (brokerId !== undefined && brokerId !== current.broker_id) {
+      // Required, as production's update requires it: `{"data": null}` leaves it out (422), as for a shop's organization.
+      const brokerId = relatedId(body.data.relationships.broker, 'broker', ['brokers']);
+      if (brokerId !== current.broker_id) {
         throw ApiError.unprocessable('An organization stays with its broker: `broker` can only be sent as it is.', '/data/relationships/broker/data/id');
       }
       const logo = await uploaded(ctx, body.data.meta?.logo);

@@ -11,7 +11,8 @@ import { euCountries, exchangeRates, importRules } from '../../fixtures/referenc
 // Production's scopes: landed_cost together with broker.member.
 const scopes = { anyOf: [['landed_cost', 'broker.member']] } as const;
 const json = ['application/json'] as const;
-const money = z.object({ amount: z.number().int().min(0).describe('Cents.'), currency });
+// Closed, as production's Price is: an unknown member of a value is a 400.
+const money = z.strictObject({ amount: z.number().int().min(0).describe('Cents.'), currency });
 const description = z.string().min(1).max(1000);
 const hsCode = z
   .string()

@@ -21,8 +21,9 @@ export const localeKind: Kind<LocaleRow> = {
   attributesSchema: z.object({ code: z.enum(shopLocales), name: z.string() }).meta({ id: 'LocaleAttributes' }),
   attributes: (row) => ({ code: row.code, name: row.name }),
   relationships: {},
-  // Production serves no locale on its own: the list is where a locale lives.
+  // Production serves no locale on its own: the list is where a locale lives, and a locale has no links.
   self: () => LIST_PATH,
+  unlinked: true,
   load: (_ctx, id) => rows.find((row) => row.id === id),
 };
 

@@ -11,7 +11,7 @@ import { booleanParam, csvIds, integerParam, listHas, numberParam } from '../../
 import { plainJson } from '../../http/respond.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
-import { relatedId, toOneRef, unknownRelated, type ToOneRef } from '../../jsonapi/request.js';
+import { checkIdentity, relatedId, toOneRef, unknownRelated, type ToOneRef } from '../../jsonapi/request.js';
 import { toResourceObject } from '../../jsonapi/resource.js';
 import { address, orNull, withoutNulls, type Address } from '../../model/common.js';
 import type { ContractRecord } from '../../model/contract.js';
@@ -20,6 +20,7 @@ import type { ServiceRecord } from '../../model/service.js';
 import { rateVisible, serviceRateKind, serviceRateSchemas, type RateRow } from './service-rate-kind.js';
 import { readEndpoints } from '../read-endpoints.js';
 import { serviceRateIncludes } from '../include-paths.js';
+import { createAttributes } from '../shipments/shipment-requests.js';
 
 const query = z.object({
   'filter[has_active_contract]': booleanParam
@@ -100,22 +101,44 @@ function filterRates(ctx: Ctx, rows: readonly ServiceRateRecord[], q: Query): Ra
 
 const millimetres = z.number().int().min(1).optional().describe('Millimetres.');
 
-/** A parcel's size as production takes it here: the dimensions may be `null`, as if left out. */
-const physicalProperties = z.object({
+/**
+ * A parcel's size as production takes it here: the dimensions may be `null`, as if left out. Closed,
+ * as production's physical properties are; the volume and the read-only volumetric weight are
+ * taken and not used (the dimensions decide).
+ */
+const physicalProperties = z.strictObject({
   weight: z.number().int().min(1).describe('Grams.'),
   length: orNull(millimetres),
   width: orNull(millimetres),
   height: orNull(millimetres),
+  volume: orNull(z.number().positive().optional()).describe('Litres; not used.'),
+  volumetric_weight: z.unknown().optional().describe('Read-only: ignored when sent.'),
 });
+
+/**
+ * The attributes of production's shipment that do not change a dynamic rate: checked as a shipment's
+ * are (production validates this body against its shipment schema), then ignored. The attributes
+ * are closed, as that schema has them, so a name a shipment does not have (a misspelt one), or an
+ * unknown member of one of them, is a 400 rather than dropped.
+ */
+const ignoredShipmentAttributes = Object.fromEntries(
+  Object.entries(createAttributes).map(([name, schema]) => [name, (schema as z.ZodType).optional()]),
+) as Record<string, z.ZodOptional>;
 
 type Parcel = { weight: number; length?: number; width?: number; height?: number };
 
-/** A shipment-like body; everything else a shipment may carry is accepted and ignored. */
+/** A shipment-like body; every other attribute a shipment may carry is accepted and ignored. */
 const dynamicRatesRequest = z
   .object({
     data: z.object({
-      type: z.literal('shipments').optional(),
-      attributes: z.object({ sender_address: address, recipient_address: address, physical_properties: physicalProperties }),
+      // A free string, so that another type is answered 409 (10007) as on every other write, not as a schema violation.
+      type: z.string().optional(),
+      attributes: z.strictObject({
+        ...ignoredShipmentAttributes,
+        sender_address: address,
+        recipient_address: address,
+        physical_properties: physicalProperties,
+      }),
       // Production lets contract and service be null themselves, as if left out.
       relationships: z.object({ contract: toOneRef.nullable().optional(), service: toOneRef.nullable().optional(), shop: toOneRef.optional() }).optional(),
     }),
@@ -220,9 +243,13 @@ const dynamicRatesEndpoint = endpoint({
       schema: dynamicRatesResponse,
       contentTypes: ['application/json'],
     },
+    409: { description: 'A `data.type` other than `shipments` (10007).', schema: errorDocument },
     422: { description: 'A relationship names an unknown, invisible or inactive resource (10008).', schema: errorDocument },
   },
-  handler: (ctx, { body }) => plainJson({ data: dynamicRates(ctx, body).map((row) => toResourceObject(serviceRateKind, row, ctx)), meta: {}, links: {} }),
+  handler: (ctx, { body }) => {
+    if (body.data.type !== undefined) checkIdentity({ type: body.data.type }, 'shipments');
+    return plainJson({ data: dynamicRates(ctx, body).map((row) => toResourceObject(serviceRateKind, row, ctx)), meta: {}, links: {} });
+  },
 });
 
 export const serviceRateEndpoints = [

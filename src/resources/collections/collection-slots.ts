@@ -32,8 +32,9 @@ export const collectionTimeSlotKind: Kind<SlotRow> = {
     .meta({ id: 'CollectionTimeSlotAttributes' }),
   attributes: (row) => ({ from: row.from, to: row.to }),
   relationships: { carrier: { targets: ['carriers'], data: (row) => linkTo('carriers', row.carrier_id) } },
-  // Slots have no URL of their own: the search of exactly this window finds the slot again.
+  // Slots have no URL of their own (the search of exactly this window finds the slot again), so they carry no links.
   self: (row) => `/carriers/${row.carrier_id}/collection-time-slots?${row.search}&date_from=${row.from}&date_to=${row.from + 1}`,
+  unlinked: true,
   load: () => undefined,
 };
 

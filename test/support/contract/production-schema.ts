@@ -378,6 +378,34 @@ function openObjects(input: Node, at: string[] = []): string[][] {
 }
 
 /**
+ * The objects of a request body production closes (`additionalProperties: false`), as paths from
+ * the body's root (an array's items as index 0), down to the depth the digest keeps: production's
+ * validator refuses a member it does not know there. A union of objects counts when every one of
+ * its object alternatives is closed.
+ */
+function closedObjects(input: Node, at: string[] = []): string[][] {
+  const node = resolveShape(input);
+  const alternatives = [...((node.oneOf as Node[] | undefined) ?? []), ...((node.anyOf as Node[] | undefined) ?? [])].map(resolveShape);
+  const out: string[][] = [];
+  const objectAlternatives = alternatives.filter(isObjectNode);
+  if (isObjectNode(node) ? node.closed === true : objectAlternatives.length > 0 && objectAlternatives.every((alt) => alt.closed === true)) out.push(at);
+  for (const [name, member] of Object.entries((node.members ?? {}) as Record<string, Node>)) {
+    if (member.readOnly !== true) out.push(...closedObjects(member, [...at, name]));
+  }
+  if (node.items) out.push(...closedObjects(node.items, [...at, '0']));
+  for (const alternative of alternatives) out.push(...closedObjects(alternative, at));
+  return out.filter((path, index) => out.findIndex((other) => other.join('/') === path.join('/')) === index);
+}
+
+/** The closed objects of a request document of the digest, as `openRequestObjects` finds the open ones. */
+export function closedRequestObjects(doc: Node): string[][] {
+  if (doc.body) return closedObjects(doc.body);
+  if (doc.data !== 'one' || !doc.type || !contract.resources[doc.type]) return [];
+  const attributes = writableAttributes(doc);
+  return closedObjects({ type: 'object', members: attributes, closed: doc.attributes_closed === true }, ['data', 'attributes']);
+}
+
+/**
  * The open objects of a request document of the digest: a free-form `body`, or a resource
  * document (`data: 'one'`) whose attributes object (unless production closes it) and the objects
  * in its writable attributes.
