@@ -12,6 +12,7 @@ import { bodyLimitOf, sizeText } from '../http/body-limits.js';
 import { DEPRECATION_DATE } from '../http/deprecations.js';
 import { takesOnlyDeclaredQuery, type Endpoint } from '../http/endpoint.js';
 import { servedOperation } from '../http/served-operations.js';
+import { acceptAddressNulls } from './address-nulls.js';
 import { documentedAnswers, type DocumentedAnswer } from './documented-answers.js';
 import { PRODUCTION_DEPRECATIONS } from '../fixtures/reference/production-operations.js';
 // The fixture pack's schema (FixturePack) is one of the document's components, registered when its
@@ -334,7 +335,10 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string, 
     paths.set(endpoint.path, item);
   }
   for (const path of [...paths.keys()].sort()) builder.addPath(path, paths.get(path)!);
-  for (const [id, schema] of Object.entries(componentSchemas())) builder.addSchema(id, schema);
+  const schemas = componentSchemas();
+  const requestIds = endpoints.flatMap((endpoint) => (endpoint.body && !endpoint.internal ? [z.globalRegistry.get(endpoint.body)?.id ?? ''] : []));
+  acceptAddressNulls(schemas, requestIds);
+  for (const [id, schema] of Object.entries(schemas)) builder.addSchema(id, schema);
   const tags = [...new Set(endpoints.map((endpoint) => endpoint.tag))].sort();
   for (const name of tags) builder.addTag({ name });
   return builder.getSpec();
