@@ -30,6 +30,20 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(components.securitySchemes.OAuth2.flows.clientCredentials.scopes).sort()).toEqual([...scopes].sort());
   });
 
+  it("documents the token endpoint's refusals under their own statuses, not only as the default answer", async () => {
+    const sandbox = await testSandbox();
+    const { responses } = (await sandbox.get('/openapi.json')).body.paths['/access-token'].post;
+    const credentials = { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
+    const wrongSecret = await sandbox.request('POST', '/access-token', { body: { ...credentials, client_secret: 'wrong' } });
+    const unknownScope = await sandbox.request('POST', '/access-token', { body: { ...credentials, scope: 'no.such.scope' } });
+    const refusals = [wrongSecret, unknownScope].map((answer) => ({ status: answer.status, code: answer.body.errors[0].code }));
+    expect(refusals).toEqual([
+      { status: 401, code: '14000' },
+      { status: 400, code: '14001' },
+    ]);
+    for (const { status, code } of refusals) expect(responses[String(status)]?.description ?? 'not documented', `${status}`).toContain(`(${code})`);
+  });
+
   it('has a schema for every resource type the sandbox serves', () => {
     for (const name of ['Carrier', 'Service', 'ServiceOption', 'Region', 'Status', 'Organization', 'Broker', 'ErrorDocument']) {
       expect(committed.components.schemas, name).toHaveProperty(name);
