@@ -44,6 +44,33 @@ describe('the OpenAPI document', () => {
     for (const { status, code } of refusals) expect(responses[String(status)]?.description ?? 'not documented', `${status}`).toContain(`(${code})`);
   });
 
+  it('documents every query parameter as one value a generated client sends as given: include is comma separated text, as production has it', async () => {
+    const sandbox = await testSandbox();
+    const document = (await sandbox.get('/openapi.json')).body;
+    type Parameter = { name: string; in: string; schema: { type?: string; pattern?: string } };
+    const operations = Object.values(document.paths as Record<string, Record<string, { operationId: string; parameters?: Parameter[] }>>).flatMap((item) =>
+      Object.values(item),
+    );
+    // A list parameter is sent as repeated keys (openapi-fetch) or as include[]=... (axios) whatever its style: the sandbox refuses both.
+    const lists = operations.flatMap((operation) =>
+      (operation.parameters ?? [])
+        .filter((parameter) => parameter.in === 'query' && parameter.schema.type === 'array')
+        .map((parameter) => `${operation.operationId} ${parameter.name}`),
+    );
+    expect(lists).toEqual([]);
+
+    // Its pattern takes what the sandbox takes, and refuses a path it refuses.
+    const include = document.paths['/shipments'].get.parameters.find((parameter: Parameter) => parameter.name === 'include');
+    const pattern = new RegExp(include.schema.pattern);
+    const token = await sandbox.token();
+    for (const value of ['files,shipment_status.status', ' service , shop.organization', 'files,nope']) {
+      const answer = await sandbox.get(`/shipments?include=${encodeURIComponent(value)}`, token);
+      expect([value, pattern.test(value)]).toEqual([value, answer.status === 200]);
+    }
+    // An endpoint that takes no path documents no include.
+    expect(document.paths['/hooks/{hook_id}'].get.parameters.map((parameter: Parameter) => parameter.name)).toEqual(['hook_id']);
+  });
+
   it('has a schema for every resource type the sandbox serves', () => {
     for (const name of ['Carrier', 'Service', 'ServiceOption', 'Region', 'Status', 'Organization', 'Broker', 'ErrorDocument']) {
       expect(committed.components.schemas, name).toHaveProperty(name);

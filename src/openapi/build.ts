@@ -116,8 +116,6 @@ function withExample(parameter: ParameterObject, example: OperationExample | und
   const values = parameter.in === 'path' ? example?.path : parameter.in === 'query' ? example?.query : parameter.in === 'header' ? example?.headers : undefined;
   const value = values?.[parameter.name];
   if (value === undefined) return parameter;
-  // `include` is a list (form style, not exploded): its example is one too.
-  if (parameter.name === 'include' && typeof value === 'string') return { ...parameter, example: value.split(',') };
   // A query or header value is text on the wire and its schema says so (type string): an example
   // written as a number or boolean (limit 5, filter true) would fail that schema in a generator.
   return { ...parameter, example: parameter.schema && 'type' in parameter.schema && parameter.schema.type === 'string' ? String(value) : value };
@@ -150,15 +148,19 @@ function parameters(endpoint: Endpoint, example?: OperationExample): ParameterOb
     if (deprecatedQuery?.has(name)) parameter.deprecated = true;
     list.push(parameter);
   }
-  if (endpoint.include) {
-    // A comma separated list: OpenAPI's form style without explode.
+  // An endpoint that offers no path (`include: []`) refuses any: nothing to document.
+  if (endpoint.include && endpoint.include.length > 0) {
+    // One text of comma separated paths, as production documents it (a string). Documented as a
+    // list, clients generated from the document sent it their own way: openapi-fetch and others
+    // serialise every array as repeated keys (include=a&include=b), whatever the parameter's
+    // style says, and axios as include[]=a; the sandbox refuses both (400), and production (PHP)
+    // keeps the last value alone. The pattern still lets a validator check the paths.
+    const path = `(?:${endpoint.include.map((name) => name.replaceAll('.', '\\.')).join('|')})`;
     list.push({
       name: 'include',
       in: 'query',
-      style: 'form',
-      explode: false,
-      schema: { type: 'array', items: { type: 'string', enum: [...endpoint.include] } },
-      description: 'Comma separated relationship paths whose resources are embedded in `included`.',
+      schema: { type: 'string', pattern: `^\\s*${path}\\s*(?:,\\s*${path}\\s*)*$` },
+      description: `Relationship paths whose resources are embedded in \`included\`, in one value separated by commas (include=a,b): ${endpoint.include.map((name) => `\`${name}\``).join(', ')}.`,
     });
   }
   if (endpoint.paginated) {
