@@ -71,6 +71,26 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/hooks/{hook_id}'].get.parameters.map((parameter: Parameter) => parameter.name)).toEqual(['hook_id']);
   });
 
+  it('lists 400 on every operation, as every endpoint refuses a filter, sort or include it does not take', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const document = (await sandbox.get('/openapi.json')).body;
+    const refused = await Promise.all(
+      ['/carriers?include=services', '/health?sort=status', '/.well-known/jwks.json?filter[kid]=x'].map((url) => sandbox.get(url, token)),
+    );
+    expect(refused.map((answer) => [answer.status, answer.body.errors[0].code])).toEqual([
+      [400, '10003'],
+      [400, '10003'],
+      [400, '10003'],
+    ]);
+    const without = Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => !operation.responses['400'])
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(without).toEqual([]);
+  });
+
   it('has a schema for every resource type the sandbox serves', () => {
     for (const name of ['Carrier', 'Service', 'ServiceOption', 'Region', 'Status', 'Organization', 'Broker', 'ErrorDocument']) {
       expect(committed.components.schemas, name).toHaveProperty(name);

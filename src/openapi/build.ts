@@ -206,6 +206,8 @@ function responses(endpoint: Endpoint, answer?: DocumentedAnswer): ResponsesObje
   // A control without parameters still refuses any it is sent (takesOnlyDeclaredQuery).
   if (endpoint.body || endpoint.query || endpoint.include || takesOnlyDeclaredQuery(endpoint))
     add('400', 'The request is malformed or violates the schema (10003); `source` names the field or parameter.');
+  // Every endpoint reads its query (http/mount.ts): a filter, sort or include it does not take is refused, not ignored.
+  else add('400', 'A filter, `sort`, `include` or page member this endpoint does not take (10003); `source.parameter` names it.');
   if (endpoint.auth === 'control') {
     add('401', 'With an admin token configured: no token (14003), or a bearer token that is neither the admin token nor a valid access token (14002).');
     add('403', "No token from a web page of another origin, or a tenant's access token where only the admin token may act (10013).");
