@@ -115,7 +115,9 @@ const dynamicRatesRequest = z
   .object({
     data: z.object({
       type: z.literal('shipments').optional(),
-      attributes: z.object({ sender_address: address, recipient_address: address, physical_properties: physicalProperties }),
+      // Said in the document too (an index signature in generated types), so a client can send
+      // the attributes of the shipment it prices, as the documented example does.
+      attributes: z.object({ sender_address: address, recipient_address: address, physical_properties: physicalProperties }).catchall(z.unknown()),
       // Production lets contract and service be null themselves, as if left out.
       relationships: z.object({ contract: toOneRef.nullable().optional(), service: toOneRef.nullable().optional(), shop: toOneRef.optional() }).optional(),
     }),
