@@ -91,6 +91,14 @@ describe('the OpenAPI document', () => {
     expect(without).toEqual([]);
   });
 
+  it('requires grant_type in a token request, as the token endpoint does', async () => {
+    const sandbox = await testSandbox();
+    const { components } = (await sandbox.get('/openapi.json')).body;
+    const answer = await sandbox.request('POST', '/access-token', { body: { client_id: 'sandbox-client', client_secret: 'sandbox-secret' } });
+    expect([answer.status, answer.body.errors[0].source]).toEqual([400, { pointer: '/grant_type' }]);
+    expect(components.schemas.AccessTokenRequest.required).toEqual(['grant_type']);
+  });
+
   it('has a schema for every resource type the sandbox serves', () => {
     for (const name of ['Carrier', 'Service', 'ServiceOption', 'Region', 'Status', 'Organization', 'Broker', 'ErrorDocument']) {
       expect(committed.components.schemas, name).toHaveProperty(name);

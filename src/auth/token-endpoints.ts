@@ -11,7 +11,8 @@ import { tenantEntry, tenantExpired } from '../domain/tenant-lifetime.js';
 
 const tokenRequest = z
   .object({
-    grant_type: z.string().optional(),
+    // Required, as the handler requires it: the document said otherwise, and a client generated from it could leave it out.
+    grant_type: z.string().describe('Always client_credentials.'),
     client_id: z.string().optional(),
     client_secret: z.string().optional(),
     scope: z.string().optional(),
