@@ -1,5 +1,6 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { testSandbox, type Json } from './support/app.js';
+import { testSandbox, type Json, type TestSandbox } from './support/app.js';
 import { createShipment, shipmentBody, world } from './support/shipments.js';
 
 /*
@@ -89,5 +90,63 @@ describe('null in the nullable members of an address', () => {
       body: { data: { type: 'addresses', attributes: { ...address, first_name: null }, relationships } },
     });
     expect([person.status, person.body.errors?.[0]?.source]).toEqual([400, { pointer: '/data/attributes/first_name' }]);
+  });
+});
+
+/** Checks request bodies against the request schemas of the document the sandbox serves, as a validator in front of it would. */
+async function documentedRequests(sandbox: TestSandbox) {
+  const document = (await sandbox.get('/openapi.json')).body;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajv.addSchema({ $id: 'document.json', components: document.components }, 'document.json');
+  return (method: string, path: string, body: Json): string[] => {
+    const schema = document.paths[path][method].requestBody.content['application/vnd.api+json'].schema;
+    const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"document.json#/components/')));
+    return validate(body) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+  };
+}
+
+describe("the API reference's request schemas", () => {
+  it('let those members be null in the addresses of a shipment, a shop, a billing address and an address book entry, bodies the sandbox takes', async () => {
+    const sandbox = await testSandbox();
+    const problems = await documentedRequests(sandbox);
+    const w = await world(sandbox);
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0].id as string;
+    const organizationRef = { data: { type: 'organizations', id: organization } };
+
+    const shipment = shipmentBody({
+      shop: w.shopIn('NL'),
+      recipient: { ...address, first_name: 'Anna', last_name: 'de Vries', ...nulls, street_number: null, postal_code: null },
+      attributes: { sender_address: { ...address, ...nulls }, return_address: { ...address, ...nulls } },
+    });
+    expect(problems('post', '/shipments', shipment)).toEqual([]);
+    expect((await sandbox.request('POST', '/shipments', { token: w.token, body: shipment })).status).toBe(201);
+
+    const shop = {
+      data: {
+        type: 'shops',
+        attributes: { name: 'Nulls', sender_address: { ...address, ...nulls }, return_address: { ...address, ...nulls } },
+        relationships: { organization: organizationRef },
+      },
+    };
+    expect(problems('post', '/shops', shop)).toEqual([]);
+    expect((await sandbox.request('POST', '/shops', { token: w.token, body: shop })).status).toBe(201);
+
+    const broker = (await sandbox.get(`/organizations/${organization}`, w.token)).body.data.relationships.broker;
+    const billing = { data: { type: 'organizations', id: organization, attributes: { billing_address: { ...address, ...nulls } }, relationships: { broker } } };
+    expect(problems('patch', '/organizations/{organization_id}', billing)).toEqual([]);
+    expect((await sandbox.request('PATCH', `/organizations/${organization}`, { token: w.token, body: billing })).status).toBe(200);
+
+    const entry = { data: { type: 'addresses', attributes: { ...address, ...nulls }, relationships: { organization: organizationRef } } };
+    expect(problems('post', '/addresses', entry)).toEqual([]);
+    expect((await sandbox.request('POST', '/addresses', { token: w.token, body: entry })).status).toBe(201);
+  });
+
+  it('still refuse null in first_name, as the sandbox does', async () => {
+    const sandbox = await testSandbox();
+    const problems = await documentedRequests(sandbox);
+    const w = await world(sandbox);
+    const shipment = shipmentBody({ shop: w.shopIn('NL'), recipient: { ...address, first_name: null, last_name: 'de Vries' } });
+    expect(problems('post', '/shipments', shipment)).toContain('/data/attributes/recipient_address/first_name must be string');
+    expect((await sandbox.request('POST', '/shipments', { token: w.token, body: shipment })).status).toBe(400);
   });
 });

@@ -240,6 +240,21 @@ describe('POST /multi-colli-shipments refuses, creating nothing', () => {
     expect((await sandbox.get(`/shipments/${first}`, w.token)).body.data.attributes.physical_properties).toEqual({ weight: 1000 });
   });
 
+  it('is documented as it is refused: the API reference requires meta and its colli', async () => {
+    const { sandbox, w } = await setup();
+    const { components } = (await sandbox.get('/openapi.json')).body;
+    expect(components.schemas.MultiColliShipmentCreateRequest.required).toContain('meta');
+    expect(components.schemas.MultiColliShipmentRequestMeta.required).toContain('colli');
+    const bare = body(w, weights(1000, 1000));
+    delete bare.meta;
+    const noMeta = await post(sandbox, w, bare);
+    expect([noMeta.status, firstError(noMeta).source, firstError(noMeta).detail]).toEqual([
+      400,
+      { pointer: '/meta' },
+      "'meta' is required: meta.colli lists the parcels of the shipment, each with its weight.",
+    ]);
+  });
+
   it('fewer than two colli, no colli and a collo without a weight (400)', async () => {
     const { sandbox, w } = await setup();
     const one = await post(sandbox, w, body(w, weights(1000)));

@@ -30,6 +30,75 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(components.securitySchemes.OAuth2.flows.clientCredentials.scopes).sort()).toEqual([...scopes].sort());
   });
 
+  it("documents the token endpoint's refusals under their own statuses, not only as the default answer", async () => {
+    const sandbox = await testSandbox();
+    const { responses } = (await sandbox.get('/openapi.json')).body.paths['/access-token'].post;
+    const credentials = { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' };
+    const wrongSecret = await sandbox.request('POST', '/access-token', { body: { ...credentials, client_secret: 'wrong' } });
+    const unknownScope = await sandbox.request('POST', '/access-token', { body: { ...credentials, scope: 'no.such.scope' } });
+    const refusals = [wrongSecret, unknownScope].map((answer) => ({ status: answer.status, code: answer.body.errors[0].code }));
+    expect(refusals).toEqual([
+      { status: 401, code: '14000' },
+      { status: 400, code: '14001' },
+    ]);
+    for (const { status, code } of refusals) expect(responses[String(status)]?.description ?? 'not documented', `${status}`).toContain(`(${code})`);
+  });
+
+  it('documents every query parameter as one value a generated client sends as given: include is comma separated text, as production has it', async () => {
+    const sandbox = await testSandbox();
+    const document = (await sandbox.get('/openapi.json')).body;
+    type Parameter = { name: string; in: string; schema: { type?: string; pattern?: string } };
+    const operations = Object.values(document.paths as Record<string, Record<string, { operationId: string; parameters?: Parameter[] }>>).flatMap((item) =>
+      Object.values(item),
+    );
+    // A list parameter is sent as repeated keys (openapi-fetch) or as include[]=... (axios) whatever its style: the sandbox refuses both.
+    const lists = operations.flatMap((operation) =>
+      (operation.parameters ?? [])
+        .filter((parameter) => parameter.in === 'query' && parameter.schema.type === 'array')
+        .map((parameter) => `${operation.operationId} ${parameter.name}`),
+    );
+    expect(lists).toEqual([]);
+
+    // Its pattern takes what the sandbox takes, and refuses a path it refuses.
+    const include = document.paths['/shipments'].get.parameters.find((parameter: Parameter) => parameter.name === 'include');
+    const pattern = new RegExp(include.schema.pattern);
+    const token = await sandbox.token();
+    for (const value of ['files,shipment_status.status', ' service , shop.organization', 'files,nope']) {
+      const answer = await sandbox.get(`/shipments?include=${encodeURIComponent(value)}`, token);
+      expect([value, pattern.test(value)]).toEqual([value, answer.status === 200]);
+    }
+    // An endpoint that takes no path documents no include.
+    expect(document.paths['/hooks/{hook_id}'].get.parameters.map((parameter: Parameter) => parameter.name)).toEqual(['hook_id']);
+  });
+
+  it('lists 400 on every operation, as every endpoint refuses a filter, sort or include it does not take', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const document = (await sandbox.get('/openapi.json')).body;
+    const refused = await Promise.all(
+      ['/carriers?include=services', '/health?sort=status', '/.well-known/jwks.json?filter[kid]=x'].map((url) => sandbox.get(url, token)),
+    );
+    expect(refused.map((answer) => [answer.status, answer.body.errors[0].code])).toEqual([
+      [400, '10003'],
+      [400, '10003'],
+      [400, '10003'],
+    ]);
+    const without = Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => !operation.responses['400'])
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(without).toEqual([]);
+  });
+
+  it('requires grant_type in a token request, as the token endpoint does', async () => {
+    const sandbox = await testSandbox();
+    const { components } = (await sandbox.get('/openapi.json')).body;
+    const answer = await sandbox.request('POST', '/access-token', { body: { client_id: 'sandbox-client', client_secret: 'sandbox-secret' } });
+    expect([answer.status, answer.body.errors[0].source]).toEqual([400, { pointer: '/grant_type' }]);
+    expect(components.schemas.AccessTokenRequest.required).toEqual(['grant_type']);
+  });
+
   it('has a schema for every resource type the sandbox serves', () => {
     for (const name of ['Carrier', 'Service', 'ServiceOption', 'Region', 'Status', 'Organization', 'Broker', 'ErrorDocument']) {
       expect(committed.components.schemas, name).toHaveProperty(name);
@@ -68,11 +137,20 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it("shows request examples a generator accepts: every parameter's and body's example validates against its schema", async () => {
+  it("shows request examples a generator accepts: every parameter's and body's example validates against its schema, its objects closed as generated types are", async () => {
     const sandbox = await testSandbox();
     const document = (await sandbox.get('/openapi.json')).body;
     const ajv = new Ajv2020({ strict: false, allErrors: true });
-    ajv.addSchema({ $id: 'document.json', components: document.components }, 'document.json');
+    // openapi-typescript gives an object that names its members no index signature: a member the
+    // schema does not name is a type error in a client that copies the example.
+    const closed = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(closed);
+      if (node === null || typeof node !== 'object') return node;
+      const copy: Record<string, unknown> = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, closed(value)]));
+      if (copy.type === 'object' && copy.properties && !('additionalProperties' in copy)) copy.additionalProperties = false;
+      return copy;
+    };
+    ajv.addSchema({ $id: 'document.json', components: closed(document.components) }, 'document.json');
     const problems: string[] = [];
     let count = 0;
     const check = (where: string, schema: unknown, example: unknown) => {

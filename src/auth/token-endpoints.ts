@@ -12,7 +12,8 @@ import { tenantEntry, tenantExpired } from '../domain/tenant-lifetime.js';
 
 const tokenRequest = z
   .object({
-    grant_type: z.string().optional(),
+    // Required, as the handler requires it: the document said otherwise, and a client generated from it could leave it out.
+    grant_type: z.string().describe('Always client_credentials.'),
     client_id: z.string().optional(),
     client_secret: z.string().optional(),
     scope: z.string().optional(),
@@ -193,7 +194,17 @@ export const tokenEndpoints = [
     headers: z.object({
       Authorization: z.string().optional().describe('`Basic base64(client_id:client_secret)`: client credentials as HTTP Basic auth, instead of in the body.'),
     }),
-    responses: { 200: { description: 'A signed JWT bearer token.', schema: tokenResponse, contentTypes: ['application/json'] } },
+    responses: {
+      200: { description: 'A signed JWT bearer token.', schema: tokenResponse, contentTypes: ['application/json'] },
+      400: {
+        description:
+          'No grant_type, client_id or client_secret, or a body against the schema (10003); a grant type other than client_credentials, or client credentials in the Authorization header and in the body that differ (14000); a scope the client does not have (14001). `source` names the member or header.',
+      },
+      401: {
+        description:
+          'Client authentication failed (14000): an unknown client_id, a wrong client_secret, Basic credentials that cannot be read, or a client whose sandbox tenant has expired.',
+      },
+    },
     handler: async (ctx, { body, headers }) => {
       const { token, expiresIn } = await issue(ctx.services, body, headers.Authorization);
       return plainJson({ token_type: 'Bearer', expires_in: expiresIn, access_token: token }, 200, { 'cache-control': 'no-store', pragma: 'no-cache' });

@@ -7,12 +7,15 @@
  * (`/addresses`), a create takes `null` as none too, and an update keeps its own meaning for it
  * (remove the member).
  */
-const NULLABLE_MEMBERS = ['street_2', 'street_number', 'street_number_suffix', 'postal_code', 'state_code', 'company', 'email', 'phone_number'];
+export const NULLABLE_ADDRESS_MEMBERS = ['street_2', 'street_number', 'street_number_suffix', 'postal_code', 'state_code', 'company', 'email', 'phone_number'];
+
+/** The members every address has: an object holding all three is read as an address. */
+export const ADDRESS_MEMBERS = ['street_1', 'city', 'country_code'];
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** An object shaped as an address: the members every address requires are there. */
-const isAddress = (value: Record<string, unknown>) => 'street_1' in value && 'city' in value && 'country_code' in value;
+const isAddress = (value: Record<string, unknown>) => ADDRESS_MEMBERS.every((member) => member in value);
 
 /** `value` without the null members of the addresses in it (a copy where something goes; the same value elsewhere). */
 function withoutNulls(value: unknown, depth: number): unknown {
@@ -30,7 +33,7 @@ function withoutNulls(value: unknown, depth: number): unknown {
   let copy: Record<string, unknown> | undefined;
   const address = isAddress(value);
   for (const [key, member] of Object.entries(value)) {
-    if (address && member === null && NULLABLE_MEMBERS.includes(key)) {
+    if (address && member === null && NULLABLE_ADDRESS_MEMBERS.includes(key)) {
       copy ??= { ...value };
       delete copy[key];
       continue;

@@ -5,7 +5,13 @@ import { isControlPath } from './control-access.js';
 import { CORS_HEADERS, knownResponse } from './response-text.js';
 
 const ALLOW_METHODS = 'GET, POST, PATCH, DELETE, OPTIONS';
-const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key';
+/**
+ * The request headers a page of another origin may send: those the API reference declares, and
+ * X-Requested-With, which Swagger UI sends with its token request (Authorize, OAuth2 client
+ * credentials): without it, Swagger UI on another origin (the Swagger Editor, a team's own copy)
+ * loading /openapi.json had its preflight refused and never got a token.
+ */
+const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Accept-Language, Idempotency-Key, If-None-Match, X-Requested-With';
 
 /** Takes the CORS headers off a response, and off the copy a `textResponse` keeps for the request log. */
 function withoutCors(response: Response): void {

@@ -39,6 +39,8 @@ export function resourceRequest<A extends z.ZodType, R extends z.ZodType, M exte
   meta?: M;
   /** Schema of the document's top-level `meta`. */
   documentMeta?: D;
+  /** Whether `documentMeta` must be sent (the document then says so); it is optional otherwise. */
+  documentMetaRequired?: boolean;
   update?: boolean;
 }) {
   const data = z.object({
@@ -49,7 +51,8 @@ export function resourceRequest<A extends z.ZodType, R extends z.ZodType, M exte
     meta: (options.meta ? options.meta.optional() : shared.meta) as z.ZodOptional<M>,
     links: shared.links,
   });
-  return z.object({ data, meta: (options.documentMeta ? options.documentMeta.optional() : shared.meta) as z.ZodOptional<D> }).meta({ id: options.id });
+  const documentMeta = options.documentMeta && !options.documentMetaRequired ? options.documentMeta.optional() : (options.documentMeta ?? shared.meta);
+  return z.object({ data, meta: documentMeta as z.ZodOptional<D> }).meta({ id: options.id });
 }
 
 /** 409/10007 unless the body's `type` (and `id`, for updates) match the endpoint and URL. */

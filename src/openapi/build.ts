@@ -12,6 +12,7 @@ import { bodyLimitOf, sizeText } from '../http/body-limits.js';
 import { DEPRECATION_DATE } from '../http/deprecations.js';
 import { takesOnlyDeclaredQuery, type Endpoint } from '../http/endpoint.js';
 import { servedOperation } from '../http/served-operations.js';
+import { acceptAddressNulls } from './address-nulls.js';
 import { documentedAnswers, type DocumentedAnswer } from './documented-answers.js';
 import { PRODUCTION_DEPRECATIONS } from '../fixtures/reference/production-operations.js';
 // The fixture pack's schema (FixturePack) is one of the document's components, registered when its
@@ -115,8 +116,6 @@ function withExample(parameter: ParameterObject, example: OperationExample | und
   const values = parameter.in === 'path' ? example?.path : parameter.in === 'query' ? example?.query : parameter.in === 'header' ? example?.headers : undefined;
   const value = values?.[parameter.name];
   if (value === undefined) return parameter;
-  // `include` is a list (form style, not exploded): its example is one too.
-  if (parameter.name === 'include' && typeof value === 'string') return { ...parameter, example: value.split(',') };
   // A query or header value is text on the wire and its schema says so (type string): an example
   // written as a number or boolean (limit 5, filter true) would fail that schema in a generator.
   return { ...parameter, example: parameter.schema && 'type' in parameter.schema && parameter.schema.type === 'string' ? String(value) : value };
@@ -149,15 +148,19 @@ function parameters(endpoint: Endpoint, example?: OperationExample): ParameterOb
     if (deprecatedQuery?.has(name)) parameter.deprecated = true;
     list.push(parameter);
   }
-  if (endpoint.include) {
-    // A comma separated list: OpenAPI's form style without explode.
+  // An endpoint that offers no path (`include: []`) refuses any: nothing to document.
+  if (endpoint.include && endpoint.include.length > 0) {
+    // One text of comma separated paths, as production documents it (a string). Documented as a
+    // list, clients generated from the document sent it their own way: openapi-fetch and others
+    // serialise every array as repeated keys (include=a&include=b), whatever the parameter's
+    // style says, and axios as include[]=a; the sandbox refuses both (400), and production (PHP)
+    // keeps the last value alone. The pattern still lets a validator check the paths.
+    const path = `(?:${endpoint.include.map((name) => name.replaceAll('.', '\\.')).join('|')})`;
     list.push({
       name: 'include',
       in: 'query',
-      style: 'form',
-      explode: false,
-      schema: { type: 'array', items: { type: 'string', enum: [...endpoint.include] } },
-      description: 'Comma separated relationship paths whose resources are embedded in `included`.',
+      schema: { type: 'string', pattern: `^\\s*${path}\\s*(?:,\\s*${path}\\s*)*$` },
+      description: `Relationship paths whose resources are embedded in \`included\`, in one value separated by commas (include=a,b): ${endpoint.include.map((name) => `\`${name}\``).join(', ')}.`,
     });
   }
   if (endpoint.paginated) {
@@ -203,6 +206,8 @@ function responses(endpoint: Endpoint, answer?: DocumentedAnswer): ResponsesObje
   // A control without parameters still refuses any it is sent (takesOnlyDeclaredQuery).
   if (endpoint.body || endpoint.query || endpoint.include || takesOnlyDeclaredQuery(endpoint))
     add('400', 'The request is malformed or violates the schema (10003); `source` names the field or parameter.');
+  // Every endpoint reads its query (http/mount.ts): a filter, sort or include it does not take is refused, not ignored.
+  else add('400', 'A filter, `sort`, `include` or page member this endpoint does not take (10003); `source.parameter` names it.');
   if (endpoint.auth === 'control') {
     add('401', 'With an admin token configured: no token (14003), or a bearer token that is neither the admin token nor a valid access token (14002).');
     add('403', "No token from a web page of another origin, or a tenant's access token where only the admin token may act (10013).");
@@ -334,7 +339,10 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string, 
     paths.set(endpoint.path, item);
   }
   for (const path of [...paths.keys()].sort()) builder.addPath(path, paths.get(path)!);
-  for (const [id, schema] of Object.entries(componentSchemas())) builder.addSchema(id, schema);
+  const schemas = componentSchemas();
+  const requestIds = endpoints.flatMap((endpoint) => (endpoint.body && !endpoint.internal ? [z.globalRegistry.get(endpoint.body)?.id ?? ''] : []));
+  acceptAddressNulls(schemas, requestIds);
+  for (const [id, schema] of Object.entries(schemas)) builder.addSchema(id, schema);
   const tags = [...new Set(endpoints.map((endpoint) => endpoint.tag))].sort();
   for (const name of tags) builder.addTag({ name });
   return builder.getSpec();

@@ -45,14 +45,17 @@ const collo = z
   .meta({ id: 'ColloRequest' });
 
 const meta = z
-  .object({
-    ...labelAndServiceMeta,
-    colli: z
-      .array(collo)
-      .min(2, 'a multi-colli shipment has at least 2 colli')
-      .max(MAX_COLLI, `at most ${MAX_COLLI} colli`)
-      .describe('The parcels, each with its weight; what a collo leaves out it takes from the shipment.'),
-  })
+  .object(
+    {
+      ...labelAndServiceMeta,
+      colli: z
+        .array(collo)
+        .min(2, 'a multi-colli shipment has at least 2 colli')
+        .max(MAX_COLLI, `at most ${MAX_COLLI} colli`)
+        .describe('The parcels, each with its weight; what a collo leaves out it takes from the shipment.'),
+    },
+    { error: (issue) => (issue.input === undefined ? 'is required: meta.colli lists the parcels of the shipment, each with its weight' : undefined) },
+  )
   .meta({ id: 'MultiColliShipmentRequestMeta' });
 
 const multiColliRequest = resourceRequest({
@@ -63,6 +66,8 @@ const multiColliRequest = resourceRequest({
   }),
   relationships: createRelationships,
   documentMeta: meta,
+  // As production's contract has it: a multi-colli shipment is its colli.
+  documentMetaRequired: true,
 });
 
 type Body = z.output<typeof multiColliRequest>;
@@ -118,6 +123,7 @@ export const multiColliShipmentEndpoints = [
     include: multiColliIncludes,
     handler: async (ctx, { body, rawBody, search, headers, include }) => {
       checkIdentity(body.data, 'shipments');
+      // The schema requires meta and its colli; the type of a document's meta is optional all the same.
       const colli = body.meta?.colli;
       if (!colli) throw ApiError.invalid('meta with colli is required: the parcels of the shipment, each with its weight.', '/meta');
       const key = headers['Idempotency-Key'];
