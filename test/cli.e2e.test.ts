@@ -1,8 +1,8 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, open, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -407,20 +407,18 @@ describe('shutdown', () => {
   });
 
   it('stops gracefully on a SIGTERM that came while the server was still loading (as PID 1 of a container it was ignored)', async () => {
-    // A module hook holds the load of the server's modules (the bulk of a start) until the test
-    // writes to a FIFO, and says on stderr when it holds: the signal then lands in that window.
+    // A module hook holds the load of the server's modules (the bulk of a start): it connects to
+    // the test and waits for its word, so that the signal lands in that window.
+    const gate = createServer();
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
     const dir = await tempDir();
-    const gate = join(dir, 'gate');
-    execFileSync('mkfifo', [gate]);
     const hooks = join(dir, 'hooks.mjs');
     await writeFile(
       hooks,
-      `import { readFile } from 'node:fs/promises';
-import { writeSync } from 'node:fs';
+      `import { connect } from 'node:net';
 export async function load(url, context, next) {
   if (/\\/run-server[^/]*\\.[jt]s$/.test(url)) {
-    writeSync(2, 'holding the server modules\\n');
-    await readFile(${JSON.stringify(gate)});
+    await new Promise((resolve) => connect(${(gate.address() as AddressInfo).port}, '127.0.0.1').once('data', resolve).once('close', resolve));
   }
   return next(url, context);
 }
@@ -430,13 +428,17 @@ export async function load(url, context, next) {
     await writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
     const file = join(dir, 'sandbox.json');
     const run = cli(['--data', file], { LOG_LEVEL: 'info' }, ['--import', register]);
-    await outputMatching(run.child, run.stderr, /holding the server modules/);
-    run.child.kill('SIGTERM');
-    // Opened for reading and writing, the FIFO never blocks, even when the server is gone.
-    const release = await open(gate, 'r+');
-    await release.write('go');
-    await release.close();
-    expect(await run.exited, `${run.stderr()}; killed by ${run.child.signalCode}`).toBe(0);
+    try {
+      const held = await Promise.race([
+        new Promise<Socket>((resolve) => gate.once('connection', resolve)),
+        run.exited.then((code) => Promise.reject(new Error(`exited (${code}) before loading the server: ${run.stderr()}`))),
+      ]);
+      run.child.kill('SIGTERM');
+      held.end('go');
+      expect(await run.exited, `${run.stderr()}; killed by ${run.child.signalCode}`).toBe(0);
+    } finally {
+      gate.close();
+    }
     const last = JSON.parse(run.stdout().trim().split('\n').at(-1)!) as Record<string, unknown>;
     expect(last).toMatchObject({ signal: 'SIGTERM', msg: `parcel-sandbox stopped on SIGTERM; data file written: ${file}` });
     expect((JSON.parse(await readFile(file, 'utf8')) as { format: string }).format).toBe('parcel-sandbox');
