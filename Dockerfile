@@ -55,4 +55,7 @@ STOPSIGNAL SIGTERM
 # Node flags as `npm start` has them (package.json; a test keeps the two in step): a young
 # generation of 2 x 8 MB instead of V8's 2 x 16 MB keeps the resident memory ~16 MB lower under
 # load at about the same CPU per request (see bench/README.md).
-CMD ["node", "--max-semi-space-size=8", "dist/server/main.js"]
+# The server is the entry point, so words after the image name are its options, as after
+# `npm start --`: `docker run parcel-sandbox --help`, `... parcel-sandbox --seed 7`, `... report`.
+# (As a CMD they replaced the command: `--help` was "executable file not found", exit 127.)
+ENTRYPOINT ["node", "--max-semi-space-size=8", "dist/server/main.js"]
