@@ -52,7 +52,7 @@ async function openData(config: Config, fixtures: StartPack | undefined) {
   // main.ts has checked the path (prepareDataPath) before loading this module.
   const file = resolve(config.dataFile);
   try {
-    lockDataFile(file);
+    await lockDataFile(file);
   } catch (error) {
     if (error instanceof DataFileError) throw error;
     throw unusableDataFile(file, systemReason(error));
