@@ -49,6 +49,7 @@ WORKDIR /app
 USER node
 VOLUME ["/data"]
 EXPOSE 8080
+# It reads PORT: a port given as --port after the image name is not seen here (README says so).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
