@@ -49,10 +49,14 @@ WORKDIR /app
 USER node
 VOLUME ["/data"]
 EXPOSE 8080
+# It reads PORT: a port given as --port after the image name is not seen here (README says so).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
 # Node flags as `npm start` has them (package.json; a test keeps the two in step): a young
 # generation of 2 x 8 MB instead of V8's 2 x 16 MB keeps the resident memory ~16 MB lower under
 # load at about the same CPU per request (see bench/README.md).
-CMD ["node", "--max-semi-space-size=8", "dist/server/main.js"]
+# The server is the entry point, so words after the image name are its options, as after
+# `npm start --`: `docker run parcel-sandbox --help`, `... parcel-sandbox --seed 7`, `... report`.
+# (As a CMD they replaced the command: `--help` was "executable file not found", exit 127.)
+ENTRYPOINT ["node", "--max-semi-space-size=8", "dist/server/main.js"]

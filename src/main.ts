@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { cacheCompiledCode } from './server/compile-cache.js';
 import { prepareDataPath } from './server/data-path.js';
 import { tuneHeap } from './server/heap.js';
+import { catchStopSignals } from './server/stop-signals.js';
 
 /** Parses the command line; the server modules load only when there is something to serve (`report` is a client of a running one). */
 async function main(): Promise<void> {
@@ -22,13 +23,15 @@ async function main(): Promise<void> {
     process.stdout.write(cli.text);
     return;
   }
+  // Before anything slow: a stop asked for while the server's modules load is not lost.
+  const signals = catchStopSignals();
   // A data file that cannot be used is refused before the server's modules load: loading them
   // first spent ~0.6 s of CPU on a start that then ended with one line (cli.e2e's refusals).
   if (cli.config.dataFile !== null) await prepareDataPath(resolve(cli.config.dataFile));
   tuneHeap(process.execArgv);
   cacheCompiledCode();
   const { runServer } = await import('./server/run-server.js');
-  await runServer(cli.config, cli.given);
+  await runServer(cli.config, cli.given, signals);
 }
 
 main().catch((error: unknown) => {

@@ -2,10 +2,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { generateState } from '../src/fixtures/generate.js';
 import { settings } from '../src/config.js';
@@ -29,9 +29,9 @@ interface Run {
   exited: Promise<number | null>;
 }
 
-/** Runs the CLI (this run's bundle of the sources), as `parcel-sandbox <args>` would run. */
-function cli(args: string[], env: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, [...cliEntry(), ...args], { cwd: root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs the CLI (this run's bundle of the sources), as `parcel-sandbox <args>` would run; `nodeArgs` go to node itself. */
+function cli(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Run {
+  const child = spawn(process.execPath, [...nodeArgs, ...cliEntry(), ...args], { cwd: root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -404,6 +404,44 @@ describe('shutdown', () => {
     expect(data.tables.settings.find((row) => row.id === 'clock_offset_ms')!.value).toBeGreaterThanOrEqual(20000);
     const last = JSON.parse(server.stdout().trim().split('\n').at(-1)!) as Record<string, unknown>;
     expect(last).toMatchObject({ level: 30, signal: 'SIGTERM', data: file, msg: `parcel-sandbox stopped on SIGTERM; data file written: ${file}` });
+  });
+
+  it('stops gracefully on a SIGTERM that came while the server was still loading (as PID 1 of a container it was ignored)', async () => {
+    // A module hook holds the load of the server's modules (the bulk of a start): it connects to
+    // the test and waits for its word, so that the signal lands in that window.
+    const gate = createServer();
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+    const dir = await tempDir();
+    const hooks = join(dir, 'hooks.mjs');
+    await writeFile(
+      hooks,
+      `import { connect } from 'node:net';
+export async function load(url, context, next) {
+  if (/\\/run-server[^/]*\\.[jt]s$/.test(url)) {
+    await new Promise((resolve) => connect(${(gate.address() as AddressInfo).port}, '127.0.0.1').once('data', resolve).once('close', resolve));
+  }
+  return next(url, context);
+}
+`,
+    );
+    const register = join(dir, 'register.mjs');
+    await writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const file = join(dir, 'sandbox.json');
+    const run = cli(['--data', file], { LOG_LEVEL: 'info' }, ['--import', register]);
+    try {
+      const held = await Promise.race([
+        new Promise<Socket>((resolve) => gate.once('connection', resolve)),
+        run.exited.then((code) => Promise.reject(new Error(`exited (${code}) before loading the server: ${run.stderr()}`))),
+      ]);
+      run.child.kill('SIGTERM');
+      held.end('go');
+      expect(await run.exited, `${run.stderr()}; killed by ${run.child.signalCode}`).toBe(0);
+    } finally {
+      gate.close();
+    }
+    const last = JSON.parse(run.stdout().trim().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(last).toMatchObject({ signal: 'SIGTERM', msg: `parcel-sandbox stopped on SIGTERM; data file written: ${file}` });
+    expect((JSON.parse(await readFile(file, 'utf8')) as { format: string }).format).toBe('parcel-sandbox');
   });
 
   it('exits 0 on SIGINT without waiting out the drain', async () => {

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
-import { lockDataFile } from '../src/server/data-lock.js';
+import { describe, expect, it, vi } from 'vitest';
+import { lockDataFile, STALE_MS, type LockTiming } from '../src/server/data-lock.js';
 import { DataFileError } from '../src/store/persistence.js';
 
 const state = (pid: number) => {
@@ -32,7 +32,7 @@ describe.skipIf(!existsSync('/proc/self/stat'))('the lock of the data file', () 
     try {
       expect(state(pid)).toBe('Z');
       await writeFile(`${file}.lock`, `${JSON.stringify({ pid, hostname: hostname() })}\n`);
-      lockDataFile(file);
+      await lockDataFile(file);
       expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toEqual({ pid: process.pid, hostname: hostname() });
     } finally {
       parent.kill('SIGKILL');
@@ -44,12 +44,93 @@ describe.skipIf(!existsSync('/proc/self/stat'))('the lock of the data file', () 
     const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {
       await writeFile(`${file}.lock`, `${JSON.stringify({ pid: holder.pid, hostname: hostname() })}\n`);
-      expect(() => lockDataFile(file)).toThrow(DataFileError);
-      expect(() => lockDataFile(file)).toThrow(
+      await expect(lockDataFile(file)).rejects.toThrow(DataFileError);
+      await expect(lockDataFile(file)).rejects.toThrow(
         `it is in use by another parcel-sandbox (pid ${holder.pid}, lock ${file}.lock): stop that one, or start this one on another data file (--data) or in memory (--memory)`,
       );
     } finally {
       holder.kill('SIGKILL');
+    }
+  });
+});
+
+/*
+ * A lock of another host (a container of its own on the same volume) names a process this host
+ * cannot see: whether it still runs shows in the lock being touched, every 2 s, by its holder.
+ */
+describe('the lock of the data file, left by another host', () => {
+  const otherHost = { pid: 1, hostname: 'other-container' };
+
+  /** A data file whose lock another host holds, last touched `ageMs` ago. */
+  async function lockedElsewhere(ageMs: number) {
+    const file = join(await mkdtemp(join(tmpdir(), 'parcel-sandbox-lock-')), 'sandbox.json');
+    const lock = `${file}.lock`;
+    await writeFile(lock, `${JSON.stringify(otherHost)}\n`);
+    const touched = new Date(Date.now() - ageMs);
+    await utimes(lock, touched, touched);
+    return { file, lock, touched: touched.getTime() };
+  }
+
+  /** Time that passes only when the lock waits: each wait moves it on by the time waited, after `onWait`. */
+  function steppedTiming(start: number, onWait: (waits: number) => Promise<void> = async () => {}): LockTiming & { waits(): number } {
+    let now = start;
+    let waits = 0;
+    return {
+      now: () => now,
+      wait: async (ms) => {
+        waits += 1;
+        now += ms;
+        await onWait(waits);
+      },
+      waits: () => waits,
+    };
+  }
+
+  it('is taken over at once when nobody touched it for STALE_MS (a container killed with SIGKILL)', async () => {
+    const { file, lock, touched } = await lockedElsewhere(STALE_MS + 1000);
+    const timing = steppedTiming(touched + STALE_MS + 1000);
+    await lockDataFile(file, timing);
+    expect(timing.waits()).toBe(0);
+    expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual({ pid: process.pid, hostname: hostname() });
+  });
+
+  it('is refused while its holder touches it (a second container started on a volume another one serves)', async () => {
+    const { file, lock, touched } = await lockedElsewhere(1000);
+    // The holder's next heartbeat comes while the start watches the lock.
+    const timing = steppedTiming(touched + 1000, async (waits) => {
+      if (waits === 2) await utimes(lock, new Date(), new Date());
+    });
+    await expect(lockDataFile(file, timing)).rejects.toThrow(
+      `it is in use by another parcel-sandbox (pid 1 on other-container, lock ${lock}): stop that one, or start this one on another data file (--data) or in memory (--memory)`,
+    );
+    expect(timing.waits()).toBe(2);
+    expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual(otherHost);
+  });
+
+  it('is taken over once nobody touched it for STALE_MS, waiting no longer (a container started right after one was killed)', async () => {
+    const { file, lock, touched } = await lockedElsewhere(1000);
+    const timing = steppedTiming(touched + 1000);
+    await lockDataFile(file, timing);
+    // Watched in steps of 500 ms from 1 s of age until it was STALE_MS old.
+    expect(timing.waits()).toBe((STALE_MS - 1000) / 500);
+    expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual({ pid: process.pid, hostname: hostname() });
+  });
+
+  it('is touched by the sandbox that took it, so that no other host takes it from a running one', async () => {
+    const { file, lock } = await lockedElsewhere(STALE_MS + 1000);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      await lockDataFile(file);
+      // A whole second, which the file system keeps exactly.
+      const old = new Date(Math.floor((Date.now() - STALE_MS) / 1000) * 1000);
+      await utimes(lock, old, old);
+      await vi.advanceTimersByTimeAsync(2000);
+      // The heartbeat reads the lock and touches it with real file operations: wait for them.
+      for (let reads = 0; reads < 100 && (await stat(lock)).mtimeMs === old.getTime(); reads++) await readFile(lock);
+      expect(Date.now() - (await stat(lock)).mtimeMs).toBeLessThan(STALE_MS);
+    } finally {
+      vi.useRealTimers();
+      await rm(lock, { force: true });
     }
   });
 });

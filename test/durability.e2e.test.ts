@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listSegments, segmentPath } from '../src/store/journal.js';
 import { filePersistence } from '../src/store/persistence.js';
+import { STALE_MS } from '../src/server/data-lock.js';
 import { cliEntry, dutchShipmentBody, getToken, outputMatching, runToExit, startServer, type RunningServer } from './support/server.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -272,6 +273,9 @@ describe('one process per data file', () => {
   it('takes over a lock another host left (a container started anew on the same volume), saying so', async () => {
     const file = join(await tempDir(), 'sandbox.json');
     await writeFile(`${file}.lock`, JSON.stringify({ pid: 4242, hostname: 'elsewhere.example' }));
+    // Untouched for longer than its holder's heartbeat would allow (test/data-lock.test.ts has the rest).
+    const left = new Date(Date.now() - STALE_MS - 1000);
+    await utimes(`${file}.lock`, left, left);
     const next = await startServer({ DATA_FILE: file });
     try {
       // On stderr, while "listening" (which startServer waited for) is on stdout: it may arrive second.

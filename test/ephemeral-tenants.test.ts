@@ -9,6 +9,7 @@ import { JournalPersistence } from '../src/store/journal-persistence.js';
 import { openStore, type Store } from '../src/store/store.js';
 import { firstError, seededState, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { createShipment, shipmentBody, world } from './support/shipments.js';
+import { gatedPersistence } from './support/gated.js';
 
 interface Tenant {
   client_id: string;
@@ -240,6 +241,22 @@ describe('an expired tenant', () => {
     expect(sandbox.store.get('organizations', tenant.organization_id)).toBeDefined();
     await sandbox.services.jobs.runDue();
     expect(sandbox.store.get('organizations', tenant.organization_id)).toBeUndefined();
+  });
+
+  it("answers the time it was moved to when the server's scheduler removed it while the move was being written", async () => {
+    const gated = gatedPersistence();
+    const sandbox = await testSandbox({ persistence: gated.persistence });
+    const tenant = await createTenant(sandbox, { ttl: 600 });
+    const token = await tenantToken(sandbox, tenant);
+    const before = (await sandbox.request('GET', '/_sandbox/clock', { token })).body.now;
+    // The move waits at the disk; the scheduler's tick meanwhile finds the tenant's time up.
+    const [moved] = await gated.race(
+      () => sandbox.request('POST', '/_sandbox/clock', { token, body: { advance: 601 } }),
+      () => sandbox.services.jobs.runDue(),
+    );
+    expect(moved.status, moved.text).toBe(200);
+    expect(sandbox.store.get('organizations', tenant.organization_id)).toBeUndefined();
+    expect(moved.body).toMatchObject({ now: before + 601, offset: 601, organization_id: tenant.organization_id, follows_global: false, removed: true });
   });
 
   it('expires on its own clock: moving it past expires_at removes the tenant, while the global clock and a neighbour stay', async () => {

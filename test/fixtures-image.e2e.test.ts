@@ -49,7 +49,7 @@ afterAll(async () => {
 /** The image's command, run on the folder it holds, with its environment but `FIXTURES` where the test mounts. */
 function startImage(fixtures: string | undefined) {
   const { HOST: _host, PORT: _port, DATA_FILE: _data, FIXTURES: _fixtures, ...env } = imageEnv();
-  const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
+  const cmd = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
   const args = cmd.slice(1).map((arg) => (arg.startsWith('dist/') ? join(app, arg) : arg));
   return startServer({ ...env, MEMORY: 'true', ...(fixtures ? { FIXTURES: fixtures } : {}) }, [], args);
 }

@@ -32,9 +32,12 @@ describe('the README example', () => {
 describe('the start command', () => {
   it('is the same in the Docker image as in npm start: node, the same flags, the bundled server', () => {
     const start = (JSON.parse(read('../package.json')) as { scripts: { start: string } }).scripts.start.split(' ');
-    const cmd = /^CMD (\[.*\])$/m.exec(read('../Dockerfile'))?.[1];
-    expect(cmd, 'the Dockerfile has an exec-form CMD').toBeDefined();
-    expect(JSON.parse(cmd!)).toEqual(start);
+    // The entry point, not a CMD: words after the image name (`docker run parcel-sandbox --help`)
+    // are then the server's options, where they would replace a CMD and be run as a program.
+    const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(read('../Dockerfile'))?.[1];
+    expect(entrypoint, 'the Dockerfile has an exec-form ENTRYPOINT').toBeDefined();
+    expect(read('../Dockerfile')).not.toMatch(/^CMD /m);
+    expect(JSON.parse(entrypoint!)).toEqual(start);
     expect(start[0]).toBe('node');
     expect(start.at(-1)).toBe('dist/server/main.js');
   });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filePersistence } from '../src/store/persistence.js';
-import { dutchShipmentBody, getToken, runToExit, startServer, type RunningServer } from './support/server.js';
+import { cliEntry, dutchShipmentBody, getToken, runToExit, startServer, type RunningServer } from './support/server.js';
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'parcel-sandbox-e2e-'));
 
@@ -14,7 +14,9 @@ describe('a running sandbox', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await tempDir();
-    server = await startServer({ DATA_FILE: join(dir, 'sandbox.json') });
+    // Deprecations end the process here: an API the Node of the Docker image deprecates is a
+    // warning in every container's log today and a failure on a later Node.
+    server = await startServer({ DATA_FILE: join(dir, 'sandbox.json') }, [], ['--throw-deprecation', ...cliEntry()]);
   });
   afterAll(async () => {
     await server?.stop();

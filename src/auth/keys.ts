@@ -40,7 +40,9 @@ export async function importKeys(material: KeyMaterial): Promise<Keys> {
   if (credentialsKey.length !== 32) throw new Error('credentials key must be 32 bytes');
   return {
     kid,
-    privateKey: (await importJWK(privateJwk, TOKEN_ALG)) as CryptoKey,
+    // Extractable: tokens.ts signs with node:crypto's KeyObject of it, and Node 24 deprecates
+    // (DEP0204, a warning in every container's log) making one of a key that is not.
+    privateKey: (await importJWK(privateJwk, TOKEN_ALG, { extractable: true })) as CryptoKey,
     publicKey: (await importJWK(publicJwk, TOKEN_ALG)) as CryptoKey,
     publicJwk: { ...publicJwk, kid, alg: TOKEN_ALG, use: 'sig' },
     credentialsKey,

@@ -100,7 +100,17 @@ async function moveClock(services: Services, organizationId: string | undefined,
     // A tenant removed while the move waited for its turn (a reset being written) keeps no clock.
     await store.transact((tx) => tx.get('organizations', organizationId) && setTenantClock(tx, organizationId, offset));
   }
-  const moved = clockBody(services, organizationId);
+  // A tenant's clock as moved is worked out, not read back: while the move was being written the
+  // scheduler's tick may have found the tenant's time up and removed it, its clock with it.
+  const moved =
+    organizationId !== undefined && targetMs > startMs
+      ? {
+          now: Math.floor((services.clock.nowMs() - services.clock.offsetMs() + offset) / 1000),
+          offset: Math.round(offset / 1000),
+          organization_id: organizationId,
+          follows_global: offset <= services.clock.offsetMs(),
+        }
+      : clockBody(services, organizationId);
   // A tenant's move waits for its own jobs only: another tenant's slow webhook receiver does not hold its answer.
   await services.jobs.runDue(organizationId);
   // On the global clock, which no tenant's is behind: what expired there expired for everyone.

@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { DataFileError } from '../store/persistence.js';
 
@@ -6,7 +7,8 @@ import { DataFileError } from '../store/persistence.js';
  * One process serves a data file at a time: two would each keep their own copy in memory, hand
  * out the same ids and overwrite each other's writes. The process that serves `file` holds
  * `<file>.lock`, created exclusively with its pid and hostname inside and removed when it exits.
- * A lock whose process no longer runs (killed with `kill -9`), or one another host left, is taken over.
+ * A lock whose process no longer runs (killed with `kill -9`) is taken over; so is one another
+ * host left, which its holder no longer touches (see `holderRuns`).
  */
 
 interface Holder {
@@ -61,24 +63,87 @@ function readHolder(lock: string): Holder | undefined {
   return undefined;
 }
 
+/** How often the sandbox that holds a lock touches it, to show that it still runs. */
+const HEARTBEAT_MS = 2000;
+
+/** A lock untouched for this long is left behind: its holder missed five heartbeats. */
+export const STALE_MS = 5 * HEARTBEAT_MS;
+
+/** What `lockDataFile` reads the time with and waits with; tests hand in their own. */
+export interface LockTiming {
+  now(): number;
+  wait(ms: number): Promise<void>;
+}
+
+const realTiming: LockTiming = { now: () => Date.now(), wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+
+/** When the lock was last touched (its mtime), or `undefined` when it is gone. */
+function touchedAt(lock: string): number | undefined {
+  try {
+    return statSync(lock).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a holder on this host runs as another process: a pid this host can check. */
+function checkable(holder: Holder, host: string): boolean {
+  return holder.hostname === host && holder.pid !== process.pid;
+}
+
 /**
- * Whether the holder's process is gone: ours (pid 1 again in a new container), or not running on
- * this host. A lock of another host is taken to be gone too: a container started anew on the same
- * volume has another hostname, and a container killed with SIGKILL leaves its lock behind, which
- * would otherwise stop every later start. Two hosts serving one shared file at once is the case
- * this does not catch (the start says so on stderr).
+ * Whether a holder this host cannot check still runs: another host's (a container of its own on
+ * the same volume), or one with our own pid (pid 1 of a container restarted, or of a twin
+ * container with the same fixed hostname). Such a holder touches its lock every HEARTBEAT_MS, so
+ * a lock untouched for STALE_MS is left behind (a container killed with SIGKILL), and one
+ * touched again while we watch is in use. A lock touched lately is watched until one or the
+ * other: a start right after such a kill waits for at most STALE_MS. Without the heartbeat a
+ * second container on the volume took over the lock of one still running, and the two wrote
+ * over each other's journal and snapshot: acknowledged writes were lost.
  */
-function stale(holder: Holder, host: string): boolean {
-  if (holder.hostname !== host) return true;
-  return holder.pid === process.pid || !alive(holder.pid);
+async function holderRuns(lock: string, holder: Holder, timing: LockTiming): Promise<boolean> {
+  const first = touchedAt(lock);
+  if (first === undefined) return false;
+  // A time ahead of ours (another host's clock) counts as now: the watch still ends.
+  const age = Math.max(0, timing.now() - first);
+  if (age >= STALE_MS) return false;
+  const until = timing.now() + STALE_MS - age;
+  process.stderr.write(
+    `parcel-sandbox: the lock ${lock} was touched ${Math.round(age / 1000)} s ago by pid ${holder.pid} on ${holder.hostname}; waiting up to ${Math.ceil((STALE_MS - age) / 1000)} s to see whether that sandbox still runs\n`,
+  );
+  while (timing.now() < until) {
+    await timing.wait(HEARTBEAT_MS / 4);
+    const latest = touchedAt(lock);
+    if (latest === undefined) return false;
+    if (latest !== first) return true;
+  }
+  return false;
+}
+
+/** Touches the lock every HEARTBEAT_MS while it is ours, so that no other host takes it over. */
+function keepAlive(lock: string, mine: string): void {
+  const beat = async () => {
+    let text: string | undefined;
+    try {
+      text = await readFile(lock, 'utf8');
+    } catch (error) {
+      // A disk that refused a read tries again on the next beat; a lock that is gone is not ours.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
+    }
+    if (text !== mine) return clearInterval(timer);
+    const now = new Date();
+    await utimes(lock, now, now).catch(() => undefined);
+  };
+  const timer = setInterval(() => void beat(), HEARTBEAT_MS);
+  timer.unref();
 }
 
 /**
  * Takes the lock of the data file `file`, or throws `DataFileError` naming the process that holds
  * it. System errors (a read-only directory) are thrown as they are. The lock is removed when the
- * process exits, however it exits short of a kill.
+ * process exits, however it exits short of a kill, and touched every HEARTBEAT_MS until then.
  */
-export function lockDataFile(file: string): void {
+export async function lockDataFile(file: string, timing: LockTiming = realTiming): Promise<void> {
   const lock = lockFileFor(file);
   const host = hostname();
   const mine = `${JSON.stringify({ pid: process.pid, hostname: host })}\n`;
@@ -93,13 +158,14 @@ export function lockDataFile(file: string): void {
     if (holder === undefined) {
       throw new DataFileError(file, `its lock ${lock} is damaged; delete it if no sandbox serves this file`);
     }
-    const gone = holder.pid === 0 || stale(holder, host);
+    const gone = holder.pid === 0 || (checkable(holder, host) ? !alive(holder.pid) : !(await holderRuns(lock, holder, timing)));
     // Two starts taking over the same stale lock: the one that finds it taken again is refused below.
     if (!gone || attempt >= 3) {
+      const where = holder.hostname === host ? '' : ` on ${holder.hostname}`;
       // Most often a second `npm start` in another terminal: say how to run both, or just one.
       throw new DataFileError(
         file,
-        `it is in use by another parcel-sandbox (pid ${holder.pid}, lock ${lock}): stop that one, or start this one on another data file (--data) or in memory (--memory)`,
+        `it is in use by another parcel-sandbox (pid ${holder.pid}${where}, lock ${lock}): stop that one, or start this one on another data file (--data) or in memory (--memory)`,
       );
     }
     if (holder.pid !== 0 && holder.hostname !== host) {
@@ -109,6 +175,7 @@ export function lockDataFile(file: string): void {
     }
     if (holder.pid !== 0) rmSync(lock, { force: true });
   }
+  keepAlive(lock, mine);
   process.once('exit', () => {
     try {
       // Only our own lock: a lock another process took over meanwhile stays.

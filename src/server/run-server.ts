@@ -20,10 +20,11 @@ import { describeJsonSyntax } from '../controls/pack-source.js';
 import { banner, unappliedLine, type Started } from './banner.js';
 import { listenProblem } from './listen-problem.js';
 import { ownUrl } from '../http/own-url.js';
+import type { StopSignals } from './stop-signals.js';
 
 /*
  * The sandbox as a process: opens the data file, listens, prints the banner and shuts down on
- * SIGTERM/SIGINT. Only `main.ts` runs it, after parsing the command line.
+ * SIGTERM/SIGINT (caught by stop-signals.ts). Only `main.ts` runs it, after parsing the command line.
  */
 
 /** How long requests already being handled get to finish after SIGTERM/SIGINT. */
@@ -51,7 +52,7 @@ async function openData(config: Config, fixtures: StartPack | undefined) {
   // main.ts has checked the path (prepareDataPath) before loading this module.
   const file = resolve(config.dataFile);
   try {
-    lockDataFile(file);
+    await lockDataFile(file);
   } catch (error) {
     if (error instanceof DataFileError) throw error;
     throw unusableDataFile(file, systemReason(error));
@@ -116,23 +117,12 @@ function drain(servers: Server[]): Promise<void> {
   });
 }
 
-/** Starts the sandbox server; resolves once it listens. `given`: the settings a flag or variable set. */
-export async function runServer(config: Config, given: ReadonlySet<keyof Config> = new Set()): Promise<void> {
-  // Signals are taken from the start: one that arrives while starting up stops the sandbox as
-  // soon as it is up, instead of killing it halfway through writing a new data file.
-  let stopping: NodeJS.Signals | undefined;
-  let stop: (() => void) | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      process.stderr.write(`parcel-sandbox: ${signal} again; exiting without waiting\n`);
-      process.exit(1);
-    }
-    stopping = signal;
-    stop?.();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
+/**
+ * Starts the sandbox server; resolves once it listens. `given`: the settings a flag or variable set.
+ * `signals`: caught by main.ts before this module loaded; one that came while the sandbox started
+ * stops it as soon as it is up, instead of killing it halfway through writing a new data file.
+ */
+export async function runServer(config: Config, given: ReadonlySet<keyof Config>, signals: StopSignals): Promise<void> {
   const format = logFormatOf(config.logFormat);
   const logger = createLogger(config.logLevel, format);
   const fixtures = await startPack(config);
@@ -149,14 +139,14 @@ export async function runServer(config: Config, given: ReadonlySet<keyof Config>
   services.listeningAt = local;
   services.jobs.start();
 
-  stop = () => {
+  const stop = () => {
     services.jobs.shutdown();
     void drain(auth ? [api.server, auth.server] : [api.server])
       .then(() => store.close())
       .then(
         () => {
           const data = store.location === 'memory' ? 'the data was in memory and is gone' : `data file written: ${store.location}`;
-          logger.info({ signal: stopping, data: store.location }, `parcel-sandbox stopped on ${stopping}; ${data}`);
+          logger.info({ signal: signals.received, data: store.location }, `parcel-sandbox stopped on ${signals.received}; ${data}`);
           process.exit(0);
         },
         (error: unknown) => {
@@ -165,7 +155,8 @@ export async function runServer(config: Config, given: ReadonlySet<keyof Config>
         },
       );
   };
-  if (stopping) return stop();
+  signals.onStop(stop);
+  if (signals.received) return;
   const started: Started = { local, authUrl, config, store, fixtures, seeded };
   const unapplied = unappliedLine(started, given);
   if (unapplied) process.stderr.write(unapplied);
