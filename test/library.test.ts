@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, DEFAULT_SANDBOX_URL, type JsonApiDocument, type JsonApiResource, type Sandbox } from '../src/index.js';
 import { FIXTURE_EPOCH } from '../src/fixtures/people.js';
@@ -178,6 +180,50 @@ describe('createSandbox', () => {
     expect(await ids(seven, '/carriers')).not.toEqual(await ids(one, '/carriers'));
     const created = await Promise.all([one, again].map(async (sandbox) => createShipment(sandbox, await sandbox.token(), null)));
     expect(created[0]).toBe(created[1]);
+  });
+
+  it('ends a webhook delivery that is out when closed: its connection and its deadline go at once, so the test runner can exit', async () => {
+    // The receiver takes the delivery and never answers; `arrived` resolves with its request.
+    let arrive!: (request: IncomingMessage) => void;
+    const arrived = new Promise<IncomingMessage>((resolve) => (arrive = resolve));
+    const receiver = createServer((request) => arrive(request));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      // Faked from before the delivery starts, so its 10 s deadline is a timer the test can count
+      // (and one that never fires by itself).
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const sandbox = await sandboxFor();
+      const token = await sandbox.token();
+      const organization = (await json(await sandbox.request('/organizations', auth(token)))).data[0] as JsonApiResource;
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      const hook = {
+        data: {
+          type: 'hooks',
+          attributes: {
+            name: 'Notify',
+            order: 1,
+            active: true,
+            trigger: { resource_type: 'shipments', resource_action: 'create' },
+            action: { action_type: 'send-resource', values: [{ url }] },
+          },
+          relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
+        },
+      };
+      expect((await sandbox.request('/hooks', { method: 'POST', body: JSON.stringify(hook), ...auth(token) })).status).toBe(201);
+      await createShipment(sandbox, token, null);
+      // Moving the clock sends the delivery and waits for it: the sandbox closes under it.
+      const advancing = sandbox.advanceClock(0).catch((error: unknown) => error);
+      const request = await arrived;
+      const cut = new Promise<void>((resolve) => request.socket.once('close', () => resolve()));
+      await sandbox.close();
+      // Before, the delivery went on for its 10 s: its deadline stayed set and its connection open.
+      expect(vi.getTimerCount()).toBe(0);
+      await cut;
+      expect(String(await advancing)).toMatch(/503/);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('refuses requests once closed', async () => {
