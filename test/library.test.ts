@@ -124,6 +124,29 @@ describe('createSandbox', () => {
     await expect(sandbox.advanceClock(-1)).rejects.toThrow(RangeError);
   });
 
+  it("refuses a start past the clocks' end (9999), such as Date.now() in milliseconds, and a logger without its methods", async () => {
+    const refused = (options: unknown) => createSandbox(options as Parameters<typeof createSandbox>[0]);
+    // Before, both made a sandbox: one whose clock showed the year 58,000, and one whose first
+    // logged error threw a TypeError out of the error handler.
+    const milliseconds = START * 1000;
+    await expect(refused({ now: milliseconds })).rejects.toThrow(
+      new RangeError(
+        `createSandbox: 'now' must be Unix seconds up to 253402300799 (9999-12-31T23:59:59Z), got ${milliseconds} (milliseconds? Date.now() / 1000 is seconds)`,
+      ),
+    );
+    await expect(refused({ now: new Date('+010000-01-01T00:00:00Z') })).rejects.toThrow(/'now' must be Unix seconds up to 253402300799/);
+    await expect(refused({ logger: 5 })).rejects.toThrow(
+      new TypeError(
+        "createSandbox: 'logger' must have the methods error, warn, info, debug (a pino logger or console fits); it lacks error, warn, info, debug",
+      ),
+    );
+    await expect(refused({ logger: { error() {}, warn() {}, info() {} } })).rejects.toThrow(/it lacks debug$/);
+    await expect(refused({ config: [] })).rejects.toThrow("createSandbox: 'config' must be an object of settings, got an array");
+    // The last second the clocks can show is a start they take.
+    const latest = await sandboxFor({ now: 253402300799 });
+    expect(latest.now()).toBe(253402300799);
+  });
+
   it('starts the clock at the real time by default, or at a Date', async () => {
     const before = Math.floor(Date.now() / 1000);
     const sandbox = await sandboxFor({ now: undefined });

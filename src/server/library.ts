@@ -8,6 +8,7 @@ import { generateKeys } from '../auth/keys.js';
 import { fixedClock } from '../clock.js';
 import { closestName, ConfigError, configFromValues, settings, type Config } from '../config.js';
 import type { Logger } from '../http/services.js';
+import { LATEST_SECONDS } from '../model/common.js';
 import { memoryPersistence } from '../store/persistence.js';
 import { openStore } from '../store/store.js';
 
@@ -85,7 +86,26 @@ function startSeconds(now: SandboxOptions['now']): number {
   if (now === undefined) return Math.floor(Date.now() / 1000);
   const seconds = now instanceof Date ? Math.floor(now.getTime() / 1000) : now;
   if (!Number.isSafeInteger(seconds) || seconds < 0) throw new TypeError(`createSandbox: 'now' must be Unix seconds or a valid Date, got ${String(now)}`);
+  // The clocks stop at the end of 9999 (dates past it cannot be written in ISO 8601), as POST
+  // /_sandbox/clock does; the likeliest value past it is Date.now(), which counts milliseconds.
+  if (seconds > LATEST_SECONDS) {
+    const hint = seconds / 1000 <= LATEST_SECONDS ? ' (milliseconds? Date.now() / 1000 is seconds)' : '';
+    throw new RangeError(`createSandbox: 'now' must be Unix seconds up to ${LATEST_SECONDS} (9999-12-31T23:59:59Z), got ${String(now)}${hint}`);
+  }
   return seconds;
+}
+
+/** The methods a logger is called with: a value without them would fail the first request that logs. */
+const LOGGER_METHODS = ['error', 'warn', 'info', 'debug'] as const;
+
+function checkLogger(logger: unknown): asserts logger is Logger | undefined {
+  if (logger === undefined) return;
+  const missing = LOGGER_METHODS.filter((method) => typeof (logger as Record<string, unknown> | null)?.[method] !== 'function');
+  if (missing.length > 0) {
+    throw new TypeError(
+      `createSandbox: 'logger' must have the methods ${LOGGER_METHODS.join(', ')} (a pino logger or console fits); it lacks ${missing.join(', ')}`,
+    );
+  }
 }
 
 /**
@@ -94,8 +114,10 @@ function startSeconds(now: SandboxOptions['now']): number {
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   checkOptionNames(options);
+  checkLogger(options.logger);
   const values = options.config === undefined ? {} : options.config;
-  if (typeof values !== 'object' || values === null) throw new TypeError(`createSandbox: 'config' must be an object of settings, got ${String(values)}`);
+  if (typeof values !== 'object' || values === null || Array.isArray(values))
+    throw new TypeError(`createSandbox: 'config' must be an object of settings, got ${Array.isArray(values) ? 'an array' : String(values)}`);
   let checked: Config;
   try {
     // The controls answer the default URL's host, which is no loopback name (a config may name more).
