@@ -1,6 +1,7 @@
 import { generateState } from '../fixtures/generate.js';
 import { knownClients } from '../fixtures/clients.js';
 import { seededSecret } from '../auth/shared-secrets.js';
+import { hashSecret } from '../auth/secrets.js';
 import { loadStartPack } from '../fixtures/start-pack.js';
 import { describeJsonSyntax } from '../controls/pack-source.js';
 import { createApp, createServices } from '../app.js';
@@ -167,8 +168,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch,
     request,
     async token(clientId = 'sandbox-client', scope = '*') {
-      const client = clients.find((candidate) => candidate.id === clientId);
-      if (!client) throw new Error(`parcel-sandbox: no seeded client '${clientId}'; use one of ${clients.map((c) => c.id).join(', ')}`);
+      if (closed) throw new Error('parcel-sandbox: this sandbox is closed');
+      // The clients whose secret is known and that the data holds with it (a pack may leave a base client out, or give it another secret).
+      const usable = clients.filter((candidate) => store.get('clients', candidate.id)?.secret_sha256 === hashSecret(candidate.secret));
+      const client = usable.find((candidate) => candidate.id === clientId);
+      if (!client) {
+        const choice = usable.length > 0 ? `use one of ${usable.map((c) => c.id).join(', ')}` : 'it holds no client whose secret it knows';
+        throw new Error(`parcel-sandbox: no seeded client '${clientId}'; ${choice}`);
+      }
       const answer = await request('/access-token', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
