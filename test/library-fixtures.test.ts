@@ -61,6 +61,14 @@ describe('createSandbox on a pack', () => {
     expect(await again.token('limited-client')).toEqual(expect.any(String));
   });
 
+  it('reads a pack file that starts with a byte order mark, as Windows editors and PowerShell 5 write them', async () => {
+    const pack = { shops: [{ key: 'bom-shop', organization: 'organization-a', name: 'Marked Shop' }] };
+    const file = await packFile('marked.json', `\uFEFF${JSON.stringify(pack, null, 2)}`);
+    // Before: "Not JSON: a value was expected at line 1, column 1 (character 1)."
+    const sandbox = await sandboxWith({ config: { fixtures: file } });
+    expect((await list(sandbox, await sandbox.token(), '/shops')).map((shop) => shop.attributes.name)).toContain('Marked Shop');
+  });
+
   it('says so when the data holds no client whose secret it knows', async () => {
     const original = await sandboxWith();
     const exported = (await (await original.request('/_sandbox/fixtures')).json()) as { clients: unknown[] };
