@@ -80,6 +80,28 @@ describe('createSandbox', () => {
     expect((await fetch('/health', { method: 'GET' })).status).toBe(200);
   });
 
+  it('with a public URL that has a path, serves what is under it, as the proxy it stands for would: links from answers can be followed', async () => {
+    const sandbox = await sandboxFor({ config: { publicUrl: 'https://example.com/sandbox' } });
+    // An API client based on sandbox.url, signing in with a Request that has a body.
+    const signIn = new Request(`${sandbox.url}/access-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret', scope: '*' }),
+    });
+    const granted = await sandbox.fetch(signIn);
+    expect(granted.status).toBe(200);
+    const token = ((await granted.json()) as { access_token: string }).access_token;
+    const carriers = await json(await sandbox.fetch(`${sandbox.url}/carriers`, auth(token)));
+    const self = (carriers.data as JsonApiResource[])[0]!.links!.self!;
+    expect(self.startsWith('https://example.com/sandbox/carriers/')).toBe(true);
+    // Before, the path was handed to the app as it was: 404 for every URL under the public one.
+    const carrier = await sandbox.fetch(self, auth(token));
+    expect(carrier.status).toBe(200);
+    expect(((await json(carrier)).data as JsonApiResource).links!.self).toBe(self);
+    // A path is still the app's own path.
+    expect((await sandbox.request('/carriers', auth(token))).status).toBe(200);
+  });
+
   it('limits a token to the scopes asked for and refuses unknown clients', async () => {
     const sandbox = await sandboxFor();
     const limited = await sandbox.token('limited-client');

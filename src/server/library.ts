@@ -141,9 +141,23 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const url = config.publicUrl ?? DEFAULT_SANDBOX_URL;
   let closed = false;
 
+  // A public URL with a path (`https://example.com/sandbox`, as behind a proxy) starts every link
+  // with that path, which the app does not serve: in-process there is no proxy to take it off, so
+  // fetch does, and links from answers (and an API client based on `url`) reach the app.
+  const prefix = new URL(url).pathname.replace(/\/+$/, '');
+  const underPrefix = (target: URL) => prefix !== '' && (target.pathname === prefix || target.pathname.startsWith(`${prefix}/`));
+  const appUrl = (target: URL): URL => {
+    if (!underPrefix(target)) return target;
+    const served = new URL(target);
+    served.pathname = target.pathname.slice(prefix.length) || '/';
+    return served;
+  };
+
   const fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     if (closed) throw new Error('parcel-sandbox: this sandbox is closed');
-    const request = input instanceof Request && init === undefined ? input : new Request(input instanceof Request ? input : new URL(input, url), init);
+    let request = input instanceof Request && init === undefined ? input : new Request(input instanceof Request ? input : new URL(input, url), init);
+    const target = new URL(request.url);
+    if (underPrefix(target)) request = new Request(appUrl(target), request);
     return app.fetch(request);
   };
 
