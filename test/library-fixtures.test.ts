@@ -1,8 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type JsonApiDocument, type JsonApiResource, type Sandbox } from '../src/index.js';
+import { createSandbox, FixtureError, type JsonApiDocument, type JsonApiResource, type Sandbox } from '../src/index.js';
 import { FIXTURE_EPOCH } from '../src/fixtures/people.js';
 
 /*
@@ -67,6 +67,29 @@ describe('createSandbox on a pack', () => {
     // Before: "Not JSON: a value was expected at line 1, column 1 (character 1)."
     const sandbox = await sandboxWith({ config: { fixtures: file } });
     expect((await list(sandbox, await sandbox.token(), '/shops')).map((shop) => shop.attributes.name)).toContain('Marked Shop');
+  });
+
+  it('reads the files of a pack folder that are links to files kept elsewhere, and lists a linked pack folder under packs/', async () => {
+    const kept = join(folder, 'kept');
+    const linkedPack = join(folder, 'linked-pack');
+    await mkdir(join(kept, 'named'), { recursive: true });
+    await mkdir(join(linkedPack, 'packs'), { recursive: true });
+    await writeFile(join(kept, 'shops.json'), JSON.stringify({ shops: [{ key: 'linked-shop', organization: 'organization-a', name: 'Linked Shop' }] }));
+    await writeFile(join(kept, 'named', 'shops.json'), JSON.stringify({ shops: [{ key: 'named-shop', name: 'Named Shop' }] }));
+    await writeFile(join(linkedPack, 'rest.json'), JSON.stringify({ shop_return_reasons: [{ shop: 'linked-shop', reason: 'organization-a:too-small' }] }));
+    await symlink(join(kept, 'shops.json'), join(linkedPack, 'shops.json'));
+    await symlink(join(kept, 'named'), join(linkedPack, 'packs', 'linked'));
+    // Before, the linked shops.json was passed over: "rest.json#/shop_return_reasons/0/shop: There is no shop 'linked-shop'."
+    const sandbox = await sandboxWith({ config: { fixtures: linkedPack } });
+    expect((await list(sandbox, await sandbox.token(), '/shops')).map((shop) => shop.attributes.name)).toContain('Linked Shop');
+    const packs = (await (await sandbox.request('/_sandbox/fixtures/packs')).json()) as { data: { name: string }[] };
+    expect(packs.data.map((pack) => pack.name)).toContain('linked');
+
+    // A link to nothing is named, not passed over.
+    await symlink(join(kept, 'gone.json'), join(linkedPack, 'contracts.json'));
+    const refused = await createSandbox({ config: { fixtures: linkedPack } }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(FixtureError);
+    expect((refused as FixtureError).message).toBe(`${linkedPack}/contracts.json: A link to a file that does not exist.`);
   });
 
   it('says so when the data holds no client whose secret it knows', async () => {
