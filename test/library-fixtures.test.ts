@@ -89,7 +89,11 @@ describe('createSandbox on a pack', () => {
     await symlink(join(kept, 'gone.json'), join(linkedPack, 'contracts.json'));
     const refused = await createSandbox({ config: { fixtures: linkedPack } }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(FixtureError);
-    expect((refused as FixtureError).message).toBe(`${linkedPack}/contracts.json: A link to a file that does not exist.`);
+    // Named, as a test runner reports it (before: "Error: ...").
+    expect(String(refused)).toBe(`FixtureError: ${linkedPack}/contracts.json: A link to a file that does not exist.`);
+    expect((refused as FixtureError).problems).toEqual([
+      { file: `${linkedPack}/contracts.json`, pointer: '', detail: 'A link to a file that does not exist.' },
+    ]);
   });
 
   it('says so when the data holds no client whose secret it knows', async () => {

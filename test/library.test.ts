@@ -164,6 +164,9 @@ describe('createSandbox', () => {
     );
     await expect(refused({ logger: { error() {}, warn() {}, info() {} } })).rejects.toThrow(/it lacks debug$/);
     await expect(refused({ config: [] })).rejects.toThrow("createSandbox: 'config' must be an object of settings, got an array");
+    // A refused setting is named as what it is in a test runner's report (before: "Error: ...").
+    const setting = await refused({ config: { registrationDelay: -5 } }).catch((error: unknown) => error);
+    expect(String(setting)).toBe('ConfigError: createSandbox: config.registrationDelay must not be negative, got -5');
     // The last second the clocks can show is a start they take.
     const latest = await sandboxFor({ now: 253402300799 });
     expect(latest.now()).toBe(253402300799);
