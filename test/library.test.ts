@@ -172,6 +172,34 @@ describe('createSandbox', () => {
     expect(latest.now()).toBe(253402300799);
   });
 
+  it("refuses a token passed to advanceClock in place of its options, which would move every tenant's clock", async () => {
+    const sandbox = await sandboxFor();
+    const made = (await (
+      await sandbox.request('/_sandbox/tenants', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    ).json()) as {
+      client_id: string;
+      client_secret: string;
+      organization_id: string;
+    };
+    const granted = await sandbox.request('/access-token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: made.client_id, client_secret: made.client_secret, scope: '*' }),
+    });
+    const token = ((await granted.json()) as { access_token: string }).access_token;
+    const advance = sandbox.advanceClock as (seconds: unknown, options?: unknown) => Promise<number>;
+    // Before, the string was passed over and the global clock moved an hour.
+    await expect(advance(3600, token)).rejects.toThrow(
+      new TypeError("parcel-sandbox: advanceClock(seconds, { token }) takes a tenant's access token in an object; got a string: pass it as { token }"),
+    );
+    await expect(advance(3600, { tokne: token })).rejects.toThrow("parcel-sandbox: 'tokne' is not an option of advanceClock");
+    await expect(advance('3600')).rejects.toThrow(new RangeError("parcel-sandbox: advanceClock takes whole seconds, 0 or more; got '3600'"));
+    expect(sandbox.now()).toBe(START);
+    expect(await sandbox.advanceClock(3600, { token })).toBe(START + 3600);
+    expect(sandbox.now(made.organization_id)).toBe(START + 3600);
+    expect(sandbox.now()).toBe(START);
+  });
+
   it('starts the clock at the real time by default, or at a Date', async () => {
     const before = Math.floor(Date.now() / 1000);
     const sandbox = await sandboxFor({ now: undefined });

@@ -96,6 +96,24 @@ function startSeconds(now: SandboxOptions['now']): number {
   return seconds;
 }
 
+/** A value as an error message shows it: a string in quotes, so that '10' is not taken for 10. */
+const shown = (value: unknown): string => (typeof value === 'string' ? `'${value}'` : String(value));
+
+/**
+ * advanceClock's options: `{ token }` or nothing. A token passed in their place (a string) would
+ * otherwise be ignored and move the global clock, every tenant's, instead of the tenant's.
+ */
+function checkClockOptions(options: unknown): void {
+  const usage = "advanceClock(seconds, { token }) takes a tenant's access token in an object";
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    // A token is not repeated into the message (test logs are kept and shared).
+    throw new TypeError(`parcel-sandbox: ${usage}; got ${typeof options === 'string' ? 'a string: pass it as { token }' : shown(options)}`);
+  }
+  for (const name of Object.keys(options)) if (name !== 'token') throw new TypeError(`parcel-sandbox: '${name}' is not an option of advanceClock; ${usage}`);
+  const { token } = options as { token?: unknown };
+  if (token !== undefined && (typeof token !== 'string' || token === '')) throw new TypeError(`parcel-sandbox: ${usage}; its token is ${shown(token)}`);
+}
+
 /** The methods a logger is called with: a value without them would fail the first request that logs. */
 const LOGGER_METHODS = ['error', 'warn', 'info', 'debug'] as const;
 
@@ -199,7 +217,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return ((await answer.json()) as { access_token: string }).access_token;
     },
     async advanceClock(seconds, options = {}) {
-      if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError(`parcel-sandbox: advanceClock takes whole seconds, 0 or more; got ${seconds}`);
+      if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError(`parcel-sandbox: advanceClock takes whole seconds, 0 or more; got ${shown(seconds)}`);
+      checkClockOptions(options);
       return (await control<{ now: number }>('/_sandbox/clock', { advance: seconds }, options.token ?? config.adminToken)).now;
     },
     async reset() {
