@@ -200,6 +200,22 @@ describe('createSandbox', () => {
     expect(sandbox.now()).toBe(START);
   });
 
+  it("reads a large body while the test fakes the machine's timers", async () => {
+    const sandbox = await sandboxFor();
+    const token = await sandbox.token();
+    // Every timer faked, as vi.useFakeTimers() does by default; before, a body over 256 KiB waited
+    // for a faked setImmediate that never ran, and the request never answered.
+    vi.useFakeTimers();
+    const body = JSON.stringify({ data: { type: 'shops', attributes: { name: 'x'.repeat(300 * 1024) } } });
+    const answer = await sandbox.request('/shops', { method: 'POST', body, ...auth(token) });
+    // Read whole (POST /shops takes a logo, so up to a few MiB) and checked like any body.
+    expect(answer.status).toBe(400);
+    expect((await json(answer)).errors![0]).toMatchObject({
+      detail: "'name' must be at most 255 characters long.",
+      source: { pointer: '/data/attributes/name' },
+    });
+  });
+
   it('starts the clock at the real time by default, or at a Date', async () => {
     const before = Math.floor(Date.now() / 1000);
     const sandbox = await sandboxFor({ now: undefined });
