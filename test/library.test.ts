@@ -241,6 +241,17 @@ describe('createSandbox', () => {
     expect(sandbox.now()).toBe(START);
   });
 
+  it('controls its clock and data when the config names more hosts for the controls', async () => {
+    const sandbox = await sandboxFor({ config: { allowedHosts: 'sandbox' } });
+    // Before, the hosts given took the place of the default URL's: 421 for the sandbox's own calls.
+    expect(await sandbox.advanceClock(5)).toBe(START + 5);
+    await sandbox.reset();
+    expect(sandbox.now()).toBe(START);
+    expect((await sandbox.fetch('http://sandbox/_sandbox/clock')).status).toBe(200);
+    expect((await sandbox.fetch('http://elsewhere.example/_sandbox/clock')).status).toBe(421);
+    await expect(createSandbox({ config: { allowedHosts: 'bad host' } })).rejects.toThrow(/^createSandbox: config\.allowedHosts .*'bad host'/);
+  });
+
   it('reset restores the seeded data and the start time; tokens stay valid', async () => {
     const sandbox = await sandboxFor();
     const token = await sandbox.token();

@@ -139,8 +139,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     throw new TypeError(`createSandbox: 'config' must be an object of settings, got ${Array.isArray(values) ? 'an array' : String(values)}`);
   let checked: Config;
   try {
-    // The controls answer the default URL's host, which is no loopback name (a config may name more).
-    checked = configFromValues({ allowedHosts: new URL(DEFAULT_SANDBOX_URL).host, ...values });
+    // Checked as given first, so that a refusal names the value the caller wrote.
+    checked = configFromValues(values);
+    // The controls answer the default URL's host, which is no loopback name, beside the hosts a
+    // config names: reset() and advanceClock() call them there (a config's hosts alone got 421).
+    const defaultHost = new URL(DEFAULT_SANDBOX_URL).host;
+    if (checked.allowedHosts !== undefined) checked = configFromValues({ ...values, allowedHosts: `${defaultHost},${checked.allowedHosts}` });
+    else checked = configFromValues({ ...values, allowedHosts: defaultHost });
   } catch (error) {
     if (error instanceof ConfigError) error.message = `createSandbox: ${error.message}`;
     throw error;
