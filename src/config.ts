@@ -336,6 +336,8 @@ function hostListProblem(list: string): string | undefined {
  * in code). `setting` and `problem` are the same whichever way it was given.
  */
 export class ConfigError extends Error {
+  // Named, so that a test runner's report and String(error) say what failed: a setting.
+  override readonly name = 'ConfigError';
   /** The setting to blame, when there is one. */
   readonly setting?: keyof Config;
   /** What is wrong with it, without its name: `must not be negative, got -5`. */

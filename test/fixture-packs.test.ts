@@ -156,6 +156,30 @@ describe('a broken pack', () => {
     }
   });
 
+  it('with a webhook to an address POST /hooks refuses is refused at that url, as the API refuses it', async () => {
+    const hook = (urls: string[]) => ({
+      name: 'Notify',
+      order: 1,
+      active: true,
+      trigger: { resource_type: 'shipments', resource_action: 'create' },
+      action: { action_type: 'send-resource', values: urls.map((url) => ({ url })) },
+    });
+    const before = counts();
+    // Before, both were loaded, and refused only when a shipment's webhook went out.
+    const answer = await createTenant({
+      pack: { hooks: [hook(['http://127.0.0.1:9/hooks', 'http://169.254.169.254/latest']), hook(['ftp://files.example/in'])] },
+    });
+    expect(answer.status).toBe(422);
+    expect(problems(answer)).toEqual([
+      { where: 'pack#/hooks/0/action/values/1/url', detail: expect.stringContaining('Webhooks to 169.254.169.254 are refused: it is a link-local address.') },
+      { where: 'pack#/hooks/1/action/values/0/url', detail: expect.stringContaining('Webhooks are sent over http or https only, not ftp.') },
+    ]);
+    expect(answer.body.errors[0].source.pointer).toBe('/pack/hooks/0/action/values/1/url');
+    expect(counts()).toEqual(before);
+    // The loopback receiver alone is taken, as POST /hooks takes it here.
+    expect((await createTenant({ pack: { hooks: [hook(['http://127.0.0.1:9/hooks'])] } })).status).toBe(201);
+  });
+
   it('names a pack that does not exist', async () => {
     const answer = await createTenant({ pack: 'no-such-pack' });
     expect(answer.status).toBe(422);

@@ -77,6 +77,9 @@ describe('--fixtures', () => {
     const second = await startServer({}, ['--memory', '--seed', '5', '--fixtures', file, '--fixtures-only']);
     try {
       expect(second.output()).toContain('(alone)');
+      // The export holds the base set's clients with their published secrets: the banner offers them
+      // (before, it said none of the seeded clients was in the data).
+      expect(second.output()).toMatch(/^ {4}sandbox-client +sandbox-secret /m);
       expect(await call(second.url, '/_sandbox/fixtures')).toEqual(exported);
     } finally {
       await second.stop();

@@ -4,6 +4,9 @@ import { newDemoOrderId } from '../domain/returns/orders.js';
 export { assertRoom } from '../domain/quotas.js';
 export { topUp } from '../domain/collections/schedules.js';
 export { FixtureError } from '../fixtures/problems.js';
+import { FixtureError, type FixtureProblem } from '../fixtures/problems.js';
+import { at } from '../fixtures/checked.js';
+import { checkTarget, targetPolicy, type TargetPolicy } from '../domain/hooks/target-address.js';
 import type { Services } from '../http/services.js';
 import type { Row, StateData, TableName } from '../store/tables.js';
 import type { Tx } from '../store/store.js';
@@ -25,7 +28,26 @@ function seedOf(id: string): number {
 export function checkTenantPack(services: Services, tx: Tx, files: readonly PackFile[], mode: LoadMode, own: KeyMaps, packName?: string) {
   const view = new TenantView(services, tx, structuredClone(own));
   const pack = checkPack(files, mode, view.outside(packName));
+  const refused = hookTargetProblems(pack, targetPolicy(services.rules.settings));
+  if (refused.length > 0) throw new FixtureError(refused);
   return { pack, view };
+}
+
+/**
+ * The webhook URLs of the pack's hooks that POST /hooks would refuse (a scheme other than http(s),
+ * a private or link-local address, a host HOOK_ALLOWED_HOSTS leaves out), each at its `url`: a
+ * tenant's pack saves hooks as the API does, so it is refused what the API refuses.
+ */
+function hookTargetProblems(pack: CheckedPack, policy: TargetPolicy): FixtureProblem[] {
+  const problems: FixtureProblem[] = [];
+  for (const hook of pack.rows.hooks ?? []) {
+    if (hook.action.action_type !== 'send-resource') continue;
+    hook.action.values.forEach((value, index) => {
+      const checked = checkTarget(value.url, policy);
+      if ('refusal' in checked) problems.push(at(pack, hook, `action/values/${index}/url`, checked.refusal));
+    });
+  }
+  return problems;
 }
 
 /**

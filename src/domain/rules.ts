@@ -99,7 +99,12 @@ export interface Acting {
  * order, such as the deliveries of one hook) still run one at a time, in due order.
  */
 export type JobHandler =
-  { apply(tx: Tx, job: JobRecord, rules: Rules): void } | { run(rules: Rules, job: JobRecord): Promise<void>; lane(job: JobRecord): string };
+  | { apply(tx: Tx, job: JobRecord, rules: Rules): void }
+  | {
+      /** `signal` aborts when the sandbox is abandoned (`Scheduler.abandon`): the work ends at once, writing nothing. */
+      run(rules: Rules, job: JobRecord, signal: AbortSignal): Promise<void>;
+      lane(job: JobRecord): string;
+    };
 
 export interface Scheduler {
   /**
@@ -130,4 +135,10 @@ export interface Scheduler {
    * what is queued stays in the data for the next start.
    */
   shutdown(): void;
+  /**
+   * Shuts down and ends the run jobs that are out at once (a webhook delivery's connection is
+   * closed, its deadline cleared), resolving once they have: nothing of them is written, so they
+   * stay queued. An in-process sandbox's `close()`: afterwards nothing of it keeps the process up.
+   */
+  abandon(): Promise<void>;
 }

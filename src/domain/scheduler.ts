@@ -34,6 +34,8 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
   let timer: NodeJS.Timeout | undefined;
   // Set by `shutdown` (the process is going down): no job starts any more, what is queued stays in the data.
   let stopped = false;
+  // Aborted by `abandon`: the run jobs that are out end at once instead of in their own time.
+  const abandoned = new AbortController();
   const flights = new Map<string, Flight>();
   const busyLanes = new Set<string>();
   // Run jobs whose outcome the data file refused: they stay in the data, and wait (with their
@@ -77,10 +79,12 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
           handler.apply(tx, job, s);
         });
       } else {
-        await handler.run(s, job);
+        await handler.run(s, job, abandoned.signal);
         await s.store.transact(done);
       }
     } catch (error) {
+      // Abandoned (the sandbox closed) while out: nothing of it was written, the job stays.
+      if (abandoned.signal.aborted) return;
       // Nothing of the job was kept: it stays, and runs again once the data file takes writes.
       if (error instanceof DataWriteError) throw error;
       // A reset overtook the job and nothing of it ran: the new data has the job again (the next pass runs it) or not.
@@ -210,6 +214,12 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
     for (const job of tx.find('jobs', 'subject', subject)) if (job.kind === kind) tx.remove('jobs', job.id);
   };
 
+  const shutdown = () => {
+    stopped = true;
+    if (timer) clearInterval(timer);
+    timer = undefined;
+  };
+
   return {
     schedule(tx, { kind, subject, dueMs, payload, organizationId }) {
       cancel(tx, kind, subject);
@@ -239,10 +249,11 @@ export function createScheduler(rules: () => Rules, handlers: Readonly<Record<st
       if (timer) clearInterval(timer);
       timer = undefined;
     },
-    shutdown() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
+    shutdown,
+    async abandon() {
+      shutdown();
+      abandoned.abort();
+      await Promise.all([...flights.values()].map((flight) => flight.settled));
     },
   };
 }
@@ -257,5 +268,6 @@ export function tenantScheduler(scheduler: Scheduler, organizationId: string): S
     start: (intervalMs) => scheduler.start(intervalMs),
     stop: () => scheduler.stop(),
     shutdown: () => scheduler.shutdown(),
+    abandon: () => scheduler.abandon(),
   };
 }

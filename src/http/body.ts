@@ -28,8 +28,16 @@ const WHOLE_READ_BYTES = 64 * 1024;
  */
 const YIELD_BYTES = 256 * 1024;
 
+/**
+ * The event loop's own setImmediate, taken when this module loads: a test suite that embeds the
+ * sandbox (createSandbox) and fakes its timers afterwards (vi.useFakeTimers(), jest's modern fake
+ * timers) replaces the global one with one that runs only when the test advances it, and every
+ * body past YIELD_BYTES waited for it forever.
+ */
+const realSetImmediate = setImmediate;
+
 /** Lets the event loop run what is waiting (I/O, timers) before going on. */
-const giveWay = () => new Promise<void>((resume) => setImmediate(resume));
+const giveWay = () => new Promise<void>((resume) => realSetImmediate(resume));
 
 /** An endpoint as a 413 names it: `POST /shops`. */
 export interface Named {

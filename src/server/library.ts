@@ -1,6 +1,7 @@
 import { generateState } from '../fixtures/generate.js';
 import { knownClients } from '../fixtures/clients.js';
 import { seededSecret } from '../auth/shared-secrets.js';
+import { hashSecret } from '../auth/secrets.js';
 import { loadStartPack } from '../fixtures/start-pack.js';
 import { describeJsonSyntax } from '../controls/pack-source.js';
 import { createApp, createServices } from '../app.js';
@@ -8,6 +9,7 @@ import { generateKeys } from '../auth/keys.js';
 import { fixedClock } from '../clock.js';
 import { closestName, ConfigError, configFromValues, settings, type Config } from '../config.js';
 import type { Logger } from '../http/services.js';
+import { LATEST_SECONDS } from '../model/common.js';
 import { memoryPersistence } from '../store/persistence.js';
 import { openStore } from '../store/store.js';
 
@@ -58,7 +60,7 @@ export interface Sandbox {
   reset(): Promise<void>;
   /** The sandbox time in Unix seconds: of the global clock, or of an organization's clock. */
   now(organizationId?: string): number;
-  /** Releases the sandbox; requests afterwards fail. */
+  /** Releases the sandbox: webhook deliveries that are out end at once, and requests afterwards fail. */
   close(): Promise<void>;
 }
 
@@ -85,7 +87,44 @@ function startSeconds(now: SandboxOptions['now']): number {
   if (now === undefined) return Math.floor(Date.now() / 1000);
   const seconds = now instanceof Date ? Math.floor(now.getTime() / 1000) : now;
   if (!Number.isSafeInteger(seconds) || seconds < 0) throw new TypeError(`createSandbox: 'now' must be Unix seconds or a valid Date, got ${String(now)}`);
+  // The clocks stop at the end of 9999 (dates past it cannot be written in ISO 8601), as POST
+  // /_sandbox/clock does; the likeliest value past it is Date.now(), which counts milliseconds.
+  if (seconds > LATEST_SECONDS) {
+    const hint = seconds / 1000 <= LATEST_SECONDS ? ' (milliseconds? Date.now() / 1000 is seconds)' : '';
+    throw new RangeError(`createSandbox: 'now' must be Unix seconds up to ${LATEST_SECONDS} (9999-12-31T23:59:59Z), got ${String(now)}${hint}`);
+  }
   return seconds;
+}
+
+/** A value as an error message shows it: a string in quotes, so that '10' is not taken for 10. */
+const shown = (value: unknown): string => (typeof value === 'string' ? `'${value}'` : String(value));
+
+/**
+ * advanceClock's options: `{ token }` or nothing. A token passed in their place (a string) would
+ * otherwise be ignored and move the global clock, every tenant's, instead of the tenant's.
+ */
+function checkClockOptions(options: unknown): void {
+  const usage = "advanceClock(seconds, { token }) takes a tenant's access token in an object";
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    // A token is not repeated into the message (test logs are kept and shared).
+    throw new TypeError(`parcel-sandbox: ${usage}; got ${typeof options === 'string' ? 'a string: pass it as { token }' : shown(options)}`);
+  }
+  for (const name of Object.keys(options)) if (name !== 'token') throw new TypeError(`parcel-sandbox: '${name}' is not an option of advanceClock; ${usage}`);
+  const { token } = options as { token?: unknown };
+  if (token !== undefined && (typeof token !== 'string' || token === '')) throw new TypeError(`parcel-sandbox: ${usage}; its token is ${shown(token)}`);
+}
+
+/** The methods a logger is called with: a value without them would fail the first request that logs. */
+const LOGGER_METHODS = ['error', 'warn', 'info', 'debug'] as const;
+
+function checkLogger(logger: unknown): asserts logger is Logger | undefined {
+  if (logger === undefined) return;
+  const missing = LOGGER_METHODS.filter((method) => typeof (logger as Record<string, unknown> | null)?.[method] !== 'function');
+  if (missing.length > 0) {
+    throw new TypeError(
+      `createSandbox: 'logger' must have the methods ${LOGGER_METHODS.join(', ')} (a pino logger or console fits); it lacks ${missing.join(', ')}`,
+    );
+  }
 }
 
 /**
@@ -94,12 +133,19 @@ function startSeconds(now: SandboxOptions['now']): number {
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   checkOptionNames(options);
+  checkLogger(options.logger);
   const values = options.config === undefined ? {} : options.config;
-  if (typeof values !== 'object' || values === null) throw new TypeError(`createSandbox: 'config' must be an object of settings, got ${String(values)}`);
+  if (typeof values !== 'object' || values === null || Array.isArray(values))
+    throw new TypeError(`createSandbox: 'config' must be an object of settings, got ${Array.isArray(values) ? 'an array' : String(values)}`);
   let checked: Config;
   try {
-    // The controls answer the default URL's host, which is no loopback name (a config may name more).
-    checked = configFromValues({ allowedHosts: new URL(DEFAULT_SANDBOX_URL).host, ...values });
+    // Checked as given first, so that a refusal names the value the caller wrote.
+    checked = configFromValues(values);
+    // The controls answer the default URL's host, which is no loopback name, beside the hosts a
+    // config names: reset() and advanceClock() call them there (a config's hosts alone got 421).
+    const defaultHost = new URL(DEFAULT_SANDBOX_URL).host;
+    if (checked.allowedHosts !== undefined) checked = configFromValues({ ...values, allowedHosts: `${defaultHost},${checked.allowedHosts}` });
+    else checked = configFromValues({ ...values, allowedHosts: defaultHost });
   } catch (error) {
     if (error instanceof ConfigError) error.message = `createSandbox: ${error.message}`;
     throw error;
@@ -118,9 +164,23 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const url = config.publicUrl ?? DEFAULT_SANDBOX_URL;
   let closed = false;
 
+  // A public URL with a path (`https://example.com/sandbox`, as behind a proxy) starts every link
+  // with that path, which the app does not serve: in-process there is no proxy to take it off, so
+  // fetch does, and links from answers (and an API client based on `url`) reach the app.
+  const prefix = new URL(url).pathname.replace(/\/+$/, '');
+  const underPrefix = (target: URL) => prefix !== '' && (target.pathname === prefix || target.pathname.startsWith(`${prefix}/`));
+  const appUrl = (target: URL): URL => {
+    if (!underPrefix(target)) return target;
+    const served = new URL(target);
+    served.pathname = target.pathname.slice(prefix.length) || '/';
+    return served;
+  };
+
   const fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     if (closed) throw new Error('parcel-sandbox: this sandbox is closed');
-    const request = input instanceof Request && init === undefined ? input : new Request(input instanceof Request ? input : new URL(input, url), init);
+    let request = input instanceof Request && init === undefined ? input : new Request(input instanceof Request ? input : new URL(input, url), init);
+    const target = new URL(request.url);
+    if (underPrefix(target)) request = new Request(appUrl(target), request);
     return app.fetch(request);
   };
 
@@ -145,8 +205,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch,
     request,
     async token(clientId = 'sandbox-client', scope = '*') {
-      const client = clients.find((candidate) => candidate.id === clientId);
-      if (!client) throw new Error(`parcel-sandbox: no seeded client '${clientId}'; use one of ${clients.map((c) => c.id).join(', ')}`);
+      if (closed) throw new Error('parcel-sandbox: this sandbox is closed');
+      // The clients whose secret is known and that the data holds with it (a pack may leave a base client out, or give it another secret).
+      const usable = clients.filter((candidate) => store.get('clients', candidate.id)?.secret_sha256 === hashSecret(candidate.secret));
+      const client = usable.find((candidate) => candidate.id === clientId);
+      if (!client) {
+        const choice = usable.length > 0 ? `use one of ${usable.map((c) => c.id).join(', ')}` : 'it holds no client whose secret it knows';
+        throw new Error(`parcel-sandbox: no seeded client '${clientId}'; ${choice}`);
+      }
       const answer = await request('/access-token', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -156,7 +222,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return ((await answer.json()) as { access_token: string }).access_token;
     },
     async advanceClock(seconds, options = {}) {
-      if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError(`parcel-sandbox: advanceClock takes whole seconds, 0 or more; got ${seconds}`);
+      if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError(`parcel-sandbox: advanceClock takes whole seconds, 0 or more; got ${shown(seconds)}`);
+      checkClockOptions(options);
       return (await control<{ now: number }>('/_sandbox/clock', { advance: seconds }, options.token ?? config.adminToken)).now;
     },
     async reset() {
@@ -166,7 +233,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     async close() {
       if (closed) return;
       closed = true;
-      services.jobs.shutdown();
+      // Deliveries that are out end now rather than at their 10 s deadline: the test runner can exit.
+      await services.jobs.abandon();
       await store.close();
     },
   };

@@ -72,7 +72,7 @@ type Outcome = { status?: number; error?: string; refused?: true };
  * checked; redirects are not followed; at most ANSWER_READ_BYTES of a non-2xx answer are read.
  * Errors name their code, not the addresses tried.
  */
-function post(target: Target, policy: TargetPolicy, body: string, secret: string | undefined): Promise<Outcome> {
+function post(target: Target, policy: TargetPolicy, body: string, secret: string | undefined, signal: AbortSignal): Promise<Outcome> {
   const headers: Record<string, string> = {
     // Plain JSON, as production posts its webhooks: receivers built on frameworks that parse only
     // the media types they know (Magento's REST API, where MyParcel.com's Magento 2 plugin takes
@@ -90,7 +90,14 @@ function post(target: Target, policy: TargetPolicy, body: string, secret: string
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
+      signal.removeEventListener('abort', abandon);
       resolve(outcome);
+    };
+    // The sandbox is abandoned (closed in-process): the connection goes now, not at the deadline,
+    // so that nothing of it keeps the process up. The caller writes no outcome for it.
+    const abandon = () => {
+      done({ error: 'abandoned' });
+      req.destroy();
     };
     const deadline = setTimeout(() => {
       const seconds = TIMEOUT_MS / 1000;
@@ -124,6 +131,8 @@ function post(target: Target, policy: TargetPolicy, body: string, secret: string
       res.on('end', finish);
       res.on('error', finish);
     });
+    if (signal.aborted) abandon();
+    else signal.addEventListener('abort', abandon, { once: true });
     req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error instanceof RefusedAddress) return done({ error: `is refused: ${error.message}`, refused: true });
@@ -134,11 +143,11 @@ function post(target: Target, policy: TargetPolicy, body: string, secret: string
 }
 
 /** Checks the URL again (the rules may have changed since the hook was saved), then posts. */
-async function deliver(rules: Rules, url: string, body: string, secret: string | undefined): Promise<Outcome> {
+async function deliver(rules: Rules, url: string, body: string, secret: string | undefined, signal: AbortSignal): Promise<Outcome> {
   const policy = targetPolicy(rules.settings);
   const checked = checkTarget(url, policy);
   if ('refusal' in checked) return { error: `is refused: ${checked.refusal}`, refused: true };
-  return post(checked.target, policy, body, secret);
+  return post(checked.target, policy, body, secret, signal);
 }
 
 /**
@@ -153,14 +162,16 @@ export const deliverWebhookJob: JobHandler = {
   // One hook's deliveries go out one at a time, in the order they fell due (a status after the
   // one before it), as they did when every job ran in turn; other hooks' go on beside them.
   lane: (job) => `hook:${(job.payload as Payload).hook_id}`,
-  async run(rules: Rules, job) {
+  async run(rules: Rules, job, signal) {
     const payload = job.payload as Payload;
     const hook = rules.store.get('hooks', payload.hook_id);
     const value = hook?.action.action_type === 'send-resource' ? hook.action.values[payload.index] : undefined;
     const tries = value?.tries ?? DEFAULT_TRIES;
     // A hook changed to fewer tries while a retry waited has had its tries: that retry goes no more.
     if (!hook || !hook.active || !value || payload.attempt > tries) return;
-    const outcome = await deliver(rules, value.url, payload.body, value.secret);
+    const outcome = await deliver(rules, value.url, payload.body, value.secret, signal);
+    // Abandoned: this attempt did not happen, as far as the data goes (no log, no retry; the job stays).
+    signal.throwIfAborted();
     // Dated when it was due on the sandbox clock, as the walk dates its statuses: one move of the
     // clock that runs every retry still shows them retry_delay apart.
     const at = Math.min(Math.floor(job.due_ms / 1000), rules.clock.now());
