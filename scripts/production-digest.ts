@@ -24,6 +24,7 @@ type Resource = { attributes?: Record<string, Node>; relationships?: Record<stri
 type Contract = {
   source: { version: string };
   resources: Record<string, Resource>;
+  shapes: Record<string, Node>;
   operations: Record<string, Operation>;
 };
 
@@ -102,6 +103,64 @@ export function deprecationsOf(contract: Contract): DigestDeprecation[] {
   return found;
 }
 
+/** RFC 7386 JSON merge patch, as the contract's shapes are refined: `null` removes a member, objects merge. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Node) } : {};
+  for (const [key, value] of Object.entries(patch as Node)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
+}
+
+/** A node with its `shape` resolved: the named shape with the node's own keys merged over it. */
+function resolveShape(node: Node, shapes: Record<string, Node>): Node {
+  let current = node;
+  for (let guard = 0; typeof current.shape === 'string' && guard < 10; guard++) {
+    const { shape, ...rest } = current;
+    const base = shapes[shape as string];
+    if (!base) throw new Error(`production's contract names an unknown shape ${String(shape)}`);
+    current = mergePatch(structuredClone(base), rest) as Node;
+  }
+  return current;
+}
+
+/** What production's answers may do with the members of a resource type's attributes: paths (`customs/incoterm`, `items/[]/sku`). */
+interface DigestAnswered {
+  /** Members whose value may be null. */
+  nullable: string[];
+  /** Members production describes but does not require: an answer may leave them out. */
+  optional: string[];
+}
+
+/**
+ * For every resource type, the attributes (and their members, as deep as the contract goes) that
+ * production's answers may make null or leave out, from the schema most of its answers use
+ * (variants and alternatives of a member are not read). The OpenAPI document lets them be so.
+ */
+export function answeredOf(contract: Contract): Record<string, DigestAnswered> {
+  const out: Record<string, DigestAnswered> = {};
+  for (const [type, resource] of Object.entries(contract.resources)) {
+    const found: DigestAnswered = { nullable: [], optional: [] };
+    const walk = (input: Node, prefix: string): void => {
+      const node = resolveShape(input, contract.shapes);
+      for (const [name, value] of Object.entries(node.members ?? {})) {
+        if (!value) continue;
+        const member = resolveShape(value, contract.shapes);
+        const path = `${prefix}${name}`;
+        if ([member.type].flat().includes('null')) found.nullable.push(path);
+        if (member.required !== true) found.optional.push(path);
+        walk(member, `${path}/`);
+      }
+      if (node.items && typeof node.items === 'object') walk(node.items as Node, `${prefix}[]/`);
+    };
+    walk({ members: resource.attributes ?? {} }, '');
+    out[type] = found;
+  }
+  return out;
+}
+
 /** The date of production's document (its version names it: `... (develop @ dd59758, 2026-06-23)`), as Unix seconds. */
 export function documentDate(version: string): number {
   const date = /(\d{4}-\d{2}-\d{2})\)?\s*$/.exec(version)?.[1];
@@ -143,6 +202,19 @@ export async function digestSource(contract: Contract = JSON.parse(readFileSync(
     ...Object.entries(contract.operations)
       .filter(([, operation]) => Object.keys(operation.query ?? {}).length > 0)
       .map(([key, operation]) => `  ${json(key)}: ${json(Object.keys(operation.query ?? {}))},`),
+    '};',
+    '',
+    "/** What production's answers may do with a resource type's attribute members (paths like `customs/incoterm`, `items/[]/sku`). */",
+    'export interface ProductionAnswered {',
+    '  /** Members whose value may be null. */',
+    '  nullable: readonly string[];',
+    '  /** Members production describes but does not require: an answer may leave them out. */',
+    '  optional: readonly string[];',
+    '}',
+    '',
+    "/** By resource type, the attribute members production's answers may make null or leave out. */",
+    'export const PRODUCTION_ANSWERED: Readonly<Record<string, ProductionAnswered>> = {',
+    ...Object.entries(answeredOf(contract)).map(([type, answered]) => `  ${json(type)}: ${json(answered)},`),
     '};',
     '',
     '/** Everything production marks deprecated. */',

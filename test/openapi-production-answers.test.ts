@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { allEndpoints } from '../src/app.js';
+import { buildOpenApi } from '../src/openapi/build.js';
+import { testSandbox } from './support/app.js';
+import { resolveShape, resourceEntry } from './support/contract/production-schema.js';
+
+/*
+ * Clients generated from the served document are pointed at production afterwards, and some check
+ * every answer against it. Wherever production's contract lets a resource's attribute (or a member
+ * in it) be null or left out, the document's resource schema must let it too, or such a client
+ * refuses production's answers. The request schemas stay as strict as the sandbox is.
+ */
+
+type Schema = Record<string, any>;
+
+const served = async (): Promise<Schema> => {
+  const sandbox = await testSandbox();
+  const answer = await sandbox.get('/openapi.json');
+  expect(answer.status).toBe(200);
+  return answer.body as Schema;
+};
+
+/** Follows `$ref`s and enters a union of one value and null. */
+function valueOf(schemas: Record<string, Schema>, schema: Schema | undefined): Schema | undefined {
+  let current = schema;
+  for (let guard = 0; current && guard < 20; guard++) {
+    if (current.$ref) current = schemas[String(current.$ref).split('/').pop()!];
+    else if (Array.isArray(current.anyOf) && current.anyOf.filter((alt: Schema) => alt.type !== 'null').length === 1 && !current.properties)
+      current = current.anyOf.find((alt: Schema) => alt.type !== 'null');
+    else break;
+  }
+  return current;
+}
+
+function takesNull(schemas: Record<string, Schema>, schema: Schema | undefined): boolean {
+  if (!schema) return false;
+  if (schema.$ref) return takesNull(schemas, schemas[String(schema.$ref).split('/').pop()!]);
+  if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
+  return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some((alt: Schema) => takesNull(schemas, alt));
+}
+
+/** The production resource type a component describes (its `type` member's one value), when it has attributes. */
+function resourceType(schema: Schema): string | undefined {
+  const type = schema.properties?.type;
+  if (!schema.properties?.attributes || !type) return undefined;
+  return type.const ?? (type.enum?.length === 1 ? type.enum[0] : undefined);
+}
+
+/**
+ * Where the document is stricter than production's contract below `at`: members production lets
+ * be null the document does not, members production does not require the document does.
+ */
+function stricter(schemas: Record<string, Schema>, production: Schema, document: Schema | undefined, at: string, checked: { count: number }): string[] {
+  const node = resolveShape(production);
+  const schema = valueOf(schemas, document);
+  if (!schema) return [];
+  const out: string[] = [];
+  for (const [name, value] of Object.entries((node.members ?? {}) as Record<string, Schema>)) {
+    const member = schema.properties?.[name] as Schema | undefined;
+    if (!value || !member) continue;
+    const resolved = resolveShape(value);
+    checked.count += 1;
+    if ([resolved.type].flat().includes('null') && !takesNull(schemas, member)) out.push(`${at}/${name} is never null`);
+    if (resolved.required !== true && (schema.required ?? []).includes(name)) out.push(`${at}/${name} is always present`);
+    out.push(...stricter(schemas, resolved, member, `${at}/${name}`, checked));
+  }
+  if (node.items && schema.items) out.push(...stricter(schemas, node.items, schema.items, `${at}/[]`, checked));
+  return out;
+}
+
+describe("the served document's resource schemas", () => {
+  it("let every attribute be null or absent where production's contract lets it", async () => {
+    const document = await served();
+    const schemas = document.components.schemas as Record<string, Schema>;
+    const checked = { count: 0 };
+    const found: string[] = [];
+    const resources: string[] = [];
+    for (const [id, schema] of Object.entries(schemas)) {
+      const type = resourceType(schema);
+      let entry: Schema;
+      try {
+        entry = type ? resourceEntry(type) : {};
+      } catch {
+        continue;
+      }
+      if (!entry.attributes) continue;
+      resources.push(id);
+      found.push(...stricter(schemas, { type: 'object', members: entry.attributes }, schema.properties.attributes, `${id}.attributes`, checked));
+    }
+    // The resources the audit named are among those read.
+    expect(resources).toEqual(expect.arrayContaining(['Shipment', 'Shop', 'HookLog', 'Service', 'Organization', 'Zone']));
+    expect(checked.count).toBeGreaterThan(400);
+    expect(found).toEqual([]);
+  });
+
+  it('let Shipment.description and customs be null, Shop.website null, HookLog.errors and Service.transit_time absent', async () => {
+    const document = await served();
+    const schemas = document.components.schemas as Record<string, Schema>;
+    const attributes = (id: string) => valueOf(schemas, schemas[id]!.properties.attributes)!;
+    expect(takesNull(schemas, attributes('Shipment').properties.description)).toBe(true);
+    expect(takesNull(schemas, attributes('Shipment').properties.customs)).toBe(true);
+    expect(takesNull(schemas, attributes('Shop').properties.website)).toBe(true);
+    expect(attributes('HookLog').required ?? []).not.toContain('errors');
+    expect(attributes('Service').required ?? []).not.toContain('transit_time');
+  });
+});
+
+describe("the served document's request schemas", () => {
+  it('stay as the endpoints declare them: what the sandbox refuses, the document still refuses', async () => {
+    const document = await served();
+    const declared = JSON.parse(JSON.stringify(buildOpenApi(allEndpoints(), 'http://127.0.0.1', undefined, { asDeclared: true })));
+    const requestIds = new Set<string>();
+    const visit = (value: unknown): void => {
+      if (Array.isArray(value)) return value.forEach(visit);
+      if (!value || typeof value !== 'object') return;
+      const ref = (value as Schema).$ref;
+      if (typeof ref === 'string') {
+        const id = ref.split('/').pop()!;
+        if (requestIds.has(id)) return;
+        requestIds.add(id);
+        visit(document.components.schemas[id]);
+      }
+      Object.values(value).forEach(visit);
+    };
+    for (const item of Object.values(document.paths as Record<string, Schema>)) {
+      for (const operation of Object.values(item)) visit(operation?.requestBody);
+    }
+    expect(requestIds).toContain('ShipmentCreateRequest');
+    expect(requestIds).toContain('Price');
+    for (const id of requestIds) expect(document.components.schemas[id], id).toEqual(declared.components.schemas[id]);
+  });
+});
