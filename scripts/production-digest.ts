@@ -140,23 +140,49 @@ interface DigestAnswered {
  * (variants and alternatives of a member are not read). The OpenAPI document lets them be so.
  */
 export function answeredOf(contract: Contract): Record<string, DigestAnswered> {
-  const out: Record<string, DigestAnswered> = {};
+  return Object.fromEntries(
+    Object.entries(contract.resources).map(([type, resource]) => [type, answeredAttributes(resource.attributes ?? {}, contract.shapes)]),
+  );
+}
+
+/** The attribute members of `attributes` an answer may make null or leave out. */
+function answeredAttributes(attributes: Record<string, Node>, shapes: Record<string, Node>): DigestAnswered {
+  const found: DigestAnswered = { nullable: [], optional: [] };
+  const walk = (input: Node, prefix: string): void => {
+    const node = resolveShape(input, shapes);
+    for (const [name, value] of Object.entries(node.members ?? {})) {
+      if (!value) continue;
+      const member = resolveShape(value, shapes);
+      const path = `${prefix}${name}`;
+      if ([member.type].flat().includes('null')) found.nullable.push(path);
+      if (member.required !== true) found.optional.push(path);
+      walk(member, `${path}/`);
+    }
+    if (node.items && typeof node.items === 'object') walk(node.items as Node, `${prefix}[]/`);
+  };
+  walk({ members: attributes }, '');
+  return found;
+}
+
+/**
+ * Where an operation's answer uses a variant of a resource type's schema (`GET /returns/v1/returns 200`
+ * leaves a return's return_address out), the members it may make null or leave out beyond those of
+ * the type, by `METHOD path status`.
+ */
+export function answeredByOperationOf(contract: Contract): Record<string, DigestAnswered & { type: string }> {
+  const out: Record<string, DigestAnswered & { type: string }> = {};
   for (const [type, resource] of Object.entries(contract.resources)) {
-    const found: DigestAnswered = { nullable: [], optional: [] };
-    const walk = (input: Node, prefix: string): void => {
-      const node = resolveShape(input, contract.shapes);
-      for (const [name, value] of Object.entries(node.members ?? {})) {
-        if (!value) continue;
-        const member = resolveShape(value, contract.shapes);
-        const path = `${prefix}${name}`;
-        if ([member.type].flat().includes('null')) found.nullable.push(path);
-        if (member.required !== true) found.optional.push(path);
-        walk(member, `${path}/`);
-      }
-      if (node.items && typeof node.items === 'object') walk(node.items as Node, `${prefix}[]/`);
-    };
-    walk({ members: resource.attributes ?? {} }, '');
-    out[type] = found;
+    const variants = (resource as { variants?: { in: string[]; patch: Node }[] }).variants ?? [];
+    const base = answeredAttributes(resource.attributes ?? {}, contract.shapes);
+    for (const variant of variants) {
+      const { variants: _variants, ...rest } = resource as Record<string, unknown>;
+      const entry = mergePatch(structuredClone(rest), variant.patch) as Resource;
+      const found = answeredAttributes(entry.attributes ?? {}, contract.shapes);
+      const nullable = found.nullable.filter((path) => !base.nullable.includes(path));
+      const optional = found.optional.filter((path) => !base.optional.includes(path));
+      if (nullable.length + optional.length === 0) continue;
+      for (const where of variant.in) out[where] = { type, nullable, optional };
+    }
   }
   return out;
 }
@@ -215,6 +241,11 @@ export async function digestSource(contract: Contract = JSON.parse(readFileSync(
     "/** By resource type, the attribute members production's answers may make null or leave out. */",
     'export const PRODUCTION_ANSWERED: Readonly<Record<string, ProductionAnswered>> = {',
     ...Object.entries(answeredOf(contract)).map(([type, answered]) => `  ${json(type)}: ${json(answered)},`),
+    '};',
+    '',
+    "/** Where an operation's answer (`METHOD path status`) uses a variant of its type's schema, what that variant also lets be null or absent. */",
+    'export const PRODUCTION_ANSWERED_BY_OPERATION: Readonly<Record<string, ProductionAnswered & { type: string }>> = {',
+    ...Object.entries(answeredByOperationOf(contract)).map(([where, answered]) => `  ${json(where)}: ${json(answered)},`),
     '};',
     '',
     '/** Everything production marks deprecated. */',

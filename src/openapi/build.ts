@@ -356,7 +356,18 @@ export function buildOpenApi(
   const schemas = componentSchemas();
   const requestIds = endpoints.flatMap((endpoint) => (endpoint.body && !endpoint.internal ? [z.globalRegistry.get(endpoint.body)?.id ?? ''] : []));
   acceptAddressNulls(schemas, requestIds);
-  if (!options.asDeclared) answerAsProduction(schemas, requestIds);
+  if (!options.asDeclared) {
+    // The success answers of production's operations, each with the sandbox's schema of it.
+    const answered = endpoints.flatMap((endpoint) =>
+      endpoint.internal
+        ? []
+        : Object.entries(endpoint.responses).flatMap(([status, spec]) => {
+            const responseId = status.startsWith('2') && spec.schema ? z.globalRegistry.get(spec.schema)?.id : undefined;
+            return responseId ? [{ key: `${servedOperation(endpoint).operation} ${status}`, responseId }] : [];
+          }),
+    );
+    answerAsProduction(schemas, requestIds, answered);
+  }
   for (const [id, schema] of Object.entries(schemas)) builder.addSchema(id, schema);
   const tags = [...new Set(endpoints.map((endpoint) => endpoint.tag))].sort();
   for (const name of tags) builder.addTag({ name });

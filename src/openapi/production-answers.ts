@@ -1,5 +1,5 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
-import { PRODUCTION_ANSWERED } from '../fixtures/reference/production-operations.js';
+import { PRODUCTION_ANSWERED, PRODUCTION_ANSWERED_BY_OPERATION, type ProductionAnswered } from '../fixtures/reference/production-operations.js';
 import { COMPONENT, isNode, reachable, type Node } from './address-nulls.js';
 
 /*
@@ -84,38 +84,72 @@ function resourceType(schema: Node): string | undefined {
   return typeof type === 'string' ? type : undefined;
 }
 
+/** Lets the members `answered` names of a resource component's attributes be null or absent. */
+function loosen(component: Node, answered: ProductionAnswered, schemas: Record<string, SchemaObject>, requestOnes: Set<string>): void {
+  const look = (path: string[], copy: boolean) => parentOf(path, component, { schemas, requestOnes, copy });
+  for (const path of answered.optional) {
+    const segments = path.split('/');
+    const name = segments.at(-1)!;
+    const needs = (parent: Node | undefined) => Array.isArray(parent?.required) && parent.required.includes(name);
+    // Followed once to see whether anything changes, so a component is copied only to be changed.
+    if (!needs(look(segments.slice(0, -1), false))) continue;
+    const parent = look(segments.slice(0, -1), true)!;
+    const required = (parent.required as string[]).filter((other) => other !== name);
+    if (required.length > 0) parent.required = required;
+    else delete parent.required;
+  }
+  for (const path of answered.nullable) {
+    const segments = path.split('/');
+    const name = segments.at(-1)!;
+    const memberOf = (parent: Node | undefined) => (parent && isNode(parent.properties) ? parent.properties[name] : undefined);
+    const seen = memberOf(look(segments.slice(0, -1), false));
+    if (!isNode(seen) || takesNull(seen, schemas)) continue;
+    const parent = look(segments.slice(0, -1), true)!;
+    const { description, ...schema } = memberOf(parent) as Node;
+    (parent.properties as Node)[name] = { ...(description === undefined ? {} : { description }), anyOf: [schema, { type: 'null' }] };
+  }
+}
+
+/** Where a response document's `data` refers to its resource (one, or the items of a list): the holder of that `$ref` and its key. */
+function dataSlot(document: Node | undefined): { holder: Node; key: string; id: string } | undefined {
+  const properties = isNode(document?.properties) ? document.properties : undefined;
+  const data = properties?.data;
+  const [holder, key] = isNode(data) && isNode(data.items) ? [data, 'items'] : [properties, 'data'];
+  const ref = holder && isNode(holder[key]) ? holder[key].$ref : undefined;
+  return holder && typeof ref === 'string' && ref.startsWith(COMPONENT) ? { holder, key, id: ref.slice(COMPONENT.length) } : undefined;
+}
+
+/** A success answer of an operation: production's `METHOD path status`, and the id of the sandbox's response schema. */
+export interface AnsweredOperation {
+  key: string;
+  responseId: string;
+}
+
 /**
  * Lets the attributes of every resource object in `schemas` be null or absent where production's
  * contract lets them; components that request bodies (`requestIds`) reach are copied, not changed.
+ * Where production answers an operation of `operations` with a variant of the type (a list of
+ * returns without return_address), that answer gets its own copy of the resource, loosened as the
+ * variant is.
  */
-export function answerAsProduction(schemas: Record<string, SchemaObject>, requestIds: Iterable<string>): void {
+export function answerAsProduction(schemas: Record<string, SchemaObject>, requestIds: Iterable<string>, operations: readonly AnsweredOperation[]): void {
   const requestOnes = reachable(schemas, requestIds);
-  for (const [id, component] of Object.entries(schemas)) {
-    if (requestOnes.has(id)) continue;
-    const type = resourceType(component as Node);
+  const loosenable = (id: string | undefined): Node | undefined => (id && !requestOnes.has(id) && isNode(schemas[id]) ? schemas[id] : undefined);
+  for (const id of Object.keys(schemas)) {
+    const component = loosenable(id);
+    const type = component && resourceType(component);
     const answered = type === undefined ? undefined : PRODUCTION_ANSWERED[type];
-    if (!answered) continue;
-    const look = (path: string[], copy: boolean) => parentOf(path, component as Node, { schemas, requestOnes, copy });
-    for (const path of answered.optional) {
-      const segments = path.split('/');
-      const name = segments.at(-1)!;
-      const needs = (parent: Node | undefined) => Array.isArray(parent?.required) && parent.required.includes(name);
-      // Followed once to see whether anything changes, so a component is copied only to be changed.
-      if (!needs(look(segments.slice(0, -1), false))) continue;
-      const parent = look(segments.slice(0, -1), true)!;
-      const required = (parent.required as string[]).filter((other) => other !== name);
-      if (required.length > 0) parent.required = required;
-      else delete parent.required;
-    }
-    for (const path of answered.nullable) {
-      const segments = path.split('/');
-      const name = segments.at(-1)!;
-      const memberOf = (parent: Node | undefined) => (parent && isNode(parent.properties) ? parent.properties[name] : undefined);
-      const seen = memberOf(look(segments.slice(0, -1), false));
-      if (!isNode(seen) || takesNull(seen, schemas)) continue;
-      const parent = look(segments.slice(0, -1), true)!;
-      const { description, ...schema } = memberOf(parent) as Node;
-      (parent.properties as Node)[name] = { ...(description === undefined ? {} : { description }), anyOf: [schema, { type: 'null' }] };
-    }
+    if (answered) loosen(component!, answered, schemas, requestOnes);
+  }
+  // Every component, copied into the variant's answer before a change: the type's other answers keep what production promises in them.
+  const shared = new Set(Object.keys(schemas));
+  for (const { key, responseId } of operations) {
+    const variant = PRODUCTION_ANSWERED_BY_OPERATION[key];
+    const slot = variant && isNode(schemas[responseId]) ? dataSlot(schemas[responseId] as Node) : undefined;
+    const component = slot && loosenable(slot.id);
+    if (!variant || !slot || !component || resourceType(component) !== variant.type) continue;
+    const copy = structuredClone(component);
+    slot.holder[slot.key] = copy;
+    loosen(copy, variant, schemas, shared);
   }
 }
