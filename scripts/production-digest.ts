@@ -164,24 +164,49 @@ function answeredAttributes(attributes: Record<string, Node>, shapes: Record<str
   return found;
 }
 
+/** The relationships (`colli`) and their data (`colli/data`) of `relationships` an answer may leave out or make null. */
+function answeredRelationships(relationships: Record<string, Node>): DigestAnswered {
+  const found: DigestAnswered = { nullable: [], optional: [] };
+  for (const [name, relationship] of Object.entries(relationships)) {
+    if (relationship.nullable === true) found.nullable.push(name);
+    if (relationship.required !== true) found.optional.push(name);
+    if (relationship.data_nullable === true) found.nullable.push(`${name}/data`);
+    if (relationship.data_required !== true) found.optional.push(`${name}/data`);
+  }
+  return found;
+}
+
+/** For every resource type with relationships, those production's answers may leave out or make null, as paths below `relationships`. */
+export function answeredRelationshipsOf(contract: Contract): Record<string, DigestAnswered> {
+  return Object.fromEntries(
+    Object.entries(contract.resources).flatMap(([type, resource]) => (resource.relationships ? [[type, answeredRelationships(resource.relationships)]] : [])),
+  );
+}
+
+/** What an answer of an operation that uses a variant of its type's schema may leave out or make null. */
+interface DigestVariantAnswer {
+  type: string;
+  attributes: DigestAnswered;
+  relationships: DigestAnswered;
+}
+
 /**
  * Where an operation's answer uses a variant of a resource type's schema (`GET /returns/v1/returns 200`
- * leaves a return's return_address out), the members it may make null or leave out beyond those of
- * the type, by `METHOD path status`.
+ * leaves a return's return_address out, `POST /registered-shipments 201` requires the contract),
+ * what that variant lets be null or absent, by `METHOD path status`.
  */
-export function answeredByOperationOf(contract: Contract): Record<string, DigestAnswered & { type: string }> {
-  const out: Record<string, DigestAnswered & { type: string }> = {};
+export function variantAnswersOf(contract: Contract): Record<string, DigestVariantAnswer> {
+  const out: Record<string, DigestVariantAnswer> = {};
   for (const [type, resource] of Object.entries(contract.resources)) {
-    const variants = (resource as { variants?: { in: string[]; patch: Node }[] }).variants ?? [];
-    const base = answeredAttributes(resource.attributes ?? {}, contract.shapes);
+    const { variants = [], ...rest } = resource as Resource & { variants?: { in: string[]; patch: Node }[] };
     for (const variant of variants) {
-      const { variants: _variants, ...rest } = resource as Record<string, unknown>;
       const entry = mergePatch(structuredClone(rest), variant.patch) as Resource;
-      const found = answeredAttributes(entry.attributes ?? {}, contract.shapes);
-      const nullable = found.nullable.filter((path) => !base.nullable.includes(path));
-      const optional = found.optional.filter((path) => !base.optional.includes(path));
-      if (nullable.length + optional.length === 0) continue;
-      for (const where of variant.in) out[where] = { type, nullable, optional };
+      const answer = {
+        type,
+        attributes: answeredAttributes(entry.attributes ?? {}, contract.shapes),
+        relationships: answeredRelationships(entry.relationships ?? {}),
+      };
+      for (const where of variant.in) out[where] = answer;
     }
   }
   return out;
@@ -243,9 +268,14 @@ export async function digestSource(contract: Contract = JSON.parse(readFileSync(
     ...Object.entries(answeredOf(contract)).map(([type, answered]) => `  ${json(type)}: ${json(answered)},`),
     '};',
     '',
-    "/** Where an operation's answer (`METHOD path status`) uses a variant of its type's schema, what that variant also lets be null or absent. */",
-    'export const PRODUCTION_ANSWERED_BY_OPERATION: Readonly<Record<string, ProductionAnswered & { type: string }>> = {',
-    ...Object.entries(answeredByOperationOf(contract)).map(([where, answered]) => `  ${json(where)}: ${json(answered)},`),
+    "/** By resource type, the relationships (`colli`) and their data (`colli/data`) production's answers may make null or leave out. */",
+    'export const PRODUCTION_ANSWERED_RELATIONSHIPS: Readonly<Record<string, ProductionAnswered>> = {',
+    ...Object.entries(answeredRelationshipsOf(contract)).map(([type, answered]) => `  ${json(type)}: ${json(answered)},`),
+    '};',
+    '',
+    "/** Where an operation's answer (`METHOD path status`) uses a variant of its type's schema, what that variant lets be null or absent. */",
+    'export const PRODUCTION_VARIANT_ANSWERS: Readonly<Record<string, { type: string; attributes: ProductionAnswered; relationships: ProductionAnswered }>> = {',
+    ...Object.entries(variantAnswersOf(contract)).map(([where, answer]) => `  ${json(where)}: ${json(answer)},`),
     '};',
     '',
     '/** Everything production marks deprecated. */',

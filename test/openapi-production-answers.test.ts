@@ -120,7 +120,56 @@ describe("the served document's resource schemas", () => {
     expect(found).toEqual([]);
   });
 
-  it('let Shipment.description and customs be null, Shop.website null, HookLog.errors and Service.transit_time absent', async () => {
+  it("let every relationship, and its data, be null or absent where production's contract lets it (in the answers of a variant, as it does)", async () => {
+    const document = await served();
+    const schemas = document.components.schemas as Record<string, Schema>;
+    // The variants of production's answers whose data is each resource component, in the answers both serve.
+    const production = new Map(productionOperations().map((operation) => [operation.key, operation]));
+    const variantsOf = new Map<string, (number | undefined)[]>();
+    for (const endpoint of allEndpoints()) {
+      const operation = endpoint.internal ? undefined : production.get(servedOperation(endpoint).operation);
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        const doc = Object.values(response.content ?? {})[0] as Schema | undefined;
+        if (doc?.data !== 'one' && doc?.data !== 'list') continue;
+        const answer = Object.values(document.paths[endpoint.path]?.[endpoint.method]?.responses?.[status]?.content ?? {})[0] as Schema | undefined;
+        const data = valueOf(schemas, answer?.schema)?.properties?.data as Schema | undefined;
+        const ref = (data?.$ref ?? valueOf(schemas, data)?.items?.$ref) as string | undefined;
+        if (ref) variantsOf.set(ref.split('/').pop()!, [...(variantsOf.get(ref.split('/').pop()!) ?? []), doc!.variant as number | undefined]);
+      }
+    }
+    const found: string[] = [];
+    let checked = 0;
+    for (const [id, schema] of Object.entries(schemas)) {
+      const type = resourceType(schema);
+      const variants = variantsOf.get(id) ?? [];
+      // A component only answers of one variant hold is that variant's (a registered shipment's contract is always there).
+      const variant = variants.length > 0 && variants.every((other) => other === variants[0]) ? variants[0] : undefined;
+      let entry: Schema;
+      try {
+        entry = type ? resourceEntry(type, variant) : {};
+      } catch {
+        continue;
+      }
+      if (!entry.relationships) continue;
+      const relationships = valueOf(schemas, schema.properties.relationships);
+      for (const [name, relationship] of Object.entries((entry.relationships ?? {}) as Record<string, Schema>)) {
+        const member = relationships?.properties?.[name] as Schema | undefined;
+        if (!member) continue;
+        checked += 1;
+        const at = `${id}.relationships/${name}`;
+        if (relationship.required !== true && (relationships!.required ?? []).includes(name)) found.push(`${at} is always present`);
+        if (relationship.nullable === true && !takesNull(schemas, member)) found.push(`${at} is never null`);
+        const object = valueOf(schemas, member);
+        if (relationship.data_required !== true && (object?.required ?? []).includes('data')) found.push(`${at}/data is always present`);
+        if (relationship.data_nullable === true && !takesNull(schemas, object?.properties?.data)) found.push(`${at}/data is never null`);
+      }
+    }
+    expect(variantsOf.get('RegisteredShipment')).toEqual([3]);
+    expect(checked).toBeGreaterThan(100);
+    expect(found).toEqual([]);
+  });
+
+  it('let Shipment.description, customs and its service relationship be null, Shop.website null, HookLog.errors, Service.transit_time and Shipment.colli absent', async () => {
     const document = await served();
     const schemas = document.components.schemas as Record<string, Schema>;
     const attributes = (id: string) => valueOf(schemas, schemas[id]!.properties.attributes)!;
@@ -129,6 +178,9 @@ describe("the served document's resource schemas", () => {
     expect(takesNull(schemas, attributes('Shop').properties.website)).toBe(true);
     expect(attributes('HookLog').required ?? []).not.toContain('errors');
     expect(attributes('Service').required ?? []).not.toContain('transit_time');
+    const relationships = valueOf(schemas, schemas.Shipment!.properties.relationships)!;
+    expect(takesNull(schemas, relationships.properties.service)).toBe(true);
+    expect(relationships.required ?? []).not.toContain('colli');
   });
 });
 

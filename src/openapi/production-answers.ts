@@ -1,5 +1,10 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
-import { PRODUCTION_ANSWERED, PRODUCTION_ANSWERED_BY_OPERATION, type ProductionAnswered } from '../fixtures/reference/production-operations.js';
+import {
+  PRODUCTION_ANSWERED,
+  PRODUCTION_ANSWERED_RELATIONSHIPS,
+  PRODUCTION_VARIANT_ANSWERS,
+  type ProductionAnswered,
+} from '../fixtures/reference/production-operations.js';
 import { COMPONENT, isNode, reachable, type Node } from './address-nulls.js';
 
 /*
@@ -7,9 +12,11 @@ import { COMPONENT, isNode, reachable, type Node } from './address-nulls.js';
  * answer against it (zod or ajv based generators). Where the sandbox's response schemas say an
  * attribute is never null or always there (Shipment.description, Shop.website, HookLog.errors,
  * Service.transit_time), production's contract lets it be null or left out, and such a client
- * would refuse production's answers. The resource objects of the document therefore allow what
- * production's contract allows for their attributes (PRODUCTION_ANSWERED, the committed digest of
- * reference/production-contract.json). Only the document changes: the sandbox answers as before.
+ * would refuse production's answers (the same for a shipment's `service` relationship, null in
+ * production's, or its `colli`, absent). The resource objects of the document therefore allow what
+ * production's contract allows for their attributes and relationships (PRODUCTION_ANSWERED..., the
+ * committed digest of reference/production-contract.json). Only the document changes: the sandbox
+ * answers as before.
  */
 
 /** Whether a schema takes null, itself, through a component, or in one of its alternatives. */
@@ -64,9 +71,11 @@ function slot(holder: Node | unknown[], key: string | number, { schemas, request
   return undefined;
 }
 
-/** The object schema holding the member at `path` (segments; `[]` for an array's items) below a resource's attributes, undefined where the document has none. */
-function parentOf(path: string[], resource: Node, walk: Walk): Node | undefined {
-  let schema = slot(resource.properties as Node, 'attributes', walk);
+type Root = 'attributes' | 'relationships';
+
+/** The object schema holding the member at `path` (segments; `[]` for an array's items) below a resource's attributes or relationships, undefined where the document has none. */
+function parentOf(path: string[], resource: Node, walk: Walk, root: Root): Node | undefined {
+  let schema = slot(resource.properties as Node, root, walk);
   for (const segment of path) {
     if (!schema) return undefined;
     if (segment === '[]') schema = slot(schema, 'items', walk);
@@ -84,9 +93,15 @@ function resourceType(schema: Node): string | undefined {
   return typeof type === 'string' ? type : undefined;
 }
 
-/** Lets the members `answered` names of a resource component's attributes be null or absent. */
-function loosen(component: Node, answered: ProductionAnswered, schemas: Record<string, SchemaObject>, requestOnes: Set<string>): void {
-  const look = (path: string[], copy: boolean) => parentOf(path, component, { schemas, requestOnes, copy });
+/** Lets the members `answered` names of a resource component's attributes (or relationships) be null or absent. */
+function loosen(
+  component: Node,
+  answered: ProductionAnswered,
+  schemas: Record<string, SchemaObject>,
+  requestOnes: Set<string>,
+  root: Root = 'attributes',
+): void {
+  const look = (path: string[], copy: boolean) => parentOf(path, component, { schemas, requestOnes, copy }, root);
   for (const path of answered.optional) {
     const segments = path.split('/');
     const name = segments.at(-1)!;
@@ -126,30 +141,48 @@ export interface AnsweredOperation {
 }
 
 /**
- * Lets the attributes of every resource object in `schemas` be null or absent where production's
- * contract lets them; components that request bodies (`requestIds`) reach are copied, not changed.
- * Where production answers an operation of `operations` with a variant of the type (a list of
- * returns without return_address), that answer gets its own copy of the resource, loosened as the
- * variant is.
+ * Lets the attributes and relationships of every resource object in `schemas` be null or absent
+ * where production's contract lets them; components that request bodies (`requestIds`) reach are
+ * copied, not changed. Where production answers an operation of `operations` with a variant of the
+ * type (a list of returns without return_address, a registered shipment with its contract), the
+ * variant is what counts: in the resource component only that answer holds, or else in a copy of
+ * the resource made for that answer.
  */
 export function answerAsProduction(schemas: Record<string, SchemaObject>, requestIds: Iterable<string>, operations: readonly AnsweredOperation[]): void {
   const requestOnes = reachable(schemas, requestIds);
   const loosenable = (id: string | undefined): Node | undefined => (id && !requestOnes.has(id) && isNode(schemas[id]) ? schemas[id] : undefined);
+  // The answers (`METHOD path status`) whose data is each resource component.
+  const answersOf = new Map<string, string[]>();
+  for (const { key, responseId } of operations) {
+    const slot = dataSlot(schemas[responseId] as Node | undefined);
+    if (slot) answersOf.set(slot.id, [...(answersOf.get(slot.id) ?? []), key]);
+  }
+  /** The variant every answer holding the component uses, when they all use the same one. */
+  const ownVariant = (id: string, type: string) => {
+    const variants = (answersOf.get(id) ?? []).map((key) => PRODUCTION_VARIANT_ANSWERS[key]);
+    const first = variants[0];
+    return first?.type === type && variants.every((variant) => variant === first) ? first : undefined;
+  };
   for (const id of Object.keys(schemas)) {
     const component = loosenable(id);
     const type = component && resourceType(component);
-    const answered = type === undefined ? undefined : PRODUCTION_ANSWERED[type];
-    if (answered) loosen(component!, answered, schemas, requestOnes);
+    if (type === undefined) continue;
+    const variant = ownVariant(id, type);
+    const attributes = variant?.attributes ?? PRODUCTION_ANSWERED[type];
+    const relationships = variant ? variant.relationships : PRODUCTION_ANSWERED_RELATIONSHIPS[type];
+    if (attributes) loosen(component!, attributes, schemas, requestOnes);
+    if (relationships) loosen(component!, relationships, schemas, requestOnes, 'relationships');
   }
   // Every component, copied into the variant's answer before a change: the type's other answers keep what production promises in them.
   const shared = new Set(Object.keys(schemas));
   for (const { key, responseId } of operations) {
-    const variant = PRODUCTION_ANSWERED_BY_OPERATION[key];
-    const slot = variant && isNode(schemas[responseId]) ? dataSlot(schemas[responseId] as Node) : undefined;
+    const variant = PRODUCTION_VARIANT_ANSWERS[key];
+    const slot = variant ? dataSlot(schemas[responseId] as Node | undefined) : undefined;
     const component = slot && loosenable(slot.id);
-    if (!variant || !slot || !component || resourceType(component) !== variant.type) continue;
+    if (!variant || !slot || !component || resourceType(component) !== variant.type || ownVariant(slot.id, variant.type)) continue;
     const copy = structuredClone(component);
     slot.holder[slot.key] = copy;
-    loosen(copy, variant, schemas, shared);
+    loosen(copy, variant.attributes, schemas, shared);
+    loosen(copy, variant.relationships, schemas, shared, 'relationships');
   }
 }
