@@ -117,6 +117,8 @@ describe("the served document's resource schemas", () => {
       }
     }
     expect(variants).toEqual(expect.arrayContaining(['GET /returns/v1/returns 200', 'POST /get-dynamic-service-rates 200']));
+    // A variant that lets nothing more be null or absent (GET /service-rates' only adds a meta) keeps the named resource for generated clients.
+    expect(schemas.ServiceRateList!.properties.data.items).toEqual({ $ref: '#/components/schemas/ServiceRate' });
     expect(found).toEqual([]);
   });
 

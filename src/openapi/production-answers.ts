@@ -181,8 +181,9 @@ export function answerAsProduction(schemas: Record<string, SchemaObject>, reques
     const component = slot && loosenable(slot.id);
     if (!variant || !slot || !component || resourceType(component) !== variant.type || ownVariant(slot.id, variant.type)) continue;
     const copy = structuredClone(component);
-    slot.holder[slot.key] = copy;
     loosen(copy, variant.attributes, schemas, shared);
     loosen(copy, variant.relationships, schemas, shared, 'relationships');
+    // A variant that lets nothing more be null or absent (GET /service-rates' adds a meta) keeps the named resource.
+    if (JSON.stringify(copy) !== JSON.stringify(component)) slot.holder[slot.key] = copy;
   }
 }
