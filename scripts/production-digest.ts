@@ -24,6 +24,7 @@ type Resource = { attributes?: Record<string, Node>; relationships?: Record<stri
 type Contract = {
   source: { version: string };
   resources: Record<string, Resource>;
+  shapes: Record<string, Node>;
   operations: Record<string, Operation>;
 };
 
@@ -102,6 +103,115 @@ export function deprecationsOf(contract: Contract): DigestDeprecation[] {
   return found;
 }
 
+/** RFC 7386 JSON merge patch, as the contract's shapes are refined: `null` removes a member, objects merge. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Node) } : {};
+  for (const [key, value] of Object.entries(patch as Node)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
+}
+
+/** A node with its `shape` resolved: the named shape with the node's own keys merged over it. */
+function resolveShape(node: Node, shapes: Record<string, Node>): Node {
+  let current = node;
+  for (let guard = 0; typeof current.shape === 'string' && guard < 10; guard++) {
+    const { shape, ...rest } = current;
+    const base = shapes[shape as string];
+    if (!base) throw new Error(`production's contract names an unknown shape ${String(shape)}`);
+    current = mergePatch(structuredClone(base), rest) as Node;
+  }
+  return current;
+}
+
+/** What production's answers may do with the members of a resource type's attributes: paths (`customs/incoterm`, `items/[]/sku`). */
+interface DigestAnswered {
+  /** Members whose value may be null. */
+  nullable: string[];
+  /** Members production describes but does not require: an answer may leave them out. */
+  optional: string[];
+}
+
+/**
+ * For every resource type, the attributes (and their members, as deep as the contract goes) that
+ * production's answers may make null or leave out, from the schema most of its answers use
+ * (variants and alternatives of a member are not read). The OpenAPI document lets them be so.
+ */
+export function answeredOf(contract: Contract): Record<string, DigestAnswered> {
+  return Object.fromEntries(
+    Object.entries(contract.resources).map(([type, resource]) => [type, answeredAttributes(resource.attributes ?? {}, contract.shapes)]),
+  );
+}
+
+/** The attribute members of `attributes` an answer may make null or leave out. */
+function answeredAttributes(attributes: Record<string, Node>, shapes: Record<string, Node>): DigestAnswered {
+  const found: DigestAnswered = { nullable: [], optional: [] };
+  const walk = (input: Node, prefix: string): void => {
+    const node = resolveShape(input, shapes);
+    for (const [name, value] of Object.entries(node.members ?? {})) {
+      if (!value) continue;
+      const member = resolveShape(value, shapes);
+      const path = `${prefix}${name}`;
+      if ([member.type].flat().includes('null')) found.nullable.push(path);
+      if (member.required !== true) found.optional.push(path);
+      walk(member, `${path}/`);
+    }
+    if (node.items && typeof node.items === 'object') walk(node.items as Node, `${prefix}[]/`);
+  };
+  walk({ members: attributes }, '');
+  return found;
+}
+
+/** The relationships (`colli`) and their data (`colli/data`) of `relationships` an answer may leave out or make null. */
+function answeredRelationships(relationships: Record<string, Node>): DigestAnswered {
+  const found: DigestAnswered = { nullable: [], optional: [] };
+  for (const [name, relationship] of Object.entries(relationships)) {
+    if (relationship.nullable === true) found.nullable.push(name);
+    if (relationship.required !== true) found.optional.push(name);
+    if (relationship.data_nullable === true) found.nullable.push(`${name}/data`);
+    if (relationship.data_required !== true) found.optional.push(`${name}/data`);
+  }
+  return found;
+}
+
+/** For every resource type with relationships, those production's answers may leave out or make null, as paths below `relationships`. */
+export function answeredRelationshipsOf(contract: Contract): Record<string, DigestAnswered> {
+  return Object.fromEntries(
+    Object.entries(contract.resources).flatMap(([type, resource]) => (resource.relationships ? [[type, answeredRelationships(resource.relationships)]] : [])),
+  );
+}
+
+/** What an answer of an operation that uses a variant of its type's schema may leave out or make null. */
+interface DigestVariantAnswer {
+  type: string;
+  attributes: DigestAnswered;
+  relationships: DigestAnswered;
+}
+
+/**
+ * Where an operation's answer uses a variant of a resource type's schema (`GET /returns/v1/returns 200`
+ * leaves a return's return_address out, `POST /registered-shipments 201` requires the contract),
+ * what that variant lets be null or absent, by `METHOD path status`.
+ */
+export function variantAnswersOf(contract: Contract): Record<string, DigestVariantAnswer> {
+  const out: Record<string, DigestVariantAnswer> = {};
+  for (const [type, resource] of Object.entries(contract.resources)) {
+    const { variants = [], ...rest } = resource as Resource & { variants?: { in: string[]; patch: Node }[] };
+    for (const variant of variants) {
+      const entry = mergePatch(structuredClone(rest), variant.patch) as Resource;
+      const answer = {
+        type,
+        attributes: answeredAttributes(entry.attributes ?? {}, contract.shapes),
+        relationships: answeredRelationships(entry.relationships ?? {}),
+      };
+      for (const where of variant.in) out[where] = answer;
+    }
+  }
+  return out;
+}
+
 /** The date of production's document (its version names it: `... (develop @ dd59758, 2026-06-23)`), as Unix seconds. */
 export function documentDate(version: string): number {
   const date = /(\d{4}-\d{2}-\d{2})\)?\s*$/.exec(version)?.[1];
@@ -143,6 +253,29 @@ export async function digestSource(contract: Contract = JSON.parse(readFileSync(
     ...Object.entries(contract.operations)
       .filter(([, operation]) => Object.keys(operation.query ?? {}).length > 0)
       .map(([key, operation]) => `  ${json(key)}: ${json(Object.keys(operation.query ?? {}))},`),
+    '};',
+    '',
+    "/** What production's answers may do with a resource type's attribute members (paths like `customs/incoterm`, `items/[]/sku`). */",
+    'export interface ProductionAnswered {',
+    '  /** Members whose value may be null. */',
+    '  nullable: readonly string[];',
+    '  /** Members production describes but does not require: an answer may leave them out. */',
+    '  optional: readonly string[];',
+    '}',
+    '',
+    "/** By resource type, the attribute members production's answers may make null or leave out. */",
+    'export const PRODUCTION_ANSWERED: Readonly<Record<string, ProductionAnswered>> = {',
+    ...Object.entries(answeredOf(contract)).map(([type, answered]) => `  ${json(type)}: ${json(answered)},`),
+    '};',
+    '',
+    "/** By resource type, the relationships (`colli`) and their data (`colli/data`) production's answers may make null or leave out. */",
+    'export const PRODUCTION_ANSWERED_RELATIONSHIPS: Readonly<Record<string, ProductionAnswered>> = {',
+    ...Object.entries(answeredRelationshipsOf(contract)).map(([type, answered]) => `  ${json(type)}: ${json(answered)},`),
+    '};',
+    '',
+    "/** Where an operation's answer (`METHOD path status`) uses a variant of its type's schema, what that variant lets be null or absent. */",
+    'export const PRODUCTION_VARIANT_ANSWERS: Readonly<Record<string, { type: string; attributes: ProductionAnswered; relationships: ProductionAnswered }>> = {',
+    ...Object.entries(variantAnswersOf(contract)).map(([where, answer]) => `  ${json(where)}: ${json(answer)},`),
     '};',
     '',
     '/** Everything production marks deprecated. */',

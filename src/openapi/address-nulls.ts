@@ -10,11 +10,11 @@ import { ADDRESS_MEMBERS, NULLABLE_ADDRESS_MEMBERS } from '../http/address-nulls
  * addresses of the schemas a request body reaches say here that those members may be null.
  */
 
-type Node = Record<string, unknown>;
+export type Node = Record<string, unknown>;
 
-const isNode = (value: unknown): value is Node => value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isNode = (value: unknown): value is Node => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-const COMPONENT = '#/components/schemas/';
+export const COMPONENT = '#/components/schemas/';
 
 /** Whether a member's schema already takes null. */
 const takesNull = (schema: Node): boolean =>
@@ -23,7 +23,7 @@ const takesNull = (schema: Node): boolean =>
   (Array.isArray(schema.anyOf) && schema.anyOf.some((alt) => isNode(alt) && takesNull(alt)));
 
 /** The ids of the components `roots` refer to, directly or through other components. */
-function reachable(schemas: Record<string, SchemaObject>, roots: Iterable<string>): Set<string> {
+export function reachable(schemas: Record<string, SchemaObject>, roots: Iterable<string>): Set<string> {
   const seen = new Set<string>();
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(visit);

@@ -13,6 +13,7 @@ import { DEPRECATION_DATE } from '../http/deprecations.js';
 import { takesOnlyDeclaredQuery, type Endpoint } from '../http/endpoint.js';
 import { servedOperation } from '../http/served-operations.js';
 import { acceptAddressNulls } from './address-nulls.js';
+import { answerAsProduction } from './production-answers.js';
 import { documentedAnswers, type DocumentedAnswer } from './documented-answers.js';
 import { PRODUCTION_DEPRECATIONS } from '../fixtures/reference/production-operations.js';
 // The fixture pack's schema (FixturePack) is one of the document's components, registered when its
@@ -295,12 +296,25 @@ function componentSchemas(): Record<string, SchemaObject> {
   return out;
 }
 
+interface BuildOptions {
+  /**
+   * The response schemas as the endpoints declare them, without the nulls and absences production's
+   * contract allows (production-answers.ts): stricter, for checking the sandbox's own answers.
+   */
+  asDeclared?: boolean;
+}
+
 /**
  * The OpenAPI 3.1 document of `endpoints`, with `serverUrl` as server and token URL base, and the
  * examples of a tenant by operation id when given (the served document has them, the committed one not).
  * Both show the captured answers to the default tenant's examples as response examples (documented-answers.ts).
  */
-export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string, examples?: ReadonlyMap<string, OperationExample>): OpenAPIObject {
+export function buildOpenApi(
+  endpoints: readonly Endpoint[],
+  serverUrl: string,
+  examples?: ReadonlyMap<string, OperationExample>,
+  options: BuildOptions = {},
+): OpenAPIObject {
   const builder = OpenApiBuilder.create({
     openapi: '3.1.0',
     info: {
@@ -342,6 +356,18 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl: string, 
   const schemas = componentSchemas();
   const requestIds = endpoints.flatMap((endpoint) => (endpoint.body && !endpoint.internal ? [z.globalRegistry.get(endpoint.body)?.id ?? ''] : []));
   acceptAddressNulls(schemas, requestIds);
+  if (!options.asDeclared) {
+    // The success answers of production's operations, each with the sandbox's schema of it.
+    const answered = endpoints.flatMap((endpoint) =>
+      endpoint.internal
+        ? []
+        : Object.entries(endpoint.responses).flatMap(([status, spec]) => {
+            const responseId = status.startsWith('2') && spec.schema ? z.globalRegistry.get(spec.schema)?.id : undefined;
+            return responseId ? [{ key: `${servedOperation(endpoint).operation} ${status}`, responseId }] : [];
+          }),
+    );
+    answerAsProduction(schemas, requestIds, answered);
+  }
   for (const [id, schema] of Object.entries(schemas)) builder.addSchema(id, schema);
   const tags = [...new Set(endpoints.map((endpoint) => endpoint.tag))].sort();
   for (const name of tags) builder.addTag({ name });

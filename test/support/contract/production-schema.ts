@@ -37,7 +37,7 @@ function mergePatch(target: unknown, patch: unknown): unknown {
 }
 
 /** A node with its shape reference resolved: the shape, with the node's own members patched over it. */
-function resolveShape(node: Node): Node {
+export function resolveShape(node: Node): Node {
   let current = node;
   for (let guard = 0; current.shape && guard < 10; guard++) {
     const { shape, ...rest } = current;
