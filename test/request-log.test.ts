@@ -205,6 +205,19 @@ describe('the request log', () => {
     expect(JSON.stringify(await requests(sandbox, '?limit=10'))).not.toMatch(/broken-s3cret|text-s3cret/);
   });
 
+  it('shows a string the API refused as not Unicode (a lone \\ud800) with U+FFFD, so the log stays JSON strict parsers read', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const body = '{"data": {"type": "shipments", "attributes": {"description": "a\\ud800", "x\\udc00": 1}}}';
+    const refused = await sandbox.request('POST', '/shipments', { body, token, headers: { 'content-type': 'application/json' } });
+    expect(refused.status).toBe(400);
+    const answer = await sandbox.get('/_sandbox/requests?limit=1');
+    // jq, for one, refuses a document holding an escaped lone surrogate: the whole page would be unreadable.
+    expect(answer.text).not.toMatch(/(?<!\\)\\ud[89a-f][0-9a-f]{2}/i);
+    const [entry] = answer.body.data as Json[];
+    expect(entry.request.body.data.attributes).toEqual({ description: 'a\uFFFD', 'x\uFFFD': 1 });
+  });
+
   it('keeps JSON responses over a smaller limit cut down by their structure: every top-level member named', async () => {
     const sandbox = await testSandbox();
     const token = await sandbox.request('POST', '/access-token', {

@@ -230,8 +230,12 @@ describe('answers read in a terminal', () => {
       await sandbox.request('POST', '/_sandbox/clock', { body: '{"advance": ' }),
       await sandbox.get('/_sandbox/nothing-here'),
       await sandbox.request('DELETE', '/_sandbox/clock'),
+      // A page's preflight, refused before any route is looked at.
+      await sandbox.request('OPTIONS', '/_sandbox/clock', {
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+      }),
     ];
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 422, 400, 404, 405]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 422, 400, 404, 405, 403]);
     for (const answer of answers) {
       expect(answer.text.endsWith('}\n'), answer.text).toBe(true);
       expect(answer.text.slice(0, -1)).not.toContain('\n');

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { jsonApi } from './respond.js';
 import { errorObject } from '../jsonapi/errors.js';
 import { isControlPath } from './control-access.js';
-import { CORS_HEADERS, knownResponse } from './response-text.js';
+import { CORS_HEADERS, endingWithNewline, knownResponse } from './response-text.js';
 
 const ALLOW_METHODS = 'GET, POST, PATCH, DELETE, OPTIONS';
 /**
@@ -44,7 +44,8 @@ export function openCors(): MiddlewareHandler {
         });
         const response = jsonApi({ errors: [refusal] }, 403);
         withoutCors(response);
-        return response;
+        // Answered here, before the controls' own middleware that ends their answers with a line break.
+        return endingWithNewline(response);
       }
       const headers = new Headers({
         'access-control-allow-origin': '*',

@@ -53,20 +53,32 @@ function contentsNote(base64: string): string {
   return `[${bytes} bytes of base64 contents, not logged]`;
 }
 
+/** A high surrogate not followed by a low one, or a low one not after a high one (String.prototype.toWellFormed is ES2024). */
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A string with each lone UTF-16 surrogate replaced by U+FFFD. The API refuses such a string (it
+ * is not Unicode), but the log shows the refused request; written as the escape `\ud800` it would
+ * make the whole page of entries unreadable to strict parsers such as jq.
+ */
+function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATES, '\uFFFD');
+}
+
 /**
  * A deep copy of a JSON value with every secret removed: values of secret keys become
  * `[REDACTED]` (whole objects too, e.g. `credentials`), base64 `contents` (logos) become a size
  * note, and every string and member name is scrubbed (`SecretSet.scrub`).
  */
 export function redactJson(value: unknown, secrets: SecretSet, depth = 0): unknown {
-  if (typeof value === 'string') return secrets.scrub(value);
+  if (typeof value === 'string') return wellFormed(secrets.scrub(value));
   // The log shows what the API would read; deeper documents are refused by it anyway.
   if (depth > MAX_DEPTH) return `[nested deeper than ${MAX_DEPTH} levels, not logged]`;
   if (Array.isArray(value)) return value.map((item) => redactJson(item, secrets, depth + 1));
   if (value && typeof value === 'object') {
     const entries = Object.entries(value).map(([key, inner]): [string, unknown] => {
       // A name can carry a secret too (JSON sent as a form is one form key).
-      const name = secrets.scrub(key);
+      const name = wellFormed(secrets.scrub(key));
       if (isSecretValue(key, inner)) return [name, inner === null || inner === undefined || inner === '' ? inner : REDACTED];
       if (key.toLowerCase() === 'contents' && typeof inner === 'string') return [name, contentsNote(inner)];
       return [name, redactJson(inner, secrets, depth + 1)];
