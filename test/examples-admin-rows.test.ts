@@ -83,3 +83,12 @@ describe("POST /_sandbox/examples with a tenant's own token", () => {
     expect(firstError(other)).toMatchObject({ code: '10002', source: { pointer: '/client_id' } });
   }, 60000);
 });
+
+describe('POST /_sandbox/examples for the seeded British organization (other-client)', () => {
+  it("makes every row, the returns among them: their consumer lives where the shop's return method is offered", async () => {
+    const sandbox = await testSandbox();
+    const answer = await examples(sandbox, await sandbox.token('other-client'));
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({ made: true, failed: [] });
+  });
+});

@@ -62,10 +62,14 @@ export interface ExampleIds {
   order(index: number): ExampleOrder;
   /** The order made for the examples' returns (setup.ts): a few items of which many may be returned. */
   returnsOrder: ExampleOrder;
+  /** The consumer of the orders setup.ts makes: one in the shop's country. */
+  consumer: ExampleConsumer;
   /** A return reason the shop offers. */
   returnReason: { id: string; code: string };
   /** The shop's first return method that sends a label. */
   returnMethod: string;
+  /** The service and contract such a method of the shop ships with (the shop's own, else PostNL's). */
+  returnCarriage: { service: string; contract: string };
 }
 
 /**
@@ -127,6 +131,9 @@ export function exampleIds(view: ReadView, tenant: ExampleTenant, now: number, s
     get returnsOrder() {
       return markedOrder(view, tenant.shopId, ORDER_MARKS.returns);
     },
+    get consumer() {
+      return exampleConsumer(view, tenant.shopId);
+    },
     get returnReason() {
       // A reason the shop offers without questions to answer.
       const offered = new Set(
@@ -141,6 +148,16 @@ export function exampleIds(view: ReadView, tenant: ExampleTenant, now: number, s
     get returnMethod() {
       const method = view.find('returnMethods', 'shop_id', tenant.shopId).find((row) => row.return_type === 'shipment');
       return method?.id ?? exampleRowId(tenant.organizationId, 'return-method');
+    },
+    get returnCarriage() {
+      // The service and contract of the shop's own label method (a British shop's Royal Mail), else PostNL's.
+      const method = view.find('returnMethods', 'shop_id', tenant.shopId).find((row) => row.return_type === 'shipment' && row.service_id && row.contract_id);
+      return method
+        ? { service: method.service_id!, contract: method.contract_id! }
+        : {
+            service: lookup(view.all('services'), 'service postnl-parcel-standard', (row) => row.code === 'postnl-parcel-standard'),
+            contract: brokerContract('postnl'),
+          };
     },
   };
 }
@@ -173,17 +190,51 @@ function orderOf(view: ReadView, shopId: string, index: number): ExampleOrder {
 function markedOrder(view: ReadView, shopId: string, mark: string): ExampleOrder {
   const order = view.find('demoOrders', 'shop_id', shopId).find((row) => row.outbound_shipment_identifier === mark);
   if (order) return asExample(order);
-  return { reference: 'order-1', item: 'order-1-1', recipient: exampleConsumer };
+  return { reference: 'order-1', item: 'order-1-1', recipient: exampleConsumer(view, shopId) };
 }
 
-/** The consumer of the orders setup.ts makes. */
-export const exampleConsumer = {
-  first_name: 'Sam',
-  last_name: 'Jansen',
-  street_1: 'Damrak',
-  street_number: 20,
-  postal_code: '1012 LH',
-  city: 'Amsterdam',
-  country_code: 'NL',
-  email: 'sam.jansen@example.com',
+/**
+ * The consumers of the orders setup.ts makes, by the shop's country: a return method is offered
+ * to consumers of some countries only (a British shop's Royal Mail label to British ones), so the
+ * examples' returns come from the shop's own country. Other countries take the Dutch one.
+ */
+type ExampleConsumer = ExampleOrder['recipient'] & { street_number: number };
+
+const exampleConsumers: { NL: ExampleConsumer } & Record<string, ExampleConsumer | undefined> = {
+  NL: {
+    first_name: 'Sam',
+    last_name: 'Jansen',
+    street_1: 'Damrak',
+    street_number: 20,
+    postal_code: '1012 LH',
+    city: 'Amsterdam',
+    country_code: 'NL',
+    email: 'sam.jansen@example.com',
+  },
+  GB: {
+    first_name: 'Sam',
+    last_name: 'Jones',
+    street_1: 'Baker Street',
+    street_number: 221,
+    postal_code: 'NW1 6XE',
+    city: 'London',
+    country_code: 'GB',
+    email: 'sam.jones@example.com',
+  },
+  DE: {
+    first_name: 'Sam',
+    last_name: 'Schulz',
+    street_1: 'Torstraße',
+    street_number: 49,
+    postal_code: '10119',
+    city: 'Berlin',
+    country_code: 'DE',
+    email: 'sam.schulz@example.com',
+  },
 };
+
+/** The consumer of the orders setup.ts makes for `shopId`: one of the shop's own country (see above). */
+export function exampleConsumer(view: ReadView, shopId: string): ExampleConsumer {
+  const country = view.get('shops', shopId)?.return_address?.country_code;
+  return (country === undefined ? undefined : exampleConsumers[country]) ?? exampleConsumers.NL;
+}

@@ -12,7 +12,7 @@ import { systemMessage, TINY_PNG } from './account.js';
 import { anna, collectionBody, contractShipmentBody, manualSurcharge, shipmentBody, warehouse } from './bodies.js';
 import { returnBody } from './returns.js';
 import { ref } from './types.js';
-import { exampleConsumer, ORDER_MARKS, type ExampleIds } from './ids.js';
+import { ORDER_MARKS, type ExampleIds } from './ids.js';
 
 /** One row (or a few) made for the examples: a request whose ids follow from the tenant and `name`. */
 export interface SetupStep {
@@ -137,7 +137,7 @@ const exampleOrder = (mark: string, quantity: number) => (ids: ExampleIds) => ({
   data: {
     type: 'demo-orders',
     attributes: {
-      recipient_address: exampleConsumer,
+      recipient_address: ids.consumer,
       items: [
         {
           sku: 'TOWEL-3',
@@ -276,13 +276,18 @@ export const setupSteps: readonly SetupStep[] = [
   post('return-method-recovery', '/returns/v1/return-methods', (ids) => ({
     data: {
       type: 'return-methods',
-      attributes: { return_type: 'shipment', title: 'Return label with a spare', description: 'A new label if the first is lost.', country_codes: ['NL'] },
+      attributes: {
+        return_type: 'shipment',
+        title: 'Return label with a spare',
+        description: 'A new label if the first is lost.',
+        country_codes: [ids.consumer.country_code],
+      },
       relationships: {
         shop: ref('shops', ids.shop),
-        service: ref('services', ids.service('postnl-parcel-standard')),
-        contract: ref('contracts', ids.brokerContract('postnl')),
-        recovery_service: ref('services', ids.service('postnl-parcel-standard')),
-        recovery_contract: ref('contracts', ids.brokerContract('postnl')),
+        service: ref('services', ids.returnCarriage.service),
+        contract: ref('contracts', ids.returnCarriage.contract),
+        recovery_service: ref('services', ids.returnCarriage.service),
+        recovery_contract: ref('contracts', ids.returnCarriage.contract),
       },
     },
   })),
