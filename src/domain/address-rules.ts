@@ -21,7 +21,16 @@ export function coversAddress(rules: readonly AddressRule[], address: AddressQue
   return rules.some((rule) => matchesRule(rule, address));
 }
 
+/**
+ * Compiled postal-code patterns, by pattern. Tenant packs bring patterns of their own and tenants
+ * come and go, so the memory is bounded: past this many patterns it starts afresh (the seeded
+ * services' few hundred fit many times over).
+ */
+export const MAX_COMPILED_PATTERNS = 4096;
 const compiled = new Map<string, (postalCode: string) => boolean>();
+
+/** How many compiled patterns are kept (for the test of the bound). */
+export const compiledPatternCount = (): number => compiled.size;
 
 /** A pattern that cannot run in linear time (a pack checks its own; older data may hold one) matches no postal code. */
 const matchesNothing = () => false;
@@ -34,6 +43,7 @@ function postalCodeTest(pattern: string): (postalCode: string) => boolean {
     } catch {
       test = matchesNothing;
     }
+    if (compiled.size >= MAX_COMPILED_PATTERNS) compiled.clear();
     compiled.set(pattern, test);
   }
   return test;
