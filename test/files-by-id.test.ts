@@ -123,7 +123,10 @@ describe('GET /files/{file_id} for a manifest and a return report', () => {
       expect(viaFiles.headers.get('content-type')).toBe(type);
       expect(viaFiles.headers.get('content-disposition')).toBe(own.headers.get('content-disposition'));
       expect(viaFiles.bytes.equals(own.bytes), accept).toBe(true);
+      // One URL, several answers by Accept: caches are told so.
+      expect(viaFiles.headers.get('vary')).toBe('Accept');
     }
+    expect((await fetchRaw(`/files/${manifestFile.id}`, undefined)).headers.get('vary')).toBe('Accept');
     const pdf = await fetchRaw(`/files/${manifestFile.id}`, 'application/pdf');
     expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(readPdf(pdf.bytes)[0]!.text).toContain('Total: 1 shipment, 1.50 kg');

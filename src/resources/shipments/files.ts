@@ -52,8 +52,11 @@ export const fileEndpoints = [
           { source: { header: 'Accept' } },
         );
       }
-      if (wanted === JSONAPI_MEDIA_TYPE) return jsonApi(resourceDocument(ctx, filesKind, file.row));
-      return file.download(wanted);
+      // The answer depends on Accept: a cache (a browser's, a proxy's) must not answer a PDF request with the resource.
+      if (wanted === JSONAPI_MEDIA_TYPE) return jsonApi(resourceDocument(ctx, filesKind, file.row), 200, { vary: 'Accept' });
+      const download = await file.download(wanted);
+      download.headers.set('vary', 'Accept');
+      return download;
     },
   }),
 ];
