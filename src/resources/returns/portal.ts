@@ -3,12 +3,10 @@ import { paymentOfToken, settlePayment } from '../../domain/returns/payments.js'
 import type { Rules } from '../../domain/rules.js';
 import { DomainError } from '../../domain/errors.js';
 import { endpoint } from '../../http/endpoint.js';
+import { publicPage as html } from '../../http/public-page.js';
 
 /** The path of a shop's return portal page (its `return_portal_url`): the shop's capability, signed with this sandbox's secret. */
 export const returnPortalPath = (rules: Rules, shopId: string) => `/return-portal/${rules.capabilities.token('return-portal', shopId)}`;
-
-/** An HTML page. */
-const html = (page: string): Response => new Response(page, { headers: { 'content-type': 'text/html; charset=UTF-8' } });
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const money = (amount: number, currency: string) => `${(amount / 100).toFixed(2)} ${currency}`;

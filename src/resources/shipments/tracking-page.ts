@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../../http/endpoint.js';
+import { publicPage } from '../../http/public-page.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import type { Rules } from '../../domain/rules.js';
 
@@ -52,7 +53,7 @@ export const trackingPageEndpoints = [
 <body><h1>${escape(shop?.name ?? 'Your parcel')}</h1>
 <p>Tracking code <code>${escape(code)}</code>, to ${escape(shipment.recipient_address.city)} (${escape(shipment.recipient_address.country_code)}).</p>
 <ol reversed>${history}</ol><p><small>parcel-sandbox: not a real shipment.</small></p></body></html>`;
-      return new Response(html, { headers: { 'content-type': 'text/html; charset=UTF-8' } });
+      return publicPage(html);
     },
   }),
 ];
