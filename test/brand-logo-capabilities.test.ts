@@ -69,3 +69,20 @@ describe("a broker's badge", () => {
     expect((await sandbox.request('GET', `/brand-logos/broker-${otherPage}.svg`)).status).toBe(404);
   });
 });
+
+describe('a badge of a name a tenant chose', () => {
+  it('is a well-formed SVG that shows the name as text and runs nothing when opened directly', async () => {
+    const sandbox = await testSandbox();
+    const hostile = '</text><script>alert(1)</script>\u0001\u000b"Acme"';
+    const { token } = await tenantWithToken(sandbox, { pack: carrierPack(hostile, 'acme-x') });
+    const logo = await sandbox.request('GET', new URL(await logoUrl(sandbox, token, 'acme-x')).pathname);
+    expect(logo.status, logo.text).toBe(200);
+    expect(logo.headers.get('content-security-policy')).toContain('sandbox');
+    expect(logo.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(logo.text).not.toContain('<script');
+    expect(logo.text).toContain('&#60;/text&#62;&#60;script&#62;alert(1)&#60;/script&#62;\uFFFD\uFFFD&#34;Acme&#34;');
+    // No character that XML 1.0 forbids: a parser would refuse the whole image.
+    // eslint-disable-next-line no-control-regex -- these are the characters looked for
+    expect(logo.text).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+  });
+});

@@ -8,7 +8,16 @@ const colours: Record<string, [string, string]> = {
   evri: ['#007bc4', '#ffffff'],
 };
 
-const escapeXml = (text: string) => text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
+/**
+ * Text for the badge: markup characters as references, and the characters XML 1.0 cannot hold at
+ * all, not even as references (C0 controls, U+FFFE, U+FFFF), as U+FFFD: a tenant's carrier or broker
+ * name with one made the whole SVG malformed, a broken image wherever its logo_url is shown.
+ */
+const escapeXml = (text: string) =>
+  text
+    .replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`)
+    // eslint-disable-next-line no-control-regex -- these are exactly the characters XML 1.0 forbids
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD');
 
 /** A 200 x 80 SVG badge with a carrier or broker name, standing in for its logo (`code` picks carrier colours). */
 export function brandLogoSvg(code: string, name: string): string {

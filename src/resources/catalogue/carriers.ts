@@ -106,7 +106,13 @@ export const carrierEndpoints = [
       const brand = kind === 'carrier' ? carrierOfLogo(ctx, key) : brokerOfLogo(ctx, key);
       if (!brand) throw ApiError.of('resourceNotFound', `No ${kind} logo is served as '${params.brand_logo}'.`);
       return new Response(brandLogoSvg(kind === 'carrier' ? (brand as CarrierRecord).code : '', brand.name), {
-        headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' },
+        headers: {
+          'content-type': 'image/svg+xml',
+          'cache-control': 'public, max-age=86400',
+          'x-content-type-options': 'nosniff',
+          // The badge holds a tenant's carrier or broker name; opened directly, an SVG is a document that may run script.
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+        },
       });
     },
   }),
