@@ -142,6 +142,19 @@ describe.skipIf(!hasChromium)('the API reference and CORS, in Chromium', () => {
     });
   });
 
+  it('renders the reference from a link whose # part holds a malformed escape', async () => {
+    context = await browser!.newContext();
+    const page = await context.newPage();
+    // Ready or failed, whichever comes first: a script error must not leave the test waiting.
+    const failed = new Promise<string>((resolve) => page.on('pageerror', (error) => resolve(`page error: ${error.message}`)));
+    await page.goto(`${sandbox()}/docs#/Shipments/%E0%A4%A`);
+    const ready = page
+      .locator('body[data-docs-ready]')
+      .waitFor()
+      .then(() => 'ready');
+    expect(await Promise.race([ready, failed])).toBe('ready');
+  });
+
   it("follows /docs/ to /docs and loads the page's assets from there", async () => {
     context = await browser!.newContext();
     const page = await context.newPage();

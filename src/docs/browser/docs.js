@@ -172,11 +172,19 @@
   function followFallbackLink(spec) {
     var match = /^#\/([^/]+)\/([^/]+)$/.exec(window.location.hash);
     if (!match) return;
+    // A link may carry any text after the #: a malformed escape (%E0) made decodeURIComponent
+    // throw here, before Swagger UI started, and the page stayed empty. Such an id names no operation.
+    var wanted;
+    try {
+      wanted = decodeURIComponent(match[2]);
+    } catch {
+      return;
+    }
     for (var path in spec.paths) {
       for (var method in spec.paths[path]) {
         var fallback = method + path.replace(/[\s!@#$%^&*()_+=[{\]};:<>|./?,\\'""-]/g, '_');
         var operation = spec.paths[path][method];
-        if (fallback === decodeURIComponent(match[2]) && operation.operationId) {
+        if (fallback === wanted && operation.operationId) {
           history.replaceState(null, '', '#/' + match[1] + '/' + operation.operationId);
           return;
         }
