@@ -388,4 +388,31 @@ describe('parcel-sandbox report', () => {
     );
     expect({ unreachable, stderr }).toEqual({ unreachable: 3, stderr: 'parcel-sandbox report: no report from http://127.0.0.1:9: ECONNREFUSED\n' });
   });
+
+  it('exits 3, not 1 with a stack trace, when --url answers 200 with JSON or a page that is no report', async () => {
+    for (const [body, says] of [
+      ['{"data": []}', 'answered JSON that is not a sandbox report'],
+      ['<!doctype html><title>proxy</title>', 'answered something that is not JSON'],
+    ]) {
+      for (const format of ['json', 'markdown', 'junit']) {
+        let stdout = '';
+        let stderr = '';
+        const code = await runReport(
+          ['--url', 'http://127.0.0.1:9', '--format', format, '--fail-on', '5xx'],
+          {},
+          {
+            stdout: (text) => (stdout += text),
+            stderr: (text) => (stderr += text),
+            fetch: (() => Promise.resolve(new Response(body, { status: 200 }))) as typeof fetch,
+            now: () => new Date(),
+          },
+        );
+        expect({ code, stdout, stderr }).toEqual({
+          code: 3,
+          stdout: '',
+          stderr: `parcel-sandbox report: http://127.0.0.1:9/_sandbox/report ${says}; is --url the sandbox?\n`,
+        });
+      }
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { FAIL_KINDS, type Report } from '../controls/report-schema.js';
+import { FAIL_KINDS, reportSchema, type Report } from '../controls/report-schema.js';
 import { failures, parseFailOn } from './findings.js';
 import { reportJunit } from './junit.js';
 import { reportMarkdown } from './markdown.js';
@@ -109,8 +109,18 @@ export async function runReport(argv: readonly string[], env: Record<string, str
     }
     report = JSON.parse(text) as Report;
   } catch (error) {
+    if (error instanceof SyntaxError) {
+      io.stderr(`parcel-sandbox report: ${url.href} answered something that is not JSON; is --url the sandbox?\n`);
+      return 3;
+    }
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     io.stderr(`parcel-sandbox report: no report from ${url.origin}: ${cause?.code ?? cause?.message ?? (error as Error).message}\n`);
+    return 3;
+  }
+  // A --url that reaches another service (a proxy's page, another API) can answer 200 with JSON
+  // of its own: that is no report to write, nor a finding to fail on.
+  if (!reportSchema.safeParse(report).success) {
+    io.stderr(`parcel-sandbox report: ${url.href} answered JSON that is not a sandbox report; is --url the sandbox?\n`);
     return 3;
   }
   if (format === 'json') io.stdout(`${JSON.stringify(report, null, 2)}\n`);
