@@ -346,6 +346,27 @@ describe('parcel-sandbox report', () => {
     expect({ code: none.code, failures: none.stdout.includes('<failure') }).toEqual({ code: 0, failures: false });
   });
 
+  it('asks for the report under the path of a --url behind a proxy, and takes the endpoint URL given whole', async () => {
+    // A proxy serving the sandbox under /sandbox/, and nothing else.
+    const proxy = ((input: URL | string, init?: RequestInit) => {
+      const target = new URL(String(input));
+      if (!target.pathname.startsWith('/sandbox/')) return Promise.resolve(new Response('not here', { status: 404 }));
+      return sandbox.app.request(`http://sandbox.test${target.pathname.slice('/sandbox'.length)}${target.search}`, init);
+    }) as typeof fetch;
+    const expected = (await sandbox.get('/_sandbox/report', token)).body;
+    for (const url of ['https://ci.example/sandbox', 'https://ci.example/sandbox/', 'https://ci.example/sandbox/_sandbox/report']) {
+      let stdout = '';
+      let stderr = '';
+      const code = await runReport(
+        ['--url', url, '--token', token],
+        {},
+        { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), fetch: proxy, now: () => new Date() },
+      );
+      expect({ url, code, stderr }).toEqual({ url, code: 0, stderr: '' });
+      expect(JSON.parse(stdout)).toEqual(expected);
+    }
+  });
+
   it('refuses a --url written without its scheme with exit 2, suggesting it with http://', async () => {
     const io = (into: string[]): ReportIo => ({ stdout: () => {}, stderr: (text) => into.push(text), fetch, now: () => new Date() });
     for (const url of ['127.0.0.1:8080', 'localhost:8080']) {

@@ -82,7 +82,14 @@ export async function runReport(argv: readonly string[], env: Record<string, str
   // are a sandbox's address without `http://`, which the refusal suggests.
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(base) ? undefined : ` (did you mean http://${base}?)`;
   try {
-    url = new URL('/_sandbox/report', base);
+    // The report is under the sandbox's URL, which may have a path (a sandbox behind a proxy at
+    // `https://ci.example/sandbox`, as PUBLIC_URL allows): resolved from the root, the path would
+    // be lost. The endpoint's own URL, given whole, is taken as it is.
+    const root = new URL(base);
+    root.pathname = `${root.pathname.replace(/\/+$/, '').replace(/\/_sandbox\/report$/, '')}/`;
+    root.search = '';
+    root.hash = '';
+    url = new URL('_sandbox/report', root);
   } catch {
     return fail(`--url: '${base}' is not a URL${withScheme ?? ''}`);
   }
