@@ -309,6 +309,22 @@ describe('parcel-sandbox report', () => {
     expect(stdout).toContain('`GET /invoices`');
   });
 
+  it('counts refused requests in the Markdown heading once each, however many errors named them', async () => {
+    const made = (await sandbox.request('POST', '/_sandbox/tenants', { body: { name: 'many errors' } })).body;
+    const answer = await sandbox.request('POST', '/access-token', {
+      body: { grant_type: 'client_credentials', client_id: made.client_id, client_secret: made.client_secret, scope: '*' },
+      headers: { 'content-type': 'application/json' },
+    });
+    const own = answer.body.access_token;
+    const refused = await sandbox.request('POST', '/shipments', { token: own, body: { data: { type: 'shipments', attributes: {} } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.length).toBeGreaterThan(1);
+    const { code, stdout } = await command(['--token', own, '--format', 'markdown']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\| `POST \/shipments` \| createShipment \| yes \| 1 \| 400 × 1 \|$/m);
+    expect(stdout).toContain('## Refused requests, by cause (1)');
+  });
+
   it('writes JUnit valid against its XSD: one test case per operation called, failing only for the kinds --fail-on names', async () => {
     const plain = await command(['--token', token, '--format', 'junit']);
     expect(plain.code).toBe(0);

@@ -1,5 +1,5 @@
 import type { FailKind, Report } from '../controls/report-schema.js';
-import { failures, sourceText } from './findings.js';
+import { failures, refusedCount, sourceText } from './findings.js';
 
 /** A table cell: pipes escaped, line breaks made spaces. */
 const cell = (value: unknown) =>
@@ -57,7 +57,8 @@ export function reportMarkdown(report: Report, failOn: readonly FailKind[] = [])
       ]),
     ),
     '',
-    `## Refused requests, by cause (${report.refused.reduce((sum, cause) => sum + cause.count, 0)})`,
+    // Counted by request: one request refused for three errors counts under three causes.
+    `## Refused requests, by cause (${report.operations.reduce((sum, operation) => sum + refusedCount(operation), 0)})`,
     '',
   );
   if (report.refused.length === 0) lines.push('None.');
