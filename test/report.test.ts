@@ -325,6 +325,25 @@ describe('parcel-sandbox report', () => {
     expect(stdout).toContain('## Refused requests, by cause (1)');
   });
 
+  it('keeps what clients sent from breaking the Markdown: names with a line break or a `<` stay text on one line', async () => {
+    const made = (await sandbox.request('POST', '/_sandbox/tenants', { body: { name: 'hostile names' } })).body;
+    const answer = await sandbox.request('POST', '/access-token', {
+      body: { grant_type: 'client_credentials', client_id: made.client_id, client_secret: made.client_secret, scope: '*' },
+      headers: { 'content-type': 'application/json' },
+    });
+    const own = answer.body.access_token;
+    expect((await sandbox.get('/carriers?filter[%3C!--]=1', own)).status).toBe(400);
+    const body = { data: { type: 'shipments', attributes: { 'a\n## injected': 1 } } };
+    expect((await sandbox.request('POST', '/shipments', { token: own, body })).status).toBe(400);
+    const { code, stdout } = await command(['--token', own, '--format', 'markdown', '--fail-on', 'refused']);
+    expect(code).toBe(1);
+    expect(stdout).not.toContain('<!--');
+    expect(stdout).not.toMatch(/^## injected/m);
+    expect(stdout).toMatch(/^- `GET \/carriers` \(refused\): .*parameter filter\[&lt;!--\]/m);
+    expect(stdout).toMatch(/^\| `GET \/carriers` \| 400 \| 10003 \| Invalid JSON Schema \| parameter filter\[&lt;!--\] \| 1 \| \d+ \|$/m);
+    expect(stdout).toMatch(/^\| `POST \/shipments` \| 400 \| 10003 \| Invalid JSON Schema \| pointer \/data\/attributes\/a ## injected \| 1 \| \d+ \|$/m);
+  });
+
   it('writes JUnit valid against its XSD: one test case per operation called, failing only for the kinds --fail-on names', async () => {
     const plain = await command(['--token', token, '--format', 'junit']);
     expect(plain.code).toBe(0);

@@ -1,11 +1,18 @@
 import type { FailKind, Report } from '../controls/report-schema.js';
 import { failures, refusedCount, sourceText } from './findings.js';
 
-/** A table cell: pipes escaped, line breaks made spaces. */
-const cell = (value: unknown) =>
+/*
+ * Parameter names and pointers in the report are what clients sent. In a job summary or a pull
+ * request comment, a line break in one would start a heading or end a list, and a `<` raw HTML
+ * (`<!--` hides the rest of the report), so they are written on one line with `<` as `&lt;`. No
+ * name of the sandbox's own (operations, deprecations) holds a `<`.
+ */
+const oneLine = (value: unknown) =>
   String(value)
-    .replace(/\|/g, '\\|')
-    .replace(/[\r\n]+/g, ' ');
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/</g, '&lt;');
+/** A table cell: one line, pipes escaped. */
+const cell = (value: unknown) => oneLine(value).replace(/\|/g, '\\|');
 const code = (value: string) => (value === '' ? '' : `\`${value.replace(/`/g, "'")}\``);
 const table = (head: string[], rows: unknown[][]) => [
   `| ${head.join(' | ')} |`,
@@ -39,7 +46,7 @@ export function reportMarkdown(report: Report, failOn: readonly FailKind[] = [])
   if (failOn.length > 0) {
     lines.push(`**Fails on ${failOn.join(', ')}:** ${failed.length === 0 ? 'nothing found.' : `${failed.length} operations.`}`, '');
     for (const { operation, findings } of failed) {
-      for (const [kind, texts] of Object.entries(findings)) lines.push(`- ${code(operation)} (${kind}): ${texts.join('; ')}`);
+      for (const [kind, texts] of Object.entries(findings)) lines.push(`- ${code(operation)} (${kind}): ${oneLine(texts.join('; '))}`);
     }
     if (failed.length > 0) lines.push('');
   }
