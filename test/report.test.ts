@@ -402,13 +402,18 @@ describe('parcel-sandbox report', () => {
     }
   });
 
-  it('refuses a --url written without its scheme with exit 2, suggesting it with http://', async () => {
+  it('refuses a --url written without its scheme (suggesting it with http://) or with a query, with exit 2', async () => {
     const io = (into: string[]): ReportIo => ({ stdout: () => {}, stderr: (text) => into.push(text), fetch, now: () => new Date() });
     for (const url of ['127.0.0.1:8080', 'localhost:8080']) {
       const stderr: string[] = [];
       expect(await runReport(['--url', url], {}, io(stderr))).toBe(2);
       expect(stderr.join('')).toBe(`parcel-sandbox report: --url: '${url}' is not a URL (did you mean http://${url}?)\n`);
     }
+    const query: string[] = [];
+    expect(await runReport(['--url', 'http://127.0.0.1:8080/_sandbox/report?organization_id=x'], {}, io(query))).toBe(2);
+    expect(query.join('')).toBe(
+      "parcel-sandbox report: --url: 'http://127.0.0.1:8080/_sandbox/report?organization_id=x' has a query; give the sandbox's URL and name a tenant with --organization-id or --client-id\n",
+    );
     const stderr: string[] = [];
     expect(await runReport(['--url', 'ftp://sandbox.example'], {}, io(stderr))).toBe(2);
     expect(stderr.join('')).toBe("parcel-sandbox report: --url: 'ftp://sandbox.example' is not an http or https URL\n");

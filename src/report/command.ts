@@ -94,6 +94,9 @@ export async function runReport(argv: readonly string[], env: Record<string, str
     return fail(`--url: '${base}' is not a URL${withScheme ?? ''}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail(`--url: '${base}' is not an http or https URL${withScheme ?? ''}`);
+  // A query on --url (the curl line's `?organization_id=`) would be dropped, and the report
+  // silently be every tenant's: the tenant is named by its options.
+  if (/^[^#]*\?/.test(base)) return fail(`--url: '${base}' has a query; give the sandbox's URL and name a tenant with --organization-id or --client-id`);
   if (values['organization-id'] && values['client-id']) return fail('name the tenant by --organization-id or by --client-id, not both');
   if (values['organization-id']) url.searchParams.set('organization_id', values['organization-id'] as string);
   if (values['client-id']) url.searchParams.set('client_id', values['client-id'] as string);
