@@ -344,6 +344,27 @@ describe('parcel-sandbox report', () => {
     expect(stdout).toMatch(/^\| `POST \/shipments` \| 400 \| 10003 \| Invalid JSON Schema \| pointer \/data\/attributes\/a ## injected \| 1 \| \d+ \|$/m);
   });
 
+  it('says 1 operation and 1 request in the singular', async () => {
+    const own = await testSandbox();
+    expect((await own.get('/shops', 'not-a-token')).status).toBe(401);
+    let stdout = '';
+    let stderr = '';
+    const code = await runReport(
+      ['--url', 'http://sandbox.test', '--format', 'markdown', '--fail-on', 'refused'],
+      {},
+      {
+        stdout: (text) => (stdout += text),
+        stderr: (text) => (stderr += text),
+        fetch: ((input: URL | string, init?: RequestInit) => own.app.request(String(input), init)) as typeof fetch,
+        now: () => new Date(),
+      },
+    );
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^Every tenant \(\d+\), and 1 request without one: 1 request counted since/m);
+    expect(stdout).toContain('**Fails on refused:** 1 operation.');
+    expect(stderr).toBe('parcel-sandbox report: 1 operation fails on refused: GET /shops\n');
+  });
+
   it('writes JUnit valid against its XSD: one test case per operation called, failing only for the kinds --fail-on names', async () => {
     const plain = await command(['--token', token, '--format', 'junit']);
     expect(plain.code).toBe(0);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { FAIL_KINDS, reportSchema, type Report } from '../controls/report-schema.js';
-import { failures, parseFailOn } from './findings.js';
+import { failures, operations, parseFailOn } from './findings.js';
 import { reportJunit } from './junit.js';
 import { reportMarkdown } from './markdown.js';
 
@@ -148,7 +148,9 @@ export async function runReport(argv: readonly string[], env: Record<string, str
     );
   const failed = failures(report, failOn);
   if (failed.length > 0) {
-    io.stderr(`parcel-sandbox report: ${failed.length} operations fail on ${failOn.join(', ')}: ${failed.map((failure) => failure.operation).join(', ')}\n`);
+    io.stderr(
+      `parcel-sandbox report: ${operations(failed.length)} ${failed.length === 1 ? 'fails' : 'fail'} on ${failOn.join(', ')}: ${failed.map((failure) => failure.operation).join(', ')}\n`,
+    );
     return 1;
   }
   return 0;

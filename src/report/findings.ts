@@ -12,6 +12,8 @@ const failedCount = (operation: Called) => Object.entries(operation.statuses).re
 
 /** `1 request`, `2 requests`. */
 export const requests = (count: number) => `${count} ${count === 1 ? 'request' : 'requests'}`;
+/** `1 operation`, `2 operations`. */
+export const operations = (count: number) => `${count} ${count === 1 ? 'operation' : 'operations'}`;
 
 /** Where an error points, as one would say it. */
 export function sourceText(source: Report['refused'][number]['source']): string {

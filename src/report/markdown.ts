@@ -1,5 +1,5 @@
 import type { FailKind, Report } from '../controls/report-schema.js';
-import { failures, refusedCount, sourceText } from './findings.js';
+import { failures, operations, refusedCount, requests as requestCount, sourceText } from './findings.js';
 
 /*
  * Parameter names and pointers in the report are what clients sent. In a job summary or a pull
@@ -30,11 +30,11 @@ export function reportMarkdown(report: Report, failOn: readonly FailKind[] = [])
   const who =
     report.scope === 'tenant'
       ? `Tenant ${code(report.organization_id ?? '')}`
-      : `Every tenant (${report.tenants?.length ?? 0}), and ${requests.without_tenant ?? 0} requests without one`;
+      : `Every tenant (${report.tenants?.length ?? 0}), and ${requestCount(requests.without_tenant ?? 0)} without one`;
   const lines = [
     '# parcel-sandbox report',
     '',
-    `${who}: ${requests.counted} requests counted since the sandbox started.` +
+    `${who}: ${requestCount(requests.counted)} counted since the sandbox started.` +
       (requests.no_longer_in_request_log > 0
         ? ` The request log (the last ${requests.request_log_capacity} requests) no longer holds ${requests.no_longer_in_request_log} of them: the counts below cover them, their log entries are gone.`
         : ' The request log holds every one of them.'),
@@ -44,7 +44,7 @@ export function reportMarkdown(report: Report, failOn: readonly FailKind[] = [])
   ];
   const failed = failures(report, failOn);
   if (failOn.length > 0) {
-    lines.push(`**Fails on ${failOn.join(', ')}:** ${failed.length === 0 ? 'nothing found.' : `${failed.length} operations.`}`, '');
+    lines.push(`**Fails on ${failOn.join(', ')}:** ${failed.length === 0 ? 'nothing found.' : `${operations(failed.length)}.`}`, '');
     for (const { operation, findings } of failed) {
       for (const [kind, texts] of Object.entries(findings)) lines.push(`- ${code(operation)} (${kind}): ${oneLine(texts.join('; '))}`);
     }
