@@ -440,12 +440,18 @@ describe('parcel-sandbox report', () => {
     expect(stderr.join('')).toBe("parcel-sandbox report: --url: 'ftp://sandbox.example' is not an http or https URL\n");
   });
 
-  it('refuses an unknown --fail-on kind or format with exit 2 and the valid ones listed', async () => {
+  it('refuses an unknown --fail-on kind or format, or an option left without its value, with exit 2', async () => {
     const kind = await command(['--fail-on', 'refused,warnings']);
     expect(kind).toEqual({
       code: 2,
       stdout: '',
       stderr: "parcel-sandbox report: --fail-on: unknown kind 'warnings'; the kinds are refused, deprecated, 5xx\n",
+    });
+    // A CI variable that is empty leaves its option without a value.
+    expect(await command(['--token', '--format', 'junit'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "parcel-sandbox report: --token has no value: it is followed by '--format' (an empty variable?); see parcel-sandbox report --help\n",
     });
     const format = await command(['--format', 'html']);
     expect(format.code).toBe(2);

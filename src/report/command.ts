@@ -65,6 +65,13 @@ export async function runReport(argv: readonly string[], env: Record<string, str
       allowPositionals: false,
     }));
   } catch (error) {
+    // `--token $JOB_TOKEN --format junit` with the variable empty: node calls the value
+    // "ambiguous" (it starts with a dash); what happened is that the option got none.
+    const ambiguous = /^Option '(--[a-z-]+)' argument is ambiguous/.exec((error as Error).message);
+    if (ambiguous) {
+      const next = argv[argv.indexOf(ambiguous[1]!) + 1];
+      return fail(`${ambiguous[1]} has no value: it is followed by '${next}' (an empty variable?); see parcel-sandbox report --help`);
+    }
     return fail(`${(error as Error).message.split('\n')[0]}; see parcel-sandbox report --help`);
   }
   if (values.help) {
