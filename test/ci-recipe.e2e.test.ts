@@ -217,7 +217,7 @@ describe.skipIf(!composeBlock || !workflowBlock)('the CI recipe of README.md, ru
         // Exit 1: an operation fails for a kind --fail-on names, and the job fails with it.
         "What the tests did against production's contract: 1",
       ]);
-      expect(results[2]!.stderr).toContain('1 operations fail on deprecated, 5xx: GET /shipments');
+      expect(results[2]!.stderr).toContain('1 operation fails on deprecated, 5xx: GET /shipments');
     },
   );
 });

@@ -309,6 +309,62 @@ describe('parcel-sandbox report', () => {
     expect(stdout).toContain('`GET /invoices`');
   });
 
+  it('counts refused requests in the Markdown heading once each, however many errors named them', async () => {
+    const made = (await sandbox.request('POST', '/_sandbox/tenants', { body: { name: 'many errors' } })).body;
+    const answer = await sandbox.request('POST', '/access-token', {
+      body: { grant_type: 'client_credentials', client_id: made.client_id, client_secret: made.client_secret, scope: '*' },
+      headers: { 'content-type': 'application/json' },
+    });
+    const own = answer.body.access_token;
+    const refused = await sandbox.request('POST', '/shipments', { token: own, body: { data: { type: 'shipments', attributes: {} } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.length).toBeGreaterThan(1);
+    const { code, stdout } = await command(['--token', own, '--format', 'markdown']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\| `POST \/shipments` \| createShipment \| yes \| 1 \| 400 × 1 \|$/m);
+    expect(stdout).toContain('## Refused requests, by cause (1)');
+  });
+
+  it('keeps what clients sent from breaking the Markdown: names with a line break or a `<` stay text on one line', async () => {
+    const made = (await sandbox.request('POST', '/_sandbox/tenants', { body: { name: 'hostile names' } })).body;
+    const answer = await sandbox.request('POST', '/access-token', {
+      body: { grant_type: 'client_credentials', client_id: made.client_id, client_secret: made.client_secret, scope: '*' },
+      headers: { 'content-type': 'application/json' },
+    });
+    const own = answer.body.access_token;
+    expect((await sandbox.get('/carriers?filter[%3C!--]=1', own)).status).toBe(400);
+    const body = { data: { type: 'shipments', attributes: { 'a\n## injected': 1 } } };
+    expect((await sandbox.request('POST', '/shipments', { token: own, body })).status).toBe(400);
+    const { code, stdout } = await command(['--token', own, '--format', 'markdown', '--fail-on', 'refused']);
+    expect(code).toBe(1);
+    expect(stdout).not.toContain('<!--');
+    expect(stdout).not.toMatch(/^## injected/m);
+    expect(stdout).toMatch(/^- `GET \/carriers` \(refused\): .*parameter filter\[&lt;!--\]/m);
+    expect(stdout).toMatch(/^\| `GET \/carriers` \| 400 \| 10003 \| Invalid JSON Schema \| parameter filter\[&lt;!--\] \| 1 \| \d+ \|$/m);
+    expect(stdout).toMatch(/^\| `POST \/shipments` \| 400 \| 10003 \| Invalid JSON Schema \| pointer \/data\/attributes\/a ## injected \| 1 \| \d+ \|$/m);
+  });
+
+  it('says 1 operation and 1 request in the singular', async () => {
+    const own = await testSandbox();
+    expect((await own.get('/shops', 'not-a-token')).status).toBe(401);
+    let stdout = '';
+    let stderr = '';
+    const code = await runReport(
+      ['--url', 'http://sandbox.test', '--format', 'markdown', '--fail-on', 'refused'],
+      {},
+      {
+        stdout: (text) => (stdout += text),
+        stderr: (text) => (stderr += text),
+        fetch: ((input: URL | string, init?: RequestInit) => own.app.request(String(input), init)) as typeof fetch,
+        now: () => new Date(),
+      },
+    );
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^Every tenant \(\d+\), and 1 request without one: 1 request counted since/m);
+    expect(stdout).toContain('**Fails on refused:** 1 operation.');
+    expect(stderr).toBe('parcel-sandbox report: 1 operation fails on refused: GET /shops\n');
+  });
+
   it('writes JUnit valid against its XSD: one test case per operation called, failing only for the kinds --fail-on names', async () => {
     const plain = await command(['--token', token, '--format', 'junit']);
     expect(plain.code).toBe(0);
@@ -346,24 +402,56 @@ describe('parcel-sandbox report', () => {
     expect({ code: none.code, failures: none.stdout.includes('<failure') }).toEqual({ code: 0, failures: false });
   });
 
-  it('refuses a --url written without its scheme with exit 2, suggesting it with http://', async () => {
+  it('asks for the report under the path of a --url behind a proxy, and takes the endpoint URL given whole', async () => {
+    // A proxy serving the sandbox under /sandbox/, and nothing else.
+    const proxy = ((input: URL | string, init?: RequestInit) => {
+      const target = new URL(String(input));
+      if (!target.pathname.startsWith('/sandbox/')) return Promise.resolve(new Response('not here', { status: 404 }));
+      return sandbox.app.request(`http://sandbox.test${target.pathname.slice('/sandbox'.length)}${target.search}`, init);
+    }) as typeof fetch;
+    const expected = (await sandbox.get('/_sandbox/report', token)).body;
+    for (const url of ['https://ci.example/sandbox', 'https://ci.example/sandbox/', 'https://ci.example/sandbox/_sandbox/report']) {
+      let stdout = '';
+      let stderr = '';
+      const code = await runReport(
+        ['--url', url, '--token', token],
+        {},
+        { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), fetch: proxy, now: () => new Date() },
+      );
+      expect({ url, code, stderr }).toEqual({ url, code: 0, stderr: '' });
+      expect(JSON.parse(stdout)).toEqual(expected);
+    }
+  });
+
+  it('refuses a --url written without its scheme (suggesting it with http://) or with a query, with exit 2', async () => {
     const io = (into: string[]): ReportIo => ({ stdout: () => {}, stderr: (text) => into.push(text), fetch, now: () => new Date() });
     for (const url of ['127.0.0.1:8080', 'localhost:8080']) {
       const stderr: string[] = [];
       expect(await runReport(['--url', url], {}, io(stderr))).toBe(2);
       expect(stderr.join('')).toBe(`parcel-sandbox report: --url: '${url}' is not a URL (did you mean http://${url}?)\n`);
     }
+    const query: string[] = [];
+    expect(await runReport(['--url', 'http://127.0.0.1:8080/_sandbox/report?organization_id=x'], {}, io(query))).toBe(2);
+    expect(query.join('')).toBe(
+      "parcel-sandbox report: --url: 'http://127.0.0.1:8080/_sandbox/report?organization_id=x' has a query; give the sandbox's URL and name a tenant with --organization-id or --client-id\n",
+    );
     const stderr: string[] = [];
     expect(await runReport(['--url', 'ftp://sandbox.example'], {}, io(stderr))).toBe(2);
     expect(stderr.join('')).toBe("parcel-sandbox report: --url: 'ftp://sandbox.example' is not an http or https URL\n");
   });
 
-  it('refuses an unknown --fail-on kind or format with exit 2 and the valid ones listed', async () => {
+  it('refuses an unknown --fail-on kind or format, or an option left without its value, with exit 2', async () => {
     const kind = await command(['--fail-on', 'refused,warnings']);
     expect(kind).toEqual({
       code: 2,
       stdout: '',
       stderr: "parcel-sandbox report: --fail-on: unknown kind 'warnings'; the kinds are refused, deprecated, 5xx\n",
+    });
+    // A CI variable that is empty leaves its option without a value.
+    expect(await command(['--token', '--format', 'junit'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "parcel-sandbox report: --token has no value: it is followed by '--format' (an empty variable?); see parcel-sandbox report --help\n",
     });
     const format = await command(['--format', 'html']);
     expect(format.code).toBe(2);
@@ -387,5 +475,32 @@ describe('parcel-sandbox report', () => {
       },
     );
     expect({ unreachable, stderr }).toEqual({ unreachable: 3, stderr: 'parcel-sandbox report: no report from http://127.0.0.1:9: ECONNREFUSED\n' });
+  });
+
+  it('exits 3, not 1 with a stack trace, when --url answers 200 with JSON or a page that is no report', async () => {
+    for (const [body, says] of [
+      ['{"data": []}', 'answered JSON that is not a sandbox report'],
+      ['<!doctype html><title>proxy</title>', 'answered something that is not JSON'],
+    ]) {
+      for (const format of ['json', 'markdown', 'junit']) {
+        let stdout = '';
+        let stderr = '';
+        const code = await runReport(
+          ['--url', 'http://127.0.0.1:9', '--format', format, '--fail-on', '5xx'],
+          {},
+          {
+            stdout: (text) => (stdout += text),
+            stderr: (text) => (stderr += text),
+            fetch: (() => Promise.resolve(new Response(body, { status: 200 }))) as typeof fetch,
+            now: () => new Date(),
+          },
+        );
+        expect({ code, stdout, stderr }).toEqual({
+          code: 3,
+          stdout: '',
+          stderr: `parcel-sandbox report: http://127.0.0.1:9/_sandbox/report ${says}; is --url the sandbox?\n`,
+        });
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { FAIL_KINDS, type Report } from '../controls/report-schema.js';
-import { failures, parseFailOn } from './findings.js';
+import { FAIL_KINDS, reportSchema, type Report } from '../controls/report-schema.js';
+import { failures, operations, parseFailOn } from './findings.js';
 import { reportJunit } from './junit.js';
 import { reportMarkdown } from './markdown.js';
 
@@ -65,6 +65,13 @@ export async function runReport(argv: readonly string[], env: Record<string, str
       allowPositionals: false,
     }));
   } catch (error) {
+    // `--token $JOB_TOKEN --format junit` with the variable empty: node calls the value
+    // "ambiguous" (it starts with a dash); what happened is that the option got none.
+    const ambiguous = /^Option '(--[a-z-]+)' argument is ambiguous/.exec((error as Error).message);
+    if (ambiguous) {
+      const next = argv[argv.indexOf(ambiguous[1]!) + 1];
+      return fail(`${ambiguous[1]} has no value: it is followed by '${next}' (an empty variable?); see parcel-sandbox report --help`);
+    }
     return fail(`${(error as Error).message.split('\n')[0]}; see parcel-sandbox report --help`);
   }
   if (values.help) {
@@ -82,11 +89,21 @@ export async function runReport(argv: readonly string[], env: Record<string, str
   // are a sandbox's address without `http://`, which the refusal suggests.
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(base) ? undefined : ` (did you mean http://${base}?)`;
   try {
-    url = new URL('/_sandbox/report', base);
+    // The report is under the sandbox's URL, which may have a path (a sandbox behind a proxy at
+    // `https://ci.example/sandbox`, as PUBLIC_URL allows): resolved from the root, the path would
+    // be lost. The endpoint's own URL, given whole, is taken as it is.
+    const root = new URL(base);
+    root.pathname = `${root.pathname.replace(/\/+$/, '').replace(/\/_sandbox\/report$/, '')}/`;
+    root.search = '';
+    root.hash = '';
+    url = new URL('_sandbox/report', root);
   } catch {
     return fail(`--url: '${base}' is not a URL${withScheme ?? ''}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail(`--url: '${base}' is not an http or https URL${withScheme ?? ''}`);
+  // A query on --url (the curl line's `?organization_id=`) would be dropped, and the report
+  // silently be every tenant's: the tenant is named by its options.
+  if (/^[^#]*\?/.test(base)) return fail(`--url: '${base}' has a query; give the sandbox's URL and name a tenant with --organization-id or --client-id`);
   if (values['organization-id'] && values['client-id']) return fail('name the tenant by --organization-id or by --client-id, not both');
   if (values['organization-id']) url.searchParams.set('organization_id', values['organization-id'] as string);
   if (values['client-id']) url.searchParams.set('client_id', values['client-id'] as string);
@@ -109,8 +126,18 @@ export async function runReport(argv: readonly string[], env: Record<string, str
     }
     report = JSON.parse(text) as Report;
   } catch (error) {
+    if (error instanceof SyntaxError) {
+      io.stderr(`parcel-sandbox report: ${url.href} answered something that is not JSON; is --url the sandbox?\n`);
+      return 3;
+    }
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     io.stderr(`parcel-sandbox report: no report from ${url.origin}: ${cause?.code ?? cause?.message ?? (error as Error).message}\n`);
+    return 3;
+  }
+  // A --url that reaches another service (a proxy's page, another API) can answer 200 with JSON
+  // of its own: that is no report to write, nor a finding to fail on.
+  if (!reportSchema.safeParse(report).success) {
+    io.stderr(`parcel-sandbox report: ${url.href} answered JSON that is not a sandbox report; is --url the sandbox?\n`);
     return 3;
   }
   if (format === 'json') io.stdout(`${JSON.stringify(report, null, 2)}\n`);
@@ -128,7 +155,9 @@ export async function runReport(argv: readonly string[], env: Record<string, str
     );
   const failed = failures(report, failOn);
   if (failed.length > 0) {
-    io.stderr(`parcel-sandbox report: ${failed.length} operations fail on ${failOn.join(', ')}: ${failed.map((failure) => failure.operation).join(', ')}\n`);
+    io.stderr(
+      `parcel-sandbox report: ${operations(failed.length)} ${failed.length === 1 ? 'fails' : 'fail'} on ${failOn.join(', ')}: ${failed.map((failure) => failure.operation).join(', ')}\n`,
+    );
     return 1;
   }
   return 0;

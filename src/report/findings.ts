@@ -5,12 +5,15 @@ export type Findings = Partial<Record<FailKind, string[]>>;
 
 type Called = Report['operations'][number];
 
-const refusedCount = (operation: Called) =>
+/** Requests of one operation answered 4xx (499, a client that closed the connection, is no refusal). */
+export const refusedCount = (operation: Called) =>
   Object.entries(operation.statuses).reduce((sum, [status, count]) => (/^4\d\d$/.test(status) && status !== '499' ? sum + count : sum), 0);
 const failedCount = (operation: Called) => Object.entries(operation.statuses).reduce((sum, [status, count]) => (/^5\d\d$/.test(status) ? sum + count : sum), 0);
 
 /** `1 request`, `2 requests`. */
 export const requests = (count: number) => `${count} ${count === 1 ? 'request' : 'requests'}`;
+/** `1 operation`, `2 operations`. */
+export const operations = (count: number) => `${count} ${count === 1 ? 'operation' : 'operations'}`;
 
 /** Where an error points, as one would say it. */
 export function sourceText(source: Report['refused'][number]['source']): string {

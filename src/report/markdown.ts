@@ -1,11 +1,18 @@
 import type { FailKind, Report } from '../controls/report-schema.js';
-import { failures, sourceText } from './findings.js';
+import { failures, operations, refusedCount, requests as requestCount, sourceText } from './findings.js';
 
-/** A table cell: pipes escaped, line breaks made spaces. */
-const cell = (value: unknown) =>
+/*
+ * Parameter names and pointers in the report are what clients sent. In a job summary or a pull
+ * request comment, a line break in one would start a heading or end a list, and a `<` raw HTML
+ * (`<!--` hides the rest of the report), so they are written on one line with `<` as `&lt;`. No
+ * name of the sandbox's own (operations, deprecations) holds a `<`.
+ */
+const oneLine = (value: unknown) =>
   String(value)
-    .replace(/\|/g, '\\|')
-    .replace(/[\r\n]+/g, ' ');
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/</g, '&lt;');
+/** A table cell: one line, pipes escaped. */
+const cell = (value: unknown) => oneLine(value).replace(/\|/g, '\\|');
 const code = (value: string) => (value === '' ? '' : `\`${value.replace(/`/g, "'")}\``);
 const table = (head: string[], rows: unknown[][]) => [
   `| ${head.join(' | ')} |`,
@@ -23,11 +30,11 @@ export function reportMarkdown(report: Report, failOn: readonly FailKind[] = [])
   const who =
     report.scope === 'tenant'
       ? `Tenant ${code(report.organization_id ?? '')}`
-      : `Every tenant (${report.tenants?.length ?? 0}), and ${requests.without_tenant ?? 0} requests without one`;
+      : `Every tenant (${report.tenants?.length ?? 0}), and ${requestCount(requests.without_tenant ?? 0)} without one`;
   const lines = [
     '# parcel-sandbox report',
     '',
-    `${who}: ${requests.counted} requests counted since the sandbox started.` +
+    `${who}: ${requestCount(requests.counted)} counted since the sandbox started.` +
       (requests.no_longer_in_request_log > 0
         ? ` The request log (the last ${requests.request_log_capacity} requests) no longer holds ${requests.no_longer_in_request_log} of them: the counts below cover them, their log entries are gone.`
         : ' The request log holds every one of them.'),
@@ -37,9 +44,9 @@ export function reportMarkdown(report: Report, failOn: readonly FailKind[] = [])
   ];
   const failed = failures(report, failOn);
   if (failOn.length > 0) {
-    lines.push(`**Fails on ${failOn.join(', ')}:** ${failed.length === 0 ? 'nothing found.' : `${failed.length} operations.`}`, '');
+    lines.push(`**Fails on ${failOn.join(', ')}:** ${failed.length === 0 ? 'nothing found.' : `${operations(failed.length)}.`}`, '');
     for (const { operation, findings } of failed) {
-      for (const [kind, texts] of Object.entries(findings)) lines.push(`- ${code(operation)} (${kind}): ${texts.join('; ')}`);
+      for (const [kind, texts] of Object.entries(findings)) lines.push(`- ${code(operation)} (${kind}): ${oneLine(texts.join('; '))}`);
     }
     if (failed.length > 0) lines.push('');
   }
@@ -57,7 +64,8 @@ export function reportMarkdown(report: Report, failOn: readonly FailKind[] = [])
       ]),
     ),
     '',
-    `## Refused requests, by cause (${report.refused.reduce((sum, cause) => sum + cause.count, 0)})`,
+    // Counted by request: one request refused for three errors counts under three causes.
+    `## Refused requests, by cause (${report.operations.reduce((sum, operation) => sum + refusedCount(operation), 0)})`,
     '',
   );
   if (report.refused.length === 0) lines.push('None.');
