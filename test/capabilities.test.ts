@@ -14,10 +14,10 @@ import { deterministicUuid } from '../src/ids.js';
 import { keyFileFor, loadOrCreateKeys } from '../src/keys-file.js';
 import { filePersistence } from '../src/store/persistence.js';
 import type { Persistence } from '../src/store/persistence.js';
-import { BASE, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
+import { BASE, testSandbox, type Json, type TestSandbox } from './support/app.js';
 import { tinyPng } from './support/images.js';
-import { createShipment, shipmentBody, world } from './support/shipments.js';
-import { returnBody, returnsWorld } from './returns/support.js';
+import { world } from './support/shipments.js';
+import { publicPages } from './support/public-pages.js';
 
 const SEED = 3;
 
@@ -58,46 +58,20 @@ async function traces(options: { keys?: Keys; persistence?: Persistence } = {}):
     },
   });
   expect(logo.status, logo.text).toBe(200);
-  const service = w.service('postnl-parcel-standard', 'NL');
-  const shipment = await createShipment(
-    sandbox,
-    w.token,
-    shipmentBody({ shop, service, contract: w.contractFor(service), attributes: { register_at: TEST_NOW } }),
-  );
-  await sandbox.advance(10);
-  const registered = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data;
-  expect(registered.attributes.tracking_code).toBeDefined();
-
-  const r = await returnsWorld(sandbox);
-  const order = (await r.orders(shop.id))[1];
-  const method = await r.method(shop.id, 'Return label (PostNL)');
-  const items = [{ id: order.attributes.items[0].id, quantity: 1, reason: { code: 'changed-mind' } }];
-  const created = await sandbox.request('POST', '/returns/v1/returns', { token: r.token, body: returnBody({ shop, order, method, items }) });
-  expect(created.status, created.text).toBe(201);
-  const returnId = created.body.data.id as string;
-  const ask = await sandbox.request('POST', `/returns/v1/returns/${returnId}/request-payment`, {
-    token: r.token,
-    body: { data: { return_payment: { amount: 495, currency: 'EUR' } } },
-  });
-  expect(ask.status, ask.text).toBe(204);
-  const payment = (await sandbox.get(`/returns/v1/returns/${returnId}`, r.token)).body.data.attributes.payment;
-  const checkout = new URL(payment.checkout_url as string);
-  const redirect = await sandbox.request('GET', checkout.pathname + checkout.search, { token: r.token });
-  expect(redirect.status, redirect.text).toBe(302);
-  const shopRead = (await sandbox.get(`/shops/${shop.id}`, w.token)).body.data;
+  const made = await publicPages(sandbox, w, shop);
   return {
     sandbox,
-    token: r.token,
+    token: made.returnsToken,
     shopId: shop.id,
-    shipmentId: shipment.id,
-    returnId,
+    shipmentId: made.registered.id,
+    returnId: made.returnId,
     // The payment is named in its checkout URL: /returns/v1/returns/{return_id}/payment-checkout-url/{payment_id}.
-    paymentId: checkout.pathname.split('/').at(-1)!,
-    trackingCode: registered.attributes.tracking_code,
-    portal: pathOf(shopRead.attributes.return_portal_url),
-    tracking: pathOf(registered.attributes.tracking_page_url),
-    logo: pathOf(shopRead.attributes.logo_url),
-    payment: pathOf(redirect.headers.get('location')!),
+    paymentId: made.checkout.pathname.split('/').at(-1)!,
+    trackingCode: made.registered.attributes.tracking_code,
+    portal: made.portal,
+    tracking: made.tracking,
+    logo: pathOf(made.shop.attributes.logo_url),
+    payment: made.payment,
   };
 }
 

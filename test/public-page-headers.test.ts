@@ -4,13 +4,11 @@
  * Referer carrying the capability; and a shop name a tenant chose reaches them as text only.
  */
 import { describe, expect, it } from 'vitest';
-import { BASE, testSandbox, TEST_NOW, type TestSandbox } from './support/app.js';
-import { createShipment, shipmentBody, world } from './support/shipments.js';
-import { returnBody, returnsWorld } from './returns/support.js';
+import { BASE, testSandbox, type TestSandbox } from './support/app.js';
+import { world } from './support/shipments.js';
+import { publicPages } from './support/public-pages.js';
 
 const HOSTILE = `"><script>alert(1)</script></style>\u2028<a href="javascript:alert(2)">x</a>`;
-
-const pathOf = (url: string) => new URL(url).pathname;
 
 /** A shop named HOSTILE with a registered shipment and an open return payment: the paths of its three pages. */
 async function pages(sandbox: TestSandbox): Promise<{ tracking: string; portal: string; payment: string }> {
@@ -23,36 +21,8 @@ async function pages(sandbox: TestSandbox): Promise<{ tracking: string; portal: 
     },
   });
   expect(renamed.status, renamed.text).toBe(200);
-  const service = w.service('postnl-parcel-standard', 'NL');
-  const shipment = await createShipment(
-    sandbox,
-    w.token,
-    shipmentBody({ shop, service, contract: w.contractFor(service), attributes: { register_at: TEST_NOW } }),
-  );
-  await sandbox.advance(10);
-  const registered = (await sandbox.get(`/shipments/${shipment.id}`, w.token)).body.data;
-
-  const r = await returnsWorld(sandbox);
-  const order = (await r.orders(shop.id))[1];
-  const method = await r.method(shop.id, 'Return label (PostNL)');
-  const items = [{ id: order.attributes.items[0].id, quantity: 1, reason: { code: 'changed-mind' } }];
-  const created = await sandbox.request('POST', '/returns/v1/returns', { token: r.token, body: returnBody({ shop, order, method, items }) });
-  expect(created.status, created.text).toBe(201);
-  const returnId = created.body.data.id as string;
-  const ask = await sandbox.request('POST', `/returns/v1/returns/${returnId}/request-payment`, {
-    token: r.token,
-    body: { data: { return_payment: { amount: 495, currency: 'EUR' } } },
-  });
-  expect(ask.status, ask.text).toBe(204);
-  const checkout = new URL((await sandbox.get(`/returns/v1/returns/${returnId}`, r.token)).body.data.attributes.payment.checkout_url as string);
-  const redirect = await sandbox.request('GET', checkout.pathname + checkout.search, { token: r.token });
-  expect(redirect.status, redirect.text).toBe(302);
-  const shopRead = (await sandbox.get(`/shops/${shop.id}`, w.token)).body.data;
-  return {
-    tracking: pathOf(registered.attributes.tracking_page_url),
-    portal: pathOf(shopRead.attributes.return_portal_url),
-    payment: pathOf(redirect.headers.get('location')!),
-  };
+  const { tracking, portal, payment } = await publicPages(sandbox, w, shop);
+  return { tracking, portal, payment };
 }
 
 function expectLockedDown(answer: Response, what: string) {
