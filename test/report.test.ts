@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { runReport, type ReportIo } from '../src/report/command.js';
+import { REPORT_TIMEOUT_MS, runReport, type ReportIo } from '../src/report/command.js';
 import { PRODUCTION_OPERATIONS } from '../src/fixtures/reference/production-operations.js';
 import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
 import { shipmentBody, world, type World } from './support/shipments.js';
@@ -420,6 +420,26 @@ describe('parcel-sandbox report', () => {
       );
       expect({ url, code, stderr }).toEqual({ url, code: 0, stderr: '' });
       expect(JSON.parse(stdout)).toEqual(expected);
+    }
+  });
+
+  it('gives up at its time limit on a server that takes the connection and never answers: one line, exit 3', async () => {
+    vi.useFakeTimers();
+    try {
+      const stderr: string[] = [];
+      // Answers nothing, ever: only the command's own deadline ends the request.
+      const silent = ((_input: URL | string, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)))) as typeof fetch;
+      const run = runReport(
+        ['--url', 'http://127.0.0.1:8080'],
+        {},
+        { stdout: () => {}, stderr: (text) => stderr.push(text), fetch: silent, now: () => new Date() },
+      );
+      await vi.advanceTimersByTimeAsync(REPORT_TIMEOUT_MS);
+      expect(await run).toBe(3);
+      expect(stderr.join('')).toBe('parcel-sandbox report: no report from http://127.0.0.1:8080 within 60 s; is --url the sandbox, and is it up?\n');
+    } finally {
+      vi.useRealTimers();
     }
   });
 

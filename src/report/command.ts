@@ -12,6 +12,13 @@ import { reportMarkdown } from './markdown.js';
 
 const FORMATS = ['json', 'markdown', 'junit'] as const;
 
+/**
+ * How long the command waits for the report. A server that takes the connection and never answers
+ * (a stopped container behind a proxy, a wrong port that happens to listen) would otherwise hold a
+ * CI job for as long as Node's own limits allow, minutes; a report takes well under a second.
+ */
+export const REPORT_TIMEOUT_MS = 60_000;
+
 const REPORT_USAGE = [
   'Usage: parcel-sandbox report --url <url> [--token <token>] [--format json|markdown|junit]',
   '                             [--fail-on refused,deprecated,5xx] [--organization-id <id> | --client-id <id>]',
@@ -30,7 +37,7 @@ const REPORT_USAGE = [
   "  --client-id <id>         one tenant's report, named by one of its clients (admin)",
   '',
   'Exit codes: 0 done; 1 a kind --fail-on names was found; 2 bad arguments; 3 no report (the sandbox',
-  'is not reachable, or answered with an error).',
+  'is not reachable, answered with an error, or answered nothing within 60 s).',
   '',
 ].join('\n');
 
@@ -110,8 +117,14 @@ export async function runReport(argv: readonly string[], env: Record<string, str
   const token = (values.token as string | undefined) ?? env.SANDBOX_ADMIN_TOKEN;
 
   let report: Report;
+  // A timer of its own (not AbortSignal.timeout) so that a test can move it on.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), REPORT_TIMEOUT_MS);
   try {
-    const response = await io.fetch(url, { headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    const response = await io.fetch(url, {
+      headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      signal: deadline.signal,
+    });
     const text = await response.text();
     if (!response.ok) {
       let detail = text.slice(0, 300);
@@ -130,9 +143,15 @@ export async function runReport(argv: readonly string[], env: Record<string, str
       io.stderr(`parcel-sandbox report: ${url.href} answered something that is not JSON; is --url the sandbox?\n`);
       return 3;
     }
+    if (deadline.signal.aborted) {
+      io.stderr(`parcel-sandbox report: no report from ${url.origin} within ${REPORT_TIMEOUT_MS / 1000} s; is --url the sandbox, and is it up?\n`);
+      return 3;
+    }
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     io.stderr(`parcel-sandbox report: no report from ${url.origin}: ${cause?.code ?? cause?.message ?? (error as Error).message}\n`);
     return 3;
+  } finally {
+    clearTimeout(timer);
   }
   // A --url that reaches another service (a proxy's page, another API) can answer 200 with JSON
   // of its own: that is no report to write, nor a finding to fail on.
