@@ -1,28 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { resourceKeys, testSandbox, type Json } from './support/app.js';
-import { gatedPersistence } from './support/gated.js';
-import { world } from './support/shipments.js';
+import { resourceKeys, type Json } from './support/app.js';
+import { organizationRemovalRace } from './support/races.js';
 
 // POST and PATCH /contracts are acknowledged once the contract is durable. While one waits for the
 // disk, its owner organization is deleted (one without shipments goes, its own contracts with it);
 // the answer must still include the organization that owns the contract.
 
+/** The organization race, and the organization's own contract. */
 async function setup() {
-  const gated = gatedPersistence();
-  const sandbox = await testSandbox({ persistence: gated.persistence });
-  const w = await world(sandbox);
-  const organizationId: string = (await sandbox.get('/organizations', w.token)).body.data[0].id;
-  const own = w.contracts.find((contract: Json) => contract.relationships.owner.data.type === 'organizations') as Json;
-  /** Runs `write` held at the disk, deletes the organization meanwhile, and answers the write. */
-  const raceWithDelete = async (write: () => Promise<Json>) => {
-    const [answer, removed] = await gated.race(
-      () => write(),
-      () => sandbox.request('DELETE', `/organizations/${organizationId}`, { token: w.token }),
-    );
-    expect(removed.status, removed.text).toBe(204);
-    return answer;
-  };
-  return { sandbox, w, organizationId, own, raceWithDelete };
+  const race = await organizationRemovalRace();
+  const own = race.w.contracts.find((contract: Json) => contract.relationships.owner.data.type === 'organizations') as Json;
+  return { ...race, organizationId: race.organization.id as string, own };
 }
 
 describe('a contract saved while its write waits for the disk', () => {

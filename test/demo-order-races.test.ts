@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testSandbox, type Json } from './support/app.js';
 import { gatedPersistence } from './support/gated.js';
-import { world } from './support/shipments.js';
+import { newShop, world } from './support/shipments.js';
 
 // POST /returns/v1/demo-orders is acknowledged once the order is durable. While it waits for the
 // disk, a DELETE of its shop runs (a shop without shipments can go, its demo orders with it); the
@@ -13,18 +13,7 @@ describe('POST /returns/v1/demo-orders while its write waits for the disk', () =
     const sandbox = await testSandbox({ persistence: gated.persistence });
     const w = await world(sandbox);
     const nl = w.shopIn('NL');
-    const made = await sandbox.request('POST', '/shops', {
-      token: w.token,
-      body: {
-        data: {
-          type: 'shops',
-          attributes: { name: 'Pop-up store', sender_address: nl.attributes.sender_address, return_address: nl.attributes.return_address },
-          relationships: { organization: nl.relationships.organization },
-        },
-      },
-    });
-    expect(made.status, made.text).toBe(201);
-    const shop: Json = made.body.data;
+    const shop: Json = await newShop(sandbox, w);
     const order = {
       data: {
         type: 'demo-orders',

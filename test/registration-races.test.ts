@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { firstError, testSandbox } from './support/app.js';
 import { gatedLibraries } from './support/library-gate.js';
-import { shipmentBody, world } from './support/shipments.js';
+import { newShop, shipmentBody, world } from './support/shipments.js';
 
 // The label libraries load with the first registration in the request; here they wait at a gate,
 // so a test can act while they load, as a slow first load on a server lets other requests run.
@@ -10,19 +10,7 @@ it('never registers a shipment for a shop deleted while the first registration l
   const loading = gatedLibraries('labels');
   const sandbox = await testSandbox({ libraries: loading.libraries });
   const w = await world(sandbox);
-  const nl = w.shopIn('NL');
-  const made = await sandbox.request('POST', '/shops', {
-    token: w.token,
-    body: {
-      data: {
-        type: 'shops',
-        attributes: { name: 'Pop-up store', sender_address: nl.attributes.sender_address, return_address: nl.attributes.return_address },
-        relationships: { organization: nl.relationships.organization },
-      },
-    },
-  });
-  expect(made.status).toBe(201);
-  const shop = made.body.data;
+  const shop = await newShop(sandbox, w);
   const service = w.service('postnl-parcel-standard', 'NL');
   const registering = sandbox.request('POST', '/registered-shipments', {
     token: w.token,

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Json, TestSandbox } from './app.js';
 
 export const recipients = {
@@ -137,4 +138,22 @@ export async function createShipment(sandbox: TestSandbox, token: string, body: 
   const answer = await sandbox.request('POST', '/shipments', { token, body });
   if (answer.status !== 201) throw new Error(`create failed with ${answer.status}: ${answer.text}`);
   return answer.body.data;
+}
+
+/** The body of a new shop of `like`'s organization with `like`'s addresses: a shop with nothing in it yet. */
+export function shopLike(like: Json, name = 'Pop-up store'): Json {
+  return {
+    data: {
+      type: 'shops',
+      attributes: { name, sender_address: like.attributes.sender_address, return_address: like.attributes.return_address },
+      relationships: { organization: like.relationships.organization },
+    },
+  };
+}
+
+/** Creates such a shop beside the client's Dutch one and answers it. */
+export async function newShop(sandbox: TestSandbox, w: World): Promise<Json> {
+  const made = await sandbox.request('POST', '/shops', { token: w.token, body: shopLike(w.shopIn('NL')) });
+  expect(made.status, made.text).toBe(201);
+  return made.body.data;
 }
