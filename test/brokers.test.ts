@@ -85,7 +85,7 @@ describe('POST and PATCH /brokers', () => {
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.data.attributes.name).toBe('Renamed Broker');
     expect(changed.body.data.attributes.support_url).toBeUndefined();
-    // Production's update requires the enterprise: sent as `{"data": null}` it is left out (it was a silent 200).
+    // An enterprise sent as `{"data": null}` is none: refused (it was a silent 200).
     const cleared = await sandbox.request('PATCH', `/brokers/${broker.id}`, {
       token: ADMIN,
       body: { data: { ...patch.data, attributes: { name: 'Not kept' }, relationships: { enterprise: { data: null } } } },

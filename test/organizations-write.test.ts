@@ -19,7 +19,7 @@ async function setup(options: { admin?: boolean } = {}) {
   return { sandbox, a, b, orgA, orgB, brokerId: seededBroker };
 }
 
-/** The broker every seeded organization has (setup reads it): production's update requires it. */
+/** The broker every seeded organization has (setup reads it): updates send it back. */
 let seededBroker = '';
 const patchBody = (id: string, attributes: Json, extra: Json = {}) => ({
   data: { type: 'organizations', id, attributes, relationships: { broker: { data: { type: 'brokers', id: seededBroker } } }, ...extra },
@@ -82,7 +82,7 @@ describe('PATCH /organizations/{organization_id}', () => {
       body: patchBody(orgA.id, {}, { relationships: { broker: otherBroker } }),
     });
     expect(firstError(moved)).toMatchObject({ status: '422', source: { pointer: '/data/relationships/broker/data/id' } });
-    // Production's update requires the broker: sent as `{"data": null}` it is left out, as a shop's organization is (it was a silent 200).
+    // A broker sent as `{"data": null}` is none: refused, as a shop's organization is (it was a silent 200).
     const cleared = await sandbox.request('PATCH', `/organizations/${orgA.id}`, {
       token: a,
       body: patchBody(orgA.id, { name: 'Not kept' }, { relationships: { broker: { data: null } } }),

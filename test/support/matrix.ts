@@ -854,7 +854,7 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
           type: 'shops',
           id: params.shop_id,
           attributes: { name: 'Renamed by the matrix' },
-          // Production's update requires the relationship: the shop's own (the caller's, for an id it cannot see).
+          // Sent as a client sends it back: the shop's own organization (the caller's, for an id it cannot see).
           relationships: { organization: ref('organizations', store.get('shops', params.shop_id!)?.organization_id ?? caller.organizationId) },
         },
       };

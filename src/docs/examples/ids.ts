@@ -34,7 +34,7 @@ export interface ExampleTenant {
 export interface ExampleIds {
   organization: string;
   broker: string;
-  /** The enterprise the broker names (production's broker update requires it). */
+  /** The enterprise the broker names (sent back in the broker update example). */
   enterprise: string;
   shop: string;
   client: string;

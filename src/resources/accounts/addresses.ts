@@ -58,8 +58,9 @@ const updateRequest = resourceRequest({
   id: 'AddressUpdateRequest',
   update: true,
   attributes: updateAttributes.default({}),
-  // Required, as production's update requires it.
-  relationships: z.object({ organization: toOneRef }).describe('The organization cannot change: send the current one.'),
+  // Optional, as in production's update (its `data` requires only `type` and `id`); sent, it must
+  // name the organization, as production's relationships object requires.
+  relationships: z.object({ organization: toOneRef }).optional().describe('The organization cannot change: leave it out, or send the current one.'),
 });
 
 /** The organization named in a write: the caller's own, or 422 as if it did not exist. */
@@ -129,7 +130,7 @@ export const addressEndpoints = [
       answer: 'The whole updated address.',
       errors: { 409: 'The body `type` or `id` does not match (10007).', 422: 'Another organization (10008).' },
       change: (tx, ctx, row, { attributes, relationships }) => {
-        ownOrganization(ctx, relationships.organization, true);
+        if (relationships) ownOrganization(ctx, relationships.organization, true);
         const changes = Object.fromEntries(Object.entries(attributes).map(([key, value]) => [key, value ?? undefined])) as Partial<AddressRecord>;
         return tx.update('addresses', row.id, changes);
       },

@@ -44,8 +44,10 @@ const updateRequest = resourceRequest({
   id: 'BrokerUpdateRequest',
   update: true,
   attributes: z.strictObject(attributes).partial().default({}),
-  // Required, as production's update requires it; kept as sent, as on create.
-  relationships: z.object({ enterprise: toOneRef }),
+  // Optional, as in production's update (its `data` requires only `type` and `id`); sent, it must
+  // name the enterprise, as production's relationships object requires.
+  // Kept as sent, as on create.
+  relationships: z.object({ enterprise: toOneRef }).optional(),
 });
 
 type Attributes = z.output<typeof updateRequest>['data']['attributes'];
@@ -160,8 +162,9 @@ export const brokerWriteEndpoints = [
       const broker = brokerOf(ctx, params.broker_id);
       if (ctx.principal) throw brokerOnly('Changing a broker');
       checkIdentity(body.data, 'brokers', broker.id);
-      // Required, as production's update requires it: `{"data": null}` leaves it out (422).
-      const enterpriseId = relatedId(body.data.relationships.enterprise, 'enterprise', ['enterprises']);
+      // Left out, the enterprise stays; sent as `{"data": null}` it is none (422).
+      const sent = body.data.relationships;
+      const enterpriseId = sent && relatedId(sent.enterprise, 'enterprise', ['enterprises']);
       return jsonApi(resourceDocument(ctx, brokerKind, await saveBroker(ctx, body.data.attributes, enterpriseId, broker)));
     },
   }),

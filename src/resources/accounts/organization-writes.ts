@@ -46,8 +46,9 @@ const updateRequest = resourceRequest({
   id: 'OrganizationUpdateRequest',
   update: true,
   attributes: z.object({ name: z.string().min(1).max(255).optional(), ...writable }).default({}),
-  // Required, as production's update requires it.
-  relationships: z.object({ broker: toOneRef }).describe('The broker cannot change: send the current one.'),
+  // Optional, as in production's update (its `data` requires only `type` and `id`); sent, it must
+  // name the broker, as production's relationships object requires.
+  relationships: z.object({ broker: toOneRef }).optional().describe('The broker cannot change: leave it out, or send the current one.'),
   meta: organizationMeta,
 });
 
@@ -149,9 +150,9 @@ export const organizationWriteEndpoints = [
     handler: async (ctx, { params, body }) => {
       const current = changeable(ctx, params.organization_id);
       checkIdentity(body.data, 'organizations', current.id);
-      // Required, as production's update requires it: `{"data": null}` leaves it out (422), as for a shop's organization.
-      const brokerId = relatedId(body.data.relationships.broker, 'broker', ['brokers']);
-      if (brokerId !== current.broker_id) {
+      // Sent, it is the current broker: `{"data": null}` (none) is 422, as for a shop's organization.
+      const sent = body.data.relationships;
+      if (sent && relatedId(sent.broker, 'broker', ['brokers']) !== current.broker_id) {
         throw ApiError.unprocessable('An organization stays with its broker: `broker` can only be sent as it is.', '/data/relationships/broker/data/id');
       }
       const logo = await uploaded(ctx, body.data.meta?.logo);

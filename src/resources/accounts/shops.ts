@@ -107,8 +107,14 @@ const createRequest = resourceRequest({
 const updateRequest = resourceRequest({
   id: 'ShopUpdateRequest',
   attributes: updateAttributes.optional(),
-  // Production's update requires the organization; the shop stays with it (another is 422).
-  relationships: z.object({ organization: toOneRef }).catchall(z.unknown()).describe('The organization cannot change: send the current one.'),
+  // Optional, as in production's update (its `data` requires only `type` and `id`); sent, it must
+  // name the organization, as production's relationships object requires.
+  // The shop stays with its organization (another is 422).
+  relationships: z
+    .object({ organization: toOneRef })
+    .catchall(z.unknown())
+    .optional()
+    .describe('The organization cannot change: leave it out, or send the current one.'),
   meta: shopMeta,
   update: true,
 });
@@ -183,7 +189,8 @@ const pointsAtLogo = (url: string | null | undefined, logoId: string): boolean =
 async function updateShop(ctx: Ctx, shopId: string, body: z.output<typeof updateRequest>, include: readonly string[]): Promise<Response> {
   const shop = findOr404(ctx, 'shops', 'shops', shopId, (row) => shopVisible(ctx, row));
   checkIdentity(body.data, 'shops', shopId);
-  if (relatedId(body.data.relationships.organization, 'organization', ['organizations']) !== shop.organization_id) {
+  const sent = body.data.relationships;
+  if (sent && relatedId(sent.organization, 'organization', ['organizations']) !== shop.organization_id) {
     throw ApiError.unprocessable('A shop stays with its organization: `organization` can only be sent as it is.', '/data/relationships/organization/data/id');
   }
   const upload = uploadOf(body);
@@ -277,7 +284,7 @@ export const shopEndpoints = [
     path: '/shops/{shop_id}',
     operationId: 'updateShop',
     summary: 'Update a shop',
-    description: `Only the attributes sent change (\`null\` removes an optional one); \`created_at\` is read-only and ignored; \`relationships.organization\` is required and must be the shop's own. ${writeDescription}`,
+    description: `Only the attributes sent change (\`null\` removes an optional one); \`created_at\` is read-only and ignored; \`relationships.organization\`, when sent, must be the shop's own. ${writeDescription}`,
     tag: 'Shops',
     auth: { anyOf: ['shops.manage'] },
     params: z.object({ shop_id: z.string() }),

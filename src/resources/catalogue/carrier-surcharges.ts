@@ -47,8 +47,9 @@ const updateRequest = resourceRequest({
   attributes: z
     .strictObject({ name: writable.name.optional(), description: writable.description, fee: price.optional(), created_at: readOnly, updated_at: readOnly })
     .optional(),
-  // Required, as production's update requires it.
-  relationships: z.object({ carrier: toOneRef }),
+  // Optional, as in production's update (its `data` requires only `type` and `id`); sent, it must
+  // name the carrier, as production's relationships object requires.
+  relationships: z.object({ carrier: toOneRef }).optional(),
 });
 
 const what =

@@ -29,12 +29,14 @@ const updateRequest = resourceRequest({
   id: 'HookUpdateRequest',
   update: true,
   attributes: hookAttributes.partial().optional(),
-  // Production's update requires the owner (a writable relationship of its hook schema): another
-  // than the hook's moves it between the organization and its shops; other relationships are ignored.
+  // Optional, as in production's update (its `data` requires only `type` and `id`); sent, it must
+  // name the owner (a writable relationship of its hook schema): another than the hook's moves it
+  // between the organization and its shops; other relationships are ignored.
   relationships: z
     .object({ owner: toOneRef })
     .catchall(z.unknown())
-    .describe('`owner` (the organization or one of its shops): the current one, or another to move the hook; anything else is ignored.'),
+    .optional()
+    .describe('`owner` (the organization or one of its shops): left out or the current one keeps it, another moves the hook; anything else is ignored.'),
 });
 
 /** The owner of a new hook: the caller's organization or one of its shops. */
@@ -161,7 +163,7 @@ export const hookEndpoints = [
     operationId: 'updateHook',
     summary: 'Change a hook',
     description:
-      'Send only the attributes to change, and `relationships.owner`: the current owner, or the organization or one of its shops to give the hook to.',
+      'Send only the attributes to change; `relationships.owner`, when sent, is the current owner, or the organization or one of its shops to give the hook to.',
     tag: 'Hooks',
     auth: manage,
     params: z.object({ hook_id: z.string() }),
@@ -174,7 +176,8 @@ export const hookEndpoints = [
     handler: async (ctx, { params, body }) => {
       const current = findOr404(ctx, 'hooks', 'hooks', params.hook_id, (row) => hookVisible(ctx, row));
       checkIdentity(body.data, 'hooks', current.id);
-      const owner = ownerOf(ctx, body.data.relationships.owner);
+      const ownerRef = body.data.relationships?.owner;
+      const owner = ownerRef && ownerOf(ctx, ownerRef);
       const merged = { ...current, ...(body.data.attributes ?? {}) };
       checkAction(ctx, merged, body.data.attributes?.action !== undefined);
       const changes = { ...(body.data.attributes ?? {}), ...(owner ? { owner } : {}) };

@@ -67,8 +67,9 @@ const updateRequest = resourceRequest({
   attributes: z
     .strictObject({ name: writable.name.optional(), description: writable.description, fee: fee.optional(), created_at: readOnly, updated_at: readOnly })
     .optional(),
-  // Required, as production's update requires it.
-  relationships: z.object({ shipment: toOneRef }),
+  // Optional, as in production's update (its `data` requires only `type` and `id`); sent, it must
+  // name the shipment, as production's relationships object requires.
+  relationships: z.object({ shipment: toOneRef }).optional(),
 });
 
 const manualOnly = 'Only surcharges added by hand are changed or removed by hand; a computed one is 403 (10013): change the shipment instead.';
