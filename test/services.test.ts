@@ -127,6 +127,20 @@ describe('GET /services filters', () => {
     }
   });
 
+  it("filter[address_to][region_code], the name production's public docs give it, filters as [state_code]", async () => {
+    const base = '/services?page[size]=100&filter[address_to][country_code]=GB';
+    for (const code of ['NIR', 'SCT']) {
+      const byRegion = await sandbox.read(`${base}&filter[address_to][region_code]=${code}`);
+      expect(byRegion.status, byRegion.text).toBe(200);
+      expect(ids(byRegion)).toEqual(ids(await sandbox.read(`${base}&filter[address_to][state_code]=${code}`)));
+    }
+    expect(ids(await sandbox.read(`${base}&filter[address_to][region_code]=SCT`))).not.toEqual(ids(await sandbox.read(base)));
+    const both = await sandbox.read(`${base}&filter[address_to][state_code]=NIR&filter[address_to][region_code]=SCT`);
+    expect(firstError(both)).toMatchObject({ status: '400', code: '10003', source: { parameter: 'filter[address_to][region_code]' } });
+    const from = await sandbox.read('/services?page[size]=100&filter[address_from][country_code]=GB&filter[address_from][region_code]=ENG');
+    expect(from.status, from.text).toBe(200);
+  });
+
   it('filter[address_from][postal_code] and [state_code] narrow the origin the same way', async () => {
     const answer = await sandbox.read(
       '/services?page[size]=100&filter[address_from][country_code]=GB&filter[address_from][postal_code]=EC1A 1BB&filter[address_from][state_code]=ENG',

@@ -3,6 +3,7 @@ import { coversAddress, type AddressQuery } from '../../domain/address-rules.js'
 import { servicesWithActiveContract } from '../../domain/tenancy.js';
 import { booleanParam, csvIds, csvOf, listHas } from '../../http/params.js';
 import type { Ctx, Kind } from '../../http/context.js';
+import { ApiError } from '../../jsonapi/errors.js';
 import { linkTo, type Linkage } from '../../jsonapi/resource.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { countryCode } from '../../model/common.js';
@@ -64,15 +65,21 @@ const stateCode = z
   .regex(/^[A-Za-z0-9]{1,3}$/, 'must be a 1 to 3 character subdivision code')
   .optional();
 const postalCode = z.string().min(1).max(20).optional();
+// Production's public docs name the subdivision filter `region_code` (the address rules' old name
+// for `state_code`): a client written from them sends that, so it filters as `state_code` does.
+const regionCode = (side: string) =>
+  stateCode.describe(`Deprecated: the name production's public docs give \`filter[${side}][state_code]\`, which it filters as.`);
 
 const query = z.object({
   'filter[package_type]': csvOf(packageTypes).optional(),
   'filter[carrier]': csvIds.optional(),
   'filter[address_from][country_code]': countryCode.optional(),
   'filter[address_from][state_code]': stateCode,
+  'filter[address_from][region_code]': regionCode('address_from'),
   'filter[address_from][postal_code]': postalCode,
   'filter[address_to][country_code]': countryCode.optional(),
   'filter[address_to][state_code]': stateCode,
+  'filter[address_to][region_code]': regionCode('address_to'),
   'filter[address_to][postal_code]': postalCode,
   'filter[has_active_contract]': booleanParam.optional(),
   'filter[delivery_method]': z.enum(deliveryMethods, { error: () => `must be one of: ${deliveryMethods.join(', ')}` }).optional(),
@@ -83,10 +90,23 @@ const query = z.object({
 });
 type Query = z.output<typeof query>;
 
+/** The subdivision a side's filter names, under either name; two different ones are a 400. */
+function stateCodeOf(q: Query, side: 'address_from' | 'address_to'): string | undefined {
+  const state = q[`filter[${side}][state_code]`];
+  const region = q[`filter[${side}][region_code]`];
+  if (state !== undefined && region !== undefined && state.toUpperCase() !== region.toUpperCase()) {
+    const parameter = `filter[${side}][region_code]`;
+    throw ApiError.of('invalidSchema', `'${parameter}' is the old name of 'filter[${side}][state_code]', which names another subdivision: send one of them.`, {
+      source: { parameter },
+    });
+  }
+  return state ?? region;
+}
+
 function addressOf(q: Query, side: 'address_from' | 'address_to'): AddressQuery | undefined {
   const address: AddressQuery = {
     country_code: q[`filter[${side}][country_code]`],
-    state_code: q[`filter[${side}][state_code]`],
+    state_code: stateCodeOf(q, side),
     postal_code: q[`filter[${side}][postal_code]`],
   };
   return Object.values(address).some((value) => value !== undefined) ? address : undefined;
