@@ -146,8 +146,17 @@ describe('system messages', () => {
       token: ADMIN,
       body: { data: { type: 'system-messages', id, attributes: { level: 'error' } } },
     });
-    expect(firstError(noBroker)).toMatchObject({ status: '400', source: { pointer: '/data/relationships' } });
-    expect(sandbox.store.get('systemMessages', id)?.level).toBe('warning');
+    // Production's update requires only type and id: left out, the broker stays as it is.
+    expect(noBroker.status, noBroker.text).toBe(200);
+    expect(noBroker.body.data.relationships.broker.data.id).toBe(brokerId);
+    expect(sandbox.store.get('systemMessages', id)?.level).toBe('error');
+    // Sent, the relationships object must name the broker.
+    const empty = await sandbox.request('PATCH', `/system-messages/${id}`, {
+      token: ADMIN,
+      body: { data: { type: 'system-messages', id, attributes: { level: 'info' }, relationships: {} } },
+    });
+    expect(firstError(empty)).toMatchObject({ status: '400', source: { pointer: '/data/relationships/broker' } });
+    expect(sandbox.store.get('systemMessages', id)?.level).toBe('error');
   });
 
   it('a change naming another broker moves the message to its organizations', async () => {

@@ -32,7 +32,6 @@ export const systemMessageKind: Kind<SystemMessageRecord> = {
 
 const schemas = resourceSchemas(systemMessageKind);
 const writable = { content: z.string().min(1).max(255), level: systemMessageAttributes.shape.level };
-// Production requires the broker on a change too; it may name another broker, which moves the message.
 const relationships = z.object({ broker: toOneRef });
 
 const createRequest = resourceRequest({ id: 'SystemMessageCreateRequest', attributes: z.strictObject(writable), relationships });
@@ -40,7 +39,9 @@ const updateRequest = resourceRequest({
   id: 'SystemMessageUpdateRequest',
   update: true,
   attributes: z.strictObject(writable).partial().default({}),
-  relationships,
+  // Optional, as in production's update (its `data` requires only `type` and `id`); sent, it must
+  // name the broker, and another broker moves the message.
+  relationships: relationships.optional(),
 });
 
 /** The broker a message is sent for: it must exist. */
@@ -99,11 +100,12 @@ export const systemMessageEndpoints = [
     },
     update: {
       summary: 'Change a system message',
-      description: `${BROKER_ONLY} Only the attributes sent change; \`broker\` is required, as in production, and another broker moves the message.`,
+      description: `${BROKER_ONLY} Only the attributes sent change; \`broker\` left out stays, and another broker moves the message.`,
       body: updateRequest,
       answer: 'The whole updated system message.',
       errors: { 403: refused, 404: 'An unknown broker (10002).', 409: 'The body `type` or `id` does not match (10007).' },
-      change: (tx, _ctx, row, data) => tx.update('systemMessages', row.id, { ...data.attributes, broker_id: brokerOf(tx, data.relationships.broker) }),
+      change: (tx, _ctx, row, data) =>
+        tx.update('systemMessages', row.id, data.relationships ? { ...data.attributes, broker_id: brokerOf(tx, data.relationships.broker) } : data.attributes),
     },
     delete: {
       summary: 'Delete a system message',
