@@ -133,11 +133,20 @@ function errorAnswer(error: unknown, c: Context<AppEnv>, services: Services): Re
   return jsonApi({ errors: [errorObject('internal', 'The sandbox failed to handle this request; the error was logged.')] }, 500, limit);
 }
 
-/** 404/10000 for a path no endpoint serves (hono's `methodNotAllowed` turns it into 405 when another method does). */
-function notFound(c: Context): Response {
-  const path = new URL(c.req.url).pathname;
-  const answer = jsonApi({ errors: [errorObject('notFound', `Nothing is served at ${path}. GET /openapi.json lists every endpoint.`)] }, 404);
-  return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
+/**
+ * 404/10000 for a path no endpoint serves (hono's `methodNotAllowed` turns it into 405 when another
+ * method does). A first segment that names a resource type in the singular, as an example URL of
+ * production's documentation does (`/service/{id}`), is told the plural path that is served.
+ */
+function notFoundOf(endpoints: readonly Endpoint[]): (c: Context) => Response {
+  const served = new Set(endpoints.map((endpoint) => endpoint.path.split('/')[1]));
+  return (c) => {
+    const path = new URL(c.req.url).pathname;
+    const [, first = '', ...rest] = path.split('/');
+    const plural = first !== '' && !served.has(first) && served.has(`${first}s`) ? ` Resource paths are plural: ${['', `${first}s`, ...rest].join('/')}.` : '';
+    const answer = jsonApi({ errors: [errorObject('notFound', `Nothing is served at ${path}.${plural} GET /openapi.json lists every endpoint.`)] }, 404);
+    return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
+  };
 }
 
 /** 405/10009 with an Allow header, for a path another method serves. */
@@ -273,7 +282,7 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? refuseMethod(c, next) : refuseMethod(c, () => checkLength(c, next))));
   mount(app, endpoints, services);
   services.dispatch ??= async (request) => app.fetch(request);
-  app.notFound(notFound);
+  app.notFound(notFoundOf(endpoints));
   app.onError((error, c) => renderError(error, c, services));
   return app;
 }

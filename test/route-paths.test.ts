@@ -34,4 +34,18 @@ describe('routing', () => {
     expect((await sandbox.request('PATCH', `/contracts/v2/templates/${id}`, { token, body: {} })).status).toBe(404);
     expect((await sandbox.get('/return-portal/checkin/some-token')).status).toBe(404);
   });
+
+  it("tells a path that names a resource type in the singular, as the documentation's GET /services/{id} example URL does, the plural one", async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const service = (await sandbox.get('/services?page[size]=1', token)).body.data[0].id as string;
+    const singular = await sandbox.get(`/service/${service}`, token);
+    expect(singular.status).toBe(404);
+    // It said only that nothing is served there.
+    expect(firstError(singular)).toMatchObject({
+      code: '10000',
+      detail: `Nothing is served at /service/${service}. Resource paths are plural: /services/${service}. GET /openapi.json lists every endpoint.`,
+    });
+    expect(firstError(await sandbox.get('/nowhere', token)).detail).toBe('Nothing is served at /nowhere. GET /openapi.json lists every endpoint.');
+  });
 });
