@@ -135,16 +135,26 @@ function errorAnswer(error: unknown, c: Context<AppEnv>, services: Services): Re
 
 /**
  * 404/10000 for a path no endpoint serves (hono's `methodNotAllowed` turns it into 405 when another
- * method does). A first segment that names a resource type in the singular, as an example URL of
- * production's documentation does (`/service/{id}`), is told the plural path that is served.
+ * method does). Two slips that example URLs of production's documentation make are told the path
+ * that is served: a resource type in the singular (`/service/{id}`), and a `/v1` before a path
+ * that has none (`/v1/carriers/{id}/pickup-dropoff-locations/...`).
  */
 function notFoundOf(endpoints: readonly Endpoint[]): (c: Context) => Response {
   const served = new Set(endpoints.map((endpoint) => endpoint.path.split('/')[1]));
+  const meant = (first: string, rest: readonly string[]): string | undefined => {
+    if (first === '' || served.has(first)) return undefined;
+    if (served.has(`${first}s`)) return `Resource paths are plural: ${['', `${first}s`, ...rest].join('/')}.`;
+    if (first === 'v1' && rest[0] && served.has(rest[0])) return `This path has no /v1 prefix: ${['', ...rest].join('/')}.`;
+    return undefined;
+  };
   return (c) => {
     const path = new URL(c.req.url).pathname;
     const [, first = '', ...rest] = path.split('/');
-    const plural = first !== '' && !served.has(first) && served.has(`${first}s`) ? ` Resource paths are plural: ${['', `${first}s`, ...rest].join('/')}.` : '';
-    const answer = jsonApi({ errors: [errorObject('notFound', `Nothing is served at ${path}.${plural} GET /openapi.json lists every endpoint.`)] }, 404);
+    const hint = meant(first, rest);
+    const answer = jsonApi(
+      { errors: [errorObject('notFound', `Nothing is served at ${path}.${hint ? ` ${hint}` : ''} GET /openapi.json lists every endpoint.`)] },
+      404,
+    );
     return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
   };
 }
