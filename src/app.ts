@@ -133,11 +133,30 @@ function errorAnswer(error: unknown, c: Context<AppEnv>, services: Services): Re
   return jsonApi({ errors: [errorObject('internal', 'The sandbox failed to handle this request; the error was logged.')] }, 500, limit);
 }
 
-/** 404/10000 for a path no endpoint serves (hono's `methodNotAllowed` turns it into 405 when another method does). */
-function notFound(c: Context): Response {
-  const path = new URL(c.req.url).pathname;
-  const answer = jsonApi({ errors: [errorObject('notFound', `Nothing is served at ${path}. GET /openapi.json lists every endpoint.`)] }, 404);
-  return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
+/**
+ * 404/10000 for a path no endpoint serves (hono's `methodNotAllowed` turns it into 405 when another
+ * method does). Two slips that example URLs of production's documentation make are told the path
+ * that is served: a resource type in the singular (`/service/{id}`), and a `/v1` before a path
+ * that has none (`/v1/carriers/{id}/pickup-dropoff-locations/...`).
+ */
+function notFoundOf(endpoints: readonly Endpoint[]): (c: Context) => Response {
+  const served = new Set(endpoints.map((endpoint) => endpoint.path.split('/')[1]));
+  const meant = (first: string, rest: readonly string[]): string | undefined => {
+    if (first === '' || served.has(first)) return undefined;
+    if (served.has(`${first}s`)) return `Resource paths are plural: ${['', `${first}s`, ...rest].join('/')}.`;
+    if (first === 'v1' && rest[0] && served.has(rest[0])) return `This path has no /v1 prefix: ${['', ...rest].join('/')}.`;
+    return undefined;
+  };
+  return (c) => {
+    const path = new URL(c.req.url).pathname;
+    const [, first = '', ...rest] = path.split('/');
+    const hint = meant(first, rest);
+    const answer = jsonApi(
+      { errors: [errorObject('notFound', `Nothing is served at ${path}.${hint ? ` ${hint}` : ''} GET /openapi.json lists every endpoint.`)] },
+      404,
+    );
+    return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
+  };
 }
 
 /** 405/10009 with an Allow header, for a path another method serves. */
@@ -273,7 +292,7 @@ export function createApp(deps: AppDeps | Services): Hono<AppEnv> {
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? refuseMethod(c, next) : refuseMethod(c, () => checkLength(c, next))));
   mount(app, endpoints, services);
   services.dispatch ??= async (request) => app.fetch(request);
-  app.notFound(notFound);
+  app.notFound(notFoundOf(endpoints));
   app.onError((error, c) => renderError(error, c, services));
   return app;
 }

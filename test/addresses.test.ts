@@ -133,6 +133,15 @@ describe('POST /suggest-address', () => {
     });
   });
 
+  it("answers the API documentation's example request (2131 BC, 679, A1) with the street and city its example response shows", async () => {
+    // Sent as the documentation shows it; before, the table had no such street and the answer was an empty list.
+    const answer = await suggest({ country_code: 'NL', postal_code: '2131 BC', street_number: 679, street_number_suffix: 'A1' });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual({
+      data: [{ country_code: 'NL', postal_code: '2131 BC', street_1: 'Hoofdweg', city: 'Hoofddorp', street_number: 679, street_number_suffix: 'A1' }],
+    });
+  });
+
   it('answers the same for the same input, lists every street of a shared postal code, and finds postal codes by street and city', async () => {
     const first = await suggest({ country_code: 'DE', postal_code: '10117' });
     expect(first.body.data.map((row: Json) => row.street_1)).toEqual(['Unter den Linden', 'Friedrichstraße', 'Gendarmenmarkt']);

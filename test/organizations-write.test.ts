@@ -67,6 +67,24 @@ describe('PATCH /organizations/{organization_id}', () => {
     expect((await sandbox.get(`/organizations/${orgA.id}`, a)).body.data.attributes.name).toBe('Renamed B.V.');
   });
 
+  it('takes several tax identification numbers of one type for different countries, and refuses a second one for the same type and country at its entry', async () => {
+    const { sandbox, a, orgA } = await setup();
+    const eori = (country_code: string, number: string) => ({ type: 'eori', country_code, number });
+    const kept = [eori('GB', 'XI123456789'), eori('NL', 'NL763452495378'), { type: 'vat', country_code: 'GB', number: 'GB123456789' }];
+    const ok = await sandbox.request('PATCH', `/organizations/${orgA.id}`, { token: a, body: patchBody(orgA.id, { tax_identification_numbers: kept }) });
+    expect(ok.status, ok.text).toBe(200);
+    // Registration merges these into a shipment's sender numbers by type and country: which GB EORI would the carrier get? (Was a 200 that kept both.)
+    const twice = [...kept, eori('GB', 'GB987654321000'), eori('NL', 'NL1')];
+    const answer = await sandbox.request('PATCH', `/organizations/${orgA.id}`, { token: a, body: patchBody(orgA.id, { tax_identification_numbers: twice }) });
+    expect(answer.status, answer.text).toBe(422);
+    expect(answer.body.errors.map((error: Json) => [error.code, error.source.pointer])).toEqual([
+      ['10008', '/data/attributes/tax_identification_numbers/3/country_code'],
+      ['10008', '/data/attributes/tax_identification_numbers/4/country_code'],
+    ]);
+    expect(firstError(answer).detail).toContain('Entry 0');
+    expect((await sandbox.get(`/organizations/${orgA.id}`, a)).body.data.attributes.tax_identification_numbers).toEqual(kept);
+  });
+
   it("answers 404 for another tenant's organization and changes nothing", async () => {
     const { sandbox, a, orgB } = await setup();
     const answer = await sandbox.request('PATCH', `/organizations/${orgB.id}`, { token: a, body: patchBody(orgB.id, { name: 'Taken over' }) });
@@ -178,13 +196,17 @@ describe('POST /organizations', () => {
     expect(sandbox.store.snapshot()).toEqual(before);
   });
 
-  it('refuses an unknown broker with a pointer and creates nothing', async () => {
+  it('refuses an unknown broker, and two tax numbers of one type and country, with a pointer and creates nothing', async () => {
     const { sandbox } = await setup();
     const before = sandbox.store.count('organizations');
     const answer = await sandbox.request('POST', '/organizations', { token: ADMIN, body: createBody('00000000-0000-4000-8000-000000000000') });
     expect(firstError(answer)).toMatchObject({ status: '422', source: { pointer: '/data/relationships/broker/data/id' } });
     const nameless = await sandbox.request('POST', '/organizations', { token: ADMIN, body: createBody(sandbox.store.all('brokers')[0]!.id, { name: '' }) });
     expect(firstError(nameless)).toMatchObject({ status: '400', source: { pointer: '/data/attributes/name' } });
+    const vat = { type: 'vat', country_code: 'GB', number: 'GB123456789' };
+    const twoVats = createBody(sandbox.store.all('brokers')[0]!.id, { tax_identification_numbers: [vat, { ...vat, number: 'GB987654321' }] });
+    const doubled = await sandbox.request('POST', '/organizations', { token: ADMIN, body: twoVats });
+    expect(firstError(doubled)).toMatchObject({ status: '422', source: { pointer: '/data/attributes/tax_identification_numbers/1/country_code' } });
     expect(sandbox.store.count('organizations')).toBe(before);
   });
 });

@@ -34,4 +34,34 @@ describe('routing', () => {
     expect((await sandbox.request('PATCH', `/contracts/v2/templates/${id}`, { token, body: {} })).status).toBe(404);
     expect((await sandbox.get('/return-portal/checkin/some-token')).status).toBe(404);
   });
+
+  it("tells a path that names a resource type in the singular, as the documentation's GET /services/{id} example URL does, the plural one", async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const service = (await sandbox.get('/services?page[size]=1', token)).body.data[0].id as string;
+    const singular = await sandbox.get(`/service/${service}`, token);
+    expect(singular.status).toBe(404);
+    // It said only that nothing is served there.
+    expect(firstError(singular)).toMatchObject({
+      code: '10000',
+      detail: `Nothing is served at /service/${service}. Resource paths are plural: /services/${service}. GET /openapi.json lists every endpoint.`,
+    });
+    expect(firstError(await sandbox.get('/nowhere', token)).detail).toBe('Nothing is served at /nowhere. GET /openapi.json lists every endpoint.');
+  });
+
+  it("tells the documentation's /v1/carriers/{id}/pickup-dropoff-locations example URL the path without /v1", async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    const carrier = (await sandbox.get('/carriers?page[size]=1', token)).body.data[0].id as string;
+    const locations = `/carriers/${carrier}/pickup-dropoff-locations/GB/NW1%206XE`;
+    expect((await sandbox.get(`${locations}?street=Baker%20street&street_number=221B`, token)).status).toBe(200);
+    const prefixed = await sandbox.get(`/v1${locations}?street=Baker%20street&street_number=221B`, token);
+    expect(prefixed.status).toBe(404);
+    // It said only that nothing is served there.
+    expect(firstError(prefixed).detail).toBe(
+      `Nothing is served at /v1${locations}. This path has no /v1 prefix: ${locations}. GET /openapi.json lists every endpoint.`,
+    );
+    // A /v1 path that is served as such (production's contract templates) is not touched.
+    expect((await sandbox.get('/contracts/v1/templates', token)).status).toBe(200);
+  });
 });

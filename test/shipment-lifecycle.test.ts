@@ -119,6 +119,27 @@ describe('registration', () => {
     ]);
   });
 
+  it('deletes a shipment whose registration failed only once it is a concept again, as production documents DELETE for concepts only', async () => {
+    const { sandbox, w } = await setup();
+    const created = await createShipment(sandbox, w.token, registrable(w, { tags: ['sandbox:registration-failed'] }));
+    await sandbox.advance(DELAY);
+    expect((await current(sandbox, w.token, created.id)).code).toBe('shipment-registration-failed');
+    // It was a 204.
+    const refused = await sandbox.request('DELETE', `/shipments/${created.id}`, { token: w.token });
+    expect(refused.status).toBe(423);
+    expect(firstError(refused)).toMatchObject({ code: '10005', detail: expect.stringContaining('register_at null') });
+    expect((await sandbox.get(`/shipments/${created.id}`, w.token)).status).toBe(200);
+    const unqueued = await sandbox.request('PATCH', `/shipments/${created.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: created.id, attributes: { register_at: null } } },
+    });
+    expect(unqueued.status, unqueued.text).toBe(200);
+    await sandbox.advance(DELAY);
+    expect((await current(sandbox, w.token, created.id)).code).toBe('shipment-concept');
+    expect((await sandbox.request('DELETE', `/shipments/${created.id}`, { token: w.token })).status).toBe(204);
+    expect((await sandbox.get(`/shipments/${created.id}`, w.token)).status).toBe(404);
+  });
+
   it("fails registration, as production's docs require, for an international shipment without the recipient's phone number, and for customs without items", async () => {
     const { sandbox, w } = await setup();
     const service = w.service('postnl-parcel-international', 'GB');

@@ -539,6 +539,10 @@ describe('reading shipments', () => {
     const registered = (await s.get(`/shipments/${a.id}`, t)).body.data.attributes.tracking_code;
     expect(await ids(`filter[tracking_code]=${registered}`)).toEqual([a.id]);
     expect((await s.get('/shipments?filter[current_status_code]=shipment-lost', t)).status).toBe(400);
+    // Spelt as production's SDK pages spell it: the answer names the hyphenated code (it said only that GET /statuses lists them).
+    const underscored = await s.get('/shipments?filter[current_status_code]=shipment_concept', t);
+    expect(firstError(underscored)).toMatchObject({ status: '400', source: { parameter: 'filter[current_status_code]' } });
+    expect(firstError(underscored).detail).toContain("'shipment-concept'");
     expect((await s.get('/shipments?filter[created_at][date_from]=yesterday', t)).status).toBe(400);
   });
 

@@ -289,7 +289,7 @@ describe('deciding on a return', () => {
     expect(read.attributes.shipment_registrations).toEqual([
       { invocation: 'automatic', status: 'failed', error: expect.stringContaining('sandbox:registration-failed'), created_at: expect.any(Number) },
     ]);
-    // A failed shipment may be deleted, but not the return's: the return would name a shipment that is gone, with nothing to retry.
+    // Not the return's shipment, whatever its status: the return would name a shipment that is gone, with nothing to retry.
     const shipmentId = read.relationships.shipment.data.id;
     const deleted = await sandbox.request('DELETE', `/shipments/${shipmentId}`, { token: w.token });
     expect(deleted.status).toBe(423);

@@ -10,10 +10,21 @@ import type { ResolvedShipment } from './resolve.js';
 import { addStatus, EDITABLE_STATUSES, statusRowFor, type NewStatus } from './statuses.js';
 import { checkManualFees, removeSurcharges, syncSurcharges } from './surcharges.js';
 
-/** A shipment may be changed or deleted only while it has not left the sandbox's hands. */
+/**
+ * A shipment may be changed only while it has not left the sandbox's hands (a concept, or one
+ * whose registration failed, to be fixed and registered again), and deleted only as a concept:
+ * production's documentation has DELETE "only possible for shipments with the status
+ * shipment_concept".
+ */
 export function assertEditable(shipment: ShipmentRecord, action: 'changed' | 'deleted'): void {
-  if (EDITABLE_STATUSES.has(shipment.status_code)) return;
-  throw DomainError.locked(`The shipment is ${shipment.status_code} and can no longer be ${action}.`);
+  const code = shipment.status_code;
+  if (action === 'deleted' ? code === 'shipment-concept' : EDITABLE_STATUSES.has(code)) return;
+  if (action === 'deleted' && EDITABLE_STATUSES.has(code)) {
+    throw DomainError.locked(
+      `The shipment is ${code}: only a concept can be deleted. A PATCH with register_at null makes it a concept that is not registered.`,
+    );
+  }
+  throw DomainError.locked(`The shipment is ${code} and can no longer be ${action}.`);
 }
 
 /** How a shipment starts when it does not start as a concept (a shipment tracked for an outside registration). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decodeLogo, insertLogo, logoPath, logoUpload, type LogoUpload } from '../../domain/logos.js';
+import { assertOnePerTypeAndCountry } from '../../domain/tax-numbers.js';
 import { deleteOrganization } from '../../domain/tenant-lifetime.js';
 import type { Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
@@ -105,7 +106,7 @@ export const organizationWriteEndpoints = [
       201: { description: 'The new organization; `Location` holds its URL.', schema: schemas.document },
       403: { description: "A tenant's access token (10013).", schema: errorDocument },
       409: { description: 'The body `type` is not `organizations` (10007).', schema: errorDocument },
-      422: { description: 'An unknown broker, or a refused logo (10008).', schema: errorDocument },
+      422: { description: 'An unknown broker, two tax identification numbers of one type and country_code, or a refused logo (10008).', schema: errorDocument },
     },
     handler: async (ctx, { body }) => {
       if (ctx.principal) throw brokerOnly('Creating an organization');
@@ -113,6 +114,7 @@ export const organizationWriteEndpoints = [
       checkIdentity(data, 'organizations');
       const brokerId = relatedId(data.relationships.broker, 'broker', ['brokers'])!;
       if (!ctx.store.get('brokers', brokerId)) throw unknownRelated('broker', 'brokers', brokerId);
+      assertOnePerTypeAndCountry(data.attributes.tax_identification_numbers);
       const logo = await uploaded(ctx, data.meta?.logo);
       const now = ctx.clock.now();
       const { name, ...rest } = data.attributes;
@@ -145,7 +147,10 @@ export const organizationWriteEndpoints = [
     responses: {
       200: { description: 'The whole updated organization.', schema: schemas.document },
       409: { description: 'The body `type` or `id` does not match (10007).', schema: errorDocument },
-      422: { description: 'Another broker or none (`data: null`), or a refused logo (10008).', schema: errorDocument },
+      422: {
+        description: 'Another broker or none (`data: null`), two tax identification numbers of one type and country_code, or a refused logo (10008).',
+        schema: errorDocument,
+      },
     },
     handler: async (ctx, { params, body }) => {
       const current = changeable(ctx, params.organization_id);
@@ -155,6 +160,7 @@ export const organizationWriteEndpoints = [
       if (sent && relatedId(sent.broker, 'broker', ['brokers']) !== current.broker_id) {
         throw ApiError.unprocessable('An organization stays with its broker: `broker` can only be sent as it is.', '/data/relationships/broker/data/id');
       }
+      assertOnePerTypeAndCountry(body.data.attributes.tax_identification_numbers);
       const logo = await uploaded(ctx, body.data.meta?.logo);
       // On the organization's clock, also when the broker (admin token) changes it.
       const now = ctx.rules.forTenant(current.id).clock.now();

@@ -104,7 +104,7 @@ export const shipmentWriteEndpoints = [
     method: 'delete',
     path: '/shipments/{shipment_id}',
     operationId: 'deleteShipment',
-    summary: 'Delete a shipment that is not registered yet',
+    summary: 'Delete a concept shipment',
     tag: 'Shipments',
     auth: manage,
     params: idParams,
@@ -112,14 +112,15 @@ export const shipmentWriteEndpoints = [
       204: { description: 'Deleted.' },
       423: {
         description:
-          'The shipment is registered, a return was sent with it, or it is in a collection registered with the carrier, and cannot be deleted (10005).',
+          'The shipment is not a concept (registered, or its registration failed), a return was sent with it, or it is in a collection registered with the carrier, and cannot be deleted (10005).',
         schema: errorDocument,
       },
     },
     handler: async (ctx, { params }) => {
       const shipment = findOr404(ctx, 'shipments', 'shipments', params.shipment_id, (row) => shipmentVisible(ctx, row));
-      assertEditable(shipment, 'deleted');
+      // A return's shipment first: it is never deleted, whatever its status, and the answer says how to retry it instead.
       assertNotReturnShipment(ctx.store, shipment);
+      assertEditable(shipment, 'deleted');
       assertNotInBookedCollection(ctx.store, shipment);
       await ctx.store.transact((tx) => deleteShipment(tx, shipment));
       return new Response(null, { status: 204 });

@@ -80,11 +80,20 @@ function matchesSearch(row: ShipmentRecord, search: string): boolean {
   return text.includes(search.toLowerCase());
 }
 
-/** Rejects status codes the catalogue does not know, so a typo is not an empty list. */
+/**
+ * Rejects status codes the catalogue does not know, so a typo is not an empty list. Production's
+ * SDK pages and its DELETE note spell codes with underscores (`shipment_concept`); the API's are
+ * hyphenated, so such a code is answered with the one it meant.
+ */
 function checkStatusCodes(ctx: Ctx, codes: string[] | undefined): void {
   for (const code of codes ?? []) {
     if (ctx.store.find('statuses', 'code', code).length === 0) {
-      throw ApiError.of('invalidSchema', `Unknown status code '${code}'; GET /statuses lists them.`, { source: { parameter: 'filter[current_status_code]' } });
+      const hyphenated = code.replaceAll('_', '-');
+      const meant = hyphenated !== code && ctx.store.find('statuses', 'code', hyphenated).length > 0;
+      const detail = meant
+        ? `Unknown status code '${code}': status codes are written with hyphens, '${hyphenated}'.`
+        : `Unknown status code '${code}'; GET /statuses lists them.`;
+      throw ApiError.of('invalidSchema', detail, { source: { parameter: 'filter[current_status_code]' } });
     }
   }
 }
