@@ -43,7 +43,7 @@ describe('the volume of a shipment', () => {
 });
 
 describe('POST /get-dynamic-service-rates', () => {
-  const address = (country_code: string) => ({ street_1: 'Main Street 1', city: 'Somewhere', country_code });
+  const address = (country_code: string) => ({ first_name: 'Sam', last_name: 'Jansen', street_1: 'Main Street 1', city: 'Somewhere', country_code });
   const rates = (physical_properties: Json) =>
     sandbox.request('POST', '/get-dynamic-service-rates', {
       token: w.token,

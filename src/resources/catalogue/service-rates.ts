@@ -13,7 +13,7 @@ import { ApiError } from '../../jsonapi/errors.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { checkIdentity, relatedId, toOneRef, unknownRelated, type ToOneRef } from '../../jsonapi/request.js';
 import { toResourceObject } from '../../jsonapi/resource.js';
-import { address, orNull, withoutNulls, type Address } from '../../model/common.js';
+import { address, orNull, personAddress, withoutNulls, type Address } from '../../model/common.js';
 import type { ContractRecord } from '../../model/contract.js';
 import type { ServiceRateRecord } from '../../model/service-rate.js';
 import type { ServiceRecord } from '../../model/service.js';
@@ -138,7 +138,8 @@ const dynamicRatesRequest = z
       attributes: z.strictObject({
         ...ignoredShipmentAttributes,
         sender_address: address,
-        recipient_address: address,
+        // A person, as on a shipment: production checks this body against its shipment schema, whose recipient has a first and last name.
+        recipient_address: personAddress,
         physical_properties: physicalProperties,
       }),
       // Production lets contract and service be null themselves, as if left out.
