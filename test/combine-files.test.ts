@@ -74,7 +74,7 @@ beforeAll(async () => {
   sandbox = await testSandbox();
   w = await world(sandbox);
   parcels = [];
-  for (let i = 0; i < 5; i++) parcels.push(await register({ attributes: { customer_reference: `BATCH-${i}` } }));
+  for (let i = 0; i < 5; i++) parcels.push(await register({ attributes: { description: `BATCH-${i}` } }));
   a4Label = await register({ meta: { label: { mime_type: 'application/pdf', size: 'A4' } } });
   zplLabel = await register({ meta: { label: { mime_type: 'application/zpl', size: 'A6' } } });
   const gb = await register({ code: 'postnl-parcel-international', to: 'GB', recipient: recipients.GB, attributes: customsContent });
@@ -90,6 +90,7 @@ describe('POST /combine-files', () => {
       [Math.round(A4.width), Math.round(A4.height)],
       [Math.round(A6.width), Math.round(A6.height)],
     ]);
+    // The description is printed as the parcel's contents: it tells the labels apart.
     expect(pages[0]!.text).toContain('BATCH-0');
     const expected = [parcels[0]!.tracking, a4Label.tracking, zplLabel.tracking];
     expected.forEach((tracking, index) => expect(decodeCode128(renderPdfPage(pdf, index, SCALE))).toBe(tracking));

@@ -43,7 +43,6 @@ const international: LabelData = {
   weight: 1250,
   registeredAt: REGISTERED_AT,
   description: 'Clothing and accessories',
-  customerReference: 'ORDER-10042',
   options: ['Signature on delivery', 'Insured up to 500 EUR'],
   items: [
     {
@@ -117,7 +116,6 @@ describe('PDF label', () => {
       '1.25 kg',
       '2025-03-14 09:30 UTC',
       'Signature on delivery, Insured up to 500 EUR',
-      'Reference: ORDER-10042',
       'SANDBOX - NOT A REAL LABEL',
     ]) {
       expect(page!.text).toContain(expected);

@@ -102,7 +102,7 @@ describe('meta.service_code of a multi-colli shipment', () => {
 
 describe('POST /get-dynamic-service-rates with meta.colli', () => {
   it('leaves out a dynamic rate a collo is too large for', async () => {
-    const address = (country_code: string) => ({ street_1: 'Main Street 1', city: 'Somewhere', country_code });
+    const address = (country_code: string) => ({ first_name: 'Sam', last_name: 'Jansen', street_1: 'Main Street 1', city: 'Somewhere', country_code });
     const rates = (colli: Json[]) =>
       sandbox.request('POST', '/get-dynamic-service-rates', {
         token: w.token,

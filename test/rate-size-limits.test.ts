@@ -116,7 +116,7 @@ describe('meta.service_code', () => {
 
 describe('POST /get-dynamic-service-rates', () => {
   it('leaves out a dynamic rate the parcel is too large for', async () => {
-    const address = (country_code: string) => ({ street_1: 'Main Street 1', city: 'Somewhere', country_code });
+    const address = (country_code: string) => ({ first_name: 'Sam', last_name: 'Jansen', street_1: 'Main Street 1', city: 'Somewhere', country_code });
     const rates = (physical_properties: Json) =>
       sandbox.request('POST', '/get-dynamic-service-rates', {
         token: w.token,

@@ -35,7 +35,7 @@ async function statusOf(sandbox: TestSandbox, token: string, id: string): Promis
 describe('POST /registered-shipments', () => {
   it('creates and registers in one request: tracking code, barcode and a label that scans, in meta.files and as a file', async () => {
     const { sandbox, w } = await setup();
-    const answer = await post(sandbox, w.token, ready(w, { attributes: { customer_reference: 'ORDER-1' } }));
+    const answer = await post(sandbox, w.token, ready(w, { attributes: { description: 'ORDER-1 books' } }));
     expect(answer.status).toBe(201);
     const shipment = answer.body.data;
     expect(answer.headers.get('location')).toBe(`http://sandbox.test/shipments/${shipment.id}`);
@@ -53,7 +53,7 @@ describe('POST /registered-shipments', () => {
     const pdf = Buffer.from(file.contents, 'base64');
     const [page] = readPdf(pdf);
     expect(page!.width).toBeCloseTo(297.64, 0);
-    expect(page!.text).toContain('ORDER-1');
+    expect(page!.text).toContain('ORDER-1 books');
     expect(decodeCode128(renderPdfPage(pdf))).toBe(tracking_code);
     // Nothing is left queued: the registration happened in the request.
     expect(sandbox.store.all('jobs').filter((job) => job.subject === shipment.id)).toEqual([]);

@@ -271,7 +271,7 @@ function divisorOf(rate: Json): number {
 }
 
 describe('POST /get-dynamic-service-rates', () => {
-  const address = (country_code: string) => ({ street_1: 'Main Street 1', city: 'Somewhere', country_code });
+  const address = (country_code: string) => ({ first_name: 'Sam', last_name: 'Jansen', street_1: 'Main Street 1', city: 'Somewhere', country_code });
   const body = (from: string, to: string, physical_properties: Json, relationships?: Json) => ({
     data: {
       type: 'shipments',
@@ -354,6 +354,9 @@ describe('POST /get-dynamic-service-rates', () => {
     expect(pointers).toEqual([
       '/data/attributes/physical_properties/weight',
       '/data/attributes/recipient_address/country_code',
+      // The recipient is a person, as on a shipment (production checks this body against its shipment schema).
+      '/data/attributes/recipient_address/first_name',
+      '/data/attributes/recipient_address/last_name',
       '/data/attributes/recipient_address/street_1',
     ]);
     // Another type is a conflict with the endpoint (409), as on every other write; it was a 400.

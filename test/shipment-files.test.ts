@@ -53,7 +53,12 @@ beforeAll(async () => {
   domestic = await createShipment(
     sandbox,
     w.token,
-    shipmentBody({ shop: w.shopIn('NL'), service: nl, contract: w.contractFor(nl), attributes: { register_at: TEST_NOW } }),
+    shipmentBody({
+      shop: w.shopIn('NL'),
+      service: nl,
+      contract: w.contractFor(nl),
+      attributes: { register_at: TEST_NOW, description: 'Garden tools', customer_reference: 'CRM-7731 Anna VIP' },
+    }),
   );
   const gb = w.service('postnl-parcel-international', 'GB');
   international = await createShipment(
@@ -64,7 +69,7 @@ beforeAll(async () => {
       recipient: recipients.GB,
       service: gb,
       contract: w.contractFor(gb),
-      attributes: { ...customsContent, register_at: TEST_NOW },
+      attributes: { ...customsContent, register_at: TEST_NOW, customer_reference: 'CRM-7732 internal' },
       meta: { label: { mime_type: 'application/zpl', size: 'A6' } },
     }),
   );
@@ -97,6 +102,17 @@ describe('shipment files', () => {
     expect(page!.text).toContain('Amsterdam');
     expect(page!.text).toContain(domestic.attributes.sender_address.city);
     expect(decodeCode128(renderPdfPage(pdf.bytes))).toBe(tracking);
+  });
+
+  it('prints the description but never the customer_reference, which the API does not communicate to the carrier', async () => {
+    const [label] = await files(domestic);
+    const [page] = readPdf((await download(new URL(label.links.self).pathname, 'application/pdf')).bytes);
+    expect(page!.text).toContain('Garden tools');
+    expect(page!.text).not.toContain('CRM-7731');
+    const zplLabel = (await files(international)).find((f) => f.attributes.document_type === 'label');
+    const zpl = (await download(new URL(zplLabel.links.self).pathname, 'application/zpl')).bytes.toString('utf8');
+    expect(zpl).toContain(international.attributes.tracking_code);
+    expect(zpl).not.toContain('CRM-7732');
   });
 
   it('serves the label in the format asked for at creation, plus PDF, and refuses other formats with 406', async () => {

@@ -38,14 +38,17 @@ export function labelContent(data: LabelData): LabelContent {
   };
 }
 
-/** Optional lines between the addresses and the barcode; absent facts print nothing. */
+/**
+ * Optional lines between the addresses and the barcode; absent facts print nothing. The
+ * shipment's `customer_reference` is not among them: the API keeps it internal, never
+ * communicated to the carrier, and a label is what the carrier gets.
+ */
 function detailLines(data: LabelData): string[] {
   const lines: string[] = [];
   if (data.collo) lines.push(`Collo ${data.collo.number} of ${data.collo.of} - multi-colli ${data.collo.master}`);
   if (data.colli) lines.push(`Multi-colli, ${data.colli.length} colli: ${data.colli.join(', ')}`);
   if (data.pickupLocation) lines.push(`Pickup location: ${data.pickupLocation.code}`);
   if (data.options.length > 0) lines.push(`Options: ${data.options.join(', ')}`);
-  if (data.customerReference) lines.push(`Reference: ${data.customerReference}`);
   if (data.description) lines.push(`Contents: ${data.description}`);
   return lines.map(oneLine);
 }

@@ -20,7 +20,6 @@ export interface LabelData {
   /** Unix seconds of the registration. */
   registeredAt: number;
   description?: string;
-  customerReference?: string;
   pickupLocation?: { code: string; address?: Address };
   /** Names of the chosen service options, e.g. "Signature on delivery". */
   options: string[];

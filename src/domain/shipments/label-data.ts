@@ -34,7 +34,6 @@ export function labelData(store: ReadView, shipment: ShipmentRecord): LabelData 
     weight: shipment.physical_properties.weight,
     registeredAt: registered?.created_at ?? shipment.updated_at,
     description: shipment.description,
-    customerReference: shipment.customer_reference,
     pickupLocation: shipment.pickup_location ?? undefined,
     options: shipment.service_options.map((option) => store.get('serviceOptions', option.id)?.name ?? option.id),
     items: shipment.items,

@@ -13,7 +13,7 @@ import { ApiError } from '../../jsonapi/errors.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
 import { checkIdentity, relatedId, toOneRef, unknownRelated, type ToOneRef } from '../../jsonapi/request.js';
 import { toResourceObject } from '../../jsonapi/resource.js';
-import { address, orNull, withoutNulls, type Address } from '../../model/common.js';
+import { address, orNull, personAddress, withoutNulls, type Address } from '../../model/common.js';
 import type { ContractRecord } from '../../model/contract.js';
 import type { ServiceRateRecord } from '../../model/service-rate.js';
 import type { ServiceRecord } from '../../model/service.js';
@@ -99,7 +99,9 @@ function filterRates(ctx: Ctx, rows: readonly ServiceRateRecord[], q: Query): Ra
   return out;
 }
 
-const millimetres = z.number().int().min(1).optional().describe('Millimetres.');
+// Production's bounds: at most 2147483647 (a 32-bit integer), a volume of at least 0.01 litre.
+const INT32_MAX = 2147483647;
+const millimetres = z.number().int().min(1).max(INT32_MAX).optional().describe('Millimetres.');
 
 /**
  * A parcel's size as production takes it here: the dimensions may be `null`, as if left out. Closed,
@@ -107,11 +109,11 @@ const millimetres = z.number().int().min(1).optional().describe('Millimetres.');
  * taken and not used (the dimensions decide).
  */
 const physicalProperties = z.strictObject({
-  weight: z.number().int().min(1).describe('Grams.'),
+  weight: z.number().int().min(1).max(INT32_MAX).describe('Grams.'),
   length: orNull(millimetres),
   width: orNull(millimetres),
   height: orNull(millimetres),
-  volume: orNull(z.number().positive().optional()).describe('Litres; not used.'),
+  volume: orNull(z.number().min(0.01, 'must be at least 0.01 litre').max(INT32_MAX).optional()).describe('Litres; not used.'),
   volumetric_weight: z.unknown().optional().describe('Read-only: ignored when sent.'),
 });
 
@@ -136,7 +138,8 @@ const dynamicRatesRequest = z
       attributes: z.strictObject({
         ...ignoredShipmentAttributes,
         sender_address: address,
-        recipient_address: address,
+        // A person, as on a shipment: production checks this body against its shipment schema, whose recipient has a first and last name.
+        recipient_address: personAddress,
         physical_properties: physicalProperties,
       }),
       // Production lets contract and service be null themselves, as if left out.

@@ -60,9 +60,11 @@ function offeredOptions(ctx: Ctx, serviceId: string): Linkage[] {
   return [...ids].map((id) => ({ type: 'service-options', id }));
 }
 
+// Upper case, as production's pattern (^[A-Z\d]{1,3}$) has it and as filter[...][country_code] is: a lower-case code
+// production refuses must not work here.
 const stateCode = z
   .string()
-  .regex(/^[A-Za-z0-9]{1,3}$/, 'must be a 1 to 3 character subdivision code')
+  .regex(/^[A-Z0-9]{1,3}$/, 'must be a 1 to 3 character upper-case subdivision code')
   .optional();
 const postalCode = z.string().min(1).max(20).optional();
 // Production's public docs name the subdivision filter `region_code` (the address rules' old name
