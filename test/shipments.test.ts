@@ -277,6 +277,40 @@ describe('creating a shipment', () => {
     expect(moved.body.data.relationships.service.data.id).toBe(postnl.id);
   });
 
+  it('blames a rule broken with a relationship kept from before on the member of a PATCH that changed it', async () => {
+    const dpd = w.service('dpd-classic', 'NL');
+    const postnl = w.service('postnl-parcel-standard', 'NL');
+    const dpdContracts = w.contracts.filter(
+      (c: Json) => c.attributes.status === 'active' && c.relationships.carrier.data.id === dpd.relationships.carrier.data.id,
+    );
+    expect(dpdContracts.length).toBeGreaterThan(1);
+    const [first, second] = dpdContracts;
+    const coverage = first.relationships.liability_coverages.data[0];
+    const made = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), service: dpd, contract: first, relationships: { liability_coverage: { data: coverage } } }),
+    );
+    const patch = (relationships: Json) =>
+      sandbox.request('PATCH', `/shipments/${made.id}`, { token: w.token, body: { data: { type: 'shipments', id: made.id, relationships } } });
+    // Only the service changed: the kept contract is of another carrier, and the error names the service the request sent.
+    const service = await patch({ service: { data: { type: 'services', id: postnl.id } } });
+    expect(service.status).toBe(422);
+    expect(pointersOf(service)).toEqual(['/data/relationships/service/data/id']);
+    // Only the contract changed: the kept coverage is of the other contract, and the error names the contract.
+    const contract = await patch({ contract: { data: { type: 'contracts', id: second.id } } });
+    expect(contract.status).toBe(422);
+    expect(pointersOf(contract)).toEqual(['/data/relationships/contract/data/id']);
+    expect(firstError(contract).detail).toContain('liability_coverage');
+    // Both named: the coverage the request sent is still the one to blame.
+    const both = await patch({ contract: { data: { type: 'contracts', id: second.id } }, liability_coverage: { data: coverage } });
+    expect(pointersOf(both)).toEqual(['/data/relationships/liability_coverage/data/id']);
+    // Nothing was changed, and the contract moves once the coverage goes with it.
+    expect((await sandbox.get(`/shipments/${made.id}`, w.token)).body.data.relationships.contract.data.id).toBe(first.id);
+    const moved = await patch({ contract: { data: { type: 'contracts', id: second.id } }, liability_coverage: { data: null } });
+    expect(moved.status).toBe(200);
+  });
+
   it('is allowed with shipments.manage alone', async () => {
     const limited = await sandbox.token('limited-client');
     expect((await post(shipmentBody({ shop: w.shopIn('NL') }), limited)).status).toBe(201);

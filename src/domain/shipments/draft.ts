@@ -49,6 +49,12 @@ export interface ShipmentDraft {
    */
   labelKept?: boolean;
   serviceCode?: string;
+  /**
+   * On an update, the relationships the request named; the others are the shipment's own, kept.
+   * A rule broken between a kept relationship and a named one is blamed on the named one, a
+   * member the request holds (as `labelField` does for a kept label format). Absent on a create.
+   */
+  named?: ReadonlySet<string>;
   addToNextCollection?: boolean;
   /**
    * The parcels of a multi-colli shipment (`meta.colli`), in order. The carrier handles each on
@@ -66,6 +72,11 @@ export const fields = {
   option: (index: number, path = ''): Field => ({ relationship: `service_options[${index}]${path ? `.${path}` : ''}` }),
   meta: (path: string): Field => ({ meta: path }),
 };
+
+/** Whether an update kept `relationship` from the shipment rather than naming it (never on a create). */
+export function keptRelationship(draft: Pick<ShipmentDraft, 'named'>, relationship: string): boolean {
+  return draft.named !== undefined && !draft.named.has(relationship);
+}
 
 /** Sender and recipient in different countries: customs data is required. */
 export function isInternational(draft: Pick<ShipmentDraft, 'attributes'>): boolean {

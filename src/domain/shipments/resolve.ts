@@ -15,7 +15,7 @@ import { bookedHolder, mismatch, nextCollection } from '../collections/membershi
 import { canSeeContract } from '../tenancy.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
-import { fields, isInternational, type ShipmentDraft } from './draft.js';
+import { fields, isInternational, keptRelationship, type ShipmentDraft } from './draft.js';
 import { findRate, priceProblem, priceBreakdown, type SurchargeLine } from './pricing.js';
 import { sizeProblems } from './parcel-sizes.js';
 import { Problems } from './problems.js';
@@ -91,9 +91,21 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
     problems.add(`Contract '${contract.name}' is ${contract.status}; only active contracts can be used for shipments.`, fields.relationship('contract'));
   }
   if (service && contract && service.carrier_id !== contract.carrier_id) {
-    problems.add('The service and the contract belong to different carriers.', fields.relationship('contract'));
+    // An update that named the service and kept the contract is told at the service it sent.
+    const blamed = keptRelationship(draft, 'contract') && !keptRelationship(draft, 'service') ? 'service' : 'contract';
+    problems.add('The service and the contract belong to different carriers.', fields.relationship(blamed));
   }
   return { service, contract };
+}
+
+/**
+ * When an update kept the shipment's liability coverage and changed its contract, the member that
+ * changed the contract (the contract it named, else `meta.service_code`); otherwise none.
+ */
+function keptCoverageBlame(draft: ShipmentDraft): Field | undefined {
+  if (!keptRelationship(draft, 'liability_coverage')) return undefined;
+  if (!keptRelationship(draft, 'contract')) return fields.relationship('contract');
+  return draft.serviceCode ? fields.meta('service_code') : undefined;
 }
 
 function resolveCoverage(ctx: Acting, draft: ShipmentDraft, contract: ContractRecord | undefined, problems: Problems) {
@@ -107,10 +119,16 @@ function resolveCoverage(ctx: Acting, draft: ShipmentDraft, contract: ContractRe
     if (draft.contractId) return coverage;
     problems.add(
       `A liability coverage is of one contract: set the shipment's contract ('${owner.name}', ${owner.id}) as well.`,
-      fields.relationship('liability_coverage'),
+      keptCoverageBlame(draft) ?? fields.relationship('liability_coverage'),
     );
   } else if (coverage.contract_id !== contract.id) {
-    problems.add("The liability coverage belongs to another contract than the shipment's.", fields.relationship('liability_coverage'));
+    const changed = keptCoverageBlame(draft);
+    if (changed) {
+      problems.add(
+        `The shipment's liability coverage belongs to its contract '${owner.name}', not to '${contract.name}': send liability_coverage with a coverage of the new contract, or with null data.`,
+        changed,
+      );
+    } else problems.add("The liability coverage belongs to another contract than the shipment's.", fields.relationship('liability_coverage'));
   }
   return coverage;
 }

@@ -308,6 +308,7 @@ export function draftFromUpdate(current: ShipmentRecord, body: UpdateBody): Ship
     ),
     ...updatedLabel(body.meta as Meta, rel, current),
     serviceCode,
+    named: new Set(Object.keys(rel).filter((name) => rel[name as keyof Relationships] !== undefined && rel[name as keyof Relationships] !== null)),
   };
 }
 
