@@ -311,6 +311,31 @@ describe('creating a shipment', () => {
     expect(moved.status).toBe(200);
   });
 
+  it("blames a kept weight or route on the member of a PATCH that made it break the service's rules", async () => {
+    const dpd = w.service('dpd-classic', 'NL');
+    const postnl = w.service('postnl-parcel-standard', 'NL');
+    const heavy = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), service: dpd, contract: w.contractFor(dpd), attributes: { physical_properties: { weight: 25000 } } }),
+    );
+    const patch = (data: Json) =>
+      sandbox.request('PATCH', `/shipments/${heavy.id}`, { token: w.token, body: { data: { type: 'shipments', id: heavy.id, ...data } } });
+    // PostNL's rates stop below 25 kg: the request changed service and contract, not the weight.
+    const carrier = await patch({
+      relationships: { service: { data: { type: 'services', id: postnl.id } }, contract: { data: { type: 'contracts', id: w.contractFor(postnl).id } } },
+    });
+    expect(carrier.status).toBe(422);
+    expect(pointersOf(carrier)).toEqual(['/data/relationships/contract/data/id']);
+    // A weight the request sends is still blamed itself.
+    const weight = await patch({ attributes: { physical_properties: { weight: 99000 } } });
+    expect(pointersOf(weight)).toEqual(['/data/attributes/physical_properties/weight']);
+    // The kept service ships within the Netherlands only: the request changed the recipient's country.
+    const abroad = await patch({ attributes: { recipient_address: recipients.DE, ...customsContent } });
+    expect(abroad.status).toBe(422);
+    expect(pointersOf(abroad)).toEqual(['/data/attributes/recipient_address/country_code']);
+  });
+
   it('is allowed with shipments.manage alone', async () => {
     const limited = await sandbox.token('limited-client');
     expect((await post(shipmentBody({ shop: w.shopIn('NL') }), limited)).status).toBe(201);

@@ -55,6 +55,8 @@ export interface ShipmentDraft {
    * member the request holds (as `labelField` does for a kept label format). Absent on a create.
    */
   named?: ReadonlySet<string>;
+  /** On an update, the attributes the request sent (the others are kept), for the same purpose. */
+  namedAttributes?: ReadonlySet<string>;
   addToNextCollection?: boolean;
   /**
    * The parcels of a multi-colli shipment (`meta.colli`), in order. The carrier handles each on
@@ -76,6 +78,11 @@ export const fields = {
 /** Whether an update kept `relationship` from the shipment rather than naming it (never on a create). */
 export function keptRelationship(draft: Pick<ShipmentDraft, 'named'>, relationship: string): boolean {
   return draft.named !== undefined && !draft.named.has(relationship);
+}
+
+/** Whether an update kept `attribute` from the shipment rather than sending it (never on a create). */
+export function keptAttribute(draft: Pick<ShipmentDraft, 'namedAttributes'>, attribute: string): boolean {
+  return draft.namedAttributes !== undefined && !draft.namedAttributes.has(attribute);
 }
 
 /** Sender and recipient in different countries: customs data is required. */

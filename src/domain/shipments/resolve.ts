@@ -15,7 +15,7 @@ import { bookedHolder, mismatch, nextCollection } from '../collections/membershi
 import { canSeeContract } from '../tenancy.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
-import { fields, isInternational, keptRelationship, type ShipmentDraft } from './draft.js';
+import { fields, isInternational, keptAttribute, keptRelationship, type ShipmentDraft } from './draft.js';
 import { findRate, priceProblem, priceBreakdown, type SurchargeLine } from './pricing.js';
 import { sizeProblems } from './parcel-sizes.js';
 import { Problems } from './problems.js';
@@ -80,7 +80,7 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
   const service = named && seesTenantRow(store, ctx.principal?.organizationId, named.organization_id) ? named : undefined;
   if (draft.serviceId && !service) problems.add(`No service with id '${draft.serviceId}' exists.`, fields.relationship('service'));
   if (service && !(coversAddress(service.regions_from, from) && coversAddress(service.regions_to, to))) {
-    problems.add(`Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`, fields.relationship('service'));
+    problems.add(`Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`, routeBlame(draft));
   }
   const contract = draft.contractId ? store.get('contracts', draft.contractId) : undefined;
   if (draft.contractId && (!contract || !canSeeContract(store, ctx.principal, contract))) {
@@ -96,6 +96,28 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
     problems.add('The service and the contract belong to different carriers.', fields.relationship(blamed));
   }
   return { service, contract };
+}
+
+/**
+ * Where a service that does not ship the route is blamed: the service, unless an update kept it
+ * and sent an address (the recipient's, else the sender's), which is then the member to blame.
+ */
+function routeBlame(draft: ShipmentDraft): Field {
+  if (!keptRelationship(draft, 'service')) return fields.relationship('service');
+  if (!keptAttribute(draft, 'recipient_address')) return fields.attribute('recipient_address.country_code');
+  if (!keptAttribute(draft, 'sender_address')) return fields.attribute('sender_address.country_code');
+  return fields.relationship('service');
+}
+
+/**
+ * Where a weight no rate carries is blamed: the weight, unless an update kept it and chose another
+ * contract or service (the one it named, or `meta.service_code`), which is then the member to blame.
+ */
+function weightBlame(draft: ShipmentDraft): Field {
+  if (!keptAttribute(draft, 'physical_properties')) return fields.attribute('physical_properties.weight');
+  if (!keptRelationship(draft, 'contract')) return fields.relationship('contract');
+  if (!keptRelationship(draft, 'service')) return fields.relationship('service');
+  return draft.serviceCode ? fields.meta('service_code') : fields.attribute('physical_properties.weight');
 }
 
 /**
@@ -302,7 +324,7 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
   const physical = withVolumetricWeight(draft.attributes.physical_properties, service, contract);
   const rate = service && contract ? findRate(store, { service, contract, physical }) : undefined;
   if (service && contract && !rate && problems.empty) {
-    problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, fields.attribute('physical_properties.weight'));
+    problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, weightBlame(draft));
   }
   // The rate that carries the weight must take the parcel's size too (each collo's, of a
   // multi-colli shipment): its size limits are as binding.
