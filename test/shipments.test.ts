@@ -336,6 +336,41 @@ describe('creating a shipment', () => {
     expect(pointersOf(abroad)).toEqual(['/data/attributes/recipient_address/country_code']);
   });
 
+  it('blames kept service options the new rate does not offer on the member of a PATCH that changed the rate', async () => {
+    const dpd = w.service('dpd-classic', 'NL');
+    const saturday = w.option('delivery-window:saturday');
+    const rates = (await sandbox.get(`/service-rates?filter[service]=${dpd.id}&page[size]=100`, w.token)).body.data;
+    const offers = (contract: Json) =>
+      rates.some(
+        (rate: Json) => rate.relationships.contract.data.id === contract.id && rate.relationships.service_options.data.some((o: Json) => o.id === saturday.id),
+      );
+    const active = w.contracts.filter((c: Json) => c.attributes.status === 'active' && c.relationships.carrier.data.id === dpd.relationships.carrier.data.id);
+    const [withSaturday, without] = [active.find(offers), active.find((c: Json) => !offers(c))];
+    expect(withSaturday && without).toBeTruthy();
+    const made = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        service: dpd,
+        contract: withSaturday,
+        relationships: { service_options: { data: [{ type: 'service-options', id: saturday.id }] } },
+      }),
+    );
+    const patch = (relationships: Json) =>
+      sandbox.request('PATCH', `/shipments/${made.id}`, { token: w.token, body: { data: { type: 'shipments', id: made.id, relationships } } });
+    const moved = await patch({ contract: { data: { type: 'contracts', id: without.id } } });
+    expect(moved.status).toBe(422);
+    expect(pointersOf(moved)).toEqual(['/data/relationships/contract/data/id']);
+    expect(firstError(moved).detail).toContain('delivery-window:saturday');
+    // Options the request sends are blamed themselves, each at its entry.
+    const sent = await patch({
+      contract: { data: { type: 'contracts', id: without.id } },
+      service_options: { data: [{ type: 'service-options', id: saturday.id }] },
+    });
+    expect(pointersOf(sent)).toEqual(['/data/relationships/service_options/data/0']);
+  });
+
   it('is allowed with shipments.manage alone', async () => {
     const limited = await sandbox.token('limited-client');
     expect((await post(shipmentBody({ shop: w.shopIn('NL') }), limited)).status).toBe(201);

@@ -121,6 +121,18 @@ function weightBlame(draft: ShipmentDraft): Field {
 }
 
 /**
+ * When an update kept the shipment's service options and changed what chooses its rate, the member
+ * that changed it (contract, service, meta.service_code, then the parcel); otherwise none.
+ */
+function keptOptionsBlame(draft: ShipmentDraft): Field | undefined {
+  if (!keptRelationship(draft, 'service_options')) return undefined;
+  if (!keptRelationship(draft, 'contract')) return fields.relationship('contract');
+  if (!keptRelationship(draft, 'service')) return fields.relationship('service');
+  if (draft.serviceCode) return fields.meta('service_code');
+  return keptAttribute(draft, 'physical_properties') ? undefined : fields.attribute('physical_properties.weight');
+}
+
+/**
  * When an update kept the shipment's liability coverage and changed its contract, the member that
  * changed the contract (the contract it named, else `meta.service_code`); otherwise none.
  */
@@ -329,7 +341,7 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
   // The rate that carries the weight must take the parcel's size too (each collo's, of a
   // multi-colli shipment): its size limits are as binding.
   for (const { detail, field } of rate ? sizeProblems(rate, physical, draft.colli, service!.code) : []) problems.add(detail, field!);
-  const options = checkOptions(ctx, draft.options, rate, problems);
+  const options = checkOptions(ctx, draft.options, rate, problems, keptOptionsBlame(draft));
   if (service?.delivery_method === 'pick-up' && !draft.attributes.pickup_location) {
     problems.add(`Service '${service.code}' delivers to a pickup point: pickup_location is required.`, fields.attribute('pickup_location'));
   }
