@@ -140,6 +140,44 @@ describe('Idempotency-Key on POST /shipments', () => {
     expect(sandbox.store.count('shipments')).toBe(0);
   });
 
+  it('replays a body the schema refuses, a wrong type and an unknown include, and binds the key to that request', async () => {
+    const { sandbox, w, post, body } = await setup();
+    const attributes = (body.data as { attributes: Record<string, unknown> }).attributes;
+    const weightless = { ...body, data: { ...body.data, attributes: { ...attributes, physical_properties: { weight: 0 } } } };
+    const refusals: Array<[string, () => ReturnType<typeof post>]> = [
+      ['schema', () => post(weightless, 'refused-schema')],
+      ['type', () => post({ ...body, data: { ...body.data, type: 'shops' } }, 'refused-type')],
+      ['include', () => sandbox.request('POST', '/shipments?include=nope', { token: w.token, body, headers: { 'idempotency-key': 'refused-include' } })],
+    ];
+    for (const [label, send] of refusals) {
+      const first = await send();
+      const again = await send();
+      expect([first.status, again.status], label).toEqual([label === 'type' ? 409 : 400, label === 'type' ? 409 : 400]);
+      expect(first.headers.get('idempotency-replay'), label).toBeNull();
+      expect(again.headers.get('idempotency-replay'), label).toBe('true');
+      expect(again.text, label).toBe(first.text);
+    }
+    // The key answered the refused request: the corrected one needs a key of its own.
+    const corrected = await post(body, 'refused-schema');
+    expect(corrected.status).toBe(422);
+    expect(firstError(corrected)).toMatchObject({ code: '10008', source: { header: 'Idempotency-Key' } });
+    expect(sandbox.store.count('shipments')).toBe(0);
+    // And the other way round: a key that made a shipment answers a refused body with 422, not 400.
+    expect((await post(body, 'made-one')).status).toBe(201);
+    const broken = await post(weightless, 'made-one');
+    expect(broken.status).toBe(422);
+    expect(firstError(broken)).toMatchObject({ source: { header: 'Idempotency-Key' } });
+    expect(sandbox.store.count('shipments')).toBe(1);
+    // The two creates that register take their refusals as keyed outcomes alike.
+    for (const path of ['/registered-shipments', '/multi-colli-shipments']) {
+      const send = () => sandbox.request('POST', path, { token: w.token, body: weightless, headers: { 'idempotency-key': `refused-${path}` } });
+      const first = await send();
+      const again = await send();
+      expect([first.status, again.headers.get('idempotency-replay')], path).toEqual([400, 'true']);
+      expect(again.text, path).toBe(first.text);
+    }
+  });
+
   it('keys belong to a client: another client with the same key creates its own shipment', async () => {
     const { sandbox, post, body } = await setup();
     await post(body, 'shared-key');

@@ -203,6 +203,27 @@ describe('POST /service-rates', () => {
     expect(sandbox.store.count('serviceRates')).toBe(before);
   });
 
+  it('blames a PATCH that breaks a rule with a kept attribute on the attribute it sent', async () => {
+    const { sandbox, token, rateBody, post } = await setup();
+    const made = await post(rateBody({ weight_min: 0, weight_max: 2000, weight_bracket: { start: 1000, start_amount: 500, size: 500, size_amount: 50 } }));
+    expect(made.status, made.text).toBe(201);
+    const id = made.body.data.id;
+    const patch = (attributes: Json) => sandbox.request('PATCH', `/service-rates/${id}`, { token, body: { data: { type: 'service-rates', id, attributes } } });
+    const pointers = (answer: Json) => answer.body.errors.map((error: Json) => error.source.pointer).sort();
+    // weight_min above the kept weight_max (and the kept bracket start): both are weight_min's doing.
+    expect(pointers(await patch({ weight_min: 3000 }))).toEqual(['/data/attributes/weight_min', '/data/attributes/weight_min']);
+    // weight_max below the kept bracket start.
+    expect(pointers(await patch({ weight_max: 500 }))).toEqual(['/data/attributes/weight_max']);
+    // A price beside the kept bracket.
+    expect(pointers(await patch({ price: { amount: 100, currency: 'EUR' } }))).toEqual(['/data/attributes/price']);
+    // Both sent: weight_max is blamed for the range, as a create blames it, and weight_min for leaving the kept bracket start out.
+    expect(pointers(await patch({ weight_min: 3000, weight_max: 1000 }))).toEqual(['/data/attributes/weight_max', '/data/attributes/weight_min']);
+    // A bracket start the update sends outside the kept range is blamed itself.
+    expect(pointers(await patch({ weight_bracket: { start: 5000, start_amount: 1, size: 1, size_amount: 1 } }))).toEqual([
+      '/data/attributes/weight_bracket/start',
+    ]);
+  });
+
   it("refuses a service of another carrier, an unknown option, a broker's contract and another tenant's", async () => {
     const { sandbox, w, token, rateBody, post } = await setup();
     const dpd = w.service('dpd-classic', 'DE');

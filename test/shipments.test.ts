@@ -277,6 +277,100 @@ describe('creating a shipment', () => {
     expect(moved.body.data.relationships.service.data.id).toBe(postnl.id);
   });
 
+  it('blames a rule broken with a relationship kept from before on the member of a PATCH that changed it', async () => {
+    const dpd = w.service('dpd-classic', 'NL');
+    const postnl = w.service('postnl-parcel-standard', 'NL');
+    const dpdContracts = w.contracts.filter(
+      (c: Json) => c.attributes.status === 'active' && c.relationships.carrier.data.id === dpd.relationships.carrier.data.id,
+    );
+    expect(dpdContracts.length).toBeGreaterThan(1);
+    const [first, second] = dpdContracts;
+    const coverage = first.relationships.liability_coverages.data[0];
+    const made = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), service: dpd, contract: first, relationships: { liability_coverage: { data: coverage } } }),
+    );
+    const patch = (relationships: Json) =>
+      sandbox.request('PATCH', `/shipments/${made.id}`, { token: w.token, body: { data: { type: 'shipments', id: made.id, relationships } } });
+    // Only the service changed: the kept contract is of another carrier, and the error names the service the request sent.
+    const service = await patch({ service: { data: { type: 'services', id: postnl.id } } });
+    expect(service.status).toBe(422);
+    expect(pointersOf(service)).toEqual(['/data/relationships/service/data/id']);
+    // Only the contract changed: the kept coverage is of the other contract, and the error names the contract.
+    const contract = await patch({ contract: { data: { type: 'contracts', id: second.id } } });
+    expect(contract.status).toBe(422);
+    expect(pointersOf(contract)).toEqual(['/data/relationships/contract/data/id']);
+    expect(firstError(contract).detail).toContain('liability_coverage');
+    // Both named: the coverage the request sent is still the one to blame.
+    const both = await patch({ contract: { data: { type: 'contracts', id: second.id } }, liability_coverage: { data: coverage } });
+    expect(pointersOf(both)).toEqual(['/data/relationships/liability_coverage/data/id']);
+    // Nothing was changed, and the contract moves once the coverage goes with it.
+    expect((await sandbox.get(`/shipments/${made.id}`, w.token)).body.data.relationships.contract.data.id).toBe(first.id);
+    const moved = await patch({ contract: { data: { type: 'contracts', id: second.id } }, liability_coverage: { data: null } });
+    expect(moved.status).toBe(200);
+  });
+
+  it("blames a kept weight or route on the member of a PATCH that made it break the service's rules", async () => {
+    const dpd = w.service('dpd-classic', 'NL');
+    const postnl = w.service('postnl-parcel-standard', 'NL');
+    const heavy = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), service: dpd, contract: w.contractFor(dpd), attributes: { physical_properties: { weight: 25000 } } }),
+    );
+    const patch = (data: Json) =>
+      sandbox.request('PATCH', `/shipments/${heavy.id}`, { token: w.token, body: { data: { type: 'shipments', id: heavy.id, ...data } } });
+    // PostNL's rates stop below 25 kg: the request changed service and contract, not the weight.
+    const carrier = await patch({
+      relationships: { service: { data: { type: 'services', id: postnl.id } }, contract: { data: { type: 'contracts', id: w.contractFor(postnl).id } } },
+    });
+    expect(carrier.status).toBe(422);
+    expect(pointersOf(carrier)).toEqual(['/data/relationships/contract/data/id']);
+    // A weight the request sends is still blamed itself.
+    const weight = await patch({ attributes: { physical_properties: { weight: 99000 } } });
+    expect(pointersOf(weight)).toEqual(['/data/attributes/physical_properties/weight']);
+    // The kept service ships within the Netherlands only: the request changed the recipient's country.
+    const abroad = await patch({ attributes: { recipient_address: recipients.DE, ...customsContent } });
+    expect(abroad.status).toBe(422);
+    expect(pointersOf(abroad)).toEqual(['/data/attributes/recipient_address/country_code']);
+  });
+
+  it('blames kept service options the new rate does not offer on the member of a PATCH that changed the rate', async () => {
+    const dpd = w.service('dpd-classic', 'NL');
+    const saturday = w.option('delivery-window:saturday');
+    const rates = (await sandbox.get(`/service-rates?filter[service]=${dpd.id}&page[size]=100`, w.token)).body.data;
+    const offers = (contract: Json) =>
+      rates.some(
+        (rate: Json) => rate.relationships.contract.data.id === contract.id && rate.relationships.service_options.data.some((o: Json) => o.id === saturday.id),
+      );
+    const active = w.contracts.filter((c: Json) => c.attributes.status === 'active' && c.relationships.carrier.data.id === dpd.relationships.carrier.data.id);
+    const [withSaturday, without] = [active.find(offers), active.find((c: Json) => !offers(c))];
+    expect(withSaturday && without).toBeTruthy();
+    const made = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        service: dpd,
+        contract: withSaturday,
+        relationships: { service_options: { data: [{ type: 'service-options', id: saturday.id }] } },
+      }),
+    );
+    const patch = (relationships: Json) =>
+      sandbox.request('PATCH', `/shipments/${made.id}`, { token: w.token, body: { data: { type: 'shipments', id: made.id, relationships } } });
+    const moved = await patch({ contract: { data: { type: 'contracts', id: without.id } } });
+    expect(moved.status).toBe(422);
+    expect(pointersOf(moved)).toEqual(['/data/relationships/contract/data/id']);
+    expect(firstError(moved).detail).toContain('delivery-window:saturday');
+    // Options the request sends are blamed themselves, each at its entry.
+    const sent = await patch({
+      contract: { data: { type: 'contracts', id: without.id } },
+      service_options: { data: [{ type: 'service-options', id: saturday.id }] },
+    });
+    expect(pointersOf(sent)).toEqual(['/data/relationships/service_options/data/0']);
+  });
+
   it('is allowed with shipments.manage alone', async () => {
     const limited = await sandbox.token('limited-client');
     expect((await post(shipmentBody({ shop: w.shopIn('NL') }), limited)).status).toBe(201);

@@ -25,18 +25,28 @@ function pricesOf(rate: RateCandidate): { price: Price; field: Field }[] {
   return [...named, ...options];
 }
 
+/**
+ * The attribute to blame for a rule two attributes break together: `usual`, unless an update kept
+ * it (`sent` names what the update sent; a create sent everything) and sent `other`.
+ */
+function blamed(sent: ReadonlySet<string> | undefined, usual: string, other: string, path = usual): Field {
+  return sent && !sent.has(usual) && sent.has(other) ? attribute(other) : attribute(path);
+}
+
 /** Weight ranges, brackets, step pricing and surcharges that agree with each other. */
-function shapeProblems(rate: RateCandidate, contract: ContractRecord): Problem[] {
+function shapeProblems(rate: RateCandidate, contract: ContractRecord, sent?: ReadonlySet<string>): Problem[] {
   const problems: Problem[] = [];
   const add = (detail: string, field: Field) => problems.push({ detail, field });
-  if (rate.weight_max < rate.weight_min) add(`weight_max (${rate.weight_max} g) is below weight_min (${rate.weight_min} g).`, attribute('weight_max'));
+  if (rate.weight_max < rate.weight_min) {
+    add(`weight_max (${rate.weight_max} g) is below weight_min (${rate.weight_min} g).`, blamed(sent, 'weight_max', 'weight_min'));
+  }
   if (!rate.is_dynamic && !rate.price && !rate.weight_bracket) add('A rate needs a price or a weight_bracket (or is_dynamic: true).', attribute('price'));
-  if (rate.price && rate.weight_bracket) add('A rate has a price or a weight_bracket, not both.', attribute('weight_bracket'));
+  if (rate.price && rate.weight_bracket) add('A rate has a price or a weight_bracket, not both.', blamed(sent, 'weight_bracket', 'price'));
   const bracket = rate.weight_bracket;
   if (bracket && (bracket.start < rate.weight_min || bracket.start > rate.weight_max)) {
     add(
       `weight_bracket.start (${bracket.start} g) must lie within weight_min and weight_max (${rate.weight_min}-${rate.weight_max} g).`,
-      attribute('weight_bracket.start'),
+      blamed(sent, 'weight_bracket', bracket.start < rate.weight_min ? 'weight_min' : 'weight_max', 'weight_bracket.start'),
     );
   }
   // The bracket price at the top of the range is the most GET /service-rates answers as bracket_price.
@@ -104,9 +114,10 @@ function overlapProblems(store: ReadView, rate: RateCandidate): Problem[] {
  * the range, prices in the contract's currency, step pricing complete, oversize with a length),
  * a service of the contract's carrier (and of its template), existing options, and no weight range
  * overlapping another rate of the same contract and service. Every problem is reported at once.
+ * `sent`: on an update, the attributes it sent; a rule it breaks with a kept one blames the one sent.
  */
-export function checkRate(store: ReadView, rate: RateCandidate, contract: ContractRecord): void {
-  const problems = [...shapeProblems(rate, contract), ...linkProblems(store, rate, contract)];
+export function checkRate(store: ReadView, rate: RateCandidate, contract: ContractRecord, sent?: ReadonlySet<string>): void {
+  const problems = [...shapeProblems(rate, contract, sent), ...linkProblems(store, rate, contract)];
   if (problems.length === 0) problems.push(...overlapProblems(store, rate));
   if (problems.length > 0) throw new DomainError('unprocessable', problems);
 }

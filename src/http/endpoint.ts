@@ -4,6 +4,7 @@ import type { TableName } from '../store/tables.js';
 import type { Page } from '../jsonapi/pagination.js';
 import type { Ctx } from './context.js';
 import { isControlPath } from './control-access.js';
+import type { KeyedCreate } from './idempotency.js';
 
 /** One way to pass a scope check: a scope, or several that must all be held (production's `a+b`). */
 export type ScopeRequirement = Scope | readonly Scope[];
@@ -72,6 +73,11 @@ export interface Endpoint<P = any, Q = any, B = any> {
    * headers are the endpoint's `auth` and `produces`, not declared here.
    */
   headers?: z.ZodObject;
+  /**
+   * A create that takes an Idempotency-Key (declared in `headers`): a refusal of its input (body
+   * schema, include) is answered once per key like the refusals of its handler.
+   */
+  idempotency?: KeyedCreate;
   /** Declared query parameters (filters and others); undeclared `filter[...]` keys are rejected. */
   query?: z.ZodObject;
   /**

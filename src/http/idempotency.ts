@@ -25,6 +25,16 @@ export const idempotencyHeaders = z.object({
     .describe('Makes retries safe: a repeat within 24 hours replays the first answer.'),
 });
 
+/**
+ * How a create takes an Idempotency-Key: the endpoint its fingerprint names (none for
+ * `POST /shipments`, whose stored fingerprints were made without one) and the status of a repeat
+ * while the first request still runs.
+ */
+export interface KeyedCreate {
+  endpoint?: string;
+  inFlightStatus: 409 | 423;
+}
+
 /** Writes the outcome of the guarded request inside the transaction that produced it. */
 export type Remember = (tx: Tx, status: number, body: string) => void;
 
@@ -131,4 +141,39 @@ export async function idempotent(
   } finally {
     inFlight.delete(id);
   }
+}
+
+/** Runs a keyed create's `work` once per client and key (see `idempotent`). */
+export function keyedCreate(
+  ctx: Ctx,
+  create: KeyedCreate,
+  clientId: string,
+  key: string,
+  rawBody: unknown,
+  query: Iterable<[string, string]>,
+  work: (remember: Remember) => Promise<Response>,
+): Promise<Response> {
+  return idempotent(ctx, clientId, key, requestFingerprint(rawBody, query, create.endpoint), work, create.inFlightStatus);
+}
+
+/**
+ * A keyed create refused before its handler ran (a body its schema refuses, an unknown include
+ * path) is an outcome of its key like a refusal of the handler: stored, replayed for the same
+ * request, and another request under the key is 422. Answers the replay, or throws.
+ */
+export function refusedOnce(
+  ctx: Ctx,
+  create: KeyedCreate,
+  clientId: string,
+  key: string,
+  rawBody: unknown,
+  query: Iterable<[string, string]>,
+  refusal: ApiError,
+): Promise<Response> {
+  return keyedCreate(ctx, create, clientId, key, rawBody, query, () => Promise.reject(refusal));
+}
+
+/** The request's Idempotency-Key when it is one the creates take. */
+export function validKey(value: string | undefined): string | undefined {
+  return value !== undefined && idempotencyHeaders.shape['Idempotency-Key'].safeParse(value).success ? value : undefined;
 }

@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import { z } from 'zod';
 import type { AppEnv } from './env.js';
 import { authenticate, requireScope } from '../auth/authenticate.js';
 import type { Principal } from '../model/tenancy.js';
@@ -7,11 +8,13 @@ import { parseIncludes } from '../jsonapi/include.js';
 import { parsePage } from '../jsonapi/pagination.js';
 import { validated } from '../jsonapi/validation.js';
 import type { Services } from './services.js';
-import { readBody } from './body.js';
+import { bodyWasRead, readBody } from './body.js';
 import { bodyLimitOf } from './body-limits.js';
 import { createCtx } from './app-context.js';
 import { anonymousBroker, authorizeControl, isControlPath, presentsAdminToken, requireJsonContentType } from './control-access.js';
-import { takesOnlyDeclaredQuery, type Endpoint } from './endpoint.js';
+import { takesOnlyDeclaredQuery, type Endpoint, type Input } from './endpoint.js';
+import { refusedOnce, validKey } from './idempotency.js';
+import type { Ctx } from './context.js';
 import { negotiate } from './media.js';
 import { callerKey, countRequest, refuseSpentAddress } from './rate-limit.js';
 import { endingWithNewline, knownResponse, withHeaders } from './response-text.js';
@@ -51,14 +54,19 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       const mark = url.indexOf('?');
       // Most requests have no query: skip parsing one.
       const search = mark < 0 ? NO_QUERY : new URLSearchParams(url.slice(mark + 1));
-      const params = parseParams(endpoint, pathParams(c, fixed), c.req.path);
-      const query = parseQuery(endpoint, search);
-      const include = parseIncludes(endpoint.include, search.get('include'));
-      const headers = parseHeaders(endpoint, c);
-      const read = endpoint.body
-        ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional, bodyLimitOf(endpoint, services.config.bodyLimit), endpoint)
-        : undefined;
-      const input = { params, query, headers, body: read?.body, rawBody: read?.raw, search, include, page: parsePage(search) };
+      let input: Input<unknown, unknown, unknown>;
+      try {
+        const params = parseParams(endpoint, pathParams(c, fixed), c.req.path);
+        const query = parseQuery(endpoint, search);
+        const include = parseIncludes(endpoint.include, search.get('include'));
+        const headers = parseHeaders(endpoint, c);
+        const read = endpoint.body
+          ? await readBody(c, endpoint.body, endpoint.bodyFormat ?? 'json', endpoint.bodyOptional, bodyLimitOf(endpoint, services.config.bodyLimit), endpoint)
+          : undefined;
+        input = { params, query, headers, body: read?.body, rawBody: read?.raw, search, include, page: parsePage(search) };
+      } catch (error) {
+        return await refusedInputOnce(services, endpoint, c, ctx, principal, search, error);
+      }
       if (typeof endpoint.rateLimit === 'function') {
         const tenant = endpoint.rateLimit(ctx, input);
         // The organization the request proved it acts for is its tenant in the request record too.
@@ -72,6 +80,35 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[], service
       return isControlPath(c.req.path) ? endingWithNewline(answer) : answer;
     });
   }
+}
+
+/**
+ * The refusal of a keyed create's input (idempotency.ts, `refusedOnce`) when the request has a
+ * valid Idempotency-Key and a body that parses as JSON, its fingerprint; any other refusal, and
+ * any refusal of another endpoint, is thrown as it is.
+ */
+async function refusedInputOnce(
+  services: Services,
+  endpoint: Endpoint,
+  c: Context<AppEnv>,
+  ctx: Ctx,
+  principal: Principal | undefined,
+  search: URLSearchParams,
+  refusal: unknown,
+): Promise<Response> {
+  const create = endpoint.idempotency;
+  const key = validKey(c.req.header('idempotency-key'));
+  if (!create || !principal || key === undefined || !(refusal instanceof ApiError) || !endpoint.body) throw refusal;
+  let parsed = c.get('bodyParsed');
+  // Refused before its body was read (an include path): read it as JSON, without its schema.
+  if (parsed === undefined && !bodyWasRead(c)) {
+    parsed = await readBody(c, z.unknown(), 'json', false, bodyLimitOf(endpoint, services.config.bodyLimit), endpoint).then(
+      ({ raw }) => ({ value: raw }),
+      () => undefined,
+    );
+  }
+  if (!parsed || !('value' in parsed)) throw refusal;
+  return refusedOnce(ctx, create, principal.clientId, key, parsed.value, search, refusal);
 }
 
 /** What is wrong with an Authorization header that is not `Bearer <token>`, without echoing a token. */

@@ -35,9 +35,17 @@ export function checkContent(draft: ShipmentDraft, international: boolean, probl
 
 /**
  * Service options must exist, be offered by the shipment's rate, be at most one per category and
- * carry the values their `values_format` asks for.
+ * carry the values their `values_format` asks for. `changedRate`: the options are the shipment's
+ * own, kept by an update that changed what chooses the rate; an option the new rate does not offer
+ * is blamed on that member of the update.
  */
-export function checkOptions(ctx: Acting, chosen: readonly ChosenOption[], rate: ServiceRateRecord | undefined, problems: Problems): ChosenOption[] {
+export function checkOptions(
+  ctx: Acting,
+  chosen: readonly ChosenOption[],
+  rate: ServiceRateRecord | undefined,
+  problems: Problems,
+  changedRate?: Field,
+): ChosenOption[] {
   const categories = new Map<string, number>();
   chosen.forEach((choice, index) => {
     const option = ctx.rules.store.get('serviceOptions', choice.id);
@@ -52,7 +60,12 @@ export function checkOptions(ctx: Acting, chosen: readonly ChosenOption[], rate:
       else categories.set(option.category, index);
     }
     if (rate && !rate.service_options.some((offered) => offered.service_option_id === option.id)) {
-      problems.add(`Service option '${option.code}' is not offered with this service and contract.`, fields.option(index));
+      problems.add(
+        changedRate
+          ? `Service option '${option.code}' (entry ${index} of the shipment's service_options) is not offered with this service and contract: send service_options too.`
+          : `Service option '${option.code}' is not offered with this service and contract.`,
+        changedRate ?? fields.option(index),
+      );
     }
     if (option.values_format) {
       for (const problem of schemaProblems(option.values_format, choice.values ?? {}, 'values')) {

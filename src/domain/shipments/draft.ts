@@ -49,6 +49,14 @@ export interface ShipmentDraft {
    */
   labelKept?: boolean;
   serviceCode?: string;
+  /**
+   * On an update, the relationships the request named; the others are the shipment's own, kept.
+   * A rule broken between a kept relationship and a named one is blamed on the named one, a
+   * member the request holds (as `labelField` does for a kept label format). Absent on a create.
+   */
+  named?: ReadonlySet<string>;
+  /** On an update, the attributes the request sent (the others are kept), for the same purpose. */
+  namedAttributes?: ReadonlySet<string>;
   addToNextCollection?: boolean;
   /**
    * The parcels of a multi-colli shipment (`meta.colli`), in order. The carrier handles each on
@@ -66,6 +74,16 @@ export const fields = {
   option: (index: number, path = ''): Field => ({ relationship: `service_options[${index}]${path ? `.${path}` : ''}` }),
   meta: (path: string): Field => ({ meta: path }),
 };
+
+/** Whether an update kept `relationship` from the shipment rather than naming it (never on a create). */
+export function keptRelationship(draft: Pick<ShipmentDraft, 'named'>, relationship: string): boolean {
+  return draft.named !== undefined && !draft.named.has(relationship);
+}
+
+/** Whether an update kept `attribute` from the shipment rather than sending it (never on a create). */
+export function keptAttribute(draft: Pick<ShipmentDraft, 'namedAttributes'>, attribute: string): boolean {
+  return draft.namedAttributes !== undefined && !draft.namedAttributes.has(attribute);
+}
 
 /** Sender and recipient in different countries: customs data is required. */
 export function isInternational(draft: Pick<ShipmentDraft, 'attributes'>): boolean {

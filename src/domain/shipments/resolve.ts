@@ -15,7 +15,7 @@ import { bookedHolder, mismatch, nextCollection } from '../collections/membershi
 import { canSeeContract } from '../tenancy.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
-import { fields, isInternational, type ShipmentDraft } from './draft.js';
+import { fields, isInternational, keptAttribute, keptRelationship, type ShipmentDraft } from './draft.js';
 import { findRate, priceProblem, priceBreakdown, type SurchargeLine } from './pricing.js';
 import { sizeProblems } from './parcel-sizes.js';
 import { Problems } from './problems.js';
@@ -80,7 +80,7 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
   const service = named && seesTenantRow(store, ctx.principal?.organizationId, named.organization_id) ? named : undefined;
   if (draft.serviceId && !service) problems.add(`No service with id '${draft.serviceId}' exists.`, fields.relationship('service'));
   if (service && !(coversAddress(service.regions_from, from) && coversAddress(service.regions_to, to))) {
-    problems.add(`Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`, fields.relationship('service'));
+    problems.add(`Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`, routeBlame(draft));
   }
   const contract = draft.contractId ? store.get('contracts', draft.contractId) : undefined;
   if (draft.contractId && (!contract || !canSeeContract(store, ctx.principal, contract))) {
@@ -91,9 +91,55 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
     problems.add(`Contract '${contract.name}' is ${contract.status}; only active contracts can be used for shipments.`, fields.relationship('contract'));
   }
   if (service && contract && service.carrier_id !== contract.carrier_id) {
-    problems.add('The service and the contract belong to different carriers.', fields.relationship('contract'));
+    // An update that named the service and kept the contract is told at the service it sent.
+    const blamed = keptRelationship(draft, 'contract') && !keptRelationship(draft, 'service') ? 'service' : 'contract';
+    problems.add('The service and the contract belong to different carriers.', fields.relationship(blamed));
   }
   return { service, contract };
+}
+
+/**
+ * Where a service that does not ship the route is blamed: the service, unless an update kept it
+ * and sent an address (the recipient's, else the sender's), which is then the member to blame.
+ */
+function routeBlame(draft: ShipmentDraft): Field {
+  if (!keptRelationship(draft, 'service')) return fields.relationship('service');
+  if (!keptAttribute(draft, 'recipient_address')) return fields.attribute('recipient_address.country_code');
+  if (!keptAttribute(draft, 'sender_address')) return fields.attribute('sender_address.country_code');
+  return fields.relationship('service');
+}
+
+/**
+ * Where a weight no rate carries is blamed: the weight, unless an update kept it and chose another
+ * contract or service (the one it named, or `meta.service_code`), which is then the member to blame.
+ */
+function weightBlame(draft: ShipmentDraft): Field {
+  if (!keptAttribute(draft, 'physical_properties')) return fields.attribute('physical_properties.weight');
+  if (!keptRelationship(draft, 'contract')) return fields.relationship('contract');
+  if (!keptRelationship(draft, 'service')) return fields.relationship('service');
+  return draft.serviceCode ? fields.meta('service_code') : fields.attribute('physical_properties.weight');
+}
+
+/**
+ * When an update kept the shipment's service options and changed what chooses its rate, the member
+ * that changed it (contract, service, meta.service_code, then the parcel); otherwise none.
+ */
+function keptOptionsBlame(draft: ShipmentDraft): Field | undefined {
+  if (!keptRelationship(draft, 'service_options')) return undefined;
+  if (!keptRelationship(draft, 'contract')) return fields.relationship('contract');
+  if (!keptRelationship(draft, 'service')) return fields.relationship('service');
+  if (draft.serviceCode) return fields.meta('service_code');
+  return keptAttribute(draft, 'physical_properties') ? undefined : fields.attribute('physical_properties.weight');
+}
+
+/**
+ * When an update kept the shipment's liability coverage and changed its contract, the member that
+ * changed the contract (the contract it named, else `meta.service_code`); otherwise none.
+ */
+function keptCoverageBlame(draft: ShipmentDraft): Field | undefined {
+  if (!keptRelationship(draft, 'liability_coverage')) return undefined;
+  if (!keptRelationship(draft, 'contract')) return fields.relationship('contract');
+  return draft.serviceCode ? fields.meta('service_code') : undefined;
 }
 
 function resolveCoverage(ctx: Acting, draft: ShipmentDraft, contract: ContractRecord | undefined, problems: Problems) {
@@ -107,10 +153,16 @@ function resolveCoverage(ctx: Acting, draft: ShipmentDraft, contract: ContractRe
     if (draft.contractId) return coverage;
     problems.add(
       `A liability coverage is of one contract: set the shipment's contract ('${owner.name}', ${owner.id}) as well.`,
-      fields.relationship('liability_coverage'),
+      keptCoverageBlame(draft) ?? fields.relationship('liability_coverage'),
     );
   } else if (coverage.contract_id !== contract.id) {
-    problems.add("The liability coverage belongs to another contract than the shipment's.", fields.relationship('liability_coverage'));
+    const changed = keptCoverageBlame(draft);
+    if (changed) {
+      problems.add(
+        `The shipment's liability coverage belongs to its contract '${owner.name}', not to '${contract.name}': send liability_coverage with a coverage of the new contract, or with null data.`,
+        changed,
+      );
+    } else problems.add("The liability coverage belongs to another contract than the shipment's.", fields.relationship('liability_coverage'));
   }
   return coverage;
 }
@@ -284,12 +336,12 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
   const physical = withVolumetricWeight(draft.attributes.physical_properties, service, contract);
   const rate = service && contract ? findRate(store, { service, contract, physical }) : undefined;
   if (service && contract && !rate && problems.empty) {
-    problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, fields.attribute('physical_properties.weight'));
+    problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, weightBlame(draft));
   }
   // The rate that carries the weight must take the parcel's size too (each collo's, of a
   // multi-colli shipment): its size limits are as binding.
   for (const { detail, field } of rate ? sizeProblems(rate, physical, draft.colli, service!.code) : []) problems.add(detail, field!);
-  const options = checkOptions(ctx, draft.options, rate, problems);
+  const options = checkOptions(ctx, draft.options, rate, problems, keptOptionsBlame(draft));
   if (service?.delivery_method === 'pick-up' && !draft.attributes.pickup_location) {
     problems.add(`Service '${service.code}' delivers to a pickup point: pickup_location is required.`, fields.attribute('pickup_location'));
   }

@@ -86,13 +86,13 @@ const optionsOf = (refs: z.output<typeof optionRefs> | undefined): RateOption[] 
   refs?.data.map((ref) => ({ service_option_id: ref.id, ...(ref.meta?.price ? { price: ref.meta.price } : {}), included: ref.meta?.included ?? false }));
 
 /**
- * Checks the rate as it would be and stores it, in one transaction (the overlap check sees every
+ * Checks the rate as it would be (`sent`: the attributes an update sent) and stores it, in one transaction (the overlap check sees every
  * rate), and renders the answer there too: while the rate waits to be durable, another request (a
  * DELETE of its contract) may remove what the answer includes.
  */
-async function save(ctx: Ctx, candidate: RateCandidate, contract: ContractRecord, include: readonly string[]) {
+async function save(ctx: Ctx, candidate: RateCandidate, contract: ContractRecord, include: readonly string[], sent?: ReadonlySet<string>) {
   return ctx.store.transact((tx) => {
-    checkRate(tx, candidate, contract);
+    checkRate(tx, candidate, contract, sent);
     if (candidate.id && !tx.get('serviceRates', candidate.id)) throw ApiError.notFound('service-rates', candidate.id);
     const row = candidate.id ? tx.update('serviceRates', candidate.id, candidate) : tx.insert('serviceRates', { ...candidate, id: tx.newId() });
     return { row, document: resourceDocument(ctx, serviceRateKind, row, include) };
@@ -179,7 +179,7 @@ export const serviceRateWriteEndpoints = [
       const current = findOr404(ctx, 'serviceRates', 'service-rates', params.service_rate_id, (row) => rateVisible(ctx, row));
       checkIdentity(body.data, 'service-rates', current.id);
       const { candidate, contract } = merged(ctx, current, body.data.attributes, body.data.relationships);
-      return jsonApi((await save(ctx, candidate, contract, include)).document);
+      return jsonApi((await save(ctx, candidate, contract, include, new Set(Object.keys(body.data.attributes)))).document);
     },
   }),
 ];

@@ -5,7 +5,7 @@ import { blamingColli, checkMultiColliService, createMultiColliShipment, masterD
 import { resolveDraft } from '../../domain/shipments/resolve.js';
 import { principalOf, type Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
-import { idempotencyHeaders, idempotent, requestFingerprint, type Remember } from '../../http/idempotency.js';
+import { idempotencyHeaders, keyedCreate, type KeyedCreate, type Remember } from '../../http/idempotency.js';
 import { textResponse } from '../../http/response-text.js';
 import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../../jsonapi/document.js';
 import { ApiError } from '../../jsonapi/errors.js';
@@ -103,6 +103,9 @@ async function respond(ctx: Ctx, body: Body, given: z.output<typeof meta>['colli
   return textResponse(text, { status: 201, headers: { 'content-type': JSONAPI_MEDIA_TYPE, location: ctx.url(`/shipments/${id}`) } });
 }
 
+/** POST /multi-colli-shipments: as POST /registered-shipments, under its own endpoint. */
+const MULTI_COLLI_CREATE: KeyedCreate = { endpoint: '/multi-colli-shipments', inFlightStatus: 423 };
+
 export const multiColliShipmentEndpoints = [
   endpoint({
     method: 'post',
@@ -116,26 +119,24 @@ export const multiColliShipmentEndpoints = [
     auth: { anyOf: ['shipments.manage'] },
     body: multiColliRequest,
     headers: idempotencyHeaders,
+    idempotency: MULTI_COLLI_CREATE,
     responses: {
       201: { description: 'The master shipment, its colli with their tracking and documents.', schema: multiColliShipmentDocument },
       ...registeringRefusals,
     },
     include: multiColliIncludes,
     handler: async (ctx, { body, rawBody, search, headers, include }) => {
-      checkIdentity(body.data, 'shipments');
-      // The schema requires meta and its colli; the type of a document's meta is optional all the same.
-      const colli = body.meta?.colli;
-      if (!colli) throw ApiError.invalid('meta with colli is required: the parcels of the shipment, each with its weight.', '/meta');
+      // Inside the keyed work, so a wrong type is an outcome of the key too.
+      const register = (remember?: Remember) => {
+        checkIdentity(body.data, 'shipments');
+        // The schema requires meta and its colli; the type of a document's meta is optional all the same.
+        const colli = body.meta?.colli;
+        if (!colli) throw ApiError.invalid('meta with colli is required: the parcels of the shipment, each with its weight.', '/meta');
+        return respond(ctx, body, colli, include, remember);
+      };
       const key = headers['Idempotency-Key'];
-      if (key === undefined) return respond(ctx, body, colli, include);
-      return idempotent(
-        ctx,
-        principalOf(ctx).clientId,
-        key,
-        requestFingerprint(rawBody, search, '/multi-colli-shipments'),
-        (remember) => respond(ctx, body, colli, include, remember),
-        423,
-      );
+      if (key === undefined) return register();
+      return keyedCreate(ctx, MULTI_COLLI_CREATE, principalOf(ctx).clientId, key, rawBody, search, register);
     },
   }),
 ];

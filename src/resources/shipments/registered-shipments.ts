@@ -4,7 +4,7 @@ import { createRegisteredShipment } from '../../domain/shipments/register-now.js
 import { resolveDraft } from '../../domain/shipments/resolve.js';
 import { principalOf, type Ctx } from '../../http/context.js';
 import { endpoint } from '../../http/endpoint.js';
-import { idempotencyHeaders, idempotent, requestFingerprint, type Remember } from '../../http/idempotency.js';
+import { idempotencyHeaders, keyedCreate, type KeyedCreate, type Remember } from '../../http/idempotency.js';
 import { textResponse } from '../../http/response-text.js';
 import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../../jsonapi/document.js';
 import { checkIdentity, resourceRequest } from '../../jsonapi/request.js';
@@ -67,6 +67,9 @@ export const registeringRefusals = {
   423: { description: 'A request with the same Idempotency-Key is still being processed.', schema: errorDocument },
 } as const;
 
+/** POST /registered-shipments: production's 423 for a repeat in flight; its fingerprint names the endpoint. */
+const REGISTERED_CREATE: KeyedCreate = { endpoint: '/registered-shipments', inFlightStatus: 423 };
+
 export const registeredShipmentEndpoints = [
   endpoint({
     method: 'post',
@@ -81,23 +84,21 @@ export const registeredShipmentEndpoints = [
     auth: { anyOf: ['shipments.manage'] },
     body: registeredRequest,
     headers: idempotencyHeaders,
+    idempotency: REGISTERED_CREATE,
     responses: {
       201: { description: 'The registered shipment, its documents in meta.files.', schema: registeredShipmentDocument },
       ...registeringRefusals,
     },
     include: shipmentIncludes,
     handler: async (ctx, { body, rawBody, search, include, headers }) => {
-      checkIdentity(body.data, 'shipments');
+      // Inside the keyed work, so a wrong type is an outcome of the key too.
+      const register = (remember?: Remember) => {
+        checkIdentity(body.data, 'shipments');
+        return respond(ctx, body, include, remember);
+      };
       const key = headers['Idempotency-Key'];
-      if (key === undefined) return respond(ctx, body, include);
-      return idempotent(
-        ctx,
-        principalOf(ctx).clientId,
-        key,
-        requestFingerprint(rawBody, search, '/registered-shipments'),
-        (remember) => respond(ctx, body, include, remember),
-        423,
-      );
+      if (key === undefined) return register();
+      return keyedCreate(ctx, REGISTERED_CREATE, principalOf(ctx).clientId, key, rawBody, search, register);
     },
   }),
 ];

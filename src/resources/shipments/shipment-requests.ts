@@ -308,6 +308,8 @@ export function draftFromUpdate(current: ShipmentRecord, body: UpdateBody): Ship
     ),
     ...updatedLabel(body.meta as Meta, rel, current),
     serviceCode,
+    named: new Set(Object.keys(rel).filter((name) => rel[name as keyof Relationships] !== undefined && rel[name as keyof Relationships] !== null)),
+    namedAttributes: new Set(Object.keys(given).filter((name) => name in writableShipmentAttributes)),
   };
 }
 

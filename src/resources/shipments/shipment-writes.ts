@@ -7,7 +7,7 @@ import { resolveDraft } from '../../domain/shipments/resolve.js';
 import { principalOf, type Ctx } from '../../http/context.js';
 import { sourceOf } from '../../http/domain-errors.js';
 import { endpoint } from '../../http/endpoint.js';
-import { idempotencyHeaders, idempotent, requestFingerprint, type Remember } from '../../http/idempotency.js';
+import { idempotencyHeaders, keyedCreate, type KeyedCreate, type Remember } from '../../http/idempotency.js';
 import { jsonApi } from '../../http/respond.js';
 import { textResponse } from '../../http/response-text.js';
 import { JSONAPI_MEDIA_TYPE, resourceDocument } from '../../jsonapi/document.js';
@@ -36,6 +36,9 @@ async function respondCreated(ctx: Ctx, draft: ShipmentDraft, include: readonly 
   return textResponse(body, { status: 201, headers: { 'content-type': JSONAPI_MEDIA_TYPE, location: ctx.url(shipmentKind.self(shipment)) } });
 }
 
+/** POST /shipments: the seed's 409 for a repeat in flight, and a fingerprint without the endpoint, as stored keys were made. */
+const SHIPMENT_CREATE: KeyedCreate = { inFlightStatus: 409 };
+
 export const shipmentWriteEndpoints = [
   endpoint({
     method: 'post',
@@ -48,6 +51,7 @@ export const shipmentWriteEndpoints = [
     auth: manage,
     body: createShipmentRequest,
     headers: idempotencyHeaders,
+    idempotency: SHIPMENT_CREATE,
     responses: {
       201: {
         description:
@@ -62,11 +66,14 @@ export const shipmentWriteEndpoints = [
     },
     include: shipmentIncludes,
     handler: async (ctx, { body, rawBody, search, include, headers }) => {
-      checkIdentity(body.data, 'shipments');
-      const draft = draftFromCreate(body);
+      // Inside the keyed work, so a wrong type or relationship is an outcome of the key too.
+      const create = (remember?: Remember) => {
+        checkIdentity(body.data, 'shipments');
+        return respondCreated(ctx, draftFromCreate(body), include, remember);
+      };
       const key = headers['Idempotency-Key'];
-      if (key === undefined) return respondCreated(ctx, draft, include);
-      return idempotent(ctx, principalOf(ctx).clientId, key, requestFingerprint(rawBody, search), (remember) => respondCreated(ctx, draft, include, remember));
+      if (key === undefined) return create();
+      return keyedCreate(ctx, SHIPMENT_CREATE, principalOf(ctx).clientId, key, rawBody, search, create);
     },
   }),
   endpoint({
