@@ -364,6 +364,22 @@ describe('POST /get-dynamic-service-rates', () => {
     });
   });
 
+  it("holds the physical properties to production's bounds: whole numbers up to 2147483647, a volume of at least 0.01 litres", async () => {
+    expect((await post(body('NL', 'GB', { weight: 2500, volume: 0.01 }))).status).toBe(200);
+    const outside = [
+      [{ weight: 2147483648 }, 'weight'],
+      [{ weight: 2500, length: 2147483648 }, 'length'],
+      [{ weight: 2500, volume: 0.005 }, 'volume'],
+    ] as const;
+    for (const [physical, member] of outside) {
+      const answer = await post(body('NL', 'GB', physical));
+      expect(answer.status, `${member}: ${answer.text}`).toBe(400);
+      expect(firstError(answer).source).toEqual({ pointer: `/data/attributes/physical_properties/${member}` });
+    }
+    const collo = await post({ ...body('NL', 'GB', { weight: 2500 }), meta: { colli: [{ physical_properties: { weight: 2500, volume: 0.001 } }] } });
+    expect([collo.status, firstError(collo).source]).toEqual([400, { pointer: '/meta/colli/0/physical_properties/volume' }]);
+  });
+
   it("takes a shipment's other attributes and ignores them, but refuses what production's closed shipment schema does not know", async () => {
     const plain = await post(body('NL', 'GB', { weight: 2500 }));
     const plainBody = body('NL', 'GB', { weight: 2500, volume: 2 });

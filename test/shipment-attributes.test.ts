@@ -250,6 +250,17 @@ describe("shipment items, customs and physical properties as production's schema
     expect((await post(deToNl({ items: [{ ...item, hs_code: '8471.60.00' }] }))).status).toBe(201);
   });
 
+  it("holds the volume to production's least, 0.01 litres, on a new shipment and on a change", async () => {
+    const sized = (volume: number) => shipmentBody({ shop: w.shopIn('NL'), attributes: { physical_properties: { weight: 100, volume } } });
+    const smallest = await createShipment(sandbox, w.token, sized(0.01));
+    expect(smallest.attributes.physical_properties).toEqual({ weight: 100, volume: 0.01 });
+    const tiny = await post(sized(0.008));
+    expect(tiny.status, tiny.text).toBe(400);
+    expect(firstError(tiny)).toMatchObject({ code: '10003', source: { pointer: '/data/attributes/physical_properties/volume' } });
+    const shrunk = await patch(smallest.id, { attributes: { physical_properties: { weight: 100, volume: 0.001 } } });
+    expect([shrunk.status, firstError(shrunk).source]).toEqual([400, { pointer: '/data/attributes/physical_properties/volume' }]);
+  });
+
   const unknown = (answer: Json, pointer: string) => {
     expect(answer.status, answer.text).toBe(400);
     expect(answer.body.errors).toEqual([expect.objectContaining({ status: '400', detail: "'foo' is not a known member here.", source: { pointer } })]);

@@ -8,7 +8,8 @@ export const physicalProperties = z
     length: z.number().int().positive().max(100_000).optional(),
     width: z.number().int().positive().max(100_000).optional(),
     height: z.number().int().positive().max(100_000).optional(),
-    volume: z.number().positive().max(1_000_000).optional(),
+    // Production's least volume is 0.01 l (10 cm3): a smaller one is refused there, so it is here.
+    volume: z.number().min(0.01, 'must be at least 0.01 litres').max(1_000_000).optional(),
     volumetric_weight: z.number().int().nonnegative().optional().describe('Read-only: computed from length, width and height.'),
   })
   .meta({ id: 'PhysicalProperties' });

@@ -99,7 +99,9 @@ function filterRates(ctx: Ctx, rows: readonly ServiceRateRecord[], q: Query): Ra
   return out;
 }
 
-const millimetres = z.number().int().min(1).optional().describe('Millimetres.');
+/** Production's bound on every whole number of a shipment's physical properties (a signed 32-bit integer). */
+const INT32_MAX = 2147483647;
+const millimetres = z.number().int().min(1).max(INT32_MAX).optional().describe('Millimetres.');
 
 /**
  * A parcel's size as production takes it here: the dimensions may be `null`, as if left out. Closed,
@@ -107,11 +109,11 @@ const millimetres = z.number().int().min(1).optional().describe('Millimetres.');
  * taken and not used (the dimensions decide).
  */
 const physicalProperties = z.strictObject({
-  weight: z.number().int().min(1).describe('Grams.'),
+  weight: z.number().int().min(1).max(INT32_MAX).describe('Grams.'),
   length: orNull(millimetres),
   width: orNull(millimetres),
   height: orNull(millimetres),
-  volume: orNull(z.number().positive().optional()).describe('Litres; not used.'),
+  volume: orNull(z.number().min(0.01, 'must be at least 0.01 litres').max(INT32_MAX).optional()).describe('Litres; not used.'),
   volumetric_weight: z.unknown().optional().describe('Read-only: ignored when sent.'),
 });
 
