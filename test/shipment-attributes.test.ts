@@ -47,6 +47,19 @@ describe("shipment attributes production's request schema allows", () => {
     expect(firstError(refused).detail).toContain('XYZ');
   });
 
+  it("takes the e-mail addresses production's Email takes, such as with & or / before the @, and refuses what it refuses", async () => {
+    const withEmail = (email: string) => shipmentBody({ shop: w.shopIn('NL'), recipient: { ...recipients.NL, email } });
+    for (const email of ['sales&support@example.com', 'dept/orders@example.com', "o'neill+{tag}@example.co.uk"]) {
+      const created = await createShipment(sandbox, w.token, withEmail(email));
+      expect(created.attributes.recipient_address.email).toBe(email);
+    }
+    for (const email of ['orders@localhost', 'orders@shop-.example.com', 'orders..desk@example.com']) {
+      const refused = await sandbox.request('POST', '/shipments', { token: w.token, body: withEmail(email) });
+      expect(refused.status, email).toBe(400);
+      expect(firstError(refused).source).toEqual({ pointer: '/data/attributes/recipient_address/email' });
+    }
+  });
+
   it('takes null for the attributes production lets be null, as if they were left out', async () => {
     const nulls = {
       description: null,
