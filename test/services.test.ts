@@ -210,6 +210,8 @@ describe('GET /services bad filter values', () => {
     ['filter[address_from][country_code]=XX', 'filter[address_from][country_code]'],
     ['filter[address_to][country_code]=nl', 'filter[address_to][country_code]'],
     ['filter[address_to][state_code]=TOOLONG', 'filter[address_to][state_code]'],
+    // Production's pattern is upper case only; a lower-case code matched here.
+    ['filter[address_from][state_code]=nir', 'filter[address_from][state_code]'],
     ['filter[has_active_contract]=maybe', 'filter[has_active_contract]'],
     ['filter[delivery_method]=drone', 'filter[delivery_method]'],
     ['filter[colour]=red', 'filter[colour]'],

@@ -59,9 +59,11 @@ function offeredOptions(ctx: Ctx, serviceId: string): Linkage[] {
   return [...ids].map((id) => ({ type: 'service-options', id }));
 }
 
+// Upper case, as production's pattern and an address's state_code have it: a lower-case code,
+// which matched here, is a 400 there.
 const stateCode = z
   .string()
-  .regex(/^[A-Za-z0-9]{1,3}$/, 'must be a 1 to 3 character subdivision code')
+  .regex(/^[A-Z0-9]{1,3}$/, 'must be a 1 to 3 character upper-case ISO 3166-2 subdivision code')
   .optional();
 const postalCode = z.string().min(1).max(20).optional();
 
