@@ -370,13 +370,15 @@ describe('POST /get-dynamic-service-rates', () => {
     });
   });
 
-  it("requires what production's contract requires of the body: data.type and the shop relationship", async () => {
+  it("requires what production's contract requires of the body: data.type, the shop relationship and colli in a meta", async () => {
     const { type, ...untyped } = body('NL', 'GB', { weight: 2500 }).data;
     expect(type).toBe('shipments');
     const cases = [
       [{ data: untyped }, '/data/type'],
       [{ data: { ...untyped, type, relationships: undefined } }, '/data/relationships'],
       [{ data: { ...untyped, type, relationships: { contract: null, service: null } } }, '/data/relationships/shop'],
+      // The meta is optional, but one without colli is refused as production's.
+      [{ data: { ...untyped, type }, meta: {} }, '/meta/colli'],
     ] as const;
     for (const [payload, pointer] of cases) {
       const answer = await post(payload);

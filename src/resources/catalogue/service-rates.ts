@@ -147,7 +147,8 @@ const dynamicRatesRequest = z
     }),
     // The parcels of a multi-colli shipment: the shipment's own physical_properties (their total)
     // decide the price, and each collo must fit the rate's size limits, as on the shipment itself.
-    meta: z.object({ colli: z.array(z.object({ physical_properties: physicalProperties })).optional() }).optional(),
+    // Production's meta requires them: a meta without colli is a 400 there, so it is here.
+    meta: z.object({ colli: z.array(z.object({ physical_properties: physicalProperties })) }).optional(),
   })
   .meta({ id: 'DynamicServiceRatesRequest' });
 type DynamicRequest = z.output<typeof dynamicRatesRequest>;
