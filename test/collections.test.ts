@@ -241,7 +241,7 @@ describe('creating collections', () => {
     const answer = await post(
       collectionBody(shop, {
         // Production's pattern takes an offset with or without its colon.
-        attributes: { collection_time: { from: '2026-01-12T10:00:00+0100', to: '2026-01-12T12:30:00+01:00' } },
+        attributes: { collection_time: { from: '2026-01-12T10:00:00.123456+0100', to: '2026-01-12T12:30:00+01:00' } },
         relationships: { contract: { data: { type: 'contracts', id: contract.id } } },
       }),
     );
@@ -387,6 +387,8 @@ describe('creating collections', () => {
       [{ address: { street_1: 'Damrak', city: 'Amsterdam', country_code: 'XX' } }, '/data/attributes/address/country_code'],
       [{ collection_time: { from: 'tomorrow', to: TEST_NOW + 2 * DAY } }, '/data/attributes/collection_time/from'],
       [{ collection_time: { from: '2026-01-12T09:00:00', to: TEST_NOW + 2 * DAY } }, '/data/attributes/collection_time/from'],
+      // Production's pattern takes up to six decimals of a second.
+      [{ collection_time: { from: TEST_NOW + DAY, to: '2026-01-12T12:30:00.1234567Z' } }, '/data/attributes/collection_time/to'],
       [{ collection_time: { from: TEST_NOW + DAY } }, '/data/attributes/collection_time/to'],
       [{ colour: 'red' }, '/data/attributes/colour'],
     ];

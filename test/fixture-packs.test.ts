@@ -476,7 +476,7 @@ describe('a pack loaded into a tenant', () => {
             data: {
               type: 'shipments',
               attributes: { sender_address: address, recipient_address: address, physical_properties: { weight: 1000 } },
-              relationships: { service: { data: { type: 'services', id } } },
+              relationships: { service: { data: { type: 'services', id } }, shop: { data: { type: 'shops', id: shop.id } } },
             },
           },
           headers: json,

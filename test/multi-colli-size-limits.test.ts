@@ -107,7 +107,11 @@ describe('POST /get-dynamic-service-rates with meta.colli', () => {
       sandbox.request('POST', '/get-dynamic-service-rates', {
         token: w.token,
         body: {
-          data: { type: 'shipments', attributes: { sender_address: address('NL'), recipient_address: address('GB'), physical_properties: { weight: 2000 } } },
+          data: {
+            type: 'shipments',
+            attributes: { sender_address: address('NL'), recipient_address: address('GB'), physical_properties: { weight: 2000 } },
+            relationships: { shop: { data: { type: 'shops', id: w.shopIn('NL').id } } },
+          },
           meta: { colli: colli.map((physical_properties) => ({ physical_properties })) },
         },
       });

@@ -47,7 +47,14 @@ describe('POST /get-dynamic-service-rates', () => {
   const rates = (physical_properties: Json) =>
     sandbox.request('POST', '/get-dynamic-service-rates', {
       token: w.token,
-      body: { data: { type: 'shipments', attributes: { sender_address: address('NL'), recipient_address: address('GB'), physical_properties } } },
+      body: {
+        data: {
+          type: 'shipments',
+          attributes: { sender_address: address('NL'), recipient_address: address('GB'), physical_properties },
+          // Production requires the shop the shipment would be sent from.
+          relationships: { shop: { data: { type: 'shops', id: w.shopIn('NL').id } } },
+        },
+      },
     });
 
   it('takes the bounds themselves', async () => {

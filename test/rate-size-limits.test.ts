@@ -120,7 +120,13 @@ describe('POST /get-dynamic-service-rates', () => {
     const rates = (physical_properties: Json) =>
       sandbox.request('POST', '/get-dynamic-service-rates', {
         token: w.token,
-        body: { data: { type: 'shipments', attributes: { sender_address: address('NL'), recipient_address: address('GB'), physical_properties } } },
+        body: {
+          data: {
+            type: 'shipments',
+            attributes: { sender_address: address('NL'), recipient_address: address('GB'), physical_properties },
+            relationships: { shop: { data: { type: 'shops', id: w.shopIn('NL').id } } },
+          },
+        },
       });
     const fits = await rates({ weight: 1000, length: 100, width: 100, height: 100 });
     expect(fits.status, fits.text).toBe(200);

@@ -272,16 +272,18 @@ function divisorOf(rate: Json): number {
 
 describe('POST /get-dynamic-service-rates', () => {
   const address = (country_code: string) => ({ first_name: 'Sam', last_name: 'Jansen', street_1: 'Main Street 1', city: 'Somewhere', country_code });
+  const ref = (type: string, id: string) => ({ data: { type, id } });
+  /** The shop production requires, one of organization A's, unless `relationships` names another. */
+  const ownShop = () => ref('shops', sandbox.store.all('shops').find((s) => s.organization_id === orgA())!.id);
   const body = (from: string, to: string, physical_properties: Json, relationships?: Json) => ({
     data: {
       type: 'shipments',
       attributes: { sender_address: address(from), recipient_address: address(to), physical_properties },
-      ...(relationships ? { relationships } : {}),
+      relationships: { shop: ownShop(), ...relationships },
     },
   });
   const post = (payload: unknown, token = tokenA) => sandbox.request('POST', '/get-dynamic-service-rates', { body: payload, token });
   const stored = (id: string) => sandbox.store.get('serviceRates', id) as ServiceRateRecord;
-  const ref = (type: string, id: string) => ({ data: { type, id } });
 
   it('prices the dynamic rates that cover the route and weight, the same way every time', async () => {
     const first = await post(body('NL', 'GB', { weight: 2500 }));
@@ -347,7 +349,11 @@ describe('POST /get-dynamic-service-rates', () => {
 
   it('answers 400/10003 with pointers for schema violations', async () => {
     const missing = await post({
-      data: { attributes: { sender_address: address('NL'), recipient_address: { city: 'X', country_code: 'XX' }, physical_properties: { weight: 0 } } },
+      data: {
+        type: 'shipments',
+        attributes: { sender_address: address('NL'), recipient_address: { city: 'X', country_code: 'XX' }, physical_properties: { weight: 0 } },
+        relationships: { shop: ownShop() },
+      },
     });
     expect(missing.status).toBe(400);
     const pointers = missing.body.errors.map((e: Json) => e.source.pointer).sort();
@@ -365,6 +371,39 @@ describe('POST /get-dynamic-service-rates', () => {
       code: '10007',
       source: { pointer: '/data/type' },
     });
+  });
+
+  it("requires what production's contract requires of the body: data.type, the shop relationship and colli in a meta", async () => {
+    const { type, ...untyped } = body('NL', 'GB', { weight: 2500 }).data;
+    expect(type).toBe('shipments');
+    const cases = [
+      [{ data: untyped }, '/data/type'],
+      [{ data: { ...untyped, type, relationships: undefined } }, '/data/relationships'],
+      [{ data: { ...untyped, type, relationships: { contract: null, service: null } } }, '/data/relationships/shop'],
+      // The meta is optional, but one without colli is refused as production's.
+      [{ data: { ...untyped, type }, meta: {} }, '/meta/colli'],
+    ] as const;
+    for (const [payload, pointer] of cases) {
+      const answer = await post(payload);
+      expect(answer.status, `${pointer}: ${answer.text}`).toBe(400);
+      expect(answer.body.errors.map((error: Json) => error.source.pointer)).toEqual([pointer]);
+    }
+  });
+
+  it("holds the physical properties to production's bounds: whole numbers up to 2147483647, a volume of at least 0.01 litres", async () => {
+    expect((await post(body('NL', 'GB', { weight: 2500, volume: 0.01 }))).status).toBe(200);
+    const outside = [
+      [{ weight: 2147483648 }, 'weight'],
+      [{ weight: 2500, length: 2147483648 }, 'length'],
+      [{ weight: 2500, volume: 0.005 }, 'volume'],
+    ] as const;
+    for (const [physical, member] of outside) {
+      const answer = await post(body('NL', 'GB', physical));
+      expect(answer.status, `${member}: ${answer.text}`).toBe(400);
+      expect(firstError(answer).source).toEqual({ pointer: `/data/attributes/physical_properties/${member}` });
+    }
+    const collo = await post({ ...body('NL', 'GB', { weight: 2500 }), meta: { colli: [{ physical_properties: { weight: 2500, volume: 0.001 } }] } });
+    expect([collo.status, firstError(collo).source]).toEqual([400, { pointer: '/meta/colli/0/physical_properties/volume' }]);
   });
 
   it("takes a shipment's other attributes and ignores them, but refuses what production's closed shipment schema does not know", async () => {

@@ -47,6 +47,19 @@ describe("shipment attributes production's request schema allows", () => {
     expect(firstError(refused).detail).toContain('XYZ');
   });
 
+  it("takes the e-mail addresses production's Email takes, such as with & or / before the @, and refuses what it refuses", async () => {
+    const withEmail = (email: string) => shipmentBody({ shop: w.shopIn('NL'), recipient: { ...recipients.NL, email } });
+    for (const email of ['sales&support@example.com', 'dept/orders@example.com', "o'neill+{tag}@example.co.uk"]) {
+      const created = await createShipment(sandbox, w.token, withEmail(email));
+      expect(created.attributes.recipient_address.email).toBe(email);
+    }
+    for (const email of ['orders@localhost', 'orders@shop-.example.com', 'orders..desk@example.com']) {
+      const refused = await sandbox.request('POST', '/shipments', { token: w.token, body: withEmail(email) });
+      expect(refused.status, email).toBe(400);
+      expect(firstError(refused).source).toEqual({ pointer: '/data/attributes/recipient_address/email' });
+    }
+  });
+
   it('takes null for the attributes production lets be null, as if they were left out', async () => {
     const nulls = {
       description: null,
@@ -248,6 +261,17 @@ describe("shipment items, customs and physical properties as production's schema
       expect(firstError(answer).source).toEqual({ pointer: `/data/attributes/items/0/${member}` });
     }
     expect((await post(deToNl({ items: [{ ...item, hs_code: '8471.60.00' }] }))).status).toBe(201);
+  });
+
+  it("holds the volume to production's least, 0.01 litres, on a new shipment and on a change", async () => {
+    const sized = (volume: number) => shipmentBody({ shop: w.shopIn('NL'), attributes: { physical_properties: { weight: 100, volume } } });
+    const smallest = await createShipment(sandbox, w.token, sized(0.01));
+    expect(smallest.attributes.physical_properties).toEqual({ weight: 100, volume: 0.01 });
+    const tiny = await post(sized(0.008));
+    expect(tiny.status, tiny.text).toBe(400);
+    expect(firstError(tiny)).toMatchObject({ code: '10003', source: { pointer: '/data/attributes/physical_properties/volume' } });
+    const shrunk = await patch(smallest.id, { attributes: { physical_properties: { weight: 100, volume: 0.001 } } });
+    expect([shrunk.status, firstError(shrunk).source]).toEqual([400, { pointer: '/data/attributes/physical_properties/volume' }]);
   });
 
   const unknown = (answer: Json, pointer: string) => {

@@ -74,7 +74,11 @@ describe('creating a shipment', () => {
         data: {
           type: 'shipments',
           attributes: { sender_address: w.shopIn('NL').attributes.sender_address, recipient_address: recipients.GB, physical_properties: parcel },
-          relationships: { service: { data: { type: 'services', id: service.id } }, contract: { data: { type: 'contracts', id: contract.id } } },
+          relationships: {
+            service: { data: { type: 'services', id: service.id } },
+            contract: { data: { type: 'contracts', id: contract.id } },
+            shop: { data: { type: 'shops', id: w.shopIn('NL').id } },
+          },
         },
       },
     });

@@ -272,9 +272,12 @@ describe('invalid shop requests', () => {
     const other = await createShop(shopBody({ relationships: { organization: { data: { type: 'organizations', id: otherOrgId } } } }));
     expect(other.status).toBe(422);
     expect(firstError(other)).toMatchObject({ code: '10008', source: { pointer: '/data/relationships/organization/data/id' } });
+    // Production's contract requires the relationship: leaving it out is a schema violation (400), as on every other create.
     const missing = await createShop(shopBody({ relationships: {} }));
-    expect(missing.status).toBe(422);
+    expect([missing.status, firstError(missing).code]).toEqual([400, '10003']);
     expect(pointerOf(missing)).toBe('/data/relationships/organization');
+    const none = await createShop(shopBody({ relationships: undefined }));
+    expect([none.status, pointerOf(none)]).toEqual([400, '/data/relationships']);
   });
 
   it('answers 409 for a wrong type or a mismatched id', async () => {

@@ -417,12 +417,13 @@ const bodyCases: BodyCase[] = [
     path: () => '/get-dynamic-service-rates',
     body: (c, id) => ({
       data: {
+        type: 'shipments',
         attributes: {
           sender_address: shopOf(c).attributes.sender_address,
           recipient_address: shopOf(c).attributes.sender_address,
           physical_properties: { weight: 1000 },
         },
-        relationships: { contract: { data: { type: 'contracts', id } } },
+        relationships: { contract: { data: { type: 'contracts', id } }, shop: { data: { type: 'shops', id: c.shopId } } },
       },
     }),
     foreign: (o) => o.contractId,

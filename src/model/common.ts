@@ -40,6 +40,16 @@ export const countryCode = z
   .regex(/^[A-Z]{2}$/, 'must be a 2-letter upper-case ISO 3166-1 country code')
   .refine((code) => !/^[A-Z]{2}$/.test(code) || alpha2.has(code), 'is not an ISO 3166-1 country code');
 
+/**
+ * An e-mail address as production takes one: its Email pattern (any of RFC 5322's atom characters
+ * before the @, such as `&`, `/` or `{`, which zod's own e-mail check refuses) within what a
+ * `format: email` check needs besides (no dot at either end or twice in a row, a dotted domain
+ * whose last label starts with a letter, no label starting or ending with a hyphen).
+ */
+const EMAIL =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+export const emailAddress = () => z.email({ pattern: EMAIL });
+
 /** Production's weight units (a shipment item's `item_weight_unit`, a return's weights). */
 export const weightUnits = ['mg', 'g', 'kg', 'oz', 'lb'] as const;
 export type WeightUnit = (typeof weightUnits)[number];
@@ -87,7 +97,7 @@ export const address = z
     first_name: text.optional(),
     last_name: text.optional(),
     company: text.optional(),
-    email: z.email().optional(),
+    email: emailAddress().optional(),
     phone_number: z.string().max(50).optional(),
   })
   .meta({ id: 'Address' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { address, orNull, timestamp, withoutNulls } from './common.js';
+import { address, emailAddress, orNull, timestamp, withoutNulls } from './common.js';
 import { style } from './tenancy.js';
 
 const color = z.string().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hexadecimal color code');
@@ -25,7 +25,7 @@ const returnsBranding = z.object({
       marketing_title: text(120).optional(),
       marketing_content: text(500).optional(),
       customer_service_phone: text(20).optional(),
-      customer_service_email: z.email().optional(),
+      customer_service_email: emailAddress().optional(),
       customer_service_text: text(100).optional(),
       footer_url: z.string().optional(),
       footer_image_url: text(255).optional(),
@@ -96,7 +96,7 @@ export const writableShopAttributes = {
   locale: z.enum(shopLocales).optional().describe(`Defaults to ${DEFAULT_LOCALE}.`),
   return_portal_locales: z.array(z.enum(shopLocales)).max(shopLocales.length).optional(),
   return_outcomes: z.object({ exchange: z.boolean().optional() }).optional().describe('`refund` is read-only (always offered).'),
-  email_subscriptions: z.strictObject({ pending_returns: z.email().nullable().optional() }).optional(),
+  email_subscriptions: z.strictObject({ pending_returns: emailAddress().nullable().optional() }).optional(),
 };
 
 /** Attributes as answered: production's closed set. */

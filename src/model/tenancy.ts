@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { address, taxIdentificationNumber, timestamp } from './common.js';
+import { address, emailAddress, taxIdentificationNumber, timestamp } from './common.js';
 
 const colour = z.string().min(4).max(7);
 
@@ -20,7 +20,7 @@ export const brokerAttributes = z
   .strictObject({
     name: z.string(),
     domain: z.string().nullable(),
-    reply_to_email: z.email().optional(),
+    reply_to_email: emailAddress().optional(),
     logo_url: z.string().describe('Deprecated.'),
     favicon_url: z.string(),
     support_url: z.string().optional(),

@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { parseMoment } from '../domain/moments.js';
 import { timestamp } from '../model/common.js';
 
-/** Production's CollectionTime date-time: a time zone of `Z` or an offset, with or without its colon (`+0100`). */
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
+/**
+ * Production's CollectionTime date-time: at most six decimals of a second (a seventh is refused
+ * there), and a time zone of `Z` or an offset, with or without its colon (`+0100`).
+ */
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** Unix seconds, or an ISO-8601 date-time with a zone (`Z`, `+02:00`, `+0200`), turned into Unix seconds. */
 const unixOrIso = z.union([

@@ -834,6 +834,7 @@ export function validBody(store: ReadView, endpoint: Endpoint, caller: Tenant, p
         data: {
           type: 'shipments',
           attributes: { sender_address: shop.attributes.sender_address, recipient_address: recipients[country], physical_properties: { weight: 1200 } },
+          relationships: { shop: ref('shops', shop.id) },
         },
       };
     case 'createContract':

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { address, countryCode, currency, inGrams, weightUnits } from '../common.js';
+import { address, countryCode, currency, emailAddress, inGrams, weightUnits } from '../common.js';
 
 /** A weight in one of production's units; the sandbox converts to grams where it weighs. */
 export const weight = z.strictObject({ amount: z.number().int().min(0), unit: z.enum(weightUnits) }).meta({ id: 'ReturnWeight' });
@@ -50,7 +50,7 @@ export type OrderItem = z.infer<typeof orderItem>;
 
 /** An address of a consumer: a person with an e-mail address. */
 export const consumerAddress = address
-  .extend({ first_name: z.string().min(1).max(255), last_name: z.string().min(1).max(255), email: z.email() })
+  .extend({ first_name: z.string().min(1).max(255), last_name: z.string().min(1).max(255), email: emailAddress() })
   .meta({ id: 'ConsumerAddress' });
 
 /** Where returns go: a named person or desk at an address. */

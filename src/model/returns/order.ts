@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { address, timestamp } from '../common.js';
+import { address, emailAddress, timestamp } from '../common.js';
 import { orderItem, type OrderItem } from './common.js';
 
 /** Package types production names for an order's outbound parcel. */
@@ -7,7 +7,7 @@ export const packageTypes = ['letter', 'letterbox', 'multi-colli', 'parcel', 'un
 
 /** Who bought what: the recipient must be a named person with an e-mail address. */
 export const orderRecipient = address
-  .extend({ first_name: z.string().min(1).max(255), last_name: z.string().min(1).max(255), email: z.email() })
+  .extend({ first_name: z.string().min(1).max(255), last_name: z.string().min(1).max(255), email: emailAddress() })
   .meta({ id: 'OrderRecipientAddress' });
 
 export const demoOrderAttributes = z

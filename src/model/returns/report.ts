@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode, timestamp, uuid } from '../common.js';
+import { countryCode, emailAddress, timestamp, uuid } from '../common.js';
 import { outcomes, returnStatusCodes } from './return.js';
 
 /** Unix seconds, or a date (`2026-01-31`) or date-time as text. */
@@ -25,7 +25,7 @@ export const returnReportFilters = z
     // The codes a return can have, as filter[status] of the list: a misspelt one would select nothing and say nothing.
     return_statuses: z.array(z.enum(returnStatusCodes)).max(20).optional(),
     consumer_country_code: z.array(countryCode).max(250).optional(),
-    consumer_email: z.email().optional(),
+    consumer_email: emailAddress().optional(),
   })
   .meta({ id: 'ReturnReportFilters' });
 export type ReturnReportFilters = z.infer<typeof returnReportFilters>;

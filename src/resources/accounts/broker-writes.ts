@@ -10,6 +10,7 @@ import { ApiError } from '../../jsonapi/errors.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef, unknownRelated } from '../../jsonapi/request.js';
 import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
 import { brokerStyle, type BrokerRecord } from '../../model/tenancy.js';
+import { emailAddress } from '../../model/common.js';
 import { BROKER_ONLY, brokerOnly } from '../acting.js';
 import { carrierKind, carrierVisible } from '../catalogue/carriers.js';
 import { findOr404 } from '../lookup.js';
@@ -23,7 +24,7 @@ const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional(
 const attributes = {
   name: text.min(1),
   domain: nullable(text),
-  reply_to_email: nullable(z.email().max(255)),
+  reply_to_email: nullable(emailAddress().max(255)),
   logo_url: text.optional().describe('Deprecated: or send `logo`.'),
   logo: logoUpload.optional().describe('An image {mime_type, contents (base64)}: stored and served by the sandbox as `logo_url`.'),
   favicon_url: text,

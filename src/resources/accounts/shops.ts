@@ -100,7 +100,8 @@ const updateAttributes = z
 const createRequest = resourceRequest({
   id: 'ShopCreateRequest',
   attributes: createAttributes,
-  relationships: z.object({ organization: toOneRef.optional() }).optional(),
+  // Required, as production's contract has it: a body without it is a schema violation (400), as on every other create.
+  relationships: z.object({ organization: toOneRef }),
   meta: shopMeta,
 });
 
@@ -138,7 +139,7 @@ function shopDocument(ctx: Ctx, row: ShopRecord, include: readonly string[], log
 async function createShop(ctx: Ctx, body: z.output<typeof createRequest>, include: readonly string[]): Promise<Response> {
   const principal = principalOf(ctx);
   checkIdentity(body.data, 'shops');
-  const organizationId = relatedId(body.data.relationships?.organization, 'organization', ['organizations'])!;
+  const organizationId = relatedId(body.data.relationships.organization, 'organization', ['organizations'])!;
   if (organizationId !== principal.organizationId) throw unknownRelated('organization', 'organizations', organizationId);
   const upload = uploadOf(body);
   const logo = upload && (await decodeLogo(upload.logo, ctx.settings.logoMaxBytes, upload.field, ctx.rules.libraries));

@@ -134,7 +134,7 @@ const dynamicRatesRequest = z
   .object({
     data: z.object({
       // A free string, so that another type is answered 409 (10007) as on every other write, not as a schema violation.
-      type: z.string().optional(),
+      type: z.string(),
       attributes: z.strictObject({
         ...ignoredShipmentAttributes,
         sender_address: address,
@@ -142,12 +142,14 @@ const dynamicRatesRequest = z
         recipient_address: personAddress,
         physical_properties: physicalProperties,
       }),
-      // Production lets contract and service be null themselves, as if left out.
-      relationships: z.object({ contract: toOneRef.nullable().optional(), service: toOneRef.nullable().optional(), shop: toOneRef.optional() }).optional(),
+      // Production requires the shop the shipment would be sent from (its PHP SDK always adds the
+      // default shop); it lets contract and service be null themselves, as if left out.
+      relationships: z.object({ contract: toOneRef.nullable().optional(), service: toOneRef.nullable().optional(), shop: toOneRef }),
     }),
     // The parcels of a multi-colli shipment: the shipment's own physical_properties (their total)
     // decide the price, and each collo must fit the rate's size limits, as on the shipment itself.
-    meta: z.object({ colli: z.array(z.object({ physical_properties: physicalProperties })).optional() }).optional(),
+    // Production's meta requires them: a meta without colli is a 400 there, so it is here.
+    meta: z.object({ colli: z.array(z.object({ physical_properties: physicalProperties })) }).optional(),
   })
   .meta({ id: 'DynamicServiceRatesRequest' });
 type DynamicRequest = z.output<typeof dynamicRatesRequest>;
@@ -172,7 +174,7 @@ const refIdOf = (ref: ToOneRef | null | undefined, name: string, type: string) =
 function requestedIds(ctx: Ctx, relationships: DynamicRequest['data']['relationships']): Wanted {
   const { store } = ctx;
   const principal = principalOf(ctx);
-  const contractId = refIdOf(relationships?.contract, 'contract', 'contracts');
+  const contractId = refIdOf(relationships.contract, 'contract', 'contracts');
   if (contractId !== undefined) {
     const contract = store.get('contracts', contractId);
     if (!contract || !canSeeContract(store, principal, contract)) throw unknownRelated('contract', 'contracts', contractId);
@@ -183,12 +185,12 @@ function requestedIds(ctx: Ctx, relationships: DynamicRequest['data']['relations
       );
     }
   }
-  const serviceId = refIdOf(relationships?.service, 'service', 'services');
+  const serviceId = refIdOf(relationships.service, 'service', 'services');
   const service = serviceId === undefined ? undefined : store.get('services', serviceId);
   // A service a pack gave another tenant is answered as an unknown one.
   if (serviceId !== undefined && !(service && seesTenantRow(store, principal.organizationId, service.organization_id)))
     throw unknownRelated('service', 'services', serviceId);
-  const shopId = refIdOf(relationships?.shop, 'shop', 'shops');
+  const shopId = refIdOf(relationships.shop, 'shop', 'shops');
   if (shopId !== undefined && store.get('shops', shopId)?.organization_id !== principal.organizationId) throw unknownRelated('shop', 'shops', shopId);
   return { contractId, serviceId };
 }
@@ -233,7 +235,8 @@ const dynamicRatesEndpoint = endpoint({
   summary: 'Get dynamic service rates for a shipment',
   description:
     'Prices the `is_dynamic` rates of active contracts for a shipment-like body, with a deterministic sandbox formula ' +
-    'from the carrier, the chargeable weight and whether the route is domestic or cross-border.',
+    'from the carrier, the chargeable weight and whether the route is domestic or cross-border. As production, it needs ' +
+    '`data.type` and the `shop` relationship; `contract` and `service` (each may be null) narrow the rates to theirs.',
   tag: 'Service rates',
   auth: { anyOf: ['organizations.manage', 'shipments.manage'] },
   body: dynamicRatesRequest,
@@ -250,7 +253,7 @@ const dynamicRatesEndpoint = endpoint({
     422: { description: 'A relationship names an unknown, invisible or inactive resource (10008).', schema: errorDocument },
   },
   handler: (ctx, { body }) => {
-    if (body.data.type !== undefined) checkIdentity({ type: body.data.type }, 'shipments');
+    checkIdentity({ type: body.data.type }, 'shipments');
     return plainJson({ data: dynamicRates(ctx, body).map((row) => toResourceObject(serviceRateKind, row, ctx)), meta: {}, links: {} });
   },
 });

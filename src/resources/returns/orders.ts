@@ -7,7 +7,7 @@ import { jsonApi } from '../../http/respond.js';
 import { collectionDocument, resourceDocument } from '../../jsonapi/document.js';
 import { checkIdentity, relatedId, resourceRequest, toOneRef } from '../../jsonapi/request.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
-import { uuid } from '../../model/common.js';
+import { emailAddress, uuid } from '../../model/common.js';
 import { orderItemInput } from '../../model/returns/common.js';
 import { orderRecipient } from '../../model/returns/order.js';
 import { demoOrderIncludes } from '../include-paths.js';
@@ -111,7 +111,7 @@ export const orderEndpoints = [
     params: z.object({ reference: z.string() }),
     query: z.object({
       shop_id: uuid.describe('The shop the order was placed in.'),
-      email: z.email().optional().describe("The order's e-mail address."),
+      email: emailAddress().optional().describe("The order's e-mail address."),
       postal_code: z.string().max(20).optional().describe("The order's postal code, when no e-mail address is sent."),
     }),
     responses: {

@@ -7,7 +7,7 @@ import { endpoint } from '../../http/endpoint.js';
 import { jsonApi } from '../../http/respond.js';
 import { toResourceObject } from '../../jsonapi/resource.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
-import { countryCode, uuid } from '../../model/common.js';
+import { countryCode, emailAddress, uuid } from '../../model/common.js';
 import { returnsScope } from './common.js';
 import { methodSchemas, returnMethodKindAt } from './config-kinds.js';
 
@@ -17,7 +17,7 @@ const resolveRequest = z
       order_reference: z.string().min(1).max(255),
       shop_id: uuid,
       consumer_address: z
-        .object({ country_code: countryCode, email: z.email().optional(), postal_code: z.string().min(1).max(20).optional() })
+        .object({ country_code: countryCode, email: emailAddress().optional(), postal_code: z.string().min(1).max(20).optional() })
         .refine((address) => address.email !== undefined || address.postal_code !== undefined, 'needs the email or the postal_code of the order'),
       weight: z.number().int().min(1).max(2147483647).optional().describe('Grams: prices in `meta` are for this weight.'),
       shipping_and_return: z.boolean().optional(),
