@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
-import { shipmentBody, world, type World } from './support/shipments.js';
+import { dynamicRatesBody, shipmentBody, world, type World } from './support/shipments.js';
 
 /**
  * A multi-colli shipment is several parcels: the size limits of the rate that carries it bind
@@ -102,18 +102,10 @@ describe('meta.service_code of a multi-colli shipment', () => {
 
 describe('POST /get-dynamic-service-rates with meta.colli', () => {
   it('leaves out a dynamic rate a collo is too large for', async () => {
-    const address = (country_code: string) => ({ first_name: 'Sam', last_name: 'Jansen', street_1: 'Main Street 1', city: 'Somewhere', country_code });
     const rates = (colli: Json[]) =>
       sandbox.request('POST', '/get-dynamic-service-rates', {
         token: w.token,
-        body: {
-          data: {
-            type: 'shipments',
-            attributes: { sender_address: address('NL'), recipient_address: address('GB'), physical_properties: { weight: 2000 } },
-            relationships: { shop: { data: { type: 'shops', id: w.shopIn('NL').id } } },
-          },
-          meta: { colli: colli.map((physical_properties) => ({ physical_properties })) },
-        },
+        body: dynamicRatesBody(w.shopIn('NL'), { weight: 2000 }, { colli: colli.map((physical_properties) => ({ physical_properties })) }),
       });
     const small = { weight: 1000, length: 100, width: 100, height: 100 };
     const fits = await rates([small, small]);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
-import { createShipment, shipmentBody, world, type World } from './support/shipments.js';
+import { createShipment, dynamicRatesBody, shipmentBody, world, type World } from './support/shipments.js';
 
 /**
  * The bounds production's PhysicalProperties put on a parcel: a volume of at least 0.01 litre,
@@ -43,19 +43,8 @@ describe('the volume of a shipment', () => {
 });
 
 describe('POST /get-dynamic-service-rates', () => {
-  const address = (country_code: string) => ({ first_name: 'Sam', last_name: 'Jansen', street_1: 'Main Street 1', city: 'Somewhere', country_code });
   const rates = (physical_properties: Json) =>
-    sandbox.request('POST', '/get-dynamic-service-rates', {
-      token: w.token,
-      body: {
-        data: {
-          type: 'shipments',
-          attributes: { sender_address: address('NL'), recipient_address: address('GB'), physical_properties },
-          // Production requires the shop the shipment would be sent from.
-          relationships: { shop: { data: { type: 'shops', id: w.shopIn('NL').id } } },
-        },
-      },
-    });
+    sandbox.request('POST', '/get-dynamic-service-rates', { token: w.token, body: dynamicRatesBody(w.shopIn('NL'), physical_properties) });
 
   it('takes the bounds themselves', async () => {
     const answer = await rates({ weight: 1000, volume: 0.01 });

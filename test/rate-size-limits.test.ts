@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
-import { createShipment, shipmentBody, world, type World } from './support/shipments.js';
+import { createShipment, dynamicRatesBody, shipmentBody, world, type World } from './support/shipments.js';
 
 /**
  * A service rate's size limits (`length_max`, `width_max`, `height_max` in mm, `volume_max` in
@@ -116,18 +116,8 @@ describe('meta.service_code', () => {
 
 describe('POST /get-dynamic-service-rates', () => {
   it('leaves out a dynamic rate the parcel is too large for', async () => {
-    const address = (country_code: string) => ({ first_name: 'Sam', last_name: 'Jansen', street_1: 'Main Street 1', city: 'Somewhere', country_code });
     const rates = (physical_properties: Json) =>
-      sandbox.request('POST', '/get-dynamic-service-rates', {
-        token: w.token,
-        body: {
-          data: {
-            type: 'shipments',
-            attributes: { sender_address: address('NL'), recipient_address: address('GB'), physical_properties },
-            relationships: { shop: { data: { type: 'shops', id: w.shopIn('NL').id } } },
-          },
-        },
-      });
+      sandbox.request('POST', '/get-dynamic-service-rates', { token: w.token, body: dynamicRatesBody(w.shopIn('NL'), physical_properties) });
     const fits = await rates({ weight: 1000, length: 100, width: 100, height: 100 });
     expect(fits.status, fits.text).toBe(200);
     const [dynamic] = fits.body.data;

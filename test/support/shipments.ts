@@ -133,6 +133,23 @@ export function shipmentBody(options: {
   return body;
 }
 
+/**
+ * A `POST /get-dynamic-service-rates` body for a parcel from the Netherlands to Great Britain
+ * (where the seeded dynamic rates ship), sent from `shop`, as production requires a shop.
+ */
+export function dynamicRatesBody(shop: Json, physical_properties: Json, meta?: Json): Json {
+  const address = (country_code: string) => ({ first_name: 'Sam', last_name: 'Jansen', street_1: 'Main Street 1', city: 'Somewhere', country_code });
+  const body: Json = {
+    data: {
+      type: 'shipments',
+      attributes: { sender_address: address('NL'), recipient_address: address('GB'), physical_properties },
+      relationships: { shop: ref('shops', shop) },
+    },
+  };
+  if (meta) body.meta = meta;
+  return body;
+}
+
 /** Creates a shipment and returns its resource, failing the test on anything but 201. */
 export async function createShipment(sandbox: TestSandbox, token: string, body: Json): Promise<Json> {
   const answer = await sandbox.request('POST', '/shipments', { token, body });
