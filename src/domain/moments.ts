@@ -6,8 +6,11 @@ const DAY = 86400;
 export const MOMENT_FORMS = 'Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone';
 
 const UNIX = /^\d{1,12}$/;
+
+/** A moment to the second: `day` when it was a bare date, `after` when a fraction of that second was cut off. */
+export type Moment = { seconds: number; day: boolean; after?: true };
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
 
 /** Whether the month of that year has that day: 2026-02-30 and 2026-13-01 have none. */
 export function isCalendarDay(year: number, month: number, day: number): boolean {
@@ -17,11 +20,12 @@ export function isCalendarDay(year: number, month: number, day: number): boolean
 
 /**
  * The moment `raw` names: Unix seconds, a date (`2026-01-31`, the start of that day in UTC, with
- * `day` set) or an ISO-8601 date-time with a time zone (`Z` or an offset), to the second.
+ * `day` set) or an ISO-8601 date-time with a time zone (`Z` or an offset), to the second; a
+ * date-time's fraction of a second is cut off, `after` telling that the moment lies after it.
  * Undefined for anything else, and for a day the calendar does not have or an hour the clock does
  * not show (`2026-02-30`, `2026-01-01T25:00:00Z`): `Date.parse` would roll those over.
  */
-export function parseMoment(raw: string): { seconds: number; day: boolean } | undefined {
+export function parseMoment(raw: string): Moment | undefined {
   const text = raw.trim();
   if (UNIX.test(text)) return { seconds: Number(text), day: false };
   const date = DATE.exec(text);
@@ -32,15 +36,22 @@ export function parseMoment(raw: string): { seconds: number; day: boolean } | un
   const at = DATE_TIME.exec(text);
   if (!at) return undefined;
   const part = (group: number) => Number(at[group] ?? 0);
-  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = [part(1), part(2), part(3), part(4), part(5), part(6), part(9), part(10)];
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = [part(1), part(2), part(3), part(4), part(5), part(6), part(10), part(11)];
   if (!isCalendarDay(year, month, day) || hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
-  const offset = (at[8] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
-  return { seconds: Date.UTC(year, month - 1, day, hour, minute, second) / 1000 - offset * 60, day: false };
+  const offset = (at[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  const seconds = Date.UTC(year, month - 1, day, hour, minute, second) / 1000 - offset * 60;
+  return /[1-9]/.test(at[7] ?? '') ? { seconds, day: false, after: true } : { seconds, day: false };
 }
 
-/** Unix seconds of a range bound: a bare date as the upper bound (`end`) means the last second of that day (UTC). */
-export function boundOf(moment: { seconds: number; day: boolean }, end: boolean): number {
-  return moment.seconds + (end && moment.day ? DAY - 1 : 0);
+/**
+ * Unix seconds of a range bound: a bare date as the upper bound (`end`) means the last second of
+ * that day (UTC). Timestamps are whole seconds, so a bound inside a second (`...T10:00:00.5Z`)
+ * bounds the whole seconds it covers, as decimal Unix seconds do (http/params.ts): a lower one
+ * starts at the next second, an upper one ends at the second it cuts.
+ */
+export function boundOf(moment: Moment, end: boolean): number {
+  if (end) return moment.seconds + (moment.day ? DAY - 1 : 0);
+  return moment.seconds + (moment.after ? 1 : 0);
 }
 
 /**
