@@ -72,12 +72,20 @@ function carrierCategory(ctx: Ctx, row: ShipmentRecord): string | undefined {
   return latest && (latest.category ?? 'default');
 }
 
+/**
+ * Whether the text is in one of the fields `filter[search]` looks in, each on its own (as the
+ * shops, organizations, contracts and addresses lists match theirs): joined into one text, a
+ * search ran across a field's end into the next, so 'xl REF-22' found the shipment described
+ * 'Green hat xl' with customer reference 'REF-22'. The recipient's whole name is one more field,
+ * so a search for 'Anna de Vries' finds her shipments, as the returns list finds a consumer's.
+ */
 function matchesSearch(row: ShipmentRecord, search: string): boolean {
-  const text = [row.description, row.customer_reference, row.tracking_code, ...Object.values(row.recipient_address ?? {})]
-    .filter((part) => part !== undefined)
-    .join(' ')
-    .toLowerCase();
-  return text.includes(search.toLowerCase());
+  const needle = search.toLowerCase();
+  const address = row.recipient_address ?? {};
+  const name = [address.first_name, address.last_name].filter(Boolean).join(' ');
+  return [row.description, row.customer_reference, row.tracking_code, ...Object.values(address), name].some(
+    (field) => field !== undefined && field !== null && String(field).toLowerCase().includes(needle),
+  );
 }
 
 /**
