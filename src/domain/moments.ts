@@ -61,9 +61,26 @@ export function boundOf(moment: Moment, end: boolean): number {
  */
 export function momentOf(raw: string | number, field: Field, end = false): number {
   if (typeof raw === 'number') return Math.floor(raw);
+  const bound = rangeBoundOf(raw, end);
+  if (bound === undefined) throw DomainError.invalid(`'${raw}' is not ${MOMENT_FORMS}.`, field);
+  return bound;
+}
+
+/** Unix seconds with a fraction, as `Date.now() / 1000` writes them. */
+const DECIMAL_SECONDS = /^\s*\d{1,12}\.\d+\s*$/;
+
+/**
+ * Unix seconds of a range bound written as text: a moment (`parseMoment`, bounded by `boundOf`)
+ * or decimal Unix seconds. Production types date range bounds as a string or a number, so
+ * decimal seconds bound the whole seconds they cover (timestamps are whole seconds): a lower
+ * bound of 1767225600.5 starts at 1767225601, an upper one ends at 1767225600. Undefined for
+ * anything else. Every range in a query (lists, analytics) and in a report's filters reads its
+ * bounds so, so one bound selects the same seconds everywhere.
+ */
+export function rangeBoundOf(raw: string, end: boolean): number | undefined {
+  if (DECIMAL_SECONDS.test(raw)) return end ? Math.floor(Number(raw)) : Math.ceil(Number(raw));
   const moment = parseMoment(raw);
-  if (!moment) throw DomainError.invalid(`'${raw}' is not ${MOMENT_FORMS}.`, field);
-  return boundOf(moment, end);
+  return moment && boundOf(moment, end);
 }
 
 /** The UTC day of a Unix time, `YYYY-MM-DD`. */
