@@ -7,8 +7,8 @@ export const MOMENT_FORMS = 'Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 da
 
 const UNIX = /^\d{1,12}$/;
 
-/** A moment to the second: `day` when it was a bare date, `after` when a fraction of that second was cut off. */
-export type Moment = { seconds: number; day: boolean; after?: true };
+/** A moment: whole Unix seconds, `day` when it was a bare date, and the fraction of a second a date-time gave. */
+export type Moment = { seconds: number; day: boolean; fraction?: number };
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
 
@@ -20,8 +20,8 @@ export function isCalendarDay(year: number, month: number, day: number): boolean
 
 /**
  * The moment `raw` names: Unix seconds, a date (`2026-01-31`, the start of that day in UTC, with
- * `day` set) or an ISO-8601 date-time with a time zone (`Z` or an offset), to the second; a
- * date-time's fraction of a second is cut off, `after` telling that the moment lies after it.
+ * `day` set) or an ISO-8601 date-time with a time zone (`Z` or an offset); a date-time's
+ * fraction of a second is kept apart, so `seconds` is whole.
  * Undefined for anything else, and for a day the calendar does not have or an hour the clock does
  * not show (`2026-02-30`, `2026-01-01T25:00:00Z`): `Date.parse` would roll those over.
  */
@@ -40,18 +40,16 @@ export function parseMoment(raw: string): Moment | undefined {
   if (!isCalendarDay(year, month, day) || hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
   const offset = (at[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
   const seconds = Date.UTC(year, month - 1, day, hour, minute, second) / 1000 - offset * 60;
-  return /[1-9]/.test(at[7] ?? '') ? { seconds, day: false, after: true } : { seconds, day: false };
+  const fraction = at[7] === undefined ? 0 : Number(`0.${at[7]}`);
+  return fraction > 0 ? { seconds, day: false, fraction } : { seconds, day: false };
 }
 
 /**
- * Unix seconds of a range bound: a bare date as the upper bound (`end`) means the last second of
- * that day (UTC). Timestamps are whole seconds, so a bound inside a second (`...T10:00:00.5Z`)
- * bounds the whole seconds it covers, as decimal Unix seconds do (http/params.ts): a lower one
- * starts at the next second, an upper one ends at the second it cuts.
+ * Unix seconds of a range bound, with the fraction of a second it was given: a bare date as the
+ * upper bound (`end`) means the last second of that day (UTC).
  */
-export function boundOf(moment: Moment, end: boolean): number {
-  if (end) return moment.seconds + (moment.day ? DAY - 1 : 0);
-  return moment.seconds + (moment.after ? 1 : 0);
+function boundOf(moment: Moment, end: boolean): number {
+  return moment.seconds + (moment.fraction ?? 0) + (end && moment.day ? DAY - 1 : 0);
 }
 
 /**
@@ -63,22 +61,24 @@ export function momentOf(raw: string | number, field: Field, end = false): numbe
   if (typeof raw === 'number') return Math.floor(raw);
   const bound = rangeBoundOf(raw, end);
   if (bound === undefined) throw DomainError.invalid(`'${raw}' is not ${MOMENT_FORMS}.`, field);
-  return bound;
+  // The whole seconds the bound covers: a lower one inside a second starts at the next.
+  return end ? Math.floor(bound) : Math.ceil(bound);
 }
 
 /** Unix seconds with a fraction, as `Date.now() / 1000` writes them. */
 const DECIMAL_SECONDS = /^\s*\d{1,12}\.\d+\s*$/;
 
 /**
- * Unix seconds of a range bound written as text: a moment (`parseMoment`, bounded by `boundOf`)
- * or decimal Unix seconds. Production types date range bounds as a string or a number, so
- * decimal seconds bound the whole seconds they cover (timestamps are whole seconds): a lower
- * bound of 1767225600.5 starts at 1767225601, an upper one ends at 1767225600. Undefined for
- * anything else. Every range in a query (lists, analytics) and in a report's filters reads its
- * bounds so, so one bound selects the same seconds everywhere.
+ * Unix seconds of a range bound written as text, exactly: a moment (`parseMoment`, a date-time
+ * with its fraction of a second) or decimal Unix seconds (production types date range bounds as a
+ * string or a number). Kept exact, a bound compares with whole-second timestamps as the whole
+ * seconds it covers (a row of 1767225600 is after no lower bound of 1767225600.5), and a range
+ * inside one second (from .3 to .8, Date.now() / 1000 twice) is in order, not swapped. Undefined
+ * for anything else. Every range in a query (lists, analytics) and in a report's filters reads
+ * its bounds here, so one bound selects the same seconds everywhere.
  */
 export function rangeBoundOf(raw: string, end: boolean): number | undefined {
-  if (DECIMAL_SECONDS.test(raw)) return end ? Math.floor(Number(raw)) : Math.ceil(Number(raw));
+  if (DECIMAL_SECONDS.test(raw)) return Number(raw);
   const moment = parseMoment(raw);
   return moment && boundOf(moment, end);
 }

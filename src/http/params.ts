@@ -89,7 +89,7 @@ export const momentParam = z
   })
   .describe('Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone.');
 
-/** A bound of a date range filter, as whole Unix seconds (`rangeBoundOf`: a moment or decimal Unix seconds). */
+/** A bound of a date range filter, as exact Unix seconds (`rangeBoundOf`: a moment or decimal Unix seconds). */
 function rangeBound(end: boolean) {
   return z.string().transform((raw, context) => {
     const bound = rangeBoundOf(raw, end);
