@@ -70,6 +70,15 @@ describe('GET /shipments filters production documents', () => {
     expect(await search('xl REF-22')).toEqual([]);
   });
 
+  it('filter[current_status_code] refuses the status code of another resource, as it refuses an unknown one', async () => {
+    for (const code of ['return-approved', 'collection-concept', 'shipment-concept,report-queued']) {
+      await refused(`filter[current_status_code]=${code}`, 'filter[current_status_code]');
+    }
+    const answer = await sandbox.get('/shipments?filter[current_status_code]=return-approved', w.token);
+    expect(firstError(answer).detail).toContain('returns');
+    await ids('filter[current_status_code]=shipment-concept'); // a shipment's own code is a 200, as ever
+  });
+
   it('filter[date_from] and filter[date_to] are the deprecated names of the created_at range', async () => {
     const s = await testSandbox();
     const m = await world(s);

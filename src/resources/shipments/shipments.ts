@@ -94,13 +94,18 @@ function matchesSearch(row: ShipmentRecord, search: string): boolean {
  * hyphenated, so such a code is answered with the one it meant.
  */
 function checkStatusCodes(ctx: Ctx, codes: string[] | undefined): void {
+  // Only shipments' own: a return's or a collection's code (`return-approved`) names no status a shipment can have.
+  const shipmentStatus = (code: string) => ctx.store.find('statuses', 'code', code).find((status) => status.resource_type === 'shipments');
   for (const code of codes ?? []) {
-    if (ctx.store.find('statuses', 'code', code).length === 0) {
+    if (!shipmentStatus(code)) {
       const hyphenated = code.replaceAll('_', '-');
-      const meant = hyphenated !== code && ctx.store.find('statuses', 'code', hyphenated).length > 0;
+      const meant = hyphenated !== code && shipmentStatus(hyphenated) !== undefined;
+      const other = ctx.store.find('statuses', 'code', code)[0];
       const detail = meant
         ? `Unknown status code '${code}': status codes are written with hyphens, '${hyphenated}'.`
-        : `Unknown status code '${code}'; GET /statuses lists them.`;
+        : other
+          ? `'${code}' is a status of ${other.resource_type}, not of shipments; GET /statuses lists the shipments' ones.`
+          : `Unknown status code '${code}'; GET /statuses lists them.`;
       throw ApiError.of('invalidSchema', detail, { source: { parameter: 'filter[current_status_code]' } });
     }
   }
