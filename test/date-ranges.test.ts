@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testSandbox, type Json, type TestSandbox } from './support/app.js';
+import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
 
 /*
  * Every endpoint that takes a date range answers one whose end lies before its start the same
@@ -66,6 +66,24 @@ describe('a date range that ends before it starts', () => {
     }
   });
 
+  it('is not a range inside one second: a list answers it, holding the rows of no whole second, and a chart charts its day', async () => {
+    // Date.now() / 1000 read twice within a second, the one way and the other; written as ISO-8601 as well.
+    const lists = queryRanges().filter(({ from }) => from.startsWith('filter['));
+    for (const { path, from, to } of lists) {
+      for (const [start, end, status] of [
+        ['1768219200.3', '1768219200.8', 200],
+        ['2026-01-12T12:00:00.3Z', '2026-01-12T12:00:00.8Z', 200],
+        ['1768219200.8', '1768219200.3', 400],
+      ] as const) {
+        const answer = await sandbox.get(`${path}?${encodeURIComponent(from)}=${start}&${encodeURIComponent(to)}=${end}`, token);
+        expect(answer.status, `${path} ${start}..${end}: ${answer.text}`).toBe(status);
+        // A chart's window is whole days: it charts the day, the lists hold nothing.
+        if (status === 400) expect(firstError(answer).source).toEqual({ parameter: to });
+        else if (Array.isArray(answer.body.data)) expect(answer.body.data, `${path} ${start}..${end}`).toEqual([]);
+      }
+    }
+  });
+
   it('is a 422 at the end of each swapped range in the filters of a return report, and no report is made', async () => {
     const filters = {
       created_at: { date_from: '2026-01-13', date_to: '2026-01-12' },
@@ -89,5 +107,11 @@ describe('a date range that ends before it starts', () => {
       body: { data: { type: 'return-reports', attributes: { filters: sameDay } } },
     });
     expect(counted.status, counted.text).toBe(200);
+    const sameSecond = { created_at: { date_from: '1768219200.3', date_to: '2026-01-12T12:00:00.8Z' } };
+    const inOrder = await sandbox.request('POST', '/returns/v1/reports/count-report-entries', {
+      token,
+      body: { data: { type: 'return-reports', attributes: { filters: sameSecond } } },
+    });
+    expect(inOrder.status, inOrder.text).toBe(200);
   });
 });

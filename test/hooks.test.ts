@@ -513,6 +513,11 @@ describe('hooks: predicates, converters and consistency', () => {
     expect(await logs(`filter[created_at][date_from]=${at - 0.5}&filter[created_at][date_to]=${at + 0.5}`)).toBe(1);
     expect(await logs(`filter[created_at][date_from]=${at + 0.25}`)).toBe(0);
     expect(await logs(`filter[created_at][date_to]=${at - 0.25}`)).toBe(0);
+    // A date-time inside a second bounds as those decimal seconds do: a log of second `at` lies before `at`.250.
+    const within = (seconds: number, fraction: string) => iso(seconds).replace('Z', `${fraction}Z`);
+    expect(await logs(`filter[created_at][date_from]=${within(at, '.250')}`)).toBe(0);
+    expect(await logs(`filter[created_at][date_from]=${within(at - 1, '.5')}&filter[created_at][date_to]=${within(at, '.5')}`)).toBe(1);
+    expect(await logs(`filter[created_at][date_from]=${within(at, '.000')}`)).toBe(1);
     // A bare date as the upper bound takes in the whole day.
     expect(await logs(`filter[created_at][date_to]=${day}`)).toBe(1);
     expect(await logs(`filter[created_at][date_from]=${day}&filter[created_at][date_to]=${day}`)).toBe(1);

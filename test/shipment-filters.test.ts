@@ -52,6 +52,33 @@ describe('GET /shipments filters production documents', () => {
     await refused('filter[consolidation_shipment]=hub', 'filter[consolidation_shipment]');
   });
 
+  it('filter[search] finds its text within one field, never across the end of one into the next', async () => {
+    const s = await testSandbox();
+    const m = await world(s);
+    const search = async (text: string) => {
+      const answer = await s.get(`/shipments?filter[search]=${encodeURIComponent(text)}`, m.token);
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body.data.map((row: Json) => row.id);
+    };
+    const hat = await createShipment(
+      s,
+      m.token,
+      shipmentBody({ shop: m.shopIn('NL'), attributes: { description: 'Green hat xl', customer_reference: 'REF-22' } }),
+    );
+    for (const text of ['HAT XL', 'ref-2', 'kalverstraat', '1012 ph', 'Anna de Vries']) expect(await search(text), text).toEqual([hat.id]);
+    // The end of the description and the customer reference: two fields, so no match.
+    expect(await search('xl REF-22')).toEqual([]);
+  });
+
+  it('filter[current_status_code] refuses the status code of another resource, as it refuses an unknown one', async () => {
+    for (const code of ['return-approved', 'collection-concept', 'shipment-concept,report-queued']) {
+      await refused(`filter[current_status_code]=${code}`, 'filter[current_status_code]');
+    }
+    const answer = await sandbox.get('/shipments?filter[current_status_code]=return-approved', w.token);
+    expect(firstError(answer).detail).toContain('returns');
+    await ids('filter[current_status_code]=shipment-concept'); // a shipment's own code is a 200, as ever
+  });
+
   it('filter[date_from] and filter[date_to] are the deprecated names of the created_at range', async () => {
     const s = await testSandbox();
     const m = await world(s);

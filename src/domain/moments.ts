@@ -6,8 +6,11 @@ const DAY = 86400;
 export const MOMENT_FORMS = 'Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone';
 
 const UNIX = /^\d{1,12}$/;
+
+/** A moment: whole Unix seconds, `day` when it was a bare date, and the fraction of a second a date-time gave. */
+export type Moment = { seconds: number; day: boolean; fraction?: number };
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
 
 /** Whether the month of that year has that day: 2026-02-30 and 2026-13-01 have none. */
 export function isCalendarDay(year: number, month: number, day: number): boolean {
@@ -17,11 +20,12 @@ export function isCalendarDay(year: number, month: number, day: number): boolean
 
 /**
  * The moment `raw` names: Unix seconds, a date (`2026-01-31`, the start of that day in UTC, with
- * `day` set) or an ISO-8601 date-time with a time zone (`Z` or an offset), to the second.
+ * `day` set) or an ISO-8601 date-time with a time zone (`Z` or an offset); a date-time's
+ * fraction of a second is kept apart, so `seconds` is whole.
  * Undefined for anything else, and for a day the calendar does not have or an hour the clock does
  * not show (`2026-02-30`, `2026-01-01T25:00:00Z`): `Date.parse` would roll those over.
  */
-export function parseMoment(raw: string): { seconds: number; day: boolean } | undefined {
+export function parseMoment(raw: string): Moment | undefined {
   const text = raw.trim();
   if (UNIX.test(text)) return { seconds: Number(text), day: false };
   const date = DATE.exec(text);
@@ -32,15 +36,20 @@ export function parseMoment(raw: string): { seconds: number; day: boolean } | un
   const at = DATE_TIME.exec(text);
   if (!at) return undefined;
   const part = (group: number) => Number(at[group] ?? 0);
-  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = [part(1), part(2), part(3), part(4), part(5), part(6), part(9), part(10)];
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = [part(1), part(2), part(3), part(4), part(5), part(6), part(10), part(11)];
   if (!isCalendarDay(year, month, day) || hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
-  const offset = (at[8] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
-  return { seconds: Date.UTC(year, month - 1, day, hour, minute, second) / 1000 - offset * 60, day: false };
+  const offset = (at[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  const seconds = Date.UTC(year, month - 1, day, hour, minute, second) / 1000 - offset * 60;
+  const fraction = at[7] === undefined ? 0 : Number(`0.${at[7]}`);
+  return fraction > 0 ? { seconds, day: false, fraction } : { seconds, day: false };
 }
 
-/** Unix seconds of a range bound: a bare date as the upper bound (`end`) means the last second of that day (UTC). */
-export function boundOf(moment: { seconds: number; day: boolean }, end: boolean): number {
-  return moment.seconds + (end && moment.day ? DAY - 1 : 0);
+/**
+ * Unix seconds of a range bound, with the fraction of a second it was given: a bare date as the
+ * upper bound (`end`) means the last second of that day (UTC).
+ */
+function boundOf(moment: Moment, end: boolean): number {
+  return moment.seconds + (moment.fraction ?? 0) + (end && moment.day ? DAY - 1 : 0);
 }
 
 /**
@@ -50,9 +59,28 @@ export function boundOf(moment: { seconds: number; day: boolean }, end: boolean)
  */
 export function momentOf(raw: string | number, field: Field, end = false): number {
   if (typeof raw === 'number') return Math.floor(raw);
+  const bound = rangeBoundOf(raw, end);
+  if (bound === undefined) throw DomainError.invalid(`'${raw}' is not ${MOMENT_FORMS}.`, field);
+  // The whole seconds the bound covers: a lower one inside a second starts at the next.
+  return end ? Math.floor(bound) : Math.ceil(bound);
+}
+
+/** Unix seconds with a fraction, as `Date.now() / 1000` writes them. */
+const DECIMAL_SECONDS = /^\s*\d{1,12}\.\d+\s*$/;
+
+/**
+ * Unix seconds of a range bound written as text, exactly: a moment (`parseMoment`, a date-time
+ * with its fraction of a second) or decimal Unix seconds (production types date range bounds as a
+ * string or a number). Kept exact, a bound compares with whole-second timestamps as the whole
+ * seconds it covers (a row of 1767225600 is after no lower bound of 1767225600.5), and a range
+ * inside one second (from .3 to .8, Date.now() / 1000 twice) is in order, not swapped. Undefined
+ * for anything else. Every range in a query (lists, analytics) and in a report's filters reads
+ * its bounds here, so one bound selects the same seconds everywhere.
+ */
+export function rangeBoundOf(raw: string, end: boolean): number | undefined {
+  if (DECIMAL_SECONDS.test(raw)) return Number(raw);
   const moment = parseMoment(raw);
-  if (!moment) throw DomainError.invalid(`'${raw}' is not ${MOMENT_FORMS}.`, field);
-  return boundOf(moment, end);
+  return moment && boundOf(moment, end);
 }
 
 /** The UTC day of a Unix time, `YYYY-MM-DD`. */

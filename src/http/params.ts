@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countryCode, uuid } from '../model/common.js';
-import { boundOf, isoOf, MOMENT_FORMS, parseMoment } from '../domain/moments.js';
+import { isoOf, MOMENT_FORMS, parseMoment, rangeBoundOf } from '../domain/moments.js';
 
 /**
  * A comma separated list of free strings. Empty entries are dropped (`a,,b`), but a list of commas
@@ -89,19 +89,11 @@ export const momentParam = z
   })
   .describe('Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone.');
 
-/** Unix seconds with a fraction, as `Date.now() / 1000` writes them. */
-const DECIMAL_SECONDS = /^\s*\d{1,12}\.\d+\s*$/;
-
-/**
- * A bound of a date range filter, as whole Unix seconds. Production types these bounds as a
- * string or a number, so decimal seconds are taken too, as the whole seconds they bound (timestamps
- * are whole seconds): a lower bound of 1767225600.5 starts at 1767225601, an upper one ends at 1767225600.
- */
+/** A bound of a date range filter, as exact Unix seconds (`rangeBoundOf`: a moment or decimal Unix seconds). */
 function rangeBound(end: boolean) {
   return z.string().transform((raw, context) => {
-    if (DECIMAL_SECONDS.test(raw)) return end ? Math.floor(Number(raw)) : Math.ceil(Number(raw));
-    const moment = parseMoment(raw);
-    if (moment) return boundOf(moment, end);
+    const bound = rangeBoundOf(raw, end);
+    if (bound !== undefined) return bound;
     context.addIssue({ code: 'custom', message: momentIssue(raw) });
     return z.NEVER;
   });

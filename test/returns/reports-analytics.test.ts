@@ -242,4 +242,14 @@ describe('return analytics', () => {
       }
     }
   });
+
+  it('read decimal Unix seconds as window bounds, as the date range filters of the lists do', async () => {
+    // Date.now() / 1000 as both bounds, the last second of the day before and the first of today: the window is one day.
+    const today = Math.floor(TEST_NOW / 86400) * 86400;
+    for (const path of ['approved', 'orders']) {
+      const answer = await sandbox.get(`/returns/v1/analytics/${path}?filter[date_from]=${today - 0.5}&filter[date_to]=${today + 0.5}`, w.token);
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body.data.labels).toEqual([new Date(today * 1000).toISOString().slice(0, 10)]);
+    }
+  });
 });

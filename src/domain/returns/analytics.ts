@@ -1,7 +1,7 @@
 import type { ReadView } from '../../store/store.js';
 import { DomainError } from '../errors.js';
 import { textIn } from './localize.js';
-import { DAY, dayOf, isoOf, momentOf, monthOf } from '../moments.js';
+import { DAY, dayOf, isoOf, momentOf, monthOf, rangeBoundOf } from '../moments.js';
 import { claimsItems } from './orders.js';
 
 /** Histograms cover this many days up to today on the sandbox clock, unless the query says otherwise. */
@@ -35,7 +35,8 @@ function buckets(window: Window, now: number): { labels: string[]; key: (at: num
   const from = window.date_from ? momentOf(window.date_from, { parameter: 'filter[date_from]' }) : Math.floor(to / DAY) * DAY - (DEFAULT_DAYS - 1) * DAY;
   // A swapped range is refused at its end, as on every endpoint that takes a range (a date_from
   // after the default end, today, is no range the caller wrote: its chart is empty).
-  if (window.date_from && window.date_to && from > to) {
+  // Compared exactly: a window inside one second (Date.now() / 1000 twice) is in order, though it holds no whole second.
+  if (window.date_from && window.date_to && (rangeBoundOf(window.date_from, false) ?? from) > (rangeBoundOf(window.date_to, true) ?? to)) {
     throw DomainError.invalid(
       `'filter[date_to]' must not lie before 'filter[date_from]': the window would start at ${isoOf(from)} and end at ${isoOf(to)}, holding nothing (were the two swapped?).`,
       { parameter: 'filter[date_to]' },

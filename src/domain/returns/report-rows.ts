@@ -4,7 +4,7 @@ import type { ReadView } from '../../store/store.js';
 import { csvText } from '../csv.js';
 import { textIn } from './localize.js';
 import { DomainError, type Problem } from '../errors.js';
-import { isoOf, momentOf } from '../moments.js';
+import { isoOf, momentOf, rangeBoundOf } from '../moments.js';
 
 type Range = { date_from: string | number; date_to: string | number };
 
@@ -15,6 +15,9 @@ const within = (value: number | undefined, range: Range | undefined, name: strin
   const to = momentOf(range.date_to, { attribute: `filters.${name}.date_to` }, true);
   return value >= from && value <= to;
 };
+
+/** A bound as given, with its fraction of a second (`whole` when it has none to keep). */
+const exactly = (raw: string | number, end: boolean, whole: number): number => (typeof raw === 'number' ? raw : (rangeBoundOf(raw, end) ?? whole));
 
 /**
  * Checks the dates of a filter set when the report is asked for, not in a failed report: a bad
@@ -28,7 +31,8 @@ export function checkFilterDates(filters: ReturnReportFilters): void {
     if (!range) continue;
     const from = momentOf(range.date_from, { attribute: `filters.${name}.date_from` });
     const to = momentOf(range.date_to, { attribute: `filters.${name}.date_to` }, true);
-    if (to < from) {
+    // Compared exactly: a range inside one second is in order, though it holds no whole second.
+    if (exactly(range.date_to, true, to) < exactly(range.date_from, false, from)) {
       swapped.push({
         detail: `filters.${name}.date_to must not lie before its date_from: the range would start at ${isoOf(from)} and end at ${isoOf(to)}, selecting nothing (were the two swapped?).`,
         field: { attribute: `filters.${name}.date_to` },

@@ -72,12 +72,20 @@ function carrierCategory(ctx: Ctx, row: ShipmentRecord): string | undefined {
   return latest && (latest.category ?? 'default');
 }
 
+/**
+ * Whether the text is in one of the fields `filter[search]` looks in, each on its own (as the
+ * shops, organizations, contracts and addresses lists match theirs): joined into one text, a
+ * search ran across a field's end into the next, so 'xl REF-22' found the shipment described
+ * 'Green hat xl' with customer reference 'REF-22'. The recipient's whole name is one more field,
+ * so a search for 'Anna de Vries' finds her shipments, as the returns list finds a consumer's.
+ */
 function matchesSearch(row: ShipmentRecord, search: string): boolean {
-  const text = [row.description, row.customer_reference, row.tracking_code, ...Object.values(row.recipient_address ?? {})]
-    .filter((part) => part !== undefined)
-    .join(' ')
-    .toLowerCase();
-  return text.includes(search.toLowerCase());
+  const needle = search.toLowerCase();
+  const address = row.recipient_address ?? {};
+  const name = [address.first_name, address.last_name].filter(Boolean).join(' ');
+  return [row.description, row.customer_reference, row.tracking_code, ...Object.values(address), name].some(
+    (field) => field !== undefined && field !== null && String(field).toLowerCase().includes(needle),
+  );
 }
 
 /**
@@ -86,13 +94,18 @@ function matchesSearch(row: ShipmentRecord, search: string): boolean {
  * hyphenated, so such a code is answered with the one it meant.
  */
 function checkStatusCodes(ctx: Ctx, codes: string[] | undefined): void {
+  // Only shipments' own: a return's or a collection's code (`return-approved`) names no status a shipment can have.
+  const shipmentStatus = (code: string) => ctx.store.find('statuses', 'code', code).find((status) => status.resource_type === 'shipments');
   for (const code of codes ?? []) {
-    if (ctx.store.find('statuses', 'code', code).length === 0) {
+    if (!shipmentStatus(code)) {
       const hyphenated = code.replaceAll('_', '-');
-      const meant = hyphenated !== code && ctx.store.find('statuses', 'code', hyphenated).length > 0;
+      const meant = hyphenated !== code && shipmentStatus(hyphenated) !== undefined;
+      const other = ctx.store.find('statuses', 'code', code)[0];
       const detail = meant
         ? `Unknown status code '${code}': status codes are written with hyphens, '${hyphenated}'.`
-        : `Unknown status code '${code}'; GET /statuses lists them.`;
+        : other
+          ? `'${code}' is a status of ${other.resource_type}, not of shipments; GET /statuses lists the shipments' ones.`
+          : `Unknown status code '${code}'; GET /statuses lists them.`;
       throw ApiError.of('invalidSchema', detail, { source: { parameter: 'filter[current_status_code]' } });
     }
   }
