@@ -1,14 +1,14 @@
 import type { Acting } from '../rules.js';
 import type { CarrierRecord } from '../../model/carrier.js';
 import type { CollectionRecord } from '../../model/collection.js';
-import type { Price } from '../../model/common.js';
+import type { Address, Price } from '../../model/common.js';
 import type { ContractRecord, LiabilityCoverageRecord } from '../../model/contract.js';
 import type { ServiceRecord } from '../../model/service.js';
 import type { ChosenOption, Item, LabelChoice, PhysicalProperties, ShipmentRecord } from '../../model/shipment.js';
 import type { ShopRecord } from '../../model/shop.js';
 import type { ReadView } from '../../store/store.js';
 import { DomainError, type Field } from '../errors.js';
-import { coversAddress } from '../address-rules.js';
+import { holdsShipmentAddress, narrowerThanAddress } from '../address-rules.js';
 import { utcText } from '../../model/collection-calendar.js';
 import { collectionStatus } from '../collections/lifecycle.js';
 import { bookedHolder, mismatch, nextCollection } from '../collections/membership.js';
@@ -79,8 +79,8 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
   // A service a pack gave another tenant is answered as an unknown one: its existence is not told.
   const service = named && seesTenantRow(store, ctx.principal?.organizationId, named.organization_id) ? named : undefined;
   if (draft.serviceId && !service) problems.add(`No service with id '${draft.serviceId}' exists.`, fields.relationship('service'));
-  if (service && !(coversAddress(service.regions_from, from) && coversAddress(service.regions_to, to))) {
-    problems.add(`Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`, routeBlame(draft));
+  if (service && !(holdsShipmentAddress(service.regions_from, from) && holdsShipmentAddress(service.regions_to, to))) {
+    problems.add(routeRefusal(service, from, to), routeBlame(draft));
   }
   const contract = draft.contractId ? store.get('contracts', draft.contractId) : undefined;
   if (draft.contractId && (!contract || !canSeeContract(store, ctx.principal, contract))) {
@@ -96,6 +96,18 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
     problems.add('The service and the contract belong to different carriers.', fields.relationship(blamed));
   }
   return { service, contract };
+}
+
+/**
+ * Why a service does not ship the route: the countries, and where the service serves the
+ * address's country only in part (a state, a postal code pattern), which part the address misses.
+ */
+function routeRefusal(service: ServiceRecord, from: Address, to: Address): string {
+  const route = `Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`;
+  const narrower = holdsShipmentAddress(service.regions_from, from)
+    ? narrowerThanAddress(service.regions_to, to, 'recipient')
+    : narrowerThanAddress(service.regions_from, from, 'sender');
+  return narrower ? `Service '${service.code}' does not ship this route. ${narrower}` : route;
 }
 
 /**
