@@ -9,7 +9,7 @@ import type { ShopRecord } from '../../model/shop.js';
 import type { ReadView } from '../../store/store.js';
 import { DomainError, type Field } from '../errors.js';
 import { holdsShipmentAddress, narrowerThanAddress } from '../address-rules.js';
-import { utcText } from '../../model/collection-calendar.js';
+import { calendarOf, utcText } from '../../model/collection-calendar.js';
 import { collectionStatus } from '../collections/lifecycle.js';
 import { bookedHolder, mismatch, nextCollection } from '../collections/membership.js';
 import { canSeeContract } from '../tenancy.js';
@@ -215,11 +215,13 @@ function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: Contract
   const next = nextCollection(store, draft.shopId, contract?.id, now);
   // A hint, as production documents the flag: without an upcoming collection the shipment is made without one, and told why.
   if (!next) {
-    warnings.push({
-      code: 'not-added-to-collection',
-      detail: `The shipment was made without a collection: there is no upcoming open collection for this shop and ${contract ? `contract '${contract.id}'` : 'no contract'}. Book one (POST /collections) or set up a collection schedule, then add it (POST /add-shipments-to-collection).`,
-      field: fields.meta('add_to_next_collection'),
-    });
+    // Booking one is no advice for a carrier that collects nothing: POST /collections refuses its contracts.
+    const carrier = contract && store.get('carriers', contract.carrier_id);
+    const detail =
+      carrier && !calendarOf(carrier)
+        ? `The shipment was made without a collection: ${carrier.name} does not collect (its collections.offers_collections is false), so no collection can take a shipment of contract '${contract.id}'.`
+        : `The shipment was made without a collection: there is no upcoming open collection for this shop and ${contract ? `contract '${contract.id}'` : 'no contract'}. Book one (POST /collections) or set up a collection schedule, then add it (POST /add-shipments-to-collection).`;
+    warnings.push({ code: 'not-added-to-collection', detail, field: fields.meta('add_to_next_collection') });
   }
   return next;
 }
