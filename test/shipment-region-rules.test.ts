@@ -60,4 +60,21 @@ describe('a shipment on a service that serves part of a country', () => {
     expect(firstError(refused).detail).toContain('postal code NW1 6XE');
     expect((await create(btOnly, belfast)).status).toBe(201);
   });
+
+  it('blames the part of a changed recipient address the service leaves out', async () => {
+    for (const [service, inside, part] of [
+      [narrowedBy('evri-parcelshop-to-door', 'state_code'), { ...belfast, state_code: 'NIR' }, 'state_code'],
+      [narrowedBy('royal-mail-tracked-48', 'postal_code'), belfast, 'postal_code'],
+    ] as const) {
+      const made = await create(service, inside);
+      expect(made.status, made.text).toBe(201);
+      const id = made.body.data.id;
+      const moved = await sandbox.request('PATCH', `/shipments/${id}`, {
+        token: w.token,
+        body: { data: { type: 'shipments', id, attributes: { recipient_address: london } } },
+      });
+      expect(moved.status, moved.text).toBe(422);
+      expect(firstError(moved).source).toEqual({ pointer: `/data/attributes/recipient_address/${part}` });
+    }
+  });
 });

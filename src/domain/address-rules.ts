@@ -40,6 +40,13 @@ export function holdsShipmentAddress(rules: readonly AddressRule[], address: Add
   return rules.some((rule) => holdsAddress(rule, address));
 }
 
+/** The part of a shipment's address the rules leave out: its country, else a state or a postal code its country's rules narrow by. */
+export function missedPart(rules: readonly AddressRule[], address: AddressQuery): 'country_code' | 'state_code' | 'postal_code' {
+  const ofCountry = rules.filter((rule) => rule.country_code === address.country_code?.toUpperCase());
+  if (ofCountry.length === 0) return 'country_code';
+  return ofCountry.some((rule) => rule.state_code && rule.state_code !== address.state_code?.toUpperCase()) ? 'state_code' : 'postal_code';
+}
+
 /**
  * Why the rules of a service's country leave a shipment's address out, for a refusal; undefined
  * when no rule is of the address's country (the country itself is then the reason).

@@ -8,7 +8,7 @@ import type { ChosenOption, Item, LabelChoice, PhysicalProperties, ShipmentRecor
 import type { ShopRecord } from '../../model/shop.js';
 import type { ReadView } from '../../store/store.js';
 import { DomainError, type Field } from '../errors.js';
-import { holdsShipmentAddress, narrowerThanAddress } from '../address-rules.js';
+import { holdsShipmentAddress, missedPart, narrowerThanAddress } from '../address-rules.js';
 import { calendarOf, utcText } from '../../model/collection-calendar.js';
 import { collectionStatus } from '../collections/lifecycle.js';
 import { bookedHolder, mismatch, nextCollection } from '../collections/membership.js';
@@ -80,7 +80,7 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
   const service = named && seesTenantRow(store, ctx.principal?.organizationId, named.organization_id) ? named : undefined;
   if (draft.serviceId && !service) problems.add(`No service with id '${draft.serviceId}' exists.`, fields.relationship('service'));
   if (service && !(holdsShipmentAddress(service.regions_from, from) && holdsShipmentAddress(service.regions_to, to))) {
-    problems.add(routeRefusal(service, from, to), routeBlame(draft));
+    problems.add(routeRefusal(service, from, to), routeBlame(draft, service, from, to));
   }
   const contract = draft.contractId ? store.get('contracts', draft.contractId) : undefined;
   if (draft.contractId && (!contract || !canSeeContract(store, ctx.principal, contract))) {
@@ -112,12 +112,16 @@ function routeRefusal(service: ServiceRecord, from: Address, to: Address): strin
 
 /**
  * Where a service that does not ship the route is blamed: the service, unless an update kept it
- * and sent an address (the recipient's, else the sender's), which is then the member to blame.
+ * and sent an address (the recipient's, else the sender's), which is then the member to blame:
+ * at the part the service's rules leave out (its state or postal code where the country is
+ * served only in part), else at its country.
  */
-function routeBlame(draft: ShipmentDraft): Field {
+function routeBlame(draft: ShipmentDraft, service: ServiceRecord, from: Address, to: Address): Field {
   if (!keptRelationship(draft, 'service')) return fields.relationship('service');
-  if (!keptAttribute(draft, 'recipient_address')) return fields.attribute('recipient_address.country_code');
-  if (!keptAttribute(draft, 'sender_address')) return fields.attribute('sender_address.country_code');
+  const at = (name: 'recipient_address' | 'sender_address', rules: ServiceRecord['regions_to'], address: Address) =>
+    fields.attribute(`${name}.${holdsShipmentAddress(rules, address) ? 'country_code' : missedPart(rules, address)}`);
+  if (!keptAttribute(draft, 'recipient_address')) return at('recipient_address', service.regions_to, to);
+  if (!keptAttribute(draft, 'sender_address')) return at('sender_address', service.regions_from, from);
   return fields.relationship('service');
 }
 
