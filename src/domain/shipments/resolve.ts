@@ -126,6 +126,16 @@ function routeBlame(draft: ShipmentDraft, service: ServiceRecord, from: Address,
 }
 
 /**
+ * Where a service its contract does not rate is blamed: the contract when an update named it and
+ * kept the service, `meta.service_code` when that chose the service, else the service.
+ */
+function unratedBlame(draft: ShipmentDraft): Field {
+  if (!keptRelationship(draft, 'contract') && keptRelationship(draft, 'service')) return fields.relationship('contract');
+  if (draft.serviceCode && !draft.serviceId) return fields.meta('service_code');
+  return fields.relationship('service');
+}
+
+/**
  * Where a weight no rate carries is blamed: the weight, unless an update kept it and chose another
  * contract or service (the one it named, or `meta.service_code`), which is then the member to blame.
  */
@@ -354,7 +364,15 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
   const physical = withVolumetricWeight(draft.attributes.physical_properties, service, contract);
   const rate = service && contract ? findRate(store, { service, contract, physical }) : undefined;
   if (service && contract && !rate && problems.empty) {
-    problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, weightBlame(draft));
+    // A contract that rates the service at no weight is no matter of the parcel's weight.
+    const rated = store.find('serviceRates', 'contract_id', contract.id).some((one) => one.service_id === service.id);
+    if (rated) problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, weightBlame(draft));
+    else {
+      problems.add(
+        `Contract '${contract.name}' has no rate for service '${service.code}' at any weight: choose another service, or a contract that rates it (GET /service-rates?filter[service]=${service.id}).`,
+        unratedBlame(draft),
+      );
+    }
   }
   // The rate that carries the weight must take the parcel's size too (each collo's, of a
   // multi-colli shipment): its size limits are as binding.
