@@ -220,6 +220,31 @@ describe('POST /collections with shipments and other problems', () => {
 });
 
 describe('a shipment joins collections of its own contract only', () => {
+  it('add_to_next_collection on a carrier that collects nothing says so, not to book a collection it would refuse', async () => {
+    const sandbox = await testSandbox();
+    const w = await world(sandbox);
+    const bpost = w.service('bpost-bpack-24h-pro', 'BE');
+    const carrier = (await sandbox.read(`/carriers/${bpost.relationships.carrier.data.id}`)).body.data;
+    expect(carrier.attributes.collections.offers_collections).toBe(false);
+    const belgian = { street_1: 'Grote Markt', street_number: 1, postal_code: '1000', city: 'Brussel', country_code: 'BE' };
+    const made = await sandbox.request('POST', '/shipments', {
+      token: w.token,
+      body: shipmentBody({
+        shop: w.shopIn('NL'),
+        recipient: recipients.BE,
+        service: bpost,
+        contract: w.contractFor(bpost),
+        attributes: { sender_address: belgian, return_address: belgian },
+        meta: { add_to_next_collection: true },
+      }),
+    });
+    expect(made.status, made.text).toBe(201);
+    const [warning] = made.body.meta.warnings;
+    expect(warning).toMatchObject({ code: 'not-added-to-collection', source: { pointer: '/meta/add_to_next_collection' } });
+    expect(warning.detail).toContain('bpost does not collect (its collections.offers_collections is false)');
+    expect(warning.detail).not.toContain('POST /collections');
+  });
+
   it("add_to_next_collection picks the nearest open collection of the same shop and contract, never another carrier's", async () => {
     const { sandbox, w, nl, collection, parcel } = await setup();
     // A DPD contract on the Dutch shop: PostNL's collections (the booked one, the seeded ones) are not for it.

@@ -116,7 +116,10 @@ describe("another tenant's pack carrier", () => {
     const mine = await sandbox.get(`/carriers/${carrierId}/pickup-dropoff-locations/NL/1012AB`, ownerToken);
     expect(mine.status, mine.text).toBe(200);
     const locationId: string = mine.body.data[0].id;
-    expect((await sandbox.get(`/carriers/${carrierId}/pickup-dropoff-locations/${locationId}`, ownerToken)).status).toBe(200);
+    // The pack's carrier cannot look locations up by id (pudo.can_get_pudo_by_id false): its owner is told so, not that the carrier is unknown.
+    const ownLookup = await sandbox.get(`/carriers/${carrierId}/pickup-dropoff-locations/${locationId}`, ownerToken);
+    expect(ownLookup.status, ownLookup.text).toBe(404);
+    expect(ownLookup.body.errors[0].detail).toContain('can_get_pudo_by_id is false');
 
     const searched = async (id: string) => shapeOf(await sandbox.get(`/carriers/${id}/pickup-dropoff-locations/NL/1012AB`, token), id);
     expect(await searched(carrierId)).toEqual(await searched(UNKNOWN));

@@ -60,6 +60,25 @@ describe('GET /carriers/{carrier_id}/pickup-dropoff-locations/{pudo_id}', () => 
     expect((await sandbox.get(`/carriers/00000000-0000-4000-8000-000000000000/pickup-dropoff-locations/${listed.id}`, token)).status).toBe(404);
   });
 
+  it('is refused for a carrier whose pudo.can_get_pudo_by_id is false, though its search answers', async () => {
+    for (const carrier of Object.values(carriers).filter((c: Json) => !c.attributes.pudo.can_get_pudo_by_id)) {
+      const code: string = carrier.attributes.code;
+      const listed = (await search(code, 'GB', 'SW1A 1AA')).body.data;
+      expect(listed.length, code).toBeGreaterThan(0);
+      const answer = await byId(code, listed[0].id);
+      expect(answer.status, code).toBe(404);
+      expect(firstError(answer), code).toMatchObject({ code: '10002', source: { parameter: 'carrier_id' } });
+      expect(firstError(answer).detail, code).toContain('pudo.can_get_pudo_by_id is false');
+    }
+    // Both seeded carriers without the look-up were tried.
+    expect(
+      Object.values(carriers)
+        .filter((c: Json) => !c.attributes.pudo.can_get_pudo_by_id)
+        .map((c: Json) => c.attributes.code)
+        .sort(),
+    ).toEqual(['dhl-express', 'royal-mail']);
+  });
+
   it('needs a valid token and takes only `contract` as query parameter', async () => {
     const listed = (await search('postnl', 'NL', '1012AB')).body.data[0];
     expect(firstError(await sandbox.get(`${base('postnl')}/${listed.id}`))).toMatchObject({ status: '401', code: '14003' });

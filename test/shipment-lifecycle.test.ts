@@ -212,6 +212,34 @@ describe('after registration', () => {
     expect(done.shipment.attributes.synced_at).toBe(done.status.attributes.created_at);
   });
 
+  it('walks a sandbox:auto-deliver shipment on a pick-up service through the pick-up point, not the courier', async () => {
+    const { sandbox, w } = await setup();
+    const service = w.service('postnl-parcel-pickup-point', 'NL');
+    expect(service.attributes.delivery_method).toBe('pick-up');
+    const pickup_location = {
+      code: '205604',
+      address: { street_1: 'Damrak', street_number: 70, postal_code: '1012 LM', city: 'Amsterdam', country_code: 'NL' },
+    };
+    const body = shipmentBody({
+      shop: w.shopIn('NL'),
+      service,
+      contract: w.contractFor(service),
+      attributes: { register_at: TEST_NOW, tags: ['sandbox:auto-deliver'], pickup_location },
+    });
+    const created = await createShipment(sandbox, w.token, body);
+    await sandbox.advance(DELAY + 2 * 86400);
+    const token = await sandbox.token();
+    expect((await current(sandbox, token, created.id)).code).toBe('shipment-delivered');
+    expect(await history(sandbox, token, created.id)).toEqual([
+      'shipment-concept',
+      'shipment-registered',
+      'shipment-received-by-carrier',
+      'shipment-at-sorting',
+      'shipment-at-parcel-shop',
+      'shipment-delivered',
+    ]);
+  });
+
   it('refuses to change or delete a registered shipment with 423', async () => {
     const { sandbox, w } = await setup();
     const created = await createShipment(sandbox, w.token, registrable(w));

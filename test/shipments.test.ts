@@ -481,6 +481,25 @@ describe('bad shipment input', () => {
     );
   });
 
+  it('refuses a service its contract rates at no weight at the service, not at the weight', async () => {
+    // Seeded without any rate: no weight would help, so the parcel's weight is not blamed.
+    const service = w.service('royal-mail-international-tracked', 'DE');
+    const contract = w.contractFor(service);
+    const gb = { street_1: 'Oxford Street', street_number: 10, postal_code: 'W1D 1AN', city: 'London', country_code: 'GB' };
+    const answer = await expectRefused(
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        recipient: recipients.DE,
+        service,
+        contract,
+        attributes: { ...customsContent, sender_address: gb, return_address: gb },
+      }),
+      422,
+      ['/data/relationships/service/data/id'],
+    );
+    expect(firstError(answer).detail).toContain(`has no rate for service 'royal-mail-international-tracked' at any weight`);
+  });
+
   it('refuses two options of one category and an option the rate does not offer', async () => {
     const service = w.service('postnl-parcel-standard', 'NL');
     const contract = w.contractFor(service);

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Acting } from '../rules.js';
 import type { updateValue } from '../../model/hook.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
-import { coversAddress } from '../address-rules.js';
+import { holdsShipmentAddress } from '../address-rules.js';
 import type { HookDocument } from './shipment-document.js';
 import { isSet, setAt, valueAt } from './pointer.js';
 import { attributeProblem, attributeValue, targetOf, updateProblems, type Target } from './targets.js';
@@ -15,8 +15,8 @@ type UpdateValue = z.infer<typeof updateValue>;
  */
 function serviceCodeToId(ctx: Acting, document: HookDocument, code: string): string | undefined {
   const { store } = ctx.rules;
-  const from = document.attributes.sender_address as { country_code: string; postal_code?: string };
-  const to = document.attributes.recipient_address as { country_code: string; postal_code?: string };
+  const from = document.attributes.sender_address as { country_code: string; state_code?: string; postal_code?: string };
+  const to = document.attributes.recipient_address as { country_code: string; state_code?: string; postal_code?: string };
   const contractId = (document.relationships.contract?.data as { id?: string } | null)?.id;
   const carrierId = contractId ? store.get('contracts', contractId)?.carrier_id : undefined;
   return store
@@ -25,8 +25,8 @@ function serviceCodeToId(ctx: Acting, document: HookDocument, code: string): str
       (s) =>
         s.code === code &&
         seesTenantRow(store, ctx.principal?.organizationId, s.organization_id) &&
-        coversAddress(s.regions_from, from) &&
-        coversAddress(s.regions_to, to) &&
+        holdsShipmentAddress(s.regions_from, from) &&
+        holdsShipmentAddress(s.regions_to, to) &&
         (!carrierId || s.carrier_id === carrierId),
     )?.id;
 }

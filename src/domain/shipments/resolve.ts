@@ -1,15 +1,15 @@
 import type { Acting } from '../rules.js';
 import type { CarrierRecord } from '../../model/carrier.js';
 import type { CollectionRecord } from '../../model/collection.js';
-import type { Price } from '../../model/common.js';
+import type { Address, Price } from '../../model/common.js';
 import type { ContractRecord, LiabilityCoverageRecord } from '../../model/contract.js';
 import type { ServiceRecord } from '../../model/service.js';
 import type { ChosenOption, Item, LabelChoice, PhysicalProperties, ShipmentRecord } from '../../model/shipment.js';
 import type { ShopRecord } from '../../model/shop.js';
 import type { ReadView } from '../../store/store.js';
 import { DomainError, type Field } from '../errors.js';
-import { coversAddress } from '../address-rules.js';
-import { utcText } from '../../model/collection-calendar.js';
+import { holdsShipmentAddress, missedPart, narrowerThanAddress } from '../address-rules.js';
+import { calendarOf, utcText } from '../../model/collection-calendar.js';
 import { collectionStatus } from '../collections/lifecycle.js';
 import { bookedHolder, mismatch, nextCollection } from '../collections/membership.js';
 import { canSeeContract } from '../tenancy.js';
@@ -79,8 +79,8 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
   // A service a pack gave another tenant is answered as an unknown one: its existence is not told.
   const service = named && seesTenantRow(store, ctx.principal?.organizationId, named.organization_id) ? named : undefined;
   if (draft.serviceId && !service) problems.add(`No service with id '${draft.serviceId}' exists.`, fields.relationship('service'));
-  if (service && !(coversAddress(service.regions_from, from) && coversAddress(service.regions_to, to))) {
-    problems.add(`Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`, routeBlame(draft));
+  if (service && !(holdsShipmentAddress(service.regions_from, from) && holdsShipmentAddress(service.regions_to, to))) {
+    problems.add(routeRefusal(service, from, to), routeBlame(draft, service, from, to));
   }
   const contract = draft.contractId ? store.get('contracts', draft.contractId) : undefined;
   if (draft.contractId && (!contract || !canSeeContract(store, ctx.principal, contract))) {
@@ -99,13 +99,39 @@ function resolveServiceAndContract(ctx: Acting, draft: ShipmentDraft, problems: 
 }
 
 /**
- * Where a service that does not ship the route is blamed: the service, unless an update kept it
- * and sent an address (the recipient's, else the sender's), which is then the member to blame.
+ * Why a service does not ship the route: the countries, and where the service serves the
+ * address's country only in part (a state, a postal code pattern), which part the address misses.
  */
-function routeBlame(draft: ShipmentDraft): Field {
+function routeRefusal(service: ServiceRecord, from: Address, to: Address): string {
+  const route = `Service '${service.code}' does not ship from ${from.country_code} to ${to.country_code}.`;
+  const narrower = holdsShipmentAddress(service.regions_from, from)
+    ? narrowerThanAddress(service.regions_to, to, 'recipient')
+    : narrowerThanAddress(service.regions_from, from, 'sender');
+  return narrower ? `Service '${service.code}' does not ship this route. ${narrower}` : route;
+}
+
+/**
+ * Where a service that does not ship the route is blamed: the service, unless an update kept it
+ * and sent an address (the recipient's, else the sender's), which is then the member to blame:
+ * at the part the service's rules leave out (its state or postal code where the country is
+ * served only in part), else at its country.
+ */
+function routeBlame(draft: ShipmentDraft, service: ServiceRecord, from: Address, to: Address): Field {
   if (!keptRelationship(draft, 'service')) return fields.relationship('service');
-  if (!keptAttribute(draft, 'recipient_address')) return fields.attribute('recipient_address.country_code');
-  if (!keptAttribute(draft, 'sender_address')) return fields.attribute('sender_address.country_code');
+  const at = (name: 'recipient_address' | 'sender_address', rules: ServiceRecord['regions_to'], address: Address) =>
+    fields.attribute(`${name}.${holdsShipmentAddress(rules, address) ? 'country_code' : missedPart(rules, address)}`);
+  if (!keptAttribute(draft, 'recipient_address')) return at('recipient_address', service.regions_to, to);
+  if (!keptAttribute(draft, 'sender_address')) return at('sender_address', service.regions_from, from);
+  return fields.relationship('service');
+}
+
+/**
+ * Where a service its contract does not rate is blamed: the contract when an update named it and
+ * kept the service, `meta.service_code` when that chose the service, else the service.
+ */
+function unratedBlame(draft: ShipmentDraft): Field {
+  if (!keptRelationship(draft, 'contract') && keptRelationship(draft, 'service')) return fields.relationship('contract');
+  if (draft.serviceCode && !draft.serviceId) return fields.meta('service_code');
   return fields.relationship('service');
 }
 
@@ -203,11 +229,13 @@ function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: Contract
   const next = nextCollection(store, draft.shopId, contract?.id, now);
   // A hint, as production documents the flag: without an upcoming collection the shipment is made without one, and told why.
   if (!next) {
-    warnings.push({
-      code: 'not-added-to-collection',
-      detail: `The shipment was made without a collection: there is no upcoming open collection for this shop and ${contract ? `contract '${contract.id}'` : 'no contract'}. Book one (POST /collections) or set up a collection schedule, then add it (POST /add-shipments-to-collection).`,
-      field: fields.meta('add_to_next_collection'),
-    });
+    // Booking one is no advice for a carrier that collects nothing: POST /collections refuses its contracts.
+    const carrier = contract && store.get('carriers', contract.carrier_id);
+    const detail =
+      carrier && !calendarOf(carrier)
+        ? `The shipment was made without a collection: ${carrier.name} does not collect (its collections.offers_collections is false), so no collection can take a shipment of contract '${contract.id}'.`
+        : `The shipment was made without a collection: there is no upcoming open collection for this shop and ${contract ? `contract '${contract.id}'` : 'no contract'}. Book one (POST /collections) or set up a collection schedule, then add it (POST /add-shipments-to-collection).`;
+    warnings.push({ code: 'not-added-to-collection', detail, field: fields.meta('add_to_next_collection') });
   }
   return next;
 }
@@ -336,7 +364,15 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
   const physical = withVolumetricWeight(draft.attributes.physical_properties, service, contract);
   const rate = service && contract ? findRate(store, { service, contract, physical }) : undefined;
   if (service && contract && !rate && problems.empty) {
-    problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, weightBlame(draft));
+    // A contract that rates the service at no weight is no matter of the parcel's weight.
+    const rated = store.find('serviceRates', 'contract_id', contract.id).some((one) => one.service_id === service.id);
+    if (rated) problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, weightBlame(draft));
+    else {
+      problems.add(
+        `Contract '${contract.name}' has no rate for service '${service.code}' at any weight: choose another service, or a contract that rates it (GET /service-rates?filter[service]=${service.id}).`,
+        unratedBlame(draft),
+      );
+    }
   }
   // The rate that carries the weight must take the parcel's size too (each collo's, of a
   // multi-colli shipment): its size limits are as binding.

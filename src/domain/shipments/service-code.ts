@@ -1,7 +1,7 @@
 import type { Acting } from '../rules.js';
 import type { ContractRecord } from '../../model/contract.js';
 import type { ServiceRecord } from '../../model/service.js';
-import { coversAddress } from '../address-rules.js';
+import { holdsShipmentAddress } from '../address-rules.js';
 import { canSeeContract } from '../tenancy.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
 import { fields, isInternational, type ShipmentDraft } from './draft.js';
@@ -38,7 +38,7 @@ export function cheapestChoice(ctx: Acting, draft: ShipmentDraft, problems: Prob
   // would only be refused for it: it is taken only when no pair fits, so that the refusal names why.
   let bestFitting: Candidate | undefined;
   for (const service of services) {
-    if (!coversAddress(service.regions_from, from) || !coversAddress(service.regions_to, to)) continue;
+    if (!holdsShipmentAddress(service.regions_from, from) || !holdsShipmentAddress(service.regions_to, to)) continue;
     const carrier = store.get('carriers', service.carrier_id);
     const contracts = store
       .find('contracts', 'carrier_id', service.carrier_id)

@@ -18,9 +18,28 @@ const WALK = [
   { code: 'shipment-delivered', after: 4 * 3600, carrier: { code: 'D01', description: 'Parcel delivered' } },
 ] as const;
 
-/** Queues step `step` of the walk, `WALK[step].after` seconds after `from`. */
+/**
+ * The walk of a shipment on a service that delivers to a pick-up point: no courier comes to the
+ * recipient; the parcel waits at the point the next morning and is collected there at noon, so
+ * an integration can see the point's `shipment-at-parcel-shop` ("ready for pick-up") as it would
+ * in production.
+ */
+const PICKUP_WALK = [
+  WALK[0],
+  WALK[1],
+  { code: 'shipment-at-parcel-shop', after: 12 * 3600, carrier: { code: 'C02', description: 'Parcel is ready for pick-up at the pick-up point' } },
+  { code: 'shipment-delivered', after: 4 * 3600, carrier: { code: 'D02', description: 'Parcel picked up by the recipient' } },
+] as const;
+
+/** The walk of a shipment: the pick-up point's for a service that delivers to one, else the courier's. */
+function walkOf(tx: Tx, shipment: ShipmentRecord): typeof WALK | typeof PICKUP_WALK {
+  const service = shipment.service_id ? tx.get('services', shipment.service_id) : undefined;
+  return service?.delivery_method === 'pick-up' ? PICKUP_WALK : WALK;
+}
+
+/** Queues step `step` of the shipment's walk, its `after` seconds after `from`. */
 export function scheduleWalk(tx: Tx, rules: Rules, shipment: ShipmentRecord, step: number, from: number): void {
-  const next = WALK[step];
+  const next = walkOf(tx, shipment)[step];
   if (!next) return;
   rules.jobs.schedule(tx, { kind: WALK_SHIPMENT, subject: shipment.id, dueMs: (from + next.after) * 1000, payload: { step } });
 }
@@ -40,11 +59,13 @@ export const walkShipmentJob: JobHandler = {
   apply(tx, job, rules) {
     const step = Number(job.payload?.step ?? 0);
     const shipment = tx.get('shipments', job.subject);
-    const expected = step === 0 ? 'shipment-registered' : WALK[step - 1]?.code;
-    if (!shipment || shipment.status_code !== expected) return;
+    if (!shipment) return;
+    const walk = walkOf(tx, shipment);
+    const expected = step === 0 ? 'shipment-registered' : walk[step - 1]?.code;
+    if (shipment.status_code !== expected || !walk[step]) return;
     if (step === 0 && awaitsCollection(tx, shipment)) return;
     const at = Math.floor(job.due_ms / 1000);
-    const updated = addStatus(tx, rules, shipment, { code: WALK[step]!.code, at, carrier: { ...WALK[step]!.carrier } });
+    const updated = addStatus(tx, rules, shipment, { code: walk[step].code, at, carrier: { ...walk[step].carrier } });
     scheduleWalk(tx, rules, updated, step + 1, at);
   },
 };

@@ -264,7 +264,7 @@ export const pickupLocationEndpoints = [
     summary: 'Get one pick-up/drop-off location',
     description:
       'The location with an `id` a search answered (ids name their search: `NL-1012AB-205604` by postal code, `N52.3728-E4.8936-205604` around coordinates), as that search without `street`, `street_number` and `city` showed it. ' +
-      'Anything else, or a location of another carrier, is 404. `contract` is checked as in the search.',
+      'Anything else, or a location of another carrier, is 404, as is every id for a carrier whose `pudo.can_get_pudo_by_id` is false. `contract` is checked as in the search.',
     tag: 'Pickup-dropoff locations',
     auth: 'token',
     params: z.object({ carrier_id: z.string(), pudo_id: z.string() }),
@@ -274,6 +274,16 @@ export const pickupLocationEndpoints = [
     handler: async (ctx, { params: path, query: q }) => {
       const carrier = findOr404(ctx, 'carriers', 'carriers', path.carrier_id, (row) => carrierVisible(ctx, row));
       checkContract(ctx, carrier, q.contract);
+      // A carrier that cannot look a location up by id (as GET /carriers answers it: a carrier stored
+      // without the flag cannot) is refused here as production's carrier would, not served from the
+      // sandbox's map: code that re-reads a chosen location must search again for such a carrier.
+      if (!carrier.pudo?.can_get_pudo_by_id) {
+        throw ApiError.of(
+          'resourceNotFound',
+          `${carrier.name} cannot look up a pick-up/drop-off location by id (its pudo.can_get_pudo_by_id is false): search by postal code or coordinates instead.`,
+          { source: { parameter: 'carrier_id' } },
+        );
+      }
       const search = parsePickupLocationId(path.pudo_id);
       const { findPickupLocation, findPointLocation } = await generator();
       const location =

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { coversAddress } from '../../domain/address-rules.js';
+import { holdsShipmentAddress } from '../../domain/address-rules.js';
 import { dynamicPrice } from '../../domain/dynamic-rates.js';
 import { bracketPrice, parcelChargeableWeight, rateCoversWeight, selectionWeight, type WeightQuery } from '../../domain/rates.js';
 import { parcelSizeExcesses } from '../../domain/rate-size.js';
@@ -223,9 +223,9 @@ function dynamicRates(ctx: Ctx, body: DynamicRequest): RateRow[] {
   return out;
 }
 
-/** Whether a service ships from the sender's and to the recipient's address. */
+/** Whether a service ships from the sender's and to the recipient's address, as a shipment's create decides it. */
 function coversRoute(service: ServiceRecord, from: Address, to: Address): boolean {
-  return coversAddress(service.regions_from, from) && coversAddress(service.regions_to, to);
+  return holdsShipmentAddress(service.regions_from, from) && holdsShipmentAddress(service.regions_to, to);
 }
 
 const dynamicRatesEndpoint = endpoint({
