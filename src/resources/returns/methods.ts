@@ -129,7 +129,8 @@ export const methodEndpoints = [
       errors: { 409: 'The body type or id does not match (10007).', 422: 'Each rule the changed method breaks (10008).' },
       change: (tx, ctx, current, { attributes, relationships }) => {
         const { shop: _shop, ...rels } = relationships ?? {};
-        return updateMethod(tx, ctx, current, fields(attributes ?? {}, rels));
+        const sent = new Set([...Object.keys(attributes ?? {}), ...Object.keys(rels)]);
+        return updateMethod(tx, ctx, current, fields(attributes ?? {}, rels), sent);
       },
     },
     delete: {
