@@ -336,6 +336,27 @@ describe('creating a shipment', () => {
     expect(pointersOf(abroad)).toEqual(['/data/attributes/recipient_address/country_code']);
   });
 
+  it('blames the content an international shipment lacks on the address a PATCH sent to take it abroad', async () => {
+    // A concept without a service yet, so that no route rule joins in.
+    const made = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    const patch = (attributes: Json) =>
+      sandbox.request('PATCH', `/shipments/${made.id}`, { token: w.token, body: { data: { type: 'shipments', id: made.id, attributes } } });
+    // The domestic shipment keeps no customs, items or description: the request sent only the recipient.
+    const abroad = await patch({ recipient_address: recipients.DE });
+    expect(abroad.status).toBe(422);
+    expect([...new Set(pointersOf(abroad))]).toEqual(['/data/attributes/recipient_address/country_code']);
+    expect(abroad.body.errors.map((e: Json) => e.detail)).toContain(
+      'customs is required for international shipments (sender and recipient in different countries). Send customs too.',
+    );
+    // Content the request sends is blamed itself, at its member.
+    const { customs: _customs, ...withoutCustoms } = customsContent;
+    const sent = await patch({ recipient_address: recipients.DE, ...withoutCustoms });
+    expect([...new Set(pointersOf(sent))]).toEqual(['/data/attributes/recipient_address/country_code']);
+    const empty = await patch({ recipient_address: recipients.DE, ...customsContent, items: [] });
+    expect(pointersOf(empty)).toEqual(['/data/attributes/items']);
+    expect((await patch({ recipient_address: recipients.DE, ...customsContent })).status).toBe(200);
+  });
+
   it('blames kept service options the new rate does not offer on the member of a PATCH that changed the rate', async () => {
     const dpd = w.service('dpd-classic', 'NL');
     const saturday = w.option('delivery-window:saturday');
