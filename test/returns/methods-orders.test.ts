@@ -120,6 +120,18 @@ describe('return methods', () => {
     expect(blamed(moved)).toEqual([['/data/attributes/address', expect.stringMatching(/does not deliver to GB.*Send service too, or another address\./)]]);
   });
 
+  it('ignore a changed created_at in a PATCH, as production reads it only', async () => {
+    const method = (await w.methods(w.shopIn('NL').id))[3];
+    const changed = await sandbox.request('PATCH', `/returns/v1/return-methods/${method.id}`, {
+      token: w.token,
+      body: { data: { type: 'return-methods', id: method.id, attributes: { created_at: 1, title: 'Ship it yourself' } } },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.attributes).toMatchObject({ created_at: method.attributes.created_at, title: 'Ship it yourself' });
+    const read = (await sandbox.get(`/returns/v1/return-methods/${method.id}`, w.token)).body.data;
+    expect(read.attributes.created_at).toBe(method.attributes.created_at);
+  });
+
   it('price the label as its return shipment is charged, with the carrier surcharges of the organization', async () => {
     const shop = w.shopIn('NL');
     const postnl = await w.method(shop.id, 'Return label (PostNL)');
