@@ -357,6 +357,38 @@ describe('creating a shipment', () => {
     expect((await patch({ recipient_address: recipients.DE, ...customsContent })).status).toBe(200);
   });
 
+  it('blames a kept parcel size or missing pickup location on the service a PATCH chose', async () => {
+    const standard = w.service('postnl-parcel-standard', 'NL');
+    const made = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        service: standard,
+        contract: w.contractFor(standard),
+        attributes: { physical_properties: { weight: 1500, length: 300, width: 200, height: 100 } },
+      }),
+    );
+    const patch = (data: Json) =>
+      sandbox.request('PATCH', `/shipments/${made.id}`, { token: w.token, body: { data: { type: 'shipments', id: made.id, ...data } } });
+    const choose = (code: string) => patch({ relationships: { service: { data: { type: 'services', id: w.service(code, 'NL').id } } } });
+    // The letterbox rate takes no 100 mm parcel: the request chose the service, not the height.
+    const letterbox = await choose('postnl-letterbox-parcel');
+    expect(letterbox.status).toBe(422);
+    expect(pointersOf(letterbox)).toEqual(['/data/relationships/service/data/id']);
+    expect(firstError(letterbox).detail).toContain('Send physical_properties too');
+    // A pickup-point service for a shipment that keeps no pickup location.
+    const pickup = await choose('postnl-parcel-pickup-point');
+    expect(pointersOf(pickup)).toEqual(['/data/relationships/service/data/id']);
+    expect(firstError(pickup).detail).toContain('Send pickup_location too.');
+    // Sent with the service, the parcel is blamed itself.
+    const sent = await patch({
+      attributes: { physical_properties: { weight: 1500, length: 300, width: 200, height: 100 } },
+      relationships: { service: { data: { type: 'services', id: w.service('postnl-letterbox-parcel', 'NL').id } } },
+    });
+    expect(pointersOf(sent)).toEqual(['/data/attributes/physical_properties/height']);
+  });
+
   it('blames kept service options the new rate does not offer on the member of a PATCH that changed the rate', async () => {
     const dpd = w.service('dpd-classic', 'NL');
     const saturday = w.option('delivery-window:saturday');
