@@ -224,6 +224,49 @@ describe('POST /service-rates', () => {
     ]);
   });
 
+  it('blames a PATCH that breaks a pairing, an overlap or a currency with a kept member on the member it sent', async () => {
+    const { sandbox, token, contract, service, rateBody, post } = await setup();
+    const made = await post(rateBody({ weight_min: 0, weight_max: 2000, weight_bracket: { start: 1000, start_amount: 500, size: 500, size_amount: 50 } }));
+    const priced = await post(rateBody({ weight_min: 3000, weight_max: 5000, price: { amount: 900, currency: 'EUR' } }));
+    const patch = (data: Json, id = made.body.data.id) =>
+      sandbox.request('PATCH', `/service-rates/${id}`, { token, body: { data: { type: 'service-rates', id, ...data } } });
+    const pointers = async (data: Json) => {
+      const answer = await patch(data);
+      expect(answer.status, answer.text).toBe(422);
+      return answer.body.errors.map((error: Json) => error.source.pointer);
+    };
+    // Each sent member breaks a rule with one the rate keeps: the sent one is blamed.
+    expect(await pointers({ attributes: { step_price: { amount: 10, currency: 'EUR' } } })).toEqual(['/data/attributes/step_price']);
+    expect(await pointers({ attributes: { oversize_surcharge: { amount: 10, currency: 'EUR' } } })).toEqual(['/data/attributes/oversize_surcharge']);
+    expect(await pointers({ attributes: { weight_bracket: null } })).toEqual(['/data/attributes/weight_bracket']);
+    expect(await pointers({ attributes: { weight_max: 4000 } })).toEqual(['/data/attributes/weight_max']);
+    // Another own contract of the carrier, in pounds: the kept euro prices are the contract's doing.
+    const pounds = await sandbox.request('POST', '/contracts', {
+      token,
+      body: {
+        data: {
+          type: 'contracts',
+          attributes: { name: 'Own PostNL in pounds', currency: 'GBP', credentials: postnlCredentials },
+          relationships: { carrier: contract.relationships.carrier, owner: contract.relationships.owner },
+        },
+      },
+    });
+    expect(pounds.status, pounds.text).toBe(201);
+    const moved = await patch({ relationships: { contract: { data: { type: 'contracts', id: pounds.body.data.id } } } }, priced.body.data.id);
+    expect(moved.body.errors.map((error: Json) => [error.source.pointer, error.detail])).toEqual([
+      ['/data/relationships/contract/data/id', 'Prices of this contract are in GBP, not EUR: send price in GBP too.'],
+    ]);
+    // Sent with the contract, the price is blamed itself.
+    const both = await patch(
+      {
+        attributes: { price: { amount: 1, currency: 'EUR' } },
+        relationships: { contract: { data: { type: 'contracts', id: pounds.body.data.id } }, service: { data: { type: 'services', id: service.id } } },
+      },
+      priced.body.data.id,
+    );
+    expect(both.body.errors.map((error: Json) => error.source.pointer)).toEqual(['/data/attributes/price/currency']);
+  });
+
   it("refuses a service of another carrier, an unknown option, a broker's contract and another tenant's", async () => {
     const { sandbox, w, token, rateBody, post } = await setup();
     const dpd = w.service('dpd-classic', 'DE');

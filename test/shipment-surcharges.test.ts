@@ -245,6 +245,15 @@ describe('surcharges added by hand (POST, PATCH, DELETE /shipment-surcharges)', 
     expect(changed.body.data.attributes).toMatchObject({ name: 'Remote area', fee: { amount: 1000, currency: 'EUR' } });
     expect(changed.body.data.attributes.updated_at).toBe(changed.body.data.attributes.created_at + 60);
     expect(await priceOf(created.id)).toEqual({ amount: base + 1000, currency: 'EUR' });
+    // Sent back as read a minute later, it changes nothing: neither it nor its shipment is touched.
+    const shipmentBefore = (await sandbox.get(`/shipments/${created.id}`, w.token)).body.data.attributes;
+    await sandbox.advance(60);
+    const same = await sandbox.request('PATCH', `/shipment-surcharges/${id}`, {
+      token: w.token,
+      body: { data: { type: 'shipment-surcharges', id, attributes: changed.body.data.attributes } },
+    });
+    expect(same.body.data.attributes).toEqual(changed.body.data.attributes);
+    expect((await sandbox.get(`/shipments/${created.id}`, w.token)).body.data.attributes.updated_at).toBe(shipmentBefore.updated_at);
     const removed = await sandbox.request('DELETE', `/shipment-surcharges/${id}`, { token: w.token });
     expect(removed.status).toBe(204);
     expect(await priceOf(created.id)).toEqual({ amount: base, currency: 'EUR' });

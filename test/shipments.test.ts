@@ -340,6 +340,59 @@ describe('creating a shipment', () => {
     expect(pointersOf(abroad)).toEqual(['/data/attributes/recipient_address/country_code']);
   });
 
+  it('blames the content an international shipment lacks on the address a PATCH sent to take it abroad', async () => {
+    // A concept without a service yet, so that no route rule joins in.
+    const made = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL') }));
+    const patch = (attributes: Json) =>
+      sandbox.request('PATCH', `/shipments/${made.id}`, { token: w.token, body: { data: { type: 'shipments', id: made.id, attributes } } });
+    // The domestic shipment keeps no customs, items or description: the request sent only the recipient.
+    const abroad = await patch({ recipient_address: recipients.DE });
+    expect(abroad.status).toBe(422);
+    expect([...new Set(pointersOf(abroad))]).toEqual(['/data/attributes/recipient_address/country_code']);
+    expect(abroad.body.errors.map((e: Json) => e.detail)).toContain(
+      'customs is required for international shipments (sender and recipient in different countries). Send customs too.',
+    );
+    // Content the request sends is blamed itself, at its member.
+    const { customs: _customs, ...withoutCustoms } = customsContent;
+    const sent = await patch({ recipient_address: recipients.DE, ...withoutCustoms });
+    expect([...new Set(pointersOf(sent))]).toEqual(['/data/attributes/recipient_address/country_code']);
+    const empty = await patch({ recipient_address: recipients.DE, ...customsContent, items: [] });
+    expect(pointersOf(empty)).toEqual(['/data/attributes/items']);
+    expect((await patch({ recipient_address: recipients.DE, ...customsContent })).status).toBe(200);
+  });
+
+  it('blames a kept parcel size or missing pickup location on the service a PATCH chose', async () => {
+    const standard = w.service('postnl-parcel-standard', 'NL');
+    const made = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({
+        shop: w.shopIn('NL'),
+        service: standard,
+        contract: w.contractFor(standard),
+        attributes: { physical_properties: { weight: 1500, length: 300, width: 200, height: 100 } },
+      }),
+    );
+    const patch = (data: Json) =>
+      sandbox.request('PATCH', `/shipments/${made.id}`, { token: w.token, body: { data: { type: 'shipments', id: made.id, ...data } } });
+    const choose = (code: string) => patch({ relationships: { service: { data: { type: 'services', id: w.service(code, 'NL').id } } } });
+    // The letterbox rate takes no 100 mm parcel: the request chose the service, not the height.
+    const letterbox = await choose('postnl-letterbox-parcel');
+    expect(letterbox.status).toBe(422);
+    expect(pointersOf(letterbox)).toEqual(['/data/relationships/service/data/id']);
+    expect(firstError(letterbox).detail).toContain('Send physical_properties too');
+    // A pickup-point service for a shipment that keeps no pickup location.
+    const pickup = await choose('postnl-parcel-pickup-point');
+    expect(pointersOf(pickup)).toEqual(['/data/relationships/service/data/id']);
+    expect(firstError(pickup).detail).toContain('Send pickup_location too.');
+    // Sent with the service, the parcel is blamed itself.
+    const sent = await patch({
+      attributes: { physical_properties: { weight: 1500, length: 300, width: 200, height: 100 } },
+      relationships: { service: { data: { type: 'services', id: w.service('postnl-letterbox-parcel', 'NL').id } } },
+    });
+    expect(pointersOf(sent)).toEqual(['/data/attributes/physical_properties/height']);
+  });
+
   it('blames kept service options the new rate does not offer on the member of a PATCH that changed the rate', async () => {
     const dpd = w.service('dpd-classic', 'NL');
     const saturday = w.option('delivery-window:saturday');

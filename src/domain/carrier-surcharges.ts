@@ -1,6 +1,7 @@
 import type { CarrierSurchargeRecord } from '../model/carrier-surcharge.js';
 import type { Price } from '../model/common.js';
 import type { Tx } from '../store/store.js';
+import { changesAny } from './changes.js';
 import { DomainError, type Field } from './errors.js';
 import type { Acting } from './rules.js';
 import { canSeeContract } from './tenancy.js';
@@ -52,10 +53,13 @@ export function createCarrierSurcharge(
 /** Changes a carrier surcharge; shipments priced before keep what they were charged. */
 export function updateCarrierSurcharge(tx: Tx, acting: Acting, current: CarrierSurchargeRecord, input: CarrierSurchargeInput): CarrierSurchargeRecord {
   if (input.carrierId !== undefined && input.carrierId !== current.carrier_id) checkCarrier(tx, acting, input.carrierId);
-  const changes: Partial<CarrierSurchargeRecord> = { updated_at: acting.rules.clock.now() };
+  const changes: Partial<CarrierSurchargeRecord> = {};
   if (input.name !== undefined) changes.name = input.name;
   if (input.fee !== undefined) changes.fee = input.fee;
   if (input.carrierId !== undefined) changes.carrier_id = input.carrierId;
   if (input.description !== undefined) changes.description = input.description ?? undefined;
-  return tx.update('carrierSurcharges', current.id, changes);
+  // An update that changes nothing (the surcharge sent back as read, or `attributes: {}`) leaves it
+  // as stored, updated_at included, as a save of an unchanged row does.
+  if (!changesAny(current, changes)) return current;
+  return tx.update('carrierSurcharges', current.id, { ...changes, updated_at: acting.rules.clock.now() });
 }

@@ -76,6 +76,20 @@ describe('return reasons and questions', () => {
       body: { data: { type: 'return-reasons', id, attributes: { requires_comment: true } } },
     });
     expect(changed.body.data.attributes.requires_comment).toBe(true);
+    // A requirement a PATCH turns on beside the acceptance the reason keeps off is blamed on what it sent.
+    const requires = await sandbox.request('PATCH', `/returns/v1/reasons/${id}`, {
+      token: w.token,
+      body: { data: { type: 'return-reasons', id, attributes: { requires_attachments: true } } },
+    });
+    expect(requires.body.errors.map((e: Json) => [e.source.pointer, e.detail])).toEqual([
+      ['/data/attributes/requires_attachments', 'A reason that requires attachments must accept them. Send accepts_attachments: true too.'],
+    ]);
+    // An acceptance it turns off beside the kept requirement is blamed itself.
+    const refuses = await sandbox.request('PATCH', `/returns/v1/reasons/${id}`, {
+      token: w.token,
+      body: { data: { type: 'return-reasons', id, attributes: { accepts_comment: false } } },
+    });
+    expect(firstError(refuses).source.pointer).toBe('/data/attributes/accepts_comment');
     expect((await sandbox.request('DELETE', `/returns/v1/reasons/${id}`, { token: w.token })).status).toBe(204);
     expect((await sandbox.get(`/returns/v1/reasons/${id}`, w.token)).status).toBe(404);
   });

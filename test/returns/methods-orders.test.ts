@@ -80,6 +80,58 @@ describe('return methods', () => {
     expect((await sandbox.get(`/returns/v1/return-methods/${id}`, w.token)).status).toBe(404);
   });
 
+  it('blames a PATCH that breaks a rule with a kept member on the member it sent, saying what to send too', async () => {
+    const [postnl, , , selfShipment] = await w.methods(w.shopIn('NL').id);
+    const services = (await sandbox.read('/services?page[size]=100')).body.data;
+    const gbService = services.find((s: Json) => s.attributes.code === 'royal-mail-tracked-48');
+    const patch = (method: Json, member: Json) =>
+      sandbox.request('PATCH', `/returns/v1/return-methods/${method.id}`, {
+        token: w.token,
+        body: { data: { type: 'return-methods', id: method.id, ...member } },
+      });
+    const blamed = (answer: Json) => answer.body.errors.map((e: Json) => [e.source.pointer, e.detail]);
+
+    // Another carrier's service beside the PostNL contract the method keeps.
+    const service = await patch(postnl, { relationships: { service: { data: { type: 'services', id: gbService.id } } } });
+    expect(service.status).toBe(422);
+    expect(new Set(blamed(service).map(([pointer]: string[]) => pointer))).toEqual(new Set(['/data/relationships/service/data/id']));
+    expect(blamed(service)).toContainEqual([
+      '/data/relationships/service/data/id',
+      'The service and the contract belong to different carriers. Send contract too, or another service.',
+    ]);
+
+    // A self-shipment method made a shipment one without the service and contract it lacks.
+    const type = await patch(selfShipment, { attributes: { return_type: 'shipment' } });
+    expect(type.status).toBe(422);
+    expect(blamed(type)).toEqual([['/data/attributes/return_type', expect.stringContaining('Send service and contract with return_type.')]]);
+
+    // A return address abroad that the kept PostNL service does not deliver to.
+    const address = {
+      street_1: 'Baker Street',
+      street_number: 221,
+      postal_code: 'NW1 6XE',
+      city: 'London',
+      country_code: 'GB',
+      first_name: 'Sam',
+      last_name: 'Hill',
+    };
+    const moved = await patch(postnl, { attributes: { address } });
+    expect(moved.status).toBe(422);
+    expect(blamed(moved)).toEqual([['/data/attributes/address', expect.stringMatching(/does not deliver to GB.*Send service too, or another address\./)]]);
+  });
+
+  it('ignore a changed created_at in a PATCH, as production reads it only', async () => {
+    const method = (await w.methods(w.shopIn('NL').id))[3];
+    const changed = await sandbox.request('PATCH', `/returns/v1/return-methods/${method.id}`, {
+      token: w.token,
+      body: { data: { type: 'return-methods', id: method.id, attributes: { created_at: 1, title: 'Ship it yourself' } } },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.attributes).toMatchObject({ created_at: method.attributes.created_at, title: 'Ship it yourself' });
+    const read = (await sandbox.get(`/returns/v1/return-methods/${method.id}`, w.token)).body.data;
+    expect(read.attributes.created_at).toBe(method.attributes.created_at);
+  });
+
   it('price the label as its return shipment is charged, with the carrier surcharges of the organization', async () => {
     const shop = w.shopIn('NL');
     const postnl = await w.method(shop.id, 'Return label (PostNL)');

@@ -16,6 +16,33 @@ export type MethodInput = Omit<ReturnMethodRecord, 'id' | 'organization_id' | 'c
 
 const rel = (name: string): Field => ({ relationship: `${name}.id` });
 
+/**
+ * What an update sent (`sent`: the members of its body; a create sent everything), so that a rule
+ * it breaks together with a member it kept is blamed on the member it sent, never on one the
+ * request did not hold.
+ */
+class Blame {
+  constructor(private readonly sent?: ReadonlySet<string>) {}
+
+  /** Whether the request holds `member` (a create holds every one). */
+  has(member: string): boolean {
+    return !this.sent || this.sent.has(member);
+  }
+
+  /** `usual`, unless the update kept it and sent `other`: then `other`, with what to send beside it. */
+  pick(
+    detail: string,
+    usual: { member: string; field: Field },
+    other: { member: string; field: Field },
+    hint = `Send ${usual.member} too, or another ${other.member}.`,
+  ): [string, Field] {
+    if (this.has(usual.member) || !this.has(other.member)) return [detail, usual.field];
+    return [`${detail} ${hint}`, other.field];
+  }
+}
+
+const relation = (name: string) => ({ member: name, field: rel(name) });
+
 /** A service and contract that can carry returns to the method's address; problems at their relationships. */
 function checkCarriage(
   acting: Acting,
@@ -23,6 +50,7 @@ function checkCarriage(
   shop: ShopRecord | undefined,
   which: { service: string; contract: string },
   problems: Problems,
+  blame: Blame,
 ): void {
   const { store } = acting.rules;
   const serviceId = which.service === 'service' ? input.service_id : input.recovery_service_id;
@@ -32,42 +60,80 @@ function checkCarriage(
   // A service a pack gave another tenant is answered as an unknown one: its existence is not told.
   const service = named && seesTenantRow(store, acting.principal?.organizationId, named.organization_id) ? named : undefined;
   const contract = contractId === undefined ? undefined : store.get('contracts', contractId);
-  if (serviceId === undefined) problems.add(`A ${which.contract} needs a ${which.service} to go with it.`, { relationship: which.service });
+  const service_ = relation(which.service);
+  const contract_ = relation(which.contract);
+  if (serviceId === undefined)
+    problems.add(
+      ...blame.pick(
+        `A ${which.contract} needs a ${which.service} to go with it.`,
+        { member: which.service, field: { relationship: which.service } },
+        contract_,
+        `Send ${which.service} too.`,
+      ),
+    );
   else if (!service) problems.add(`No service with id '${serviceId}' exists.`, rel(which.service));
-  if (contractId === undefined) problems.add(`A ${which.service} needs a ${which.contract} to go with it.`, { relationship: which.contract });
+  if (contractId === undefined)
+    problems.add(
+      ...blame.pick(
+        `A ${which.service} needs a ${which.contract} to go with it.`,
+        { member: which.contract, field: { relationship: which.contract } },
+        service_,
+        `Send ${which.contract} too.`,
+      ),
+    );
   else if (!contract || !canSeeContract(store, acting.principal, contract))
     problems.add(`No contract with id '${contractId}' is available to you.`, rel(which.contract));
   else if (contract.status !== 'active')
     problems.add(`Contract '${contract.name}' is ${contract.status}; only active contracts can carry returns.`, rel(which.contract));
   if (!service || !contract) return;
-  if (service.carrier_id !== contract.carrier_id) problems.add('The service and the contract belong to different carriers.', rel(which.contract));
+  if (service.carrier_id !== contract.carrier_id)
+    problems.add(...blame.pick(`The ${which.service} and the ${which.contract} belong to different carriers.`, contract_, service_));
   const to = shop && returnAddressOf(shop, input.address);
   if (to && !coversAddress(service.regions_to, to))
-    problems.add(`Service '${service.code}' does not deliver to ${to.country_code}, where these returns go.`, rel(which.service));
+    problems.add(
+      ...blame.pick(`Service '${service.code}' does not deliver to ${to.country_code}, where these returns go.`, service_, {
+        member: 'address',
+        field: { attribute: 'address' },
+      }),
+    );
   if (store.find('serviceRates', 'contract_id', contract.id).every((rate) => rate.service_id !== service.id)) {
-    problems.add(`Contract '${contract.name}' has no rate for service '${service.code}'.`, rel(which.contract));
+    problems.add(...blame.pick(`Contract '${contract.name}' has no rate for service '${service.code}'.`, contract_, service_));
   }
 }
 
-/** Every rule of a method at once: its shop, what carries it, its options. */
-function checkMethod(acting: Acting, input: MethodInput): ShopRecord {
+/**
+ * Every rule of a method at once: its shop, what carries it, its options. `sent`: on an update, the
+ * members it sent (attribute and relationship names); a rule broken with a kept member blames the one sent.
+ */
+function checkMethod(acting: Acting, input: MethodInput, sent?: ReadonlySet<string>): ShopRecord {
   const problems = new Problems();
+  const blame = new Blame(sent);
   const shop = ownShop(acting.rules.store, organizationOf(acting), input.shop_id);
   if (!shop) problems.add(`The relationship 'shop' points at shops '${input.shop_id}', which does not exist or is not available to you.`, rel('shop'));
   if (input.return_type === 'shipment' && (input.service_id === undefined || input.contract_id === undefined)) {
-    problems.add('A shipment method needs a service and a contract: the sandbox makes the return label with them.', { relationship: '' });
+    const detail = 'A shipment method needs a service and a contract: the sandbox makes the return label with them.';
+    // An update that made the method a shipment one, or removed its service or contract, is blamed for it.
+    const removed = (['service', 'contract'] as const).find((name) => sent?.has(name) && input[`${name}_id`] === undefined);
+    if (sent?.has('return_type')) problems.add(`${detail} Send service and contract with return_type.`, { attribute: 'return_type' });
+    else if (removed) problems.add(detail, { relationship: removed });
+    else problems.add(detail, { relationship: '' });
   }
-  checkCarriage(acting, input, shop, { service: 'service', contract: 'contract' }, problems);
-  checkCarriage(acting, input, shop, { service: 'recovery_service', contract: 'recovery_contract' }, problems);
+  checkCarriage(acting, input, shop, { service: 'service', contract: 'contract' }, problems, blame);
+  checkCarriage(acting, input, shop, { service: 'recovery_service', contract: 'recovery_contract' }, problems, blame);
   const rates = input.contract_id
     ? acting.rules.store.find('serviceRates', 'contract_id', input.contract_id).filter((rate) => rate.service_id === input.service_id)
     : [];
+  // Options the update kept, offered no longer by the service or contract it sent, blame that one.
+  const changed = ['service', 'contract'].find((name) => blame.has(name));
   input.service_option_ids.forEach((id, index) => {
     const option = acting.rules.store.get('serviceOptions', id);
     const entry: Field = { relationship: `service_options[${index}]` };
     if (!option) problems.add(`No service option with id '${id}' exists.`, entry);
-    else if (!rates.some((rate) => rate.service_options.some((offered) => offered.service_option_id === id)))
-      problems.add(`Service option '${option.code}' is not offered with this service and contract.`, entry);
+    else if (!rates.some((rate) => rate.service_options.some((offered) => offered.service_option_id === id))) {
+      const detail = `Service option '${option.code}' is not offered with this service and contract.`;
+      if (blame.has('service_options') || !changed) problems.add(detail, entry);
+      else problems.add(`${detail} Send service_options too, without '${option.code}'.`, rel(changed));
+    }
   });
   problems.throwIfAny();
   return shop!;
@@ -86,10 +152,16 @@ export function methodOr404(acting: Acting, id: string): ReturnMethodRecord {
   return method;
 }
 
-/** Changes `current` (found by `methodOr404`); the whole method is checked again as on create. */
-export function updateMethod(tx: Tx, acting: Acting, current: ReturnMethodRecord, changes: Partial<MethodInput>): ReturnMethodRecord {
+/** Changes `current` (found by `methodOr404`); the whole method is checked again as on create, `sent` naming the members the update sent. */
+export function updateMethod(
+  tx: Tx,
+  acting: Acting,
+  current: ReturnMethodRecord,
+  changes: Partial<MethodInput>,
+  sent: ReadonlySet<string>,
+): ReturnMethodRecord {
   const { id: _id, organization_id: _org, created_at: _at, deleted_at: _gone, ...rest } = current;
-  checkMethod(acting, { ...rest, ...changes });
+  checkMethod(acting, { ...rest, ...changes }, sent);
   return tx.update('returnMethods', current.id, changes);
 }
 

@@ -15,17 +15,22 @@ export type QuestionInput = Omit<ReturnQuestionRecord, 'id' | 'organization_id' 
 
 const codeField: Field = { attribute: 'code' };
 
-/** Every rule a reason breaks, at once. */
-function checkReason(view: ReadView, organizationId: string, reason: ReasonInput, id?: string): void {
+/**
+ * Every rule a reason breaks, at once. `sent`: on an update, the attributes it sent; a requirement
+ * it turned on beside an acceptance it kept off is blamed on the requirement, asking for both.
+ */
+function checkReason(view: ReadView, organizationId: string, reason: ReasonInput, id?: string, sent?: ReadonlySet<string>): void {
   const problems = new Problems();
   const taken = view.find('returnReasons', 'organization_id', organizationId).some((row) => row.code === reason.code && row.id !== id);
   if (taken) problems.add(`A return reason with code '${reason.code}' exists already.`, codeField);
+  const pair = (detail: string, requires: string, accepts: string) => {
+    if (sent && !sent.has(accepts) && sent.has(requires)) problems.add(`${detail} Send ${accepts}: true too.`, { attribute: requires });
+    else problems.add(detail, { attribute: accepts });
+  };
   if (reason.requires_attachments && !reason.accepts_attachments) {
-    problems.add('A reason that requires attachments must accept them.', { attribute: 'accepts_attachments' });
+    pair('A reason that requires attachments must accept them.', 'requires_attachments', 'accepts_attachments');
   }
-  if (reason.requires_comment && !reason.accepts_comment) {
-    problems.add('A reason that requires a comment must accept one.', { attribute: 'accepts_comment' });
-  }
+  if (reason.requires_comment && !reason.accepts_comment) pair('A reason that requires a comment must accept one.', 'requires_comment', 'accepts_comment');
   problems.throwIfAny();
 }
 
@@ -38,7 +43,7 @@ export function createReason(tx: Tx, acting: Acting, input: ReasonInput): Return
 
 /** Changes `current`, a reason the handler found to be the caller's. */
 export function updateReason(tx: Tx, current: ReturnReasonRecord, changes: Partial<ReasonInput>): ReturnReasonRecord {
-  checkReason(tx, current.organization_id, { ...current, ...changes }, current.id);
+  checkReason(tx, current.organization_id, { ...current, ...changes }, current.id, new Set(Object.keys(changes)));
   return tx.update('returnReasons', current.id, changes);
 }
 

@@ -3,13 +3,17 @@ import type { CarrierRecord } from '../../model/carrier.js';
 import type { ServiceRateRecord } from '../../model/service-rate.js';
 import type { ChosenOption, LabelChoice } from '../../model/shipment.js';
 import { schemaProblems } from '../json-schema.js';
-import { fields, type ShipmentDraft } from './draft.js';
+import { fields, keptAttribute, type ShipmentDraft } from './draft.js';
 import type { Problems } from './problems.js';
 import type { Field } from '../errors.js';
 
 const INVOICED = ['merchandise', 'sample_merchandise', 'returned_merchandise'];
 
-/** International shipments need a description, items with value and origin, and customs data. */
+/**
+ * International shipments need a description, items with value and origin, and customs data. On an
+ * update that made the shipment international by sending an address, what it lacks of the content
+ * it kept is blamed on that address's country code, the detail asking for the member too.
+ */
 export function checkContent(draft: ShipmentDraft, international: boolean, problems: Problems): void {
   const { description, items, customs } = draft.attributes;
   if (customs?.content_type && INVOICED.includes(customs.content_type) && !customs.invoice_number) {
@@ -17,19 +21,25 @@ export function checkContent(draft: ShipmentDraft, international: boolean, probl
   }
   if (!international) return;
   const why = 'is required for international shipments (sender and recipient in different countries)';
-  if (!description) problems.add(`description ${why}.`, fields.attribute('description'));
-  if (!customs) problems.add(`customs ${why}.`, fields.attribute('customs'));
+  const moved = (['recipient_address', 'sender_address'] as const).find((address) => !keptAttribute(draft, address));
+  const lacks = (member: 'description' | 'customs' | 'items', path: string, detail: string) => {
+    // Blamed away from its own member, the detail names the member in full (items[0].item_value).
+    if (moved && keptAttribute(draft, member)) problems.add(`${path} ${why}. Send ${member} too.`, fields.attribute(`${moved}.country_code`));
+    else problems.add(detail, fields.attribute(path));
+  };
+  if (!description) lacks('description', 'description', `description ${why}.`);
+  if (!customs) lacks('customs', 'customs', `customs ${why}.`);
   // Production's schema leaves them optional; the customs declaration (CN23) cannot be made without them.
   for (const member of ['content_type', 'non_delivery', 'incoterm'] as const) {
-    if (customs && customs[member] === undefined) problems.add(`customs.${member} ${why}.`, fields.attribute(`customs.${member}`));
+    if (customs && customs[member] === undefined) lacks('customs', `customs.${member}`, `customs.${member} ${why}.`);
   }
   if (!items || items.length === 0) {
-    problems.add(`items ${why}.`, fields.attribute('items'));
+    lacks('items', 'items', `items ${why}.`);
     return;
   }
   items.forEach((item, index) => {
-    if (!item.item_value) problems.add(`item_value ${why}.`, fields.attribute(`items[${index}].item_value`));
-    if (!item.origin_country_code) problems.add(`origin_country_code ${why}.`, fields.attribute(`items[${index}].origin_country_code`));
+    if (!item.item_value) lacks('items', `items[${index}].item_value`, `item_value ${why}.`);
+    if (!item.origin_country_code) lacks('items', `items[${index}].origin_country_code`, `origin_country_code ${why}.`);
   });
 }
 

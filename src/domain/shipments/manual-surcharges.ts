@@ -2,6 +2,7 @@ import type { Price } from '../../model/common.js';
 import type { ShipmentSurchargeRecord } from '../../model/shipment-surcharge.js';
 import type { ShipmentRecord } from '../../model/shipment.js';
 import type { Tx } from '../../store/store.js';
+import { changesAny } from '../changes.js';
 import { DomainError, type Field, missingRelated } from '../errors.js';
 import type { Acting } from '../rules.js';
 import { MANUAL_SOURCE } from './surcharges.js';
@@ -94,15 +95,18 @@ export function updateManualSurcharge(tx: Tx, acting: Acting, current: ShipmentS
   }
   const shipment = tx.get('shipments', current.shipment_id)!;
   const now = acting.rules.clock.now();
-  const changes: Partial<ShipmentSurchargeRecord> = { updated_at: now };
+  const changes: Partial<ShipmentSurchargeRecord> = {};
   if (input.name !== undefined) changes.name = input.name;
   if (input.description !== undefined) changes.description = input.description ?? undefined;
   if (input.fee !== undefined) {
     checkFee(shipment, input.fee, current.fee.amount);
     changes.fee = input.fee;
-    addToPrice(tx, shipment, input.fee.amount - current.fee.amount, now);
   }
-  return tx.update('shipmentSurcharges', current.id, changes);
+  // An update that changes nothing (the surcharge sent back as read, or `attributes: {}`) leaves it,
+  // and its shipment, as stored, updated_at included.
+  if (!changesAny(current, changes)) return current;
+  if (input.fee !== undefined && input.fee.amount !== current.fee.amount) addToPrice(tx, shipment, input.fee.amount - current.fee.amount, now);
+  return tx.update('shipmentSurcharges', current.id, { ...changes, updated_at: now });
 }
 
 /** Removes a surcharge added by hand; its fee leaves the shipment's price. */

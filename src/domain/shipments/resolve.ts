@@ -147,6 +147,17 @@ function weightBlame(draft: ShipmentDraft): Field {
 }
 
 /**
+ * The member of an update that chose another service or rate (the contract or service it named,
+ * else `meta.service_code`), when it kept `attribute`; otherwise none: the attribute is blamed itself.
+ */
+function keptAttributeBlame(draft: ShipmentDraft, attribute: string): Field | undefined {
+  if (!keptAttribute(draft, attribute)) return undefined;
+  if (!keptRelationship(draft, 'contract')) return fields.relationship('contract');
+  if (!keptRelationship(draft, 'service')) return fields.relationship('service');
+  return draft.serviceCode ? fields.meta('service_code') : undefined;
+}
+
+/**
  * When an update kept the shipment's service options and changed what chooses its rate, the member
  * that changed it (contract, service, meta.service_code, then the parcel); otherwise none.
  */
@@ -376,10 +387,25 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
   }
   // The rate that carries the weight must take the parcel's size too (each collo's, of a
   // multi-colli shipment): its size limits are as binding.
-  for (const { detail, field } of rate ? sizeProblems(rate, physical, draft.colli, service!.code) : []) problems.add(detail, field!);
+  // A kept parcel that the rate an update chose cannot carry is blamed on the member that chose it.
+  const keptSize = draft.colli ? undefined : keptAttributeBlame(draft, 'physical_properties');
+  for (const { detail, field } of rate ? sizeProblems(rate, physical, draft.colli, service!.code) : []) {
+    if (keptSize) problems.add(`${detail} Send physical_properties too, or choose another service or contract.`, keptSize);
+    else problems.add(detail, field!);
+  }
   const options = checkOptions(ctx, draft.options, rate, problems, keptOptionsBlame(draft));
   if (service?.delivery_method === 'pick-up' && !draft.attributes.pickup_location) {
-    problems.add(`Service '${service.code}' delivers to a pickup point: pickup_location is required.`, fields.attribute('pickup_location'));
+    const detail = `Service '${service.code}' delivers to a pickup point: pickup_location is required.`;
+    // An update that chose the service, keeping a shipment without a pickup location, is blamed for it.
+    const chose = !keptAttribute(draft, 'pickup_location')
+      ? undefined
+      : !keptRelationship(draft, 'service')
+        ? fields.relationship('service')
+        : draft.serviceCode
+          ? fields.meta('service_code')
+          : undefined;
+    if (chose) problems.add(`${detail} Send pickup_location too.`, chose);
+    else problems.add(detail, fields.attribute('pickup_location'));
   }
   const carrier = contract ? store.get('carriers', contract.carrier_id) : service ? store.get('carriers', service.carrier_id) : undefined;
   const label = chooseLabel(draft.label, carrier, problems, draft.labelField, draft.labelKept);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sameCredentials, openCredentials, sealCredentials } from '../../domain/credentials.js';
 import { scheduleVerification } from '../../domain/contract-verification.js';
+import { changesAny } from '../../domain/changes.js';
 import { checkCurrencyChange } from '../../domain/rate-rules.js';
 import type { Ctx } from '../../http/context.js';
 import { principalOf } from '../../http/context.js';
@@ -188,7 +189,8 @@ export const contractWriteEndpoints = [
       // Rendered in the transaction, as the create's answer is.
       const document = await ctx.store.transact((tx) => {
         if (changes.currency !== undefined) checkCurrencyChange(tx, current, changes.currency);
-        const row = tx.update('contracts', current.id, {
+        const stored = tx.get('contracts', current.id) ?? current;
+        const update: Partial<ContractRecord> = {
           ...(changes.name !== undefined ? { name: changes.name } : {}),
           ...(changes.currency !== undefined ? { currency: changes.currency } : {}),
           ...(changes.volumetric_weight_divisor_factor !== undefined ? { volumetric_weight_divisor_factor: changes.volumetric_weight_divisor_factor } : {}),
@@ -201,8 +203,11 @@ export const contractWriteEndpoints = [
                 keep_inactive: status === 'inactive' || (current.status === 'pending' && current.keep_inactive) ? true : undefined,
               }
             : {}),
-          updated_at: ctx.clock.now(),
-        });
+        };
+        // An update that changes nothing (the contract sent back as read, or `attributes: {}`)
+        // leaves it as stored, updated_at included, as a save of an unchanged row does.
+        if (!changesAny(stored, update)) return resourceDocument(ctx, contractKind, stored, include);
+        const row = tx.update('contracts', current.id, { ...update, updated_at: ctx.clock.now() });
         if (rekeyed) scheduleVerification(tx, ctx.rules, row.id);
         return resourceDocument(ctx, contractKind, row, include);
       });

@@ -86,7 +86,7 @@ const optionsOf = (refs: z.output<typeof optionRefs> | undefined): RateOption[] 
   refs?.data.map((ref) => ({ service_option_id: ref.id, ...(ref.meta?.price ? { price: ref.meta.price } : {}), included: ref.meta?.included ?? false }));
 
 /**
- * Checks the rate as it would be (`sent`: the attributes an update sent) and stores it, in one transaction (the overlap check sees every
+ * Checks the rate as it would be (`sent`: the attributes and relationships an update sent) and stores it, in one transaction (the overlap check sees every
  * rate), and renders the answer there too: while the rate waits to be durable, another request (a
  * DELETE of its contract) may remove what the answer includes.
  */
@@ -179,7 +179,8 @@ export const serviceRateWriteEndpoints = [
       const current = findOr404(ctx, 'serviceRates', 'service-rates', params.service_rate_id, (row) => rateVisible(ctx, row));
       checkIdentity(body.data, 'service-rates', current.id);
       const { candidate, contract } = merged(ctx, current, body.data.attributes, body.data.relationships);
-      return jsonApi((await save(ctx, candidate, contract, include, new Set(Object.keys(body.data.attributes)))).document);
+      const sent = new Set([...Object.keys(body.data.attributes), ...Object.keys(body.data.relationships ?? {})]);
+      return jsonApi((await save(ctx, candidate, contract, include, sent)).document);
     },
   }),
 ];

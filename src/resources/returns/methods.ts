@@ -129,7 +129,10 @@ export const methodEndpoints = [
       errors: { 409: 'The body type or id does not match (10007).', 422: 'Each rule the changed method breaks (10008).' },
       change: (tx, ctx, current, { attributes, relationships }) => {
         const { shop: _shop, ...rels } = relationships ?? {};
-        return updateMethod(tx, ctx, current, fields(attributes ?? {}, rels));
+        // created_at is read-only: sent (the method as it was read, or changed), it is ignored.
+        const { created_at: _ignored, ...changes } = attributes ?? {};
+        const sent = new Set([...Object.keys(changes), ...Object.keys(rels)]);
+        return updateMethod(tx, ctx, current, fields(changes, rels), sent);
       },
     },
     delete: {
