@@ -291,6 +291,41 @@ describe("contracts of an organization, and sharing the broker's", () => {
     expect(shipped.body.data.attributes.price.amount).toBeGreaterThan(0);
   });
 
+  it('a shipment keeps a contract no longer shared: its contract link still answers, the list and new shipments no longer have it', async () => {
+    const { sandbox } = await setup();
+    const fresh = await tenant(sandbox);
+    const w = await world(sandbox);
+    const service = w.service('postnl-parcel-standard');
+    const contract = w.contractFor(service);
+    const shops = (await sandbox.get('/shops', fresh.token)).body.data;
+    const body = shipmentBody({ shop: shops[0], recipient: recipients.NL, service, contract });
+    const shipped = await sandbox.request('POST', '/shipments', { token: fresh.token, body });
+    expect(shipped.status, shipped.text).toBe(201);
+    const unshare = await sandbox.request('DELETE', `/organizations/${fresh.organizationId}/relationships/contracts`, {
+      token: ADMIN,
+      body: { data: [{ type: 'contracts', id: contract.id }] },
+    });
+    expect(unshare.status, unshare.text).toBe(204);
+
+    const read = await sandbox.get(`/shipments/${shipped.body.data.id}?include=contract`, fresh.token);
+    expect(read.body.data.relationships.contract.data.id).toBe(contract.id);
+    expect(read.body.included.map((row: Json) => row.id)).toContain(contract.id);
+    const related = await sandbox.get(new URL(read.body.data.relationships.contract.links.related).pathname, fresh.token);
+    expect(related.status, related.text).toBe(200);
+    expect(related.body.data.id).toBe(contract.id);
+    const listed = (await sandbox.get('/contracts?page[size]=100', fresh.token)).body.data.map((row: Json) => row.id);
+    expect(listed).not.toContain(contract.id);
+    const refused = await sandbox.request('POST', '/shipments', { token: fresh.token, body });
+    expect(firstError(refused)).toMatchObject({ status: '422', source: { pointer: '/data/relationships/contract/data/id' } });
+    // Another tenant, whose shipments do not name it, still gets the 404 of an unknown id.
+    const other = await tenant(sandbox);
+    await sandbox.request('DELETE', `/organizations/${other.organizationId}/relationships/contracts`, {
+      token: ADMIN,
+      body: { data: [{ type: 'contracts', id: contract.id }] },
+    });
+    expect((await sandbox.get(`/contracts/${contract.id}`, other.token)).status).toBe(404);
+  });
+
   it('checks every contract before changing anything, and a tenant may not share', async () => {
     const { sandbox, a, orgA, orgB } = await setup();
     const broker = sandbox.store.all('contracts').find((row) => row.owner.type === 'brokers')!;
@@ -336,9 +371,11 @@ describe("contracts of an organization, and sharing the broker's", () => {
       token: ADMIN,
       body: { data: [{ type: 'contracts', id: broker.id }] },
     });
-    expect((await sandbox.get(`/contracts/${broker.id}`, a)).status).toBe(404);
+    // The list shows what the organization can use (GET by id also answers one its rows still name).
+    const listed = async () => (await sandbox.get('/contracts?page[size]=100', a)).body.data.map((row: Json) => row.id);
+    expect(await listed()).not.toContain(broker.id);
     const reset = await sandbox.request('POST', '/_sandbox/reset', { token: a, body: {}, headers: { 'content-type': 'application/json' } });
     expect(reset.status, reset.text).toBe(200);
-    expect((await sandbox.get(`/contracts/${broker.id}`, a)).status).toBe(200);
+    expect(await listed()).toContain(broker.id);
   });
 });

@@ -88,10 +88,16 @@ function removeShopReturns(tx: Tx, shopId: string): void {
   }
 }
 
-/** What uses an organization's own contract: its shipments, its shops' collections and collection schedules. */
-export function contractUsage(store: ReadView, contract: ContractRecord): { shipments: number; collections: number; schedules: number; returnMethods: number } {
-  // An own contract is visible to its organization only, so only that organization's rows can use it.
-  const organizationId = contract.owner.id;
+/**
+ * What of an organization uses a contract: its shipments, its shops' collections, its collection
+ * schedules and return methods. By default the owner's: an own contract is visible to its
+ * organization only, so only that organization's rows can use it.
+ */
+export function contractUsage(
+  store: ReadView,
+  contract: ContractRecord,
+  organizationId = contract.owner.id,
+): { shipments: number; collections: number; schedules: number; returnMethods: number } {
   const shipments = store.find('shipments', 'organization_id', organizationId).filter((row) => row.contract_id === contract.id).length;
   let collections = 0;
   for (const shop of store.find('shops', 'organization_id', organizationId)) {

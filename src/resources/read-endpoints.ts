@@ -19,6 +19,8 @@ interface ReadOptions<T extends TableName, Q extends z.ZodObject> {
   getAuth?: Auth;
   schemas: ReturnType<typeof resourceSchemas>;
   visible?: (ctx: Ctx, row: Row<T>) => boolean;
+  /** The rows the get endpoint answers, when they are more than the list shows (`visible` otherwise). */
+  readable?: (ctx: Ctx, row: Row<T>) => boolean;
   /** The rows a list may show, when an index gives them cheaper than filtering the whole table by `visible`. */
   rows?: (ctx: Ctx) => readonly Row<T>[];
   /** List the newest rows first (rows are kept oldest first). */
@@ -75,7 +77,7 @@ function listEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodObject<{
 export function getEndpoint<T extends TableName, Q extends z.ZodObject = z.ZodObject<{}>>(options: ReadOptions<T, Q>): Endpoint {
   const { kind, table, noun, schemas } = options;
   const idName = `${noun.replace(/ /g, '_')}_id`;
-  const visible = options.visible ?? (() => true);
+  const visible = options.readable ?? options.visible ?? (() => true);
   return endpoint({
     method: 'get',
     path: `/${kind.type}/{${idName}}`,

@@ -1,10 +1,23 @@
 import type { Ctx, Kind } from '../../http/context.js';
 import { linkTo } from '../../jsonapi/resource.js';
 import { contractAttributes, liabilityCoverageAttributes, type ContractRecord, type LiabilityCoverageRecord } from '../../model/contract.js';
+import { contractUsage } from '../../domain/removals.js';
 import { canSeeContract } from '../../domain/tenancy.js';
 
 /** Whether the caller of `ctx` may see the contract. */
 export const contractVisible = (ctx: Ctx, row: ContractRecord): boolean => canSeeContract(ctx.store, ctx.principal, row);
+
+/**
+ * Whether the caller may read the contract by id: one it can use, or a broker's contract no longer
+ * shared with it that its shipments, collections or return methods still name (they keep it), so
+ * their `contract` link answers what their include shows. It stays out of the list and unusable.
+ */
+export function contractReadable(ctx: Ctx, row: ContractRecord): boolean {
+  if (contractVisible(ctx, row)) return true;
+  const organizationId = ctx.principal?.organizationId;
+  if (organizationId === undefined || row.owner.type !== 'brokers') return false;
+  return Object.values(contractUsage(ctx.store, row, organizationId)).some((count) => count > 0);
+}
 
 export const contractKind: Kind<ContractRecord> = {
   type: 'contracts',

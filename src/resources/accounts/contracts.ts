@@ -6,7 +6,7 @@ import { jsonApi } from '../../http/respond.js';
 import { resourceSchemas } from '../../jsonapi/schemas.js';
 import { contractStatuses, type ContractRecord } from '../../model/contract.js';
 import type { Ctx } from '../../http/context.js';
-import { contractKind, contractVisible, liabilityCoverageKind } from './contract-kind.js';
+import { contractKind, contractReadable, contractVisible, liabilityCoverageKind } from './contract-kind.js';
 import { findOr404 } from '../lookup.js';
 import { carrierVisible } from '../catalogue/carriers.js';
 import { getEndpoint, readEndpoints } from '../read-endpoints.js';
@@ -39,6 +39,7 @@ export const contractReadEndpoints = [
     auth: readScopes,
     schemas: contractSchemas,
     visible: contractVisible,
+    readable: contractReadable,
     query,
     description: "Contracts of the caller's organization and those its broker shares. Credentials are never returned.",
     filter: (ctx, rows, q) => {

@@ -100,7 +100,7 @@ export const organizationContractEndpoints = [
         `${BROKER_ONLY} ` +
         (method === 'post'
           ? "The broker's contracts named in `data` become usable for the organization's shipments at once (its own contracts are linked already). "
-          : "The broker's contracts named in `data` are no longer shared with the organization; shipments that already use one keep it. Its own contracts cannot be unlinked. ") +
+          : "The broker's contracts named in `data` are no longer shared with the organization; shipments, collections and return methods that already use one keep it, and GET /contracts/{contract_id} still answers it while they do (it leaves the list). Its own contracts cannot be unlinked. ") +
         'Every contract is checked before anything changes: one of another broker or organization is 422 and nothing changes.',
       tag: 'Organizations',
       auth: { anyOf: [['contracts.manage', 'organizations.manage']], admin: true },
