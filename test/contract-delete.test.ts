@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstError, testSandbox, TEST_NOW, type Json } from './support/app.js';
+import { returnBody, returnsWorld } from './returns/support.js';
 import { createShipment, shipmentBody, world } from './support/shipments.js';
 
 /** DELETE /contracts/{id}: own contracts nothing uses go with their rates; the rest is refused unchanged. */
@@ -129,6 +130,40 @@ describe('DELETE /contracts/{contract_id}', () => {
     expect(firstError(answer)).toMatchObject({ status: '422', code: '10008', detail: expect.stringMatching(/used by 1 return method/) });
     expect((await sandbox.request('DELETE', `/returns/v1/return-methods/${method.body.data.id}`, { token })).status).toBe(204);
     expect((await remove(seeded.id)).status).toBe(204);
+  });
+
+  it('refuses a contract a deleted return method still ships on for the returns made with it', async () => {
+    const { sandbox, w, token, seeded, rates, activate, remove } = await setup();
+    await activate();
+    const shop = w.shopIn('NL');
+    const method = await sandbox.request('POST', '/returns/v1/return-methods?include=contract', {
+      token,
+      body: {
+        data: {
+          type: 'return-methods',
+          attributes: { return_type: 'shipment', title: 'Own PostNL', country_codes: ['NL'] },
+          relationships: {
+            shop: { data: { type: 'shops', id: shop.id } },
+            contract: { data: { type: 'contracts', id: seeded.id } },
+            service: rates[0].relationships.service,
+          },
+        },
+      },
+    });
+    expect(method.status, method.text).toBe(201);
+    const order = (await (await returnsWorld(sandbox)).orders(shop.id))[0];
+    const items = [{ id: order.attributes.items[0].id, quantity: 1, reason: { code: 'too-small', questions: [{ code: 'worn', answer: false }] } }];
+    const made = await sandbox.request('POST', '/returns/v1/returns', { token, body: returnBody({ shop, order, method: method.body.data, items }) });
+    expect(made.status, made.text).toBe(201);
+    expect((await sandbox.request('DELETE', `/returns/v1/return-methods/${method.body.data.id}`, { token })).status).toBe(204);
+
+    // The return keeps its method (included, and approved with it), so the method keeps its contract.
+    const answer = await remove(seeded.id);
+    expect(firstError(answer)).toMatchObject({ status: '422', code: '10008', detail: expect.stringMatching(/used by 1 return method/) });
+    const read = await sandbox.get(`/returns/v1/returns/${made.body.data.id}?include=return_method`, token);
+    const kept = read.body.included.find((row: Json) => row.type === 'return-methods');
+    expect(kept.relationships.contract.data.id).toBe(seeded.id);
+    expect((await sandbox.get(`/contracts/${seeded.id}`, token)).status).toBe(200);
   });
 
   it("refuses broker contracts (403, 10013), another tenant's (404) and tokens without organizations.manage, changing nothing", async () => {

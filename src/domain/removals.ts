@@ -104,10 +104,14 @@ export function contractUsage(
     collections += store.find('collections', 'shop_id', shop.id).filter((row) => row.contract_id === contract.id).length;
   }
   const schedules = store.find('collectionSchedules', 'organization_id', organizationId).filter((row) => row.contract_id === contract.id).length;
-  // A return method (not deleted) ships its returns, or its recoveries, on the contract.
+  // A return method ships its returns, or its recoveries, on the contract. A deleted one still
+  // does for the returns made with it (they keep it, and are approved with it).
+  const kept = new Set(store.find('returns', 'organization_id', organizationId).map((row) => row.return_method_id));
   const returnMethods = store
     .find('returnMethods', 'organization_id', organizationId)
-    .filter((row) => row.deleted_at === undefined && (row.contract_id === contract.id || row.recovery_contract_id === contract.id)).length;
+    .filter(
+      (row) => (row.deleted_at === undefined || kept.has(row.id)) && (row.contract_id === contract.id || row.recovery_contract_id === contract.id),
+    ).length;
   return { shipments, collections, schedules, returnMethods };
 }
 
