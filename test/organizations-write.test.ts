@@ -313,6 +313,9 @@ describe("contracts of an organization, and sharing the broker's", () => {
     const related = await sandbox.get(new URL(read.body.data.relationships.contract.links.related).pathname, fresh.token);
     expect(related.status, related.text).toBe(200);
     expect(related.body.data.id).toBe(contract.id);
+    const coverages = related.body.data.relationships.liability_coverages.data;
+    expect(coverages.length).toBeGreaterThan(0);
+    for (const coverage of coverages) expect((await sandbox.get(`/liability-coverages/${coverage.id}`, fresh.token)).status).toBe(200);
     const listed = (await sandbox.get('/contracts?page[size]=100', fresh.token)).body.data.map((row: Json) => row.id);
     expect(listed).not.toContain(contract.id);
     const refused = await sandbox.request('POST', '/shipments', { token: fresh.token, body });

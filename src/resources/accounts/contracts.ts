@@ -80,7 +80,8 @@ export const contractReadEndpoints = [
     schemas: resourceSchemas(liabilityCoverageKind),
     visible: (ctx, row) => {
       const contract = ctx.store.get('contracts', row.contract_id);
-      return contract !== undefined && contractVisible(ctx, contract);
+      // A coverage of a contract the caller may read by id (one its shipments keep) answers too.
+      return contract !== undefined && contractReadable(ctx, contract);
     },
   }),
 ];
