@@ -213,6 +213,8 @@ describe('deciding on a return', () => {
     expect((await sandbox.request('DELETE', `/returns/v1/return-methods/${postnl.id}`, { token: w.token })).status).toBe(204);
     const read = (await sandbox.get(`/returns/v1/returns/${created.id}?include=return_method`, w.token)).body;
     expect(read.data.relationships.return_method.data.id).toBe(postnl.id);
+    // No related link that would answer 404: the method is read through the include only.
+    expect(read.data.relationships.return_method.links).toBeUndefined();
     expect(read.included.map((r: Json) => [r.type, r.id, r.attributes.title])).toEqual([['return-methods', postnl.id, postnl.attributes.title]]);
     const listed = (await sandbox.get('/returns/v1/returns?include=return_method', w.token)).body;
     expect(listed.included.map((r: Json) => r.id)).toContain(postnl.id);

@@ -12,7 +12,9 @@ const relationships: Record<string, RelationshipDef<ReturnRecord, Ctx>> = {
   return_method: {
     targets: ['return-methods'],
     data: (row) => linkTo('return-methods', row.return_method_id),
-    related: (row) => `/returns/v1/return-methods/${row.return_method_id}`,
+    // A deleted method stays the return's (included), but GET of it is 404: no link to follow then.
+    related: (row, ctx) =>
+      ctx.store.get('returnMethods', row.return_method_id)?.deleted_at === undefined ? `/returns/v1/return-methods/${row.return_method_id}` : undefined,
   },
   shop: { targets: ['shops'], data: (row) => linkTo('shops', row.shop_id) },
   // A to-one in production's schema, although a return can carry several tags: the first is shown.
