@@ -159,7 +159,11 @@ describe('DELETE /contracts/{contract_id}', () => {
 
     // The return keeps its method (included, and approved with it), so the method keeps its contract.
     const answer = await remove(seeded.id);
-    expect(firstError(answer)).toMatchObject({ status: '422', code: '10008', detail: expect.stringMatching(/used by 1 return method/) });
+    expect(firstError(answer)).toMatchObject({
+      status: '422',
+      code: '10008',
+      detail: expect.stringMatching(/used by 1 deleted return method kept by the returns made with it/),
+    });
     const read = await sandbox.get(`/returns/v1/returns/${made.body.data.id}?include=return_method`, token);
     const kept = read.body.included.find((row: Json) => row.type === 'return-methods');
     expect(kept.relationships.contract.data.id).toBe(seeded.id);

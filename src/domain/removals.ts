@@ -97,7 +97,7 @@ export function contractUsage(
   store: ReadView,
   contract: ContractRecord,
   organizationId = contract.owner.id,
-): { shipments: number; collections: number; schedules: number; returnMethods: number } {
+): { shipments: number; collections: number; schedules: number; returnMethods: number; deletedReturnMethods: number } {
   const shipments = store.find('shipments', 'organization_id', organizationId).filter((row) => row.contract_id === contract.id).length;
   let collections = 0;
   for (const shop of store.find('shops', 'organization_id', organizationId)) {
@@ -105,14 +105,17 @@ export function contractUsage(
   }
   const schedules = store.find('collectionSchedules', 'organization_id', organizationId).filter((row) => row.contract_id === contract.id).length;
   // A return method ships its returns, or its recoveries, on the contract. A deleted one still
-  // does for the returns made with it (they keep it, and are approved with it).
+  // does for the returns made with it (they keep it, and are approved with it): counted apart, as
+  // the method lists no longer show it.
   const kept = new Set(store.find('returns', 'organization_id', organizationId).map((row) => row.return_method_id));
-  const returnMethods = store
-    .find('returnMethods', 'organization_id', organizationId)
-    .filter(
-      (row) => (row.deleted_at === undefined || kept.has(row.id)) && (row.contract_id === contract.id || row.recovery_contract_id === contract.id),
-    ).length;
-  return { shipments, collections, schedules, returnMethods };
+  let returnMethods = 0;
+  let deletedReturnMethods = 0;
+  for (const row of store.find('returnMethods', 'organization_id', organizationId)) {
+    if (row.contract_id !== contract.id && row.recovery_contract_id !== contract.id) continue;
+    if (row.deleted_at === undefined) returnMethods += 1;
+    else if (kept.has(row.id)) deletedReturnMethods += 1;
+  }
+  return { shipments, collections, schedules, returnMethods, deletedReturnMethods };
 }
 
 /** Removes a contract with its service rates, liability coverages and pending verification. */

@@ -65,6 +65,8 @@ export const contractActionEndpoints = [
           counted(usage.collections, 'collection'),
           counted(usage.schedules, 'collection schedule'),
           counted(usage.returnMethods, 'return method'),
+          // A deleted method is no longer listed: say why it still counts.
+          usage.deletedReturnMethods > 0 ? `${counted(usage.deletedReturnMethods, 'deleted return method')} kept by the returns made with it` : '',
         ]
           .filter(Boolean)
           .join(' and ');
