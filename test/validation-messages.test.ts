@@ -157,6 +157,22 @@ describe('validation messages: query parameters', () => {
     }
   });
 
+  it('lists the values of an enum parameter in one wording on every endpoint', async () => {
+    const enums = allEndpoints().flatMap((endpoint) =>
+      Object.entries((endpoint.query?.shape ?? {}) as Record<string, Json>)
+        .map(([key, schema]) => ({ endpoint, key, def: (schema.unwrap?.() ?? schema)._zod.def }))
+        .filter(({ def }) => def.type === 'enum'),
+    );
+    expect(enums.length).toBeGreaterThan(3);
+    for (const { endpoint, key, def } of enums) {
+      const path = endpoint.path.replace(/\{[^}]+\}/g, '7c0a3c41-0a5e-4b7e-9d8e-1f2a3b4c5d6e');
+      const answer = await sandbox.request(endpoint.method.toUpperCase(), `${path}?${encodeURIComponent(key)}=nope`, { token: w.token });
+      const values = Object.values(def.entries as Record<string, string>);
+      const expected = `'${key}' must be ${values.length === 1 ? `'${values[0]}'` : `one of ${values.map((value) => `'${value}'`).join(', ')}`}.`;
+      expect(errorAt(answer, { parameter: key }).detail, `${endpoint.method} ${endpoint.path}`).toBe(expected);
+    }
+  });
+
   it('lists the values an enum filter takes', async () => {
     const answer = await sandbox.get('/hooks?filter[action][action_type]=delete-resource', w.token);
     expect(errorAt(answer, { parameter: 'filter[action][action_type]' }).detail).toBe(
