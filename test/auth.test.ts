@@ -1,5 +1,6 @@
 import { SignJWT, UnsecuredJWT, createLocalJWKSet, decodeJwt, generateKeyPair, jwtVerify } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { allEndpoints } from '../src/app.js';
 import { scopes } from '../src/model/tenancy.js';
 import { firstError, testSandbox, TEST_NOW, type TestSandbox } from './support/app.js';
 
@@ -286,5 +287,26 @@ describe('bearer tokens on API requests', () => {
     expect(firstError(await sandbox.get('/carriers'))).toMatchObject({ status: '401', code: '14003' });
     expect((await sandbox.get('/carriers', token)).status).toBe(200);
     await expectInvalid('garbage', '/carriers');
+  });
+});
+
+describe('an Authorization header of another scheme', () => {
+  let sandbox: TestSandbox;
+  beforeAll(async () => {
+    sandbox = await testSandbox();
+  });
+
+  it('is no bearer token (401/14003) on every endpoint that reads one, the sandbox controls included', async () => {
+    const codes = new Map<string, string>();
+    for (const endpoint of allEndpoints().filter((endpoint) => endpoint.auth !== 'none')) {
+      const path = endpoint.path.replace(/\{[^}]+\}/g, '7c0a3c41-0a5e-4b7e-9d8e-1f2a3b4c5d6e');
+      const answer = await sandbox.request(endpoint.method.toUpperCase(), path, {
+        headers: { authorization: 'Basic c2FuZGJveDp4', 'content-type': 'application/json' },
+        ...(endpoint.method === 'get' ? {} : { body: {} }),
+      });
+      codes.set(`${endpoint.method.toUpperCase()} ${endpoint.path}`, `${answer.status} ${answer.body?.errors?.[0]?.code}`);
+    }
+    expect(codes.size).toBeGreaterThan(50);
+    expect([...codes].filter(([, code]) => code !== '401 14003')).toEqual([]);
   });
 });

@@ -224,7 +224,12 @@ describe('hooks: the API', () => {
     expect(address.source).toEqual({ pointer: '/data/attributes/action/values/0/value' });
     expect(address.detail).toBe("The value does not fit '/attributes/recipient_address': 'street_1' is required.");
     const sizes = await refusal([set('/attributes/physical_properties', { weight: 'heavy' })]);
-    expect(sizes.detail).toMatch(/^The value does not fit '\/attributes\/physical_properties': 'weight': /);
+    expect(sizes.detail).toBe("The value does not fit '/attributes/physical_properties': 'weight' must be an integer, not a string.");
+    // A value of the wrong kind, or too long, is said in the words of a schema error, not the validation library's.
+    const channel = await refusal([set('/attributes/channel', { name: 'web' })]);
+    expect(channel.detail).toBe("The value does not fit '/attributes/channel': it must be a string, not an object.");
+    const long = await refusal([set('/attributes/channel', 'x'.repeat(256))]);
+    expect(long.detail).toBe("The value does not fit '/attributes/channel': it must be at most 255 characters long.");
   });
 
   it.each(bad)('refuses %s', async (_name, build, status, pointer) => {

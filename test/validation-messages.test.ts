@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { allEndpoints } from '../src/app.js';
 import { testSandbox, type Json, type TestSandbox } from './support/app.js';
 import { recipients, shipmentBody, world, type World } from './support/shipments.js';
 
@@ -134,6 +135,42 @@ describe('validation messages: query parameters', () => {
   it('says a boolean filter must be true or false', async () => {
     const answer = await sandbox.get('/services?filter[has_active_contract]=maybe', w.token);
     expect(errorAt(answer, { parameter: 'filter[has_active_contract]' }).detail).toBe("'filter[has_active_contract]' must be true or false.");
+  });
+
+  it('says what a moment must be in one wording on every endpoint that filters by one', async () => {
+    // Every query parameter documented as a moment, wherever it is checked (a schema or a rule).
+    const moments = allEndpoints().flatMap((endpoint) =>
+      Object.entries((endpoint.query?.shape ?? {}) as Record<string, Json>)
+        .filter(([, schema]) => (schema.description ?? schema.unwrap?.().description)?.startsWith('Unix seconds, a date (YYYY-MM-DD)'))
+        .map(([key]) => ({ endpoint, key })),
+    );
+    expect(moments.length).toBeGreaterThan(5);
+    const details = new Map<string, string>();
+    for (const { endpoint, key } of moments) {
+      const path = endpoint.path.replace(/\{[^}]+\}/g, '7c0a3c41-0a5e-4b7e-9d8e-1f2a3b4c5d6e');
+      const answer = await sandbox.request(endpoint.method.toUpperCase(), `${path}?${encodeURIComponent(key)}=yesterday`, { token: w.token });
+      details.set(`${endpoint.method.toUpperCase()} ${endpoint.path} ${key}`, errorAt(answer, { parameter: key }).detail);
+    }
+    for (const [where, detail] of details) {
+      const key = where.split(' ').pop();
+      expect(detail, where).toBe(`'${key}' must be Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone.`);
+    }
+  });
+
+  it('lists the values of an enum parameter in one wording on every endpoint', async () => {
+    const enums = allEndpoints().flatMap((endpoint) =>
+      Object.entries((endpoint.query?.shape ?? {}) as Record<string, Json>)
+        .map(([key, schema]) => ({ endpoint, key, def: (schema.unwrap?.() ?? schema)._zod.def }))
+        .filter(({ def }) => def.type === 'enum'),
+    );
+    expect(enums.length).toBeGreaterThan(3);
+    for (const { endpoint, key, def } of enums) {
+      const path = endpoint.path.replace(/\{[^}]+\}/g, '7c0a3c41-0a5e-4b7e-9d8e-1f2a3b4c5d6e');
+      const answer = await sandbox.request(endpoint.method.toUpperCase(), `${path}?${encodeURIComponent(key)}=nope`, { token: w.token });
+      const values = Object.values(def.entries as Record<string, string>);
+      const expected = `'${key}' must be ${values.length === 1 ? `'${values[0]}'` : `one of ${values.map((value) => `'${value}'`).join(', ')}`}.`;
+      expect(errorAt(answer, { parameter: key }).detail, `${endpoint.method} ${endpoint.path}`).toBe(expected);
+    }
   });
 
   it('lists the values an enum filter takes', async () => {

@@ -1,11 +1,27 @@
-import { DomainError, type Field } from './errors.js';
+import { DomainError, partsOf, type Field } from './errors.js';
 
 const DAY = 86400;
 
 /** The forms a moment is written in, for the messages that refuse one. */
-export const MOMENT_FORMS = 'Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone';
+const MOMENT_FORMS = 'Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone';
 
 const UNIX = /^\d{1,12}$/;
+
+/**
+ * A date-time whose offset's `+` came as a space: a `+` in a query string reads as a space, so
+ * `...T10:00:00+01:00` sent unencoded arrives as `...T10:00:00 01:00`.
+ */
+const SPACED_OFFSET = /^\s*\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)? \d{2}:?\d{2}\s*$/;
+
+/**
+ * What a moment must be, said after its member's name ("'filter[date_from]' must be ..."), and the
+ * likely cause when only the offset's `+` was lost: one wording wherever a moment is refused, by a
+ * query's schema or by a rule.
+ */
+export function momentMust(raw: string): string {
+  const must = `must be ${MOMENT_FORMS}`;
+  return SPACED_OFFSET.test(raw) ? `${must}; its offset's '+' arrived as a space ('${raw}'), as a '+' in a query string does: send it as %2B` : must;
+}
 
 /** A moment: whole Unix seconds, `day` when it was a bare date, and the fraction of a second a date-time gave. */
 export type Moment = { seconds: number; day: boolean; fraction?: number };
@@ -60,7 +76,12 @@ function boundOf(moment: Moment, end: boolean): number {
 export function momentOf(raw: string | number, field: Field, end = false): number {
   if (typeof raw === 'number') return Math.floor(raw);
   const bound = rangeBoundOf(raw, end);
-  if (bound === undefined) throw DomainError.invalid(`'${raw}' is not ${MOMENT_FORMS}.`, field);
+  if (bound === undefined) {
+    // Named as a schema error names a member: a parameter whole, a body member by its last name.
+    const [, path] = partsOf(field);
+    const name = /^filter\[/.test(path) ? path : (path.split('.').pop() ?? path);
+    throw DomainError.invalid(`'${name}' ${momentMust(raw)}.`, field);
+  }
   // The whole seconds the bound covers: a lower one inside a second starts at the next.
   return end ? Math.floor(bound) : Math.ceil(bound);
 }

@@ -98,7 +98,8 @@ export async function authorizeControl(services: Services, c: Context): Promise<
     }
   }
   if (header !== undefined && header.trim() !== '') {
-    throw ApiError.of('invalidToken', 'The sandbox controls take a bearer token: send Authorization: Bearer <token>.', { source: { header: 'Authorization' } });
+    // No bearer token at all, as on every other endpoint (14003), not one that failed its check.
+    throw ApiError.of('missingToken', 'The sandbox controls take a bearer token: send Authorization: Bearer <token>.', { source: { header: 'Authorization' } });
   }
   if (adminToken !== undefined) {
     throw ApiError.of('missingToken', "The sandbox controls need the admin token (SANDBOX_ADMIN_TOKEN) or a tenant's access token as a bearer token.", {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countryCode, uuid } from '../model/common.js';
-import { isoOf, MOMENT_FORMS, parseMoment, rangeBoundOf } from '../domain/moments.js';
+import { isoOf, momentMust, parseMoment, rangeBoundOf } from '../domain/moments.js';
 
 /**
  * A comma separated list of free strings. Empty entries are dropped (`a,,b`), but a list of commas
@@ -64,18 +64,6 @@ export const numberParam = z
   .refine(Number.isFinite, 'must be a non-negative number');
 
 /**
- * A date-time whose offset's `+` came as a space: a `+` in a query string reads as a space, so
- * `...T10:00:00+01:00` sent unencoded arrives as `...T10:00:00 01:00`.
- */
-const SPACED_OFFSET = /^\s*\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)? \d{2}:?\d{2}\s*$/;
-
-/** What a moment must be, and the likely cause when only the offset's `+` was lost. */
-function momentIssue(raw: string): string {
-  const must = `must be ${MOMENT_FORMS}`;
-  return SPACED_OFFSET.test(raw) ? `${must}; its offset's '+' arrived as a space ('${raw}'), as a '+' in a query string does: send it as %2B` : must;
-}
-
-/**
  * A moment (`parseMoment`): Unix seconds, a date (`YYYY-MM-DD`) or an ISO-8601 date-time with a
  * time zone; a day the calendar does not have is refused. What it names, and whether it was a bare date.
  */
@@ -84,7 +72,7 @@ export const momentParam = z
   .transform((raw, context) => {
     const moment = parseMoment(raw);
     if (moment) return moment;
-    context.addIssue({ code: 'custom', message: momentIssue(raw) });
+    context.addIssue({ code: 'custom', message: momentMust(raw) });
     return z.NEVER;
   })
   .describe('Unix seconds, a date (YYYY-MM-DD) or an ISO-8601 date-time with a time zone.');
@@ -94,7 +82,7 @@ function rangeBound(end: boolean) {
   return z.string().transform((raw, context) => {
     const bound = rangeBoundOf(raw, end);
     if (bound !== undefined) return bound;
-    context.addIssue({ code: 'custom', message: momentIssue(raw) });
+    context.addIssue({ code: 'custom', message: momentMust(raw) });
     return z.NEVER;
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readableIssue } from '../../model/readable-issues.js';
 import { writableShipmentAttributes } from '../../model/shipment.js';
 import { tokens } from './pointer.js';
 
@@ -92,14 +93,16 @@ const CONVERTER_ONLY = (converter: string) => `The converter '${converter}' only
 
 /**
  * A schema issue of a value as a reader takes it: the member it is about (an object value's
- * `street_1`, a list's `0.quantity`), and a member left out said to be required.
+ * `street_1`, a list's `0.quantity`) or the value itself, said as the request's schema errors say
+ * it (`readableIssue`), never in zod's programmer wording.
  */
 function issueText(issue: z.core.$ZodIssue | undefined): string {
-  if (!issue) return 'wrong type';
-  if (issue.path.length === 0) return issue.message;
+  if (!issue) return 'it is of the wrong type';
+  const message = issue.message.replace(/\.$/, '');
+  const predicate = /^(is|must|should|cannot|does|has) /.test(message);
+  if (issue.path.length === 0) return predicate ? `it ${message}` : message;
   const member = issue.path.map(String).join('.');
-  if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) return `'${member}' is required`;
-  return `'${member}': ${issue.message}`;
+  return predicate ? `'${member}' ${message}` : `'${member}': ${message}`;
 }
 
 /**
@@ -109,7 +112,7 @@ function issueText(issue: z.core.$ZodIssue | undefined): string {
  */
 export function attributeProblem(name: string, value: unknown): string | undefined {
   const schema = Object.hasOwn(writableShipmentAttributes, name) ? (writableShipmentAttributes as Record<string, z.ZodType>)[name] : undefined;
-  const result = schema?.safeParse(value);
+  const result = schema?.safeParse(value, { error: readableIssue });
   return !result || result.success ? undefined : `The values leave '/attributes/${name}' invalid: ${issueText(result.error.issues[0])}.`;
 }
 
@@ -123,7 +126,7 @@ function valueProblem(target: Target, pointer: string, value: unknown, converter
   if (target.kind === 'attribute') {
     const schema = schemaAt(target.path);
     if (!schema) return { field: 'pointer', message: `'${pointer}' is not a writable shipment attribute.` };
-    const result = schema.safeParse(attributeValue(target.path, value));
+    const result = schema.safeParse(attributeValue(target.path, value), { error: readableIssue });
     return result.success ? undefined : fail(`The value does not fit '${pointer}': ${issueText(result.error.issues[0])}.`);
   }
   const { type, part } = target;

@@ -84,7 +84,7 @@ const query = z.object({
   'filter[address_to][region_code]': regionCode('address_to'),
   'filter[address_to][postal_code]': postalCode,
   'filter[has_active_contract]': booleanParam.optional(),
-  'filter[delivery_method]': z.enum(deliveryMethods, { error: () => `must be one of: ${deliveryMethods.join(', ')}` }).optional(),
+  'filter[delivery_method]': z.enum(deliveryMethods).optional(),
   'filter[code]': z.string().min(1).optional(),
   'filter[strict_consolidation]': booleanParam.optional(),
   'filter[region_from]': csvIds.optional().describe('Deprecated: comma separated region ids.'),

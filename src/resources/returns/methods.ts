@@ -47,7 +47,8 @@ function fields(attributes: Attributes, rels: Relationships): Partial<MethodInpu
   const out: Partial<MethodInput> = {};
   for (const [key, value] of Object.entries(attributes)) if (value !== undefined) (out as Record<string, unknown>)[key] = value ?? undefined;
   const one = (ref: ToOneRef | undefined, name: string, type: string) => relatedId(ref, name, [type], false);
-  if (rels.shop) out.shop_id = one(rels.shop, 'shop', 'shops');
+  // The shop is never optional: a create sends one, and `data: null` names none (an update's is dropped before this).
+  if (rels.shop) out.shop_id = relatedId(rels.shop, 'shop', ['shops']);
   if (rels.contract) out.contract_id = one(rels.contract, 'contract', 'contracts');
   if (rels.service) out.service_id = one(rels.service, 'service', 'services');
   if (rels.recovery_contract) out.recovery_contract_id = one(rels.recovery_contract, 'recovery_contract', 'contracts');

@@ -35,7 +35,7 @@ const query = z
     'filter[date_from]': dateFromParam.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_from].' }),
     'filter[date_to]': dateToParam.optional().meta({ deprecated: true, description: 'Deprecated form of filter[created_at][date_to].' }),
     'filter[carrier_status][category]': z
-      .enum(carrierStatusCategories, { error: () => `must be one of: ${carrierStatusCategories.join(', ')}` })
+      .enum(carrierStatusCategories)
       .optional()
       .describe("The category of the latest carrier status of the shipment's current status; shipments without carrier statuses never match."),
   })
