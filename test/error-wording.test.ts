@@ -18,8 +18,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../src/http/endpoint.js';
 import type { Json } from './support/app.js';
 import { testSandbox } from './support/app.js';
-import { bearer, endpoints, fillPath, ownParams, populate, send, validBody, type Populated, type RawRequest } from './support/matrix.js';
-import { preferredReturnParams } from './support/matrix-returns.js';
+import { bearer, endpoints, populate, send, type Populated, type RawRequest } from './support/matrix.js';
+import { wellMeantRequest } from './support/well-meant.js';
 
 let p: Populated;
 beforeAll(async () => {
@@ -82,15 +82,7 @@ function pointerProblem(pointer: string, body: unknown): string | undefined {
   return node !== null && typeof node === 'object' ? undefined : `the member above ${pointer} is ${JSON.stringify(node)}, not an object`;
 }
 
-function baseline(endpoint: Endpoint) {
-  const prefer: Record<string, string> = {
-    ...(endpoint.method === 'get' ? {} : { shipment_id: p.a.conceptShipmentId }),
-    ...preferredReturnParams(endpoint, p.a.returns),
-  };
-  const params = ownParams(p.sandbox.store, endpoint, p.a.organizationId, prefer)!;
-  const body: Json = endpoint.body ? (validBody(p.sandbox.store, endpoint, p.a, params) ?? {}) : undefined;
-  return { path: fillPath(endpoint.path, params), body };
-}
+const baseline = (endpoint: Endpoint) => wellMeantRequest(p, endpoint);
 
 interface Case {
   label: string;

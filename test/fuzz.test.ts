@@ -59,6 +59,7 @@ import {
   type RawRequest,
 } from './support/matrix.js';
 import { preferredReturnParams } from './support/matrix-returns.js';
+import { wellMeantRequest } from './support/well-meant.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20260122);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -413,15 +414,7 @@ const label = <T extends RawRequest>(request: T, text: string): Labelled => ({ .
 // ---------------------------------------------------------------------------------------------
 // What organization A sends when it means well
 
-function baseline(endpoint: Endpoint) {
-  const prefer: Record<string, string> = {
-    ...(endpoint.method === 'get' ? {} : { shipment_id: p.a.conceptShipmentId }),
-    ...preferredReturnParams(endpoint, p.a.returns),
-  };
-  const params = ownParams(p.sandbox.store, endpoint, p.a.organizationId, prefer)!;
-  const body: Json = endpoint.body ? (validBody(p.sandbox.store, endpoint, p.a, params) ?? {}) : undefined;
-  return { params, path: fillPath(endpoint.path, params), body };
-}
+const baseline = (endpoint: Endpoint) => wellMeantRequest(p, endpoint);
 
 function jsonTo(endpoint: Endpoint, path: string, text: string | Uint8Array | undefined, extra: Record<string, string> = {}): RawRequest {
   const headers: Record<string, string> = { ...bearer(p.a.token), ...extra };
