@@ -15,7 +15,7 @@ import type { Endpoint, ScopeRequirement } from '../src/http/endpoint.js';
 import { scopes, seedScopes } from '../src/model/tenancy.js';
 import { JournalPersistence } from '../src/store/journal-persistence.js';
 import { writeSnapshot } from '../src/store/snapshot.js';
-import { firstError, seededState, testSandbox } from './support/app.js';
+import { firstError, seededState, testSandbox, type TestSandbox } from './support/app.js';
 import { productionOperations } from './support/contract/production-schema.js';
 import { endpoints, fillPath, jsonRequest, nameOf, pathParams, send } from './support/matrix.js';
 
@@ -122,6 +122,36 @@ describe('clients hold them', () => {
     expect([...sandbox.store.get('clients', 'other-client')!.scopes].sort()).toEqual([...scopes].sort());
     expect(sandbox.store.get('clients', 'limited-client')!.scopes).toEqual(['shipments.manage']);
     await sandbox.store.close();
+  });
+
+  it("a client a pack gave just the seed's three scopes keeps just them after a restart, refused where it was refused before", async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'parcel-sandbox-scopes-')), 'sandbox.json');
+    const pack = {
+      organizations: [{ key: 'org', broker: 'broker', country_code: 'NL', name: 'Drie Scopes B.V.' }],
+      users: [{ key: 'user', organization: 'org' }],
+      clients: [{ id: 'three-scopes', secret: 'three-scopes-secret', user: 'user', scopes: [...seedScopes] }],
+    };
+    const first = await testSandbox({ persistence: new JournalPersistence(file) });
+    const made = await first.request('POST', '/_sandbox/tenants', { body: { pack } });
+    expect(made.status).toBe(201);
+    const client = made.body.clients[0] as { client_id: string; client_secret: string };
+    /** What the pack's client may do: the scopes its token carries, and GET /collections (collections.view, not one of the three). */
+    const reach = async (sandbox: TestSandbox) => {
+      const token = await sandbox.request('POST', '/access-token', {
+        body: { grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, scope: '*' },
+        headers: { 'content-type': 'application/json' },
+      });
+      const accessToken = token.body.access_token as string;
+      const claims = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString('utf8')) as { scope: string };
+      const collections = await sandbox.get('/collections', accessToken);
+      return { scope: claims.scope.split(' ').sort(), collections: collections.status };
+    };
+    const before = await reach(first);
+    expect(before).toEqual({ scope: [...seedScopes].sort(), collections: 403 });
+    await first.store.close();
+    const again = await testSandbox({ persistence: new JournalPersistence(file) });
+    expect(await reach(again)).toEqual(before);
+    await again.store.close();
   });
 });
 

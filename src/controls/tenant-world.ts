@@ -3,6 +3,7 @@ import type { ContractRecord } from '../model/contract.js';
 import type { Services } from '../http/services.js';
 import type { Row, TableName } from '../store/tables.js';
 import type { ReadView } from '../store/store.js';
+import { getSetting, WORLD_KEYS } from '../store/settings.js';
 import { baseSet } from '../fixtures/base-set.js';
 import type { Outside } from '../fixtures/check-pack.js';
 import { seedWorld } from '../fixtures/generate.js';
@@ -38,10 +39,14 @@ const worlds = new WeakMap<Services, KeyMaps>();
 
 /**
  * The id each key of the seeded world (the base set and the start pack) became, for the seed of
- * the data: seeded again once per process, as a tenant reset does. Rows the data no longer holds
- * (or that a data file of another seed has under other ids) are not found by it.
+ * the data. Data a start pack shaped keeps its keys (the pack of this start may be another one, or
+ * none: a start on an existing data file does not apply it); otherwise the base set is seeded
+ * again once per process, as a tenant reset does. Rows the data no longer holds (or that a data
+ * file of another seed has under other ids) are not found by it.
  */
 export function worldKeys(services: Services): KeyMaps {
+  const kept = getSetting<KeyMaps>(services.store, WORLD_KEYS);
+  if (kept) return kept;
   let keys = worlds.get(services);
   if (!keys) worlds.set(services, (keys = seedWorld(services.store.seed, FIXTURE_EPOCH, services.fixtures).keys));
   return keys;

@@ -11,4 +11,4 @@ export function putSetting(tx: Tx, id: string, value: unknown): void {
   else tx.insert('settings', { id, value });
 }
 
-export { CLOCK_OFFSET, ID_COUNTER } from './tables.js';
+export { CLOCK_OFFSET, ID_COUNTER, WORLD_KEYS } from './tables.js';

@@ -231,3 +231,8 @@ export interface StateData {
 /** Names of rows of the `settings` table. */
 export const CLOCK_OFFSET = 'clock_offset_ms';
 export const ID_COUNTER = 'id_counter';
+/**
+ * The id each key of the seeded world became, when a start pack (`--fixtures`) shaped it: kept with
+ * the data, since a later start on the same file may be given another pack, or none.
+ */
+export const WORLD_KEYS = 'world_keys';

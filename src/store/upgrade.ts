@@ -29,12 +29,17 @@ function upgradeShares(data: StateData): StateData {
 /**
  * Scopes of clients from a file written when the seed's three scopes were all there were: a client
  * that held all three held every scope, and holds every scope now (production's finer ones too);
- * a client with fewer (the limited one) keeps what it had.
+ * a client with fewer (the limited one) keeps what it had. Such a file is told by its clients: no
+ * client of it holds a scope beyond the three, as none could then. In a file written since, a
+ * client given just the three (a pack may ask for that) holds just the three: read again after a
+ * restart, it must not gain the scopes it was refused before.
  */
 function upgradeScopes(data: StateData): StateData {
   const clients = data.tables.clients;
+  const seeds: readonly string[] = seedScopes;
+  if (!clients || clients.some((client) => client.scopes.some((scope) => !seeds.includes(scope)))) return data;
   const old = (client: ClientRecord) => client.scopes.length === seedScopes.length && seedScopes.every((scope) => client.scopes.includes(scope));
-  if (!clients?.some(old)) return data;
+  if (!clients.some(old)) return data;
   const upgraded = clients.map((client) => (old(client) ? { ...client, scopes: [...scopes] } : client));
   return { ...data, tables: { ...data.tables, clients: upgraded } };
 }
