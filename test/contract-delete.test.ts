@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstError, testSandbox, TEST_NOW, type Json } from './support/app.js';
+import { firstError, testSandbox, TEST_NOW, type Json, type TestSandbox } from './support/app.js';
 import { returnBody, returnsWorld } from './returns/support.js';
 import { createShipment, shipmentBody, world } from './support/shipments.js';
 
@@ -25,6 +25,24 @@ async function setup() {
   };
   const remove = (id: string, t = token) => sandbox.request('DELETE', `/contracts/${id}`, { token: t });
   return { sandbox, w, token, seeded, rates, activate, remove };
+}
+
+/** POST /returns/v1/return-methods: a shop's return method that ships on `contract` with `rate`'s service. */
+function postReturnMethod(sandbox: TestSandbox, token: string, shop: Json, contract: Json, rate: Json, query = '') {
+  return sandbox.request('POST', `/returns/v1/return-methods${query}`, {
+    token,
+    body: {
+      data: {
+        type: 'return-methods',
+        attributes: { return_type: 'shipment', title: 'Own PostNL', country_codes: ['NL'] },
+        relationships: {
+          shop: { data: { type: 'shops', id: shop.id } },
+          contract: { data: { type: 'contracts', id: contract.id } },
+          service: rate.relationships.service,
+        },
+      },
+    },
+  });
 }
 
 describe('DELETE /contracts/{contract_id}', () => {
@@ -111,20 +129,7 @@ describe('DELETE /contracts/{contract_id}', () => {
     const { sandbox, w, token, seeded, rates, activate, remove } = await setup();
     await activate();
     const shop = w.shopIn('NL');
-    const method = await sandbox.request('POST', '/returns/v1/return-methods', {
-      token,
-      body: {
-        data: {
-          type: 'return-methods',
-          attributes: { return_type: 'shipment', title: 'Own PostNL', country_codes: ['NL'] },
-          relationships: {
-            shop: { data: { type: 'shops', id: shop.id } },
-            contract: { data: { type: 'contracts', id: seeded.id } },
-            service: rates[0].relationships.service,
-          },
-        },
-      },
-    });
+    const method = await postReturnMethod(sandbox, token, shop, seeded, rates[0]);
     expect(method.status, method.text).toBe(201);
     const answer = await remove(seeded.id);
     expect(firstError(answer)).toMatchObject({ status: '422', code: '10008', detail: expect.stringMatching(/used by 1 return method/) });
@@ -136,20 +141,7 @@ describe('DELETE /contracts/{contract_id}', () => {
     const { sandbox, w, token, seeded, rates, activate, remove } = await setup();
     await activate();
     const shop = w.shopIn('NL');
-    const method = await sandbox.request('POST', '/returns/v1/return-methods?include=contract', {
-      token,
-      body: {
-        data: {
-          type: 'return-methods',
-          attributes: { return_type: 'shipment', title: 'Own PostNL', country_codes: ['NL'] },
-          relationships: {
-            shop: { data: { type: 'shops', id: shop.id } },
-            contract: { data: { type: 'contracts', id: seeded.id } },
-            service: rates[0].relationships.service,
-          },
-        },
-      },
-    });
+    const method = await postReturnMethod(sandbox, token, shop, seeded, rates[0], '?include=contract');
     expect(method.status, method.text).toBe(201);
     const order = (await (await returnsWorld(sandbox)).orders(shop.id))[0];
     const items = [{ id: order.attributes.items[0].id, quantity: 1, reason: { code: 'too-small', questions: [{ code: 'worn', answer: false }] } }];
