@@ -105,6 +105,9 @@ export const controlEndpoints = [
       200: { description: 'The sandbox or the tenant was reset.', schema: resetAnswer, contentTypes: json },
       400: errorResponse('The body is not JSON or violates SandboxResetRequest (10003).'),
       404: errorResponse("No client with that client_id (in the organization of the token, with a tenant's token) (10002, pointer /client_id)."),
+      422: errorResponse(
+        "The client's organization was seeded by the start pack (--fixtures) the data file was made with, and this sandbox was started without it: its seeded rows could not be put back (10008).",
+      ),
     },
     handler: async (ctx, { body }) => {
       const tenant = ctx.principal;

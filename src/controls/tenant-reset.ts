@@ -9,6 +9,8 @@ import type { Row, StateData, TableName } from '../store/tables.js';
 import { topUp } from '../domain/collections/schedules.js';
 import { brokerContracts } from './tenants.js';
 import { forgetExampleRows } from '../docs/examples/index.js';
+import { getSetting, WORLD_KEYS } from '../store/settings.js';
+import type { KeyMaps } from './tenant-world.js';
 
 /** What a tenant reset removed and restored, by table. */
 export interface TenantResetSummary {
@@ -70,6 +72,15 @@ export async function resetTenant(services: Services, clientId: string, within?:
   const now = clocks.of(organizationId).now();
   const fixture: StateData | undefined = apiSeed ? undefined : (await import('../fixtures/generate.js')).generateState(store.seed, now, services.fixtures);
   const isFixture = fixture?.tables.organizations?.some((row) => row.id === organizationId) ?? false;
+  // A start pack's organization (the data keeps what the pack's keys became) that this start cannot
+  // seed again, because it was given another pack or none: the reset would remove what the tenant
+  // made and put nothing back, so it is refused and the flag to start with is named.
+  if (!apiSeed && !isFixture && Object.values(getSetting<KeyMaps>(store, WORLD_KEYS)?.organizations ?? {}).includes(organizationId)) {
+    throw ApiError.unprocessable(
+      `Client '${clientId}' acts for an organization the start pack (--fixtures) of this data file seeded, and this sandbox was started without that pack, so its seeded rows cannot be put back: start the sandbox with the same --fixtures to reset it.`,
+      within === undefined ? '/client_id' : undefined,
+    );
+  }
 
   return store.transact((tx) => {
     // Again in the transaction: the tenant may have gone (deleted, expired, a sandbox reset) while the seed was generated.
