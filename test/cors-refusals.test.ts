@@ -41,4 +41,11 @@ describe('refusals a page of another origin reads', () => {
     expect(answer.headers.get('allow')).toBe('GET, HEAD');
     expect(readable(answer)).toContain('allow');
   });
+
+  it('the ETag of /openapi.json, which a page sends back as If-None-Match', async () => {
+    const sandbox = await testSandbox();
+    const answer = await sandbox.request('GET', '/openapi.json', { headers: origin });
+    expect([answer.status, answer.headers.get('etag')]).toEqual([200, expect.stringMatching(/^"/)]);
+    expect(readable(answer)).toContain('etag');
+  });
 });

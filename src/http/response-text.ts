@@ -10,12 +10,14 @@
  * CORS for browsers (the docs site's try-it-out calls the sandbox from another origin). Pages may
  * read the rate-limit headers and Retry-After too (http/rate-limit.ts), or they could not back off,
  * and what a refusal or a download says in its headers: the challenge of a 401 or 403
- * (WWW-Authenticate), the methods of a 405 (Allow), a file's name (Content-Disposition).
+ * (WWW-Authenticate), the methods of a 405 (Allow), a file's name (Content-Disposition), and the
+ * ETag of /openapi.json and the docs' files: a page may send If-None-Match, so it must be able to
+ * read the tag it sends back.
  */
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
-    'Idempotency-Replay, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Deprecation, Link, WWW-Authenticate, Allow, Content-Disposition',
+    'Idempotency-Replay, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Deprecation, Link, WWW-Authenticate, Allow, Content-Disposition, ETag',
 } as const;
 
 export type KnownResponse = {
