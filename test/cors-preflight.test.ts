@@ -60,4 +60,19 @@ describe('preflights of pages of another origin', () => {
       expect([where, preflight.status, preflight.names.includes(name)]).toEqual([where, 204, true]);
     }
   });
+
+  it('let a page that sends a method the API does not take read the 405 naming the ones it does', async () => {
+    const sandbox = await testSandbox();
+    const preflight = await sandbox.app.request(`${BASE}/shipments/x`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    const methods = (preflight.headers.get('access-control-allow-methods') ?? '').split(',').map((name) => name.trim());
+    expect([preflight.status, methods.includes('PUT')]).toEqual([204, true]);
+    const token = await sandbox.token();
+    const answer = await sandbox.request('PUT', '/shipments/x', { token, body: {}, headers: { origin } });
+    expect([answer.status, answer.headers.get('access-control-allow-origin')]).toEqual([405, '*']);
+    // The page reads Allow (exposed) and the errors document, and learns to send PATCH.
+    expect(answer.headers.get('allow')).toContain('PATCH');
+  });
 });

@@ -5,6 +5,20 @@ import { isControlPath } from './control-access.js';
 import { CORS_HEADERS, endingWithNewline, knownResponse } from './response-text.js';
 
 const ALLOW_METHODS = 'GET, POST, PATCH, DELETE, OPTIONS';
+/** A method as HTTP spells one (a token); the Fetch standard refuses a preflight allowing anything else. */
+const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/;
+
+/**
+ * The methods a preflight allows: the API's, and the one the page asks for. A page that sends a
+ * method the API does not take (PUT where JSON:API says PATCH) reads the 405 that names the
+ * methods the path takes; with the preflight refused it saw only "Failed to fetch". Allowing the
+ * method opens nothing: routing answers it with that 405.
+ */
+function allowedMethods(requested: string): string {
+  const method = requested.trim();
+  if (!METHOD.test(method) || ALLOW_METHODS.split(', ').includes(method)) return ALLOW_METHODS;
+  return `${ALLOW_METHODS}, ${method}`;
+}
 /**
  * The request headers a page of another origin may send: those the API reference declares, and
  * X-Requested-With, which Swagger UI sends with its token request (Authorize, OAuth2 client
@@ -37,7 +51,8 @@ function withoutCors(response: Response): void {
 export function openCors(): MiddlewareHandler {
   return async (c, next) => {
     const control = isControlPath(c.req.path);
-    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
+    const requestedMethod = c.req.method === 'OPTIONS' ? c.req.header('access-control-request-method') : undefined;
+    if (requestedMethod) {
       if (control) {
         const refusal = errorObject('actionNotAllowed', 'The sandbox controls (/_sandbox/) are not open to web pages of other origins.', {
           source: { header: 'Origin' },
@@ -49,10 +64,10 @@ export function openCors(): MiddlewareHandler {
       }
       const headers = new Headers({
         'access-control-allow-origin': '*',
-        'access-control-allow-methods': ALLOW_METHODS,
+        'access-control-allow-methods': allowedMethods(requestedMethod),
         'access-control-allow-headers': ALLOW_HEADERS,
         'access-control-max-age': '600',
-        vary: 'Access-Control-Request-Headers',
+        vary: 'Access-Control-Request-Method, Access-Control-Request-Headers',
       });
       return new Response(null, { status: 204, headers });
     }
