@@ -306,6 +306,9 @@ export function authOnly(app: Hono<AppEnv>): (request: Request, env?: unknown) =
     const path = new URL(request.url).pathname;
     // With the server's env: the caller's address (its rate-limit window) and the connection.
     if (authPaths.has(path)) return app.fetch(request, env);
+    // A preflight goes to the app, which answers it before routing: refused, it hid the 404
+    // below from a page of another origin that sent a token or a JSON body to another path.
+    if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return app.fetch(request, env);
     return jsonApi({ errors: [errorObject('notFound', `The auth server serves only ${[...authPaths].join(', ')}.`)] }, 404);
   };
 }

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BASE, testSandbox, type TestSandbox } from './support/app.js';
+import { authOnly } from '../src/app.js';
 
 const origin = 'https://editor.example.com';
 
@@ -74,5 +75,22 @@ describe('preflights of pages of another origin', () => {
     expect([answer.status, answer.headers.get('access-control-allow-origin')]).toEqual([405, '*']);
     // The page reads Allow (exposed) and the errors document, and learns to send PATCH.
     expect(answer.headers.get('allow')).toContain('PATCH');
+  });
+
+  it('on the auth-only port (--auth-port), let a page read the 404 of a path it does not serve', async () => {
+    const sandbox = await testSandbox();
+    const auth = authOnly(sandbox.app);
+    // A page calling the API on the token's port: its Authorization header needs a preflight.
+    const preflight = await auth(
+      new Request('http://sandbox.test/carriers', {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      }),
+    );
+    const names = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin'), names.includes('authorization')]).toEqual([204, '*', true]);
+    const answer = await auth(new Request('http://sandbox.test/carriers', { headers: { origin, authorization: 'Bearer x' } }));
+    expect([answer.status, answer.headers.get('access-control-allow-origin')]).toEqual([404, '*']);
+    expect(((await answer.json()) as { errors: { detail: string }[] }).errors[0]!.detail).toMatch(/only \/access-token/);
   });
 });
