@@ -119,6 +119,19 @@ describe('the package, installed from git into a new project and from a tarball'
         project,
       );
       expect(served.stdout).toBe('200 true\n');
+      // A CommonJS project (Mocha, a plain script) requires it: Node 20.19 and later load an ES
+      // module graph without top-level await through require().
+      const required = await exec(
+        process.execPath,
+        [
+          '-e',
+          "const { createSandbox } = require('parcel-sandbox'); createSandbox().then(async (sandbox) => {" +
+            " const answer = await sandbox.request('/carriers', { headers: { authorization: 'Bearer ' + (await sandbox.token()) } });" +
+            ' console.log(answer.status); await sandbox.close(); });',
+        ],
+        project,
+      );
+      expect(required.stdout).toBe('200\n');
 
       // The tarball: `npm pack` of the built package. Packed from the installed copy, it must hold
       // the same files that npm put there from its clone.
