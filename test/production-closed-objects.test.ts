@@ -11,8 +11,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../src/http/endpoint.js';
 import { testSandbox, type Json } from './support/app.js';
 import { closedRequestObjects, withProductionRequest } from './support/contract/production-schema.js';
-import { endpoints, fillPath, jsonRequest, nameOf, ownParams, populate, send, validBody, type Populated } from './support/matrix.js';
-import { preferredReturnParams } from './support/matrix-returns.js';
+import { endpoints, jsonRequest, nameOf, populate, send, type Populated } from './support/matrix.js';
+import { wellMeantRequest } from './support/well-meant.js';
 
 let p: Populated;
 beforeAll(async () => {
@@ -47,18 +47,14 @@ describe("a member production does not know, where production's contract closes 
   it.each(cases.map(({ endpoint, objects }) => [nameOf(endpoint), endpoint, objects] as const))(
     '%s refuses an unknown member in every object production closes',
     async (_name, endpoint: Endpoint, objects: string[][]) => {
-      const params = ownParams(p.sandbox.store, endpoint, p.a.organizationId, {
-        shipment_id: p.a.conceptShipmentId,
-        ...preferredReturnParams(endpoint, p.a.returns),
-      });
+      const { params, path: filled, body: valid } = wellMeantRequest(p, endpoint);
       expect(params, 'the populated world has what the path needs').toBeDefined();
-      const valid = validBody(p.sandbox.store, endpoint, p.a, params!) ?? {};
       const taken: string[] = [];
       for (const path of objects) {
         const body = withUnknown(valid, path);
         if (!body) continue;
         sentInAll += 1;
-        const answer = await send(p.sandbox, jsonRequest(endpoint.method, fillPath(endpoint.path, params!), p.a.token, body));
+        const answer = await send(p.sandbox, jsonRequest(endpoint.method, filled, p.a.token, body));
         const at = `/${[...path, UNKNOWN].join('/')}`;
         const errors = ((answer.body as Json)?.errors ?? []) as Json[];
         if (answer.status !== 400 || !errors.some((error) => error.source?.pointer === at)) taken.push(`${at}: ${answer.status}`);
