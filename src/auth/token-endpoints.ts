@@ -48,12 +48,42 @@ const unreadableBasic = (why: string) =>
     headers: BASIC_CHALLENGE,
   });
 
+/** A client id and secret, as one reading of what the client sent. */
+type Credentials = { id: string; secret: string };
+
 /**
- * Client id and secret from an HTTP Basic header, as plain OAuth 2.0 libraries send them;
- * `undefined` without one (another scheme, such as a leftover Bearer token, is not a credential
- * here). A Basic header that cannot be read is refused, naming the header.
+ * The ways a client may have written its id and secret into a Basic header, most likely first.
+ * RFC 6749 (2.3.1) has clients form-encode each before joining them, a space as `+`, as
+ * openid-client and simple-oauth2 do; others percent-encode with `%20`; curl -u, axios' `auth`
+ * and PHP's HTTP clients send them as they are, where `+` and `%` stand for themselves. Reading
+ * them only one way refused the other clients whenever a secret held a space, `+` or `%`. A client
+ * writes both the same way, so there are at most three readings.
  */
-function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
+const READINGS: readonly ((text: string) => string)[] = [
+  (text) => decodeURIComponent(text.replace(/\+/g, ' ')),
+  (text) => decodeURIComponent(text),
+  (text) => text,
+];
+
+function readingsOf(id: string, secret: string): Credentials[] {
+  const readings = new Map<string, Credentials>();
+  for (const read of READINGS) {
+    try {
+      const reading = { id: read(id), secret: read(secret) };
+      readings.set(JSON.stringify(reading), reading);
+    } catch {
+      // Not percent-encoded (a lone `%`): the text as sent is still a reading.
+    }
+  }
+  return [...readings.values()];
+}
+
+/**
+ * The readings of the client id and secret in an HTTP Basic header, as plain OAuth 2.0 libraries
+ * send them (see `readingsOf`); `undefined` without one (another scheme, such as a leftover Bearer
+ * token, is not a credential here). A Basic header that cannot be read is refused, naming the header.
+ */
+function basicCredentials(header: string | undefined): Credentials[] | undefined {
   const scheme = /^\s*Basic(?:\s+|$)(.*)$/i.exec(header ?? '');
   if (!scheme) return undefined;
   const encoded = scheme[1]!.trim();
@@ -62,29 +92,40 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw unreadableBasic('hold no colon between client_id and client_secret');
-  try {
-    // RFC 6749 has clients form-encode id and secret before joining them.
-    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
-  } catch {
-    throw unreadableBasic('are not validly form-encoded');
-  }
+  return readingsOf(decoded.slice(0, colon), decoded.slice(colon + 1));
 }
 
 /**
- * The client's credentials from the Basic header or the body. RFC 6749 (section 2.3) lets a client
- * use one way per request; both that say the same thing are taken, and two that differ are
- * refused, rather than one of them silently winning.
+ * The client's credentials from the Basic header or the body: the readings to try. RFC 6749
+ * (section 2.3) lets a client use one way per request; both that say the same thing are taken,
+ * and two that differ are refused, rather than one of them silently winning.
  */
-function clientCredentials(basic: { id: string; secret: string } | undefined, body: { client_id?: string; client_secret?: string }) {
-  if (!basic) return { id: required(body.client_id, 'client_id'), secret: required(body.client_secret, 'client_secret'), where: undefined };
-  const differs = (value: string | undefined, from: string) => value !== undefined && value !== '' && value !== from;
-  if (differs(body.client_id, basic.id) || differs(body.client_secret, basic.secret)) {
+function clientCredentials(basic: Credentials[] | undefined, body: { client_id?: string; client_secret?: string }) {
+  if (!basic) return { readings: [{ id: required(body.client_id, 'client_id'), secret: required(body.client_secret, 'client_secret') }], where: undefined };
+  const agrees = (value: string | undefined, reading: string) => value === undefined || value === '' || value === reading;
+  const readings = basic.filter((reading) => agrees(body.client_id, reading.id) && agrees(body.client_secret, reading.secret));
+  if (readings.length === 0) {
     throw ApiError.of('invalidClient', 'The client credentials came in the Authorization header and in the body, and they differ; send them one way only.', {
       status: 400,
       source: { header: 'Authorization' },
     });
   }
-  return { id: basic.id, secret: basic.secret, where: { header: 'Authorization' } as const };
+  return { readings, where: { header: 'Authorization' } as const };
+}
+
+/**
+ * The first reading whose client exists and whose secret matches; else the first reading, with
+ * its client if there is one. Each secret is checked whether or not its client exists, so the
+ * time taken tells neither.
+ */
+function authenticating(services: Services, readings: readonly Credentials[]) {
+  for (const reading of readings) {
+    const client = services.store.get('clients', reading.id);
+    if (secretMatches(reading.secret, client ? expectedDigest(services, client.id, client.secret_sha256) : UNKNOWN_CLIENT_DIGEST) && client) {
+      return { ...reading, client, matches: true };
+    }
+  }
+  return { ...readings[0]!, client: services.store.get('clients', readings[0]!.id), matches: false };
 }
 
 function required(value: string | undefined, name: string): string {
@@ -116,19 +157,19 @@ function grantedScopes(requested: string | undefined, available: readonly Scope[
  * a request naming another tenant's client without its secret never spends that tenant's window.
  */
 function authenticatedOrganization(services: Services, body: z.output<typeof tokenRequest> | undefined, authorization: string | undefined): string | undefined {
-  let basic: { id: string; secret: string } | undefined;
+  let basic: Credentials[] | undefined;
   try {
     basic = basicCredentials(authorization);
   } catch {
     // Malformed Basic credentials are refused by `issue`; they authenticate no client.
     return undefined;
   }
-  const clientId = basic?.id ?? body?.client_id;
-  const secret = basic?.secret ?? body?.client_secret;
-  if (clientId === undefined || secret === undefined) return undefined;
-  const client = services.store.get('clients', clientId);
+  const fromBody = body?.client_id !== undefined && body.client_secret !== undefined ? [{ id: body.client_id, secret: body.client_secret }] : [];
+  const readings = basic ?? fromBody;
+  if (readings.length === 0) return undefined;
   // Checked as `issue` checks it: whether or not the client exists.
-  if (!secretMatches(secret, client ? expectedDigest(services, client.id, client.secret_sha256) : UNKNOWN_CLIENT_DIGEST) || !client) return undefined;
+  const { client, matches } = authenticating(services, readings);
+  if (!matches || !client) return undefined;
   return services.store.get('users', client.user_id)?.organization_id;
 }
 
@@ -140,10 +181,8 @@ async function issue(services: Services, body: z.output<typeof tokenRequest>, au
       source: { pointer: '/grant_type' },
     });
   }
-  const { id: clientId, secret, where } = clientCredentials(basicCredentials(authorization), body);
-  const client = services.store.get('clients', clientId);
-  // The secret is checked whether or not the client exists, so the time taken tells neither.
-  const matches = secretMatches(secret, client ? expectedDigest(services, client.id, client.secret_sha256) : UNKNOWN_CLIENT_DIGEST);
+  const { readings, where } = clientCredentials(basicCredentials(authorization), body);
+  const { secret, client, matches } = authenticating(services, readings);
   if (client && !matches && isHeldBackSecret(services, client.id, client.secret_sha256, secret)) {
     throw ApiError.of(
       'invalidClient',
