@@ -213,6 +213,34 @@ describe('the request record', () => {
     });
   });
 
+  it("lists bearer tokens taken from a header not written 'Bearer <token>' as sandbox-only: production refuses them", async () => {
+    const own = await testSandbox();
+    const ownToken = await own.token();
+    const read = (authorization: string) => own.request('GET', '/shops', { headers: { authorization } });
+    const statuses = [];
+    for (const header of [
+      `bearer ${ownToken}`,
+      `BEARER ${ownToken}`,
+      `Bearer  ${ownToken}`,
+      `Bearer\t${ownToken}`,
+      `Bearer ${ownToken}`,
+      'bearer not-a-token',
+    ]) {
+      statuses.push((await read(header)).status);
+    }
+    // The sandbox takes the first five (RFC 9110); a refused token is a refusal, not a sandbox-only use.
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 401]);
+    const report = (await own.get('/_sandbox/report?client_id=sandbox-client')).body;
+    expect(report.sandbox_only.uses).toEqual([
+      {
+        what: "Authorization not written 'Bearer <token>' (another case of Bearer, or more than one space)",
+        count: 4,
+        operations: { 'GET /shops': 4 },
+        last_request_id: expect.any(Number),
+      },
+    ]);
+  });
+
   it("forgets a removed tenant's counters with it", async () => {
     const own = await testSandbox();
     const made = (await own.request('POST', '/_sandbox/tenants', { body: {} })).body;

@@ -49,7 +49,11 @@ const deprecatedUse = z
 
 const sandboxOnlyUse = z
   .object({
-    what: z.string().describe('A trigger (a tag or value the sandbox carrier acts on) or a query parameter production does not document'),
+    what: z
+      .string()
+      .describe(
+        "A trigger (a tag or value the sandbox carrier acts on), a query parameter production does not document, or an Authorization header not written 'Bearer <token>'",
+      ),
     count,
     operations: byOperation,
     last_request_id: count,
@@ -93,7 +97,9 @@ export const reportSchema = z
         operations: z
           .array(z.object({ operation: z.string(), operation_id: z.string(), count }))
           .describe('Sandbox controls and pages production has no equivalent of'),
-        uses: z.array(sandboxOnlyUse).describe('Triggers of the sandbox carrier and query parameters production does not document'),
+        uses: z
+          .array(sandboxOnlyUse)
+          .describe('Triggers of the sandbox carrier, query parameters production does not document, and bearer tokens sent other than as `Bearer <token>`'),
       })
       .describe('What the sandbox answered that production would not'),
   })

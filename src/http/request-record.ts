@@ -67,6 +67,15 @@ function triggersIn(body: unknown): string[] {
   return [...found];
 }
 
+/**
+ * A bearer token the sandbox took from a header not written as production documents it,
+ * `Authorization: Bearer <token>`. The sandbox reads the scheme in any case with spaces or tabs
+ * after it (RFC 9110); production's public auth module looks for `Bearer` and one space, and
+ * refuses anything else as an invalid token. openid-client hands `token_type` back as `bearer`,
+ * so a header built from it passes here and fails there.
+ */
+export const LOOSE_BEARER = "Authorization not written 'Bearer <token>' (another case of Bearer, or more than one space)";
+
 function searchOf(url: string): URLSearchParams {
   const mark = url.indexOf('?');
   return new URLSearchParams(mark < 0 ? '' : url.slice(mark + 1));
@@ -121,6 +130,9 @@ export function recordRequests(services: Services): MiddlewareHandler<AppEnv> {
       const triggers = triggersIn(body);
       if (triggers.length > 0) sandboxOnly = [...(sandboxOnly ?? []), ...triggers];
     }
+    // Only a token that was taken: a refused one is a finding of its own (a 401).
+    const authorization = c.get('principal') ? c.req.header('authorization') : undefined;
+    if (authorization !== undefined && !/^Bearer [^\s]/.test(authorization)) sandboxOnly = [...(sandboxOnly ?? []), LOOSE_BEARER];
     const status = loggedStatus(c);
     services.usage.count({
       tenant: answeredCaller(c, services.store)?.organizationId ?? c.get('tenant'),
