@@ -42,6 +42,9 @@ describe('POST /suggest-hscode', () => {
   it('answers an empty list for a description it cannot place, and refuses bad input with pointers', async () => {
     const { post } = await setup();
     expect((await post('/suggest-hscode', { data: { sku: 'X', description: 'qwertz' } })).body).toEqual({ data: [] });
+    // Production's description is a string without a least length: an empty one places nothing, as a word it does not know.
+    const empty = await post('/suggest-hscode', { data: { sku: '', description: '' } });
+    expect([empty.status, empty.body]).toEqual([200, { data: [] }]);
     expect(firstError(await post('/suggest-hscode', { data: { description: 'Mug' } }))).toMatchObject({ status: '400', source: { pointer: '/data/sku' } });
     expect(firstError(await post('/suggest-hscode', { data: { sku: 'X', description: 'mug '.repeat(2500) } }))).toMatchObject({
       status: '400',
@@ -82,6 +85,19 @@ describe('POST /calculate-landed-costs', () => {
     });
     const kept = await post('/calculate-landed-costs', landed({ items: euros }, { convert_to_destination_currency: false }));
     expect(kept.body.data.total_tax).toEqual({ amount: 2340, currency: 'EUR' });
+  });
+
+  it("takes the empty strings production's contract takes: a description, a sku and the postal codes", async () => {
+    const { post } = await setup();
+    const answer = await post(
+      '/calculate-landed-costs',
+      landed({ sender_postal_code: '', recipient_postal_code: '', items: [{ ...shirtAndBook[0], description: '', sku: '' }] }),
+    );
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.data.items[0]).toMatchObject({ description: '', hs_code: '6109.10' });
+    // Without an hs_code, an empty description matches none: the answer asks for the hs_code there.
+    const unplaced = await post('/calculate-landed-costs', landed({ items: [{ description: '', item_value: gbp(100), sku: 'S-1' }] }));
+    expect(firstError(unplaced)).toMatchObject({ status: '422', code: '10008', source: { pointer: '/data/items/0/description' } });
   });
 
   it('charges nothing within the EU customs union', async () => {

@@ -158,13 +158,14 @@ describe('registration', () => {
     const { items: _items, ...customsOnly } = customsContent;
     const home = await createShipment(sandbox, w.token, registrable(w, customsOnly));
     await sandbox.advance(DELAY);
-    for (const [created, detail] of [
-      [abroad, "recipient's phone_number"],
-      [home, 'needs items'],
+    for (const [created, detail, pointer] of [
+      [abroad, "recipient's phone_number", '/data/attributes/recipient_address/phone_number'],
+      [home, 'needs items', '/data/attributes/items'],
     ] as const) {
       const failed = await current(sandbox, w.token, created.id);
       expect(failed.code).toBe('shipment-registration-failed');
-      expect(failed.status.attributes.errors[0]).toMatchObject({ code: '13002', detail: expect.stringContaining(detail) });
+      // The error names the member to fix, as POST /registered-shipments's refusal does.
+      expect(failed.status.attributes.errors[0]).toMatchObject({ code: '13002', detail: expect.stringContaining(detail), source: { pointer } });
       expect((await sandbox.get(`/shipments/${created.id}/files`, w.token)).body.data).toEqual([]);
     }
     // Fixed with PATCH, it is registered.

@@ -203,6 +203,28 @@ describe('creating a shipment', () => {
     expect(created.attributes.items).toHaveLength(2);
   });
 
+  it("drops a total value the items made when a PATCH removes or replaces those items, and keeps a total of the client's own", async () => {
+    const created = await createShipment(sandbox, w.token, shipmentBody({ shop: w.shopIn('NL'), attributes: { items: customsContent.items } }));
+    expect(created.attributes.total_value).toEqual({ amount: 2 * 1250 + 300, currency: 'EUR' });
+    const patch = (attributes: Json) =>
+      sandbox.request('PATCH', `/shipments/${created.id}`, { token: w.token, body: { data: { type: 'shipments', id: created.id, attributes } } });
+    // Items without a value make no total: the old items' sum no longer describes the parcel.
+    const unvalued = await patch({ items: [{ description: 'Paperback novel', quantity: 1 }] });
+    expect(unvalued.status).toBe(200);
+    expect(unvalued.body.data.attributes).not.toHaveProperty('total_value');
+    // A total the client gave stands while no item has a value, whatever the items become.
+    const own = await patch({ total_value: { amount: 4000, currency: 'EUR' } });
+    expect(own.body.data.attributes.total_value).toEqual({ amount: 4000, currency: 'EUR' });
+    const removed = await patch({ items: null });
+    expect(removed.body.data.attributes.total_value).toEqual({ amount: 4000, currency: 'EUR' });
+    // Valued items make the total again; removing them leaves none.
+    const valued = await patch({ items: customsContent.items });
+    expect(valued.body.data.attributes.total_value).toEqual({ amount: 2 * 1250 + 300, currency: 'EUR' });
+    const gone = await patch({ items: null });
+    expect(gone.body.data.attributes).not.toHaveProperty('total_value');
+    expect((await sandbox.get(`/shipments/${created.id}`, w.token)).body.data.attributes).not.toHaveProperty('total_value');
+  });
+
   it('refuses items whose values make no total: two currencies, or more cents than a number holds exactly', async () => {
     const service = w.service('postnl-parcel-international', 'GB');
     const [novel, bookmark] = customsContent.items;

@@ -40,9 +40,21 @@ function mergeTaxNumbers(own: readonly TaxIdentificationNumber[] = [], organizat
   return merged.length > 0 ? merged : undefined;
 }
 
-/** The carrier's refusal, in the shape production puts on a failed shipment-status. */
-function carrierError(detail: string): Record<string, unknown> {
-  return { status: '422', code: '13002', title: 'Carrier API Error', detail, meta: carrierMeta(detail) };
+/**
+ * The carrier's refusal, in the shape production puts on a failed shipment-status. Its source names
+ * the member of the shipment to fix before registering again, as the refusal of
+ * `POST /registered-shipments` does.
+ */
+function carrierError(rules: Rules, refused: Refusal): Record<string, unknown> {
+  const pointer = rules.pointerOf(refused.field);
+  return {
+    status: '422',
+    code: '13002',
+    title: 'Carrier API Error',
+    detail: refused.detail,
+    ...(pointer === undefined ? {} : { source: { pointer } }),
+    meta: carrierMeta(refused.detail),
+  };
 }
 
 /** What production tells of the carrier's answer beside a refusal. */
@@ -166,7 +178,7 @@ export const registerShipmentJob: JobHandler = {
     const at = Math.floor(job.due_ms / 1000);
     const refused = refusal(tx, shipment);
     if (refused) {
-      addStatus(tx, rules, shipment, { code: 'shipment-registration-failed', at, errors: [carrierError(refused.detail)] });
+      addStatus(tx, rules, shipment, { code: 'shipment-registration-failed', at, errors: [carrierError(rules, refused)] });
       return;
     }
     const full = filesQuotaProblem(tx, rules, shipment);

@@ -13,7 +13,9 @@ const scopes = { anyOf: [['landed_cost', 'broker.member']] } as const;
 const json = ['application/json'] as const;
 // Closed, as production's Price is: an unknown member of a value is a 400.
 const money = z.strictObject({ amount: z.number().int().min(0).describe('Cents.'), currency });
-const description = z.string().min(1).max(1000);
+// Production's descriptions, SKUs and postal codes are strings without a least length: an empty one is
+// taken (a description without words matches no HS code).
+const description = z.string().max(1000);
 const hsCode = z
   .string()
   .regex(/^[0-9.]+$/, 'must be digits and dots')
@@ -37,15 +39,15 @@ const landedRequest = z
   .object({
     data: z.object({
       recipient_country_code: countryCode,
-      recipient_postal_code: z.string().min(1).max(20),
+      recipient_postal_code: z.string().max(20),
       sender_country_code: countryCode,
-      sender_postal_code: z.string().min(1).max(20),
+      sender_postal_code: z.string().max(20),
       weight: z.number().int().min(1).describe('Grams.'),
       shipping_value: money.optional(),
       items: z
         .array(
           z
-            .object({ description, item_value: money, hs_code: hsCode.optional(), sku: z.string().min(1).max(255).optional() })
+            .object({ description, item_value: money, hs_code: hsCode.optional(), sku: z.string().max(255).optional() })
             .refine((item) => item.hs_code !== undefined || item.sku !== undefined, { message: 'an item needs an hs_code or a sku', path: ['hs_code'] }),
         )
         .min(1)

@@ -288,6 +288,9 @@ export function draftFromUpdate(current: ShipmentRecord, body: UpdateBody): Ship
     if (given[name] === null && name !== 'register_at') delete attributes[name];
     else attributes[name] = stored(name, given[name]);
   }
+  // The stored items' values made the total value: items replaced or removed take it with them, so
+  // the total is the new items' (or none) rather than a sum of items the shipment no longer has.
+  if ('items' in given && !('total_value' in given) && current.items?.some((item) => item.item_value)) delete attributes.total_value;
   const rel = (body.data.relationships ?? {}) as Relationships;
   const keep = <T>(name: keyof Relationships, fresh: () => T, stored: T): T => (rel[name] !== undefined && rel[name] !== null ? fresh() : stored);
   // A new service code chooses service and contract afresh, unless the body names them too.
