@@ -1,5 +1,6 @@
+import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BASE, firstError, testSandbox, type TestSandbox } from './support/app.js';
+import { BASE, firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
 
 let sandbox: TestSandbox;
 let token: string;
@@ -49,6 +50,25 @@ describe('media types', () => {
     expect(firstError(plain)).toMatchObject({ code: '10004', source: { header: 'Content-Type' } });
     const control = await sandbox.app.request(`${BASE}/_sandbox/clock`, { method: 'POST', body: new TextEncoder().encode(JSON.stringify({ advance: 0 })) });
     expect(control.status).toBe(415);
+  });
+
+  it('refuses a compressed body with 415 naming Content-Encoding, and takes identity as no coding', async () => {
+    const body = JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' });
+    const zipped = gzipSync(body);
+    for (const coding of ['gzip', 'br', 'GZIP', 'identity, gzip']) {
+      const answer = await sandbox.app.request(`${BASE}/access-token`, {
+        method: 'POST',
+        body: zipped,
+        headers: { 'content-type': 'application/json', 'content-encoding': coding },
+      });
+      expect(answer.status, coding).toBe(415);
+      expect(answer.headers.get('accept-encoding'), coding).toBe('identity');
+      const error = ((await answer.json()) as Json).errors[0];
+      expect(error, coding).toMatchObject({ code: '10004', source: { header: 'Content-Encoding' } });
+      expect(error.detail, coding).toContain(`'${coding.replace('identity, ', '').toLowerCase()}'`);
+    }
+    const plain = await sandbox.request('POST', '/access-token', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } });
+    expect(plain.status).toBe(200);
   });
 
   it('titles a body that is not JSON as such, not as a schema violation', async () => {
