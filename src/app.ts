@@ -159,8 +159,15 @@ function notFoundOf(endpoints: readonly Endpoint[]): (c: Context) => Response {
   };
 }
 
-/** 405/10009 with an Allow header, for a path another method serves. */
+/**
+ * 405/10009 with an Allow header, for a path another method serves. An OPTIONS request that is
+ * not a CORS preflight (those are answered before routing, http/cors.ts) asks which methods the
+ * path takes (RFC 9110, section 9.3.7): it gets them in Allow, with OPTIONS, and no content, as
+ * production's router (Laravel) answers it. It was refused 405, so a client or tool that asks
+ * before it sends (an API explorer, a monitoring probe) saw an error where production answers.
+ */
 function methodRefused(c: Context, methods: string[]): Response {
+  if (c.req.method === 'OPTIONS') return new Response('', { status: 200, headers: { allow: [...methods, 'OPTIONS'].join(', '), 'content-length': '0' } });
   const path = new URL(c.req.url).pathname;
   const allowed = methods.join(', ');
   const error = ApiError.of('methodNotAllowed', `${c.req.method} is not allowed on ${path}; allowed: ${allowed}.`, { headers: { allow: allowed } });

@@ -97,6 +97,25 @@ describe('media types', () => {
 });
 
 describe('unknown paths and methods', () => {
+  it('answers OPTIONS that is no preflight with the methods of the path in Allow and no content; an unknown path stays 404', async () => {
+    const carrier = (await sandbox.read('/carriers')).body.data[0];
+    for (const [path, methods] of [
+      ['/shipments', 'GET, HEAD, POST, OPTIONS'],
+      ['/shipments/', 'GET, HEAD, POST, OPTIONS'],
+      [`/carriers/${carrier.id}`, 'GET, HEAD, OPTIONS'],
+      ['/access-token', 'POST, OPTIONS'],
+    ] as const) {
+      const answer = await sandbox.request('OPTIONS', path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get('allow'), path).toBe(methods);
+      expect(answer.headers.get('content-length'), path).toBe('0');
+      expect(answer.text, path).toBe('');
+    }
+    const unknown = await sandbox.request('OPTIONS', '/parcels');
+    expect(unknown.status).toBe(404);
+    expect(firstError(unknown)).toMatchObject({ code: '10000' });
+  });
+
   it('answers an unknown path with 404/10000', async () => {
     const answer = await sandbox.get('/parcels');
     expect(answer.status).toBe(404);
