@@ -100,6 +100,25 @@ describe('a running sandbox', () => {
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
 
+  it('answers CONNECT, as a client using the sandbox as its proxy sends it, with a 501 saying it is no proxy, not a closed connection', async () => {
+    const { hostname, port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.write('CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n'));
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+    });
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 501 Not Implemented');
+    expect(head.toLowerCase()).toContain('content-type: application/vnd.api+json');
+    const [error] = (JSON.parse(body) as { errors: { status: string; detail: string }[] }).errors;
+    expect(error!.status).toBe('501');
+    expect(error!.detail).toContain('not a proxy');
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+
   it('scrubs from each logged request the credentials it carried, when credentials take turns', async () => {
     // Node hands the sandbox raw header lists; the request log keeps those, sharing the string of
     // an Authorization value between requests that carry the same one (src/http/request-log.ts).

@@ -52,7 +52,12 @@ function refusalOf(error: NodeJS.ErrnoException & { reason?: string }, limit: nu
 /** The raw HTTP/1.1 answer of a refusal: an errors document, and the connection closes. */
 export function clientErrorResponse(error: NodeJS.ErrnoException & { reason?: string }, limit = maxHeaderSize): string {
   const { status, detail, source } = refusalOf(error, limit);
-  const { body } = refusalParts(status, detail, source);
+  return rawRefusal(status, detail, source);
+}
+
+/** A refusal written straight to the socket, for a request the app never sees. */
+function rawRefusal(status: number, detail: string, source?: ErrorSource, kind: RefusalKind = 'malformedRequest'): string {
+  const { body } = refusalParts(status, detail, source, kind);
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
     'Content-Type: application/vnd.api+json',
@@ -78,9 +83,27 @@ export function answerClientErrors(server: Server): void {
   });
 }
 
+/**
+ * CONNECT asks a proxy for a tunnel, and Node closes the connection of a CONNECT no listener takes
+ * without a word: a client that had the sandbox as its proxy (HTTPS_PROXY set to its URL) saw only
+ * "socket hang up". It is told that the sandbox is no proxy, in a 501 (RFC 9110 section 15.6.2: a
+ * method the server supports for no resource), and the connection closes. The socket is the
+ * listener's from here: Node took its own error handler off, so a client's reset is handled here.
+ */
+export function answerConnect(server: Server): void {
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    const detail =
+      'CONNECT (a tunnel through a proxy) is not served: the sandbox is an API server, not a proxy. Send requests to it directly; check that HTTP_PROXY or HTTPS_PROXY does not name it.';
+    socket.end(rawRefusal(501, detail, undefined, 'methodNotAllowed'));
+  });
+}
+
+type RefusalKind = 'malformedRequest' | 'methodNotAllowed';
+
 /** A refusal the app never saw: an errors document any page can read, and the connection closes. */
-function refusalParts(status: number, detail: string, source?: ErrorSource) {
-  const body = JSON.stringify({ errors: [errorObject('malformedRequest', detail, { status, ...(source ? { source } : {}) })] });
+function refusalParts(status: number, detail: string, source?: ErrorSource, kind: RefusalKind = 'malformedRequest') {
+  const body = JSON.stringify({ errors: [errorObject(kind, detail, { status, ...(source ? { source } : {}) })] });
   return { body, headers: { 'content-type': 'application/vnd.api+json', 'access-control-allow-origin': '*', connection: 'close' } };
 }
 
