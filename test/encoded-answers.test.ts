@@ -14,7 +14,7 @@ beforeAll(async () => {
 const documentWith = (headers: Record<string, string>) => sandbox.app.request(`${BASE}/openapi.json`, { headers });
 
 describe('compressed answers', () => {
-  it('use the encoding the client weights highest, br at equal weight, none when every one is refused', async () => {
+  it('use the encoding the client weights highest, br at equal weight, none when every one is refused or identity weighs more', async () => {
     for (const [acceptEncoding, expected] of [
       ['gzip;q=1, br;q=0.5', 'gzip'],
       ['br;q=0.2, gzip;q=0.8', 'gzip'],
@@ -23,6 +23,8 @@ describe('compressed answers', () => {
       ['*;q=0.5, gzip;q=0.4', 'br'],
       ['gzip;q=0, br;q=0', null],
       ['identity', null],
+      ['gzip;q=0.5, identity', null],
+      ['gzip, identity;q=0.5', 'gzip'],
     ] as const) {
       const answer = await documentWith({ 'accept-encoding': acceptEncoding });
       expect(answer.status, acceptEncoding).toBe(200);

@@ -45,7 +45,8 @@ export class EncodedBody {
 
 /**
  * The encoding an `Accept-Encoding` header prefers (the higher `q`, RFC 9110 section 12.5.3; br at
- * equal weight), if it allows one. `gzip;q=1, br;q=0.5` got br, the weight the client gave ignored.
+ * equal weight), if it allows one and weights it above `identity`. `gzip;q=1, br;q=0.5` got br,
+ * and `gzip;q=0.5, identity` gzip: the weights the client gave were ignored.
  */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
   if (!acceptEncoding) return undefined;
@@ -58,7 +59,9 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding | u
   const weight = (name: Encoding) => allowed.get(name) ?? allowed.get('*') ?? 0;
   const br = weight('br');
   const gzip = weight('gzip');
-  if (br <= 0 && gzip <= 0) return undefined;
+  const best = Math.max(br, gzip);
+  // The bytes as they are when the client weights them higher than either encoding it names.
+  if (best <= 0 || (allowed.get('identity') ?? 0) > best) return undefined;
   return br >= gzip ? 'br' : 'gzip';
 }
 
