@@ -119,6 +119,23 @@ describe('a running sandbox', () => {
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
 
+  it('refuses an Expect header it does not meet with a 417 errors document naming it, not a bare status line', async () => {
+    const { hostname, port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.end('GET /health HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\n\r\n'));
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+    });
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 417 Expectation Failed');
+    expect(head.toLowerCase()).toContain('content-type: application/vnd.api+json');
+    const [error] = (JSON.parse(body) as { errors: { status: string; code: string; source: unknown }[] }).errors;
+    expect(error).toMatchObject({ status: '417', code: '10004', source: { header: 'Expect' } });
+  });
+
   it('scrubs from each logged request the credentials it carried, when credentials take turns', async () => {
     // Node hands the sandbox raw header lists; the request log keeps those, sharing the string of
     // an Authorization value between requests that carry the same one (src/http/request-log.ts).

@@ -1,4 +1,4 @@
-import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RequestError } from '@hono/node-server';
 import { errorObject, type ErrorSource } from '../jsonapi/errors.js';
@@ -99,7 +99,21 @@ export function answerConnect(server: Server): void {
   });
 }
 
-type RefusalKind = 'malformedRequest' | 'methodNotAllowed';
+/**
+ * An `Expect` header asking for anything but 100-continue (which server/unread-bodies.ts answers):
+ * Node answers it with a bare 417 and no body. It gets the errors document of every other refusal,
+ * naming the header; 417 stays, as RFC 9110 (section 10.1.1) allows for an expectation the server
+ * does not meet.
+ */
+export function answerExpectations(server: Server): void {
+  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    const detail = 'The Expect header asks for something other than 100-continue, the only expectation this server meets; send the request without it.';
+    const { body, headers } = refusalParts(417, detail, { header: 'Expect' }, 'invalidHeader');
+    response.writeHead(417, { ...headers, 'content-length': Buffer.byteLength(body) }).end(body);
+  });
+}
+
+type RefusalKind = 'malformedRequest' | 'methodNotAllowed' | 'invalidHeader';
 
 /** A refusal the app never saw: an errors document any page can read, and the connection closes. */
 function refusalParts(status: number, detail: string, source?: ErrorSource, kind: RefusalKind = 'malformedRequest') {
