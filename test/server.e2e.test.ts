@@ -136,6 +136,35 @@ describe('a running sandbox', () => {
     expect(error).toMatchObject({ status: '417', code: '10004', source: { header: 'Expect' } });
   });
 
+  it('refuses two Host headers or an empty one (RFC 9112), and links an HTTP/1.0 request without Host to the port it reached', async () => {
+    const { hostname, port } = new URL(server.url);
+    const raw = (text: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => socket.end(text));
+        let answer = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (answer += chunk));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const [head = '', body = ''] = answer.split('\r\n\r\n');
+          resolve({ status: Number(head.split(' ')[1]), body });
+        });
+      });
+    for (const request of [
+      'GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n',
+      'GET / HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n',
+      'GET / HTTP/1.0\r\nHost: \r\n\r\n',
+    ]) {
+      const answer = await raw(request);
+      expect(answer.status, request).toBe(400);
+      expect((JSON.parse(answer.body) as { errors: { source: unknown }[] }).errors[0]!.source, request).toEqual({ header: 'Host' });
+    }
+    const old = await raw('GET / HTTP/1.0\r\n\r\n');
+    expect(old.status).toBe(200);
+    const links = (JSON.parse(old.body) as { links: { specification: string } }).links;
+    expect(new URL(links.specification).port).toBe(port);
+  });
+
   it('scrubs from each logged request the credentials it carried, when credentials take turns', async () => {
     // Node hands the sandbox raw header lists; the request log keeps those, sharing the string of
     // an Authorization value between requests that carry the same one (src/http/request-log.ts).

@@ -138,17 +138,49 @@ export function requestErrorResponse(error: unknown): Response {
   return refusal(400, `The request is not valid HTTP/1.1: ${error.message.replace(/\.$/, '')}.`, host ? { header: 'Host' } : undefined);
 }
 
+/** How many Host lines a request has (Node keeps only the first in `headers`). */
+function hostLines(incoming: IncomingMessage): number {
+  let count = 0;
+  for (let i = 0; i < incoming.rawHeaders.length; i += 2) if (incoming.rawHeaders[i]!.toLowerCase() === 'host') count += 1;
+  return count;
+}
+
 /**
- * HTTP/1.1 requires a Host header (RFC 9112, 3.2), which Node checks by answering a bare 400
- * before any listener runs; the server turns that check off (`requireHostHeader: false`) so this
- * listener answers it with an errors document instead. HTTP/1.0 may leave Host out.
+ * The host and port the client reached this server at, as its socket says: what an HTTP/1.0
+ * request without a Host header is taken to have named (an address of IPv4 mapped into IPv6
+ * written as IPv4).
+ */
+function reachedHost(incoming: IncomingMessage): string | undefined {
+  const { localAddress, localPort } = incoming.socket;
+  if (!localAddress || !localPort) return undefined;
+  const address = localAddress.startsWith('::ffff:') ? localAddress.slice('::ffff:'.length) : localAddress;
+  return address.includes(':') ? `[${address}]:${localPort}` : `${address}:${localPort}`;
+}
+
+/**
+ * The Host header as RFC 9112 (section 3.2) asks: HTTP/1.1 requires one, which Node checks by
+ * answering a bare 400 before any listener runs; the server turns that check off
+ * (`requireHostHeader: false`) so this listener answers it with an errors document instead. An
+ * empty one names no host (an http URI needs one, RFC 9110 section 4.2.1) and is refused the
+ * same; so is a request with two Host lines, which Node answered as if only the first were there
+ * (a proxy in front may have routed it by the other). HTTP/1.0 may leave Host out: it is taken to
+ * name the address and port the client reached, where the adapter wrote links without the port
+ * (http://127.0.0.1/openapi.json), which lead nowhere.
  */
 export function requiringHost(listener: RequestListener): RequestListener {
   return (incoming: IncomingMessage, outgoing) => {
-    if (incoming.httpVersion !== '1.1' || incoming.headers.host !== undefined) return listener(incoming, outgoing);
-    const { body, headers } = refusalParts(400, 'An HTTP/1.1 request needs a Host header; send the host and port the sandbox is reached at.', {
-      header: 'Host',
-    });
+    const lines = hostLines(incoming);
+    if (lines === 1 && incoming.headers.host !== '') return listener(incoming, outgoing);
+    let detail: string | undefined;
+    if (lines > 1) detail = 'The request has more than one Host header; send one, naming the host and port the sandbox is reached at.';
+    else if (lines === 1) detail = 'The Host header is empty; send the host and port the sandbox is reached at.';
+    else if (incoming.httpVersion === '1.1') detail = 'An HTTP/1.1 request needs a Host header; send the host and port the sandbox is reached at.';
+    if (detail === undefined) {
+      const reached = reachedHost(incoming);
+      if (reached) incoming.headers.host = reached;
+      return listener(incoming, outgoing);
+    }
+    const { body, headers } = refusalParts(400, detail, { header: 'Host' });
     outgoing.writeHead(400, { ...headers, 'content-length': Buffer.byteLength(body) }).end(body);
   };
 }
