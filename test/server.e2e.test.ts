@@ -81,6 +81,7 @@ describe('a running sandbox', () => {
     ]);
     const summary = refusals.map(({ status, headers, body }) => {
       expect(headers).toContain('content-type: application/vnd.api+json');
+      expect(headers).toMatch(/\r\ndate: \w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} gmt(\r\n|$)/);
       expect(headers).toContain('access-control-allow-origin: *');
       const [error] = (JSON.parse(body) as { errors: { status: string; code: string; detail: string; source?: unknown }[] }).errors;
       expect(error!.status).toBe(String(status));

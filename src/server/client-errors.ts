@@ -63,6 +63,8 @@ function rawRefusal(status: number, detail: string, source?: ErrorSource, kind: 
     'Content-Type: application/vnd.api+json',
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Access-Control-Allow-Origin: *',
+    // Every 4xx of an origin server with a clock carries one (RFC 9110 section 6.6.1), as Node's own answers do.
+    `Date: ${new Date().toUTCString()}`,
     'Connection: close',
     '',
     body,
