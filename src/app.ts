@@ -137,7 +137,8 @@ function errorAnswer(error: unknown, c: Context<AppEnv>, services: Services): Re
  * 404/10000 for a path no endpoint serves (hono's `methodNotAllowed` turns it into 405 when another
  * method does). Two slips that example URLs of production's documentation make are told the path
  * that is served: a resource type in the singular (`/service/{id}`), and a `/v1` before a path
- * that has none (`/v1/carriers/{id}/pickup-dropoff-locations/...`).
+ * that has none (`/v1/carriers/{id}/pickup-dropoff-locations/...`); so is a slip of clients that
+ * join a base URL and a path, a double slash (`//shipments`).
  */
 function notFoundOf(endpoints: readonly Endpoint[]): (c: Context) => Response {
   const served = new Set(endpoints.map((endpoint) => endpoint.path.split('/')[1]));
@@ -150,7 +151,10 @@ function notFoundOf(endpoints: readonly Endpoint[]): (c: Context) => Response {
   return (c) => {
     const path = new URL(c.req.url).pathname;
     const [, first = '', ...rest] = path.split('/');
-    const hint = meant(first, rest);
+    // A base URL ending in a slash joined to a path starting with one (`http://host:8080/` + `/shipments`).
+    const hint = path.includes('//')
+      ? `The path has an empty segment (//): join the base URL and the path with one slash, ${path.replace(/\/{2,}/g, '/')}.`
+      : meant(first, rest);
     const answer = jsonApi(
       { errors: [errorObject('notFound', `Nothing is served at ${path}.${hint ? ` ${hint}` : ''} GET /openapi.json lists every endpoint.`)] },
       404,
@@ -159,8 +163,15 @@ function notFoundOf(endpoints: readonly Endpoint[]): (c: Context) => Response {
   };
 }
 
-/** 405/10009 with an Allow header, for a path another method serves. */
+/**
+ * 405/10009 with an Allow header, for a path another method serves. An OPTIONS request that is
+ * not a CORS preflight (those are answered before routing, http/cors.ts) asks which methods the
+ * path takes (RFC 9110, section 9.3.7): it gets them in Allow, with OPTIONS, and no content, as
+ * production's router (Laravel) answers it. It was refused 405, so a client or tool that asks
+ * before it sends (an API explorer, a monitoring probe) saw an error where production answers.
+ */
 function methodRefused(c: Context, methods: string[]): Response {
+  if (c.req.method === 'OPTIONS') return new Response('', { status: 200, headers: { allow: [...methods, 'OPTIONS'].join(', '), 'content-length': '0' } });
   const path = new URL(c.req.url).pathname;
   const allowed = methods.join(', ');
   const error = ApiError.of('methodNotAllowed', `${c.req.method} is not allowed on ${path}; allowed: ${allowed}.`, { headers: { allow: allowed } });

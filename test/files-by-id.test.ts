@@ -123,8 +123,9 @@ describe('GET /files/{file_id} for a manifest and a return report', () => {
       expect(viaFiles.headers.get('content-type')).toBe(type);
       expect(viaFiles.headers.get('content-disposition')).toBe(own.headers.get('content-disposition'));
       expect(viaFiles.bytes.equals(own.bytes), accept).toBe(true);
-      // One URL, several answers by Accept: caches are told so.
+      // One URL, several answers by Accept: caches are told so, by the manifest's own download too.
       expect(viaFiles.headers.get('vary')).toBe('Accept');
+      expect(own.headers.get('vary'), accept).toBe('Accept');
     }
     expect((await fetchRaw(`/files/${manifestFile.id}`, undefined)).headers.get('vary')).toBe('Accept');
     const pdf = await fetchRaw(`/files/${manifestFile.id}`, 'application/pdf');

@@ -1,5 +1,6 @@
+import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BASE, firstError, testSandbox, type TestSandbox } from './support/app.js';
+import { BASE, firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
 
 let sandbox: TestSandbox;
 let token: string;
@@ -51,6 +52,28 @@ describe('media types', () => {
     expect(control.status).toBe(415);
   });
 
+  it('refuses a compressed body with 415 naming Content-Encoding, and reads past a value that names no compression', async () => {
+    const body = JSON.stringify({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' });
+    const zipped = gzipSync(body);
+    for (const coding of ['gzip', 'br', 'GZIP', 'identity, gzip']) {
+      const answer = await sandbox.app.request(`${BASE}/access-token`, {
+        method: 'POST',
+        body: zipped,
+        headers: { 'content-type': 'application/json', 'content-encoding': coding },
+      });
+      expect(answer.status, coding).toBe(415);
+      expect(answer.headers.get('accept-encoding'), coding).toBe('identity');
+      const error = ((await answer.json()) as Json).errors[0];
+      expect(error, coding).toMatchObject({ code: '10004', source: { header: 'Content-Encoding' } });
+      expect(error.detail, coding).toContain(`'${coding.replace('identity, ', '').toLowerCase()}'`);
+    }
+    // A value that names no compression (a charset sent in the wrong header among them) leaves the body as it is.
+    for (const coding of ['identity', 'utf-8']) {
+      const plain = await sandbox.request('POST', '/access-token', { body, headers: { 'content-type': 'application/json', 'content-encoding': coding } });
+      expect(plain.status, coding).toBe(200);
+    }
+  });
+
   it('titles a body that is not JSON as such, not as a schema violation', async () => {
     for (const body of ['{"advance": ', 'advance=60', '']) {
       const answer = await sandbox.request('POST', '/_sandbox/clock', { body });
@@ -77,6 +100,25 @@ describe('media types', () => {
 });
 
 describe('unknown paths and methods', () => {
+  it('answers OPTIONS that is no preflight with the methods of the path in Allow and no content; an unknown path stays 404', async () => {
+    const carrier = (await sandbox.read('/carriers')).body.data[0];
+    for (const [path, methods] of [
+      ['/shipments', 'GET, HEAD, POST, OPTIONS'],
+      ['/shipments/', 'GET, HEAD, POST, OPTIONS'],
+      [`/carriers/${carrier.id}`, 'GET, HEAD, OPTIONS'],
+      ['/access-token', 'POST, OPTIONS'],
+    ] as const) {
+      const answer = await sandbox.request('OPTIONS', path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get('allow'), path).toBe(methods);
+      expect(answer.headers.get('content-length'), path).toBe('0');
+      expect(answer.text, path).toBe('');
+    }
+    const unknown = await sandbox.request('OPTIONS', '/parcels');
+    expect(unknown.status).toBe(404);
+    expect(firstError(unknown)).toMatchObject({ code: '10000' });
+  });
+
   it('answers an unknown path with 404/10000', async () => {
     const answer = await sandbox.get('/parcels');
     expect(answer.status).toBe(404);

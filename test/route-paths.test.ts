@@ -49,6 +49,22 @@ describe('routing', () => {
     expect(firstError(await sandbox.get('/nowhere', token)).detail).toBe('Nothing is served at /nowhere. GET /openapi.json lists every endpoint.');
   });
 
+  it('tells a path with a double slash, as a base URL ending in a slash joined to a path makes, the path with one', async () => {
+    const sandbox = await testSandbox();
+    const token = await sandbox.token();
+    for (const [path, meant] of [
+      ['//shipments', '/shipments'],
+      ['/shipments//', '/shipments/'],
+      ['//v1//carriers', '/v1/carriers'],
+    ] as const) {
+      const answer = await sandbox.get(path, token);
+      expect(answer.status, path).toBe(404);
+      expect(firstError(answer).detail, path).toBe(
+        `Nothing is served at ${path}. The path has an empty segment (//): join the base URL and the path with one slash, ${meant}. GET /openapi.json lists every endpoint.`,
+      );
+    }
+  });
+
   it("tells the documentation's /v1/carriers/{id}/pickup-dropoff-locations example URL the path without /v1", async () => {
     const sandbox = await testSandbox();
     const token = await sandbox.token();

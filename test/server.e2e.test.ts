@@ -81,6 +81,7 @@ describe('a running sandbox', () => {
     ]);
     const summary = refusals.map(({ status, headers, body }) => {
       expect(headers).toContain('content-type: application/vnd.api+json');
+      expect(headers).toMatch(/\r\ndate: \w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} gmt(\r\n|$)/);
       expect(headers).toContain('access-control-allow-origin: *');
       const [error] = (JSON.parse(body) as { errors: { status: string; code: string; detail: string; source?: unknown }[] }).errors;
       expect(error!.status).toBe(String(status));
@@ -98,6 +99,71 @@ describe('a running sandbox', () => {
     ]);
     // The server goes on answering.
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+
+  it('answers CONNECT, as a client using the sandbox as its proxy sends it, with a 501 saying it is no proxy, not a closed connection', async () => {
+    const { hostname, port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.write('CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n'));
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+    });
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 501 Not Implemented');
+    expect(head.toLowerCase()).toContain('content-type: application/vnd.api+json');
+    const [error] = (JSON.parse(body) as { errors: { status: string; detail: string }[] }).errors;
+    expect(error!.status).toBe('501');
+    expect(error!.detail).toContain('not a proxy');
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+
+  it('refuses an Expect header it does not meet with a 417 errors document naming it, not a bare status line', async () => {
+    const { hostname, port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.end('GET /health HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\n\r\n'));
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+    });
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 417 Expectation Failed');
+    expect(head.toLowerCase()).toContain('content-type: application/vnd.api+json');
+    const [error] = (JSON.parse(body) as { errors: { status: string; code: string; source: unknown }[] }).errors;
+    expect(error).toMatchObject({ status: '417', code: '10004', source: { header: 'Expect' } });
+  });
+
+  it('refuses two Host headers or an empty one (RFC 9112), and links an HTTP/1.0 request without Host to the port it reached', async () => {
+    const { hostname, port } = new URL(server.url);
+    const raw = (text: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => socket.end(text));
+        let answer = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (answer += chunk));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const [head = '', body = ''] = answer.split('\r\n\r\n');
+          resolve({ status: Number(head.split(' ')[1]), body });
+        });
+      });
+    for (const request of [
+      'GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n',
+      'GET / HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n',
+      'GET / HTTP/1.0\r\nHost: \r\n\r\n',
+    ]) {
+      const answer = await raw(request);
+      expect(answer.status, request).toBe(400);
+      expect((JSON.parse(answer.body) as { errors: { source: unknown }[] }).errors[0]!.source, request).toEqual({ header: 'Host' });
+    }
+    const old = await raw('GET / HTTP/1.0\r\n\r\n');
+    expect(old.status).toBe(200);
+    const links = (JSON.parse(old.body) as { links: { specification: string } }).links;
+    expect(new URL(links.specification).port).toBe(port);
   });
 
   it('scrubs from each logged request the credentials it carried, when credentials take turns', async () => {

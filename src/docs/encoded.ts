@@ -43,7 +43,11 @@ export class EncodedBody {
   }
 }
 
-/** The encoding an `Accept-Encoding` header allows that the sandbox prefers (br, then gzip), if any. */
+/**
+ * The encoding an `Accept-Encoding` header prefers (the higher `q`, RFC 9110 section 12.5.3; br at
+ * equal weight), if it allows one and weights it above `identity`. `gzip;q=1, br;q=0.5` got br,
+ * and `gzip;q=0.5, identity` gzip: the weights the client gave were ignored.
+ */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
   if (!acceptEncoding) return undefined;
   const allowed = new Map<string, number>();
@@ -52,8 +56,13 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding | u
     const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
     allowed.set(name!.trim(), q === undefined ? 1 : Number(q));
   }
-  const accepts = (name: Encoding) => (allowed.get(name) ?? allowed.get('*') ?? 0) > 0;
-  return accepts('br') ? 'br' : accepts('gzip') ? 'gzip' : undefined;
+  const weight = (name: Encoding) => allowed.get(name) ?? allowed.get('*') ?? 0;
+  const br = weight('br');
+  const gzip = weight('gzip');
+  const best = Math.max(br, gzip);
+  // The bytes as they are when the client weights them higher than either encoding it names.
+  if (best <= 0 || (allowed.get('identity') ?? 0) > best) return undefined;
+  return br >= gzip ? 'br' : 'gzip';
 }
 
 /** Whether an `If-None-Match` header names `etag` (weak or strong). */
@@ -61,15 +70,21 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
 }
 
-/** The answer of an encoded body: 304 when the client has it, else the bytes in the best encoding it takes. */
+/**
+ * The answer of an encoded body: 304 when the client has it, else the bytes in the best encoding
+ * it takes. A compressed answer's ETag is weak (`W/"..."`): a strong one names these very bytes
+ * (RFC 9110 section 8.8.3), and the gzip, br and plain bytes all carried the plain bytes' strong
+ * tag, so a cache could take one for another (a range of one spliced into another). `If-None-Match`
+ * compares weakly, so any of them still gets the 304.
+ */
 export function encodedResponse(
   body: EncodedBody,
   request: { acceptEncoding?: string | undefined; ifNoneMatch?: string | undefined },
   headers: Record<string, string>,
 ): Response {
-  const common = { ...headers, etag: body.etag, vary: 'Accept-Encoding' };
-  if (matchesEtag(request.ifNoneMatch, body.etag)) return new Response(null, { status: 304, headers: common });
   const encoding = body.compressible ? chooseEncoding(request.acceptEncoding) : undefined;
+  const common = { ...headers, etag: encoding ? `W/${body.etag}` : body.etag, vary: 'Accept-Encoding' };
+  if (matchesEtag(request.ifNoneMatch, body.etag)) return new Response(null, { status: 304, headers: common });
   const bytes = encoding ? body.encoded(encoding) : body.bytes;
   return new Response(bytes, {
     headers: { ...common, 'content-type': body.contentType, ...(encoding ? { 'content-encoding': encoding } : {}) },

@@ -5,7 +5,7 @@ import { getRequestListener } from '@hono/node-server';
 import { allEndpoints, authOnly, createApp, createServices } from '../app.js';
 import { bodyLimits, type BodyLimits } from '../http/body-limits.js';
 import { LingeringResponse, answerExpectContinue } from './unread-bodies.js';
-import { answerClientErrors, requestErrorResponse, requiringHost } from './client-errors.js';
+import { answerClientErrors, answerConnect, answerExpectations, requestErrorResponse, requiringHost } from './client-errors.js';
 import { generateKeys } from '../auth/keys.js';
 import { createClock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -82,6 +82,8 @@ function listen(fetch: (request: Request) => Response | Promise<Response>, confi
     server.listen(port, config.host, () => resolvePort({ server, port: (server.address() as AddressInfo).port }));
     answerExpectContinue(server, limits);
     answerClientErrors(server);
+    answerConnect(server);
+    answerExpectations(server);
     server.on('error', (error: NodeJS.ErrnoException) => {
       process.stderr.write(`parcel-sandbox: cannot listen: ${listenProblem(error, config, port, which)}\n`);
       process.exit(1);

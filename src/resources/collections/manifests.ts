@@ -156,14 +156,17 @@ export const manifestEndpoints = [
     produces: downloads,
     headers: z.object({ Accept: z.string().optional().describe('application/pdf (the default) or text/csv.') }),
     responses: { 200: { description: 'The document.', contentTypes: downloads } },
-    handler: (ctx, { params, headers }) => {
+    handler: async (ctx, { params, headers }) => {
       const manifest = findOr404(ctx, 'manifests', 'manifests', params.manifest_id, (row) => manifestVisible(ctx, row));
       const file = findOr404(ctx, 'manifestFiles', 'files', params.file_id, (row) => row.manifest_id === manifest.id);
       const type = negotiate(
         headers.Accept,
         file.formats.map((format) => format.mime_type),
       );
-      return manifestDocument(ctx, file, type);
+      const document = await manifestDocument(ctx, file, type);
+      // One URL, a PDF or a CSV by Accept: a cache (a browser's, a proxy's) must not answer a CSV request with the PDF.
+      document.headers.set('vary', 'Accept');
+      return document;
     },
   }),
 ];
