@@ -126,6 +126,26 @@ describe('a broken pack', () => {
     expect(counts()).toEqual(before);
   });
 
+  it('with a return method whose service delivers to a pick-up point is refused at that service, as the API refuses it', async () => {
+    const before = counts();
+    const method = { shop: 'my-shop', return_type: 'shipment', title: 'To a parcel shop', contract: 'my-postnl' };
+    const answer = await createTenant({
+      pack: {
+        ...goodPack(),
+        return_methods: [
+          { ...method, service: 'postnl-parcel-pickup-point-nl-nl' },
+          { ...method, service: 'postnl-parcel-standard-nl-nl', recovery_service: 'postnl-parcel-pickup-point-nl-nl', recovery_contract: 'my-postnl' },
+        ],
+      },
+    });
+    expect([answer.status, problems(answer).map((p: Json) => p.where)]).toEqual([
+      422,
+      ['pack#/return_methods/0/service', 'pack#/return_methods/1/recovery_service'],
+    ]);
+    expect(problems(answer)[0].detail).toContain("The service 'postnl-parcel-pickup-point-nl-nl' delivers to a pick-up point");
+    expect(counts()).toEqual(before);
+  });
+
   it('cannot refer into another pack, and is told which pack the key is from', async () => {
     const answer = await createTenant({ pack: { shop_return_reasons: [{ shop: 'returns-shop', reason: 'returns-too-small' }] } });
     expect(answer.status).toBe(422);

@@ -36,6 +36,19 @@ describe("shipment attributes production's request schema allows", () => {
     expect(cleared.body.data.attributes).toMatchObject({ recipient_tax_number: 'NL987654321B01', is_consolidation: true });
   });
 
+  it('takes a pick-up or drop-off location code as long as a location of production can have (255 characters)', async () => {
+    // Production bounds neither member's code; the code it copies from, a location's, is at most 255.
+    const code = `NL-${'7'.repeat(252)}`;
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), attributes: { pickup_location: { code }, drop_off_location: { code } } }),
+    );
+    expect(created.attributes).toMatchObject({ pickup_location: { code }, drop_off_location: { code } });
+    const moved = await patch(created.id, { attributes: { pickup_location: { code: code.replace('NL', 'BE') } } });
+    expect([moved.status, moved.body.data?.attributes.pickup_location]).toEqual([200, { code: code.replace('NL', 'BE') }]);
+  });
+
   it("refuses a currency production's Currency does not list (three capitals are not enough), naming the member", async () => {
     const body = shipmentBody({
       shop: w.shopIn('NL'),

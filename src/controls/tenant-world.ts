@@ -147,7 +147,7 @@ export class TenantView {
         const found = this.resolve(section, key)?.record;
         if (!found) return undefined;
         if (section === 'contracts') return { carrier: this.keyOf('carriers', found.carrier_id as string), currency: found.currency };
-        if (section === 'services') return { carrier: this.keyOf('carriers', found.carrier_id as string) };
+        if (section === 'services') return { carrier: this.keyOf('carriers', found.carrier_id as string), delivery_method: found.delivery_method };
         if (section === 'organizations') return { broker: this.keyOf('brokers', found.broker_id as string) };
         return undefined;
       },

@@ -53,11 +53,17 @@ export const customs = z
   .meta({ id: 'Customs' });
 export type Customs = z.infer<typeof customs>;
 
+/**
+ * A location's code, as a shipment names it: production bounds it nowhere here, and the code a
+ * client copies in is a pickup-dropoff location's, which production's schema allows 255 characters.
+ */
+const locationCode = z.string().min(1).max(255);
+
 /** Closed, as production's PickupLocation is: an unknown member (a misspelt `adress`) is a 400, not dropped. */
-const pickupLocation = z.strictObject({ code: z.string().min(1).max(64), address: address.optional() }).meta({ id: 'PickupLocation' });
+const pickupLocation = z.strictObject({ code: locationCode, address: address.optional() }).meta({ id: 'PickupLocation' });
 
 /** Where the sender hands the parcel in; the sandbox stores it as given (no carrier checks it). Closed, as production's DropOffLocation is. */
-const dropOffLocation = z.strictObject({ code: z.string().min(1).max(64), address: address.optional() }).meta({ id: 'DropOffLocation' });
+const dropOffLocation = z.strictObject({ code: locationCode, address: address.optional() }).meta({ id: 'DropOffLocation' });
 
 /** The attributes a client may write; the read-only ones are added by `shipmentAttributes`. */
 export const writableShipmentAttributes = {

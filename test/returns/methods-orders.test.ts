@@ -80,6 +80,47 @@ describe('return methods', () => {
     expect((await sandbox.get(`/returns/v1/return-methods/${id}`, w.token)).status).toBe(404);
   });
 
+  it('refuse a service that delivers to a pick-up point, whose return shipment could never be made', async () => {
+    const shop = w.shopIn('NL');
+    const [postnl] = await w.methods(shop.id);
+    const services = (await sandbox.read('/services?filter[delivery_method]=pick-up&filter[address_to][country_code]=NL')).body.data;
+    const pickupPoint = { data: { type: 'services', id: services[0].id } };
+    expect(services[0].attributes.code).toBe('postnl-parcel-pickup-point');
+    const refusedAt = (answer: Json) => [answer.status, (answer.body.errors ?? []).map((e: Json) => [e.source.pointer, e.detail])];
+    const expected = (member: string) => [
+      422,
+      [[`/data/relationships/${member}/data/id`, expect.stringContaining("Service 'postnl-parcel-pickup-point' delivers to a pick-up point")]],
+    ];
+
+    const relationships = { shop: { data: { type: 'shops', id: shop.id } }, contract: postnl.relationships.contract };
+    const made = await post('/returns/v1/return-methods', {
+      data: {
+        type: 'return-methods',
+        attributes: { return_type: 'shipment', title: 'To a parcel shop' },
+        relationships: { ...relationships, service: pickupPoint },
+      },
+    });
+    expect(refusedAt(made)).toEqual(expected('service'));
+    const recovery = await post('/returns/v1/return-methods', {
+      data: {
+        type: 'return-methods',
+        attributes: { return_type: 'shipment', title: 'Recovered at a parcel shop' },
+        relationships: {
+          ...relationships,
+          service: postnl.relationships.service,
+          recovery_service: pickupPoint,
+          recovery_contract: postnl.relationships.contract,
+        },
+      },
+    });
+    expect(refusedAt(recovery)).toEqual(expected('recovery_service'));
+    const changed = await sandbox.request('PATCH', `/returns/v1/return-methods/${postnl.id}`, {
+      token: w.token,
+      body: { data: { type: 'return-methods', id: postnl.id, relationships: { service: pickupPoint } } },
+    });
+    expect(refusedAt(changed)).toEqual(expected('service'));
+  });
+
   it('blames a PATCH that breaks a rule with a kept member on the member it sent, saying what to send too', async () => {
     const [postnl, , , selfShipment] = await w.methods(w.shopIn('NL').id);
     const services = (await sandbox.read('/services?page[size]=100')).body.data;

@@ -88,6 +88,14 @@ function checkCarriage(
   if (!service || !contract) return;
   if (service.carrier_id !== contract.carrier_id)
     problems.add(...blame.pick(`The ${which.service} and the ${which.contract} belong to different carriers.`, contract_, service_));
+  // Its return shipment would need a pickup_location, which no return has: every approval would
+  // fail, so the method is refused when it is made rather than when a consumer uses it.
+  if (service.delivery_method === 'pick-up') {
+    problems.add(
+      `Service '${service.code}' delivers to a pick-up point, not to the address returns go to: choose a service whose delivery_method is delivery.`,
+      rel(which.service),
+    );
+  }
   const to = shop && returnAddressOf(shop, input.address);
   if (to && !coversAddress(service.regions_to, to))
     problems.add(

@@ -115,7 +115,7 @@ export const methodEndpoints = [
     create: {
       summary: 'Create a return method',
       description:
-        "A `shipment` method needs a service and a contract (an active one the caller can use, of the same carrier, with a rate for the service) whose service delivers to the return address (the method's `address`, else the shop's return address); service options must be offered by that rate. `country_codes` limits the consumer countries. Recovery service and contract are checked the same way.",
+        "A `shipment` method needs a service and a contract (an active one the caller can use, of the same carrier, with a rate for the service) whose service delivers to the return address (the method's `address`, else the shop's return address), not to a pick-up point; service options must be offered by that rate. `country_codes` limits the consumer countries. Recovery service and contract are checked the same way.",
       body: createRequest,
       answer: 'The new method.',
       errors: { 409: 'The body type is not return-methods (10007).', 422: 'Each rule the method breaks (10008), at its pointer.' },
