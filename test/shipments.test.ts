@@ -587,6 +587,12 @@ describe('bad shipment input', () => {
     const answer = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: options([first, second]) }));
     expect(answer.status).toBe(422);
     expect(pointersOf(answer)).toContain('/data/relationships/service_options/data/1');
+    // The same option twice is said to be given twice, not to take its own category.
+    const twice = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: options([offered[0], offered[0]]) }));
+    expect(twice.status).toBe(422);
+    expect(twice.body.errors.map((e: Json) => [e.source.pointer, e.detail])).toEqual([
+      ['/data/relationships/service_options/data/1', `Service option '${offered[0].attributes.code}' is given twice (entries 0 and 1): send it once.`],
+    ]);
     const notOffered = w.options.find((o: Json) => !offered.some((x: Json) => x?.id === o.id) && !o.attributes.values_format);
     await expectRefused(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: options([notOffered]) }), 422, [
       '/data/relationships/service_options/data/0',

@@ -65,7 +65,10 @@ export function checkOptions(
     }
     if (option.category) {
       const first = categories.get(option.category);
-      if (first !== undefined)
+      // The same option sent again is said as such: its category being taken already would puzzle.
+      if (first !== undefined && chosen[first]!.id === choice.id)
+        problems.add(`Service option '${option.code}' is given twice (entries ${first} and ${index}): send it once.`, fields.option(index));
+      else if (first !== undefined)
         problems.add(`Only one service option per category: '${option.category}' is already chosen (entry ${first}).`, fields.option(index));
       else categories.set(option.category, index);
     }
