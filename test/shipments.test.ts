@@ -634,6 +634,34 @@ describe('bad shipment input', () => {
     );
   });
 
+  it('refuses a to-one relationship with an empty id rather than storing the shipment without it', async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const contract = w.contractFor(service);
+    const empty = { liability_coverage: 'liability-coverages', service: 'services', contract: 'contracts', collection: 'collections' };
+    for (const [name, type] of Object.entries(empty)) {
+      const relationships = { [name]: { data: { type, id: '' } } };
+      const answer = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships }));
+      expect([answer.status, firstError(answer).code, firstError(answer).source], name).toEqual([
+        422,
+        '10008',
+        { pointer: `/data/relationships/${name}/data/id` },
+      ]);
+    }
+    // On an update too: the coverage the shipment has stays, and the request is told why.
+    const coverage = contract.relationships.liability_coverages.data[0];
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: { liability_coverage: { data: coverage } } }),
+    );
+    const patched = await sandbox.request('PATCH', `/shipments/${created.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: created.id, relationships: { liability_coverage: { data: { type: 'liability-coverages', id: '' } } } } },
+    });
+    expect([patched.status, firstError(patched).source]).toEqual([422, { pointer: '/data/relationships/liability_coverage/data/id' }]);
+    expect((await sandbox.get(`/shipments/${created.id}`, w.token)).body.data.relationships.liability_coverage.data).toEqual(coverage);
+  });
+
   it('names the contract a liability coverage needs when the shipment has none, and takes the coverage with that contract', async () => {
     const service = w.service('postnl-parcel-standard', 'NL');
     const contract = w.contractFor(service);
