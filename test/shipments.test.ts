@@ -701,6 +701,25 @@ describe('bad shipment input', () => {
     );
   });
 
+  it('names the volumetric weight no rate carries, not the actual weight every rate takes, for a service that charges by volume', async () => {
+    const service = w.services.find(
+      (s: Json) => s.attributes.code === 'dpd-classic' && s.attributes.uses_volumetric_weight && s.attributes.regions_from[0].country_code === 'NL',
+    );
+    const contract = w.contractFor(service);
+    const physical_properties = { weight: 2000, length: 1700, width: 400, height: 300 };
+    const answer = await post(
+      shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.DE, service, contract, attributes: { ...customsContent, physical_properties } }),
+    );
+    expect(answer.status, answer.text).toBe(422);
+    expect(firstError(answer).source).toEqual({ pointer: '/data/attributes/physical_properties/weight' });
+    const volumetric = Math.ceil(
+      (1700 * 400 * 300) / ((service.attributes.volumetric_weight_divisor ?? 5000) * contract.attributes.volumetric_weight_divisor_factor),
+    );
+    expect(firstError(answer).detail).toBe(
+      `No rate of service 'dpd-classic' on this contract carries ${volumetric} g: the service charges the volumetric weight of 1700 x 400 x 300 mm, more than the actual 2000 g.`,
+    );
+  });
+
   it('refuses a wrong type with 409 and unknown attributes with 400', async () => {
     const body = shipmentBody({ shop: w.shopIn('NL') });
     const conflict = await post({ data: { ...body.data, type: 'shops' } });
