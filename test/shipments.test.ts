@@ -450,6 +450,34 @@ describe('creating a shipment', () => {
     expect(pointersOf(sent)).toEqual(['/data/relationships/service_options/data/0']);
   });
 
+  it("says an option is the shipment's own when its rate stopped offering it and a PATCH changed nothing that chooses the rate", async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const contract = w.contractFor(service);
+    const signature = w.option('proof-of-delivery:signature');
+    const made = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: { service_options: { data: [{ type: 'service-options', id: signature.id }] } } }),
+    );
+    // The contract's owner takes the option off the service's rates.
+    await sandbox.store.transact((tx) => {
+      for (const rate of tx.find('serviceRates', 'contract_id', contract.id).filter((row) => row.service_id === service.id)) {
+        tx.update('serviceRates', rate.id, { service_options: rate.service_options.filter((option) => option.service_option_id !== signature.id) });
+      }
+    });
+    const renamed = await sandbox.request('PATCH', `/shipments/${made.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: made.id, attributes: { description: 'Books' } } },
+    });
+    expect(renamed.status).toBe(422);
+    expect(renamed.body.errors.map((e: Json) => [e.source.pointer, e.detail])).toEqual([
+      [
+        '/data/relationships/service_options/data/0',
+        "The shipment's service option 'proof-of-delivery:signature' (entry 0 of its service_options) is no longer offered with its service and contract: send service_options without it.",
+      ],
+    ]);
+  });
+
   it('is allowed with shipments.manage alone', async () => {
     const limited = await sandbox.token('limited-client');
     expect((await post(shipmentBody({ shop: w.shopIn('NL') }), limited)).status).toBe(201);

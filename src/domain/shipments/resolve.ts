@@ -406,7 +406,7 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
     if (keptSize) problems.add(`${detail} Send physical_properties too, or choose another service or contract.`, keptSize);
     else problems.add(detail, field!);
   }
-  const options = checkOptions(ctx, draft.options, rate, problems, keptOptionsBlame(draft));
+  const options = checkOptions(ctx, draft.options, rate, problems, keptOptionsBlame(draft), keptRelationship(draft, 'service_options'));
   if (service?.delivery_method === 'pick-up' && !draft.attributes.pickup_location) {
     const detail = `Service '${service.code}' delivers to a pickup point: pickup_location is required.`;
     // An update that chose the service, keeping a shipment without a pickup location, is blamed for it.
