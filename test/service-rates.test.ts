@@ -406,6 +406,37 @@ describe('POST /get-dynamic-service-rates', () => {
     expect([collo.status, firstError(collo).source]).toEqual([400, { pointer: '/meta/colli/0/physical_properties/volume' }]);
   });
 
+  it("takes a shipment's service options and coverage and ignores them, but refuses them in a shape a shipment's are refused in", async () => {
+    const plain = await post(body('NL', 'GB', { weight: 2500 }));
+    const [option] = sandbox.store.all('serviceOptions');
+    const coverage = sandbox.store.all('liabilityCoverages')[0]!;
+    const taken = await post(
+      body(
+        'NL',
+        'GB',
+        { weight: 2500 },
+        {
+          service_options: { data: [{ type: 'service-options', id: option!.id, meta: { values: { amount: 1000 } } }] },
+          liability_coverage: ref('liability-coverages', coverage.id),
+        },
+      ),
+    );
+    expect(taken.status, taken.text).toBe(200);
+    expect(taken.body).toEqual(plain.body);
+    const refused = [
+      [{ service_options: { data: 'signature' } }, '/data/relationships/service_options/data'],
+      [
+        { service_options: { data: [{ type: 'service-options', id: option!.id, meta: { values: 1000 } }] } },
+        '/data/relationships/service_options/data/0/meta/values',
+      ],
+      [{ liability_coverage: { data: { type: 'liability-coverages' } } }, '/data/relationships/liability_coverage/data/id'],
+    ] as const;
+    for (const [relationships, pointer] of refused) {
+      const answer = await post(body('NL', 'GB', { weight: 2500 }, relationships));
+      expect([answer.status, firstError(answer).code, firstError(answer).source], pointer).toEqual([400, '10003', { pointer }]);
+    }
+  });
+
   it("takes a shipment's other attributes and ignores them, but refuses what production's closed shipment schema does not know", async () => {
     const plain = await post(body('NL', 'GB', { weight: 2500 }));
     const plainBody = body('NL', 'GB', { weight: 2500, volume: 2 });

@@ -450,6 +450,34 @@ describe('creating a shipment', () => {
     expect(pointersOf(sent)).toEqual(['/data/relationships/service_options/data/0']);
   });
 
+  it("says an option is the shipment's own when its rate stopped offering it and a PATCH changed nothing that chooses the rate", async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const contract = w.contractFor(service);
+    const signature = w.option('proof-of-delivery:signature');
+    const made = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: { service_options: { data: [{ type: 'service-options', id: signature.id }] } } }),
+    );
+    // The contract's owner takes the option off the service's rates.
+    await sandbox.store.transact((tx) => {
+      for (const rate of tx.find('serviceRates', 'contract_id', contract.id).filter((row) => row.service_id === service.id)) {
+        tx.update('serviceRates', rate.id, { service_options: rate.service_options.filter((option) => option.service_option_id !== signature.id) });
+      }
+    });
+    const renamed = await sandbox.request('PATCH', `/shipments/${made.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: made.id, attributes: { description: 'Books' } } },
+    });
+    expect(renamed.status).toBe(422);
+    expect(renamed.body.errors.map((e: Json) => [e.source.pointer, e.detail])).toEqual([
+      [
+        '/data/relationships/service_options/data/0',
+        "The shipment's service option 'proof-of-delivery:signature' (entry 0 of its service_options) is no longer offered with its service and contract: send service_options without it.",
+      ],
+    ]);
+  });
+
   it('is allowed with shipments.manage alone', async () => {
     const limited = await sandbox.token('limited-client');
     expect((await post(shipmentBody({ shop: w.shopIn('NL') }), limited)).status).toBe(201);
@@ -587,6 +615,12 @@ describe('bad shipment input', () => {
     const answer = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: options([first, second]) }));
     expect(answer.status).toBe(422);
     expect(pointersOf(answer)).toContain('/data/relationships/service_options/data/1');
+    // The same option twice is said to be given twice, not to take its own category.
+    const twice = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: options([offered[0], offered[0]]) }));
+    expect(twice.status).toBe(422);
+    expect(twice.body.errors.map((e: Json) => [e.source.pointer, e.detail])).toEqual([
+      ['/data/relationships/service_options/data/1', `Service option '${offered[0].attributes.code}' is given twice (entries 0 and 1): send it once.`],
+    ]);
     const notOffered = w.options.find((o: Json) => !offered.some((x: Json) => x?.id === o.id) && !o.attributes.values_format);
     await expectRefused(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: options([notOffered]) }), 422, [
       '/data/relationships/service_options/data/0',
@@ -628,6 +662,34 @@ describe('bad shipment input', () => {
     );
   });
 
+  it('refuses a to-one relationship with an empty id rather than storing the shipment without it', async () => {
+    const service = w.service('postnl-parcel-standard', 'NL');
+    const contract = w.contractFor(service);
+    const empty = { liability_coverage: 'liability-coverages', service: 'services', contract: 'contracts', collection: 'collections' };
+    for (const [name, type] of Object.entries(empty)) {
+      const relationships = { [name]: { data: { type, id: '' } } };
+      const answer = await post(shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships }));
+      expect([answer.status, firstError(answer).code, firstError(answer).source], name).toEqual([
+        422,
+        '10008',
+        { pointer: `/data/relationships/${name}/data/id` },
+      ]);
+    }
+    // On an update too: the coverage the shipment has stays, and the request is told why.
+    const coverage = contract.relationships.liability_coverages.data[0];
+    const created = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), service, contract, relationships: { liability_coverage: { data: coverage } } }),
+    );
+    const patched = await sandbox.request('PATCH', `/shipments/${created.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: created.id, relationships: { liability_coverage: { data: { type: 'liability-coverages', id: '' } } } } },
+    });
+    expect([patched.status, firstError(patched).source]).toEqual([422, { pointer: '/data/relationships/liability_coverage/data/id' }]);
+    expect((await sandbox.get(`/shipments/${created.id}`, w.token)).body.data.relationships.liability_coverage.data).toEqual(coverage);
+  });
+
   it('names the contract a liability coverage needs when the shipment has none, and takes the coverage with that contract', async () => {
     const service = w.service('postnl-parcel-standard', 'NL');
     const contract = w.contractFor(service);
@@ -664,6 +726,25 @@ describe('bad shipment input', () => {
       shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), attributes: { physical_properties: { weight: 900000 } } }),
       422,
       ['/data/attributes/physical_properties/weight'],
+    );
+  });
+
+  it('names the volumetric weight no rate carries, not the actual weight every rate takes, for a service that charges by volume', async () => {
+    const service = w.services.find(
+      (s: Json) => s.attributes.code === 'dpd-classic' && s.attributes.uses_volumetric_weight && s.attributes.regions_from[0].country_code === 'NL',
+    );
+    const contract = w.contractFor(service);
+    const physical_properties = { weight: 2000, length: 1700, width: 400, height: 300 };
+    const answer = await post(
+      shipmentBody({ shop: w.shopIn('NL'), recipient: recipients.DE, service, contract, attributes: { ...customsContent, physical_properties } }),
+    );
+    expect(answer.status, answer.text).toBe(422);
+    expect(firstError(answer).source).toEqual({ pointer: '/data/attributes/physical_properties/weight' });
+    const volumetric = Math.ceil(
+      (1700 * 400 * 300) / ((service.attributes.volumetric_weight_divisor ?? 5000) * contract.attributes.volumetric_weight_divisor_factor),
+    );
+    expect(firstError(answer).detail).toBe(
+      `No rate of service 'dpd-classic' on this contract carries ${volumetric} g: the service charges the volumetric weight of 1700 x 400 x 300 mm, more than the actual 2000 g.`,
     );
   });
 

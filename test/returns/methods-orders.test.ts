@@ -161,6 +161,50 @@ describe('return methods', () => {
     expect(blamed(moved)).toEqual([['/data/attributes/address', expect.stringMatching(/does not deliver to GB.*Send service too, or another address\./)]]);
   });
 
+  it('refuse service options their return shipments could not carry: two of one category, one twice, one that needs values', async () => {
+    const shop = w.shopIn('NL');
+    const postnl = await w.method(shop.id, 'Return label (PostNL)');
+    const options = (await sandbox.read('/service-options')).body.data;
+    const option = (code: string) => ({ type: 'service-options', id: options.find((o: Json) => o.attributes.code === code).id });
+    const method = (chosen: Json[]) =>
+      post('/returns/v1/return-methods', {
+        data: {
+          type: 'return-methods',
+          attributes: { return_type: 'shipment', title: 'With options' },
+          relationships: {
+            shop: { data: { type: 'shops', id: shop.id } },
+            service: postnl.relationships.service,
+            contract: postnl.relationships.contract,
+            service_options: { data: chosen },
+          },
+        },
+      });
+    const refused = (answer: Json) => answer.body.errors.map((e: Json) => [e.source.pointer, e.detail]);
+    // A shipment takes one option per category: a method with two would make no return shipment.
+    const twoProofs = await method([option('proof-of-delivery:signature'), option('proof-of-delivery:age-check-18')]);
+    expect(twoProofs.status, twoProofs.text).toBe(422);
+    expect(refused(twoProofs)).toEqual([['/data/relationships/service_options/data/1', expect.stringContaining("'proof-of-delivery'")]]);
+    const twice = await method([option('proof-of-delivery:signature'), option('proof-of-delivery:signature')]);
+    expect(twice.status, twice.text).toBe(422);
+    expect(refused(twice)).toEqual([['/data/relationships/service_options/data/1', expect.stringContaining('twice')]]);
+    // A method gives no values, and the insured option needs its amount.
+    const insured = await method([option('proof-of-delivery:insured')]);
+    expect(insured.status, insured.text).toBe(422);
+    expect(refused(insured)).toEqual([['/data/relationships/service_options/data/0', expect.stringContaining('amount')]]);
+    // Options that fit are taken, and the returns made with them are shipped with them.
+    const fits = await method([option('proof-of-delivery:signature'), option('delivery-window:evening')]);
+    expect(fits.status, fits.text).toBe(201);
+    const [order] = await w.orders(shop.id);
+    const item = order.attributes.items.find((i: Json) => !i.non_returnable);
+    const created = await post('/returns/v1/returns', returnBody({ shop, order, method: fits.body.data, items: [{ id: item.id, quantity: 1 }] }));
+    expect(created.status, created.text).toBe(201);
+    const approved = await post(`/returns/v1/returns/${created.body.data.id}/approve`, {});
+    expect(approved.status, approved.text).toBe(204);
+    const shipmentId = (await sandbox.get(`/returns/v1/returns/${created.body.data.id}`, w.token)).body.data.relationships.shipment.data.id;
+    const shipment = (await sandbox.get(`/shipments/${shipmentId}`, w.token)).body.data;
+    expect(shipment.relationships.service_options.data).toEqual(fits.body.data.relationships.service_options.data);
+  });
+
   it('ignore a changed created_at in a PATCH, as production reads it only', async () => {
     const method = (await w.methods(w.shopIn('NL').id))[3];
     const changed = await sandbox.request('PATCH', `/returns/v1/return-methods/${method.id}`, {

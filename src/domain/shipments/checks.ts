@@ -47,7 +47,8 @@ export function checkContent(draft: ShipmentDraft, international: boolean, probl
  * Service options must exist, be offered by the shipment's rate, be at most one per category and
  * carry the values their `values_format` asks for. `changedRate`: the options are the shipment's
  * own, kept by an update that changed what chooses the rate; an option the new rate does not offer
- * is blamed on that member of the update.
+ * is blamed on that member of the update. `kept`: the options are the shipment's own, kept by an
+ * update that changed nothing choosing the rate (the rate itself changed since): the detail says so.
  */
 export function checkOptions(
   ctx: Acting,
@@ -55,6 +56,7 @@ export function checkOptions(
   rate: ServiceRateRecord | undefined,
   problems: Problems,
   changedRate?: Field,
+  kept = false,
 ): ChosenOption[] {
   const categories = new Map<string, number>();
   chosen.forEach((choice, index) => {
@@ -65,17 +67,20 @@ export function checkOptions(
     }
     if (option.category) {
       const first = categories.get(option.category);
-      if (first !== undefined)
+      // The same option sent again is said as such: its category being taken already would puzzle.
+      if (first !== undefined && chosen[first]!.id === choice.id)
+        problems.add(`Service option '${option.code}' is given twice (entries ${first} and ${index}): send it once.`, fields.option(index));
+      else if (first !== undefined)
         problems.add(`Only one service option per category: '${option.category}' is already chosen (entry ${first}).`, fields.option(index));
       else categories.set(option.category, index);
     }
     if (rate && !rate.service_options.some((offered) => offered.service_option_id === option.id)) {
-      problems.add(
-        changedRate
-          ? `Service option '${option.code}' (entry ${index} of the shipment's service_options) is not offered with this service and contract: send service_options too.`
-          : `Service option '${option.code}' is not offered with this service and contract.`,
-        changedRate ?? fields.option(index),
-      );
+      const detail = changedRate
+        ? `Service option '${option.code}' (entry ${index} of the shipment's service_options) is not offered with this service and contract: send service_options too.`
+        : kept
+          ? `The shipment's service option '${option.code}' (entry ${index} of its service_options) is no longer offered with its service and contract: send service_options without it.`
+          : `Service option '${option.code}' is not offered with this service and contract.`;
+      problems.add(detail, changedRate ?? fields.option(index));
     }
     if (option.values_format) {
       for (const problem of schemaProblems(option.values_format, choice.values ?? {}, 'values')) {

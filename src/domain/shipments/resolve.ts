@@ -12,6 +12,7 @@ import { holdsShipmentAddress, missedPart, narrowerThanAddress } from '../addres
 import { calendarOf, utcText } from '../../model/collection-calendar.js';
 import { collectionStatus } from '../collections/lifecycle.js';
 import { bookedHolder, mismatch, nextCollection } from '../collections/membership.js';
+import { chargeableWeight } from '../rates.js';
 import { canSeeContract } from '../tenancy.js';
 import { seesTenantRow } from '../tenant-lifetime.js';
 import { checkContent, checkOptions, chooseLabel } from './checks.js';
@@ -358,6 +359,18 @@ export function totalValue(draft: ShipmentDraft): Price | undefined {
 }
 
 /**
+ * The weight a service charges a parcel for, as a refusal names it: the volumetric weight, with the
+ * sides that make it, when that is what the service charges (a parcel of 2000 g is not carried
+ * because its 40800 g of volume are not, and naming 2000 g would point at a weight every rate takes).
+ */
+function weightText(service: ServiceRecord, physical: PhysicalProperties): string {
+  const charged = chargeableWeight(service, physical.weight, physical.volumetric_weight);
+  if (charged === physical.weight) return `${physical.weight} g`;
+  const { length, width, height } = physical;
+  return `${charged} g: the service charges the volumetric weight of ${length} x ${width} x ${height} mm, more than the actual ${physical.weight} g`;
+}
+
+/**
  * Checks every reference and rule of a shipment draft and resolves it to records. All
  * violations are reported together as 422/10008 errors, each naming the field of the request at fault.
  */
@@ -377,7 +390,7 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
   if (service && contract && !rate && problems.empty) {
     // A contract that rates the service at no weight is no matter of the parcel's weight.
     const rated = store.find('serviceRates', 'contract_id', contract.id).some((one) => one.service_id === service.id);
-    if (rated) problems.add(`No rate of service '${service.code}' on this contract carries ${physical.weight} g.`, weightBlame(draft));
+    if (rated) problems.add(`No rate of service '${service.code}' on this contract carries ${weightText(service, physical)}.`, weightBlame(draft));
     else {
       problems.add(
         `Contract '${contract.name}' has no rate for service '${service.code}' at any weight: choose another service, or a contract that rates it (GET /service-rates?filter[service]=${service.id}).`,
@@ -393,7 +406,7 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
     if (keptSize) problems.add(`${detail} Send physical_properties too, or choose another service or contract.`, keptSize);
     else problems.add(detail, field!);
   }
-  const options = checkOptions(ctx, draft.options, rate, problems, keptOptionsBlame(draft));
+  const options = checkOptions(ctx, draft.options, rate, problems, keptOptionsBlame(draft), keptRelationship(draft, 'service_options'));
   if (service?.delivery_method === 'pick-up' && !draft.attributes.pickup_location) {
     const detail = `Service '${service.code}' delivers to a pickup point: pickup_location is required.`;
     // An update that chose the service, keeping a shipment without a pickup location, is blamed for it.

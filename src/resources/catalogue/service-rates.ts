@@ -11,7 +11,7 @@ import { booleanParam, csvIds, integerParam, listHas, numberParam } from '../../
 import { plainJson } from '../../http/respond.js';
 import { ApiError } from '../../jsonapi/errors.js';
 import { errorDocument } from '../../jsonapi/schemas.js';
-import { checkIdentity, relatedId, toOneRef, unknownRelated, type ToOneRef } from '../../jsonapi/request.js';
+import { checkIdentity, relatedId, unknownRelated, type ToOneRef } from '../../jsonapi/request.js';
 import { toResourceObject } from '../../jsonapi/resource.js';
 import { address, orNull, personAddress, withoutNulls, type Address } from '../../model/common.js';
 import type { ContractRecord } from '../../model/contract.js';
@@ -20,7 +20,7 @@ import type { ServiceRecord } from '../../model/service.js';
 import { rateVisible, serviceRateKind, serviceRateSchemas, type RateRow } from './service-rate-kind.js';
 import { readEndpoints } from '../read-endpoints.js';
 import { serviceRateIncludes } from '../include-paths.js';
-import { createAttributes } from '../shipments/shipment-requests.js';
+import { createAttributes, createRelationships } from '../shipments/shipment-requests.js';
 
 const query = z.object({
   'filter[has_active_contract]': booleanParam
@@ -143,8 +143,10 @@ const dynamicRatesRequest = z
         physical_properties: physicalProperties,
       }),
       // Production requires the shop the shipment would be sent from (its PHP SDK always adds the
-      // default shop); it lets contract and service be null themselves, as if left out.
-      relationships: z.object({ contract: toOneRef.nullable().optional(), service: toOneRef.nullable().optional(), shop: toOneRef }),
+      // default shop); it lets contract and service be null themselves, as if left out. The
+      // shipment's other relationships (service options, coverage...) are checked as a shipment's
+      // are, as production checks this body against its shipment schema, and then ignored.
+      relationships: createRelationships,
     }),
     // The parcels of a multi-colli shipment: the shipment's own physical_properties (their total)
     // decide the price, and each collo must fit the rate's size limits, as on the shipment itself.

@@ -235,7 +235,21 @@ function options(ref: Relationships['service_options']): ShipmentDraft['options'
   });
 }
 
-const toOne = (ref: ToOneRef | null | undefined, name: string, type: string) => relatedId(ref ?? undefined, name, [type], false);
+/**
+ * The id a to-one relationship names. An empty id names nothing that exists: it is refused as the
+ * shop's and a service option's are, rather than read as no link at all, which would store the
+ * shipment without the coverage (or service, contract...) the request asked for.
+ */
+function toOne(ref: ToOneRef | null | undefined, name: string, type: string): string | undefined {
+  const id = relatedId(ref ?? undefined, name, [type], false);
+  if (id === '') {
+    throw ApiError.unprocessable(
+      `The relationship '${name}' names no ${type} (its id is empty): send the id, or {"data": null} for none.`,
+      `/data/relationships/${name}/data/id`,
+    );
+  }
+  return id;
+}
 
 function label(meta: Meta): ShipmentDraft['label'] {
   const mime = meta?.label?.mime_type ?? meta?.label_mime_type;
