@@ -130,6 +130,10 @@ export class TenantView {
   /** What the pack checker may ask of this view. */
   outside(packName?: string): Outside {
     const elsewhere = packKeyIndex(namedPackFolders(this.services), packName);
+    const rates = (contract: string, service: string) => {
+      const [c, s] = [this.resolve('contracts', contract)?.id, this.resolve('services', service)?.id];
+      return c === undefined || s === undefined ? [] : this.store.find('serviceRates', 'contract_id', c).filter((rate) => rate.service_id === s);
+    };
     return {
       has: (section, key) => this.resolve(section, key) !== undefined,
       taken: (section, key) =>
@@ -149,12 +153,15 @@ export class TenantView {
         if (section === 'contracts') return { carrier: this.keyOf('carriers', found.carrier_id as string), currency: found.currency };
         if (section === 'services') return { carrier: this.keyOf('carriers', found.carrier_id as string), delivery_method: found.delivery_method };
         if (section === 'organizations') return { broker: this.keyOf('brokers', found.broker_id as string) };
+        if (section === 'service_options') return { code: found.code, category: found.category, values_format: found.values_format };
         return undefined;
       },
-      rates: (contract, service) => {
-        const [c, s] = [this.resolve('contracts', contract)?.id, this.resolve('services', service)?.id];
-        return c === undefined || s === undefined ? [] : this.store.find('serviceRates', 'contract_id', c).filter((rate) => rate.service_id === s);
-      },
+      rates,
+      // A service option's key is its code.
+      rateOptions: (contract, service) =>
+        rates(contract, service).flatMap((rate) =>
+          rate.service_options.flatMap((offered) => this.store.get('serviceOptions', offered.service_option_id)?.code ?? []),
+        ),
       elsewhere,
     };
   }

@@ -2,7 +2,7 @@ import type { CarrierRecord } from '../model/carrier.js';
 import type { ContractRecord, ContractStatus } from '../model/contract.js';
 import type { Tx } from '../store/store.js';
 import { openCredentials } from './credentials.js';
-import { schemaProblems } from './json-schema.js';
+import { schemaProblems } from '../model/json-schema.js';
 import type { Rules } from './rules.js';
 import type { JobHandler } from './scheduler.js';
 

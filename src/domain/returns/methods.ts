@@ -4,7 +4,7 @@ import type { Address } from '../../model/common.js';
 import type { Tx } from '../../store/store.js';
 import { coversAddress } from '../address-rules.js';
 import { DomainError, type Field } from '../errors.js';
-import { schemaProblems } from '../json-schema.js';
+import { notOfferedDetail, shipmentOptionProblems } from '../../model/returns/method-options.js';
 import { Problems } from '../shipments/problems.js';
 import type { Acting } from '../rules.js';
 import { canSeeContract } from '../tenancy.js';
@@ -139,44 +139,19 @@ function checkMethod(acting: Acting, input: MethodInput, sent?: ReadonlySet<stri
     const entry: Field = { relationship: `service_options[${index}]` };
     if (!option) problems.add(`No service option with id '${id}' exists.`, entry);
     else if (!rates.some((rate) => rate.service_options.some((offered) => offered.service_option_id === id))) {
-      const detail = `Service option '${option.code}' is not offered with this service and contract.`;
+      const detail = notOfferedDetail(option.code);
       if (blame.has('service_options') || !changed) problems.add(detail, entry);
       else problems.add(`${detail} Send service_options too, without '${option.code}'.`, rel(changed));
     }
   });
   // Only the options themselves break these rules, so a list an update kept (checked when it was sent) is not judged again.
-  if (blame.has('service_options')) shipmentOptionProblems(acting, input.service_option_ids, problems);
+  // A pack's return methods are held to the same rule (fixtures/check-rules.ts).
+  if (blame.has('service_options')) {
+    const options = input.service_option_ids.map((id) => acting.rules.store.get('serviceOptions', id));
+    for (const { index, detail } of shipmentOptionProblems(options)) problems.add(detail, { relationship: `service_options[${index}]` });
+  }
   problems.throwIfAny();
   return shop!;
-}
-
-/**
- * Options a return shipment could not be made with, though the rate offers each: the shipment
- * takes one option per category (so one option once), and a method gives an option no values, so
- * one whose `values_format` needs some (the insured amount) would be refused at every approval.
- */
-function shipmentOptionProblems(acting: Acting, ids: readonly string[], problems: Problems): void {
-  const categories = new Map<string, number>();
-  ids.forEach((id, index) => {
-    const option = acting.rules.store.get('serviceOptions', id);
-    if (!option) return;
-    const entry: Field = { relationship: `service_options[${index}]` };
-    const first = categories.get(option.category);
-    if (first !== undefined) {
-      const detail =
-        ids[first] === id
-          ? `Service option '${option.code}' is given twice (entries ${first} and ${index}).`
-          : `Only one service option per category: '${option.category}' is already chosen (entry ${first}).`;
-      problems.add(`${detail} A return shipment takes one option per category.`, entry);
-    } else categories.set(option.category, index);
-    const needs = option.values_format ? schemaProblems(option.values_format, {}, 'values') : [];
-    if (needs.length > 0) {
-      problems.add(
-        `Service option '${option.code}' needs values (${needs.join(' ')}), which a return method cannot give: its return shipments could not be made.`,
-        entry,
-      );
-    }
-  });
 }
 
 /** Adds a method to one of the caller's shops, after every check of `checkMethod` (422s). */

@@ -2,7 +2,7 @@ import type { Acting } from '../rules.js';
 import type { CarrierRecord } from '../../model/carrier.js';
 import type { ServiceRateRecord } from '../../model/service-rate.js';
 import type { ChosenOption, LabelChoice } from '../../model/shipment.js';
-import { schemaProblems } from '../json-schema.js';
+import { schemaProblems } from '../../model/json-schema.js';
 import { fields, keptAttribute, type ShipmentDraft } from './draft.js';
 import type { Problems } from './problems.js';
 import type { Field } from '../errors.js';

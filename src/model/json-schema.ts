@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { linearRegExp } from '../model/linear-regexp.js';
+import { linearRegExp } from './linear-regexp.js';
 
 /** A schema ajv could not compile, with why: a pack may give a carrier any object as its credentials_format. */
 type Broken = { broken: string };
