@@ -74,12 +74,23 @@ describe('collection time slots', () => {
       ['bpost', week.replace('NL', 'BE'), 'carrier_id'],
       ['postnl', week.replace('NL', 'DE'), 'country_code'],
       ['postnl', `${week}&service_code=dpd-classic`, 'service_code'],
-      ['postnl', `${week}&service_code=postnl-parcel-pickup-point`, 'service_code'],
+      // Handed over at a drop-off point, and offered with handover-method:collection by no contract.
+      ['postnl', `${week}&service_code=postnl-letter`, 'service_code'],
     ];
     for (const [carrier, query, parameter] of cases) {
       const answer = await slots(carrier, query);
       expect(answer.status, `${carrier} ${query}: ${answer.text}`).toBe(422);
       expect(firstError(answer), query).toMatchObject({ code: '10008', source: { parameter } });
+    }
+  });
+
+  it('take a drop-off service that a contract offers with handover-method:collection: it can be collected with that option', async () => {
+    // postnl-parcel-standard is handed over by drop-off; the PostNL broker contract offers it with the option.
+    const plain = await slots('postnl', week);
+    for (const code of ['postnl-parcel-standard', 'postnl-parcel-business']) {
+      const answer = await slots('postnl', `${week}&service_code=${code}`);
+      expect(answer.status, `${code}: ${answer.text}`).toBe(200);
+      expect(answer.body.data).toEqual(plain.body.data);
     }
   });
 
