@@ -106,6 +106,12 @@ describe('a collection takes only parcels the carrier picks up', () => {
     const byService = await patch({ relationships: { service: { data: { type: 'services', id: dropOff.id } } } });
     expect(byService.status, byService.text).toBe(422);
     expect(firstError(byService).source).toEqual({ pointer: '/data/relationships/service/data/id' });
+    const byCode = await sandbox.request('PATCH', `/shipments/${inside.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: inside.id, relationships: { service: { data: null } } }, meta: { service_code: dropOff.attributes.code } },
+    });
+    expect(byCode.status, byCode.text).toBe(422);
+    expect(firstError(byCode).source).toEqual({ pointer: '/meta/service_code' });
     // With the option that has the drop-off service collected, it stays in its collection.
     const both = await patch({ relationships: { service: { data: { type: 'services', id: dropOff.id } }, ...options('handover-method:collection') } });
     expect(both.status, both.text).toBe(200);

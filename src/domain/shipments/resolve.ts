@@ -214,8 +214,8 @@ function resolveCoverage(ctx: Acting, draft: ShipmentDraft, contract: ContractRe
 function dropOffBlame(draft: ShipmentDraft, dropOff: DropOff): Field | undefined {
   const options: Field = { relationship: 'service_options' };
   if (dropOff.by === 'option') return draft.named?.has('service_options') ? options : undefined;
-  if (draft.named?.has('service')) return fields.relationship('service');
   if (draft.serviceCode && !draft.serviceId) return fields.meta('service_code');
+  if (draft.named?.has('service')) return fields.relationship('service');
   return draft.named?.has('service_options') ? options : undefined;
 }
 
