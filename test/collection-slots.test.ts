@@ -70,8 +70,12 @@ describe('collection time slots', () => {
   });
 
   it('refuse a carrier without collections, a country or a service it cannot serve (422 naming the parameter)', async () => {
+    // The carrier is a path segment, which source.parameter (a query parameter) cannot name: the detail does.
+    const bpost = await slots('bpost', week.replace('NL', 'BE'));
+    expect(bpost.status, bpost.text).toBe(422);
+    expect(firstError(bpost)).toMatchObject({ code: '10008', detail: expect.stringContaining(`carrier ${carriers.bpost.id} in the path`) });
+    expect(firstError(bpost).source).toBeUndefined();
     const cases: [string, string, string][] = [
-      ['bpost', week.replace('NL', 'BE'), 'carrier_id'],
       ['postnl', week.replace('NL', 'DE'), 'country_code'],
       ['postnl', `${week}&service_code=dpd-classic`, 'service_code'],
       // Handed over at a drop-off point, and offered with handover-method:collection by no contract.

@@ -113,7 +113,13 @@ export const collectionSlotEndpoints = [
       );
       const refuse = (detail: string, parameter: string) => ApiError.of('unprocessable', detail, { source: { parameter } });
       const calendar = calendarOf(carrier);
-      if (!calendar) throw refuse(`${carrier.name} does not collect (its collections.offers_collections is false).`, 'carrier_id');
+      // The carrier is a path segment, which source.parameter (a query parameter in JSON:API) cannot name: the detail does.
+      if (!calendar) {
+        throw ApiError.of(
+          'unprocessable',
+          `${carrier.name} (carrier ${carrier.id} in the path) does not collect (its collections.offers_collections is false).`,
+        );
+      }
       if (!collectsIn(calendar, q.country_code))
         throw refuse(`${carrier.name} does not collect in ${q.country_code}; it collects in ${calendar.countries.join(', ')}.`, 'country_code');
       if (q.service_code !== undefined) {
