@@ -11,7 +11,7 @@ import { createShipment, recipients, shipmentBody, world } from './support/shipm
 async function setup() {
   const sandbox = await testSandbox();
   const w = await world(sandbox);
-  const nl = carrierSetup(w, 'NL', 'postnl-parcel-standard');
+  const nl = carrierSetup(w, 'NL', 'postnl-parcel-business');
   const de = carrierSetup(w, 'DE', 'dpd-classic');
   const collection = await createCollection(
     sandbox,

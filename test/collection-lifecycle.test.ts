@@ -9,7 +9,7 @@ import { createShipment, shipmentBody, world } from './support/shipments.js';
  * what may change at each step.
  */
 
-async function setup(country: 'NL' | 'DE' = 'NL', serviceCode = 'postnl-parcel-standard') {
+async function setup(country: 'NL' | 'DE' = 'NL', serviceCode = 'postnl-parcel-business') {
   const sandbox = await testSandbox();
   const w = await world(sandbox);
   const { shop, service, contract } = carrierSetup(w, country, serviceCode);

@@ -8,7 +8,7 @@ import { createShipment, shipmentBody, world } from './support/shipments.js';
 async function setup() {
   const sandbox = await testSandbox();
   const w = await world(sandbox);
-  const nl = carrierSetup(w, 'NL', 'postnl-parcel-standard');
+  const nl = carrierSetup(w, 'NL', 'postnl-parcel-business');
   const body = (attributes: Json = {}, relationships: Json = {}) => ({
     data: {
       type: 'collection-schedules',

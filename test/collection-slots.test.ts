@@ -70,16 +70,31 @@ describe('collection time slots', () => {
   });
 
   it('refuse a carrier without collections, a country or a service it cannot serve (422 naming the parameter)', async () => {
+    // The carrier is a path segment, which source.parameter (a query parameter) cannot name: the detail does.
+    const bpost = await slots('bpost', week.replace('NL', 'BE'));
+    expect(bpost.status, bpost.text).toBe(422);
+    expect(firstError(bpost)).toMatchObject({ code: '10008', detail: expect.stringContaining(`carrier ${carriers.bpost.id} in the path`) });
+    expect(firstError(bpost).source).toBeUndefined();
     const cases: [string, string, string][] = [
-      ['bpost', week.replace('NL', 'BE'), 'carrier_id'],
       ['postnl', week.replace('NL', 'DE'), 'country_code'],
       ['postnl', `${week}&service_code=dpd-classic`, 'service_code'],
-      ['postnl', `${week}&service_code=postnl-parcel-pickup-point`, 'service_code'],
+      // Handed over at a drop-off point, and offered with handover-method:collection by no contract.
+      ['postnl', `${week}&service_code=postnl-letter`, 'service_code'],
     ];
     for (const [carrier, query, parameter] of cases) {
       const answer = await slots(carrier, query);
       expect(answer.status, `${carrier} ${query}: ${answer.text}`).toBe(422);
       expect(firstError(answer), query).toMatchObject({ code: '10008', source: { parameter } });
+    }
+  });
+
+  it('take a drop-off service that a contract offers with handover-method:collection: it can be collected with that option', async () => {
+    // postnl-parcel-standard is handed over by drop-off; the PostNL broker contract offers it with the option.
+    const plain = await slots('postnl', week);
+    for (const code of ['postnl-parcel-standard', 'postnl-parcel-business']) {
+      const answer = await slots('postnl', `${week}&service_code=${code}`);
+      expect(answer.status, `${code}: ${answer.text}`).toBe(200);
+      expect(answer.body.data).toEqual(plain.body.data);
     }
   });
 

@@ -12,7 +12,7 @@ async function setup() {
   const gated = gatedPersistence();
   const sandbox = await testSandbox({ persistence: gated.persistence });
   const w = await world(sandbox);
-  const nl = carrierSetup(w, 'NL', 'postnl-parcel-standard');
+  const nl = carrierSetup(w, 'NL', 'postnl-parcel-business');
   const collection = await createCollection(
     sandbox,
     w.token,

@@ -193,7 +193,13 @@ describe('reading collections', () => {
     const t = await s.token();
     const shop = (await s.get('/shops', t)).body.data.find((x: Json) => x.attributes.sender_address.country_code === 'NL');
     const services = (await s.read('/services?page[size]=100')).body.data;
-    const service = services.find((x: Json) => x.attributes.code.startsWith('postnl') && x.attributes.regions_to.some((r: Json) => r.country_code === 'NL'));
+    // A service the carrier collects: a drop-off one's parcels join no collection.
+    const service = services.find(
+      (x: Json) =>
+        x.attributes.code.startsWith('postnl') &&
+        x.attributes.handover_method === 'collection' &&
+        x.attributes.regions_to.some((r: Json) => r.country_code === 'NL'),
+    );
     const contract = (await s.get('/contracts?page[size]=100', t)).body.data.find(
       (c: Json) => c.attributes.status === 'active' && c.relationships.carrier.data.id === service.relationships.carrier.data.id,
     );

@@ -10,7 +10,7 @@ import { createShipment, recipients, shipmentBody, world } from './support/shipm
 async function setup() {
   const sandbox = await testSandbox();
   const w = await world(sandbox);
-  const nl = carrierSetup(w, 'NL', 'postnl-parcel-standard');
+  const nl = carrierSetup(w, 'NL', 'postnl-parcel-business');
   const parcel = (attributes: Json = { register_at: TEST_NOW }, setup = nl) =>
     createShipment(
       sandbox,
@@ -85,7 +85,7 @@ describe('POST /manifests', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect((await csv.text()).split('\r\n')).toEqual([
       'tracking_code,recipient,destination,service,weight_g',
-      ...codes.map((code) => `${code},Anna de Vries,1012 PH Amsterdam NL,PostNL Standard Parcel,1500`),
+      ...codes.map((code) => `${code},Anna de Vries,1012 PH Amsterdam NL,PostNL Business Parcel (collected),1500`),
       '',
     ]);
     expect((await download('image/png')).status).toBe(406);

@@ -74,7 +74,7 @@ describe('PATCH /collections/{id} as the PHP SDK sends it', () => {
 
   it('marks a booked collection collected: its labelled shipments are with the carrier, once', async () => {
     const { sandbox, w } = await setup();
-    const { shop, service, contract } = carrierSetup(w, 'NL', 'postnl-parcel-standard');
+    const { shop, service, contract } = carrierSetup(w, 'NL', 'postnl-parcel-business');
     const window = { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR };
     const collection = await createCollection(sandbox, w.token, collectionBody(shop, window, { contract, register: true, description: 'Monday' }));
     const parcel = shipmentBody({ shop, service, contract, relationships: { collection: { data: { type: 'collections', id: collection.id } } } });

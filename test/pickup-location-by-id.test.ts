@@ -67,7 +67,10 @@ describe('GET /carriers/{carrier_id}/pickup-dropoff-locations/{pudo_id}', () => 
       expect(listed.length, code).toBeGreaterThan(0);
       const answer = await byId(code, listed[0].id);
       expect(answer.status, code).toBe(404);
-      expect(firstError(answer), code).toMatchObject({ code: '10002', source: { parameter: 'carrier_id' } });
+      // The carrier is a path segment: no source member names it (source.parameter is a query parameter), the detail does.
+      expect(firstError(answer), code).toMatchObject({ code: '10002' });
+      expect(firstError(answer).source, code).toBeUndefined();
+      expect(firstError(answer).detail, code).toContain(`carrier ${carrier.id} in the path`);
       expect(firstError(answer).detail, code).toContain('pudo.can_get_pudo_by_id is false');
     }
     // Both seeded carriers without the look-up were tried.

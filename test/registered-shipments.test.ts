@@ -12,9 +12,9 @@ async function setup(options: Parameters<typeof testSandbox>[0] = {}) {
   return { sandbox, w };
 }
 
-/** A PostNL parcel in the Netherlands with service and contract. */
+/** A PostNL parcel in the Netherlands with service and contract, that the carrier collects (meta.collection takes it). */
 function ready(w: World, extra: { attributes?: Json; meta?: Json; relationships?: Json } = {}) {
-  const service = w.service('postnl-parcel-standard', 'NL');
+  const service = w.service('postnl-parcel-business', 'NL');
   return shipmentBody({ shop: w.shopIn('NL'), service, contract: w.contractFor(service), ...extra });
 }
 
@@ -146,7 +146,7 @@ describe('POST /registered-shipments', () => {
   it('picks the collection of that window that takes the shipment when a cancelled one shares it, and blames meta.collection otherwise', async () => {
     const { sandbox, w } = await setup();
     const shop = w.shopIn('NL');
-    const service = w.service('postnl-parcel-standard', 'NL');
+    const service = w.service('postnl-parcel-business', 'NL');
     const window = { from: MONDAY + 13 * HOUR, to: MONDAY + 17 * HOUR };
     const booking = collectionBody(shop, window, { contract: w.contractFor(service), register: true });
     const cancelled = await createCollection(sandbox, w.token, booking);

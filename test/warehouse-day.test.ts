@@ -49,7 +49,7 @@ describe('a warehouse day', () => {
     const w = await world(sandbox);
     const token = w.token;
     const shop = w.shopIn('NL');
-    const service = w.service('postnl-parcel-standard', 'NL');
+    const service = w.service('postnl-parcel-business', 'NL');
     const contract = w.contractFor(service);
     const postnl = service.relationships.carrier.data.id;
     const statuses = (await sandbox.get('/statuses?page[size]=100', token)).body.data;

@@ -604,7 +604,8 @@ async function populateTenant(
   // By hand, under a code of its own: a zone made from the create's example would take the code the scope matrix's create sends.
   const zone = await must(sandbox.request('POST', '/zones', { token, body: zoneBody(`ZONE-${clientId}`, country) }), 201, 'zone');
   const recipient = recipients[country];
-  // A paid option the shipment's rate offers, so the registered shipment has a surcharge.
+  // A paid option the shipment's rate offers, so the registered shipment has a surcharge: handover-method:collection
+  // where the rate offers it, as the service is handed over by drop-off and the shipment joins a collection.
   const rate = (
     await must(
       sandbox.get(`/service-rates?filter[service]=${service.id}&filter[contract]=${w.contractFor(service).id}&filter[weight]=1500`, token),
@@ -612,9 +613,10 @@ async function populateTenant(
       'rates',
     )
   ).data[0];
-  const paid = rate.relationships.service_options.data.find(
+  const paidOptions = rate.relationships.service_options.data.filter(
     (o: Json) => !o.meta.included && o.meta.price && !w.options.find((x: Json) => x.id === o.id)?.attributes.values_format,
   );
+  const paid = paidOptions.find((o: Json) => o.id === w.option('handover-method:collection').id) ?? paidOptions[0];
   if (!paid) throw new Error(`fixture: the rate of ${serviceCode} offers no paid option`);
   const registered = await createShipment(
     sandbox,

@@ -182,13 +182,14 @@ export const setupSteps: readonly SetupStep[] = [
   post('consolidated', '/shipments', (ids) => contractShipmentBody(ids, 'postnl', 'postnl-parcel-standard', 'ORDER-1004')),
   post('registered', '/registered-shipments', (ids) => shipmentBody(ids, { reference: 'ORDER-2001' })),
   post('registered-to-void', '/registered-shipments', (ids) => shipmentBody(ids, { reference: 'ORDER-2002' })),
-  post('collection-parcel', '/shipments', (ids) => contractShipmentBody(ids, 'postnl', 'postnl-parcel-standard', 'ORDER-2003')),
+  // Collections take parcels the carrier picks up: a service handed over by collection.
+  post('collection-parcel', '/shipments', (ids) => contractShipmentBody(ids, 'postnl', 'postnl-parcel-business', 'ORDER-2003')),
   post('collection', '/collections', (ids) => collectionBody(ids, 'postnl', 3, 'Warehouse pick-up')),
   post('collection-to-delete', '/collections', (ids) => collectionBody(ids, 'postnl', 4, 'Extra pick-up')),
   // A registered parcel in the collection (PostNL takes only parcels not registered yet: it joins
   // as it is registered), so the collection gets a manifest, and one made now for its file.
   post('collection-registered', '/registered-shipments', (ids) => {
-    const body = contractShipmentBody(ids, 'postnl', 'postnl-parcel-standard', 'ORDER-2004');
+    const body = contractShipmentBody(ids, 'postnl', 'postnl-parcel-business', 'ORDER-2004');
     return { data: { ...body.data, relationships: { ...body.data.relationships, collection: ref('collections', ids.made('collection')) } } };
   }),
   post('collection-manifest', '/create-manifest-for-collection', (ids) => ({ data: { collection_id: ids.made('collection') } })),

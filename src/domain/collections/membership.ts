@@ -5,11 +5,13 @@ import type { ReadView, Tx } from '../../store/store.js';
 import { DomainError, type Field, type Problem } from '../errors.js';
 import { colliOf } from '../shipments/colli.js';
 import { utcText } from '../../model/collection-calendar.js';
+import { dropOffOf } from './handover.js';
 import { collectionStatus, isOpen } from './lifecycle.js';
 
 /*
  * Which shipments a collection takes: those of its shop and its contract (a collection without a
- * contract takes shipments without one), not yet with the carrier. Shared by
+ * contract takes shipments without one), not yet with the carrier, that the carrier picks up
+ * rather than the sender drops off (./handover.ts). Shared by
  * POST /add-shipments-to-collection, a shipment's `collection` relationship and
  * `meta.add_to_next_collection`, so the three cannot disagree.
  */
@@ -68,6 +70,8 @@ function shipmentProblem(store: ReadView, collection: Joinable, shipment: Shipme
   if (fit) return `Shipment '${shipment.id}': ${fit}`;
   if (shipment.status_code === 'shipment-voided') return `Shipment '${shipment.id}' is voided: there is nothing to collect.`;
   if (!JOINABLE.has(shipment.status_code)) return `Shipment '${shipment.id}' is ${shipment.status_code}: the carrier has it already.`;
+  const dropped = dropOffOf(store, shipment.service_id, shipment.service_options, `Shipment '${shipment.id}'`);
+  if (dropped) return dropped.detail;
   if (shipment.status_code === 'shipment-registered') {
     const carrier = collection.contract_id ? store.get('carriers', store.get('contracts', collection.contract_id)?.carrier_id ?? '') : undefined;
     if (carrier && !carrier.collections?.allows_adding_registered_shipments_to_collection) {

@@ -11,6 +11,7 @@ import { DomainError, type Field } from '../errors.js';
 import { holdsShipmentAddress, missedPart, narrowerThanAddress } from '../address-rules.js';
 import { calendarOf, utcText } from '../../model/collection-calendar.js';
 import { collectionStatus } from '../collections/lifecycle.js';
+import { dropOffOf, type DropOff } from '../collections/handover.js';
 import { bookedHolder, mismatch, nextCollection } from '../collections/membership.js';
 import { chargeableWeight } from '../rates.js';
 import { canSeeContract } from '../tenancy.js';
@@ -205,16 +206,39 @@ function resolveCoverage(ctx: Acting, draft: ShipmentDraft, contract: ContractRe
   return coverage;
 }
 
-function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: ContractRecord | undefined, problems: Problems, warnings: ShipmentWarning[]) {
+/**
+ * Where a drop-off handover is blamed on an update that kept the shipment in its collection: the
+ * member that made it one (the service or `meta.service_code` that chose a drop-off service, the
+ * service options that chose drop-off or left out collection). None when the request changed
+ * neither: a shipment kept as it was stays where it is.
+ */
+function dropOffBlame(draft: ShipmentDraft, dropOff: DropOff): Field | undefined {
+  const options: Field = { relationship: 'service_options' };
+  if (dropOff.by === 'option') return draft.named?.has('service_options') ? options : undefined;
+  if (draft.serviceCode && !draft.serviceId) return fields.meta('service_code');
+  if (draft.named?.has('service')) return fields.relationship('service');
+  return draft.named?.has('service_options') ? options : undefined;
+}
+
+function resolveCollection(
+  ctx: Acting,
+  draft: ShipmentDraft,
+  resolution: Resolution,
+  problems: Problems,
+  warnings: ShipmentWarning[],
+): CollectionRecord | undefined {
   const { store, clock } = ctx.rules;
   const now = clock.now();
+  const { contract, service } = resolution;
+  // Only a parcel the carrier picks up joins a collection (collections/handover.ts).
+  const dropOff = dropOffOf(store, service?.id, draft.options, 'The shipment');
   // Why a collection does not take this shipment: the rules of POST /add-shipments-to-collection.
   // One the shipment is in already keeps it, even once its window has begun.
   const refusal = (collection: CollectionRecord) =>
     mismatch(store, collection, draft.shopId, contract?.id) ??
     cancelled(store, collection) ??
     (collection.id === draft.currentCollectionId ? undefined : begun(collection, now));
-  if (draft.collectionTime) return collectionAtTime(ctx, draft, contract, refusal, problems);
+  if (draft.collectionTime) return collectionAtTime(ctx, draft, contract, dropOff, refusal, problems);
   // An update that takes the shipment out of its collection (`data: null`) or into another: a
   // booked collection keeps it, as POST /add-shipments-to-collection has it.
   const holder = bookedHolder(store, draft.currentCollectionId, draft.collectionId);
@@ -233,10 +257,23 @@ function resolveCollection(ctx: Acting, draft: ShipmentDraft, contract: Contract
       // The shipment is in this collection already: what changed is its contract (chosen by meta.service_code, or named).
       const changed = draft.serviceCode && !draft.contractId ? fields.meta('service_code') : fields.relationship('contract');
       if (why) problems.add(why, collection.id === draft.currentCollectionId ? changed : fields.relationship('collection'));
+      else if (dropOff) {
+        const blamed = collection.id === draft.currentCollectionId ? dropOffBlame(draft, dropOff) : fields.relationship('collection');
+        if (blamed) problems.add(dropOff.detail, blamed);
+      }
     }
     return collection;
   }
   if (!draft.addToNextCollection) return undefined;
+  // A hint, as below: a parcel the sender drops off is made without a collection, and told why.
+  if (dropOff) {
+    warnings.push({
+      code: 'not-added-to-collection',
+      detail: `The shipment was made without a collection: ${dropOff.detail}`,
+      field: fields.meta('add_to_next_collection'),
+    });
+    return undefined;
+  }
   // The seed's rule: the nearest upcoming collection of the same shop and the same contract.
   const next = nextCollection(store, draft.shopId, contract?.id, now);
   // A hint, as production documents the flag: without an upcoming collection the shipment is made without one, and told why.
@@ -262,6 +299,7 @@ function collectionAtTime(
   ctx: Acting,
   draft: ShipmentDraft,
   contract: ContractRecord | undefined,
+  dropOff: DropOff | undefined,
   refusal: (collection: CollectionRecord) => string | undefined,
   problems: Problems,
 ): CollectionRecord | undefined {
@@ -270,6 +308,11 @@ function collectionAtTime(
   // A window that ends before it opens is refused at its end, as POST /collections refuses one.
   if (time.to <= time.from) {
     problems.add(`'to' (${time.to}) must be after 'from' (${time.from}): no collection has such a window.`, fields.meta('collection.collection_time.to'));
+    return undefined;
+  }
+  // No window takes a parcel the sender drops off.
+  if (dropOff) {
+    problems.add(dropOff.detail, field);
     return undefined;
   }
   const matches = ctx.rules.store
@@ -423,7 +466,7 @@ export function resolveDraft(ctx: Acting, draft: ShipmentDraft, how: ResolveOpti
   const carrier = contract ? store.get('carriers', contract.carrier_id) : service ? store.get('carriers', service.carrier_id) : undefined;
   const label = chooseLabel(draft.label, carrier, problems, draft.labelField, draft.labelKept);
   const coverage = resolveCoverage(ctx, draft, contract, problems);
-  const collection = resolveCollection(ctx, draft, contract, problems, warnings);
+  const collection = resolveCollection(ctx, draft, { service, contract }, problems, warnings);
   const consolidationShipment = resolveConsolidation(ctx, draft, problems);
   problems.throwIfAny();
   const priced =

@@ -277,11 +277,12 @@ export const pickupLocationEndpoints = [
       // A carrier that cannot look a location up by id (as GET /carriers answers it: a carrier stored
       // without the flag cannot) is refused here as production's carrier would, not served from the
       // sandbox's map: code that re-reads a chosen location must search again for such a carrier.
+      // The carrier is a path segment, which JSON:API's source.parameter (a query parameter) cannot
+      // name: the detail names it, as every 404 of a path id does.
       if (!carrier.pudo?.can_get_pudo_by_id) {
         throw ApiError.of(
           'resourceNotFound',
-          `${carrier.name} cannot look up a pick-up/drop-off location by id (its pudo.can_get_pudo_by_id is false): search by postal code or coordinates instead.`,
-          { source: { parameter: 'carrier_id' } },
+          `${carrier.name} (carrier ${carrier.id} in the path) cannot look up a pick-up/drop-off location by id (its pudo.can_get_pudo_by_id is false): search by postal code or coordinates instead.`,
         );
       }
       const search = parsePickupLocationId(path.pudo_id);

@@ -36,7 +36,8 @@ export const collectionRpcEndpoints = [
     operationId: 'addShipmentsToCollection',
     summary: 'Add shipments to a collection',
     description:
-      "Every shipment joins the collection, or none does: each must be the caller's, of the collection's shop and contract, not voided and not with the carrier yet; a " +
+      "Every shipment joins the collection, or none does: each must be the caller's, of the collection's shop and contract, not voided and not with the carrier yet, and picked up by the carrier: " +
+      'a service with handover_method `collection` (without the option `handover-method:drop-off`), or a `drop-off` one with the option `handover-method:collection`; a ' +
       'registered one only where the carrier allows it (`collections.allows_adding_registered_shipments_to_collection`); one in another, registered collection stays there. ' +
       'The collection must be open (concept or registered, its window not begun). A shipment already in it is left as it is. A multi-colli shipment joins whole: naming its master or any collo brings the master and every collo that is not voided.',
     tag: 'Collections',

@@ -10,6 +10,8 @@ import { linkTo } from '../../jsonapi/resource.js';
 import { errorDocument, resourceSchemas } from '../../jsonapi/schemas.js';
 import { countryCode, timestamp } from '../../model/common.js';
 import { seesTenantRow } from '../../domain/tenant-lifetime.js';
+import { collectsService } from '../../domain/collections/handover.js';
+import { rateVisible } from '../catalogue/service-rate-kind.js';
 import { isoOf } from '../../domain/moments.js';
 import { findOr404 } from '../lookup.js';
 
@@ -54,7 +56,9 @@ const query = z
       .min(1)
       .max(255)
       .optional()
-      .describe('A service of this carrier that is handed over by collection; checked, the slots are the same for every such service.'),
+      .describe(
+        "A service of this carrier that is handed over by collection, or by drop-off where one of the caller's contracts offers it with the service option handover-method:collection; checked, the slots are the same for every such service.",
+      ),
   })
   .superRefine((q, context) => {
     // Query parameter problems, 400 at date_to as a swapped range is on every endpoint with one (http/params.ts: orderedRanges).
@@ -98,7 +102,8 @@ export const collectionSlotEndpoints = [
         schema: errorDocument,
       },
       422: {
-        description: 'A carrier that offers no collections, a country it does not collect in, or a service it does not collect for (10008).',
+        description:
+          'A carrier that offers no collections, a country it does not collect in, or a service it does not collect for: a drop-off service none of your contracts offers with handover-method:collection (10008).',
         schema: errorDocument,
       },
     },
@@ -108,14 +113,25 @@ export const collectionSlotEndpoints = [
       );
       const refuse = (detail: string, parameter: string) => ApiError.of('unprocessable', detail, { source: { parameter } });
       const calendar = calendarOf(carrier);
-      if (!calendar) throw refuse(`${carrier.name} does not collect (its collections.offers_collections is false).`, 'carrier_id');
+      // The carrier is a path segment, which source.parameter (a query parameter in JSON:API) cannot name: the detail does.
+      if (!calendar) {
+        throw ApiError.of(
+          'unprocessable',
+          `${carrier.name} (carrier ${carrier.id} in the path) does not collect (its collections.offers_collections is false).`,
+        );
+      }
       if (!collectsIn(calendar, q.country_code))
         throw refuse(`${carrier.name} does not collect in ${q.country_code}; it collects in ${calendar.countries.join(', ')}.`, 'country_code');
       if (q.service_code !== undefined) {
         const services = ctx.store.find('services', 'carrier_id', carrier.id).filter((service) => service.code === q.service_code);
         if (services.length === 0) throw refuse(`${carrier.name} has no service '${q.service_code}'.`, 'service_code');
-        if (services.every((service) => service.handover_method === 'drop-off'))
-          throw refuse(`'${q.service_code}' is handed over at a drop-off point: there is nothing to collect.`, 'service_code');
+        // A drop-off service is collected too where a rate the caller may use offers handover-method:collection.
+        if (!services.some((service) => collectsService(ctx.store, service, (rate) => rateVisible(ctx, rate)))) {
+          throw refuse(
+            `'${q.service_code}' is handed over at a drop-off point, and none of your contracts offers it with the service option 'handover-method:collection': there is nothing to collect.`,
+            'service_code',
+          );
+        }
       }
       const { start, end } = rangeOf(q);
       const now = ctx.clock.now();

@@ -186,7 +186,12 @@ export const labelAndServiceMeta = {
 const documentMeta = z
   .object({
     ...labelAndServiceMeta,
-    add_to_next_collection: z.boolean().optional().describe('Adds the shipment to the next collection of its shop and contract.'),
+    add_to_next_collection: z
+      .boolean()
+      .optional()
+      .describe(
+        'Adds the shipment to the next collection of its shop and contract, where the carrier picks it up (not a parcel handed over at a drop-off point); otherwise meta.warnings says why it was not.',
+      ),
   })
   .meta({ id: 'ShipmentRequestMeta' });
 
