@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFile, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
@@ -96,22 +96,37 @@ describe('a sandbox killed with SIGKILL mid-stream', () => {
   });
 });
 
-describe('a sandbox restarted after a kill with a damaged journal or snapshot', () => {
-  /** A data file whose journal holds `count` acknowledged shipments, left by a SIGKILL. */
-  async function killedWithJournal(count: number) {
-    const file = join(await tempDir(), 'sandbox.json');
+let killedOnce: Promise<{ dir: string; ids: string[]; pid: number }> | undefined;
+
+/**
+ * A data file whose journal holds three acknowledged shipments, left by a sandbox killed with
+ * SIGKILL (its snapshot, journal, keys and lock, naming the killed pid): one such sandbox is started
+ * and killed, and each caller gets a copy of its folder of its own to damage or start on. A start
+ * of its own for each test cost ~0.8 s of CPU each, for the same files.
+ */
+async function killedWithJournal(): Promise<{ file: string; ids: string[]; pid: number }> {
+  killedOnce ??= (async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'sandbox.json');
     const server = await startServer({ DATA_FILE: file });
     const api = await client(server.url);
     const ids: string[] = [];
-    for (let i = 0; i < count; i++) ids.push((await api.create())!);
+    for (let i = 0; i < 3; i++) ids.push((await api.create())!);
     server.process.kill('SIGKILL');
     await server.stop();
-    expect(await listSegments(file)).not.toEqual([]);
-    return { file, ids };
-  }
+    return { dir, ids, pid: server.process.pid! };
+  })();
+  const { dir, ids, pid } = await killedOnce;
+  const copy = await tempDir();
+  await cp(dir, copy, { recursive: true });
+  const file = join(copy, 'sandbox.json');
+  expect(await listSegments(file)).not.toEqual([]);
+  return { file, ids: [...ids], pid };
+}
 
+describe('a sandbox restarted after a kill with a damaged journal or snapshot', () => {
   it('ignores a torn last journal line, serves the data and keeps journalling after it', async () => {
-    const { file, ids } = await killedWithJournal(3);
+    const { file, ids } = await killedWithJournal();
     await appendFile(await lastSegment(file), '{"t":"shipments","id":"torn","v":{"id":"torn","shop_id');
     const second = await startServer({ DATA_FILE: file });
     expect(await missing(second.url, ids)).toEqual([]);
@@ -127,7 +142,7 @@ describe('a sandbox restarted after a kill with a damaged journal or snapshot', 
   });
 
   it('refuses a corrupt snapshot beside a journal, naming it, and changes neither', async () => {
-    const { file } = await killedWithJournal(1);
+    const { file } = await killedWithJournal();
     await writeFile(file, '{"format": "parcel-sandbox", "tables": {"shipm');
     const journal = await readFile(await lastSegment(file));
     const { code, output } = await runToExit({ DATA_FILE: file });
@@ -139,7 +154,7 @@ describe('a sandbox restarted after a kill with a damaged journal or snapshot', 
   });
 
   it('refuses a journal damaged before its end, naming the segment', async () => {
-    const { file } = await killedWithJournal(2);
+    const { file } = await killedWithJournal();
     const segment = await lastSegment(file);
     const lines = (await readFile(segment, 'utf8')).split('\n');
     lines[1] = lines[1]!.slice(0, 20);
@@ -151,7 +166,7 @@ describe('a sandbox restarted after a kill with a damaged journal or snapshot', 
   });
 
   it('refuses a journal whose snapshot was deleted', async () => {
-    const { file } = await killedWithJournal(1);
+    const { file } = await killedWithJournal();
     await rm(file);
     const { code, output } = await runToExit({ DATA_FILE: file });
     expect(code).toBe(1);
@@ -255,16 +270,12 @@ describe('one process per data file', () => {
   });
 
   it('takes over the lock of a sandbox killed with SIGKILL, keeping its acknowledged writes', async () => {
-    const file = join(await tempDir(), 'sandbox.json');
-    const killed = await startServer({ DATA_FILE: file });
-    const id = (await (await client(killed.url)).create())!;
-    killed.process.kill('SIGKILL');
-    await killed.stop();
-    expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toMatchObject({ pid: killed.process.pid });
+    const { file, ids, pid } = await killedWithJournal();
+    expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toMatchObject({ pid });
     const next = await startServer({ DATA_FILE: file });
     try {
       expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toMatchObject({ pid: next.process.pid });
-      expect(await missing(next.url, [id])).toEqual([]);
+      expect(await missing(next.url, ids)).toEqual([]);
     } finally {
       expect(await next.stop()).toBe(0);
     }

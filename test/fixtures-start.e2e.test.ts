@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runToExit, startServer } from './support/server.js';
+import { runToExit, startServer, type RunningServer } from './support/server.js';
 
 /*
  * The sandbox started on a pack: `--fixtures <folder or file>` (FIXTURES) over the base set,
@@ -37,17 +37,23 @@ async function tokenFor(url: string, clientId: string, secret: string): Promise<
 }
 
 describe('--fixtures', () => {
+  /*
+   * One sandbox on the returns-shop pack, started on first use: the first test reads it, the
+   * --fixtures-only test starts on its export. A start is ~0.8 s of CPU.
+   */
+  let onPack: Promise<RunningServer> | undefined;
+  const returnsShop = () => (onPack ??= startServer({}, ['--memory', '--fixtures', 'fixtures/packs/returns-shop']));
+  afterAll(async () => {
+    await (await onPack)?.stop();
+  });
+
   it('seeds a pack folder over the base set; the banner names it and its clients', async () => {
-    const server = await startServer({}, ['--memory', '--fixtures', 'fixtures/packs/returns-shop']);
-    try {
-      expect(server.output()).toContain('fixtures:    fixtures/packs/returns-shop over the base set');
-      expect(server.output()).toMatch(/returns-merchant-client\s+returns-merchant-secret/);
-      expect(server.output()).toMatch(/sandbox-client\s+sandbox-secret/);
-      const token = await tokenFor(server.url, 'returns-merchant-client', 'returns-merchant-secret');
-      expect((await call(server.url, '/returns/v1/demo-orders?page[size]=100', token)).data).toHaveLength(8);
-    } finally {
-      await server.stop();
-    }
+    const server = await returnsShop();
+    expect(server.output()).toContain('fixtures:    fixtures/packs/returns-shop over the base set');
+    expect(server.output()).toMatch(/returns-merchant-client\s+returns-merchant-secret/);
+    expect(server.output()).toMatch(/sandbox-client\s+sandbox-secret/);
+    const token = await tokenFor(server.url, 'returns-merchant-client', 'returns-merchant-secret');
+    expect((await call(server.url, '/returns/v1/demo-orders?page[size]=100', token)).data).toHaveLength(8);
   });
 
   it('takes one file (FIXTURES), whose rows may name the base set by key', async () => {
@@ -65,13 +71,7 @@ describe('--fixtures', () => {
   });
 
   it("with --fixtures-only starts on the admin's export of another sandbox, which exports the same again", async () => {
-    const first = await startServer({}, ['--memory']);
-    let exported: Json;
-    try {
-      exported = await call(first.url, '/_sandbox/fixtures');
-    } finally {
-      await first.stop();
-    }
+    const exported = await call((await returnsShop()).url, '/_sandbox/fixtures');
     const file = join(work, 'export.json');
     await writeFile(file, JSON.stringify(exported));
     const second = await startServer({}, ['--memory', '--seed', '5', '--fixtures', file, '--fixtures-only']);
