@@ -9,6 +9,23 @@ import { cliEntry, dutchShipmentBody, getToken, runToExit, startServer, type Run
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'parcel-sandbox-e2e-'));
 
+/** Sends raw bytes to `url`'s server and reads everything until it closes the connection: status, lower-cased head and body. */
+function rawExchange(url: string, text: string, end = true): Promise<{ status: number; statusLine: string; headers: string; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => (end ? socket.end(text) : socket.write(text)));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      const statusLine = head.split('\r\n')[0]!;
+      resolve({ status: Number(statusLine.split(' ')[1]), statusLine, headers: head.toLowerCase(), body });
+    });
+  });
+}
+
 describe('a running sandbox', () => {
   let server: RunningServer;
   let dir: string;
@@ -55,20 +72,7 @@ describe('a running sandbox', () => {
   });
 
   it("answers what Node's HTTP parser or the Hono adapter refuses with an errors document, not a bare status line", async () => {
-    const { hostname, port } = new URL(server.url);
-    /** Sends raw bytes and reads everything until the server closes the connection. */
-    const raw = (text: string) =>
-      new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
-        const socket = connect(Number(port), hostname, () => socket.end(text));
-        let answer = '';
-        socket.setEncoding('utf8');
-        socket.on('data', (chunk: string) => (answer += chunk));
-        socket.on('error', reject);
-        socket.on('close', () => {
-          const [head = '', body = ''] = answer.split('\r\n\r\n');
-          resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body });
-        });
-      });
+    const raw = (text: string) => rawExchange(server.url, text);
     const refusals = await Promise.all([
       raw(`GET /shipments?filter[search]=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`),
       raw('POST /shipments HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n'),
@@ -102,18 +106,10 @@ describe('a running sandbox', () => {
   });
 
   it('answers CONNECT, as a client using the sandbox as its proxy sends it, with a 501 saying it is no proxy, not a closed connection', async () => {
-    const { hostname, port } = new URL(server.url);
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () => socket.write('CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n'));
-      let text = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (text += chunk));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(text));
-    });
-    const [head = '', body = ''] = answer.split('\r\n\r\n');
-    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 501 Not Implemented');
-    expect(head.toLowerCase()).toContain('content-type: application/vnd.api+json');
+    // Written, not ended: a proxy client waits for the tunnel's answer with its side still open.
+    const { statusLine, headers, body } = await rawExchange(server.url, 'CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n', false);
+    expect(statusLine).toBe('HTTP/1.1 501 Not Implemented');
+    expect(headers).toContain('content-type: application/vnd.api+json');
     const [error] = (JSON.parse(body) as { errors: { status: string; detail: string }[] }).errors;
     expect(error!.status).toBe('501');
     expect(error!.detail).toContain('not a proxy');
@@ -121,36 +117,16 @@ describe('a running sandbox', () => {
   });
 
   it('refuses an Expect header it does not meet with a 417 errors document naming it, not a bare status line', async () => {
-    const { hostname, port } = new URL(server.url);
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () => socket.end('GET /health HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\n\r\n'));
-      let text = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (text += chunk));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(text));
-    });
-    const [head = '', body = ''] = answer.split('\r\n\r\n');
-    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 417 Expectation Failed');
-    expect(head.toLowerCase()).toContain('content-type: application/vnd.api+json');
+    const { statusLine, headers, body } = await rawExchange(server.url, 'GET /health HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\n\r\n');
+    expect(statusLine).toBe('HTTP/1.1 417 Expectation Failed');
+    expect(headers).toContain('content-type: application/vnd.api+json');
     const [error] = (JSON.parse(body) as { errors: { status: string; code: string; source: unknown }[] }).errors;
     expect(error).toMatchObject({ status: '417', code: '10004', source: { header: 'Expect' } });
   });
 
   it('refuses two Host headers or an empty one (RFC 9112), and links an HTTP/1.0 request without Host to the port it reached', async () => {
-    const { hostname, port } = new URL(server.url);
-    const raw = (text: string) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const socket = connect(Number(port), hostname, () => socket.end(text));
-        let answer = '';
-        socket.setEncoding('utf8');
-        socket.on('data', (chunk: string) => (answer += chunk));
-        socket.on('error', reject);
-        socket.on('close', () => {
-          const [head = '', body = ''] = answer.split('\r\n\r\n');
-          resolve({ status: Number(head.split(' ')[1]), body });
-        });
-      });
+    const { port } = new URL(server.url);
+    const raw = (text: string) => rawExchange(server.url, text);
     for (const request of [
       'GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n',
       'GET / HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n',
