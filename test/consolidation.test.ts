@@ -154,3 +154,42 @@ describe('POST /consolidate-shipments refuses, changing nothing', () => {
     expect(firstError(missing).source).toEqual({ pointer: '/data/consolidation_shipment_id' });
   });
 });
+
+describe('a hook that consolidates new shipments', () => {
+  // Production's contract has consolidation_shipment writable, as a client's request sets it: a
+  // hook may set it too, under the rules a client's request meets.
+  it('takes a pointer at consolidation_shipment and links each new shipment, or logs why not', async () => {
+    const { sandbox, w, concept } = await setup();
+    const hub = await concept();
+    const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
+    const hook = await sandbox.request('POST', '/hooks', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'hooks',
+          attributes: {
+            name: 'consolidate',
+            order: 1,
+            active: true,
+            trigger: { resource_type: 'shipments', resource_action: 'create' },
+            action: { action_type: 'update-resource', values: [{ pointer: '/relationships/consolidation_shipment/data/id', value: hub.id }] },
+          },
+          relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
+        },
+      },
+    });
+    expect(hook.status).toBe(201);
+    const member = await concept();
+    expect(member.relationships.consolidation_shipment.data).toEqual({ type: 'shipments', id: hub.id });
+    const listed = (await sandbox.get(`/shipments?filter[consolidation_shipment]=${hub.id}`, w.token)).body.data.map((s: Json) => s.id);
+    expect(listed).toEqual([member.id]);
+
+    // One level deep, as for a client: once the hub is itself consolidated, the hook changes nothing.
+    const top = await concept();
+    await sandbox.store.transact((tx) => tx.update('shipments', hub.id, { consolidation_shipment_id: top.id }));
+    const refused = await concept();
+    expect(refused.relationships.consolidation_shipment).toBeUndefined();
+    const logs = (await sandbox.get(`/hooks/${hook.body.data.id}/logs`, w.token)).body.data;
+    expect(logs.some((log: Json) => log.attributes.errors?.some((e: string) => e.includes('one level deep')))).toBe(true);
+  });
+});

@@ -4,21 +4,18 @@ import { writableShipmentAttributes } from '../../model/shipment.js';
 import { tokens } from './pointer.js';
 
 /** To-one relationships of a shipment a hook may set, with the one type each points at. */
-const TO_ONE = { service: 'services', contract: 'contracts', liability_coverage: 'liability-coverages', collection: 'collections' } as const;
+const TO_ONE = {
+  service: 'services',
+  contract: 'contracts',
+  liability_coverage: 'liability-coverages',
+  collection: 'collections',
+  // A client sets it too (production's contract has it writable): a hook may consolidate new shipments.
+  consolidation_shipment: 'shipments',
+} as const;
 type ToOneName = keyof typeof TO_ONE;
 
 /** Relationships a shipment has that only the sandbox sets, so a hook pointing there gets a precise answer. */
-const READ_ONLY = [
-  'shop',
-  'shipment_status',
-  'files',
-  'hook_logs',
-  'colli',
-  'multi_colli_shipment',
-  'consolidation_shipment',
-  'shipment_surcharges',
-  'manifest',
-];
+const READ_ONLY = ['shop', 'shipment_status', 'files', 'hook_logs', 'colli', 'multi_colli_shipment', 'shipment_surcharges', 'manifest'];
 
 /**
  * Where an update-resource value lands. Relationships may be addressed as the whole object
