@@ -161,6 +161,7 @@ describe('a hook that consolidates new shipments', () => {
   it('takes a pointer at consolidation_shipment and links each new shipment, or logs why not', async () => {
     const { sandbox, w, concept } = await setup();
     const hub = await concept();
+    const ownHub = await concept();
     const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
     const hook = await sandbox.request('POST', '/hooks', {
       token: w.token,
@@ -183,6 +184,13 @@ describe('a hook that consolidates new shipments', () => {
     expect(member.relationships.consolidation_shipment.data).toEqual({ type: 'shipments', id: hub.id });
     const listed = (await sandbox.get(`/shipments?filter[consolidation_shipment]=${hub.id}`, w.token)).body.data.map((s: Json) => s.id);
     expect(listed).toEqual([member.id]);
+    // A hook never overwrites: a shipment that names its own consolidation shipment keeps it.
+    const own = await createShipment(
+      sandbox,
+      w.token,
+      shipmentBody({ shop: w.shopIn('NL'), relationships: { consolidation_shipment: { data: { type: 'shipments', id: ownHub.id } } } }),
+    );
+    expect(own.relationships.consolidation_shipment.data.id).toBe(ownHub.id);
 
     // One level deep, as for a client: once the hub is itself consolidated, the hook changes nothing.
     const top = await concept();
