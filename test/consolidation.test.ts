@@ -54,6 +54,20 @@ describe('POST /consolidate-shipments', () => {
   });
 });
 
+describe('DELETE of a consolidation shipment', () => {
+  it('leaves its shipments without the relationship, changed now', async () => {
+    const { sandbox, w, concept } = await setup();
+    const hub = await concept();
+    const member = await concept();
+    expect((await consolidate(sandbox, w, { consolidation_shipment_id: hub.id, shipment_ids: [member.id] })).status).toBe(204);
+    await sandbox.advance(60);
+    expect((await sandbox.request('DELETE', `/shipments/${hub.id}`, { token: w.token })).status).toBe(204);
+    const after = (await sandbox.get(`/shipments/${member.id}`, w.token)).body.data;
+    expect(after.relationships).not.toHaveProperty('consolidation_shipment');
+    expect(after.attributes.updated_at).toBe(sandbox.clock.now());
+  });
+});
+
 describe('POST /consolidate-shipments refuses, changing nothing', () => {
   it('a shipment of another shop or another contract, a registered one, itself and one named twice, each at its index', async () => {
     const { sandbox, w, concept } = await setup();

@@ -99,7 +99,7 @@ export function changeShipment(tx: Tx, rules: Rules, current: ShipmentRecord, dr
  * reset does: a hook log's resource is required, so none is left naming a shipment that is gone,
  * and neither is a webhook delivery still waiting about it or one of its statuses.
  */
-export function deleteShipment(tx: Tx, shipment: ShipmentRecord): void {
+export function deleteShipment(tx: Tx, shipment: ShipmentRecord, now: number): void {
   const gone = [shipment.id, ...tx.find('shipmentStatuses', 'shipment_id', shipment.id).map((status) => status.id)];
   for (const log of tx.find('hookLogs', 'shipment_id', shipment.id)) if (log.resource_type !== 'returns') tx.remove('hookLogs', log.id);
   // Work on the shipment has its id as subject; a webhook delivery `hook:resource:value` (hooks/webhooks.ts).
@@ -112,8 +112,9 @@ export function deleteShipment(tx: Tx, shipment: ShipmentRecord): void {
   for (const status of tx.find('shipmentStatuses', 'shipment_id', shipment.id)) tx.remove('shipmentStatuses', status.id);
   for (const file of tx.find('files', 'shipment_id', shipment.id)) tx.remove('files', file.id);
   removeSurcharges(tx, shipment.id);
-  // Shipments consolidated into this one are no longer: they keep no link to a deleted shipment.
+  // Shipments consolidated into this one are no longer: they keep no link to a deleted shipment,
+  // and their updated_at says they changed, as a shipment released from a deleted collection's does.
   for (const child of [...tx.find('shipments', 'consolidation_shipment_id', shipment.id)])
-    tx.update('shipments', child.id, { consolidation_shipment_id: undefined });
+    tx.update('shipments', child.id, { consolidation_shipment_id: undefined, updated_at: Math.max(child.updated_at, now) });
   tx.remove('shipments', shipment.id);
 }

@@ -129,7 +129,7 @@ export const shipmentWriteEndpoints = [
       assertNotReturnShipment(ctx.store, shipment);
       assertEditable(shipment, 'deleted');
       assertNotInBookedCollection(ctx.store, shipment);
-      await ctx.store.transact((tx) => deleteShipment(tx, shipment));
+      await ctx.store.transact((tx) => deleteShipment(tx, shipment, ctx.clock.now()));
       return new Response(null, { status: 204 });
     },
   }),
