@@ -243,6 +243,31 @@ describe('return analytics', () => {
     }
   });
 
+  it('refuse a window bound past the year 9999, whose days have no YYYY-MM-DD label, naming the parameter', async () => {
+    // 253402300800 is 10000-01-01T00:00:00Z: its ISO date is '+010000-01-01', so its days would all be labelled '+010000-01'.
+    const lastSecond = 253402300799;
+    const refused: [path: string, query: string, parameter: string][] = [];
+    for (const path of ['approved', 'orders']) {
+      refused.push(
+        [path, `filter[date_from]=${lastSecond + 1}&filter[date_to]=${lastSecond + 4 * 86400}`, 'filter[date_to]'],
+        [path, `filter[date_to]=${lastSecond + 86400}`, 'filter[date_to]'],
+        [path, `filter[date_from]=${lastSecond + 1}`, 'filter[date_from]'],
+      );
+    }
+    refused.push(['orders', `group_by=month&filter[date_from]=9999-10-01&filter[date_to]=${lastSecond + 40 * 86400}`, 'filter[date_to]']);
+    for (const [path, query, parameter] of refused) {
+      const answer = await sandbox.get(`/returns/v1/analytics/${path}?${query}`, w.token);
+      expect(answer.status, `${path}?${query}`).toBe(400);
+      expect(firstError(answer).source, `${path}?${query}`).toEqual({ parameter });
+    }
+    for (const path of ['approved', 'orders']) {
+      // The last days a clock can show are charted as days.
+      const last = await sandbox.get(`/returns/v1/analytics/${path}?filter[date_from]=9999-12-30&filter[date_to]=${lastSecond}`, w.token);
+      expect(last.status, last.text).toBe(200);
+      expect(last.body.data.labels).toEqual(['9999-12-30', '9999-12-31']);
+    }
+  });
+
   it('read decimal Unix seconds as window bounds, as the date range filters of the lists do', async () => {
     // Date.now() / 1000 as both bounds, the last second of the day before and the first of today: the window is one day.
     const today = Math.floor(TEST_NOW / 86400) * 86400;
