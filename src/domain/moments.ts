@@ -119,7 +119,18 @@ export function rangeBoundOf(raw: string, end: boolean): number | undefined {
 export const dayOf = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 10);
 /** The UTC month of a Unix time, `YYYY-MM`. */
 export const monthOf = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 7);
-/** An ISO-8601 date-time of a Unix time, for people reading a report. */
-export const isoOf = (seconds: number | undefined): string => (seconds === undefined ? '' : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'));
+/** The furthest a Date reaches either side of 1970, in seconds (ECMAScript's time range: 100 million days). */
+const DATE_RANGE = 8.64e12;
+
+/**
+ * An ISO-8601 date-time of a Unix time, for people reading a report or a message. A bound a body
+ * gave as an integer may lie beyond any Date (Number.MAX_SAFE_INTEGER as "no end"), where
+ * toISOString throws: it is written as the Unix seconds it was.
+ */
+export const isoOf = (seconds: number | undefined): string => {
+  if (seconds === undefined) return '';
+  if (Math.abs(seconds) > DATE_RANGE) return `Unix ${seconds}`;
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+};
 
 export { DAY };

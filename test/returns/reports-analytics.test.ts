@@ -167,6 +167,30 @@ describe('return reports', () => {
     expect(answer.status).toBe(400);
     expect(firstError(answer).source.pointer).toBe('/data/attributes/filters/created_at/date_from');
   });
+
+  it('take integer bounds beyond any calendar date: counted in order, and a swapped pair is a 422 at its end', async () => {
+    const order = await demoOrder(sandbox, w.token, shop);
+    await makeReturn(order, 0, 1, { code: 'changed-mind' });
+    const ask = (path: string, filters: Json) =>
+      sandbox.request('POST', `/returns/v1/reports${path}`, {
+        token: w.token,
+        body: { data: { type: 'return-reports', attributes: { name: 'far', filters } } },
+      });
+    // Number.MAX_SAFE_INTEGER as "no end" is past the last day a Date can name (the year 275760).
+    const endless = { created_at: { date_from: -Number.MAX_SAFE_INTEGER, date_to: Number.MAX_SAFE_INTEGER } };
+    expect((await ask('/count-report-entries', endless)).body).toEqual({ data: { total_entries: 1 } });
+    for (const path of ['/count-report-entries', '']) {
+      for (const [name, range] of [
+        ['created_at', { date_from: Number.MAX_SAFE_INTEGER, date_to: 1 }],
+        ['paid_at', { date_from: 5, date_to: -Number.MAX_SAFE_INTEGER }],
+      ] as const) {
+        const answer = await ask(path, { [name]: range });
+        expect(answer.status, `${path} ${name}: ${answer.text}`).toBe(422);
+        expect(firstError(answer).source, `${path} ${name}`).toEqual({ pointer: `/data/attributes/filters/${name}/date_to` });
+      }
+    }
+    expect((await sandbox.get('/returns/v1/reports', w.token)).body.data).toEqual([]);
+  });
 });
 
 describe('return analytics', () => {
