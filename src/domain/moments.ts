@@ -28,10 +28,21 @@ export type Moment = { seconds: number; day: boolean; fraction?: number };
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
 
-/** Whether the month of that year has that day: 2026-02-30 and 2026-13-01 have none. */
+/**
+ * Unix seconds of a UTC date-time (month 1-12). Date.UTC reads a year from 0 to 99 as 1900-1999,
+ * so `0050-01-01` would name 1950: the year is set again as written.
+ */
+function utcSeconds(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): number {
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getTime() / 1000;
+}
+
+/** Whether the month of that year has that day: 2026-02-30 and 2026-13-01 have none (0000-02-29 has: year 0 is a leap year). */
 export function isCalendarDay(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  // The day before the first of the next month, in that very year (not 1900 + year).
+  return day <= new Date(utcSeconds(year, month + 1, 1) * 1000 - DAY * 1000).getUTCDate();
 }
 
 /**
@@ -47,7 +58,7 @@ export function parseMoment(raw: string): Moment | undefined {
   const date = DATE.exec(text);
   if (date) {
     const [year, month, day] = date.slice(1, 4).map(Number) as [number, number, number];
-    return isCalendarDay(year, month, day) ? { seconds: Date.UTC(year, month - 1, day) / 1000, day: true } : undefined;
+    return isCalendarDay(year, month, day) ? { seconds: utcSeconds(year, month, day), day: true } : undefined;
   }
   const at = DATE_TIME.exec(text);
   if (!at) return undefined;
@@ -55,7 +66,7 @@ export function parseMoment(raw: string): Moment | undefined {
   const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = [part(1), part(2), part(3), part(4), part(5), part(6), part(10), part(11)];
   if (!isCalendarDay(year, month, day) || hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
   const offset = (at[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
-  const seconds = Date.UTC(year, month - 1, day, hour, minute, second) / 1000 - offset * 60;
+  const seconds = utcSeconds(year, month, day, hour, minute, second) - offset * 60;
   const fraction = at[7] === undefined ? 0 : Number(`0.${at[7]}`);
   return fraction > 0 ? { seconds, day: false, fraction } : { seconds, day: false };
 }
@@ -108,7 +119,18 @@ export function rangeBoundOf(raw: string, end: boolean): number | undefined {
 export const dayOf = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 10);
 /** The UTC month of a Unix time, `YYYY-MM`. */
 export const monthOf = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 7);
-/** An ISO-8601 date-time of a Unix time, for people reading a report. */
-export const isoOf = (seconds: number | undefined): string => (seconds === undefined ? '' : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'));
+/** The furthest a Date reaches either side of 1970, in seconds (ECMAScript's time range: 100 million days). */
+const DATE_RANGE = 8.64e12;
+
+/**
+ * An ISO-8601 date-time of a Unix time, for people reading a report or a message. A bound a body
+ * gave as an integer may lie beyond any Date (Number.MAX_SAFE_INTEGER as "no end"), where
+ * toISOString throws: it is written as the Unix seconds it was.
+ */
+export const isoOf = (seconds: number | undefined): string => {
+  if (seconds === undefined) return '';
+  if (Math.abs(seconds) > DATE_RANGE) return `Unix ${seconds}`;
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+};
 
 export { DAY };

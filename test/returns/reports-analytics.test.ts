@@ -167,6 +167,30 @@ describe('return reports', () => {
     expect(answer.status).toBe(400);
     expect(firstError(answer).source.pointer).toBe('/data/attributes/filters/created_at/date_from');
   });
+
+  it('take integer bounds beyond any calendar date: counted in order, and a swapped pair is a 422 at its end', async () => {
+    const order = await demoOrder(sandbox, w.token, shop);
+    await makeReturn(order, 0, 1, { code: 'changed-mind' });
+    const ask = (path: string, filters: Json) =>
+      sandbox.request('POST', `/returns/v1/reports${path}`, {
+        token: w.token,
+        body: { data: { type: 'return-reports', attributes: { name: 'far', filters } } },
+      });
+    // Number.MAX_SAFE_INTEGER as "no end" is past the last day a Date can name (the year 275760).
+    const endless = { created_at: { date_from: -Number.MAX_SAFE_INTEGER, date_to: Number.MAX_SAFE_INTEGER } };
+    expect((await ask('/count-report-entries', endless)).body).toEqual({ data: { total_entries: 1 } });
+    for (const path of ['/count-report-entries', '']) {
+      for (const [name, range] of [
+        ['created_at', { date_from: Number.MAX_SAFE_INTEGER, date_to: 1 }],
+        ['paid_at', { date_from: 5, date_to: -Number.MAX_SAFE_INTEGER }],
+      ] as const) {
+        const answer = await ask(path, { [name]: range });
+        expect(answer.status, `${path} ${name}: ${answer.text}`).toBe(422);
+        expect(firstError(answer).source, `${path} ${name}`).toEqual({ pointer: `/data/attributes/filters/${name}/date_to` });
+      }
+    }
+    expect((await sandbox.get('/returns/v1/reports', w.token)).body.data).toEqual([]);
+  });
 });
 
 describe('return analytics', () => {
@@ -240,6 +264,31 @@ describe('return analytics', () => {
         expect(answer.status, `${path}?${query}`).toBe(400);
         expect(firstError(answer).source, `${path}?${query}`).toEqual({ parameter });
       }
+    }
+  });
+
+  it('refuse a window bound past the year 9999, whose days have no YYYY-MM-DD label, naming the parameter', async () => {
+    // 253402300800 is 10000-01-01T00:00:00Z: its ISO date is '+010000-01-01', so its days would all be labelled '+010000-01'.
+    const lastSecond = 253402300799;
+    const refused: [path: string, query: string, parameter: string][] = [];
+    for (const path of ['approved', 'orders']) {
+      refused.push(
+        [path, `filter[date_from]=${lastSecond + 1}&filter[date_to]=${lastSecond + 4 * 86400}`, 'filter[date_to]'],
+        [path, `filter[date_to]=${lastSecond + 86400}`, 'filter[date_to]'],
+        [path, `filter[date_from]=${lastSecond + 1}`, 'filter[date_from]'],
+      );
+    }
+    refused.push(['orders', `group_by=month&filter[date_from]=9999-10-01&filter[date_to]=${lastSecond + 40 * 86400}`, 'filter[date_to]']);
+    for (const [path, query, parameter] of refused) {
+      const answer = await sandbox.get(`/returns/v1/analytics/${path}?${query}`, w.token);
+      expect(answer.status, `${path}?${query}`).toBe(400);
+      expect(firstError(answer).source, `${path}?${query}`).toEqual({ parameter });
+    }
+    for (const path of ['approved', 'orders']) {
+      // The last days a clock can show are charted as days.
+      const last = await sandbox.get(`/returns/v1/analytics/${path}?filter[date_from]=9999-12-30&filter[date_to]=${lastSecond}`, w.token);
+      expect(last.status, last.text).toBe(200);
+      expect(last.body.data.labels).toEqual(['9999-12-30', '9999-12-31']);
     }
   });
 

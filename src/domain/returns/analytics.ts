@@ -1,3 +1,4 @@
+import { LATEST_SECONDS } from '../../model/common.js';
 import type { ReadView } from '../../store/store.js';
 import { DomainError } from '../errors.js';
 import { textIn } from './localize.js';
@@ -33,6 +34,20 @@ const nextMonth = (at: number): number => {
 function buckets(window: Window, now: number): { labels: string[]; key: (at: number) => string; from: number; to: number } {
   const to = window.date_to ? momentOf(window.date_to, { parameter: 'filter[date_to]' }, true) : Math.floor(now / DAY) * DAY + DAY - 1;
   const from = window.date_from ? momentOf(window.date_from, { parameter: 'filter[date_from]' }) : Math.floor(to / DAY) * DAY - (DEFAULT_DAYS - 1) * DAY;
+  // A day after 9999 has no YYYY-MM-DD label (its ISO date is '+010000-01-01'): its labels would
+  // come out cut and repeated, each counting the rows of all of them. No row is that late (the
+  // clocks stop at the end of 9999), so a bound past it is refused rather than charted.
+  for (const [at, parameter] of [
+    // The end first: a start left out is worked out from it.
+    [to, 'filter[date_to]'],
+    [from, 'filter[date_from]'],
+  ] as const) {
+    if (at > LATEST_SECONDS) {
+      throw DomainError.invalid(`'${parameter}' must not lie after 9999-12-31T23:59:59Z (Unix ${LATEST_SECONDS}): a chart labels its days YYYY-MM-DD.`, {
+        parameter,
+      });
+    }
+  }
   // A swapped range is refused at its end, as on every endpoint that takes a range (a date_from
   // after the default end, today, is no range the caller wrote: its chart is empty).
   // Compared exactly: a window inside one second (Date.now() / 1000 twice) is in order, though it holds no whole second.

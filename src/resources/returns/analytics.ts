@@ -30,7 +30,7 @@ const mostReturned = z
   .meta({ id: 'MostReturnedItems' });
 
 const WINDOW =
-  'Labels are days (`YYYY-MM-DD`) from `filter[date_from]` to `filter[date_to]`, by default the 30 days up to today on the sandbox clock, so moving the clock moves the window; one of more than 3660 labels (ten years of days) is 400 at `filter[date_from]`.';
+  'Labels are days (`YYYY-MM-DD`) from `filter[date_from]` to `filter[date_to]`, by default the 30 days up to today on the sandbox clock, so moving the clock moves the window; one of more than 3660 labels (ten years of days) is 400 at `filter[date_from]`, and a bound past 9999-12-31T23:59:59Z (a day with no `YYYY-MM-DD` label) is 400 at its parameter.';
 
 export const analyticsEndpoints = [
   endpoint({
