@@ -415,6 +415,12 @@ describe('hooks: predicates, converters and consistency', () => {
     ['in (not listed)', { pointer: '/attributes/recipient_address/country_code', operator: 'in', value: ['BE', 'DE'] }, false],
     ['== (a list, as a whole)', { pointer: '/attributes/tags', operator: '==', value: ['gift'] }, true],
     ['!= (an object, as a whole)', { pointer: '/attributes/physical_properties', operator: '!=', value: { weight: 1500 } }, false],
+    // Text is ordered byte by byte, as PHP orders it, whatever the host's locale: capitals before small letters.
+    ['< (text, byte by byte)', { pointer: '/attributes/recipient_address/city', operator: '<', value: 'a' }, true],
+    ['> (text, byte by byte)', { pointer: '/attributes/recipient_address/city', operator: '>', value: 'a' }, false],
+    // Only decimal text is a number: '0x5DC' is not 1500.
+    ['== (hexadecimal text is text)', { pointer: '/attributes/physical_properties/weight', operator: '==', value: '0x5DC' }, false],
+    ['== (decimal text with an exponent)', { pointer: '/attributes/physical_properties/weight', operator: '==', value: '1.5e3' }, true],
   ];
   it.each(cases)('evaluates %s', async (_name, predicate, expected) => {
     const { hook, ship } = await setup();

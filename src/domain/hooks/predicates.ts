@@ -5,9 +5,15 @@ import { valueAt } from './pointer.js';
 
 type Predicate = z.infer<typeof predicate>;
 
+/**
+ * Decimal notation only (`1500`, ` -2.5 `, `1e3`): JavaScript's Number() also reads `0x10`, `0b11`
+ * and `Infinity`, which are text to production (a postal code `0x10` must not equal `16`).
+ */
+const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
 const asNumber = (value: unknown): number | undefined => {
   if (typeof value === 'number') return value;
-  if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
+  if (typeof value === 'string' && DECIMAL.test(value)) return Number(value);
   return undefined;
 };
 
@@ -28,7 +34,9 @@ function compare(actual: unknown, expected: unknown): number | undefined {
   const a = asNumber(actual);
   const b = asNumber(expected);
   if (a !== undefined && b !== undefined) return a - b;
-  if (typeof actual === 'string' && typeof expected === 'string') return actual.localeCompare(expected);
+  // Byte by byte, as PHP compares text: localeCompare's order depends on the host's locale (`ä`
+  // sorts before `z` in English, after it in Swedish), so one hook would match differently per machine.
+  if (typeof actual === 'string' && typeof expected === 'string') return Buffer.compare(Buffer.from(actual), Buffer.from(expected));
   return undefined;
 }
 
