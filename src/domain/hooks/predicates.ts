@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import type { predicate } from '../../model/hook.js';
+import { before } from './durations.js';
 import { valueAt } from './pointer.js';
 
 type Predicate = z.infer<typeof predicate>;
@@ -40,16 +41,6 @@ function compare(actual: unknown, expected: unknown): number | undefined {
   return undefined;
 }
 
-const UNIT_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400, week: 604800 };
-
-/** Seconds of a duration: a number, or text such as `30 days` or `12 hours`. */
-function durationSeconds(value: unknown): number | undefined {
-  const plain = asNumber(value);
-  if (plain !== undefined) return plain;
-  const match = typeof value === 'string' ? /^\s*(\d+)\s*(second|minute|hour|day|week)s?\s*$/i.exec(value) : null;
-  return match ? Number(match[1]) * UNIT_SECONDS[match[2]!.toLowerCase()]! : undefined;
-}
-
 /**
  * Whether one predicate holds for a resource document. A missing value only satisfies `!=`.
  * `older_than`/`newer_than` compare a Unix time with `now` (the sandbox clock): without it they do not hold.
@@ -60,9 +51,9 @@ function holds(document: unknown, p: Predicate, now?: number): boolean {
     case 'older_than':
     case 'newer_than': {
       const at = asNumber(actual);
-      const span = durationSeconds(p.value);
-      if (at === undefined || span === undefined || now === undefined) return false;
-      return p.operator === 'older_than' ? now - at > span : now - at < span;
+      const cutoff = now === undefined ? undefined : before(now, p.value);
+      if (at === undefined || cutoff === undefined) return false;
+      return p.operator === 'older_than' ? at < cutoff : at > cutoff;
     }
     case '==':
       return equals(actual, p.value);
