@@ -99,6 +99,28 @@ describe('hooks: the API', () => {
     expect([both.status, firstError(both).source]).toEqual([422, { pointer: '/data/attributes/action/action_type' }]);
   });
 
+  it('refuses on PATCH a time predicate whose value is no duration, and leaves the hook as it was', async () => {
+    const created = await s.hook({ values: [set('/attributes/channel', 'hooked')] });
+    const trigger = (value: Json) => ({
+      resource_type: 'shipments',
+      resource_action: 'create',
+      predicates: [
+        { pointer: '/attributes/channel', operator: '!=', value: 'x' },
+        { pointer: '/attributes/created_at', operator: 'newer_than', value },
+      ],
+    });
+    const patch = (value: Json) =>
+      s.sandbox.request('PATCH', `/hooks/${created.id}`, {
+        token: s.w.token,
+        body: { data: { type: 'hooks', id: created.id, attributes: { trigger: trigger(value) } } },
+      });
+    const refused = await patch('a fortnight');
+    expect([refused.status, firstError(refused).source]).toEqual([422, { pointer: '/data/attributes/trigger/predicates/1/value' }]);
+    expect((await s.sandbox.get(`/hooks/${created.id}`, s.w.token)).body.data.attributes.trigger.predicates).toEqual([]);
+    const kept = await patch('2 weeks');
+    expect(kept.status, kept.text).toBe(200);
+  });
+
   const bad: [string, (owner: Json, shopOfOther: Json) => Json, number, string][] = [
     [
       'an unknown operator',
@@ -206,6 +228,12 @@ describe('hooks: the API', () => {
       (o) => hookBody({ owner: o, predicates: [{ pointer: '/attributes/channel', operator: '==', value: 'x', negate: true }] }),
       400,
       '/data/attributes/trigger/predicates/0/negate',
+    ],
+    [
+      'an older_than value that is no duration (it would never hold)',
+      (o) => hookBody({ owner: o, predicates: [{ pointer: '/attributes/created_at', operator: 'older_than', value: 'soon' }] }),
+      422,
+      '/data/attributes/trigger/predicates/0/value',
     ],
     [
       'update-resource on shipment statuses',
@@ -415,6 +443,15 @@ describe('hooks: predicates, converters and consistency', () => {
     ['in (not listed)', { pointer: '/attributes/recipient_address/country_code', operator: 'in', value: ['BE', 'DE'] }, false],
     ['== (a list, as a whole)', { pointer: '/attributes/tags', operator: '==', value: ['gift'] }, true],
     ['!= (an object, as a whole)', { pointer: '/attributes/physical_properties', operator: '!=', value: { weight: 1500 } }, false],
+    // Text is ordered byte by byte, as PHP orders it, whatever the host's locale: capitals before small letters.
+    ['< (text, byte by byte)', { pointer: '/attributes/recipient_address/city', operator: '<', value: 'a' }, true],
+    ['> (text, byte by byte)', { pointer: '/attributes/recipient_address/city', operator: '>', value: 'a' }, false],
+    // Months and years are calendar ones; a new shipment is newer than a month, older than nothing.
+    ['newer_than (a month)', { pointer: '/attributes/created_at', operator: 'newer_than', value: '1 month' }, true],
+    ['older_than (a year)', { pointer: '/attributes/created_at', operator: 'older_than', value: '1 year' }, false],
+    // Only decimal text is a number: '0x5DC' is not 1500.
+    ['== (hexadecimal text is text)', { pointer: '/attributes/physical_properties/weight', operator: '==', value: '0x5DC' }, false],
+    ['== (decimal text with an exponent)', { pointer: '/attributes/physical_properties/weight', operator: '==', value: '1.5e3' }, true],
   ];
   it.each(cases)('evaluates %s', async (_name, predicate, expected) => {
     const { hook, ship } = await setup();

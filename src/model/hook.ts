@@ -45,7 +45,7 @@ export const predicate = z
     operator: z
       .enum(hookOperators)
       .describe(
-        "`in` holds when the value at the pointer is one of the value's list; `older_than` and `newer_than` compare a Unix time with the sandbox clock, their value is seconds or a duration such as `30 days`.",
+        "`>`, `<`, `>=` and `<=` compare numbers (and decimal text) as numbers, other text byte by byte. `in` holds when the value at the pointer is one of the value's list; `older_than` and `newer_than` compare a Unix time with the sandbox clock, their value is seconds or a count and a unit (second, minute, hour, day, week, or a calendar month or year) such as `30 days`; another value is a 422.",
       ),
     // Production's predicate values are strings, numbers, arrays or objects (a boolean or null is
     // refused there, so here too: `"true"` matches a true attribute): a list or an object is

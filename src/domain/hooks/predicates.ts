@@ -1,13 +1,20 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import type { predicate } from '../../model/hook.js';
+import { before } from './durations.js';
 import { valueAt } from './pointer.js';
 
 type Predicate = z.infer<typeof predicate>;
 
+/**
+ * Decimal notation only (`1500`, ` -2.5 `, `1e3`): JavaScript's Number() also reads `0x10`, `0b11`
+ * and `Infinity`, which are text to production (a postal code `0x10` must not equal `16`).
+ */
+const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
 const asNumber = (value: unknown): number | undefined => {
   if (typeof value === 'number') return value;
-  if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
+  if (typeof value === 'string' && DECIMAL.test(value)) return Number(value);
   return undefined;
 };
 
@@ -28,18 +35,10 @@ function compare(actual: unknown, expected: unknown): number | undefined {
   const a = asNumber(actual);
   const b = asNumber(expected);
   if (a !== undefined && b !== undefined) return a - b;
-  if (typeof actual === 'string' && typeof expected === 'string') return actual.localeCompare(expected);
+  // Byte by byte, as PHP compares text: localeCompare's order depends on the host's locale (`ä`
+  // sorts before `z` in English, after it in Swedish), so one hook would match differently per machine.
+  if (typeof actual === 'string' && typeof expected === 'string') return Buffer.compare(Buffer.from(actual), Buffer.from(expected));
   return undefined;
-}
-
-const UNIT_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400, week: 604800 };
-
-/** Seconds of a duration: a number, or text such as `30 days` or `12 hours`. */
-function durationSeconds(value: unknown): number | undefined {
-  const plain = asNumber(value);
-  if (plain !== undefined) return plain;
-  const match = typeof value === 'string' ? /^\s*(\d+)\s*(second|minute|hour|day|week)s?\s*$/i.exec(value) : null;
-  return match ? Number(match[1]) * UNIT_SECONDS[match[2]!.toLowerCase()]! : undefined;
 }
 
 /**
@@ -52,9 +51,9 @@ function holds(document: unknown, p: Predicate, now?: number): boolean {
     case 'older_than':
     case 'newer_than': {
       const at = asNumber(actual);
-      const span = durationSeconds(p.value);
-      if (at === undefined || span === undefined || now === undefined) return false;
-      return p.operator === 'older_than' ? now - at > span : now - at < span;
+      const cutoff = now === undefined ? undefined : before(now, p.value);
+      if (at === undefined || cutoff === undefined) return false;
+      return p.operator === 'older_than' ? at < cutoff : at > cutoff;
     }
     case '==':
       return equals(actual, p.value);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DURATION_FORMAT, isDuration } from '../../domain/hooks/durations.js';
 import { checkTarget, targetPolicy } from '../../domain/hooks/target-address.js';
 import { updateProblems } from '../../domain/hooks/targets.js';
 import { assertRoom } from '../../domain/quotas.js';
@@ -86,6 +87,20 @@ function checkAction(ctx: Ctx, attributes: HookAttributes, actionSent = true): v
   problems.throwIfAny();
 }
 
+/**
+ * A time predicate whose value is no duration would never hold: the hook would be saved and
+ * silently never run, so it is refused where its value is. Checked on the trigger sent only (a
+ * PATCH of the order does not judge predicates saved before).
+ */
+function checkPredicates(trigger: HookAttributes['trigger']): void {
+  const problems = new Problems();
+  (trigger.predicates ?? []).forEach((predicate, index) => {
+    if ((predicate.operator === 'older_than' || predicate.operator === 'newer_than') && !isDuration(predicate.value))
+      problems.add(`The value of ${predicate.operator} ${DURATION_FORMAT}.`, { attribute: `trigger.predicates[${index}].value` });
+  });
+  problems.throwIfAny();
+}
+
 const query = z.object({
   'filter[owner]': csvIds.optional().describe('Comma separated owner ids (organization or shop).'),
   'filter[action][action_type]': z.enum(hookActionTypes).optional(),
@@ -137,11 +152,16 @@ export const hookEndpoints = [
     responses: {
       201: { description: 'The new hook.', schema: hookSchemas.document },
       409: { description: 'The body type is not hooks (10007).', schema: errorDocument },
-      422: { description: 'An owner of another tenant, or an action that cannot apply (10008); each error points at its field.', schema: errorDocument },
+      422: {
+        description:
+          'An owner of another tenant, an action that cannot apply, or an older_than/newer_than value that is no duration (10008); each error points at its field.',
+        schema: errorDocument,
+      },
     },
     handler: async (ctx, { body }) => {
       checkIdentity(body.data, 'hooks');
       const owner = ownerOf(ctx, body.data.relationships.owner);
+      checkPredicates(body.data.attributes.trigger);
       checkAction(ctx, body.data.attributes);
       const organizationId = principalOf(ctx).organizationId;
       const hook = await ctx.store.transact((tx) => {
@@ -171,7 +191,11 @@ export const hookEndpoints = [
     responses: {
       200: { description: 'The whole hook.', schema: hookSchemas.document },
       409: { description: 'The body type or id does not match (10007).', schema: errorDocument },
-      422: { description: 'An owner of another tenant, or an action that cannot apply (10008); each error points at its field.', schema: errorDocument },
+      422: {
+        description:
+          'An owner of another tenant, an action that cannot apply, or an older_than/newer_than value that is no duration (10008); each error points at its field.',
+        schema: errorDocument,
+      },
     },
     handler: async (ctx, { params, body }) => {
       const current = findOr404(ctx, 'hooks', 'hooks', params.hook_id, (row) => hookVisible(ctx, row));
@@ -179,6 +203,7 @@ export const hookEndpoints = [
       const ownerRef = body.data.relationships?.owner;
       const owner = ownerRef && ownerOf(ctx, ownerRef);
       const merged = { ...current, ...(body.data.attributes ?? {}) };
+      if (body.data.attributes?.trigger) checkPredicates(body.data.attributes.trigger);
       checkAction(ctx, merged, body.data.attributes?.action !== undefined);
       const changes = { ...(body.data.attributes ?? {}), ...(owner ? { owner } : {}) };
       const hook = await ctx.store.transact((tx) => tx.update('hooks', current.id, changes));
