@@ -125,9 +125,21 @@ describe('hooks: update-resource pointer forms', () => {
     ],
     [
       'a relationship only the sandbox sets',
-      (id) => [set('/relationships/shop/data/id', id)],
+      (id) => [set('/relationships/shipment_status/data/id', id)],
       '/data/attributes/action/values/0/pointer',
       'set by the sandbox',
+    ],
+    [
+      'another shop for the shipment',
+      (id) => [set('/relationships/shop/data/id', id)],
+      '/data/attributes/action/values/0/pointer',
+      'stays in the shop it was created in',
+    ],
+    [
+      'a manifest for the shipment',
+      (id) => [set('/relationships/manifest/data', { type: 'manifests', id })],
+      '/data/attributes/action/values/0/pointer',
+      'the latest manifest that lists it, set when one is made (POST /manifests',
     ],
     [
       'a member of data other than type and id',

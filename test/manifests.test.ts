@@ -191,6 +191,54 @@ describe('POST /manifests', () => {
   });
 });
 
+describe("a shipment's manifest relationship", () => {
+  it('is the manifest that lists it: a client sending another is ignored, a hook pointing there is refused and says what sets it', async () => {
+    const { sandbox, w, parcel, body, post } = await setup();
+    const listed = await parcel();
+    await sandbox.advance(5);
+    const made = (await post(body([listed.id]))).body.data;
+    const manifestOf = async (id: string) => (await sandbox.get(`/shipments/${id}`, w.token)).body.data.relationships.manifest?.data;
+    expect(await manifestOf(listed.id)).toEqual({ type: 'manifests', id: made.id });
+
+    // Production's contract has it writable, but only registered shipments go on a manifest and a
+    // manifest never changes once made: a concept shipment sending one (the only kind a client may
+    // still change) stays on none, and the manifest's list stays as it was.
+    const manifest = { data: { type: 'manifests', id: made.id } };
+    const concept = await parcel({});
+    const patched = await sandbox.request('PATCH', `/shipments/${concept.id}`, {
+      token: w.token,
+      body: { data: { type: 'shipments', id: concept.id, relationships: { manifest } } },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.data.relationships.manifest?.data).toBeUndefined();
+    const madeNow = (await sandbox.get(`/manifests/${made.id}`, w.token)).body.data;
+    expect(madeNow.relationships.shipments.data.map((s: Json) => s.id)).toEqual([listed.id]);
+
+    const organizationId = (await sandbox.get('/organizations', w.token)).body.data[0].id;
+    const hook = await sandbox.request('POST', '/hooks', {
+      token: w.token,
+      body: {
+        data: {
+          type: 'hooks',
+          attributes: {
+            name: 'manifest',
+            order: 1,
+            active: true,
+            trigger: { resource_type: 'shipments', resource_action: 'create' },
+            action: { action_type: 'update-resource', values: [{ pointer: '/relationships/manifest/data/id', value: made.id }] },
+          },
+          relationships: { owner: { data: { type: 'organizations', id: organizationId } } },
+        },
+      },
+    });
+    expect(firstError(hook)).toMatchObject({
+      status: '422',
+      source: { pointer: '/data/attributes/action/values/0/pointer' },
+      detail: expect.stringContaining('set when one is made (POST /manifests, POST /create-manifest-for-collection)'),
+    });
+  });
+});
+
 describe('the manifest CSV', () => {
   it('writes a cell that a spreadsheet would run (= + - @ tab CR first) as text: quoted, after an apostrophe', async () => {
     const { sandbox, w, nl, body, post } = await setup();

@@ -15,7 +15,21 @@ const TO_ONE = {
 type ToOneName = keyof typeof TO_ONE;
 
 /** Relationships a shipment has that only the sandbox sets, so a hook pointing there gets a precise answer. */
-const READ_ONLY = ['shop', 'shipment_status', 'files', 'hook_logs', 'colli', 'multi_colli_shipment', 'shipment_surcharges', 'manifest'];
+const READ_ONLY = ['shipment_status', 'files', 'hook_logs', 'colli', 'multi_colli_shipment', 'shipment_surcharges'];
+
+/**
+ * Relationships production's contract has writable that stay as they are here, for clients
+ * (sent on POST/PATCH /shipments they are ignored) and hooks alike, and why: a hook pointing
+ * there learns what does set them rather than that "the sandbox" does.
+ */
+const KEPT: Record<string, string> = {
+  // Only registered shipments go on a manifest, and production has no way to change a manifest
+  // once made (no PATCH /manifests; its files are read-only): a shipment being created or still
+  // changeable cannot join one, so its manifest is the latest that lists it.
+  manifest:
+    "A shipment's manifest is the latest manifest that lists it, set when one is made (POST /manifests, POST /create-manifest-for-collection); a hook cannot set it.",
+  shop: 'A shipment stays in the shop it was created in; a hook cannot move it to another shop.',
+};
 
 /**
  * Where an update-resource value lands. Relationships may be addressed as the whole object
@@ -53,6 +67,7 @@ export function targetOf(pointer: string): Target | UpdateProblem {
     );
   }
   if (READ_ONLY.includes(name)) return fail(`The ${name} relationship is set by the sandbox; a hook cannot set it.`);
+  if (Object.hasOwn(KEPT, name)) return fail(KEPT[name]!);
   return fail(`Shipments have no relationship '${name}'. A hook can set: ${[...Object.keys(TO_ONE), 'service_options'].join(', ')}.`);
 }
 

@@ -162,7 +162,9 @@ const relationshipShape = {
   liability_coverage: toOneRef.nullable().optional(),
   collection: toOneRef.optional(),
   consolidation_shipment: toOneRef.nullable().optional(),
-  // Read-only, or not modelled by the sandbox (manifests): accepted and ignored.
+  // Read-only: accepted and ignored. Production's contract has `manifest` writable, but only
+  // registered shipments (which PATCH cannot change) go on a manifest, and a manifest never changes
+  // once made: a shipment's is the latest that lists it (a hook cannot set it either).
   colli: readOnly,
   files: readOnly,
   hook_logs: readOnly,
