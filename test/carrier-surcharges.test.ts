@@ -69,6 +69,14 @@ describe('carrier surcharges', () => {
     expect((await sandbox.get(`/carrier-surcharges/${row.id}`, w.token)).status).toBe(404);
   });
 
+  it('keep an empty description sent on create, as an update does', async () => {
+    const { sandbox, w, carrier } = await setup();
+    const created = await create(sandbox, w, surchargeBody(carrier('postnl').id, { description: '' }));
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data.attributes.description).toBe('');
+    expect((await sandbox.get(`/carrier-surcharges/${created.body.data.id}`, w.token)).body.data.attributes.description).toBe('');
+  });
+
   it('apply to the shipments of that carrier priced afterwards, as shipment surcharges in the price', async () => {
     const { sandbox, w, carrier } = await setup();
     const before = await createShipment(sandbox, w.token, parcel(w));

@@ -225,6 +225,14 @@ describe('surcharges added by hand (POST, PATCH, DELETE /shipment-surcharges)', 
     expect(patched.body.data.attributes.price.amount).toBe(base - coverage.attributes.price.amount + 750);
   });
 
+  it('keeps an empty description sent on create, as an update does', async () => {
+    const created = await createShipment(sandbox, w.token, fullBody());
+    const added = await sandbox.request('POST', '/shipment-surcharges', { token: w.token, body: manual(created.id, { description: '' }) });
+    expect(added.status, added.text).toBe(201);
+    expect(added.body.data.attributes.description).toBe('');
+    expect((await sandbox.get(`/shipment-surcharges/${added.body.data.id}`, w.token)).body.data.attributes.description).toBe('');
+  });
+
   it('changes and removes one, the price following each time', async () => {
     const created = await createShipment(sandbox, w.token, fullBody());
     const base = created.attributes.price.amount;

@@ -153,6 +153,39 @@ describe('the reasons a shop offers', () => {
   });
 });
 
+describe('a question that stops being a yes/no one', () => {
+  it("hides the shops' yes_note and no_note while it is not, so a shop reason sent back as read is taken", async () => {
+    const shop = w.shopIn('NL');
+    const damagedOf = async () =>
+      (await sandbox.get(`/returns/v1/shops/${shop.id}/reasons`, w.token)).body.data.find((r: Json) => r.attributes.code === 'damaged');
+    const asked = (await damagedOf()).attributes.questions[0];
+    expect(asked).toMatchObject({ code: 'original-packaging', answer_type: 'boolean', no_note: expect.any(String) });
+    const question = (await sandbox.get('/returns/v1/questions', w.token)).body.data.find((q: Json) => q.attributes.code === 'original-packaging');
+    const answerType = async (answer_type: string) => {
+      const changed = await sandbox.request('PATCH', `/returns/v1/questions/${question.id}`, {
+        token: w.token,
+        body: { data: { type: 'return-questions', id: question.id, attributes: { answer_type } } },
+      });
+      expect(changed.status, changed.text).toBe(200);
+    };
+
+    await answerType('string');
+    const { yes_note: _yes, no_note: _no, ...asText } = asked;
+    expect((await damagedOf()).attributes.questions).toEqual([{ ...asText, answer_type: 'string' }]);
+    // Made a yes/no question again, it has the shop's notes back.
+    await answerType('boolean');
+    expect((await damagedOf()).attributes.questions).toEqual([asked]);
+
+    await answerType('string');
+    const damaged = await damagedOf();
+    const sentBack = await sandbox.request('PATCH', `/returns/v1/shops/${shop.id}/reasons/${damaged.id}`, {
+      token: w.token,
+      body: { data: { questions: damaged.attributes.questions } },
+    });
+    expect(sentBack.status, sentBack.text).toBe(204);
+  });
+});
+
 describe('return tags', () => {
   it('belong to a shop of the caller', async () => {
     const shop = w.shopIn('NL');

@@ -29,9 +29,12 @@ export function offeredReasons(store: ReadView, shopId: string): OfferedReason[]
         reason,
         attachments: link.attachments ?? usageOf(reason.accepts_attachments, reason.requires_attachments),
         comment: link.comment ?? usageOf(reason.accepts_comment, reason.requires_comment),
-        questions: (link.questions ?? []).flatMap((asked) => {
+        questions: (link.questions ?? []).flatMap(({ yes_note, no_note, ...asked }) => {
           const question = questions.find((q) => q.code === asked.code);
-          return question ? [{ ...asked, question }] : [];
+          if (!question) return [];
+          // Notes belong to yes/no questions (a change of the shop reason refuses them on others). Kept
+          // when the question was made a text one since, they show again should it become yes/no again.
+          return [question.answer_type === 'boolean' ? { ...asked, yes_note, no_note, question } : { ...asked, question }];
         }),
       },
     ];

@@ -81,7 +81,8 @@ export function createManualSurcharge(
     created_at: now,
     updated_at: now,
   };
-  if (input.description) row.description = input.description;
+  // An empty description is kept as sent, as an update keeps it: the create and the read back answer the same.
+  if (input.description !== undefined && input.description !== null) row.description = input.description;
   addToPrice(tx, shipment, input.fee.amount, now);
   return tx.insert('shipmentSurcharges', row);
 }
