@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstError, testSandbox, type Json, type TestSandbox } from './support/app.js';
+import { hookBody } from './support/matrix.js';
 import { createShipment, recipients, shipmentBody, world, type World } from './support/shipments.js';
 
 async function setup() {
@@ -179,19 +180,9 @@ describe('a hook that consolidates new shipments', () => {
     const organization = (await sandbox.get('/organizations', w.token)).body.data[0];
     const hook = await sandbox.request('POST', '/hooks', {
       token: w.token,
-      body: {
-        data: {
-          type: 'hooks',
-          attributes: {
-            name: 'consolidate',
-            order: 1,
-            active: true,
-            trigger: { resource_type: 'shipments', resource_action: 'create' },
-            action: { action_type: 'update-resource', values: [{ pointer: '/relationships/consolidation_shipment/data/id', value: hub.id }] },
-          },
-          relationships: { owner: { data: { type: 'organizations', id: organization.id } } },
-        },
-      },
+      body: hookBody({ type: 'organizations', id: organization.id }, 'consolidate', [
+        { pointer: '/relationships/consolidation_shipment/data/id', value: hub.id },
+      ]),
     });
     expect(hook.status).toBe(201);
     const member = await concept();

@@ -3,6 +3,7 @@ import { firstError, testSandbox, TEST_NOW, type Json } from './support/app.js';
 import { carrierSetup, collectionBody, createCollection, HOUR, MONDAY, rpc } from './support/collections.js';
 import { readPdf } from './support/pdf.js';
 import { parseCsv } from './returns/support.js';
+import { hookBody } from './support/matrix.js';
 import { createShipment, recipients, shipmentBody, world } from './support/shipments.js';
 
 /** POST /manifests, GET /manifests[/{id}], their documents, and POST /create-manifest-for-collection when it cannot make one. */
@@ -217,19 +218,7 @@ describe("a shipment's manifest relationship", () => {
     const organizationId = (await sandbox.get('/organizations', w.token)).body.data[0].id;
     const hook = await sandbox.request('POST', '/hooks', {
       token: w.token,
-      body: {
-        data: {
-          type: 'hooks',
-          attributes: {
-            name: 'manifest',
-            order: 1,
-            active: true,
-            trigger: { resource_type: 'shipments', resource_action: 'create' },
-            action: { action_type: 'update-resource', values: [{ pointer: '/relationships/manifest/data/id', value: made.id }] },
-          },
-          relationships: { owner: { data: { type: 'organizations', id: organizationId } } },
-        },
-      },
+      body: hookBody({ type: 'organizations', id: organizationId }, 'manifest', [{ pointer: '/relationships/manifest/data/id', value: made.id }]),
     });
     expect(firstError(hook)).toMatchObject({
       status: '422',

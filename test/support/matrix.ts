@@ -516,7 +516,12 @@ export function manifestBody(shop: Json, shipmentId: string): Json {
   };
 }
 
-export function hookBody(owner: { type: string; id: string }, name = 'matrix hook'): Json {
+/** POST /hooks: an update-resource hook on every shipment's creation, setting `values` (the matrix's channel by default). */
+export function hookBody(
+  owner: { type: string; id: string },
+  name = 'matrix hook',
+  values: Json[] = [{ pointer: '/attributes/channel', value: 'matrix' }],
+): Json {
   return {
     data: {
       type: 'hooks',
@@ -525,7 +530,7 @@ export function hookBody(owner: { type: string; id: string }, name = 'matrix hoo
         order: 100,
         active: true,
         trigger: { resource_type: 'shipments', resource_action: 'create', predicates: [] },
-        action: { action_type: 'update-resource', values: [{ pointer: '/attributes/channel', value: 'matrix' }] },
+        action: { action_type: 'update-resource', values },
       },
       relationships: { owner: { data: owner } },
     },
