@@ -1,6 +1,7 @@
 import type { Acting } from '../rules.js';
 import type { CarrierRecord } from '../../model/carrier.js';
 import type { ServiceRateRecord } from '../../model/service-rate.js';
+import { categoryClashes } from '../../model/service-option.js';
 import type { ChosenOption, LabelChoice } from '../../model/shipment.js';
 import { schemaProblems } from '../../model/json-schema.js';
 import { fields, keptAttribute, type ShipmentDraft } from './draft.js';
@@ -58,22 +59,16 @@ export function checkOptions(
   changedRate?: Field,
   kept = false,
 ): ChosenOption[] {
-  const categories = new Map<string, number>();
+  const found = chosen.map((choice) => ctx.rules.store.get('serviceOptions', choice.id));
+  const clashes = categoryClashes(found);
   chosen.forEach((choice, index) => {
-    const option = ctx.rules.store.get('serviceOptions', choice.id);
+    const option = found[index];
     if (!option) {
       problems.add(`No service option with id '${choice.id}' exists.`, fields.option(index));
       return;
     }
-    if (option.category) {
-      const first = categories.get(option.category);
-      // The same option sent again is said as such: its category being taken already would puzzle.
-      if (first !== undefined && chosen[first]!.id === choice.id)
-        problems.add(`Service option '${option.code}' is given twice (entries ${first} and ${index}): send it once.`, fields.option(index));
-      else if (first !== undefined)
-        problems.add(`Only one service option per category: '${option.category}' is already chosen (entry ${first}).`, fields.option(index));
-      else categories.set(option.category, index);
-    }
+    const clash = clashes.get(index);
+    if (clash) problems.add(`${clash.detail}${clash.twice ? ': send it once.' : '.'}`, fields.option(index));
     if (rate && !rate.service_options.some((offered) => offered.service_option_id === option.id)) {
       const detail = changedRate
         ? `Service option '${option.code}' (entry ${index} of the shipment's service_options) is not offered with this service and contract: send service_options too.`

@@ -1,5 +1,5 @@
 import { schemaProblems } from '../json-schema.js';
-import type { ServiceOptionRecord } from '../service-option.js';
+import { categoryClashes, type ServiceOptionRecord } from '../service-option.js';
 
 /*
  * What a return method's service options must be for its return shipments to be made, as one
@@ -29,17 +29,11 @@ export const notOfferedDetail = (code: string): string => `Service option '${cod
  */
 export function shipmentOptionProblems(options: readonly (MethodOption | undefined)[]): MethodOptionProblem[] {
   const problems: MethodOptionProblem[] = [];
-  const categories = new Map<string, number>();
+  const clashes = categoryClashes(options);
   options.forEach((option, index) => {
     if (!option) return;
-    const first = categories.get(option.category);
-    if (first !== undefined) {
-      const detail =
-        options[first]!.code === option.code
-          ? `Service option '${option.code}' is given twice (entries ${first} and ${index}).`
-          : `Only one service option per category: '${option.category}' is already chosen (entry ${first}).`;
-      problems.push({ index, detail: `${detail} A return shipment takes one option per category.` });
-    } else categories.set(option.category, index);
+    const clash = clashes.get(index);
+    if (clash) problems.push({ index, detail: `${clash.detail}. A return shipment takes one option per category.` });
     const needs = option.values_format ? schemaProblems(option.values_format, {}, 'values') : [];
     if (needs.length > 0) {
       problems.push({
